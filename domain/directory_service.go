@@ -1,0 +1,124 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// DirectoryService is the use-case layer over the employer and platform
+// directory: lookups go to the store, name search to an in-memory index
+// that is rebuilt when the directory's revision changes.
+type DirectoryService struct {
+	store DirectoryStore
+
+	reload   sync.Mutex // one rebuild at a time
+	snapshot atomic.Pointer[searchSnapshot]
+}
+
+type searchSnapshot struct {
+	revision int64
+	index    *SearchIndex
+}
+
+// NewDirectoryService builds the service; the search index is loaded on
+// first use or by RefreshSearchIndex.
+func NewDirectoryService(store DirectoryStore) *DirectoryService {
+	return &DirectoryService{store: store}
+}
+
+// ListEmployers pages the employers, ordered by name.
+func (s *DirectoryService) ListEmployers(ctx context.Context, f EmployerFilter, p PageRequest) (Page[Employer], error) {
+	return s.store.ListEmployers(ctx, f, p)
+}
+
+// Employer returns one employer. Errors: INVALID_FIELDS for a malformed
+// id, EMPLOYER_NOT_FOUND for an unknown one.
+func (s *DirectoryService) Employer(ctx context.Context, id string) (Employer, error) {
+	if err := CheckID("employer_id", id); err != nil {
+		return Employer{}, err
+	}
+	e, err := s.store.Employer(ctx, id)
+	if errors.Is(err, ErrNoRows) {
+		return Employer{}, Errorf(KindNotFound, CodeEmployerNotFound, "no employer with id %s", id)
+	}
+	return e, err
+}
+
+// EmployerByEIN looks an employer up by EIN. Errors: INVALID_FIELDS unless
+// ein is exactly nine digits, EMPLOYER_NOT_FOUND when none has it.
+func (s *DirectoryService) EmployerByEIN(ctx context.Context, ein string) (Employer, error) {
+	if ein == "" {
+		return Employer{}, Errorf(KindInvalid, CodeMissingFields, "missing required fields: ein")
+	}
+	if !ValidEIN(ein) {
+		return Employer{}, Errorf(KindInvalid, CodeInvalidFields, "ein: must be exactly 9 digits with no dash, got %q", ein)
+	}
+	e, err := s.store.EmployerByEIN(ctx, ein)
+	if errors.Is(err, ErrNoRows) {
+		return Employer{}, Errorf(KindNotFound, CodeEmployerNotFound, "no employer with ein %s", ein)
+	}
+	return e, err
+}
+
+// ListPlatforms pages the platforms, ordered by name.
+func (s *DirectoryService) ListPlatforms(ctx context.Context, f PlatformFilter, p PageRequest) (Page[Platform], error) {
+	return s.store.ListPlatforms(ctx, f, p)
+}
+
+// Platform returns one platform. Errors: INVALID_FIELDS for a malformed
+// id, PLATFORM_NOT_FOUND for an unknown one.
+func (s *DirectoryService) Platform(ctx context.Context, id string) (Platform, error) {
+	if err := CheckID("platform_id", id); err != nil {
+		return Platform{}, err
+	}
+	p, err := s.store.Platform(ctx, id)
+	if errors.Is(err, ErrNoRows) {
+		return Platform{}, Errorf(KindNotFound, CodePlatformNotFound, "no platform with id %s", id)
+	}
+	return p, err
+}
+
+// Search finds employers and platforms by name.
+func (s *DirectoryService) Search(ctx context.Context, q SearchQuery) ([]SearchResult, error) {
+	snap := s.snapshot.Load()
+	if snap == nil {
+		if err := s.RefreshSearchIndex(ctx); err != nil {
+			return nil, err
+		}
+		snap = s.snapshot.Load()
+	}
+	return snap.index.Search(q), nil
+}
+
+// RefreshSearchIndex rebuilds the index if the directory changed since it
+// was built. The server calls it periodically, so a `directory seed` run by
+// another process shows up in search without a restart.
+func (s *DirectoryService) RefreshSearchIndex(ctx context.Context) error {
+	s.reload.Lock()
+	defer s.reload.Unlock()
+	rev, err := s.store.Revision(ctx)
+	if err != nil {
+		return fmt.Errorf("read directory revision: %w", err)
+	}
+	if cur := s.snapshot.Load(); cur != nil && cur.revision == rev {
+		return nil
+	}
+	employers, platforms, err := s.store.Snapshot(ctx)
+	if err != nil {
+		return fmt.Errorf("load directory for search: %w", err)
+	}
+	s.snapshot.Store(&searchSnapshot{revision: rev, index: NewSearchIndex(employers, platforms)})
+	return nil
+}
+
+// Seed writes a directory (the sandbox one, in practice) and rebuilds the
+// search index.
+func (s *DirectoryService) Seed(ctx context.Context, platforms []Platform, employers []Employer) error {
+	if err := s.store.UpsertDirectory(ctx, platforms, employers); err != nil {
+		return fmt.Errorf("seed directory: %w", err)
+	}
+	return s.RefreshSearchIndex(ctx)
+}

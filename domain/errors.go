@@ -1,0 +1,145 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrorKind is the broad category of an Error. Each transport maps every
+// kind to exactly one status and error type (REST: rest.writeError).
+type ErrorKind int
+
+const (
+	// KindInternal is an unexpected failure; its text never reaches callers.
+	KindInternal ErrorKind = iota
+	// KindInvalid is a request the caller must fix (400).
+	KindInvalid
+	// KindNotFound is a record that does not exist for the caller (404).
+	KindNotFound
+	// KindUnauthorized is a missing or wrong credential (401).
+	KindUnauthorized
+	// KindForbidden is a request understood but refused (403).
+	KindForbidden
+	// KindConflict is a write that collides with an existing record (409).
+	KindConflict
+	// KindRateLimited is a caller over its request rate (429).
+	KindRateLimited
+)
+
+// Error codes shared by every transport. The spec names only
+// MISSING_FIELDS; docs/errors.md lists the rest and when each is used.
+const (
+	CodeMissingFields         = "MISSING_FIELDS"
+	CodeInvalidFields         = "INVALID_FIELDS"
+	CodeInvalidCursor         = "INVALID_CURSOR"
+	CodeMissingServiceVersion = "MISSING_SERVICE_VERSION"
+	CodeInvalidServiceVersion = "INVALID_SERVICE_VERSION"
+	CodeInvalidJSON           = "INVALID_JSON"
+	CodeUnsupportedMediaType  = "UNSUPPORTED_CONTENT_TYPE"
+	CodeRequestTooLarge       = "REQUEST_TOO_LARGE"
+	CodeMissingAPISecret      = "MISSING_API_SECRET"
+	CodeInvalidAPISecret      = "INVALID_API_SECRET"
+	CodeRevokedAPISecret      = "REVOKED_API_SECRET"
+	CodeWrongModeAPISecret    = "WRONG_MODE_API_SECRET"
+	CodeRateLimitExceeded     = "RATE_LIMIT_EXCEEDED"
+	CodeEmployerNotFound      = "EMPLOYER_NOT_FOUND"
+	CodePlatformNotFound      = "PLATFORM_NOT_FOUND"
+	CodeCustomerNotFound      = "CUSTOMER_NOT_FOUND"
+	CodeAPIKeyNotFound        = "API_KEY_NOT_FOUND"
+	CodeRouteNotFound         = "ROUTE_NOT_FOUND"
+	CodeMethodNotAllowed      = "METHOD_NOT_ALLOWED"
+	CodeConflict              = "CONFLICT"
+	CodeUnknown               = "UNKNOWN_ERROR"
+)
+
+// Error is the single error type of the domain. Kind picks the transport
+// status, Code the specific machine-readable reason, Message the text a
+// caller reads to fix the request.
+type Error struct {
+	Kind    ErrorKind
+	Code    string
+	Message string
+	// Err is an underlying cause, kept for logs and errors.Is; it is never
+	// shown to callers.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return e.Code + ": " + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an Error of the given kind and code.
+func Errorf(kind ErrorKind, code, format string, args ...any) *Error {
+	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error. Anything that is not one becomes an
+// internal error whose cause is kept for logging only.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Kind: KindInternal, Code: CodeUnknown, Message: "an unknown error occurred; retry later", Err: err}
+}
+
+// IsKind reports whether err is an *Error of the given kind.
+func IsKind(err error, kind ErrorKind) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == kind
+}
+
+// ErrNoRows is returned by stores when a lookup finds nothing; services
+// turn it into a KindNotFound error naming what was looked for.
+var ErrNoRows = errors.New("no rows")
+
+// ErrDuplicate is returned by stores when a unique constraint rejects a write.
+var ErrDuplicate = errors.New("duplicate")
+
+// FieldProblem is one bad input field and what is wrong with it.
+type FieldProblem struct {
+	Field   string
+	Problem string
+}
+
+// Problems collects field problems while a request is validated, so that
+// one response names every bad field instead of the first one only.
+type Problems struct {
+	missing []string
+	invalid []FieldProblem
+}
+
+// Missing records a required field that was not given.
+func (p *Problems) Missing(field string) { p.missing = append(p.missing, field) }
+
+// Invalid records a field whose value is not acceptable.
+func (p *Problems) Invalid(field, format string, args ...any) {
+	p.invalid = append(p.invalid, FieldProblem{Field: field, Problem: fmt.Sprintf(format, args...)})
+}
+
+// Err returns nil when nothing was recorded. Missing fields take precedence
+// (code MISSING_FIELDS); otherwise the code is INVALID_FIELDS. The message
+// names every field either way.
+func (p *Problems) Err() error {
+	if len(p.missing) == 0 && len(p.invalid) == 0 {
+		return nil
+	}
+	var parts []string
+	if len(p.missing) > 0 {
+		parts = append(parts, "missing required fields: "+strings.Join(p.missing, ", "))
+	}
+	for _, f := range p.invalid {
+		parts = append(parts, f.Field+": "+f.Problem)
+	}
+	code := CodeInvalidFields
+	if len(p.missing) > 0 {
+		code = CodeMissingFields
+	}
+	return &Error{Kind: KindInvalid, Code: code, Message: strings.Join(parts, "; ")}
+}

@@ -1,0 +1,249 @@
+package domain
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Customer is a Payline customer (an integrator); it owns API keys.
+type Customer struct {
+	ID        string
+	Name      string
+	CreatedAt time.Time
+}
+
+// APIKey is a customer's credential for one mode. The secret itself is
+// never stored: only its SHA-256 hash (for lookup) and an AES-GCM sealed
+// copy (to sign webhooks).
+type APIKey struct {
+	ID           string
+	CustomerID   string
+	Mode         Mode
+	CreatedAt    time.Time
+	RevokedAt    *time.Time
+	SecretHash   []byte
+	SealedSecret []byte
+}
+
+// Scope is the tenant the key authenticates.
+func (k APIKey) Scope() Scope { return Scope{CustomerID: k.CustomerID, Mode: k.Mode} }
+
+// CustomerStore holds customers.
+type CustomerStore interface {
+	// CreateCustomer returns ErrDuplicate when the name is taken.
+	CreateCustomer(ctx context.Context, c Customer) error
+	// CustomerByName returns ErrNoRows when no customer has the name.
+	CustomerByName(ctx context.Context, name string) (Customer, error)
+	// Customers lists every customer by name.
+	Customers(ctx context.Context) ([]Customer, error)
+}
+
+// APIKeyStore holds API keys. Methods over a tenant's keys take its scope;
+// the two that find a key's tenant from nothing else say so.
+type APIKeyStore interface {
+	CreateAPIKey(ctx context.Context, s Scope, k APIKey) error
+	// APIKeys lists the scope's keys, newest first.
+	APIKeys(ctx context.Context, s Scope) ([]APIKey, error)
+	// RevokeAPIKey returns ErrNoRows when the scope has no such key.
+	RevokeAPIKey(ctx context.Context, s Scope, id string, at time.Time) error
+	// APIKeyBySecretHash finds the key a presented secret belongs to, in
+	// any tenant: authentication is how the tenant is learned. ErrNoRows
+	// when none matches.
+	APIKeyBySecretHash(ctx context.Context, hash []byte) (APIKey, error)
+	// APIKeyScope finds the tenant of a key id, for the operator's
+	// `keys revoke KEY_ID`. ErrNoRows when unknown.
+	APIKeyScope(ctx context.Context, id string) (Scope, error)
+}
+
+// CreatedKey is a newly created key with its secret, which is shown once.
+type CreatedKey struct {
+	Customer Customer
+	Key      APIKey
+	Secret   string
+}
+
+// KeyService manages customers and API keys and authenticates requests.
+type KeyService struct {
+	customers CustomerStore
+	keys      APIKeyStore
+	box       *SecretBox
+	clock     Clock
+
+	// Successful authentications are remembered for cacheTTL so a busy key
+	// does not cost a query per request. Revocations through this service
+	// drop the entry at once; one made by another process (the CLI) takes
+	// effect within cacheTTL.
+	cacheTTL time.Duration
+	mu       sync.Mutex
+	cache    map[[sha256.Size]byte]cachedKey
+}
+
+type cachedKey struct {
+	key     APIKey
+	expires time.Time
+}
+
+// AuthCacheTTL is how long a successful authentication is remembered.
+const AuthCacheTTL = 5 * time.Second
+
+// NewKeyService wires the key use cases.
+func NewKeyService(customers CustomerStore, keys APIKeyStore, box *SecretBox, clock Clock) *KeyService {
+	return &KeyService{
+		customers: customers, keys: keys, box: box, clock: clock,
+		cacheTTL: AuthCacheTTL, cache: map[[sha256.Size]byte]cachedKey{},
+	}
+}
+
+// CreateCustomer adds a customer. Errors: INVALID_FIELDS for a blank name,
+// CONFLICT when the name is taken.
+func (s *KeyService) CreateCustomer(ctx context.Context, name string) (Customer, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return Customer{}, Errorf(KindInvalid, CodeInvalidFields, "customer name must not be blank")
+	}
+	c := Customer{ID: NewID(), Name: name, CreatedAt: s.clock.Now()}
+	err := s.customers.CreateCustomer(ctx, c)
+	if errors.Is(err, ErrDuplicate) {
+		return Customer{}, Errorf(KindConflict, CodeConflict, "a customer named %q already exists", name)
+	}
+	return c, err
+}
+
+// EnsureCustomer returns the customer with the name, creating it if needed.
+func (s *KeyService) EnsureCustomer(ctx context.Context, name string) (Customer, error) {
+	c, err := s.customers.CustomerByName(ctx, strings.TrimSpace(name))
+	if err == nil {
+		return c, nil
+	}
+	if !errors.Is(err, ErrNoRows) {
+		return Customer{}, err
+	}
+	c, err = s.CreateCustomer(ctx, name)
+	if IsKind(err, KindConflict) { // created concurrently
+		return s.customers.CustomerByName(ctx, strings.TrimSpace(name))
+	}
+	return c, err
+}
+
+// Customers lists every customer.
+func (s *KeyService) Customers(ctx context.Context) ([]Customer, error) {
+	return s.customers.Customers(ctx)
+}
+
+// CreateKey creates a key for the named customer (created if missing) in
+// the given mode and returns its secret, the only time it is available in
+// plain text.
+func (s *KeyService) CreateKey(ctx context.Context, customerName string, mode Mode) (CreatedKey, error) {
+	c, err := s.EnsureCustomer(ctx, customerName)
+	if err != nil {
+		return CreatedKey{}, err
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return CreatedKey{}, fmt.Errorf("generate secret: %w", err)
+	}
+	secret := hex.EncodeToString(raw)
+	hash := sha256.Sum256([]byte(secret))
+	k := APIKey{ID: NewID(), CustomerID: c.ID, Mode: mode, CreatedAt: s.clock.Now(), SecretHash: hash[:]}
+	if k.SealedSecret, err = s.box.Seal([]byte(secret), []byte(k.ID)); err != nil {
+		return CreatedKey{}, fmt.Errorf("seal secret: %w", err)
+	}
+	if err := s.keys.CreateAPIKey(ctx, k.Scope(), k); err != nil {
+		return CreatedKey{}, fmt.Errorf("store key: %w", err)
+	}
+	return CreatedKey{Customer: c, Key: k, Secret: secret}, nil
+}
+
+// Keys lists a customer's keys in every mode.
+func (s *KeyService) Keys(ctx context.Context, c Customer) ([]APIKey, error) {
+	var all []APIKey
+	for _, m := range []Mode{ModeSandbox, ModeDevelopment, ModeProduction} {
+		ks, err := s.keys.APIKeys(ctx, Scope{CustomerID: c.ID, Mode: m})
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ks...)
+	}
+	return all, nil
+}
+
+// RevokeKey revokes a key by id. Errors: API_KEY_NOT_FOUND.
+func (s *KeyService) RevokeKey(ctx context.Context, id string) error {
+	notFound := Errorf(KindNotFound, CodeAPIKeyNotFound, "no API key with id %s", id)
+	if !ValidID(id) {
+		return notFound
+	}
+	scope, err := s.keys.APIKeyScope(ctx, id)
+	if errors.Is(err, ErrNoRows) {
+		return notFound
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.keys.RevokeAPIKey(ctx, scope, id, s.clock.Now()); err != nil {
+		if errors.Is(err, ErrNoRows) {
+			return notFound
+		}
+		return err
+	}
+	s.mu.Lock()
+	for h, c := range s.cache {
+		if c.key.ID == id {
+			delete(s.cache, h)
+		}
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// Secret recovers a key's plain secret, to sign webhook deliveries.
+func (s *KeyService) Secret(k APIKey) (string, error) {
+	b, err := s.box.Open(k.SealedSecret, []byte(k.ID))
+	if err != nil {
+		return "", fmt.Errorf("open secret of key %s: %w", k.ID, err)
+	}
+	return string(b), nil
+}
+
+// Authenticate returns the key a presented secret belongs to. Every
+// failure is UNAUTHORIZED_REQUEST (401) with a code saying which: missing,
+// invalid, revoked, or a key of another mode.
+func (s *KeyService) Authenticate(ctx context.Context, secret string, mode Mode) (APIKey, error) {
+	if secret == "" {
+		return APIKey{}, Errorf(KindUnauthorized, CodeMissingAPISecret, "missing x-api-secret header; send your API secret for the %s mode", mode)
+	}
+	hash := sha256.Sum256([]byte(secret))
+	now := s.clock.Now()
+	s.mu.Lock()
+	c, ok := s.cache[hash]
+	s.mu.Unlock()
+	if ok && now.Before(c.expires) {
+		return c.key, nil
+	}
+	k, err := s.keys.APIKeyBySecretHash(ctx, hash[:])
+	if errors.Is(err, ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(k.SecretHash, hash[:]) != 1) {
+		return APIKey{}, Errorf(KindUnauthorized, CodeInvalidAPISecret, "the x-api-secret header is not a valid API secret")
+	}
+	if err != nil {
+		return APIKey{}, fmt.Errorf("look up API key: %w", err)
+	}
+	if k.RevokedAt != nil {
+		return APIKey{}, Errorf(KindUnauthorized, CodeRevokedAPISecret, "this API secret was revoked; create a new key")
+	}
+	if k.Mode != mode {
+		return APIKey{}, Errorf(KindUnauthorized, CodeWrongModeAPISecret,
+			"this API secret is for the %s mode; this server serves %s", k.Mode, mode)
+	}
+	s.mu.Lock()
+	s.cache[hash] = cachedKey{key: k, expires: now.Add(s.cacheTTL)}
+	s.mu.Unlock()
+	return k, nil
+}

@@ -1,0 +1,69 @@
+package domain
+
+import (
+	"encoding/base64"
+	"encoding/json"
+)
+
+// Page size bounds of the spec: limit is 1 to 100, default 25.
+const (
+	DefaultPageLimit = 25
+	MaxPageLimit     = 100
+)
+
+// Cursor is a keyset position: the sort key and id of the last row of the
+// previous page, plus the collection it belongs to so a cursor of one list
+// is refused by another. Callers see it only as an opaque string.
+type Cursor struct {
+	List string `json:"l"`
+	Key  string `json:"k"`
+	ID   string `json:"i"`
+}
+
+// Encode returns the opaque form handed to callers (base64url of JSON).
+func (c Cursor) Encode() string {
+	b, _ := json.Marshal(c) // a struct of strings always marshals
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// DecodeCursor parses a cursor issued for the named list. Anything else is
+// an INVALID_CURSOR error that tells the caller to use next_cursor as given.
+func DecodeCursor(list, s string) (*Cursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	bad := Errorf(KindInvalid, CodeInvalidCursor,
+		"cursor: not a cursor issued by this list; pass meta.next_cursor from the previous page unchanged")
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, bad
+	}
+	var c Cursor
+	if err := json.Unmarshal(raw, &c); err != nil || c.List != list || c.ID == "" {
+		return nil, bad
+	}
+	return &c, nil
+}
+
+// PageRequest is a validated page size and optional starting cursor.
+type PageRequest struct {
+	Limit  int
+	Cursor *Cursor
+}
+
+// Page is one page of a keyset-paginated list. Next is nil on the last page.
+type Page[T any] struct {
+	Items []T
+	Next  *Cursor
+}
+
+// PageOf trims rows fetched with limit+1 to the page and sets the cursor
+// from the last kept row when more rows exist.
+func PageOf[T any](list string, rows []T, limit int, key func(T) (sortKey, id string)) Page[T] {
+	if len(rows) <= limit {
+		return Page[T]{Items: rows}
+	}
+	rows = rows[:limit]
+	k, id := key(rows[limit-1])
+	return Page[T]{Items: rows, Next: &Cursor{List: list, Key: k, ID: id}}
+}

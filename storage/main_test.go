@@ -1,0 +1,10 @@
+package storage_test
+
+import (
+	"os"
+	"testing"
+
+	"payline/storage/storagetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(storagetest.Main(m)) }

@@ -1,0 +1,241 @@
+// Package storagetest gives tests fresh, migrated databases of both
+// dialects. SQLite databases are copies of a template file; PostgreSQL
+// databases are CREATE DATABASE ... TEMPLATE copies on the server named by
+// PAYLINE_TEST_DATABASE_URL. Either way a test gets its own database in
+// milliseconds and never sees another test's rows.
+//
+// Without PAYLINE_TEST_DATABASE_URL the PostgreSQL half is skipped with a
+// loud message, except under CI=true, where it fails.
+package storagetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/storage"
+)
+
+// EnvURL names the PostgreSQL server tests use.
+const EnvURL = "PAYLINE_TEST_DATABASE_URL"
+
+// Variant says what a fresh database holds beyond the schema.
+type Variant int
+
+const (
+	// Empty is migrated only.
+	Empty Variant = iota
+	// Seeded also holds the default sandbox directory.
+	Seeded
+)
+
+var (
+	mu        sync.Mutex
+	templates = map[string]string{} // dialect/variant → template (file path or database name)
+	tmpDir    string
+	cleanups  []func()
+)
+
+// Main runs a package's tests and removes the templates afterwards. Use it
+// from TestMain: os.Exit(storagetest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range cleanups {
+		c()
+	}
+	if tmpDir != "" {
+		os.RemoveAll(tmpDir)
+	}
+	return code
+}
+
+// Dialects runs fn as a subtest per dialect, each with a fresh database.
+func Dialects(t *testing.T, v Variant, fn func(t *testing.T, db *storage.DB)) {
+	t.Helper()
+	for _, d := range []storage.Dialect{storage.SQLite, storage.Postgres} {
+		t.Run(string(d), func(t *testing.T) {
+			fn(t, Open(t, d, v))
+		})
+	}
+}
+
+// Open returns a fresh database of the dialect, closed when t ends.
+func Open(t testing.TB, d storage.Dialect, v Variant) *storage.DB {
+	t.Helper()
+	rawURL := NewURL(t, d, v)
+	db, err := storage.Open(context.Background(), rawURL)
+	if err != nil {
+		t.Fatalf("open %s: %v", d, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// NewURL creates a fresh database of the dialect and returns its
+// --database-url, for tests that start the whole service.
+func NewURL(t testing.TB, d storage.Dialect, v Variant) string {
+	t.Helper()
+	if d == storage.Postgres {
+		return newPostgres(t, v)
+	}
+	tmpl, err := template(storage.SQLite, v, "")
+	if err != nil {
+		t.Fatalf("sqlite template: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "payline.db")
+	if err := copyFile(tmpl, path); err != nil {
+		t.Fatal(err)
+	}
+	return "sqlite:" + path
+}
+
+// PostgresServer returns the server URL, skipping (or failing under CI) when
+// it is not configured.
+func PostgresServer(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv(EnvURL)
+	if u == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set: CI must run the PostgreSQL half of every storage test", EnvURL)
+		}
+		t.Skipf("*** SKIPPING PostgreSQL: set %s=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable to run it ***", EnvURL)
+	}
+	return u
+}
+
+func newPostgres(t testing.TB, v Variant) string {
+	t.Helper()
+	server := PostgresServer(t)
+	tmpl, err := template(storage.Postgres, v, server)
+	if err != nil {
+		t.Fatalf("postgres template: %v", err)
+	}
+	name := "payline_test_" + randomHex(6)
+	admin, err := storage.Open(context.Background(), server)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", EnvURL, err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec(fmt.Sprintf(`CREATE DATABASE %s TEMPLATE %s`, name, tmpl)); err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() { dropDatabase(server, name) })
+	return withDatabase(server, name)
+}
+
+// template builds the template of a dialect and variant once per process.
+func template(d storage.Dialect, v Variant, server string) (string, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	key := fmt.Sprintf("%s/%d", d, v)
+	if t, ok := templates[key]; ok {
+		return t, nil
+	}
+	ctx := context.Background()
+	var rawURL, handle string
+	if d == storage.SQLite {
+		if tmpDir == "" {
+			dir, err := os.MkdirTemp("", "payline-storagetest-")
+			if err != nil {
+				return "", err
+			}
+			tmpDir = dir
+		}
+		handle = filepath.Join(tmpDir, fmt.Sprintf("template-%d.db", v))
+		rawURL = "sqlite:" + handle
+	} else {
+		handle = "payline_tmpl_" + randomHex(6)
+		admin, err := storage.Open(ctx, server)
+		if err != nil {
+			return "", err
+		}
+		_, err = admin.Exec(`CREATE DATABASE ` + handle)
+		admin.Close()
+		if err != nil {
+			return "", err
+		}
+		cleanups = append(cleanups, func() { dropDatabase(server, handle) })
+		rawURL = withDatabase(server, handle)
+	}
+	db, err := storage.Open(ctx, rawURL)
+	if err != nil {
+		return "", err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return "", err
+	}
+	if v == Seeded {
+		platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
+		svc := domain.NewDirectoryService(storage.NewDirectoryStore(db))
+		if err := svc.Seed(ctx, platforms, employers); err != nil {
+			db.Close()
+			return "", err
+		}
+	}
+	if d == storage.SQLite {
+		// Fold the WAL into the main file so a plain copy is complete.
+		if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			db.Close()
+			return "", err
+		}
+	}
+	if err := db.Close(); err != nil {
+		return "", err
+	}
+	templates[key] = handle
+	return handle, nil
+}
+
+func dropDatabase(server, name string) {
+	admin, err := storage.Open(context.Background(), server)
+	if err != nil {
+		return
+	}
+	defer admin.Close()
+	_, _ = admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`)
+}
+
+func withDatabase(server, name string) string {
+	u, err := url.Parse(server)
+	if err != nil {
+		return server
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return strings.ToLower(hex.EncodeToString(b))
+}
