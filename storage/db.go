@@ -21,6 +21,9 @@ import (
 // Dialect names the database engine behind a DB.
 type Dialect string
 
+// String returns the dialect name.
+func (d Dialect) String() string { return string(d) }
+
 // The two supported engines.
 const (
 	Postgres Dialect = "postgres"

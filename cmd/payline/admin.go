@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/storage"
+)
+
+func (e environment) customers(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, "usage: payline customers create NAME | payline customers list\n")
+		return errUsage
+	}
+	fs := e.flagSet("customers " + args[0])
+	d := e.addDataFlags(fs)
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	switch args[0] {
+	case "create":
+		if fs.NArg() != 1 {
+			fmt.Fprint(e.stderr, "usage: payline customers create [flags] NAME\n")
+			return errUsage
+		}
+		db, keys, err := e.openStores(ctx, d)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		c, err := keys.CreateCustomer(ctx, fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "created customer %s (%s)\n", c.Name, c.ID)
+		return nil
+	case "list":
+		db, keys, err := e.openStores(ctx, d)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		cs, err := keys.Customers(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tCREATED")
+		for _, c := range cs {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Name, c.CreatedAt.Format(time.RFC3339))
+		}
+		return tw.Flush()
+	}
+	fmt.Fprintf(e.stderr, "payline customers: unknown subcommand %q\n", args[0])
+	return errUsage
+}
+
+func (e environment) keys(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, "usage: payline keys create|list|revoke [flags]\n")
+		return errUsage
+	}
+	fs := e.flagSet("keys " + args[0])
+	d := e.addDataFlags(fs)
+	switch args[0] {
+	case "create":
+		customer := fs.String("customer", "", "customer name (created if it does not exist)")
+		mode := fs.String("mode", "", "sandbox, development or production")
+		asJSON := fs.Bool("json", false, "print one JSON object {customer_id, key_id, secret, mode}")
+		if err := parse(fs, args[1:]); err != nil {
+			return err
+		}
+		m, err := domain.ParseMode(*mode)
+		if *customer == "" || err != nil {
+			fmt.Fprint(e.stderr, "usage: payline keys create --customer NAME --mode sandbox|development|production [--json]\n")
+			return errUsage
+		}
+		db, keys, err := e.openStores(ctx, d)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		created, err := keys.CreateKey(ctx, *customer, m)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return json.NewEncoder(e.stdout).Encode(map[string]string{
+				"customer_id": created.Customer.ID, "key_id": created.Key.ID, "secret": created.Secret, "mode": string(m),
+			})
+		}
+		fmt.Fprintf(e.stdout, "created %s key %s for customer %s\nsecret (shown once): %s\n", m, created.Key.ID, created.Customer.Name, created.Secret)
+		return nil
+	case "list":
+		customer := fs.String("customer", "", "only this customer's keys")
+		if err := parse(fs, args[1:]); err != nil {
+			return err
+		}
+		db, keys, err := e.openStores(ctx, d)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return e.listKeys(ctx, keys, *customer)
+	case "revoke":
+		if err := parse(fs, args[1:]); err != nil {
+			return err
+		}
+		if fs.NArg() != 1 {
+			fmt.Fprint(e.stderr, "usage: payline keys revoke [flags] KEY_ID\n")
+			return errUsage
+		}
+		db, keys, err := e.openStores(ctx, d)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		if err := keys.RevokeKey(ctx, fs.Arg(0)); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "revoked key %s\n", fs.Arg(0))
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "payline keys: unknown subcommand %q\n", args[0])
+	return errUsage
+}
+
+func (e environment) listKeys(ctx context.Context, keys *domain.KeyService, only string) error {
+	customers, err := keys.Customers(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY ID\tCUSTOMER\tMODE\tCREATED\tSTATUS")
+	found := false
+	for _, c := range customers {
+		if only != "" && c.Name != only {
+			continue
+		}
+		found = true
+		ks, err := keys.Keys(ctx, c)
+		if err != nil {
+			return err
+		}
+		for _, k := range ks {
+			status := "active"
+			if k.RevokedAt != nil {
+				status = "revoked " + k.RevokedAt.Format(time.RFC3339)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, c.Name, k.Mode, k.CreatedAt.Format(time.RFC3339), status)
+		}
+	}
+	if only != "" && !found {
+		return domain.Errorf(domain.KindNotFound, domain.CodeCustomerNotFound, "no customer named %q", only)
+	}
+	return tw.Flush()
+}
+
+func (e environment) directory(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] != "seed" {
+		fmt.Fprint(e.stderr, "usage: payline directory seed [--employers N] [--database-url URL]\n")
+		return errUsage
+	}
+	fs := e.flagSet("directory seed")
+	d := e.addDataFlags(fs)
+	n := fs.Int("employers", sandbox.DefaultEmployerCount, "number of generated employers")
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	if *n < 1 || *n > 2_000_000 {
+		return errors.New("--employers must be between 1 and 2000000")
+	}
+	db, err := storage.Open(ctx, d.databaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	platforms, employers := sandbox.Directory(*n)
+	if err := domain.NewDirectoryService(storage.NewDirectoryStore(db)).Seed(ctx, platforms, employers); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "seeded %d employers and %d platforms\n", len(employers), len(platforms))
+	return nil
+}

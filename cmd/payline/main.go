@@ -1,0 +1,75 @@
+// Command payline is the Payline service: one binary with the subcommands
+// serve, migrate, customers, keys and directory. main only parses and
+// wires; the work lives in domain, storage and rest.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `usage: payline <command> [flags]
+
+commands:
+  serve                       run the API server (default database: sqlite:payline.db)
+  migrate                     apply database migrations and exit
+  customers create NAME       add a customer
+  customers list              list customers
+  keys create --customer NAME --mode MODE [--json]
+                              create an API key (and the customer if new); prints the secret once
+  keys list [--customer NAME] list API keys (never their secrets)
+  keys revoke KEY_ID          revoke an API key
+  directory seed [--employers N]
+                              load the generated sandbox employer and platform directory
+
+Every command that touches data takes --database-url (PAYLINE_DATABASE_URL).
+Run "payline <command> -h" for its flags.
+`
+
+// errUsage marks a command line that could not be understood; it exits 2.
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	switch {
+	case err == nil:
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "payline:", err)
+		os.Exit(1)
+	}
+}
+
+// run executes one command line. Tests call it directly.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errUsage
+	}
+	env := environment{getenv: getenv, stdout: stdout, stderr: stderr}
+	switch args[0] {
+	case "serve":
+		return env.serve(ctx, args[1:])
+	case "migrate":
+		return env.migrate(ctx, args[1:])
+	case "customers":
+		return env.customers(ctx, args[1:])
+	case "keys":
+		return env.keys(ctx, args[1:])
+	case "directory":
+		return env.directory(ctx, args[1:])
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprintf(stderr, "payline: unknown command %q\n\n%s", args[0], usage)
+	return errUsage
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/rest"
+	"payline/storage"
+)
+
+var randRead = rand.Read
+
+// ServeConfig is everything `payline serve` is configured with.
+type ServeConfig struct {
+	Addr          string
+	DatabaseURL   string
+	MasterKeyFile string
+	Mode          domain.Mode
+	PublicURL     string
+	// RateLimit overrides the per-key request rate; see rest.Config.
+	RateLimit float64
+	// SearchRefresh is how often the search index checks for a changed
+	// directory.
+	SearchRefresh time.Duration
+}
+
+// Main is the running service. `payline serve` and the end-to-end tests
+// both start it through Start, so tests exercise the real wiring.
+type Main struct {
+	Config ServeConfig
+	Stdout io.Writer
+	Logger *slog.Logger
+	Getenv func(string) string
+
+	db        *storage.DB
+	server    *http.Server
+	listener  net.Listener
+	directory *domain.DirectoryService
+	done      chan struct{}
+	stop      context.CancelFunc
+}
+
+// Start builds everything in order (database, stores, services, server),
+// starts listening and returns; the server runs until Close.
+func (m *Main) Start(ctx context.Context) error {
+	env := environment{getenv: m.Getenv, stdout: m.Stdout, stderr: io.Discard}
+	db, keys, err := env.openStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
+	if err != nil {
+		return err
+	}
+	m.db = db
+	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(db))
+	if m.Config.Mode == domain.ModeSandbox {
+		if err := m.bootstrapSandbox(ctx, keys); err != nil {
+			db.Close()
+			return err
+		}
+	} else {
+		m.Logger.Warn("only the sandbox payroll connector ships today: in this mode the directory is what you load into it and payroll logins will be refused",
+			slog.String("mode", string(m.Config.Mode)))
+	}
+	if err := m.directory.RefreshSearchIndex(ctx); err != nil {
+		db.Close()
+		return err
+	}
+	api := rest.NewServer(rest.Config{
+		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Logger: m.Logger, RateLimit: m.Config.RateLimit,
+	})
+	ln, err := net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
+	}
+	m.listener = ln
+	m.server = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
+	bg, stop := context.WithCancel(context.Background())
+	m.stop = stop
+	m.done = make(chan struct{})
+	go m.refreshSearch(bg)
+	go func() {
+		defer close(m.done)
+		if err := m.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			m.Logger.Error("server stopped", slog.Any("error", err))
+		}
+	}()
+	m.Logger.Info("payline listening", slog.String("addr", ln.Addr().String()), slog.String("mode", string(m.Config.Mode)),
+		slog.String("database", db.Dialect.String()), slog.String("public_url", m.Config.PublicURL))
+	return nil
+}
+
+// Addr is the address the server listens on (useful with port 0).
+func (m *Main) Addr() string { return m.listener.Addr().String() }
+
+// Close stops accepting requests, lets in-flight ones finish (up to the
+// context's deadline) and closes the database.
+func (m *Main) Close(ctx context.Context) error {
+	m.stop()
+	err := m.server.Shutdown(ctx)
+	<-m.done
+	return errors.Join(err, m.db.Close())
+}
+
+// bootstrapSandbox makes a fresh sandbox database usable at once: the
+// generated directory if none was ever loaded, and a first customer and
+// key, whose secret is printed this once.
+func (m *Main) bootstrapSandbox(ctx context.Context, keys *domain.KeyService) error {
+	rev, err := storage.NewDirectoryStore(m.db).Revision(ctx)
+	if err != nil {
+		return err
+	}
+	if rev == 0 {
+		platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
+		if err := m.directory.Seed(ctx, platforms, employers); err != nil {
+			return err
+		}
+		m.Logger.Info("loaded the sandbox directory", slog.Int("employers", len(employers)), slog.Int("platforms", len(platforms)))
+	}
+	customers, err := keys.Customers(ctx)
+	if err != nil || len(customers) > 0 {
+		return err
+	}
+	created, err := keys.CreateKey(ctx, "sandbox", domain.ModeSandbox)
+	if err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(m.Config.PublicURL, "/")
+	fmt.Fprintf(m.Stdout, `
+Payline sandbox: created customer %q with API key %s.
+Its secret is shown this once; keep it somewhere safe:
+
+    %s
+
+Try it:
+    curl -H 'x-api-secret: %s' -H 'Service-Version: %s' '%s/v1/search?q=a'
+
+`, created.Customer.Name, created.Key.ID, created.Secret, created.Secret, rest.LatestVersion, base)
+	return nil
+}
+
+// refreshSearch picks up directory changes made by other processes.
+func (m *Main) refreshSearch(ctx context.Context) {
+	every := m.Config.SearchRefresh
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := m.directory.RefreshSearchIndex(ctx); err != nil && ctx.Err() == nil {
+				m.Logger.Error("refresh search index", slog.Any("error", err))
+			}
+		}
+	}
+}
+
+func (e environment) serve(ctx context.Context, args []string) error {
+	fs := e.flagSet("serve")
+	d := e.addDataFlags(fs)
+	addr := fs.String("addr", e.envOr("PAYLINE_ADDR", "127.0.0.1:8080"), "listen address (PAYLINE_ADDR)")
+	mode := fs.String("mode", e.envOr("PAYLINE_MODE", "sandbox"), "sandbox, development or production (PAYLINE_MODE)")
+	publicURL := fs.String("public-url", e.getenv("PAYLINE_PUBLIC_URL"), "URL integrators and browsers reach this server at (PAYLINE_PUBLIC_URL); default http://ADDR")
+	logFormat := fs.String("log-format", e.envOr("PAYLINE_LOG_FORMAT", "text"), "text or json (PAYLINE_LOG_FORMAT)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	m, err := domain.ParseMode(*mode)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "payline serve:", err)
+		return errUsage
+	}
+	if *publicURL == "" {
+		*publicURL = "http://" + *addr
+	}
+	svc := &Main{
+		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
+			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second)},
+		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
+	}
+	if err := svc.Start(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	svc.Logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	return svc.Close(shutdownCtx)
+}
+
+func (e environment) migrate(ctx context.Context, args []string) error {
+	fs := e.flagSet("migrate")
+	d := e.addDataFlags(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	db, err := storage.Open(ctx, d.databaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s database is up to date\n", db.Dialect)
+	return nil
+}

@@ -1,0 +1,291 @@
+package rest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"golang.org/x/time/rate"
+
+	"payline/domain"
+)
+
+// MaxBodyBytes bounds every request body.
+const MaxBodyBytes = 1 << 20
+
+// Config is what a Server needs.
+type Config struct {
+	Mode      domain.Mode
+	Keys      *domain.KeyService
+	Directory *domain.DirectoryService
+	Logger    *slog.Logger
+	// RateLimit is requests per second per API key; zero picks the spec's
+	// limit for the mode (50 in production, 10 otherwise), negative turns
+	// limiting off (benchmarks only).
+	RateLimit float64
+}
+
+// Server serves the REST API.
+type Server struct {
+	mode      domain.Mode
+	keys      *domain.KeyService
+	directory *domain.DirectoryService
+	log       *slog.Logger
+	versions  transformer
+	limiter   *keyLimiter
+	mux       *http.ServeMux
+}
+
+// NewServer builds the server and its routes.
+func NewServer(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server{
+		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, log: cfg.Logger,
+		versions: transformer{changes: versionChanges},
+		limiter:  newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit)),
+		mux:      http.NewServeMux(),
+	}
+	s.routes()
+	return s
+}
+
+func limitFor(mode domain.Mode, configured float64) rate.Limit {
+	switch {
+	case configured < 0:
+		return rate.Inf
+	case configured > 0:
+		return rate.Limit(configured)
+	case mode == domain.ModeProduction:
+		return 50
+	}
+	return 10
+}
+
+func (s *Server) routes() {
+	s.handle("GET /v1/employers", s.listEmployers)
+	s.handle("GET /v1/employers/lookup", s.lookupEmployer)
+	s.handle("GET /v1/employers/{employer_id}", s.getEmployer)
+	s.handle("GET /v1/platforms", s.listPlatforms)
+	s.handle("GET /v1/platforms/{platform_id}", s.getPlatform)
+	s.handle("GET /v1/search", s.search)
+	s.handle("/v1/", s.noRoute)
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+}
+
+// ServeHTTP runs the outer pipeline: request id and panic recovery wrap
+// every route, API or not.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := uuid.NewString()
+	w.Header().Set("x-service-request-id", id)
+	ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+	r = r.WithContext(ctx)
+	rec := &statusRecorder{ResponseWriter: w}
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.ErrorContext(ctx, "panic", slog.String("request_id", id), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			if rec.status == 0 {
+				s.writeError(rec, r, fmt.Errorf("panic: %v", p))
+			}
+		}
+		s.log.InfoContext(ctx, "request", slog.String("request_id", id), slog.String("method", r.Method),
+			slog.String("path", r.URL.Path), slog.Int("status", rec.status),
+			slog.Duration("duration", time.Since(start)), slog.String("key_id", rec.keyID))
+	}()
+	r.Body = http.MaxBytesReader(rec, r.Body, MaxBodyBytes)
+	s.mux.ServeHTTP(rec, r)
+}
+
+// response is what an API handler returns: a status, and data tagged with
+// its resource kind for the version transforms. A list carries next.
+type response struct {
+	status   int
+	resource string
+	data     any
+	list     bool
+	meta     map[string]any
+}
+
+func object(resource string, data any) response {
+	return response{status: http.StatusOK, resource: resource, data: data}
+}
+
+func page[T any](resource string, items []T, next *domain.Cursor) response {
+	var cursor any // null on the last page
+	if next != nil {
+		cursor = next.Encode()
+	}
+	if items == nil {
+		items = []T{}
+	}
+	return response{status: http.StatusOK, resource: resource, data: items, list: true,
+		meta: map[string]any{"count": len(items), "next_cursor": cursor}}
+}
+
+type apiHandler func(r *http.Request) (response, error)
+
+// handle registers an API route behind the inner pipeline: auth,
+// Service-Version, rate limit, handler, version transform.
+func (s *Server) handle(pattern string, h apiHandler) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		version, versionErr := parseVersion(r.Header.Get("Service-Version"))
+		w.Header().Set("Service-Version", version)
+		key, err := s.keys.Authenticate(r.Context(), apiSecret(r), s.mode)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if rec, ok := w.(*statusRecorder); ok {
+			rec.keyID = key.ID
+		}
+		if versionErr != nil {
+			s.writeError(w, r, versionErr)
+			return
+		}
+		if wait, ok := s.limiter.allow(key.ID); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+			s.writeError(w, r, domain.Errorf(domain.KindRateLimited, domain.CodeRateLimitExceeded,
+				"more than %s requests per second for this API key; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond)))
+			return
+		}
+		ctx := context.WithValue(r.Context(), keyCtxKey{}, key)
+		resp, err := h(r.WithContext(ctx))
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.write(w, r, version, resp)
+	})
+}
+
+func (s *Server) write(w http.ResponseWriter, r *http.Request, version string, resp response) {
+	if resp.status == http.StatusNoContent {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	data, err := s.versions.transform(resp.resource, version, resp.data)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body := map[string]any{"data": data}
+	if resp.meta != nil {
+		body["meta"] = resp.meta
+	}
+	writeJSON(w, resp.status, body)
+}
+
+// noRoute answers /v1 paths no route matches: 405 when another method
+// would match, 404 otherwise. It runs behind auth like any API route, so an
+// unauthenticated caller learns nothing about which paths exist.
+func (s *Server) noRoute(r *http.Request) (response, error) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != "/v1/" {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) > 0 && !slices.Contains(allowed, r.Method) {
+		return response{}, &domain.Error{Kind: domain.KindInvalid, Code: domain.CodeMethodNotAllowed,
+			Message: fmt.Sprintf("%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allowed, " or "))}
+	}
+	return response{}, domain.Errorf(domain.KindNotFound, domain.CodeRouteNotFound, "no endpoint %s %s; see docs/openapi.yaml", r.Method, r.URL.Path)
+}
+
+// parseVersion validates Service-Version. It always returns the version to
+// echo: the one asked for, or the latest when it is missing or unknown.
+func parseVersion(v string) (string, error) {
+	if v == "" {
+		return LatestVersion, domain.Errorf(domain.KindInvalid, domain.CodeMissingServiceVersion,
+			"missing Service-Version header; send one of %s", strings.Join(Versions, ", "))
+	}
+	if !slices.Contains(Versions, v) {
+		return LatestVersion, domain.Errorf(domain.KindInvalid, domain.CodeInvalidServiceVersion,
+			"Service-Version %q is not supported; send one of %s", v, strings.Join(Versions, ", "))
+	}
+	return v, nil
+}
+
+// apiSecret reads x-api-secret; net/http canonicalises header names, so
+// any capitalisation works.
+func apiSecret(r *http.Request) string { return strings.TrimSpace(r.Header.Get("x-api-secret")) }
+
+type requestIDKey struct{}
+type keyCtxKey struct{}
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// statusRecorder remembers the status and the authenticated key for the
+// access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	keyID  string
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// keyLimiter is a token bucket per API key.
+type keyLimiter struct {
+	limit rate.Limit
+	mu    sync.Mutex
+	keys  map[string]*rate.Limiter
+}
+
+func newKeyLimiter(limit rate.Limit) *keyLimiter {
+	return &keyLimiter{limit: limit, keys: map[string]*rate.Limiter{}}
+}
+
+// allow takes a token for the key, or says how long until one is free.
+func (l *keyLimiter) allow(keyID string) (time.Duration, bool) {
+	if l.limit == rate.Inf {
+		return 0, true
+	}
+	l.mu.Lock()
+	lim, ok := l.keys[keyID]
+	if !ok {
+		lim = rate.NewLimiter(l.limit, int(math.Max(1, float64(l.limit))))
+		l.keys[keyID] = lim
+	}
+	l.mu.Unlock()
+	res := lim.Reserve()
+	if d := res.Delay(); d > 0 {
+		res.Cancel()
+		return d, false
+	}
+	return 0, true
+}
+
+func (l *keyLimiter) describe() string { return strconv.FormatFloat(float64(l.limit), 'f', -1, 64) }
