@@ -32,7 +32,6 @@ const (
 const (
 	CodeMissingFields         = "MISSING_FIELDS"
 	CodeInvalidFields         = "INVALID_FIELDS"
-	CodeInvalidCursor         = "INVALID_CURSOR"
 	CodeMissingServiceVersion = "MISSING_SERVICE_VERSION"
 	CodeInvalidServiceVersion = "INVALID_SERVICE_VERSION"
 	CodeInvalidJSON           = "INVALID_JSON"

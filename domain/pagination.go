@@ -27,12 +27,12 @@ func (c Cursor) Encode() string {
 }
 
 // DecodeCursor parses a cursor issued for the named list. Anything else is
-// an INVALID_CURSOR error that tells the caller to use next_cursor as given.
+// an INVALID_FIELDS error that tells the caller to use next_cursor as given.
 func DecodeCursor(list, s string) (*Cursor, error) {
 	if s == "" {
 		return nil, nil
 	}
-	bad := Errorf(KindInvalid, CodeInvalidCursor,
+	bad := Errorf(KindInvalid, CodeInvalidFields,
 		"cursor: not a cursor issued by this list; pass meta.next_cursor from the previous page unchanged")
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {

@@ -62,7 +62,9 @@ func (q *query) boolean(name string) *bool {
 	return nil
 }
 
-// timestamp parses an RFC 3339 date-time (with offset).
+// timestamp parses an RFC 3339 date-time (with offset), truncated to the
+// microseconds every stored time has: PostgreSQL would round finer input
+// and SQLite compare it as text, and both must answer alike.
 func (q *query) timestamp(name string) *time.Time {
 	v, ok := q.str(name)
 	if !ok {
@@ -73,7 +75,7 @@ func (q *query) timestamp(name string) *time.Time {
 		q.p.Invalid(name, "must be an RFC 3339 date-time such as 2025-01-31T12:00:00+00:00, got %q", v)
 		return nil
 	}
-	t = t.UTC()
+	t = t.UTC().Truncate(time.Microsecond)
 	return &t
 }
 

@@ -121,7 +121,7 @@ func (g *generator) platforms() []domain.Platform {
 				MerchantCategory: cat, MerchantCategories: []string{cat},
 				SupportedJobs: []domain.JobType{domain.JobBillSwitch},
 			}
-			if g.chance(0.3) {
+			if g.chance(0.3) && cat != "other" {
 				p.MerchantCategories = append(p.MerchantCategories, "other")
 			}
 			if g.chance(0.6) {

@@ -1,0 +1,219 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"payline/domain"
+	"payline/storage"
+)
+
+// fixture is a REST server on a real database with one sandbox key. Every
+// response it sees is validated against docs/openapi.yaml.
+type fixture struct {
+	t      *testing.T
+	db     *storage.DB
+	server *Server
+	http   *httptest.Server
+	keys   *domain.KeyService
+	secret string
+	key    domain.APIKey
+	router routers.Router
+	// skipSpec turns the OpenAPI check off, for tests that serve shapes
+	// the document does not describe on purpose.
+	skipSpec bool
+}
+
+var testMasterKey = bytes.Repeat([]byte{7}, domain.MasterKeySize)
+
+func newFixture(t *testing.T, db *storage.DB, configure ...func(*Config)) *fixture {
+	t.Helper()
+	box, err := domain.NewSecretBox(testMasterKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := storage.NewKeyStore(db)
+	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
+	created, err := keys.CreateKey(context.Background(), "acme", domain.ModeSandbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{
+		Mode: domain.ModeSandbox, Keys: keys, Directory: domain.NewDirectoryService(storage.NewDirectoryStore(db)),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimit: -1,
+	}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	s := NewServer(cfg)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
+		router: openAPIRouter(t, srv.URL)}
+}
+
+var (
+	specOnce sync.Once
+	specDoc  *openapi3.T
+	specErr  error
+)
+
+// openAPIRouter loads docs/openapi.yaml once, checks it is a valid
+// document, and routes requests to the test server through it.
+func openAPIRouter(t *testing.T, base string) routers.Router {
+	t.Helper()
+	specOnce.Do(func() {
+		loader := openapi3.NewLoader()
+		specDoc, specErr = loader.LoadFromFile("../docs/openapi.yaml")
+		if specErr == nil {
+			specErr = specDoc.Validate(loader.Context)
+		}
+	})
+	if specErr != nil {
+		t.Fatalf("docs/openapi.yaml: %v", specErr)
+	}
+	doc := *specDoc
+	doc.Servers = openapi3.Servers{{URL: base + "/v1"}}
+	r, err := legacy.NewRouter(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// result is one response, decoded.
+type result struct {
+	status int
+	header http.Header
+	raw    []byte
+	body   map[string]any
+}
+
+// request sends a request with the fixture's secret and the latest
+// version unless headers override them ("" removes a header).
+func (f *fixture) request(method, path string, body io.Reader, headers ...string) result {
+	f.t.Helper()
+	req, err := http.NewRequest(method, f.http.URL+path, body)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	req.Header.Set("x-api-secret", f.secret)
+	req.Header.Set("Service-Version", LatestVersion)
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+		} else {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	res := result{status: resp.StatusCode, header: resp.Header, raw: raw}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &res.body); err != nil {
+			f.t.Fatalf("%s %s: body is not a JSON object: %v\n%s", method, path, err, raw)
+		}
+	}
+	f.checkAgainstSpec(req, res)
+	return res
+}
+
+func (f *fixture) get(path string, headers ...string) result {
+	f.t.Helper()
+	return f.request(http.MethodGet, path, nil, headers...)
+}
+
+// checkAgainstSpec validates a response of a documented route against
+// docs/openapi.yaml, and the headers every response must carry.
+func (f *fixture) checkAgainstSpec(req *http.Request, res result) {
+	f.t.Helper()
+	if id := res.header.Get("x-service-request-id"); !domain.ValidID(id) {
+		f.t.Errorf("%s %s: x-service-request-id %q is not a UUID", req.Method, req.URL.Path, id)
+	}
+	if strings.HasPrefix(req.URL.Path, "/v1/") && res.header.Get("Service-Version") == "" {
+		f.t.Errorf("%s %s: no Service-Version header", req.Method, req.URL.Path)
+	}
+	if f.skipSpec {
+		return
+	}
+	route, params, err := f.router.FindRoute(req)
+	if err != nil {
+		return // an undocumented path: the 404/405 tests send these on purpose
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		Status:                 res.status,
+		Header:                 res.header,
+		Body:                   io.NopCloser(bytes.NewReader(res.raw)),
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		f.t.Errorf("%s %s: response does not match docs/openapi.yaml: %v\n%s", req.Method, req.URL, err, res.raw)
+	}
+}
+
+// wantError asserts the spec's error body and status.
+func (res result) wantError(t *testing.T, status int, typ, code string) {
+	t.Helper()
+	if res.status != status {
+		t.Fatalf("status %d, want %d; body %s", res.status, status, res.raw)
+	}
+	e, ok := res.body["error"].(map[string]any)
+	if !ok {
+		t.Fatalf("no error object in %s", res.raw)
+	}
+	if e["type"] != typ || e["code"] != code || e["status_code"] != float64(status) {
+		t.Errorf("error %v, want type %s code %s status_code %d", e, typ, code, status)
+	}
+	if msg, _ := e["message"].(string); len(msg) < 10 {
+		t.Errorf("error message %q does not tell the caller what to fix", msg)
+	}
+}
+
+func (res result) data(t *testing.T) map[string]any {
+	t.Helper()
+	d, ok := res.body["data"].(map[string]any)
+	if !ok {
+		t.Fatalf("status %d: no data object in %s", res.status, res.raw)
+	}
+	return d
+}
+
+func (res result) list(t *testing.T) []map[string]any {
+	t.Helper()
+	items, ok := res.body["data"].([]any)
+	if !ok {
+		t.Fatalf("status %d: no data list in %s", res.status, res.raw)
+	}
+	out := make([]map[string]any, len(items))
+	for i, it := range items {
+		out[i] = it.(map[string]any)
+	}
+	return out
+}
+
+func (res result) meta(t *testing.T) map[string]any {
+	t.Helper()
+	m, ok := res.body["meta"].(map[string]any)
+	if !ok {
+		t.Fatalf("no meta in %s", res.raw)
+	}
+	return m
+}
