@@ -54,14 +54,25 @@ func (e environment) addDataFlags(fs *flag.FlagSet) *dataFlags {
 	return d
 }
 
+// parse parses flags wherever they stand, so `keys revoke ID --database-url
+// URL` works as well as the flags-first order the flag package expects.
+// The positional arguments are left in fs.Args().
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return errHelp
+			}
+			return errUsage
 		}
-		return errUsage
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	return nil
+	return fs.Parse(append([]string{"--"}, positional...))
 }
 
 // openStores opens and migrates the database and builds the key service.

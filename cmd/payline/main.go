@@ -34,12 +34,15 @@ Run "payline <command> -h" for its flags.
 // errUsage marks a command line that could not be understood; it exits 2.
 var errUsage = errors.New("usage")
 
+// errHelp is a -h request: the flag package has printed the help.
+var errHelp = errors.New("help")
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, errHelp):
 	case errors.Is(err, errUsage):
 		os.Exit(2)
 	default:

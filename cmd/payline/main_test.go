@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"payline/domain"
+	"payline/storage"
+	"payline/storage/storagetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(storagetest.Main(m)) }
+
+var testMasterKey = strings.Repeat("ab", 32)
+
+// env returns a getenv with the given variables and nothing else, so the
+// machine's environment cannot leak into a test.
+func env(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+
+func eachDatabase(t *testing.T, fn func(t *testing.T, url string)) {
+	for _, name := range []string{"sqlite", "postgres"} {
+		t.Run(name, func(t *testing.T) {
+			var url string
+			if name == "sqlite" {
+				url = "sqlite:" + filepath.Join(t.TempDir(), "payline.db")
+			} else {
+				url = storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
+			}
+			fn(t, url)
+		})
+	}
+}
+
+func startMain(t *testing.T, url string, stdout io.Writer) *Main {
+	t.Helper()
+	m := &Main{
+		Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: url, Mode: domain.ModeSandbox, PublicURL: "http://payline.test"},
+		Stdout: stdout, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey),
+	}
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	return m
+}
+
+var secretLine = regexp.MustCompile(`(?m)^    ([0-9a-f]{64})$`)
+
+func apiGet(t *testing.T, base, secret, path string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", "http://"+base+path, nil)
+	req.Header.Set("x-api-secret", secret)
+	req.Header.Set("Service-Version", "2025-07-08")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	return resp.StatusCode, body
+}
+
+// TestServeFreshDatabase is the README's first command: a fresh database
+// starts, prints a usable secret once, and answers the README's curl.
+func TestServeFreshDatabase(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, url string) {
+		var out bytes.Buffer
+		m := startMain(t, url, &out)
+		match := secretLine.FindStringSubmatch(out.String())
+		if match == nil {
+			t.Fatalf("no secret printed:\n%s", out.String())
+		}
+		if !strings.Contains(out.String(), "curl -H 'x-api-secret: "+match[1]+"' -H 'Service-Version: 2025-07-08' 'http://payline.test/v1/search?q=a'") {
+			t.Errorf("the printed curl does not use the secret and public URL:\n%s", out.String())
+		}
+		status, body := apiGet(t, m.Addr(), match[1], "/v1/search?q=a")
+		if status != 200 || len(body["data"].([]any)) == 0 {
+			t.Fatalf("search: %d %v", status, body)
+		}
+		if err := m.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+
+		// A restart keeps the key and prints no new secret.
+		var again bytes.Buffer
+		m = startMain(t, url, &again)
+		defer m.Close(context.Background())
+		if secretLine.MatchString(again.String()) {
+			t.Errorf("restart printed a new secret:\n%s", again.String())
+		}
+		if status, _ := apiGet(t, m.Addr(), match[1], "/v1/employers?limit=1"); status != 200 {
+			t.Errorf("the first secret stopped working after a restart: %d", status)
+		}
+	})
+}
+
+// TestKeysCommands runs the operator's key commands and checks the keys
+// they make work, and stop working, against a running server.
+func TestKeysCommands(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		getenv := env("PAYLINE_MASTER_KEY", testMasterKey)
+		cmd := func(args ...string) (string, error) {
+			var out, errOut bytes.Buffer
+			err := run(ctx, append(args, "--database-url", url), &out, &errOut, getenv)
+			return out.String() + errOut.String(), err
+		}
+		out, err := cmd("keys", "create", "--customer", "globex", "--mode", "sandbox", "--json")
+		if err != nil {
+			t.Fatalf("keys create: %v\n%s", err, out)
+		}
+		var created struct{ CustomerID, KeyID, Secret, Mode string }
+		var raw map[string]string
+		if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw) != 4 {
+			t.Fatalf("--json printed %q", out)
+		}
+		created.CustomerID, created.KeyID, created.Secret, created.Mode = raw["customer_id"], raw["key_id"], raw["secret"], raw["mode"]
+		if !domain.ValidID(created.CustomerID) || !domain.ValidID(created.KeyID) || len(created.Secret) != 64 || created.Mode != "sandbox" {
+			t.Fatalf("--json object %v", raw)
+		}
+
+		if out, err := cmd("customers", "create", "initech"); err != nil || !strings.Contains(out, "initech") {
+			t.Errorf("customers create: %v %s", err, out)
+		}
+		if out, err := cmd("customers", "create", "initech"); err == nil {
+			t.Errorf("duplicate customer accepted: %s", out)
+		}
+		out, err = cmd("keys", "list")
+		if err != nil || !strings.Contains(out, created.KeyID) || strings.Contains(out, created.Secret) {
+			t.Errorf("keys list: %v\n%s", err, out)
+		}
+
+		var stdout bytes.Buffer
+		m := startMain(t, url, &stdout)
+		defer m.Close(context.Background())
+		if status, _ := apiGet(t, m.Addr(), created.Secret, "/v1/platforms?limit=1"); status != 200 {
+			t.Fatalf("new key refused: %d", status)
+		}
+		if out, err := cmd("keys", "revoke", created.KeyID); err != nil {
+			t.Fatalf("revoke: %v %s", err, out)
+		}
+		// Another process revoked it: the server's auth cache may hold it
+		// for up to AuthCacheTTL.
+		deadline := time.Now().Add(domain.AuthCacheTTL + 3*time.Second)
+		for {
+			status, body := apiGet(t, m.Addr(), created.Secret, "/v1/platforms?limit=1")
+			if status == 401 {
+				if code := body["error"].(map[string]any)["code"]; code != domain.CodeRevokedAPISecret {
+					t.Errorf("revoked key refused with %v", code)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("revoked key still accepted after %s", domain.AuthCacheTTL)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		if out, err := cmd("keys", "revoke", domain.NewID()); err == nil {
+			t.Errorf("revoking an unknown key succeeded: %s", out)
+		}
+		if out, _ := cmd("keys", "list", "--customer", "globex"); !strings.Contains(out, "revoked") {
+			t.Errorf("keys list does not show the revocation:\n%s", out)
+		}
+	})
+}
+
+func TestMasterKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite:" + filepath.Join(dir, "p.db")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"keys", "create", "--customer", "a", "--mode", "sandbox", "--database-url", url}, &out, io.Discard, env()); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(dir, "p.db.master-key"))
+	if err != nil {
+		t.Fatalf("no key file beside the database: %v", err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("key file mode %v, want 0600", info.Mode().Perm())
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "p.db.master-key"))
+	if k, err := hex.DecodeString(strings.TrimSpace(string(b))); err != nil || len(k) != 32 {
+		t.Errorf("key file holds %q", b)
+	}
+	secret := regexp.MustCompile(`[0-9a-f]{64}`).FindString(out.String())
+	dbBytes, _ := os.ReadFile(filepath.Join(dir, "p.db"))
+	wal, _ := os.ReadFile(filepath.Join(dir, "p.db-wal"))
+	if secret == "" || bytes.Contains(dbBytes, []byte(secret)) || bytes.Contains(wal, []byte(secret)) {
+		t.Error("the plain secret is in the database file")
+	}
+
+	pg := storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
+	err = run(context.Background(), []string{"keys", "list", "--database-url", pg}, io.Discard, io.Discard, env())
+	if err == nil || !strings.Contains(err.Error(), "PAYLINE_MASTER_KEY") {
+		t.Errorf("postgres without a master key: %v", err)
+	}
+}
+
+func TestServeShutsDownOnSignal(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "payline.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var out bytes.Buffer
+	w := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return out.Write(p) })
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--database-url", url}, w, io.Discard, env())
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		ready := secretLine.MatchString(out.String())
+		mu.Unlock()
+		if ready {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("serve did not start")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel() // what SIGINT/SIGTERM do through signal.NotifyContext
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestCommandLineErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"frobnicate"},
+		{"keys"},
+		{"keys", "create", "--customer", "a"},
+		{"keys", "create", "--customer", "a", "--mode", "staging"},
+		{"keys", "revoke"},
+		{"serve", "--mode", "staging"},
+		{"serve", "--no-such-flag"},
+		{"directory"},
+	} {
+		err := run(context.Background(), args, io.Discard, io.Discard, env())
+		if !errors.Is(err, errUsage) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	err := run(context.Background(), []string{"migrate", "--database-url", "mysql://x"}, io.Discard, io.Discard, env())
+	if err == nil || !strings.Contains(err.Error(), "sqlite:PATH or postgres://") {
+		t.Errorf("bad database url: %v", err)
+	}
+}
+
+func TestDirectorySeedAndMigrate(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, url string) {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"migrate", "--database-url", url}, &out, io.Discard, env()); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		if err := run(context.Background(), []string{"directory", "seed", "--employers", "120", "--database-url", url}, &out, io.Discard, env()); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "seeded 120 employers") {
+			t.Errorf("seed printed %q", out.String())
+		}
+	})
+}
