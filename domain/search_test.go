@@ -128,7 +128,7 @@ func linearSearch(employers []domain.Employer, q string) []string {
 	qs := domain.NormalizeSearchText(q)
 	qc := strings.ReplaceAll(qs, " ", "")
 	type hit struct {
-		tier          int
+		tier              int
 		compact, name, id string
 	}
 	var hits []hit

@@ -36,7 +36,6 @@ func env(kv ...string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
-
 func eachDatabase(t *testing.T, fn func(t *testing.T, url string)) {
 	for _, name := range []string{"sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
