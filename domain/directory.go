@@ -150,6 +150,9 @@ type DirectoryStore interface {
 	ListPlatforms(ctx context.Context, f PlatformFilter, p PageRequest) (Page[Platform], error)
 	// Platform returns ErrNoRows when id is unknown.
 	Platform(ctx context.Context, id string) (Platform, error)
+	// PlatformsByID returns the platforms with the given ids, in one
+	// query, in no particular order; unknown ids are left out.
+	PlatformsByID(ctx context.Context, ids []string) ([]Platform, error)
 	// Snapshot returns every employer and platform, for the search index.
 	Snapshot(ctx context.Context) ([]Employer, []Platform, error)
 	// Revision changes whenever the directory is written.

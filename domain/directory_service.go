@@ -81,6 +81,32 @@ func (s *DirectoryService) Platform(ctx context.Context, id string) (Platform, e
 	return p, err
 }
 
+// PlatformsByID returns the platforms with the given ids in key order,
+// for batch loaders. An unknown id gets PLATFORM_NOT_FOUND in its slot.
+func (s *DirectoryService) PlatformsByID(ctx context.Context, ids []string) ([]Platform, []error) {
+	out := make([]Platform, len(ids))
+	errs := make([]error, len(ids))
+	found, err := s.store.PlatformsByID(ctx, ids)
+	if err != nil {
+		for i := range errs {
+			errs[i] = err
+		}
+		return out, errs
+	}
+	byID := make(map[string]Platform, len(found))
+	for _, p := range found {
+		byID[p.ID] = p
+	}
+	for i, id := range ids {
+		p, ok := byID[id]
+		if !ok {
+			errs[i] = Errorf(KindNotFound, CodePlatformNotFound, "no platform with id %s", id)
+		}
+		out[i] = p
+	}
+	return out, errs
+}
+
 // Search finds employers and platforms by name.
 func (s *DirectoryService) Search(ctx context.Context, q SearchQuery) ([]SearchResult, error) {
 	snap := s.snapshot.Load()

@@ -51,6 +51,19 @@ type PageRequest struct {
 	Cursor *Cursor
 }
 
+// NewPageRequest validates a page size (1 to 100) and an optional cursor
+// of the named list, for transports that take them one at a time.
+func NewPageRequest(list string, limit int, cursor string) (PageRequest, error) {
+	if limit < 1 || limit > MaxPageLimit {
+		return PageRequest{}, Errorf(KindInvalid, CodeInvalidFields, "page size must be from 1 to %d, got %d", MaxPageLimit, limit)
+	}
+	c, err := DecodeCursor(list, cursor)
+	if err != nil {
+		return PageRequest{}, err
+	}
+	return PageRequest{Limit: limit, Cursor: c}, nil
+}
+
 // Page is one page of a keyset-paginated list. Next is nil on the last page.
 type Page[T any] struct {
 	Items []T

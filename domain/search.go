@@ -26,6 +26,24 @@ type SearchQuery struct {
 	Limit           int
 }
 
+// MaxSearchQuery bounds q; names are far shorter.
+const MaxSearchQuery = 200
+
+// Check records what is wrong with the query's values in p, so every
+// transport applies the same rules. A q that was not sent at all is the
+// transport's to report, as a missing field.
+func (q SearchQuery) Check(p *Problems) {
+	switch {
+	case q.Q == "":
+		p.Invalid("q", "must be at least 1 character")
+	case len(q.Q) > MaxSearchQuery:
+		p.Invalid("q", "must be at most %d characters", MaxSearchQuery)
+	}
+	if q.Limit < 1 || q.Limit > MaxPageLimit {
+		p.Invalid("limit", "must be an integer from 1 to %d, got %d", MaxPageLimit, q.Limit)
+	}
+}
+
 // SearchResult is an employer or a platform. PlatformType is the type of
 // the platform result, or of the platform an employer's staff log in to.
 type SearchResult struct {

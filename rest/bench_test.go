@@ -192,4 +192,3 @@ type benchEmployerRow struct {
 	MinPercentage             int       `db:"min_percentage"`
 	MaxPercentage             int       `db:"max_percentage"`
 }
-

@@ -6,9 +6,6 @@ import (
 	"payline/domain"
 )
 
-// maxSearchQuery bounds q; names are far shorter.
-const maxSearchQuery = 200
-
 func (s *Server) listEmployers(r *http.Request) (response, error) {
 	q := newQuery(r.URL)
 	f := domain.EmployerFilter{UpdatedAfter: q.timestamp("last_updated")}
@@ -74,14 +71,6 @@ func (s *Server) search(r *http.Request) (response, error) {
 		Limit:           q.limit(),
 	}
 	text, ok := q.str("q")
-	switch {
-	case !ok:
-		q.p.Missing("q")
-	case text == "":
-		q.p.Invalid("q", "must be at least 1 character")
-	case len(text) > maxSearchQuery:
-		q.p.Invalid("q", "must be at most %d characters", maxSearchQuery)
-	}
 	sq.Q = text
 	for _, v := range q.list("response_types") {
 		switch rt := domain.ResponseType(v); rt {
@@ -90,6 +79,11 @@ func (s *Server) search(r *http.Request) (response, error) {
 		default:
 			q.p.Invalid("response_types", "%q is not a response type; use employer or platform", v)
 		}
+	}
+	if !ok {
+		q.p.Missing("q")
+	} else {
+		sq.Check(&q.p) // a bad limit already fell back to the default, so only q is new here
 	}
 	if err := q.err(); err != nil {
 		return response{}, err

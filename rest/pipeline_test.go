@@ -48,6 +48,7 @@ func TestPipelineErrors(t *testing.T) {
 			{"unknown version", "GET", "/v1/employers", []string{"Service-Version", "2024-01-01"}, 400, typeInvalid, domain.CodeInvalidServiceVersion},
 			{"unknown route", "GET", "/v1/payroll_magic", nil, 404, typeNotFound, domain.CodeRouteNotFound},
 			{"unknown route needs auth", "GET", "/v1/payroll_magic", []string{"x-api-secret", ""}, 401, typeUnauthorized, domain.CodeMissingAPISecret},
+			{"outside /v1", "GET", "/favicon.ico", []string{"x-api-secret", ""}, 404, typeNotFound, domain.CodeRouteNotFound},
 			{"wrong method", "DELETE", "/v1/employers", nil, 400, typeInvalid, domain.CodeMethodNotAllowed},
 			{"limit zero", "GET", "/v1/employers?limit=0", nil, 400, typeInvalid, domain.CodeInvalidFields},
 			{"limit 101", "GET", "/v1/employers?limit=101", nil, 400, typeInvalid, domain.CodeInvalidFields},
@@ -176,4 +177,30 @@ func TestRequestBodies(t *testing.T) {
 	t.Run("panic", func(t *testing.T) {
 		f.get("/v1/panic").wantError(t, 500, typeUnknown, domain.CodeUnknown)
 	})
+}
+
+// TestGraphQLNeedsTheAPISecret: /graphql sits behind the same check as /v1
+// and reports refusals in GraphQL's error shape with the REST code.
+func TestGraphQLNeedsTheAPISecret(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	var reached bool
+	f := newFixture(t, db, func(c *Config) {
+		c.GraphQL = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			k, ok := domain.APIKeyFrom(r.Context())
+			reached = ok && k.ID != ""
+			writeJSON(w, 200, map[string]any{"data": map[string]any{}})
+		})
+	})
+	res := f.request("POST", "/graphql", strings.NewReader(`{"query":"{__typename}"}`), "x-api-secret", "", "Content-Type", "application/json")
+	if res.status != 401 || reached {
+		t.Fatalf("no secret: %d, reached handler %v", res.status, reached)
+	}
+	errs, _ := res.body["errors"].([]any)
+	if len(errs) != 1 || errs[0].(map[string]any)["extensions"].(map[string]any)["code"] != domain.CodeMissingAPISecret {
+		t.Errorf("error body %s", res.raw)
+	}
+	res = f.request("POST", "/graphql", strings.NewReader(`{"query":"{__typename}"}`), "Content-Type", "application/json")
+	if res.status != 200 || !reached {
+		t.Errorf("with secret: %d, reached handler %v", res.status, reached)
+	}
 }

@@ -27,7 +27,10 @@ type Config struct {
 	Mode      domain.Mode
 	Keys      *domain.KeyService
 	Directory *domain.DirectoryService
-	Logger    *slog.Logger
+	// GraphQL, when set, is served at /graphql behind the same API-secret
+	// authentication and rate limit as /v1.
+	GraphQL http.Handler
+	Logger  *slog.Logger
 	// RateLimit is requests per second per API key; zero picks the spec's
 	// limit for the mode (50 in production, 10 otherwise), negative turns
 	// limiting off (benchmarks only).
@@ -57,6 +60,9 @@ func NewServer(cfg Config) *Server {
 		mux:      http.NewServeMux(),
 	}
 	s.routes()
+	if cfg.GraphQL != nil {
+		s.mux.Handle("/graphql", s.graphQL(cfg.GraphQL))
+	}
 	return s
 }
 
@@ -82,6 +88,13 @@ func (s *Server) routes() {
 	s.handle("/v1/", s.noRoute)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	// Outside /v1 nothing is secret, so unknown paths answer at once, but
+	// still in the spec's error shape.
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Service-Version", LatestVersion)
+		s.writeError(w, r, domain.Errorf(domain.KindNotFound, domain.CodeRouteNotFound,
+			"no endpoint %s %s; the API lives under /v1", r.Method, r.URL.Path))
 	})
 }
 
@@ -143,31 +156,67 @@ func (s *Server) handle(pattern string, h apiHandler) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		version, versionErr := parseVersion(r.Header.Get("Service-Version"))
 		w.Header().Set("Service-Version", version)
-		key, err := s.keys.Authenticate(r.Context(), apiSecret(r), s.mode)
+		key, err := s.authenticate(w, r)
+		if err == nil {
+			err = versionErr
+		}
+		if err == nil {
+			err = s.rateLimit(w, key)
+		}
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		if rec, ok := w.(*statusRecorder); ok {
-			rec.keyID = key.ID
-		}
-		if versionErr != nil {
-			s.writeError(w, r, versionErr)
-			return
-		}
-		if wait, ok := s.limiter.allow(key.ID); !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-			s.writeError(w, r, domain.Errorf(domain.KindRateLimited, domain.CodeRateLimitExceeded,
-				"more than %s requests per second for this API key; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond)))
-			return
-		}
-		ctx := context.WithValue(r.Context(), keyCtxKey{}, key)
-		resp, err := h(r.WithContext(ctx))
+		resp, err := h(r.WithContext(domain.WithAPIKey(r.Context(), key)))
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
 		s.write(w, r, version, resp)
+	})
+}
+
+// authenticate checks x-api-secret and notes the key for the access log.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (domain.APIKey, error) {
+	key, err := s.keys.Authenticate(r.Context(), apiSecret(r), s.mode)
+	if err != nil {
+		return key, err
+	}
+	if rec, ok := w.(*statusRecorder); ok {
+		rec.keyID = key.ID
+	}
+	return key, nil
+}
+
+// rateLimit takes a token from the key's bucket or says when to retry.
+func (s *Server) rateLimit(w http.ResponseWriter, key domain.APIKey) error {
+	wait, ok := s.limiter.allow(key.ID)
+	if ok {
+		return nil
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+	return domain.Errorf(domain.KindRateLimited, domain.CodeRateLimitExceeded,
+		"more than %s requests per second for this API key; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond))
+}
+
+// graphQL puts the GraphQL handler behind authentication and the rate
+// limit. Refusals keep the status REST would use but take GraphQL's error
+// shape, with the REST code and type in extensions.
+func (s *Server) graphQL(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, err := s.authenticate(w, r)
+		if err == nil {
+			err = s.rateLimit(w, key)
+		}
+		if err != nil {
+			e := domain.AsError(err)
+			status, typ := statusOf(e.Kind)
+			writeJSON(w, status, map[string]any{"errors": []map[string]any{{
+				"message": e.Message, "extensions": map[string]any{"code": e.Code, "type": typ},
+			}}})
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(domain.WithAPIKey(r.Context(), key)))
 	})
 }
 
@@ -226,7 +275,6 @@ func parseVersion(v string) (string, error) {
 func apiSecret(r *http.Request) string { return strings.TrimSpace(r.Header.Get("x-api-secret")) }
 
 type requestIDKey struct{}
-type keyCtxKey struct{}
 
 func requestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)

@@ -198,6 +198,22 @@ func (s *DirectoryStore) Platform(ctx context.Context, id string) (domain.Platfo
 	return r.domain()
 }
 
+// PlatformsByID loads many platforms in one query.
+func (s *DirectoryStore) PlatformsByID(ctx context.Context, ids []string) ([]domain.Platform, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	query, args, err := sqlx.In(`SELECT `+platformColumns+` FROM platforms WHERE id IN (?)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	var rows []platformRow
+	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(query), args...); err != nil {
+		return nil, translate(err)
+	}
+	return convertAll(rows, platformRow.domain)
+}
+
 // Snapshot reads the whole directory.
 func (s *DirectoryStore) Snapshot(ctx context.Context) ([]domain.Employer, []domain.Platform, error) {
 	var prow []platformRow

@@ -97,6 +97,20 @@ func TestServeFreshDatabase(t *testing.T) {
 		if status != 200 || len(body["data"].([]any)) == 0 {
 			t.Fatalf("search: %d %v", status, body)
 		}
+		// The dashboards' GraphQL is served by the same process and key.
+		req, _ := http.NewRequest("POST", "http://"+m.Addr()+"/graphql",
+			strings.NewReader(`{"query":"{ employers(first: 2) { edges { node { name platform { type } } } } }"}`))
+		req.Header.Set("x-api-secret", match[1])
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gql, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(gql), `"type":"payroll"`) {
+			t.Errorf("graphql: %d %s", resp.StatusCode, gql)
+		}
 		if err := m.Close(context.Background()); err != nil {
 			t.Fatal(err)
 		}

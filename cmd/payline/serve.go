@@ -14,6 +14,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/graph"
 	"payline/rest"
 	"payline/storage"
 )
@@ -75,6 +76,7 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	api := rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Logger: m.Logger, RateLimit: m.Config.RateLimit,
+		GraphQL: graph.NewHandler(&graph.Resolver{Directory: m.directory}),
 	})
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {
