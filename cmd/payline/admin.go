@@ -176,14 +176,11 @@ func (e environment) directory(ctx context.Context, args []string) error {
 	if *n < 1 || *n > 2_000_000 {
 		return errors.New("--employers must be between 1 and 2000000")
 	}
-	db, err := storage.Open(ctx, d.databaseURL)
+	db, err := openMigrated(ctx, d.databaseURL)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		return err
-	}
 	platforms, employers := sandbox.Directory(*n)
 	if err := domain.NewDirectoryService(storage.NewDirectoryStore(db)).Seed(ctx, platforms, employers); err != nil {
 		return err

@@ -75,14 +75,23 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return fs.Parse(append([]string{"--"}, positional...))
 }
 
-// openStores opens and migrates the database and builds the key service.
-func (e environment) openStores(ctx context.Context, d *dataFlags) (*storage.DB, *domain.KeyService, error) {
-	db, err := storage.Open(ctx, d.databaseURL)
+// openMigrated opens the database and brings its schema up to date.
+func openMigrated(ctx context.Context, url string) (*storage.DB, error) {
+	db, err := storage.Open(ctx, url)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// openStores opens and migrates the database and builds the key service.
+func (e environment) openStores(ctx context.Context, d *dataFlags) (*storage.DB, *domain.KeyService, error) {
+	db, err := openMigrated(ctx, d.databaseURL)
+	if err != nil {
 		return nil, nil, err
 	}
 	key, err := e.masterKey(db, d)

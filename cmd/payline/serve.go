@@ -209,14 +209,11 @@ func (e environment) migrate(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	db, err := storage.Open(ctx, d.databaseURL)
+	db, err := openMigrated(ctx, d.databaseURL)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		return err
-	}
 	fmt.Fprintf(e.stdout, "%s database is up to date\n", db.Dialect)
 	return nil
 }
