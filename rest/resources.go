@@ -11,6 +11,10 @@ const (
 	resEmployer     = "employer"
 	resPlatform     = "platform"
 	resSearchResult = "search_result"
+	resLinkToken    = "link_token"
+	resAccount      = "account"
+	resJob          = "job"
+	resLinkSession  = "sandbox_link_session"
 )
 
 // apiTime renders a timestamp as the spec wants: UTC, microseconds, +00:00.

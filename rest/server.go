@@ -27,6 +27,8 @@ type Config struct {
 	Mode      domain.Mode
 	Keys      *domain.KeyService
 	Directory *domain.DirectoryService
+	Link      *domain.LinkService
+	Accounts  *domain.AccountService
 	// GraphQL, when set, is served at /graphql behind the same API-secret
 	// authentication and rate limit as /v1.
 	GraphQL http.Handler
@@ -42,6 +44,8 @@ type Server struct {
 	mode      domain.Mode
 	keys      *domain.KeyService
 	directory *domain.DirectoryService
+	link      *domain.LinkService
+	accounts  *domain.AccountService
 	log       *slog.Logger
 	versions  transformer
 	limiter   *keyLimiter
@@ -54,7 +58,7 @@ func NewServer(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{
-		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, log: cfg.Logger,
+		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, log: cfg.Logger,
 		versions: transformer{changes: versionChanges},
 		limiter:  newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit)),
 		mux:      http.NewServeMux(),
@@ -85,6 +89,15 @@ func (s *Server) routes() {
 	s.handle("GET /v1/platforms", s.listPlatforms)
 	s.handle("GET /v1/platforms/{platform_id}", s.getPlatform)
 	s.handle("GET /v1/search", s.search)
+	if s.link != nil && s.accounts != nil {
+		s.handle("POST /v1/link_tokens", s.createLinkToken)
+		s.handle("GET /v1/jobs", s.listJobs)
+		s.handle("GET /v1/accounts", s.listAccounts)
+		s.handle("GET /v1/accounts/{account_id}", s.getAccount)
+		s.handle("GET /v1/end_users/{end_user_id}/accounts", s.listEndUserAccounts)
+		s.handle("POST /v1/sandbox/link_sessions", s.sandboxLinkSession)
+		s.handle("PATCH /v1/sandbox/accounts/{account_id}", s.sandboxPatchAccount)
+	}
 	s.handle("/v1/", s.noRoute)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -167,7 +180,8 @@ func (s *Server) handle(pattern string, h apiHandler) {
 			s.writeError(w, r, err)
 			return
 		}
-		resp, err := h(r.WithContext(domain.WithAPIKey(r.Context(), key)))
+		ctx := context.WithValue(domain.WithAPIKey(r.Context(), key), versionKey{}, version)
+		resp, err := h(r.WithContext(ctx))
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -275,6 +289,19 @@ func parseVersion(v string) (string, error) {
 func apiSecret(r *http.Request) string { return strings.TrimSpace(r.Header.Get("x-api-secret")) }
 
 type requestIDKey struct{}
+type versionKey struct{}
+
+// scopeOf is the tenant of an authenticated API request.
+func scopeOf(r *http.Request) domain.Scope {
+	k, _ := domain.APIKeyFrom(r.Context())
+	return k.Scope()
+}
+
+// versionOf is the Service-Version of an API request.
+func versionOf(r *http.Request) string {
+	v, _ := r.Context().Value(versionKey{}).(string)
+	return v
+}
 
 func requestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)

@@ -23,9 +23,11 @@ type versionChange struct {
 	Down     func(obj map[string]any)
 }
 
-// versionChanges is Payline's table, in no particular order. Later
-// issues add the link token and job shapes here.
-var versionChanges = []versionChange{}
+// versionChanges is Payline's table, in no particular order.
+var versionChanges = []versionChange{
+	{Version: "2023-11-22", Resource: resJob, Down: jobParamsAmountDown,
+		Summary: "jobs before 2023-11-22 carry params.amount: the switched amount in cents, or null"},
+}
 
 // transformer applies a table of changes to responses.
 type transformer struct {

@@ -94,18 +94,22 @@ func (e environment) openStores(ctx context.Context, d *dataFlags) (*storage.DB,
 	if err != nil {
 		return nil, nil, err
 	}
-	key, err := e.masterKey(db, d)
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
-	box, err := domain.NewSecretBox(key)
+	box, err := e.secretBox(db, d)
 	if err != nil {
 		db.Close()
 		return nil, nil, err
 	}
 	ks := storage.NewKeyStore(db)
 	return db, domain.NewKeyService(ks, ks, box, domain.SystemClock{}), nil
+}
+
+// secretBox opens the master key's box.
+func (e environment) secretBox(db *storage.DB, d *dataFlags) (*domain.SecretBox, error) {
+	key, err := e.masterKey(db, d)
+	if err != nil {
+		return nil, err
+	}
+	return domain.NewSecretBox(key)
 }
 
 // masterKey finds the key that seals API secrets: PAYLINE_MASTER_KEY (64

@@ -33,6 +33,10 @@ type ServeConfig struct {
 	// SearchRefresh is how often the search index checks for a changed
 	// directory.
 	SearchRefresh time.Duration
+	// SandboxPendingDelay is how long user_pending jobs stay pending.
+	SandboxPendingDelay time.Duration
+	// QueuePollInterval is how often idle job workers look for work.
+	QueuePollInterval time.Duration
 }
 
 // Main is the running service. `payline serve` and the end-to-end tests
@@ -44,6 +48,7 @@ type Main struct {
 	Getenv func(string) string
 
 	db        *storage.DB
+	queue     *storage.Queue
 	server    *http.Server
 	listener  net.Listener
 	directory *domain.DirectoryService
@@ -74,12 +79,40 @@ func (m *Main) Start(ctx context.Context) error {
 		db.Close()
 		return err
 	}
+	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval})
+	if err != nil {
+		db.Close()
+		return err
+	}
+	box, err := env.secretBox(db, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
+	if err != nil {
+		db.Close()
+		return err
+	}
+	tx := storage.NewTransactor(db, m.queue)
+	var connector domain.Connector = domain.NoConnector{}
+	if m.Config.Mode == domain.ModeSandbox {
+		delay := m.Config.SandboxPendingDelay
+		if delay <= 0 {
+			delay = time.Minute
+		}
+		connector = sandbox.Connector{PendingDelay: delay}
+	}
+	clock := domain.SystemClock{}
+	link := domain.NewLinkService(tx, m.directory, box, connector, clock)
+	jobs := domain.NewJobService(tx, connector, clock)
 	api := rest.NewServer(rest.Config{
-		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Logger: m.Logger, RateLimit: m.Config.RateLimit,
+		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: domain.NewAccountService(tx),
+		Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: graph.NewHandler(&graph.Resolver{Directory: m.directory}),
 	})
+	if err := m.queue.Start(context.Background(), jobs.Run); err != nil {
+		db.Close()
+		return fmt.Errorf("start job queue: %w", err)
+	}
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {
+		_ = m.queue.Stop(ctx)
 		db.Close()
 		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
 	}
@@ -110,7 +143,7 @@ func (m *Main) Close(ctx context.Context) error {
 	m.stop()
 	err := m.server.Shutdown(ctx)
 	<-m.done
-	return errors.Join(err, m.db.Close())
+	return errors.Join(err, m.queue.Stop(ctx), m.db.Close())
 }
 
 // bootstrapSandbox makes a fresh sandbox database usable at once: the
@@ -177,6 +210,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	mode := fs.String("mode", e.envOr("PAYLINE_MODE", "sandbox"), "sandbox, development or production (PAYLINE_MODE)")
 	publicURL := fs.String("public-url", e.getenv("PAYLINE_PUBLIC_URL"), "URL integrators and browsers reach this server at (PAYLINE_PUBLIC_URL); default http://ADDR")
 	logFormat := fs.String("log-format", e.envOr("PAYLINE_LOG_FORMAT", "text"), "text or json (PAYLINE_LOG_FORMAT)")
+	pendingDelay := fs.Duration("sandbox-pending-delay", e.duration("PAYLINE_SANDBOX_PENDING_DELAY", time.Minute),
+		"how long user_pending jobs stay pending before they end in error (PAYLINE_SANDBOX_PENDING_DELAY)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -190,7 +225,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	}
 	svc := &Main{
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
-			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second)},
+			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
+			SandboxPendingDelay: *pendingDelay},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {

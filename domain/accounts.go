@@ -1,0 +1,66 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// MonitoringStatus is the health of an account's connection.
+type MonitoringStatus string
+
+// The monitoring statuses of the spec.
+const (
+	MonitoringActive             MonitoringStatus = "active"
+	MonitoringDegraded           MonitoringStatus = "degraded"
+	MonitoringUserActionRequired MonitoringStatus = "user_action_required"
+	MonitoringCustomerDisabled   MonitoringStatus = "customer_disabled"
+	MonitoringUnavailable        MonitoringStatus = "unavailable"
+)
+
+// MonitoringStatuses lists them all.
+var MonitoringStatuses = []MonitoringStatus{MonitoringActive, MonitoringDegraded, MonitoringUserActionRequired,
+	MonitoringCustomerDisabled, MonitoringUnavailable}
+
+// Account is a payroll account a user connected through Link.
+type Account struct {
+	ID               string
+	CustomerID       string
+	Mode             Mode
+	CreatedAt        time.Time
+	LinkTokenID      string
+	PlatformID       string
+	EmployerID       string
+	EndUserID        string
+	Connected        bool
+	MonitoringStatus MonitoringStatus
+	DataUpdatedAt    map[string]time.Time
+	DataRefreshedAt  map[string]time.Time
+	// Connection is what the connector needs to act for the user again
+	// (for the sandbox, the credential scenario); it is sealed at rest.
+	Connection string
+}
+
+// Scope is the account's tenant.
+func (a Account) Scope() Scope { return Scope{CustomerID: a.CustomerID, Mode: a.Mode} }
+
+// AccountFilter narrows account lists.
+type AccountFilter struct {
+	EndUserID        string
+	Connected        *bool
+	MonitoringStatus MonitoringStatus
+}
+
+// ListAccounts is the cursor list name of accounts.
+const ListAccounts = "accounts"
+
+// AccountStore holds accounts.
+type AccountStore interface {
+	CreateAccount(ctx context.Context, s Scope, a Account) error
+	// Account returns ErrNoRows when the scope has no such account.
+	Account(ctx context.Context, s Scope, id string) (Account, error)
+	// FindAccounts pages by (created_at, id), newest first.
+	FindAccounts(ctx context.Context, s Scope, f AccountFilter, p PageRequest) (Page[Account], error)
+	// UpdateAccount writes connected, monitoring status, data times and
+	// connection.
+	UpdateAccount(ctx context.Context, s Scope, a Account) error
+}

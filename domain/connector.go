@@ -1,0 +1,80 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// Link error codes: what Link's error and exit events and the sandbox
+// helper report. Types group them (docs/link.md).
+const (
+	CodeInvalidCredentials  = "INVALID_CREDENTIALS"
+	CodeInvalidMFACode      = "INVALID_MFA_CODE"
+	CodeAccountLocked       = "ACCOUNT_LOCKED"
+	CodeLinkTokenInvalid    = "LINK_TOKEN_INVALID"
+	CodeLinkTokenExpired    = "LINK_TOKEN_EXPIRED"
+	CodeLinkTokenUsed       = "LINK_TOKEN_USED"
+	CodePlatformUnavailable = "PLATFORM_UNAVAILABLE"
+	CodeUnsupportedJobs     = "UNSUPPORTED_JOBS"
+	CodeAccountNotFound     = "ACCOUNT_NOT_FOUND"
+	CodeJobNotFound         = "JOB_NOT_FOUND"
+	CodeLinkTokenNotFound   = "LINK_TOKEN_NOT_FOUND"
+	CodeAccountDisconnected = "ACCOUNT_DISCONNECTED"
+	CodeNotSandbox          = "SANDBOX_ONLY"
+)
+
+// Credentials are what a user types into Link's login screen.
+type Credentials struct {
+	Username string
+	Password string
+	MFACode  string
+}
+
+// MFARequiredError is returned by a connector when the platform asks for
+// a second factor; the user logs in again with Credentials.MFACode.
+type MFARequiredError struct{ Prompt string }
+
+func (e *MFARequiredError) Error() string { return "mfa required: " + e.Prompt }
+
+// JobResult is the outcome of one attempt at a job.
+type JobResult struct {
+	Outcome   Outcome
+	ErrorCode string
+	ErrorType string
+	// RetryAfter is when to try a pending job again.
+	RetryAfter time.Duration
+}
+
+// Connector is the port to payroll platforms. Only the sandbox connector
+// ships today; real ones implement the same interface.
+type Connector interface {
+	// Login checks credentials and returns the connection state to keep on
+	// the account. Errors: *MFARequiredError, or *Error with
+	// INVALID_CREDENTIALS, INVALID_MFA_CODE, ACCOUNT_LOCKED or
+	// PLATFORM_UNAVAILABLE.
+	Login(ctx context.Context, p Platform, c Credentials) (connection string, err error)
+	// Match returns the platforms among candidates that hold the user the
+	// identifiers describe (platform matching).
+	Match(ctx context.Context, m PlatformMatching, candidates []Platform) []Platform
+	// Run attempts a job for an account. started is the job's first
+	// attempt, for connectors whose pending work ends after a delay.
+	Run(ctx context.Context, j Job, a Account, started, now time.Time) (JobResult, error)
+}
+
+func (NoConnector) unavailable() error {
+	return Errorf(KindInvalid, CodePlatformUnavailable,
+		"no payroll connector for real platforms ships with this server yet; use the sandbox mode")
+}
+
+// Login implements Connector.
+func (n NoConnector) Login(context.Context, Platform, Credentials) (string, error) {
+	return "", n.unavailable()
+}
+
+// Match implements Connector: nothing matches.
+func (NoConnector) Match(context.Context, PlatformMatching, []Platform) []Platform { return nil }
+
+// Run implements Connector.
+func (NoConnector) Run(context.Context, Job, Account, time.Time, time.Time) (JobResult, error) {
+	return JobResult{Outcome: OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: CodePlatformUnavailable}, nil
+}

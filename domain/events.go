@@ -1,0 +1,42 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// writeEvent records an event in the transaction of the change behind it.
+func writeEvent(ctx context.Context, tx Tx, s Scope, name string, at time.Time, payload any) error {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	return tx.Events().CreateEvent(ctx, s, Event{ID: NewID(), Name: name, CreatedAt: at, Payload: b})
+}
+
+// APITime formats a timestamp as the API does: UTC, microseconds, +00:00.
+func APITime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000000") + "+00:00"
+}
+
+// accountAddedPayload is the spec's account.added payload.
+func accountAddedPayload(a Account) map[string]any {
+	return map[string]any{
+		"account_id": a.ID, "end_user_id": a.EndUserID, "link_token_id": a.LinkTokenID,
+		"platform_id": a.PlatformID, "created_at": APITime(a.CreatedAt), "connected": a.Connected,
+	}
+}
+
+// JobEventPayload is the payload of <job name>.added events: the fields of
+// direct_deposit_switch.added in the spec, for every job.
+func JobEventPayload(j Job) map[string]any {
+	var ts any
+	if j.Timestamp != nil {
+		ts = APITime(*j.Timestamp)
+	}
+	return map[string]any{
+		"id": j.ID, "account_id": j.AccountID, "end_user_id": j.EndUserID, "link_token_id": j.LinkTokenID,
+		"name": j.Name, "timestamp": ts, "outcome": j.Outcome, "params": j.Params,
+	}
+}

@@ -1,0 +1,134 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Outcome is the result of a job.
+type Outcome string
+
+// The outcomes of the spec.
+const (
+	OutcomeSuccess Outcome = "success"
+	OutcomePending Outcome = "pending"
+	OutcomeError   Outcome = "error"
+)
+
+// PendingWindow is how long a pending job keeps being retried.
+const PendingWindow = 24 * time.Hour
+
+// Job is one payroll job run for an account. Outcome is empty until the
+// first attempt completes; only jobs with an outcome are listed.
+type Job struct {
+	ID           string
+	CustomerID   string
+	Mode         Mode
+	AccountID    string
+	PlatformID   string
+	PlatformName string
+	EndUserID    string
+	LinkTokenID  string
+	Name         JobType
+	CreatedAt    time.Time
+	Timestamp    *time.Time // completion (or pending) time
+	Outcome      Outcome
+	ErrorCode    string
+	ErrorType    string
+	Params       JobParams
+	// Monitoring marks refresh jobs, which GET /jobs does not list.
+	Monitoring bool
+}
+
+// Scope is the job's tenant.
+func (j Job) Scope() Scope { return Scope{CustomerID: j.CustomerID, Mode: j.Mode} }
+
+// JobParams are a job's inputs and results. For a switch: action and
+// allocation; both absent for platform-matching switches.
+type JobParams struct {
+	Action     string               `json:"action,omitempty"`
+	Allocation *JobParamsAllocation `json:"allocation,omitempty"`
+}
+
+// JobParamsAllocation is the allocation a switch applied.
+type JobParamsAllocation struct {
+	Type   string          `json:"type,omitempty"`
+	Value  *float64        `json:"value,omitempty"`
+	Target JobParamsTarget `json:"target"`
+}
+
+// JobParamsTarget names the target account without its number.
+type JobParamsTarget struct {
+	AccountName string `json:"account_name,omitempty"`
+	AccountType string `json:"account_type"`
+}
+
+// JobFilter narrows GET /jobs.
+type JobFilter struct {
+	JobTypes    []JobType
+	LinkTokenID string
+	AccountID   string
+	Outcome     Outcome
+	From, To    *time.Time
+	// IncludeUnrun also lists jobs whose first attempt has not completed
+	// (Link uses it; GET /jobs does not).
+	IncludeUnrun bool
+}
+
+// ListJobs is the cursor list name of jobs.
+const ListJobs = "jobs"
+
+// JobStore holds jobs.
+type JobStore interface {
+	CreateJob(ctx context.Context, s Scope, j Job) error
+	// Job returns ErrNoRows when the scope has no such job.
+	Job(ctx context.Context, s Scope, id string) (Job, error)
+	// UpdateJobOutcome records an attempt's outcome.
+	UpdateJobOutcome(ctx context.Context, s Scope, j Job) error
+	// FindJobs pages jobs that have an outcome and are not monitoring
+	// refreshes, by (timestamp, id), newest first.
+	FindJobs(ctx context.Context, s Scope, f JobFilter, p PageRequest) (Page[Job], error)
+}
+
+// Event is a record of a change the spec ties to a webhook event, written
+// in the same transaction as the change.
+type Event struct {
+	ID        string // event_id, unique
+	Name      string // e.g. account.added, paystubs.added
+	CreatedAt time.Time
+	Payload   json.RawMessage
+}
+
+// EventStore holds events for delivery.
+type EventStore interface {
+	CreateEvent(ctx context.Context, s Scope, e Event) error
+	// ListEvents lists the scope's events oldest first (for tests and delivery).
+	ListEvents(ctx context.Context, s Scope) ([]Event, error)
+}
+
+// JobRun is a queued execution of a job.
+type JobRun struct {
+	Scope Scope
+	JobID string
+}
+
+// Tx is one database transaction seen through the stores the domain
+// writes; what is done through it commits or rolls back together,
+// including the queued job runs (a transactional outbox).
+type Tx interface {
+	LinkTokens() LinkTokenStore
+	Accounts() AccountStore
+	Jobs() JobStore
+	Events() EventStore
+	// EnqueueJobRun queues a run of the job, visible once the transaction
+	// commits.
+	EnqueueJobRun(ctx context.Context, r JobRun) error
+}
+
+// Transactor runs functions in transactions. Outside InTx its stores run
+// each call on its own.
+type Transactor interface {
+	Tx
+	InTx(ctx context.Context, fn func(tx Tx) error) error
+}

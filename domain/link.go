@@ -1,0 +1,548 @@
+package domain
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// LinkService implements link tokens and the steps of Link: the hosted
+// modal and the sandbox helper both call it, so a flow behaves the same
+// whichever drives it.
+type LinkService struct {
+	tx        Transactor
+	directory *DirectoryService
+	box       *SecretBox
+	connector Connector
+	clock     Clock
+}
+
+// NewLinkService wires the Link use cases.
+func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, connector Connector, clock Clock) *LinkService {
+	return &LinkService{tx: tx, directory: directory, box: box, connector: connector, clock: clock}
+}
+
+// CreateLinkToken validates a request and creates a token. It returns the
+// stored token and its value, which is shown only here. Errors:
+// MISSING_FIELDS and INVALID_FIELDS (400) for bad fields or references to
+// records this customer does not have.
+func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkTokenRequest, apiVersion string) (LinkToken, string, error) {
+	features, required, err := checkLinkTokenRequest(r, apiVersion)
+	if err != nil {
+		return LinkToken{}, "", err
+	}
+	t := LinkToken{
+		ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, APIVersion: apiVersion,
+		OrgName: r.OrgName, EndUserID: r.EndUserID, Solution: r.Solution, Features: features, RequiredJobs: required,
+		EmployerID: r.EmployerID, PlatformID: r.PlatformID, AccountID: r.AccountID, Amount: r.Amount,
+		SkipIntroScreen: r.SkipIntroScreen, DisableDirectDepositSplitting: r.DisableDirectDepositSplitting,
+		Language: r.Language, Allocation: r.Allocation, PlatformMatching: r.PlatformMatching,
+	}
+	if err := s.checkReferences(ctx, sc, &t); err != nil {
+		return LinkToken{}, "", err
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return LinkToken{}, "", err
+	}
+	value := "lt_" + base64.RawURLEncoding.EncodeToString(raw)
+	hash := sha256.Sum256([]byte(value))
+	t.TokenHash = hash[:]
+	t.CreatedAt = s.clock.Now()
+	t.Expires = t.CreatedAt.Add(LinkTokenLifetime)
+	alloc, matching, err := s.seal(t)
+	if err != nil {
+		return LinkToken{}, "", err
+	}
+	if err := s.tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
+		return LinkToken{}, "", fmt.Errorf("store link token: %w", err)
+	}
+	return t, value, nil
+}
+
+func (s *LinkService) seal(t LinkToken) (alloc, matching []byte, err error) {
+	if t.Allocation != nil {
+		b, _ := json.Marshal(t.Allocation)
+		if alloc, err = s.box.Seal(b, []byte("allocation:"+t.ID)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if t.PlatformMatching != nil {
+		b, _ := json.Marshal(t.PlatformMatching)
+		if matching, err = s.box.Seal(b, []byte("matching:"+t.ID)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return alloc, matching, nil
+}
+
+// checkReferences resolves employer, platform and account ids against
+// the directory and the customer's accounts, and checks the platform can
+// do the required jobs.
+func (s *LinkService) checkReferences(ctx context.Context, sc Scope, t *LinkToken) error {
+	var p Problems
+	if t.AccountID != "" {
+		a, err := s.tx.Accounts().Account(ctx, sc, t.AccountID)
+		switch {
+		case errors.Is(err, ErrNoRows):
+			p.Invalid("account_id", "no account with id %s for this customer", t.AccountID)
+		case err != nil:
+			return err
+		case !a.Connected:
+			return Errorf(KindInvalid, CodeAccountDisconnected,
+				"account_id: account %s was disconnected and cannot be updated; the user must connect again through Link", a.ID)
+		default:
+			if t.EndUserID != "" && t.EndUserID != a.EndUserID {
+				p.Invalid("end_user_id", "does not match the end_user_id of account %s", a.ID)
+			}
+			t.EndUserID, t.PlatformID = a.EndUserID, a.PlatformID
+		}
+	}
+	if t.EmployerID != "" {
+		e, err := s.directory.Employer(ctx, t.EmployerID)
+		if IsKind(err, KindNotFound) {
+			p.Invalid("employer_id", "no employer with id %s", t.EmployerID)
+		} else if err != nil {
+			return err
+		} else if !Supports(e.SupportedJobs, t.RequiredJobs) {
+			p.Invalid("employer_id", "employer %s does not support every required job", e.Name)
+		}
+	}
+	if t.PlatformID != "" {
+		pl, err := s.directory.Platform(ctx, t.PlatformID)
+		if IsKind(err, KindNotFound) {
+			p.Invalid("platform_id", "no platform with id %s", t.PlatformID)
+		} else if err != nil {
+			return err
+		} else if !Supports(pl.SupportedJobs, t.RequiredJobs) {
+			p.Invalid("platform_id", "platform %s does not support every required job", pl.Name)
+		}
+	}
+	return p.Err()
+}
+
+// LinkSession is a live link token, opened from its value.
+type LinkSession struct {
+	Token LinkToken
+	// Account is the account this token logged in to, once it has.
+	Account *Account
+}
+
+// Open finds the token of a value and checks it may still start Link.
+// Errors: LINK_TOKEN_INVALID, LINK_TOKEN_EXPIRED.
+func (s *LinkService) Open(ctx context.Context, value string) (LinkSession, error) {
+	hash := sha256.Sum256([]byte(value))
+	t, alloc, matching, err := s.tx.LinkTokens().LinkTokenByHash(ctx, hash[:])
+	if errors.Is(err, ErrNoRows) || value == "" {
+		return LinkSession{}, Errorf(KindInvalid, CodeLinkTokenInvalid, "this link token is not valid; create a new one with POST /v1/link_tokens")
+	}
+	if err != nil {
+		return LinkSession{}, err
+	}
+	if !s.clock.Now().Before(t.Expires) {
+		return LinkSession{}, Errorf(KindInvalid, CodeLinkTokenExpired, "this link token expired at %s; create a new one", t.Expires.Format(time.RFC3339))
+	}
+	if alloc != nil {
+		b, err := s.box.Open(alloc, []byte("allocation:"+t.ID))
+		if err != nil {
+			return LinkSession{}, err
+		}
+		t.Allocation = &Allocation{}
+		if err := json.Unmarshal(b, t.Allocation); err != nil {
+			return LinkSession{}, err
+		}
+	}
+	if matching != nil {
+		b, err := s.box.Open(matching, []byte("matching:"+t.ID))
+		if err != nil {
+			return LinkSession{}, err
+		}
+		t.PlatformMatching = &PlatformMatching{}
+		if err := json.Unmarshal(b, t.PlatformMatching); err != nil {
+			return LinkSession{}, err
+		}
+	}
+	sess := LinkSession{Token: t}
+	if t.UsedAt != nil {
+		a, err := s.loginAccount(ctx, t)
+		if err != nil {
+			return LinkSession{}, err
+		}
+		sess.Account = &a
+	}
+	return sess, nil
+}
+
+// loginAccount finds the account a used token logged in to.
+func (s *LinkService) loginAccount(ctx context.Context, t LinkToken) (Account, error) {
+	if t.AccountID != "" {
+		return s.tx.Accounts().Account(ctx, t.Scope(), t.AccountID)
+	}
+	page, err := s.tx.Accounts().FindAccounts(ctx, t.Scope(), AccountFilter{EndUserID: t.EndUserID}, PageRequest{Limit: MaxPageLimit})
+	if err != nil {
+		return Account{}, err
+	}
+	for _, a := range page.Items {
+		if a.LinkTokenID == t.ID {
+			return a, nil
+		}
+	}
+	return Account{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token was already used; create a new one")
+}
+
+// LoginRequest is a login attempt in Link.
+type LoginRequest struct {
+	PlatformID  string
+	EmployerID  string
+	Credentials Credentials
+}
+
+// Target resolves which platform (and employer) a login is for, honouring
+// the token's restrictions.
+func (s *LinkService) Target(ctx context.Context, t LinkToken, platformID, employerID string) (Platform, string, error) {
+	if t.PlatformID != "" && platformID != "" && platformID != t.PlatformID {
+		return Platform{}, "", Errorf(KindInvalid, CodeInvalidFields, "platform_id: this link token is restricted to platform %s", t.PlatformID)
+	}
+	if t.EmployerID != "" && employerID != "" && employerID != t.EmployerID {
+		return Platform{}, "", Errorf(KindInvalid, CodeInvalidFields, "employer_id: this link token is restricted to employer %s", t.EmployerID)
+	}
+	if t.PlatformID != "" {
+		platformID = t.PlatformID
+	}
+	if t.EmployerID != "" {
+		employerID = t.EmployerID
+	}
+	if platformID == "" && employerID != "" {
+		e, err := s.directory.Employer(ctx, employerID)
+		if err != nil {
+			return Platform{}, "", err
+		}
+		platformID = e.PlatformID
+	}
+	if platformID == "" {
+		var p Problems
+		p.Missing("platform_id or employer_id")
+		return Platform{}, "", p.Err()
+	}
+	p, err := s.directory.Platform(ctx, platformID)
+	if err != nil {
+		return Platform{}, "", err
+	}
+	if !Supports(p.SupportedJobs, t.RequiredJobs) {
+		return Platform{}, "", Errorf(KindInvalid, CodeUnsupportedJobs, "%s does not support every job this link token requires", p.Name)
+	}
+	return p, employerID, nil
+}
+
+// OpenFor opens a token for an API caller, who may only use tokens of
+// their own tenant; another tenant's token reads as invalid.
+func (s *LinkService) OpenFor(ctx context.Context, sc Scope, value string) (LinkSession, error) {
+	sess, err := s.Open(ctx, value)
+	if err == nil && sess.Token.Scope() != sc {
+		return LinkSession{}, Errorf(KindInvalid, CodeLinkTokenInvalid, "this link token is not valid; create a new one with POST /v1/link_tokens")
+	}
+	return sess, err
+}
+
+// Login logs a user in to a payroll platform with the token. On success
+// it creates (or, for an On Demand Update, refreshes) the account, writes
+// account.added, and queues the token's read jobs, all in one transaction.
+// A *MFARequiredError asks for the code; other errors are Link errors.
+func (s *LinkService) Login(ctx context.Context, value string, r LoginRequest) (Account, error) {
+	sess, err := s.Open(ctx, value)
+	if err != nil {
+		return Account{}, err
+	}
+	t := sess.Token
+	if sess.Account != nil {
+		return Account{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already logged in to account %s; create a new one", sess.Account.ID)
+	}
+	p, employerID, err := s.Target(ctx, t, r.PlatformID, r.EmployerID)
+	if err != nil {
+		return Account{}, err
+	}
+	conn, err := s.connector.Login(ctx, p, r.Credentials)
+	if err != nil {
+		return Account{}, err
+	}
+	return s.connect(ctx, t, p, employerID, conn)
+}
+
+// connect records a successful login or match.
+func (s *LinkService) connect(ctx context.Context, t LinkToken, p Platform, employerID, conn string) (Account, error) {
+	now := s.clock.Now()
+	var acct Account
+	err := s.tx.InTx(ctx, func(tx Tx) error {
+		if err := tx.LinkTokens().MarkLinkTokenUsed(ctx, t.Scope(), t.ID, now); err != nil {
+			if errors.Is(err, ErrNoRows) {
+				return Errorf(KindInvalid, CodeLinkTokenUsed, "this link token was already used; create a new one")
+			}
+			return err
+		}
+		if t.AccountID != "" { // On Demand Update: same account, fresh connection
+			a, err := tx.Accounts().Account(ctx, t.Scope(), t.AccountID)
+			if err != nil {
+				return err
+			}
+			if !a.Connected {
+				return Errorf(KindInvalid, CodeAccountDisconnected, "account %s was disconnected and cannot be updated", a.ID)
+			}
+			a.Connection, a.MonitoringStatus = conn, MonitoringActive
+			if err := tx.Accounts().UpdateAccount(ctx, t.Scope(), a); err != nil {
+				return err
+			}
+			acct = a
+		} else {
+			acct = Account{
+				ID: NewID(), CustomerID: t.CustomerID, Mode: t.Mode, CreatedAt: now, LinkTokenID: t.ID,
+				PlatformID: p.ID, EmployerID: employerID, EndUserID: t.EndUserID, Connected: true,
+				MonitoringStatus: MonitoringActive, DataUpdatedAt: map[string]time.Time{}, DataRefreshedAt: map[string]time.Time{},
+				Connection: conn,
+			}
+			if err := tx.Accounts().CreateAccount(ctx, t.Scope(), acct); err != nil {
+				return err
+			}
+			if err := writeEvent(ctx, tx, t.Scope(), "account.added", now, accountAddedPayload(acct)); err != nil {
+				return err
+			}
+		}
+		for _, name := range readJobs(t, p) {
+			if _, err := s.createJob(ctx, tx, t, acct, p, name, JobParams{}, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return acct, err
+}
+
+// readJobs are the jobs a login runs: those the token asks for that the
+// platform supports, or every read job of the platform when the token
+// names none. Switches wait for the user's allocation.
+func readJobs(t LinkToken, p Platform) []JobType {
+	asked := t.Jobs()
+	var out []JobType
+	for _, j := range p.SupportedJobs {
+		if j == JobDirectDepositSwitch || j == JobDirectDepositPayment || j == JobBillSwitch || j == JobBillCancellation {
+			continue
+		}
+		if len(asked) == 0 || slices.Contains(asked, j) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func (s *LinkService) createJob(ctx context.Context, tx Tx, t LinkToken, a Account, p Platform, name JobType, params JobParams, now time.Time) (Job, error) {
+	pname := p.Name
+	if p.Partnership {
+		pname += " (Partnership)"
+	}
+	j := Job{ID: NewID(), CustomerID: t.CustomerID, Mode: t.Mode, AccountID: a.ID, PlatformID: p.ID, PlatformName: pname,
+		EndUserID: a.EndUserID, LinkTokenID: t.ID, Name: name, CreatedAt: now, Params: params}
+	if err := tx.Jobs().CreateJob(ctx, t.Scope(), j); err != nil {
+		return Job{}, err
+	}
+	return j, tx.EnqueueJobRun(ctx, JobRun{Scope: t.Scope(), JobID: j.ID})
+}
+
+// SwitchRequest is the user's allocation choice. For a full switch the
+// allocation is empty.
+type SwitchRequest struct {
+	Action     string
+	Type       string
+	Value      *float64
+	TargetName string // optional: which of the token's targets; the first by default
+}
+
+// Switch queues the direct deposit switch of a token that has logged in.
+// Errors: INVALID_FIELDS for an allocation the platform cannot take.
+func (s *LinkService) Switch(ctx context.Context, value string, r SwitchRequest) (Job, error) {
+	sess, err := s.Open(ctx, value)
+	if err != nil {
+		return Job{}, err
+	}
+	t := sess.Token
+	if sess.Account == nil {
+		return Job{}, Errorf(KindInvalid, CodeInvalidFields, "log in before choosing an allocation")
+	}
+	if !t.WantsSwitch() || t.Allocation == nil || len(t.Allocation.Targets) == 0 {
+		return Job{}, Errorf(KindInvalid, CodeInvalidFields, "this link token does not ask for a direct_deposit_switch")
+	}
+	p, err := s.directory.Platform(ctx, sess.Account.PlatformID)
+	if err != nil {
+		return Job{}, err
+	}
+	params, err := switchParams(t, p, r)
+	if err != nil {
+		return Job{}, err
+	}
+	return s.queueSwitch(ctx, t, *sess.Account, p, params)
+}
+
+func (s *LinkService) queueSwitch(ctx context.Context, t LinkToken, a Account, p Platform, params JobParams) (Job, error) {
+	var job Job
+	err := s.tx.InTx(ctx, func(tx Tx) error {
+		page, err := tx.Jobs().FindJobs(ctx, t.Scope(), JobFilter{LinkTokenID: t.ID, JobTypes: []JobType{JobDirectDepositSwitch}, IncludeUnrun: true}, PageRequest{Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(page.Items) > 0 {
+			return Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already switched deposits; create a new one")
+		}
+		job, err = s.createJob(ctx, tx, t, a, p, JobDirectDepositSwitch, params, s.clock.Now())
+		return err
+	})
+	return job, err
+}
+
+// switchParams checks the user's allocation against the token and the
+// platform and builds the job's params.
+func switchParams(t LinkToken, p Platform, r SwitchRequest) (JobParams, error) {
+	target := t.Allocation.Targets[0]
+	if r.TargetName != "" {
+		i := slices.IndexFunc(t.Allocation.Targets, func(x AllocationTarget) bool { return x.Name == r.TargetName })
+		if i < 0 {
+			return JobParams{}, Errorf(KindInvalid, CodeInvalidFields, "target: no allocation target named %q", r.TargetName)
+		}
+		target = t.Allocation.Targets[i]
+	}
+	// A preset allocation on the token wins over the user's input.
+	if t.Allocation.Type != "" {
+		r.Type, r.Value = t.Allocation.Type, t.Allocation.Value
+		r.Action = ActionPartialSwitch
+	}
+	var p2 Problems
+	params := JobParams{Action: r.Action, Allocation: &JobParamsAllocation{
+		Target: JobParamsTarget{AccountName: target.Name, AccountType: target.Type}}}
+	switch r.Action {
+	case ActionFullSwitch:
+		if r.Type != "" || r.Value != nil {
+			p2.Invalid("allocation", "must be empty for a full_switch")
+		}
+	case ActionPartialSwitch:
+		if t.DisableDirectDepositSplitting {
+			p2.Invalid("action", "this link token allows only a full_switch")
+		}
+		params.Allocation.Type, params.Allocation.Value = r.Type, r.Value
+		checkPartial(&p2, p, r)
+	default:
+		p2.Invalid("action", "must be full_switch or partial_switch, got %q", r.Action)
+	}
+	return params, p2.Err()
+}
+
+func checkPartial(p *Problems, pl Platform, r SwitchRequest) {
+	switch r.Type {
+	case AllocationRemainder:
+		if r.Value != nil {
+			p.Invalid("allocation.value", "must be absent for a remainder allocation")
+		}
+	case AllocationAmount:
+		switch {
+		case !pl.AmountSupported:
+			p.Invalid("allocation.type", "%s does not take amount allocations", pl.Name)
+		case r.Value == nil || *r.Value <= 0:
+			p.Invalid("allocation.value", "must be a positive dollar amount")
+		case !pl.FractionalAmountSupported && *r.Value != float64(int64(*r.Value)):
+			p.Invalid("allocation.value", "%s takes whole dollar amounts only", pl.Name)
+		case pl.MinAmount != nil && *r.Value*100 < float64(*pl.MinAmount):
+			p.Invalid("allocation.value", "must be at least $%.2f on %s", float64(*pl.MinAmount)/100, pl.Name)
+		case pl.MaxAmount != nil && *r.Value*100 > float64(*pl.MaxAmount):
+			p.Invalid("allocation.value", "must be at most $%.2f on %s", float64(*pl.MaxAmount)/100, pl.Name)
+		}
+	case AllocationPercentage:
+		switch {
+		case !pl.PercentageSupported:
+			p.Invalid("allocation.type", "%s does not take percentage allocations", pl.Name)
+		case r.Value == nil || *r.Value != float64(int(*r.Value)):
+			p.Invalid("allocation.value", "must be a whole percentage")
+		case int(*r.Value) < pl.MinPercentage || int(*r.Value) > pl.MaxPercentage:
+			p.Invalid("allocation.value", "must be from %d%% to %d%% on %s", pl.MinPercentage, pl.MaxPercentage, pl.Name)
+		}
+	default:
+		p.Invalid("allocation.type", "must be amount, percentage or remainder for a partial_switch, got %q", r.Type)
+	}
+}
+
+// Job returns a job of the token's tenant, for Link to follow its outcome.
+func (s *LinkService) Job(ctx context.Context, value, id string) (Job, error) {
+	sess, err := s.Open(ctx, value)
+	if err != nil {
+		return Job{}, err
+	}
+	j, err := s.tx.Jobs().Job(ctx, sess.Token.Scope(), id)
+	if errors.Is(err, ErrNoRows) || (err == nil && j.LinkTokenID != sess.Token.ID) {
+		return Job{}, Errorf(KindNotFound, CodeJobNotFound, "no job %s for this link token", id)
+	}
+	return j, err
+}
+
+// MatchPlatforms runs platform matching for a token that carries
+// identifiers: partnership payroll platforms that support every required
+// job and hold the user. An empty result sends the user to search.
+func (s *LinkService) MatchPlatforms(ctx context.Context, value string) ([]Platform, error) {
+	sess, err := s.Open(ctx, value)
+	if err != nil {
+		return nil, err
+	}
+	t := sess.Token
+	if t.PlatformMatching == nil || t.PlatformID != "" || t.EmployerID != "" {
+		return nil, nil
+	}
+	all, err := s.directory.ListPlatforms(ctx, PlatformFilter{Type: PlatformPayroll}, PageRequest{Limit: MaxPageLimit})
+	if err != nil {
+		return nil, err
+	}
+	var candidates []Platform
+	for _, p := range all.Items {
+		if p.Partnership && Supports(p.SupportedJobs, t.RequiredJobs) {
+			candidates = append(candidates, p)
+		}
+	}
+	matched := s.connector.Match(ctx, *t.PlatformMatching, candidates)
+	if len(matched) == 0 {
+		// Nothing matched: the identifiers have done their work.
+		if err := s.tx.LinkTokens().ForgetPlatformMatching(ctx, t.Scope(), t.ID); err != nil {
+			return nil, err
+		}
+	}
+	return matched, nil
+}
+
+// MatchedSwitch switches deposits through a matched partner platform: no
+// credentials, no action information (params are empty, as the spec says
+// for platform-matching switches). The identifiers are deleted.
+func (s *LinkService) MatchedSwitch(ctx context.Context, value, platformID string) (Account, Job, error) {
+	matched, err := s.MatchPlatforms(ctx, value)
+	if err != nil {
+		return Account{}, Job{}, err
+	}
+	i := slices.IndexFunc(matched, func(p Platform) bool { return p.ID == platformID })
+	if i < 0 {
+		return Account{}, Job{}, Errorf(KindInvalid, CodeInvalidFields, "platform_id: %s is not a platform matched for this user", platformID)
+	}
+	sess, err := s.Open(ctx, value)
+	if err != nil {
+		return Account{}, Job{}, err
+	}
+	t := sess.Token
+	acct, err := s.connect(ctx, t, matched[i], "", matchedConnection)
+	if err != nil {
+		return Account{}, Job{}, err
+	}
+	if err := s.tx.LinkTokens().ForgetPlatformMatching(ctx, t.Scope(), t.ID); err != nil {
+		return Account{}, Job{}, err
+	}
+	job, err := s.queueSwitch(ctx, t, acct, matched[i], JobParams{})
+	return acct, job, err
+}
+
+// matchedConnection is the connection state of platform-matched accounts.
+const matchedConnection = "partner"

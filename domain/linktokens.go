@@ -1,0 +1,329 @@
+package domain
+
+import (
+	"context"
+	"net/mail"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// LinkTokenLifetime is how long a link token can start Link.
+const LinkTokenLifetime = time.Hour
+
+// PlatformMatchingVersion is the first API version that may ask for
+// platform matching.
+const PlatformMatchingVersion = "2023-11-22"
+
+// Allocation types of a switch.
+const (
+	AllocationAmount     = "amount"
+	AllocationPercentage = "percentage"
+	AllocationRemainder  = "remainder"
+)
+
+// Switch actions.
+const (
+	ActionFullSwitch    = "full_switch"
+	ActionPartialSwitch = "partial_switch"
+)
+
+// Solutions a link token may name (the vendor's list).
+var Solutions = []string{"Verify", "Bill Switch", "Bill Manager", "Paycheck Viewer", "Switch Kit", "Deposit Switch"}
+
+// AllocationTarget is a bank account a paycheck can be sent to.
+type AllocationTarget struct {
+	Name          string `json:"name,omitempty"`
+	Type          string `json:"type"`
+	AccountNumber string `json:"account_number"`
+	RoutingNumber string `json:"routing_number"`
+}
+
+// Masked returns the last four digits of the account number.
+func (t AllocationTarget) Masked() string {
+	n := t.AccountNumber
+	if len(n) > 4 {
+		n = n[len(n)-4:]
+	}
+	return n
+}
+
+// Allocation is the switch a token asks for: a preset type and value, or
+// none (the user chooses in Link), and the target accounts.
+type Allocation struct {
+	Type    string             `json:"type,omitempty"`
+	Value   *float64           `json:"value,omitempty"`
+	Targets []AllocationTarget `json:"targets,omitempty"`
+}
+
+// PlatformMatching holds the identifiers used to find a user's payroll
+// platform without credentials. They are sealed at rest and deleted after
+// use.
+type PlatformMatching struct {
+	SocialSecurityNumber   string `json:"social_security_number,omitempty"`
+	SocialSecurityLastFour string `json:"social_security_last_four,omitempty"`
+	FirstName              string `json:"first_name,omitempty"`
+	LastName               string `json:"last_name,omitempty"`
+	DateOfBirth            string `json:"date_of_birth,omitempty"`
+	MobilePhoneNumber      string `json:"mobile_phone_number,omitempty"`
+	HomeAddressZipCode     string `json:"home_address_zip_code,omitempty"`
+	Email                  string `json:"email,omitempty"`
+}
+
+// LastFour is the last four SSN digits, from whichever field was given.
+func (m PlatformMatching) LastFour() string {
+	if len(m.SocialSecurityNumber) == 9 {
+		return m.SocialSecurityNumber[5:]
+	}
+	return m.SocialSecurityLastFour
+}
+
+// LinkTokenRequest is a POST /link_tokens body after JSON decoding.
+type LinkTokenRequest struct {
+	OrgName                       string
+	EndUserID                     string
+	Solution                      string
+	Features                      []string
+	RequiredJobs                  []string
+	Allocation                    *Allocation
+	EmployerID                    string
+	PlatformID                    string
+	AccountID                     string
+	Amount                        *float64
+	SkipIntroScreen               bool
+	DisableDirectDepositSplitting bool
+	Language                      string
+	PlatformMatching              *PlatformMatching
+}
+
+// LinkToken is a created token. The token value is returned once and
+// stored only as a hash; Allocation and PlatformMatching are sealed.
+type LinkToken struct {
+	ID                            string
+	CustomerID                    string
+	Mode                          Mode
+	TokenHash                     []byte
+	CreatedAt                     time.Time
+	Expires                       time.Time
+	UsedAt                        *time.Time
+	APIVersion                    string
+	OrgName                       string
+	EndUserID                     string
+	Solution                      string
+	Features                      []JobType
+	RequiredJobs                  []JobType
+	EmployerID                    string
+	PlatformID                    string
+	AccountID                     string
+	Amount                        *float64
+	SkipIntroScreen               bool
+	DisableDirectDepositSplitting bool
+	Language                      string
+	Allocation                    *Allocation
+	PlatformMatching              *PlatformMatching
+}
+
+// Scope is the tenant of the token.
+func (t LinkToken) Scope() Scope { return Scope{CustomerID: t.CustomerID, Mode: t.Mode} }
+
+// Jobs are the job types the token asks for: required jobs and features.
+func (t LinkToken) Jobs() []JobType {
+	out := slices.Clone(t.RequiredJobs)
+	for _, f := range t.Features {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// WantsSwitch reports whether the token asks for a direct deposit switch.
+func (t LinkToken) WantsSwitch() bool { return slices.Contains(t.Jobs(), JobDirectDepositSwitch) }
+
+// LinkTokenStore holds link tokens.
+type LinkTokenStore interface {
+	CreateLinkToken(ctx context.Context, s Scope, t LinkToken, sealedAllocation, sealedMatching []byte) error
+	// LinkTokenByHash finds a token by the hash of its value, in any
+	// tenant: the token is how Link learns its tenant. ErrNoRows if none.
+	LinkTokenByHash(ctx context.Context, hash []byte) (LinkToken, []byte, []byte, error)
+	// LinkToken returns ErrNoRows when the scope has no such token.
+	LinkToken(ctx context.Context, s Scope, id string) (LinkToken, error)
+	// MarkLinkTokenUsed sets used_at unless already set; ErrNoRows if it was.
+	MarkLinkTokenUsed(ctx context.Context, s Scope, id string, at time.Time) error
+	// ForgetPlatformMatching deletes the sealed matching identifiers.
+	ForgetPlatformMatching(ctx context.Context, s Scope, id string) error
+}
+
+var (
+	digits     = regexp.MustCompile(`^[0-9]+$`)
+	dateOnly   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	domainName = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
+)
+
+// ValidRoutingNumber checks nine digits and the ABA checksum
+// 3(d1+d4+d7) + 7(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10).
+func ValidRoutingNumber(s string) bool {
+	if len(s) != 9 || !digits.MatchString(s) {
+		return false
+	}
+	w := []int{3, 7, 1, 3, 7, 1, 3, 7, 1}
+	sum := 0
+	for i := 0; i < 9; i++ {
+		sum += int(s[i]-'0') * w[i]
+	}
+	return sum%10 == 0 && s != "000000000"
+}
+
+// ValidEmail checks e-mail syntax and that the domain is a plausible
+// public host name (labels, a dot, an alphabetic TLD). Without network
+// access no DNS lookup is made; see docs/decisions.md.
+func ValidEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && domainName.MatchString(strings.ToLower(s[at+1:]))
+}
+
+func checkJobList(p *Problems, field string, names []string) []JobType {
+	var out []JobType
+	for _, n := range names {
+		j, ok := ParseJobType(n)
+		if !ok {
+			p.Invalid(field, "%q is not a job type", n)
+			continue
+		}
+		if !slices.Contains(out, j) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// checkAllocation validates the allocation and its targets.
+func checkAllocation(p *Problems, a *Allocation) {
+	switch a.Type {
+	case "":
+		if a.Value != nil {
+			p.Invalid("allocation.value", "needs allocation.type")
+		}
+	case AllocationAmount:
+		if a.Value == nil || *a.Value <= 0 {
+			p.Invalid("allocation.value", "must be a positive amount in dollars when type is amount")
+		} else if *a.Value*100 != float64(int64(*a.Value*100)) {
+			p.Invalid("allocation.value", "must have at most two decimal places")
+		}
+	case AllocationPercentage:
+		if a.Value == nil || *a.Value < 1 || *a.Value > 100 || *a.Value != float64(int(*a.Value)) {
+			p.Invalid("allocation.value", "must be a whole percentage from 1 to 100 when type is percentage")
+		}
+	case AllocationRemainder:
+		if a.Value != nil {
+			p.Invalid("allocation.value", "must be absent when type is remainder")
+		}
+	default:
+		p.Invalid("allocation.type", "must be amount, percentage or remainder, got %q", a.Type)
+	}
+	for i, t := range a.Targets {
+		f := func(name string) string { return "allocation.targets[" + strconv.Itoa(i) + "]." + name }
+		if t.Type != "checking" && t.Type != "savings" {
+			p.Invalid(f("type"), "must be checking or savings, got %q", t.Type)
+		}
+		if len(t.AccountNumber) < 4 || len(t.AccountNumber) > 17 || !digits.MatchString(t.AccountNumber) {
+			p.Invalid(f("account_number"), "must be 4 to 17 digits")
+		}
+		if !ValidRoutingNumber(t.RoutingNumber) {
+			p.Invalid(f("routing_number"), "%q is not a valid ABA routing number (9 digits with a valid checksum)", t.RoutingNumber)
+		}
+		if len(t.Name) > 100 {
+			p.Invalid(f("name"), "must be at most 100 characters")
+		}
+	}
+}
+
+func checkPlatformMatching(p *Problems, m *PlatformMatching) {
+	const pre = "end_user.platform_matching."
+	switch {
+	case m.SocialSecurityNumber == "" && m.SocialSecurityLastFour == "":
+		p.Missing(pre + "social_security_number or " + pre + "social_security_last_four")
+	case m.SocialSecurityNumber != "" && (len(m.SocialSecurityNumber) != 9 || !digits.MatchString(m.SocialSecurityNumber)):
+		p.Invalid(pre+"social_security_number", "must be exactly 9 digits")
+	case m.SocialSecurityNumber == "" && (len(m.SocialSecurityLastFour) != 4 || !digits.MatchString(m.SocialSecurityLastFour)):
+		p.Invalid(pre+"social_security_last_four", "must be exactly 4 digits")
+	}
+	for name, v := range map[string]string{"first_name": m.FirstName, "last_name": m.LastName,
+		"date_of_birth": m.DateOfBirth, "mobile_phone_number": m.MobilePhoneNumber, "home_address_zip_code": m.HomeAddressZipCode} {
+		if strings.TrimSpace(v) == "" {
+			p.Missing(pre + name)
+		}
+	}
+	if m.DateOfBirth != "" {
+		if _, err := time.Parse(time.DateOnly, m.DateOfBirth); err != nil || !dateOnly.MatchString(m.DateOfBirth) {
+			p.Invalid(pre+"date_of_birth", "must be a date in YYYY-MM-DD form, got %q", m.DateOfBirth)
+		}
+	}
+	if m.MobilePhoneNumber != "" && (len(m.MobilePhoneNumber) != 10 || !digits.MatchString(m.MobilePhoneNumber)) {
+		p.Invalid(pre+"mobile_phone_number", "must be 10 digits without country code")
+	}
+	if m.HomeAddressZipCode != "" && (len(m.HomeAddressZipCode) != 5 || !digits.MatchString(m.HomeAddressZipCode)) {
+		p.Invalid(pre+"home_address_zip_code", "must be 5 digits")
+	}
+	if m.Email != "" && !ValidEmail(m.Email) {
+		p.Invalid(pre+"email", "%q is not a valid e-mail address with a valid domain", m.Email)
+	}
+}
+
+// checkLinkTokenRequest applies every field rule that needs no database.
+func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (features, required []JobType, err error) {
+	var p Problems
+	if strings.TrimSpace(r.OrgName) == "" {
+		p.Missing("org_name")
+	} else if n := len([]rune(r.OrgName)); n < 3 || n > 30 {
+		p.Invalid("org_name", "must be 3 to 30 characters")
+	}
+	if r.AccountID == "" && strings.TrimSpace(r.EndUserID) == "" {
+		p.Missing("end_user_id")
+	}
+	if len(r.EndUserID) > 255 {
+		p.Invalid("end_user_id", "must be at most 255 characters")
+	}
+	if r.Solution != "" && !slices.Contains(Solutions, r.Solution) {
+		p.Invalid("solution", "must be one of %s", strings.Join(Solutions, ", "))
+	}
+	if r.Language != "" && r.Language != "en" && r.Language != "es" {
+		p.Invalid("language", "must be en or es")
+	}
+	features = checkJobList(&p, "features", r.Features)
+	required = checkJobList(&p, "required_jobs", r.RequiredJobs)
+	for field, id := range map[string]string{"employer_id": r.EmployerID, "platform_id": r.PlatformID, "account_id": r.AccountID} {
+		if id != "" && !ValidID(id) {
+			p.Invalid(field, "%q is not a UUID", id)
+		}
+	}
+	if r.Amount != nil && (*r.Amount <= 0 || *r.Amount*100 != float64(int64(*r.Amount*100))) {
+		p.Invalid("amount", "must be a positive amount with at most two decimal places")
+	}
+	wantsSwitch := slices.Contains(features, JobDirectDepositSwitch) || slices.Contains(required, JobDirectDepositSwitch)
+	if r.Allocation != nil {
+		checkAllocation(&p, r.Allocation)
+	}
+	if wantsSwitch && (r.Allocation == nil || len(r.Allocation.Targets) == 0) {
+		p.Missing("allocation.targets (a direct_deposit_switch needs the account to switch to)")
+	}
+	if m := r.PlatformMatching; m != nil {
+		checkPlatformMatching(&p, m)
+		if r.SkipIntroScreen {
+			p.Invalid("skip_intro_screen", "must not be true when end_user.platform_matching is present")
+		}
+		if !slices.Contains(required, JobDirectDepositSwitch) {
+			p.Invalid("required_jobs", "must include direct_deposit_switch when end_user.platform_matching is present")
+		}
+		if apiVersion < PlatformMatchingVersion {
+			p.Invalid("end_user.platform_matching", "needs Service-Version %s or later, got %s", PlatformMatchingVersion, apiVersion)
+		}
+	}
+	return features, required, p.Err()
+}
