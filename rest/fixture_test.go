@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -18,6 +19,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"payline/domain"
+	"payline/domain/sandbox"
 	"payline/storage"
 )
 
@@ -39,6 +41,10 @@ type fixture struct {
 
 var testMasterKey = bytes.Repeat([]byte{7}, domain.MasterKeySize)
 
+// testPendingDelay keeps user_pending jobs pending briefly, so tests can
+// watch pending turn into error.
+const testPendingDelay = 1500 * time.Millisecond
+
 func newFixture(t *testing.T, db *storage.DB, configure ...func(*Config)) *fixture {
 	t.Helper()
 	box, err := domain.NewSecretBox(testMasterKey)
@@ -51,9 +57,28 @@ func newFixture(t *testing.T, db *storage.DB, configure ...func(*Config)) *fixtu
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
+	queue, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := storage.NewTransactor(db, queue)
+	connector := sandbox.Connector{PendingDelay: testPendingDelay}
+	jobs := domain.NewJobService(tx, connector, domain.SystemClock{})
+	if err := queue.Start(context.Background(), jobs.Run); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = queue.Stop(ctx)
+	})
 	cfg := Config{
-		Mode: domain.ModeSandbox, Keys: keys, Directory: domain.NewDirectoryService(storage.NewDirectoryStore(db)),
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimit: -1,
+		Mode: domain.ModeSandbox, Keys: keys, Directory: dir,
+		Link:     domain.NewLinkService(tx, dir, box, connector, domain.SystemClock{}),
+		Accounts: domain.NewAccountService(tx),
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimit: -1,
 	}
 	for _, c := range configure {
 		c(&cfg)
