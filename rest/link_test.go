@@ -84,7 +84,7 @@ func TestCreateLinkToken(t *testing.T) {
 			t.Errorf("token response %v", d)
 		}
 		exp, err := time.Parse(time.RFC3339, d["expires"].(string))
-		if err != nil || exp.Sub(time.Now()) < 59*time.Minute || exp.Sub(time.Now()) > 61*time.Minute {
+		if err != nil || time.Until(exp) < 59*time.Minute || time.Until(exp) > 61*time.Minute {
 			t.Errorf("expires %v is not an hour from now", d["expires"])
 		}
 		var stored int
