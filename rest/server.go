@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"payline/domain"
+	"payline/rest/link"
 )
 
 // MaxBodyBytes bounds every request body.
@@ -90,6 +91,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/platforms/{platform_id}", s.getPlatform)
 	s.handle("GET /v1/search", s.search)
 	if s.link != nil && s.accounts != nil {
+		s.mux.Handle("/link/", link.NewHandler(s.link, s.directory))
 		s.handle("POST /v1/link_tokens", s.createLinkToken)
 		s.handle("GET /v1/jobs", s.listJobs)
 		s.handle("GET /v1/accounts", s.listAccounts)

@@ -1,0 +1,436 @@
+/*
+ * The hosted Link modal. It waits for the SDK to hand it the link token,
+ * then walks the user through search, provider confirmation, login (with
+ * MFA), the allocation and its confirmation, and reports every step to the
+ * parent page as the spec's client events (SDK v3 payloads).
+ */
+(function () {
+  'use strict';
+
+  var state = {
+    token: null, parentOrigin: null, session: null,
+    employer: null, platform: null, accountId: null,
+    allocation: null, lastError: null, screen: null, back: null, username: ''
+  };
+  var $ = function (id) { return document.getElementById(id); };
+
+  // --- events -------------------------------------------------------------
+
+  function emit(name, payload) {
+    if (!state.parentOrigin) return;
+    window.parent.postMessage({ type: 'payline:event', name: name, payload: payload || {} }, state.parentOrigin);
+  }
+
+  function transition(name, render) {
+    var payload = { screen_name: name };
+    if (name === 'LOGIN') {
+      if (state.employer) {
+        payload.selectedEmployerId = state.employer.id;
+        payload.selectedEmployerName = state.employer.name;
+      }
+      if (state.platform) {
+        payload.selectedPlatformId = state.platform.id;
+        payload.selectedPlatformName = state.platform.name;
+      }
+    }
+    if (state.screen !== name) emit('screen_transition', payload);
+    if (name !== 'EXIT_CONFIRMATION') state.back = { name: name, render: render };
+    state.screen = name;
+    showMessage('');
+    render();
+  }
+
+  function linkError(err, pendingRetry) {
+    return {
+      type: err.type || 'UNKNOWN_ERROR', code: err.code || 'UNKNOWN_ERROR',
+      message: err.message || 'Something went wrong.', pendingRetry: !!(pendingRetry || err.pending_retry)
+    };
+  }
+
+  function fail(err, pendingRetry) {
+    state.lastError = linkError(err, pendingRetry);
+    emit('error', state.lastError);
+    return state.lastError;
+  }
+
+  function exit() {
+    emit('exit', state.lastError || {});
+  }
+
+  // --- API ----------------------------------------------------------------
+
+  function api(method, path, body) {
+    var opts = { method: method, headers: { 'Authorization': 'Bearer ' + state.token } };
+    if (body) {
+      opts.headers['Content-Type'] = 'application/json';
+      opts.body = JSON.stringify(body);
+    }
+    return fetch('/link/v1/api/' + path, opts).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (data) {
+        if (!res.ok) throw (data && data.error) || { type: 'UNKNOWN_ERROR', code: 'UNKNOWN_ERROR', message: 'Payline is unavailable; try again.' };
+        return data;
+      });
+    }, function () {
+      throw { type: 'NETWORK_ERROR', code: 'NETWORK_ERROR', message: 'Could not reach Payline; check your connection.' };
+    });
+  }
+
+  // --- rendering ----------------------------------------------------------
+
+  function h(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === 'onclick' || k === 'oninput' || k === 'onsubmit') node[k] = attrs[k];
+      else if (k === 'text') node.textContent = attrs[k];
+      else node.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) node.appendChild(c); });
+    return node;
+  }
+
+  function screen(title, subtitle, children) {
+    $('title').textContent = title;
+    $('subtitle').textContent = subtitle || '';
+    var s = $('screen');
+    s.innerHTML = '';
+    children.forEach(function (c) { if (c) s.appendChild(c); });
+    var first = s.querySelector('input');
+    if (first) first.focus();
+  }
+
+  function showMessage(text) {
+    var m = $('message');
+    m.textContent = text;
+    m.hidden = !text;
+  }
+
+  function money(v) { return '$' + Number(v).toFixed(2); }
+
+  // --- start ----------------------------------------------------------------
+
+  window.addEventListener('message', function (event) {
+    if (event.source !== window.parent || !event.data || event.data.type !== 'payline:init' || state.token) return;
+    state.token = event.data.linkToken;
+    state.parentOrigin = event.origin;
+    start();
+  });
+  window.parent.postMessage({ type: 'payline:ready' }, '*');
+
+  $('close').onclick = function () {
+    if (state.screen === 'JOB_SUCCESS' || state.screen === 'JOB_ERROR' || !state.session) return exit();
+    transition('EXIT_CONFIRMATION', renderExitConfirmation);
+  };
+
+  function start() {
+    api('GET', 'session').then(function (s) {
+      state.session = s;
+      $('org').textContent = s.org_name;
+      $('mode-badge').textContent = s.mode === 'production' ? '' : s.mode;
+      emit('open', {});
+      if (s.platform) {
+        state.platform = s.platform;
+        state.employer = s.employer || null;
+        if (!s.on_demand_update) {
+          if (state.employer) emit('select_employer', { selectedEmployerId: state.employer.id, selectedEmployerName: state.employer.name });
+          emit('select_platform', { selectedPlatformId: state.platform.id, selectedPlatformName: state.platform.name });
+        }
+        return transition('LOGIN', renderLogin);
+      }
+      if (s.platform_matching) return startMatching();
+      transition('SEARCH_DEFAULT', renderSearch);
+    }, function (err) {
+      emit('open', {});
+      var e = fail(err);
+      state.screen = 'JOB_ERROR';
+      screen('Link cannot start', e.message, [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
+    });
+  }
+
+  // --- search -------------------------------------------------------------
+
+  var searchTimer = null;
+  function renderSearch(platformOnly) {
+    var list = h('ul', { 'class': 'results', id: 'results' });
+    var input = h('input', {
+      id: 'search-input', type: 'search', autocomplete: 'off',
+      placeholder: platformOnly ? 'Search for your payroll provider' : 'Search for your employer or payroll provider',
+      'aria-label': 'Search'
+    });
+    input.oninput = function () {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(function () { runSearch(input.value, list, platformOnly); }, 150);
+    };
+    screen(platformOnly ? 'Find your payroll provider' : 'Where do you work?',
+      state.session.wants_switch ? 'Connect your payroll account to switch your direct deposit.' : 'Connect your payroll account.',
+      [input, list]);
+  }
+
+  function runSearch(q, list, platformOnly) {
+    if (!q.trim()) { list.innerHTML = ''; return; }
+    api('GET', 'search?q=' + encodeURIComponent(q)).then(function (data) {
+      var results = data.results.filter(function (r) { return !platformOnly || r.kind === 'platform'; });
+      if (!platformOnly && state.screen !== 'SEARCH_RESULTS') {
+        emit('screen_transition', { screen_name: 'SEARCH_RESULTS' });
+        state.screen = 'SEARCH_RESULTS';
+      }
+      list.innerHTML = '';
+      if (!results.length) list.appendChild(h('li', { 'class': 'muted', text: 'No matches. Try your payroll provider instead.' }));
+      results.forEach(function (r) {
+        list.appendChild(h('li', {}, [h('button', {
+          'class': 'result', 'data-id': r.id, 'data-kind': r.kind,
+          onclick: function () { choose(r); }
+        }, [document.createTextNode(r.name), h('span', { 'class': 'kind', text: r.kind })])]));
+      });
+    }, function (err) { showMessage(err.message); });
+  }
+
+  function choose(r) {
+    if (r.kind === 'employer') {
+      state.employer = { id: r.id, name: r.name };
+      state.platform = { id: r.platform_id, name: r.platform_name };
+      emit('select_employer', { selectedEmployerId: r.id, selectedEmployerName: r.name });
+    } else {
+      state.employer = null;
+      state.platform = { id: r.id, name: r.name };
+      emit('select_platform', { selectedPlatformId: r.id, selectedPlatformName: r.name });
+    }
+    transition('PROVIDER_CONFIRMATION', renderProviderConfirmation);
+  }
+
+  function renderProviderConfirmation() {
+    var who = state.employer ? state.employer.name + ' pays you through ' + state.platform.name + '.' : 'You will log in to ' + state.platform.name + '.';
+    screen('Log in to ' + state.platform.name, who, [
+      h('button', { id: 'confirm-provider', 'class': 'primary', text: 'Continue', onclick: function () { transition('LOGIN', renderLogin); } }),
+      h('button', {
+        id: 'not-my-platform', 'class': 'link', text: 'This is not my payroll provider',
+        onclick: function () {
+          emit('incorrect_platform_given', {});
+          transition('SEARCH_PLATFORM_ONLY', function () { renderSearch(true); });
+        }
+      })
+    ]);
+  }
+
+  // --- platform matching --------------------------------------------------
+
+  function startMatching() {
+    api('GET', 'matches').then(function (data) {
+      if (!data.platforms.length) return transition('SEARCH_DEFAULT', renderSearch);
+      transition('PROVIDER_CONFIRMATION', function () {
+        screen('We found your payroll provider', 'Confirm to switch your direct deposit without logging in.',
+          data.platforms.map(function (p) {
+            return h('button', {
+              'class': 'primary matched', 'data-id': p.id, text: 'Switch with ' + p.name,
+              onclick: function () {
+                state.platform = p;
+                emit('select_platform', { selectedPlatformId: p.id, selectedPlatformName: p.name });
+                runJob(api('POST', 'matched_switch', { platform_id: p.id }).then(function (job) {
+                  state.accountId = job.account_id;
+                  return job;
+                }), null);
+              }
+            });
+          }));
+      });
+    }, function (err) { fail(err); transition('SEARCH_DEFAULT', renderSearch); });
+  }
+
+  // --- login ----------------------------------------------------------------
+
+  function renderLogin(mfaPrompt) {
+    var user = h('input', { id: 'username', autocomplete: 'username', placeholder: 'Username', 'aria-label': 'Username' });
+    var pass = h('input', { id: 'password', type: 'password', autocomplete: 'current-password', placeholder: 'Password', 'aria-label': 'Password' });
+    var mfa = mfaPrompt ? h('input', { id: 'mfa-code', inputmode: 'numeric', autocomplete: 'one-time-code', placeholder: 'Code', 'aria-label': 'Verification code' }) : null;
+    if (mfaPrompt) { user.value = state.username; pass.value = state.password || ''; user.hidden = true; pass.hidden = true; }
+    var submit = h('button', { id: mfaPrompt ? 'mfa-submit' : 'login-submit', 'class': 'primary', text: mfaPrompt ? 'Verify' : 'Log in' });
+    var form = h('form', { 'class': 'stack' }, [user, pass, mfa ? h('p', { 'class': 'muted', text: mfaPrompt }) : null, mfa, submit]);
+    form.style.cssText = 'display:flex;flex-direction:column;gap:10px';
+    form.onsubmit = function (ev) {
+      ev.preventDefault();
+      submit.disabled = true;
+      state.username = user.value;
+      state.password = pass.value;
+      emit('login_attempt', { platformId: state.platform.id });
+      api('POST', 'login', {
+        platform_id: state.platform.id, employer_id: state.employer ? state.employer.id : '',
+        username: user.value, password: pass.value, mfa_code: mfa ? mfa.value : ''
+      }).then(function (res) {
+        if (res.mfa_required) return renderLogin(res.prompt);
+        state.password = null;
+        state.accountId = res.account_id;
+        state.platform = res.platform;
+        emit('login', { platformId: res.platform.id, accountId: res.account_id });
+        afterLogin();
+      }, function (err) {
+        submit.disabled = false;
+        showMessage(fail(err).message);
+      });
+    };
+    var restricted = state.session.platform && !state.session.on_demand_update;
+    screen(mfaPrompt ? 'Verify it is you' : 'Log in to ' + state.platform.name,
+      state.session.mode === 'sandbox' ? 'Sandbox: user_good / pass_good' : 'Payline never sees your employer\'s data beyond what you share.',
+      [form, restricted ? h('button', {
+        id: 'not-my-platform', 'class': 'link', text: 'This is not my payroll provider',
+        onclick: function () { emit('incorrect_platform_given', {}); exit(); }
+      }) : null]);
+  }
+
+  function afterLogin() {
+    var s = state.session;
+    if (!s.wants_switch) {
+      emit('success', { accountId: state.accountId, platformId: state.platform.id, job: 'login' });
+      return transition('JOB_SUCCESS', renderSuccess);
+    }
+    var preset = s.allocation && s.allocation.type;
+    if (preset) {
+      state.allocation = { action: 'partial_switch', type: s.allocation.type, value: s.allocation.value };
+      return transition('DD_CONFIRMATION', renderConfirmation);
+    }
+    if (s.disable_splitting) {
+      state.allocation = { action: 'full_switch' };
+      emit('input_allocation', { action: 'full_switch' });
+      return transition('DD_CONFIRMATION', renderConfirmation);
+    }
+    transition('DD_AMOUNT_SELECTION', renderAmountSelection);
+  }
+
+  // --- allocation -----------------------------------------------------------
+
+  function renderAmountSelection() {
+    var p = state.platform;
+    var partial = h('div', { id: 'partial', hidden: 'hidden' });
+    var type = h('select', { id: 'alloc-type', 'aria-label': 'Allocation type' });
+    if (p.amount_supported) type.appendChild(h('option', { value: 'amount', text: 'A fixed amount' }));
+    if (p.percentage_supported) type.appendChild(h('option', { value: 'percentage', text: 'A percentage' }));
+    type.appendChild(h('option', { value: 'remainder', text: 'Whatever is left after other deposits' }));
+    var value = h('input', { id: 'alloc-value', inputmode: 'decimal', placeholder: 'Value', 'aria-label': 'Value' });
+    var hint = h('p', { 'class': 'muted', id: 'alloc-hint' });
+    function updateHint() {
+      value.hidden = type.value === 'remainder';
+      hint.textContent = type.value === 'amount' && p.min_amount != null ? 'Between ' + money(p.min_amount) + ' and ' + money(p.max_amount) + '.'
+        : type.value === 'percentage' ? 'Between ' + p.min_percentage + '% and ' + p.max_percentage + '%.' : '';
+    }
+    type.onchange = updateHint;
+    updateHint();
+    [type, value, hint].forEach(function (n) { partial.appendChild(n); });
+    var full = h('button', { id: 'alloc-full', 'class': 'secondary', 'aria-pressed': 'true', text: 'Entire paycheck' });
+    var part = h('button', { id: 'alloc-partial', 'class': 'secondary', 'aria-pressed': 'false', text: 'Part of it' });
+    full.onclick = function () { full.setAttribute('aria-pressed', 'true'); part.setAttribute('aria-pressed', 'false'); partial.hidden = true; };
+    part.onclick = function () { part.setAttribute('aria-pressed', 'true'); full.setAttribute('aria-pressed', 'false'); partial.hidden = false; };
+    var next = h('button', {
+      id: 'alloc-continue', 'class': 'primary', text: 'Continue', onclick: function () {
+        var a = { action: 'full_switch' };
+        if (part.getAttribute('aria-pressed') === 'true') {
+          a = { action: 'partial_switch', type: type.value };
+          if (type.value !== 'remainder') {
+            var v = Number(value.value);
+            var problem = checkValue(type.value, v, p);
+            if (problem) return showMessage(problem);
+            a.value = v;
+          }
+        }
+        state.allocation = a;
+        var payload = { action: a.action };
+        if (a.type) payload.allocation = a.value != null ? { type: a.type, value: a.value } : { type: a.type };
+        emit('input_allocation', payload);
+        transition('DD_CONFIRMATION', renderConfirmation);
+      }
+    });
+    screen('How much should go to your account?', 'Choose the entire paycheck or part of it.',
+      [h('div', { 'class': 'choice' }, [full, part]), partial, next]);
+  }
+
+  function checkValue(type, v, p) {
+    if (!isFinite(v) || v <= 0) return 'Enter a number greater than zero.';
+    if (type === 'amount') {
+      if (!p.fractional_amount_supported && v !== Math.floor(v)) return p.name + ' takes whole dollar amounts only.';
+      if (p.min_amount != null && v < p.min_amount) return 'The least ' + p.name + ' takes is ' + money(p.min_amount) + '.';
+      if (p.max_amount != null && v > p.max_amount) return 'The most ' + p.name + ' takes is ' + money(p.max_amount) + '.';
+    }
+    if (type === 'percentage' && (v !== Math.floor(v) || v < p.min_percentage || v > p.max_percentage)) {
+      return 'Choose a whole percentage from ' + p.min_percentage + ' to ' + p.max_percentage + '.';
+    }
+    return '';
+  }
+
+  function describe(a) {
+    if (a.action === 'full_switch') return 'your entire paycheck';
+    if (a.type === 'amount') return money(a.value) + ' of each paycheck';
+    if (a.type === 'percentage') return a.value + '% of each paycheck';
+    return 'what is left of each paycheck after your other deposits';
+  }
+
+  function renderConfirmation() {
+    var target = (state.session.allocation.targets || [])[0] || {};
+    var where = (target.name || target.type) + ' ••••' + target.last_four;
+    screen('Confirm your switch', 'Nothing changes until you confirm.', [
+      h('div', { 'class': 'summary', id: 'summary', text: 'Send ' + describe(state.allocation) + ' to ' + where + '.' }),
+      h('button', {
+        id: 'confirm-switch', 'class': 'primary', text: 'Confirm switch', onclick: function (ev) {
+          ev.target.disabled = true;
+          var a = state.allocation;
+          runJob(api('POST', 'switch', { action: a.action, type: a.type || '', value: a.value }), a);
+        }
+      })
+    ]);
+  }
+
+  // --- jobs -------------------------------------------------------------------
+
+  function runJob(started, allocation) {
+    screen('Switching…', 'This usually takes a few seconds.', [h('p', { 'class': 'big', text: '⏳' })]);
+    started.then(function (job) { poll(job.id, allocation, Date.now()); }, function (err) {
+      fail(err);
+      transition('JOB_ERROR', renderError);
+    });
+  }
+
+  function poll(id, allocation, since) {
+    api('GET', 'jobs/' + id).then(function (job) {
+      if (!job.outcome || (job.outcome === 'pending' && Date.now() - since < 4000)) {
+        return setTimeout(function () { poll(id, allocation, since); }, 250);
+      }
+      if (job.outcome === 'success') {
+        var payload = { accountId: job.account_id, platformId: job.platform_id, job: 'direct_deposit_switch' };
+        if (allocation) {
+          payload.params = { action: allocation.action };
+          if (allocation.action === 'partial_switch') {
+            payload.params.allocation = { type: allocation.type };
+            if (allocation.type !== 'remainder') payload.params.allocation.value = allocation.value;
+          }
+        }
+        emit('success', payload);
+        return transition('JOB_SUCCESS', renderSuccess);
+      }
+      fail(job.error, job.outcome === 'pending');
+      transition('JOB_ERROR', renderError);
+    }, function (err) {
+      fail(err);
+      transition('JOB_ERROR', renderError);
+    });
+  }
+
+  function renderSuccess() {
+    var done = state.session.wants_switch ? 'Your direct deposit is switched.' : 'Your payroll account is connected.';
+    screen('All set', done, [h('p', { 'class': 'big', text: '✓' }),
+      h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit })]);
+  }
+
+  function renderError() {
+    var e = state.lastError || {};
+    screen(e.pendingRetry ? 'Almost there' : 'Something went wrong', e.message, [
+      h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
+  }
+
+  function renderExitConfirmation() {
+    screen('Are you sure you want to exit?', 'Your progress will be lost.', [
+      h('button', { id: 'exit-confirm', 'class': 'primary', text: 'Exit', onclick: exit }),
+      h('button', {
+        id: 'exit-cancel', 'class': 'secondary', text: 'Keep going', onclick: function () {
+          var back = state.back;
+          transition(back.name, back.render);
+        }
+      })
+    ]);
+  }
+})();

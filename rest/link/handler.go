@@ -1,0 +1,349 @@
+// Package link serves the hosted Link modal: the JavaScript SDK
+// (/link/v1/link.js), the modal page and its assets (embedded, no CDN),
+// a demo page, and the JSON API the modal calls (/link/v1/api/*). The API
+// is authenticated by the link token, never by an API secret, and every
+// call goes through domain.LinkService, the same code the sandbox helper
+// uses.
+package link
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/http"
+	"strings"
+
+	"payline/domain"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Handler serves everything under /link/v1/.
+type Handler struct {
+	link      *domain.LinkService
+	directory *domain.DirectoryService
+	mux       *http.ServeMux
+}
+
+// NewHandler builds the Link routes.
+func NewHandler(link *domain.LinkService, directory *domain.DirectoryService) *Handler {
+	h := &Handler{link: link, directory: directory, mux: http.NewServeMux()}
+	static, _ := fs.Sub(assets, "assets")
+	files := http.FileServer(http.FS(static))
+	h.mux.HandleFunc("GET /link/v1/link.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		serveAsset(files, w, r, "/link.js")
+	})
+	h.mux.HandleFunc("GET /link/v1/modal", func(w http.ResponseWriter, r *http.Request) {
+		// The modal is framed by integrators' pages, so framing is allowed;
+		// everything it loads and calls is this origin.
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors *")
+		w.Header().Set("Cache-Control", "no-store")
+		serveAsset(files, w, r, "/modal.html")
+	})
+	h.mux.HandleFunc("GET /link/v1/demo", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+		serveAsset(files, w, r, "/demo.html")
+	})
+	h.mux.Handle("GET /link/v1/assets/", http.StripPrefix("/link/v1/assets", files))
+	h.mux.HandleFunc("GET /link/v1/api/session", h.api(h.session))
+	h.mux.HandleFunc("GET /link/v1/api/search", h.api(h.search))
+	h.mux.HandleFunc("GET /link/v1/api/matches", h.api(h.matches))
+	h.mux.HandleFunc("POST /link/v1/api/login", h.api(h.login))
+	h.mux.HandleFunc("POST /link/v1/api/switch", h.api(h.doSwitch))
+	h.mux.HandleFunc("POST /link/v1/api/matched_switch", h.api(h.matchedSwitch))
+	h.mux.HandleFunc("GET /link/v1/api/jobs/{job_id}", h.api(h.job))
+	return h
+}
+
+func serveAsset(files http.Handler, w http.ResponseWriter, r *http.Request, name string) {
+	r2 := r.Clone(r.Context())
+	r2.URL.Path = name
+	files.ServeHTTP(w, r2)
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+type apiFunc func(r *http.Request, token string) (any, error)
+
+// api reads the link token from "Authorization: Bearer" and writes the
+// result, or a Link error: {error: {type, code, message, pending_retry}}.
+func (h *Handler) api(fn apiFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		out, err := fn(r, token)
+		if err != nil {
+			writeLinkError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// linkError is the payload of Link's error and exit events.
+type linkError struct {
+	Type         string `json:"type"`
+	Code         string `json:"code"`
+	Message      string `json:"message"`
+	PendingRetry bool   `json:"pending_retry"`
+}
+
+// errorType groups Link error codes into the types docs/link.md lists.
+func errorType(code string) string {
+	switch code {
+	case domain.CodeInvalidCredentials, domain.CodeInvalidMFACode, domain.CodeAccountLocked, "MFA_REQUIRED":
+		return "USER_ACTION_REQUIRED"
+	case domain.CodeLinkTokenInvalid, domain.CodeLinkTokenExpired, domain.CodeLinkTokenUsed:
+		return "INVALID_LINK_TOKEN"
+	case domain.CodePlatformUnavailable:
+		return "PLATFORM_ERROR"
+	case domain.CodeUnknown:
+		return "UNKNOWN_ERROR"
+	}
+	return "INVALID_REQUEST"
+}
+
+func writeLinkError(w http.ResponseWriter, err error) {
+	e := domain.AsError(err)
+	status := http.StatusBadRequest
+	if e.Kind == domain.KindNotFound {
+		status = http.StatusNotFound
+	}
+	if e.Kind == domain.KindInternal {
+		status = http.StatusInternalServerError
+	}
+	writeJSON(w, status, map[string]linkError{"error": {Type: errorType(e.Code), Code: e.Code, Message: e.Message}})
+}
+
+func decode(r *http.Request, dst any) error {
+	r.Body = http.MaxBytesReader(nil, r.Body, 64<<10)
+	if err := json.NewDecoder(r.Body).Decode(dst); err != nil {
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON, "the request body is not valid JSON")
+	}
+	return nil
+}
+
+type targetJSON struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	LastFour string `json:"last_four"`
+}
+
+type platformJSON struct {
+	ID                        string   `json:"id"`
+	Name                      string   `json:"name"`
+	Type                      string   `json:"type"`
+	AmountSupported           bool     `json:"amount_supported"`
+	FractionalAmountSupported bool     `json:"fractional_amount_supported"`
+	MinAmount                 *float64 `json:"min_amount"`
+	MaxAmount                 *float64 `json:"max_amount"`
+	PercentageSupported       bool     `json:"percentage_supported"`
+	MinPercentage             int      `json:"min_percentage"`
+	MaxPercentage             int      `json:"max_percentage"`
+}
+
+func dollars(c *int64) *float64 {
+	if c == nil {
+		return nil
+	}
+	d := float64(*c) / 100
+	return &d
+}
+
+func newPlatformJSON(p domain.Platform) platformJSON {
+	return platformJSON{ID: p.ID, Name: p.Name, Type: string(p.Type), AmountSupported: p.AmountSupported,
+		FractionalAmountSupported: p.FractionalAmountSupported, MinAmount: dollars(p.MinAmount), MaxAmount: dollars(p.MaxAmount),
+		PercentageSupported: p.PercentageSupported, MinPercentage: p.MinPercentage, MaxPercentage: p.MaxPercentage}
+}
+
+// session tells the modal what this token allows.
+func (h *Handler) session(r *http.Request, token string) (any, error) {
+	sess, err := h.link.Open(r.Context(), token)
+	if err != nil {
+		return nil, err
+	}
+	t := sess.Token
+	if sess.Account != nil {
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeLinkTokenUsed, "this link token was already used; ask for a new one")
+	}
+	out := map[string]any{
+		"link_token_id": t.ID, "org_name": t.OrgName, "mode": t.Mode, "jobs": t.Jobs(),
+		"wants_switch": t.WantsSwitch(), "disable_splitting": t.DisableDirectDepositSplitting,
+		"skip_intro_screen": t.SkipIntroScreen, "platform_matching": t.PlatformMatching != nil,
+		"on_demand_update": t.AccountID != "",
+	}
+	if t.Allocation != nil {
+		var targets []targetJSON
+		for _, tg := range t.Allocation.Targets {
+			targets = append(targets, targetJSON{Name: tg.Name, Type: tg.Type, LastFour: tg.Masked()})
+		}
+		out["allocation"] = map[string]any{"type": t.Allocation.Type, "value": t.Allocation.Value, "targets": targets}
+	}
+	if t.PlatformID != "" || t.EmployerID != "" {
+		p, employerID, err := h.link.Target(r.Context(), t, "", "")
+		if err != nil {
+			return nil, err
+		}
+		out["platform"] = newPlatformJSON(p)
+		if employerID != "" {
+			e, err := h.directory.Employer(r.Context(), employerID)
+			if err != nil {
+				return nil, err
+			}
+			out["employer"] = map[string]string{"id": e.ID, "name": e.Name}
+		}
+	}
+	return out, nil
+}
+
+// search finds employers and platforms that can do the token's jobs.
+func (h *Handler) search(r *http.Request, token string) (any, error) {
+	sess, err := h.link.Open(r.Context(), token)
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query().Get("q")
+	if strings.TrimSpace(q) == "" || len(q) > domain.MaxSearchQuery {
+		return map[string]any{"results": []any{}}, nil
+	}
+	results, err := h.directory.Search(r.Context(), domain.SearchQuery{Q: q, SupportedJobs: sess.Token.RequiredJobs, Limit: 15})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, res := range results {
+		if res.Employer != nil {
+			ids = append(ids, res.Employer.PlatformID)
+		}
+	}
+	platforms, errs := h.directory.PlatformsByID(r.Context(), ids)
+	names := map[string]string{}
+	for i, p := range platforms {
+		if errs[i] == nil {
+			names[p.ID] = p.Name
+		}
+	}
+	out := make([]map[string]any, 0, len(results))
+	for _, res := range results {
+		if res.Employer != nil {
+			out = append(out, map[string]any{"kind": "employer", "id": res.Employer.ID, "name": res.Employer.Name,
+				"platform_id": res.Employer.PlatformID, "platform_name": names[res.Employer.PlatformID]})
+		} else {
+			out = append(out, map[string]any{"kind": "platform", "id": res.Platform.ID, "name": res.Platform.Name,
+				"platform_id": res.Platform.ID, "platform_name": res.Platform.Name})
+		}
+	}
+	return map[string]any{"results": out}, nil
+}
+
+// matches runs platform matching; an empty list sends the user to search.
+func (h *Handler) matches(r *http.Request, token string) (any, error) {
+	matched, err := h.link.MatchPlatforms(r.Context(), token)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]platformJSON, len(matched))
+	for i, p := range matched {
+		out[i] = newPlatformJSON(p)
+	}
+	return map[string]any{"platforms": out}, nil
+}
+
+func (h *Handler) login(r *http.Request, token string) (any, error) {
+	var b struct {
+		PlatformID string `json:"platform_id"`
+		EmployerID string `json:"employer_id"`
+		Username   string `json:"username"`
+		Password   string `json:"password"`
+		MFACode    string `json:"mfa_code"`
+	}
+	if err := decode(r, &b); err != nil {
+		return nil, err
+	}
+	acct, err := h.link.Login(r.Context(), token, domain.LoginRequest{PlatformID: b.PlatformID, EmployerID: b.EmployerID,
+		Credentials: domain.Credentials{Username: b.Username, Password: b.Password, MFACode: b.MFACode}})
+	var mfa *domain.MFARequiredError
+	if errors.As(err, &mfa) {
+		return map[string]any{"mfa_required": true, "prompt": mfa.Prompt}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := h.directory.Platform(r.Context(), acct.PlatformID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"account_id": acct.ID, "platform": newPlatformJSON(p)}, nil
+}
+
+func (h *Handler) doSwitch(r *http.Request, token string) (any, error) {
+	var b struct {
+		Action string   `json:"action"`
+		Type   string   `json:"type"`
+		Value  *float64 `json:"value"`
+	}
+	if err := decode(r, &b); err != nil {
+		return nil, err
+	}
+	j, err := h.link.Switch(r.Context(), token, domain.SwitchRequest{Action: b.Action, Type: b.Type, Value: b.Value})
+	if err != nil {
+		return nil, err
+	}
+	return newJobJSON(j), nil
+}
+
+func (h *Handler) matchedSwitch(r *http.Request, token string) (any, error) {
+	var b struct {
+		PlatformID string `json:"platform_id"`
+	}
+	if err := decode(r, &b); err != nil {
+		return nil, err
+	}
+	acct, j, err := h.link.MatchedSwitch(r.Context(), token, b.PlatformID)
+	if err != nil {
+		return nil, err
+	}
+	out := newJobJSON(j)
+	out["account_id"] = acct.ID
+	return out, nil
+}
+
+func (h *Handler) job(r *http.Request, token string) (any, error) {
+	j, err := h.link.Job(r.Context(), token, r.PathValue("job_id"))
+	if err != nil {
+		return nil, err
+	}
+	return newJobJSON(j), nil
+}
+
+// newJobJSON is what the modal needs to follow a job to its outcome.
+func newJobJSON(j domain.Job) map[string]any {
+	out := map[string]any{"id": j.ID, "name": j.Name, "account_id": j.AccountID, "platform_id": j.PlatformID,
+		"outcome": j.Outcome, "params": j.Params}
+	if j.Outcome == domain.OutcomeError || j.Outcome == domain.OutcomePending {
+		code := j.ErrorCode
+		if j.Outcome == domain.OutcomePending {
+			code = "JOB_PENDING"
+		}
+		out["error"] = linkError{Type: "PLATFORM_ERROR", Code: code, PendingRetry: j.Outcome == domain.OutcomePending,
+			Message: jobErrorMessage(j)}
+	}
+	return out
+}
+
+func jobErrorMessage(j domain.Job) string {
+	if j.Outcome == domain.OutcomePending {
+		return "The platform is still working on this; the result will arrive by webhook within 24 hours."
+	}
+	return "The platform could not complete the " + strings.ReplaceAll(string(j.Name), "_", " ") + " (" + j.ErrorCode + ")."
+}

@@ -1,0 +1,276 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/storage"
+	"payline/storage/storagetest"
+)
+
+// chromiumPath is Debian's chromium, which .ci/run installs.
+const chromiumPath = "/usr/bin/chromium"
+
+// newBrowser starts headless Chromium for one test. Without it the test
+// is skipped loudly, except under CI=true, where it fails.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing: CI must run the browser tests (apt-get install chromium)", chromiumPath)
+		}
+		t.Skipf("*** SKIPPING browser test: %s not installed (apt-get install chromium) ***", chromiumPath)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath),
+		chromedp.NoSandbox,
+		chromedp.Headless,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
+// modal drives the Link iframe of the demo page, which is same-origin.
+type modal struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+const frameDoc = `document.querySelector('#payline-link-frame') && document.querySelector('#payline-link-frame').contentDocument`
+
+// eval runs JS in the page until it returns true, or fails after 15s.
+func (m modal) until(what, js string) {
+	m.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		ok, err := chromedp.Run(m.ctx, chromedp.Evaluate[bool](js))
+		if err != nil {
+			m.t.Fatalf("%s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			events, _ := chromedp.Run(m.ctx, chromedp.Evaluate[string](`JSON.stringify(window.paylineEvents)`))
+			m.t.Fatalf("timed out waiting for %s; events so far: %s", what, events)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (m modal) click(sel string) {
+	m.t.Helper()
+	m.until("click "+sel, fmt.Sprintf(`(() => { const d = %s; const el = d && d.querySelector(%q);
+		if (!el || el.disabled || el.offsetParent === null) return false; el.click(); return true; })()`, frameDoc, sel))
+}
+
+func (m modal) typeInto(sel, value string) {
+	m.t.Helper()
+	m.until("type into "+sel, fmt.Sprintf(`(() => { const d = %s; const el = d && d.querySelector(%q);
+		if (!el) return false; el.value = %q; el.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, frameDoc, sel, value))
+}
+
+func (m modal) waitScreen(name string) {
+	m.t.Helper()
+	m.until("screen "+name, fmt.Sprintf(`(window.paylineEvents || []).some(e => e[0] === 'screen_transition' && e[1].screen_name === %q)`, name))
+}
+
+type clientEvent struct {
+	Name    string
+	Payload map[string]any
+}
+
+func (m modal) events() []clientEvent {
+	m.t.Helper()
+	raw, err := chromedp.Run(m.ctx, chromedp.Evaluate[string](`JSON.stringify(window.paylineEvents)`))
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	var pairs [][2]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &pairs); err != nil {
+		m.t.Fatal(err)
+	}
+	out := make([]clientEvent, len(pairs))
+	for i, p := range pairs {
+		_ = json.Unmarshal(p[0], &out[i].Name)
+		_ = json.Unmarshal(p[1], &out[i].Payload)
+	}
+	return out
+}
+
+func (m modal) callback(kind string) map[string]any {
+	m.t.Helper()
+	raw, err := chromedp.Run(m.ctx, chromedp.Evaluate[string](`JSON.stringify(window.paylineCallbacks)`))
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	var pairs [][2]json.RawMessage
+	_ = json.Unmarshal([]byte(raw), &pairs)
+	for _, p := range pairs {
+		var k string
+		_ = json.Unmarshal(p[0], &k)
+		if k == kind {
+			var payload map[string]any
+			_ = json.Unmarshal(p[1], &payload)
+			return payload
+		}
+	}
+	m.t.Fatalf("%s was never called: %s", kind, raw)
+	return nil
+}
+
+// eventNames lists event names, with the screen for screen transitions.
+func eventNames(events []clientEvent) []string {
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = e.Name
+		if e.Name == "screen_transition" {
+			out[i] += ":" + fmt.Sprint(e.Payload["screen_name"])
+		}
+	}
+	return out
+}
+
+func openLink(t *testing.T, f *fixture, token string) modal {
+	t.Helper()
+	m := modal{t: t, ctx: newBrowser(t)}
+	if err := chromedp.Do(m.ctx, chromedp.Navigate(f.http.URL+"/link/v1/demo#token="+token), chromedp.Click("#open")); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestBrowserFullSwitch(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	f := newFixture(t, db)
+	_, token := f.createToken(switchTokenBody(""))
+	m := openLink(t, f, token)
+	m.waitScreen("SEARCH_DEFAULT")
+	m.typeInto("#search-input", "summit payroll")
+	m.click(`.result[data-kind="platform"]`)
+	m.click("#confirm-provider")
+	m.typeInto("#username", sandbox.UserGood)
+	m.typeInto("#password", sandbox.Password)
+	m.click("#login-submit")
+	m.click("#alloc-full")
+	m.click("#alloc-continue")
+	m.click("#confirm-switch")
+	m.waitScreen("JOB_SUCCESS")
+	m.click("#done")
+	m.until("the modal to close", `!document.querySelector('#payline-link-frame')`)
+
+	got := eventNames(m.events())
+	want := []string{"open", "screen_transition:SEARCH_DEFAULT", "screen_transition:SEARCH_RESULTS", "select_platform",
+		"screen_transition:PROVIDER_CONFIRMATION", "screen_transition:LOGIN", "login_attempt", "login",
+		"screen_transition:DD_AMOUNT_SELECTION", "input_allocation", "screen_transition:DD_CONFIRMATION", "success",
+		"screen_transition:JOB_SUCCESS", "exit"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n got %v\nwant %v", got, want)
+	}
+	events := m.events()
+	success := m.callback("onSuccess")
+	accountID, _ := success["accountId"].(string)
+	if !domain.ValidID(accountID) || success["job"] != "direct_deposit_switch" ||
+		fmt.Sprint(success["params"]) != "map[action:full_switch]" {
+		t.Errorf("onSuccess payload %v", success)
+	}
+	login := events[7].Payload
+	if login["accountId"] != accountID || login["platformId"] != success["platformId"] {
+		t.Errorf("login payload %v vs success %v", login, success)
+	}
+	if events[5].Payload["selectedPlatformName"] != "Summit Payroll" {
+		t.Errorf("LOGIN transition payload %v", events[5].Payload)
+	}
+	if len(events[len(events)-1].Payload) != 0 {
+		t.Errorf("exit without error has payload %v", events[len(events)-1].Payload)
+	}
+	// The API agrees with what the browser saw.
+	acct := f.get("/v1/accounts/" + accountID).data(t)
+	if acct["platform_id"] != success["platformId"] {
+		t.Errorf("account %v", acct)
+	}
+	jobs := f.get("/v1/jobs?job_types=direct_deposit_switch&account_id=" + accountID).list(t)
+	if len(jobs) != 1 || jobs[0]["outcome"] != "success" || jobs[0]["params"].(map[string]any)["action"] != "full_switch" {
+		t.Errorf("switch job %v", jobs)
+	}
+}
+
+func TestBrowserMFALogin(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	f := newFixture(t, db)
+	_, token := f.createToken(`{"org_name": "Acme Lending", "end_user_id": "mfa-browser", "required_jobs": ["paystubs", "income"]}`)
+	m := openLink(t, f, token)
+	m.typeInto("#search-input", "summit payroll")
+	m.click(`.result[data-kind="platform"]`)
+	m.click("#confirm-provider")
+	m.typeInto("#username", sandbox.UserMFA)
+	m.typeInto("#password", sandbox.Password)
+	m.click("#login-submit")
+	m.typeInto("#mfa-code", sandbox.MFACode)
+	m.click("#mfa-submit")
+	m.waitScreen("JOB_SUCCESS")
+	got := eventNames(m.events())
+	want := []string{"open", "screen_transition:SEARCH_DEFAULT", "screen_transition:SEARCH_RESULTS", "select_platform",
+		"screen_transition:PROVIDER_CONFIRMATION", "screen_transition:LOGIN", "login_attempt", "login_attempt", "login",
+		"success", "screen_transition:JOB_SUCCESS"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n got %v\nwant %v", got, want)
+	}
+	success := m.callback("onSuccess")
+	if success["job"] != "login" || !domain.ValidID(fmt.Sprint(success["accountId"])) {
+		t.Errorf("onSuccess %v", success)
+	}
+	if login := m.callback("onLogin"); login["accountId"] != success["accountId"] {
+		t.Errorf("onLogin %v", login)
+	}
+}
+
+func TestBrowserExitWithError(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	f := newFixture(t, db)
+	p := switchPlatform(t)
+	_, token := f.createToken(`{"org_name": "Acme", "end_user_id": "quitter", "platform_id": "` + p.ID + `"}`)
+	m := openLink(t, f, token)
+	m.waitScreen("LOGIN")
+	m.typeInto("#username", sandbox.UserGood)
+	m.typeInto("#password", "wrong-password")
+	m.click("#login-submit")
+	m.until("the error event", `(window.paylineEvents || []).some(e => e[0] === 'error')`)
+	m.click("#close")
+	m.waitScreen("EXIT_CONFIRMATION")
+	m.click("#exit-confirm")
+	m.until("the modal to close", `!document.querySelector('#payline-link-frame')`)
+
+	events := m.events()
+	got := eventNames(events)
+	want := []string{"open", "select_platform", "screen_transition:LOGIN", "login_attempt", "error",
+		"screen_transition:EXIT_CONFIRMATION", "exit"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n got %v\nwant %v", got, want)
+	}
+	exit := m.callback("onExit")
+	if exit["type"] != "USER_ACTION_REQUIRED" || exit["code"] != domain.CodeInvalidCredentials ||
+		exit["pendingRetry"] != false || !strings.Contains(fmt.Sprint(exit["message"]), "password") {
+		t.Errorf("exit payload %v", exit)
+	}
+	if fmt.Sprint(m.callback("onError")) != fmt.Sprint(exit) {
+		t.Errorf("onError %v differs from the exit error %v", m.callback("onError"), exit)
+	}
+}
