@@ -179,7 +179,9 @@ Its secret is shown this once; keep it somewhere safe:
 Try it:
     curl -H 'x-api-secret: %s' -H 'Service-Version: %s' '%s/v1/search?q=a'
 
-`, created.Customer.Name, created.Key.ID, created.Secret, created.Secret, rest.LatestVersion, base)
+Then create a link token (README, "Link, end to end") and open %s/link/v1/demo#token=THE_TOKEN
+
+`, created.Customer.Name, created.Key.ID, created.Secret, created.Secret, rest.LatestVersion, base, base)
 	return nil
 }
 
