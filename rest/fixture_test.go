@@ -34,6 +34,7 @@ type fixture struct {
 	secret string
 	key    domain.APIKey
 	router routers.Router
+	clock  *offsetClock
 	// skipSpec turns the OpenAPI check off, for tests that serve shapes
 	// the document does not describe on purpose.
 	skipSpec bool
@@ -45,7 +46,32 @@ var testMasterKey = bytes.Repeat([]byte{7}, domain.MasterKeySize)
 // watch pending turn into error.
 const testPendingDelay = 1500 * time.Millisecond
 
-func newFixture(t *testing.T, db *storage.DB, configure ...func(*Config)) *fixture {
+// fixtureSetup is what a test may change before the fixture starts.
+type fixtureSetup struct {
+	rest      Config
+	connector sandbox.Connector
+}
+
+// offsetClock is the real clock moved by a settable offset, so tests can
+// jump past expiries while everything else runs in real time.
+type offsetClock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+func (c *offsetClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().UTC().Add(c.offset).Truncate(time.Microsecond)
+}
+
+func (c *offsetClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offset += d
+}
+
+func newFixture(t *testing.T, db *storage.DB, configure ...func(*fixtureSetup)) *fixture {
 	t.Helper()
 	box, err := domain.NewSecretBox(testMasterKey)
 	if err != nil {
@@ -64,8 +90,16 @@ func newFixture(t *testing.T, db *storage.DB, configure ...func(*Config)) *fixtu
 		t.Fatal(err)
 	}
 	tx := storage.NewTransactor(db, queue)
-	connector := sandbox.Connector{PendingDelay: testPendingDelay}
-	jobs := domain.NewJobService(tx, connector, domain.SystemClock{})
+	setup := fixtureSetup{
+		connector: sandbox.Connector{PendingDelay: testPendingDelay, PendingPoll: 200 * time.Millisecond},
+		rest:      Config{Mode: domain.ModeSandbox, RateLimit: -1},
+	}
+	for _, c := range configure {
+		c(&setup)
+	}
+	clock := &offsetClock{}
+	connector := setup.connector
+	jobs := domain.NewJobService(tx, connector, clock)
 	if err := queue.Start(context.Background(), jobs.Run); err != nil {
 		t.Fatal(err)
 	}
@@ -74,20 +108,15 @@ func newFixture(t *testing.T, db *storage.DB, configure ...func(*Config)) *fixtu
 		defer cancel()
 		_ = queue.Stop(ctx)
 	})
-	cfg := Config{
-		Mode: domain.ModeSandbox, Keys: keys, Directory: dir,
-		Link:     domain.NewLinkService(tx, dir, box, connector, domain.SystemClock{}),
-		Accounts: domain.NewAccountService(tx),
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimit: -1,
-	}
-	for _, c := range configure {
-		c(&cfg)
-	}
+	cfg := setup.rest
+	cfg.Keys, cfg.Directory, cfg.Accounts = keys, dir, domain.NewAccountService(tx)
+	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock)
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := NewServer(cfg)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
-		router: openAPIRouter(t, srv.URL)}
+		router: openAPIRouter(t, srv.URL), clock: clock}
 }
 
 var (

@@ -274,3 +274,27 @@ func TestBrowserExitWithError(t *testing.T) {
 		t.Errorf("onError %v differs from the exit error %v", m.callback("onError"), exit)
 	}
 }
+
+// TestBrowserOnDemandUpdate: a token with account_id goes straight to the
+// account's platform and sends no select_employer or select_platform.
+func TestBrowserOnDemandUpdate(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	f := newFixture(t, db)
+	p := switchPlatform(t)
+	_, first := f.createToken(`{"org_name": "Acme", "end_user_id": "odu-browser"}`)
+	acct := f.linkSession(sessionBody(first, p.ID, sandbox.UserGood, "")).data(t)["account_id"].(string)
+	_, odu := f.createToken(`{"org_name": "Acme", "account_id": "` + acct + `"}`)
+	m := openLink(t, f, odu)
+	m.typeInto("#username", sandbox.UserGood)
+	m.typeInto("#password", sandbox.Password)
+	m.click("#login-submit")
+	m.waitScreen("JOB_SUCCESS")
+	got := eventNames(m.events())
+	want := []string{"open", "screen_transition:LOGIN", "login_attempt", "login", "success", "screen_transition:JOB_SUCCESS"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n got %v\nwant %v", got, want)
+	}
+	if s := m.callback("onSuccess"); s["accountId"] != acct || s["job"] != "login" {
+		t.Errorf("onSuccess %v", s)
+	}
+}

@@ -105,7 +105,7 @@ func TestSecretHeaderIsCaseInsensitive(t *testing.T) {
 
 func TestRateLimitPerKey(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
-		f := newFixture(t, db, func(c *Config) { c.RateLimit = 0 }) // the sandbox's 10 per second
+		f := newFixture(t, db, func(s *fixtureSetup) { s.rest.RateLimit = 0 }) // the sandbox's 10 per second
 		other, err := f.keys.CreateKey(context.Background(), "globex", domain.ModeSandbox)
 		if err != nil {
 			t.Fatal(err)
@@ -184,8 +184,8 @@ func TestRequestBodies(t *testing.T) {
 func TestGraphQLNeedsTheAPISecret(t *testing.T) {
 	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
 	var reached bool
-	f := newFixture(t, db, func(c *Config) {
-		c.GraphQL = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	f := newFixture(t, db, func(s *fixtureSetup) {
+		s.rest.GraphQL = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			k, ok := domain.APIKeyFrom(r.Context())
 			reached = ok && k.ID != ""
 			writeJSON(w, 200, map[string]any{"data": map[string]any{}})

@@ -37,6 +37,9 @@ type Connector struct {
 	// PendingDelay is how long user_pending jobs stay pending before they
 	// end in error.
 	PendingDelay time.Duration
+	// PendingPoll caps the wait between attempts at a pending job
+	// (default 30s).
+	PendingPoll time.Duration
 }
 
 // Login implements domain.Connector.
@@ -94,7 +97,11 @@ func (c Connector) Run(_ context.Context, j domain.Job, a domain.Account, starte
 		return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: "SANDBOX_JOB_ERROR"}, nil
 	case scenarioPending:
 		if wait := started.Add(c.PendingDelay).Sub(now); wait > 0 {
-			return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: min(wait, 30*time.Second)}, nil
+			poll := c.PendingPoll
+			if poll <= 0 {
+				poll = 30 * time.Second
+			}
+			return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: min(wait, poll)}, nil
 		}
 		return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: "SANDBOX_PENDING_EXPIRED"}, nil
 	}
