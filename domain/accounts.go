@@ -46,6 +46,7 @@ func (a Account) Scope() Scope { return Scope{CustomerID: a.CustomerID, Mode: a.
 // AccountFilter narrows account lists.
 type AccountFilter struct {
 	EndUserID        string
+	LinkTokenID      string
 	Connected        *bool
 	MonitoringStatus MonitoringStatus
 }

@@ -184,14 +184,12 @@ func (s *LinkService) loginAccount(ctx context.Context, t LinkToken) (Account, e
 	if t.AccountID != "" {
 		return s.tx.Accounts().Account(ctx, t.Scope(), t.AccountID)
 	}
-	page, err := s.tx.Accounts().FindAccounts(ctx, t.Scope(), AccountFilter{EndUserID: t.EndUserID}, PageRequest{Limit: MaxPageLimit})
+	page, err := s.tx.Accounts().FindAccounts(ctx, t.Scope(), AccountFilter{LinkTokenID: t.ID}, PageRequest{Limit: 1})
 	if err != nil {
 		return Account{}, err
 	}
-	for _, a := range page.Items {
-		if a.LinkTokenID == t.ID {
-			return a, nil
-		}
+	if len(page.Items) == 1 {
+		return page.Items[0], nil
 	}
 	return Account{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token was already used; create a new one")
 }

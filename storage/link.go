@@ -236,6 +236,9 @@ func (s stores) FindAccounts(ctx context.Context, sc domain.Scope, f domain.Acco
 	if f.EndUserID != "" {
 		q.where("end_user_id = ?", f.EndUserID)
 	}
+	if f.LinkTokenID != "" {
+		q.where("link_token_id = ?", f.LinkTokenID)
+	}
 	if f.Connected != nil {
 		q.where("connected = ?", *f.Connected)
 	}

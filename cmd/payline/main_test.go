@@ -111,6 +111,8 @@ func TestServeFreshDatabase(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(gql), `"type":"payroll"`) {
 			t.Errorf("graphql: %d %s", resp.StatusCode, gql)
 		}
+		// Link through the real wiring: token, sandbox login, jobs run by River.
+		linkThroughBinary(t, m.Addr(), match[1])
 		if err := m.Close(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -261,6 +263,50 @@ func TestServeShutsDownOnSignal(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not shut down")
+	}
+}
+
+func apiPost(t *testing.T, base, secret, path, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", "http://"+base+path, strings.NewReader(body))
+	req.Header.Set("x-api-secret", secret)
+	req.Header.Set("Service-Version", "2025-07-08")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+func linkThroughBinary(t *testing.T, addr, secret string) {
+	t.Helper()
+	_, search := apiGet(t, addr, secret, "/v1/search?q=summit+payroll&response_types=platform")
+	platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
+	status, tok := apiPost(t, addr, secret, "/v1/link_tokens", `{"org_name": "Acme Bank", "end_user_id": "e2e",
+		"required_jobs": ["direct_deposit_switch"], "allocation": {"targets": [{"type": "checking", "account_number": "123456789", "routing_number": "011000015"}]}}`)
+	if status != 200 {
+		t.Fatalf("link token: %d %v", status, tok)
+	}
+	data := tok["data"].(map[string]any)
+	status, sess := apiPost(t, addr, secret, "/v1/sandbox/link_sessions", `{"token": "`+data["token"].(string)+`", "platform_id": "`+platformID+`",
+		"username": "user_good", "password": "pass_good"}`)
+	if status != 200 {
+		t.Fatalf("link session: %d %v", status, sess)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, jobs := apiGet(t, addr, secret, "/v1/jobs?outcome=success&job_types=direct_deposit_switch&link_token_id="+data["id"].(string))
+		if len(jobs["data"].([]any)) == 1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the switch job did not succeed through the binary: %v", jobs)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 

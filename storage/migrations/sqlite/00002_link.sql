@@ -42,6 +42,7 @@ CREATE TABLE accounts (
 );
 CREATE INDEX accounts_tenant ON accounts (customer_id, mode, created_at, id);
 CREATE INDEX accounts_end_user ON accounts (customer_id, mode, end_user_id, created_at);
+CREATE INDEX accounts_link_token ON accounts (link_token_id);
 
 CREATE TABLE jobs (
     id            TEXT PRIMARY KEY,
