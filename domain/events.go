@@ -6,13 +6,29 @@ import (
 	"time"
 )
 
-// writeEvent records an event in the transaction of the change behind it.
+// writeEvent records an event in the transaction of the change behind it
+// and queues its delivery to every active webhook of the tenant that
+// enables it, in that same transaction: a crash loses neither, and an
+// aborted change sends nothing.
 func writeEvent(ctx context.Context, tx Tx, s Scope, name string, at time.Time, payload any) error {
 	b, err := json.Marshal(payload)
 	if err != nil {
 		return err
 	}
-	return tx.Events().CreateEvent(ctx, s, Event{ID: NewID(), Name: name, CreatedAt: at, Payload: b})
+	e := Event{ID: NewID(), Name: name, CreatedAt: at, Payload: b}
+	if err := tx.Events().CreateEvent(ctx, s, e); err != nil {
+		return err
+	}
+	hooks, err := tx.Webhooks().ActiveWebhooksFor(ctx, s, name)
+	if err != nil {
+		return err
+	}
+	for _, w := range hooks {
+		if err := tx.EnqueueDelivery(ctx, DeliveryRun{Scope: s, WebhookID: w.ID, EventID: e.ID}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // APITime formats a timestamp as the API does: UTC, microseconds, +00:00.

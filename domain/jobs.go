@@ -121,9 +121,13 @@ type Tx interface {
 	Accounts() AccountStore
 	Jobs() JobStore
 	Events() EventStore
+	Webhooks() WebhookStore
 	// EnqueueJobRun queues a run of the job, visible once the transaction
 	// commits.
 	EnqueueJobRun(ctx context.Context, r JobRun) error
+	// EnqueueDelivery queues a webhook delivery, visible once the
+	// transaction commits.
+	EnqueueDelivery(ctx context.Context, r DeliveryRun) error
 }
 
 // Transactor runs functions in transactions. Outside InTx its stores run

@@ -61,6 +61,8 @@ type APIKeyStore interface {
 	// APIKeyScope finds the tenant of a key id, for the operator's
 	// `keys revoke KEY_ID`. ErrNoRows when unknown.
 	APIKeyScope(ctx context.Context, id string) (Scope, error)
+	// APIKey returns ErrNoRows when the scope has no such key.
+	APIKey(ctx context.Context, s Scope, id string) (APIKey, error)
 }
 
 // CreatedKey is a newly created key with its secret, which is shown once.
@@ -211,6 +213,17 @@ func (s *KeyService) Secret(k APIKey) (string, error) {
 		return "", fmt.Errorf("open secret of key %s: %w", k.ID, err)
 	}
 	return string(b), nil
+}
+
+// SigningSecret is the secret webhooks of a key are signed with. A
+// revoked key keeps signing the webhooks it created, so receivers need no
+// change until the webhook is replaced.
+func (s *KeyService) SigningSecret(ctx context.Context, sc Scope, keyID string) (string, error) {
+	k, err := s.keys.APIKey(ctx, sc, keyID)
+	if err != nil {
+		return "", fmt.Errorf("signing key %s: %w", keyID, err)
+	}
+	return s.Secret(k)
 }
 
 // Authenticate returns the key a presented secret belongs to. Every

@@ -108,6 +108,16 @@ func (m *memKeys) APIKeyScope(_ context.Context, id string) (domain.Scope, error
 	return k.Scope(), nil
 }
 
+func (m *memKeys) APIKey(_ context.Context, s domain.Scope, id string) (domain.APIKey, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k, ok := m.keys[id]
+	if !ok || k.Scope() != s {
+		return domain.APIKey{}, domain.ErrNoRows
+	}
+	return k, nil
+}
+
 type fakeClock struct{ now time.Time }
 
 func (c *fakeClock) Now() time.Time { return c.now }

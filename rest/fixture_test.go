@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -34,7 +35,9 @@ type fixture struct {
 	secret string
 	key    domain.APIKey
 	router routers.Router
-	clock  *offsetClock
+	clock    *offsetClock
+	queue    *storage.Queue
+	webhooks *domain.WebhookService
 	// skipSpec turns the OpenAPI check off, for tests that serve shapes
 	// the document does not describe on purpose.
 	skipSpec bool
@@ -50,6 +53,10 @@ const testPendingDelay = 1500 * time.Millisecond
 type fixtureSetup struct {
 	rest      Config
 	connector sandbox.Connector
+	// retry spaces webhook retries; tests scale the spec's 15 minutes down.
+	retry storage.RetrySchedule
+	// caFile is --webhook-ca-file.
+	caFile string
 }
 
 // offsetClock is the real clock moved by a settable offset, so tests can
@@ -79,28 +86,31 @@ func newFixture(t *testing.T, db *storage.DB, configure ...func(*fixtureSetup)) 
 	}
 	ks := storage.NewKeyStore(db)
 	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
-	created, err := keys.CreateKey(context.Background(), "acme", domain.ModeSandbox)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var created domain.CreatedKey
 	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
-	queue, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond,
+	setup := fixtureSetup{
+		connector: sandbox.Connector{PendingDelay: testPendingDelay, PendingPoll: 200 * time.Millisecond},
+		rest:      Config{Mode: domain.ModeSandbox, RateLimit: -1},
+		retry:     storage.RetrySchedule{Base: 40 * time.Millisecond, Window: 3 * time.Second},
+	}
+	for _, c := range configure {
+		c(&setup)
+	}
+	queue, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, Retry: setup.retry,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tx := storage.NewTransactor(db, queue)
-	setup := fixtureSetup{
-		connector: sandbox.Connector{PendingDelay: testPendingDelay, PendingPoll: 200 * time.Millisecond},
-		rest:      Config{Mode: domain.ModeSandbox, RateLimit: -1},
-	}
-	for _, c := range configure {
-		c(&setup)
-	}
 	clock := &offsetClock{}
 	connector := setup.connector
 	jobs := domain.NewJobService(tx, connector, clock)
-	if err := queue.Start(context.Background(), jobs.Run); err != nil {
+	sender, err := NewWebhookClient(setup.rest.Mode, setup.caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, setup.rest.Mode)
+	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -108,15 +118,19 @@ func newFixture(t *testing.T, db *storage.DB, configure ...func(*fixtureSetup)) 
 		defer cancel()
 		_ = queue.Stop(ctx)
 	})
+	created, err = keys.CreateKey(context.Background(), "acme", setup.rest.Mode)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := setup.rest
-	cfg.Keys, cfg.Directory, cfg.Accounts = keys, dir, domain.NewAccountService(tx)
+	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx), webhooks
 	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock)
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := NewServer(cfg)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
-		router: openAPIRouter(t, srv.URL), clock: clock}
+		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks}
 }
 
 var (

@@ -15,6 +15,8 @@ const (
 	resAccount      = "account"
 	resJob          = "job"
 	resLinkSession  = "sandbox_link_session"
+	resWebhook      = "webhook"
+	resDelivery     = "webhook_delivery"
 )
 
 // apiTime renders a timestamp as the spec wants: UTC, microseconds, +00:00.

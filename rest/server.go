@@ -30,6 +30,7 @@ type Config struct {
 	Directory *domain.DirectoryService
 	Link      *domain.LinkService
 	Accounts  *domain.AccountService
+	Webhooks  *domain.WebhookService
 	// GraphQL, when set, is served at /graphql behind the same API-secret
 	// authentication and rate limit as /v1.
 	GraphQL http.Handler
@@ -47,6 +48,7 @@ type Server struct {
 	directory *domain.DirectoryService
 	link      *domain.LinkService
 	accounts  *domain.AccountService
+	webhooks  *domain.WebhookService
 	log       *slog.Logger
 	versions  transformer
 	limiter   *keyLimiter
@@ -59,7 +61,7 @@ func NewServer(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{
-		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, log: cfg.Logger,
+		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks, log: cfg.Logger,
 		versions: transformer{changes: versionChanges},
 		limiter:  newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit)),
 		mux:      http.NewServeMux(),
@@ -99,6 +101,15 @@ func (s *Server) routes() {
 		s.handle("GET /v1/end_users/{end_user_id}/accounts", s.listEndUserAccounts)
 		s.handle("POST /v1/sandbox/link_sessions", s.sandboxLinkSession)
 		s.handle("PATCH /v1/sandbox/accounts/{account_id}", s.sandboxPatchAccount)
+	}
+	if s.webhooks != nil {
+		s.handle("GET /v1/webhooks", s.listWebhooks)
+		s.handle("POST /v1/webhooks", s.createWebhook)
+		s.handle("GET /v1/webhooks/{webhook_id}", s.getWebhook)
+		s.handle("PUT /v1/webhooks/{webhook_id}", s.updateWebhook)
+		s.handle("DELETE /v1/webhooks/{webhook_id}", s.deleteWebhook)
+		s.handle("GET /v1/webhooks/{webhook_id}/deliveries", s.listDeliveries)
+		s.handle("POST /v1/sandbox/webhooks/{webhook_id}/test", s.sandboxTestWebhook)
 	}
 	s.handle("/v1/", s.noRoute)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -145,6 +156,8 @@ type response struct {
 	data     any
 	list     bool
 	meta     map[string]any
+	// raw writes data as the whole body, without the data envelope.
+	raw bool
 }
 
 func object(resource string, data any) response {
@@ -244,6 +257,10 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, version string, r
 	data, err := s.versions.transform(resp.resource, version, resp.data)
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	if resp.raw {
+		writeJSON(w, resp.status, data)
 		return
 	}
 	body := map[string]any{"data": data}

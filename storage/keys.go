@@ -125,3 +125,11 @@ func (s *KeyStore) APIKeyScope(ctx context.Context, id string) (domain.Scope, er
 	err := s.db.GetContext(ctx, &r, s.db.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ?`), id)
 	return r.domain().Scope(), translate(err)
 }
+
+// APIKey returns one of the scope's keys.
+func (s *KeyStore) APIKey(ctx context.Context, sc domain.Scope, id string) (domain.APIKey, error) {
+	var r apiKeyRow
+	err := s.db.GetContext(ctx, &r, s.db.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ? AND customer_id = ? AND mode = ?`),
+		id, sc.CustomerID, string(sc.Mode))
+	return r.domain(), translate(err)
+}

@@ -39,6 +39,11 @@ func (t *Transactor) EnqueueJobRun(ctx context.Context, r domain.JobRun) error {
 	return t.queue.insert(ctx, nil, r)
 }
 
+// EnqueueDelivery outside a transaction queues at once.
+func (t *Transactor) EnqueueDelivery(ctx context.Context, r domain.DeliveryRun) error {
+	return t.queue.insertDelivery(ctx, nil, r)
+}
+
 type txStores struct {
 	stores
 	tx    *sql.Tx
@@ -47,6 +52,10 @@ type txStores struct {
 
 func (t *txStores) EnqueueJobRun(ctx context.Context, r domain.JobRun) error {
 	return t.queue.insert(ctx, t.tx, r)
+}
+
+func (t *txStores) EnqueueDelivery(ctx context.Context, r domain.DeliveryRun) error {
+	return t.queue.insertDelivery(ctx, t.tx, r)
 }
 
 // stores runs the queries of the tenant-owned Link tables on q, the

@@ -43,18 +43,28 @@ func (w *payrollWorker) Work(ctx context.Context, j *river.Job[payrollJobArgs]) 
 	return nil
 }
 
-// Queue is Payline's River client: durable payroll job runs on the same
-// database as everything else.
+// Queue is Payline's River client: durable payroll job runs and webhook
+// deliveries on the same database as everything else.
 type Queue struct {
-	client *river.Client[*sql.Tx]
-	worker *payrollWorker
+	client    *river.Client[*sql.Tx]
+	worker    *payrollWorker
+	deliverer *deliveryWorker
 }
 
 // QueueConfig tunes the queue; zero values pick the defaults.
 type QueueConfig struct {
-	Logger       *slog.Logger
-	PollInterval time.Duration
-	Workers      int
+	Logger         *slog.Logger
+	PollInterval   time.Duration
+	Workers        int
+	WebhookWorkers int
+	// Retry spaces webhook retries; tests scale it down.
+	Retry RetrySchedule
+}
+
+// Runners are the functions the queue's workers call.
+type Runners struct {
+	Job      JobRunner
+	Delivery DeliveryFunc
 }
 
 // NewQueue builds the client; runs start with Start.
@@ -65,29 +75,50 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 10
 	}
+	if cfg.WebhookWorkers <= 0 {
+		cfg.WebhookWorkers = 50
+	}
+	if cfg.Retry.Base <= 0 {
+		cfg.Retry = DefaultRetrySchedule
+	}
 	w := &payrollWorker{}
+	d := &deliveryWorker{retry: cfg.Retry}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, w)
+	river.AddWorker(workers, d)
 	client, err := river.NewClient(db.RiverDriver(), &river.Config{
-		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		Queues: map[string]river.QueueConfig{
+			river.QueueDefault: {MaxWorkers: cfg.Workers},
+			webhookQueue:       {MaxWorkers: cfg.WebhookWorkers},
+		},
 		Workers:           workers,
 		FetchPollInterval: cfg.PollInterval,
 		FetchCooldown:     cfg.PollInterval / 4,
-		Logger:            cfg.Logger,
+		// A process killed mid-job leaves it running; rescue it once no
+		// job could still be working (payroll jobs run a minute at most,
+		// deliveries 25 seconds).
+		RescueStuckJobsAfter: 2 * time.Minute,
+		Logger:               cfg.Logger,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Queue{client: client, worker: w}, nil
+	return &Queue{client: client, worker: w, deliverer: d}, nil
 }
 
-// Start begins working queued runs with run.
-func (q *Queue) Start(ctx context.Context, run JobRunner) error {
-	if run == nil {
-		return errors.New("queue: no job runner")
+// Start begins working queued runs.
+func (q *Queue) Start(ctx context.Context, r Runners) error {
+	if r.Job == nil || r.Delivery == nil {
+		return errors.New("queue: a job runner and a delivery function are both needed")
 	}
-	q.worker.run = run
+	q.worker.run, q.deliverer.deliver = r.Job, r.Delivery
 	return q.client.Start(ctx)
+}
+
+// StopAndCancel stops at once, cancelling running work, as a crash would;
+// cancelled attempts are retried by the next process.
+func (q *Queue) StopAndCancel(ctx context.Context) error {
+	return q.client.StopAndCancel(ctx)
 }
 
 // Stop waits for running jobs to finish (up to ctx's deadline).

@@ -37,6 +37,10 @@ type ServeConfig struct {
 	SandboxPendingDelay time.Duration
 	// QueuePollInterval is how often idle job workers look for work.
 	QueuePollInterval time.Duration
+	// WebhookCAFile is a PEM bundle of extra CAs webhook deliveries trust.
+	WebhookCAFile string
+	// WebhookRetry spaces delivery retries; zero is the spec's schedule.
+	WebhookRetry storage.RetrySchedule
 }
 
 // Main is the running service. `payline serve` and the end-to-end tests
@@ -79,7 +83,8 @@ func (m *Main) Start(ctx context.Context) error {
 		db.Close()
 		return err
 	}
-	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval})
+	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval,
+		Retry: m.Config.WebhookRetry})
 	if err != nil {
 		db.Close()
 		return err
@@ -101,12 +106,18 @@ func (m *Main) Start(ctx context.Context) error {
 	clock := domain.SystemClock{}
 	link := domain.NewLinkService(tx, m.directory, box, connector, clock)
 	jobs := domain.NewJobService(tx, connector, clock)
+	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
+	if err != nil {
+		db.Close()
+		return err
+	}
+	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, m.Config.Mode)
 	api := rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: domain.NewAccountService(tx),
-		Logger: m.Logger, RateLimit: m.Config.RateLimit,
+		Webhooks: webhooks, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: graph.NewHandler(&graph.Resolver{Directory: m.directory}),
 	})
-	if err := m.queue.Start(context.Background(), jobs.Run); err != nil {
+	if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver}); err != nil {
 		db.Close()
 		return fmt.Errorf("start job queue: %w", err)
 	}
@@ -212,6 +223,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	mode := fs.String("mode", e.envOr("PAYLINE_MODE", "sandbox"), "sandbox, development or production (PAYLINE_MODE)")
 	publicURL := fs.String("public-url", e.getenv("PAYLINE_PUBLIC_URL"), "URL integrators and browsers reach this server at (PAYLINE_PUBLIC_URL); default http://ADDR")
 	logFormat := fs.String("log-format", e.envOr("PAYLINE_LOG_FORMAT", "text"), "text or json (PAYLINE_LOG_FORMAT)")
+	caFile := fs.String("webhook-ca-file", e.getenv("PAYLINE_WEBHOOK_CA_FILE"),
+		"PEM bundle of extra CAs webhook deliveries trust, for receivers with private certificates (PAYLINE_WEBHOOK_CA_FILE)")
 	pendingDelay := fs.Duration("sandbox-pending-delay", e.duration("PAYLINE_SANDBOX_PENDING_DELAY", time.Minute),
 		"how long user_pending jobs stay pending before they end in error (PAYLINE_SANDBOX_PENDING_DELAY)")
 	if err := parse(fs, args); err != nil {
@@ -228,7 +241,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	svc := &Main{
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
-			SandboxPendingDelay: *pendingDelay},
+			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {

@@ -1,0 +1,413 @@
+package domain
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SignWebhook is the x-service-signature of a delivery: "v2=" and the hex
+// HMAC-SHA256, keyed with the API secret, of "v2:<timestamp>:<raw body>".
+func SignWebhook(secret string, timestamp int64, body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte("v2:" + strconv.FormatInt(timestamp, 10) + ":"))
+	mac.Write(body)
+	return "v2=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// blockedPrefixes are address ranges no webhook may reach outside the
+// sandbox: beyond loopback, private and link-local (which includes the
+// 169.254.169.254 metadata service), the shared CGNAT space and "this
+// network".
+var blockedPrefixes = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("fd00:ec2::254/128"),
+}
+
+// BlockedIP reports whether a webhook must not be delivered to ip.
+func BlockedIP(ip net.IP) bool {
+	if ip4 := ip.To4(); ip4 != nil {
+		ip = ip4
+	}
+	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() {
+		return true
+	}
+	addr, ok := netip.AddrFromSlice(ip)
+	if !ok {
+		return true
+	}
+	for _, p := range blockedPrefixes {
+		if p.Contains(addr.Unmap()) {
+			return true
+		}
+	}
+	return false
+}
+
+// Resolver looks host names up; *net.Resolver is one.
+type Resolver interface {
+	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
+}
+
+// WebhookSecrets recovers the secret of the key that signs a webhook.
+type WebhookSecrets interface {
+	SigningSecret(ctx context.Context, s Scope, apiKeyID string) (string, error)
+}
+
+// WebhookService manages webhooks and makes delivery attempts.
+type WebhookService struct {
+	tx       Transactor
+	secrets  WebhookSecrets
+	sender   WebhookSender
+	resolver Resolver
+	clock    Clock
+	mode     Mode
+}
+
+// NewWebhookService wires the webhook use cases. Outside the sandbox,
+// webhook hosts are resolved with resolver and refused when they reach
+// internal addresses.
+func NewWebhookService(tx Transactor, secrets WebhookSecrets, sender WebhookSender, resolver Resolver, clock Clock, mode Mode) *WebhookService {
+	return &WebhookService{tx: tx, secrets: secrets, sender: sender, resolver: resolver, clock: clock, mode: mode}
+}
+
+// WebhookInput is a create or update body; nil fields are not given.
+type WebhookInput struct {
+	URL           *string
+	EnabledEvents []string
+	Status        *string
+	Version       *string
+}
+
+func (s *WebhookService) checkURL(ctx context.Context, p *Problems, raw string) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "" || u.Opaque != "":
+		p.Invalid("url", "%q is not an absolute URL", raw)
+		return
+	case u.Scheme != "https":
+		p.Invalid("url", "must use https://, got %s://", u.Scheme)
+		return
+	case u.User != nil:
+		p.Invalid("url", "must not contain credentials; authenticate deliveries with x-service-signature")
+		return
+	case len(raw) > 2048:
+		p.Invalid("url", "must be at most 2048 characters")
+		return
+	}
+	if s.mode == ModeSandbox {
+		return // the sandbox may post to local receivers
+	}
+	if ip := net.ParseIP(u.Hostname()); ip != nil {
+		if BlockedIP(ip) {
+			p.Invalid("url", "%s is a loopback, private, link-local or metadata address; webhooks must reach a public host", ip)
+		}
+		return
+	}
+	lookup, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	addrs, err := s.resolver.LookupIPAddr(lookup, u.Hostname())
+	if err != nil || len(addrs) == 0 {
+		p.Invalid("url", "the host %q does not resolve; check the URL", u.Hostname())
+		return
+	}
+	for _, a := range addrs {
+		if BlockedIP(a.IP) {
+			p.Invalid("url", "%s resolves to %s, a loopback, private, link-local or metadata address; webhooks must reach a public host", u.Hostname(), a.IP)
+			return
+		}
+	}
+}
+
+func checkEvents(p *Problems, events []string) []string {
+	if len(events) == 0 {
+		p.Invalid("enabled_events", "must name at least one event")
+		return nil
+	}
+	known := EventNames()
+	var out []string
+	for _, e := range events {
+		if !slices.Contains(known, e) {
+			p.Invalid("enabled_events", "%q is not an event; use %s", e, strings.Join(known, ", "))
+			continue
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func checkStatus(p *Problems, s *string) WebhookStatus {
+	if s == nil {
+		return WebhookActive
+	}
+	st := WebhookStatus(*s)
+	if st != WebhookActive && st != WebhookPaused {
+		p.Invalid("status", "must be active or paused")
+	}
+	return st
+}
+
+// Create registers a webhook for the caller's key. Errors:
+// MISSING_FIELDS, INVALID_FIELDS, WEBHOOK_LIMIT_REACHED (400, the eleventh
+// of a key).
+func (s *WebhookService) Create(ctx context.Context, key APIKey, in WebhookInput) (Webhook, error) {
+	var p Problems
+	if in.URL == nil || *in.URL == "" {
+		p.Missing("url")
+	}
+	if in.Version == nil || *in.Version == "" {
+		p.Missing("version")
+	}
+	if in.EnabledEvents == nil {
+		p.Missing("enabled_events")
+	}
+	if err := p.Err(); err != nil {
+		return Webhook{}, err
+	}
+	if !slices.Contains(WebhookVersions, *in.Version) {
+		p.Invalid("version", "must be one of %s (webhook versions start at 2023-04-18)", strings.Join(WebhookVersions, ", "))
+	}
+	s.checkURL(ctx, &p, *in.URL)
+	events := checkEvents(&p, in.EnabledEvents)
+	status := checkStatus(&p, in.Status)
+	if err := p.Err(); err != nil {
+		return Webhook{}, err
+	}
+	sc := key.Scope()
+	n, err := s.tx.Webhooks().CountWebhooksOfKey(ctx, sc, key.ID)
+	if err != nil {
+		return Webhook{}, err
+	}
+	if n >= MaxWebhooksPerKey {
+		return Webhook{}, Errorf(KindInvalid, CodeWebhookLimit,
+			"this API key already has %d webhooks, the most allowed; delete one before creating another", MaxWebhooksPerKey)
+	}
+	now := s.clock.Now()
+	w := Webhook{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, APIKeyID: key.ID, URL: *in.URL,
+		EnabledEvents: events, Status: status, Version: *in.Version, CreatedAt: now, LastUpdated: now}
+	return w, s.tx.Webhooks().CreateWebhook(ctx, sc, w)
+}
+
+// Webhook returns one of the scope's webhooks. Errors: INVALID_FIELDS,
+// WEBHOOK_NOT_FOUND.
+func (s *WebhookService) Webhook(ctx context.Context, sc Scope, id string) (Webhook, error) {
+	if err := CheckID("webhook_id", id); err != nil {
+		return Webhook{}, err
+	}
+	w, err := s.tx.Webhooks().Webhook(ctx, sc, id)
+	if errors.Is(err, ErrNoRows) {
+		return Webhook{}, Errorf(KindNotFound, CodeWebhookNotFound, "no webhook with id %s", id)
+	}
+	return w, err
+}
+
+// Webhooks pages the scope's webhooks.
+func (s *WebhookService) Webhooks(ctx context.Context, sc Scope, p PageRequest) (Page[Webhook], error) {
+	return s.tx.Webhooks().FindWebhooks(ctx, sc, p)
+}
+
+// Update changes url, enabled_events and status. Setting status active
+// again forgets past failures, so a resumed webhook has 30 fresh days.
+func (s *WebhookService) Update(ctx context.Context, sc Scope, id string, in WebhookInput) (Webhook, error) {
+	w, err := s.Webhook(ctx, sc, id)
+	if err != nil {
+		return Webhook{}, err
+	}
+	var p Problems
+	if in.Version != nil {
+		p.Invalid("version", "cannot change; create a new webhook with the new version and delete this one")
+	}
+	if in.URL != nil {
+		s.checkURL(ctx, &p, *in.URL)
+		w.URL = *in.URL
+	}
+	if in.EnabledEvents != nil {
+		w.EnabledEvents = checkEvents(&p, in.EnabledEvents)
+	}
+	if in.Status != nil {
+		st := checkStatus(&p, in.Status)
+		if st == WebhookActive && w.Status == WebhookPaused {
+			w.FailingSince = nil
+		}
+		w.Status = st
+	}
+	if err := p.Err(); err != nil {
+		return Webhook{}, err
+	}
+	w.LastUpdated = s.clock.Now()
+	return w, s.tx.Webhooks().UpdateWebhook(ctx, sc, w)
+}
+
+// Delete removes a webhook; queued deliveries to it are dropped.
+func (s *WebhookService) Delete(ctx context.Context, sc Scope, id string) error {
+	if _, err := s.Webhook(ctx, sc, id); err != nil {
+		return err
+	}
+	return s.tx.Webhooks().DeleteWebhook(ctx, sc, id)
+}
+
+// Deliveries pages a webhook's delivery attempts, newest first.
+func (s *WebhookService) Deliveries(ctx context.Context, sc Scope, id string, p PageRequest) (Page[Delivery], error) {
+	if _, err := s.Webhook(ctx, sc, id); err != nil {
+		return Page[Delivery]{}, err
+	}
+	return s.tx.Webhooks().FindDeliveries(ctx, sc, id, p)
+}
+
+// DeliveryResult says what the queue should do after an attempt.
+type DeliveryResult int
+
+const (
+	// DeliveryDone: delivered, or nothing (more) to deliver.
+	DeliveryDone DeliveryResult = iota
+	// DeliveryRetry: try again at the scheduled time.
+	DeliveryRetry
+	// DeliveryGiveUp: a final failure, no more attempts.
+	DeliveryGiveUp
+)
+
+// Deliver makes attempt number attempt (1-based) to deliver an event to a
+// webhook. next is when the queue will try again if this attempt fails
+// in a way worth retrying (5XX or no response), nil on the last attempt.
+// 200 is success; any other 2XX, 3XX (redirects are not followed) and
+// 4XX are final failures.
+func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt int, next *time.Time) (DeliveryResult, error) {
+	sc := run.Scope
+	w, err := s.tx.Webhooks().Webhook(ctx, sc, run.WebhookID)
+	if errors.Is(err, ErrNoRows) {
+		return DeliveryDone, nil // deleted since
+	}
+	if err != nil {
+		return DeliveryRetry, err
+	}
+	e, err := s.tx.Webhooks().Event(ctx, sc, run.EventID)
+	if err != nil {
+		return DeliveryRetry, fmt.Errorf("event %s: %w", run.EventID, err)
+	}
+	d := Delivery{ID: NewID(), WebhookID: w.ID, EventID: e.ID, EventName: e.Name, Attempt: attempt, CreatedAt: s.clock.Now()}
+	if w.Status == WebhookPaused {
+		d.Outcome, d.Error = DeliverySkipped, "the webhook is paused"
+		return DeliveryDone, s.tx.Webhooks().RecordDelivery(ctx, sc, d)
+	}
+	if why := unsupportedForVersion(w, e); why != "" {
+		d.Outcome, d.Error = DeliverySkipped, why
+		return DeliveryDone, s.tx.Webhooks().RecordDelivery(ctx, sc, d)
+	}
+	secret, err := s.secrets.SigningSecret(ctx, sc, w.APIKeyID)
+	if err != nil {
+		return DeliveryRetry, err
+	}
+	body, err := json.Marshal(map[string]any{"event": e.Name, "event_id": e.ID, "payload": e.Payload})
+	if err != nil {
+		return DeliveryGiveUp, err
+	}
+	ts := s.clock.Now().Unix()
+	req := WebhookRequest{URL: w.URL, Body: body, Headers: map[string]string{
+		"Content-Type": "application/json", "User-Agent": "Payline-Webhooks/1",
+		"x-service-signature": SignWebhook(secret, ts, body), "x-service-webhook-id": w.ID,
+		"x-timestamp": strconv.FormatInt(ts, 10), "service-version": w.Version,
+	}}
+	start := time.Now()
+	status, sendErr := s.sender.Send(ctx, req)
+	d.Latency, d.StatusCode = time.Since(start), status
+	result := DeliveryDone
+	switch {
+	case sendErr == nil && status == 200:
+		d.Outcome = DeliveryDelivered
+	case sendErr != nil || status >= 500:
+		d.Error = fmt.Sprintf("status %d", status)
+		if sendErr != nil {
+			d.Error = sendErr.Error()
+		}
+		d.Outcome, d.NextAttempt, result = DeliveryRetrying, next, DeliveryRetry
+		if next == nil {
+			d.Outcome, result = DeliveryFailed, DeliveryGiveUp
+		}
+	default:
+		d.Outcome, d.Error, result = DeliveryFailed, fmt.Sprintf("status %d is final: only 200 acknowledges a delivery", status), DeliveryGiveUp
+	}
+	now := s.clock.Now()
+	err = s.tx.InTx(ctx, func(tx Tx) error {
+		cur, err := tx.Webhooks().Webhook(ctx, sc, w.ID)
+		if errors.Is(err, ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if d.Outcome == DeliveryDelivered {
+			cur.FailingSince, cur.LastSuccess = nil, &now
+		} else {
+			if cur.FailingSince == nil {
+				cur.FailingSince = &now
+			}
+			if now.Sub(*cur.FailingSince) >= WebhookPauseAfter && cur.Status == WebhookActive {
+				cur.Status, cur.LastUpdated = WebhookPaused, now
+			}
+		}
+		if err := tx.Webhooks().UpdateWebhook(ctx, sc, cur); err != nil {
+			return err
+		}
+		return tx.Webhooks().RecordDelivery(ctx, sc, d)
+	})
+	return result, err
+}
+
+// unsupportedForVersion explains why an event cannot be delivered in a
+// webhook's version: before 2023-11-22 switch payloads always carry
+// params.action, which platform-matching switches do not have.
+func unsupportedForVersion(w Webhook, e Event) string {
+	if w.Version >= PlatformMatchingVersion || e.Name != string(JobDirectDepositSwitch)+".added" {
+		return ""
+	}
+	var p struct {
+		Params JobParams `json:"params"`
+	}
+	if json.Unmarshal(e.Payload, &p) == nil && p.Params.Action == "" {
+		return "a platform-matching switch has no action, which webhook versions before 2023-11-22 require; use a webhook of version 2023-11-22 or later"
+	}
+	return ""
+}
+
+// SendTest posts a signed webhook.test event to a webhook now, through
+// the same path as real deliveries, and returns the logged attempt.
+// Sandbox only.
+func (s *WebhookService) SendTest(ctx context.Context, sc Scope, id string) (Delivery, error) {
+	if sc.Mode != ModeSandbox {
+		return Delivery{}, Errorf(KindNotFound, CodeNotSandbox, "sandbox helpers exist only in the sandbox mode")
+	}
+	w, err := s.Webhook(ctx, sc, id)
+	if err != nil {
+		return Delivery{}, err
+	}
+	payload, _ := json.Marshal(map[string]string{"webhook_id": w.ID, "message": "This is a test event from Payline."})
+	e := Event{ID: NewID(), Name: "webhook.test", CreatedAt: s.clock.Now(), Payload: payload}
+	if err := s.tx.Events().CreateEvent(ctx, sc, e); err != nil {
+		return Delivery{}, err
+	}
+	if _, err := s.Deliver(ctx, DeliveryRun{Scope: sc, WebhookID: w.ID, EventID: e.ID}, 1, nil); err != nil {
+		return Delivery{}, err
+	}
+	page, err := s.tx.Webhooks().FindDeliveries(ctx, sc, w.ID, PageRequest{Limit: 1})
+	if err != nil || len(page.Items) == 0 {
+		return Delivery{}, err
+	}
+	return page.Items[0], nil
+}

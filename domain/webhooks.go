@@ -1,0 +1,139 @@
+package domain
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// WebhookStatus is active or paused.
+type WebhookStatus string
+
+// Webhook statuses of the spec.
+const (
+	WebhookActive WebhookStatus = "active"
+	WebhookPaused WebhookStatus = "paused"
+)
+
+// Webhook limits and timings of the spec.
+const (
+	MaxWebhooksPerKey  = 10
+	WebhookTimeout     = 15 * time.Second
+	WebhookMaxAttempts = 6 // the first and up to 5 further attempts
+	WebhookRetryWindow = 15 * time.Minute
+	WebhookPauseAfter  = 30 * 24 * time.Hour
+)
+
+// WebhookVersions are the versions a webhook may be created with: the API
+// versions from 2023-04-18 on.
+var WebhookVersions = []string{"2025-07-08", "2023-11-22", "2023-07-18", "2023-04-18"}
+
+// Webhook error codes.
+const (
+	CodeWebhookLimit    = "WEBHOOK_LIMIT_REACHED"
+	CodeWebhookURL      = "INVALID_WEBHOOK_URL"
+	CodeWebhookNotFound = "WEBHOOK_NOT_FOUND"
+)
+
+// EventNames lists the events a webhook can enable: account.added, one
+// <job>.added per job type, and the data and lifecycle events.
+func EventNames() []string {
+	names := []string{"account.added"}
+	for _, j := range JobTypes {
+		names = append(names, string(j)+".added")
+	}
+	return append(names, "documents.added", "verification_reports.refreshed",
+		"earnings_stream.payouts.refreshed", "account.monitoring_status.updated")
+}
+
+// Webhook is a customer's endpoint for events. APIKeyID is the key that
+// created it: deliveries are signed with that key's secret, and the quota
+// of ten counts per key.
+type Webhook struct {
+	ID            string
+	CustomerID    string
+	Mode          Mode
+	APIKeyID      string
+	URL           string
+	EnabledEvents []string
+	Status        WebhookStatus
+	Version       string
+	CreatedAt     time.Time
+	LastUpdated   time.Time
+	// FailingSince is the first failed delivery after the last 200; the
+	// webhook pauses when it is WebhookPauseAfter old.
+	FailingSince *time.Time
+	LastSuccess  *time.Time
+}
+
+// Enables reports whether the webhook subscribes to the event.
+func (w Webhook) Enables(event string) bool { return slices.Contains(w.EnabledEvents, event) }
+
+// Delivery is one attempt to deliver an event to a webhook.
+type Delivery struct {
+	ID          string
+	WebhookID   string
+	EventID     string
+	EventName   string
+	Attempt     int
+	StatusCode  int // 0 when no response arrived
+	Latency     time.Duration
+	Error       string
+	Outcome     string // delivered, retrying, failed, skipped
+	NextAttempt *time.Time
+	CreatedAt   time.Time
+}
+
+// Delivery outcomes.
+const (
+	DeliveryDelivered = "delivered"
+	DeliveryRetrying  = "retrying"
+	DeliveryFailed    = "failed"
+	DeliverySkipped   = "skipped"
+)
+
+// ListWebhooks and ListDeliveries are cursor list names.
+const (
+	ListWebhooks   = "webhooks"
+	ListDeliveries = "webhook_deliveries"
+)
+
+// WebhookStore holds webhooks and their delivery log.
+type WebhookStore interface {
+	CreateWebhook(ctx context.Context, s Scope, w Webhook) error
+	// Webhook returns ErrNoRows when the scope has no such webhook.
+	Webhook(ctx context.Context, s Scope, id string) (Webhook, error)
+	FindWebhooks(ctx context.Context, s Scope, p PageRequest) (Page[Webhook], error)
+	// CountWebhooksOfKey counts the webhooks a key created.
+	CountWebhooksOfKey(ctx context.Context, s Scope, apiKeyID string) (int, error)
+	// ActiveWebhooksFor lists the scope's active webhooks enabling event.
+	ActiveWebhooksFor(ctx context.Context, s Scope, event string) ([]Webhook, error)
+	UpdateWebhook(ctx context.Context, s Scope, w Webhook) error
+	// DeleteWebhook returns ErrNoRows when the scope has no such webhook.
+	DeleteWebhook(ctx context.Context, s Scope, id string) error
+	RecordDelivery(ctx context.Context, s Scope, d Delivery) error
+	// FindDeliveries pages a webhook's attempts, newest first.
+	FindDeliveries(ctx context.Context, s Scope, webhookID string, p PageRequest) (Page[Delivery], error)
+	// Event returns ErrNoRows when the scope has no such event.
+	Event(ctx context.Context, s Scope, id string) (Event, error)
+}
+
+// DeliveryRun is a queued delivery of one event to one webhook.
+type DeliveryRun struct {
+	Scope     Scope
+	WebhookID string
+	EventID   string
+}
+
+// WebhookRequest is one outgoing POST.
+type WebhookRequest struct {
+	URL     string
+	Headers map[string]string
+	Body    []byte
+}
+
+// WebhookSender posts deliveries. It returns the response status, or an
+// error when no response arrived (network failure, refused address).
+type WebhookSender interface {
+	Send(ctx context.Context, r WebhookRequest) (int, error)
+}

@@ -1,0 +1,194 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"payline/domain"
+)
+
+func (s stores) Webhooks() domain.WebhookStore { return s }
+
+type webhookRow struct {
+	ID            string     `db:"id"`
+	CustomerID    string     `db:"customer_id"`
+	Mode          string     `db:"mode"`
+	APIKeyID      string     `db:"api_key_id"`
+	URL           string     `db:"url"`
+	EnabledEvents string     `db:"enabled_events"`
+	Status        string     `db:"status"`
+	Version       string     `db:"version"`
+	CreatedAt     time.Time  `db:"created_at"`
+	LastUpdated   time.Time  `db:"last_updated"`
+	FailingSince  *time.Time `db:"failing_since"`
+	LastSuccess   *time.Time `db:"last_success"`
+}
+
+const webhookColumns = `id, customer_id, mode, api_key_id, url, enabled_events, status, version, created_at,
+	last_updated, failing_since, last_success`
+
+func (r webhookRow) domain() (domain.Webhook, error) {
+	w := domain.Webhook{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), APIKeyID: r.APIKeyID, URL: r.URL,
+		Status: domain.WebhookStatus(r.Status), Version: r.Version, CreatedAt: r.CreatedAt.UTC(), LastUpdated: r.LastUpdated.UTC(),
+		FailingSince: utcPtr(r.FailingSince), LastSuccess: utcPtr(r.LastSuccess)}
+	return w, json.Unmarshal([]byte(r.EnabledEvents), &w.EnabledEvents)
+}
+
+func (s stores) CreateWebhook(ctx context.Context, sc domain.Scope, w domain.Webhook) error {
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO webhooks (`+webhookColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		w.ID, sc.CustomerID, string(sc.Mode), w.APIKeyID, w.URL, jsonText(orEmpty(w.EnabledEvents)), string(w.Status), w.Version,
+		w.CreatedAt, w.LastUpdated, w.FailingSince, w.LastSuccess)
+	return translate(err)
+}
+
+func (s stores) Webhook(ctx context.Context, sc domain.Scope, id string) (domain.Webhook, error) {
+	var r webhookRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT `+webhookColumns+` FROM webhooks
+		WHERE id = ? AND customer_id = ? AND mode = ?`), id, sc.CustomerID, string(sc.Mode)); err != nil {
+		return domain.Webhook{}, translate(err)
+	}
+	return r.domain()
+}
+
+func (s stores) FindWebhooks(ctx context.Context, sc domain.Scope, p domain.PageRequest) (domain.Page[domain.Webhook], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	if p.Cursor != nil {
+		at, err := time.Parse(time.RFC3339Nano, p.Cursor.Key)
+		if err != nil {
+			return domain.Page[domain.Webhook]{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
+		}
+		q.where("(created_at > ? OR (created_at = ? AND id > ?))", at, at, p.Cursor.ID)
+	}
+	var rows []webhookRow
+	query := `SELECT ` + webhookColumns + ` FROM webhooks` + q.clause() + ` ORDER BY created_at, id LIMIT ?`
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
+		return domain.Page[domain.Webhook]{}, translate(err)
+	}
+	items, err := convertAll(rows, webhookRow.domain)
+	if err != nil {
+		return domain.Page[domain.Webhook]{}, err
+	}
+	return domain.PageOf(domain.ListWebhooks, items, p.Limit, func(w domain.Webhook) (string, string) {
+		return w.CreatedAt.Format(time.RFC3339Nano), w.ID
+	}), nil
+}
+
+func (s stores) CountWebhooksOfKey(ctx context.Context, sc domain.Scope, keyID string) (int, error) {
+	var n int
+	err := sqlx.GetContext(ctx, s.q, &n, s.q.Rebind(`SELECT COUNT(*) FROM webhooks WHERE customer_id = ? AND mode = ? AND api_key_id = ?`),
+		sc.CustomerID, string(sc.Mode), keyID)
+	return n, translate(err)
+}
+
+// ActiveWebhooksFor filters enabled events in Go: a tenant has a handful
+// of webhooks, and the JSON list stays portable across both engines.
+func (s stores) ActiveWebhooksFor(ctx context.Context, sc domain.Scope, event string) ([]domain.Webhook, error) {
+	var rows []webhookRow
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+webhookColumns+` FROM webhooks
+		WHERE customer_id = ? AND mode = ? AND status = ? ORDER BY created_at, id`), sc.CustomerID, string(sc.Mode), string(domain.WebhookActive)); err != nil {
+		return nil, translate(err)
+	}
+	all, err := convertAll(rows, webhookRow.domain)
+	if err != nil {
+		return nil, err
+	}
+	var out []domain.Webhook
+	for _, w := range all {
+		if w.Enables(event) {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+func (s stores) UpdateWebhook(ctx context.Context, sc domain.Scope, w domain.Webhook) error {
+	return expectOne(s.q.ExecContext(ctx, s.q.Rebind(`UPDATE webhooks SET url = ?, enabled_events = ?, status = ?,
+		last_updated = ?, failing_since = ?, last_success = ? WHERE id = ? AND customer_id = ? AND mode = ?`),
+		w.URL, jsonText(orEmpty(w.EnabledEvents)), string(w.Status), w.LastUpdated, w.FailingSince, w.LastSuccess,
+		w.ID, sc.CustomerID, string(sc.Mode)))
+}
+
+func (s stores) DeleteWebhook(ctx context.Context, sc domain.Scope, id string) error {
+	if _, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM webhook_deliveries WHERE webhook_id = ? AND customer_id = ? AND mode = ?`),
+		id, sc.CustomerID, string(sc.Mode)); err != nil {
+		return translate(err)
+	}
+	return expectOne(s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM webhooks WHERE id = ? AND customer_id = ? AND mode = ?`),
+		id, sc.CustomerID, string(sc.Mode)))
+}
+
+type deliveryRow struct {
+	ID          string     `db:"id"`
+	WebhookID   string     `db:"webhook_id"`
+	EventID     string     `db:"event_id"`
+	EventName   string     `db:"event_name"`
+	Attempt     int        `db:"attempt"`
+	StatusCode  *int       `db:"status_code"`
+	LatencyUS   int64      `db:"latency_us"`
+	Error       string     `db:"error"`
+	Outcome     string     `db:"outcome"`
+	NextAttempt *time.Time `db:"next_attempt"`
+	CreatedAt   time.Time  `db:"created_at"`
+}
+
+const deliveryColumns = `id, webhook_id, event_id, event_name, attempt, status_code, latency_us, error, outcome, next_attempt, created_at`
+
+func (r deliveryRow) domain() (domain.Delivery, error) {
+	d := domain.Delivery{ID: r.ID, WebhookID: r.WebhookID, EventID: r.EventID, EventName: r.EventName, Attempt: r.Attempt,
+		Latency: time.Duration(r.LatencyUS) * time.Microsecond, Error: r.Error, Outcome: r.Outcome,
+		NextAttempt: utcPtr(r.NextAttempt), CreatedAt: r.CreatedAt.UTC()}
+	if r.StatusCode != nil {
+		d.StatusCode = *r.StatusCode
+	}
+	return d, nil
+}
+
+func (s stores) RecordDelivery(ctx context.Context, sc domain.Scope, d domain.Delivery) error {
+	var status *int
+	if d.StatusCode != 0 {
+		status = &d.StatusCode
+	}
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO webhook_deliveries (customer_id, mode, `+deliveryColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), sc.CustomerID, string(sc.Mode),
+		d.ID, d.WebhookID, d.EventID, d.EventName, d.Attempt, status, d.Latency.Microseconds(), d.Error, d.Outcome, d.NextAttempt, d.CreatedAt)
+	return translate(err)
+}
+
+func (s stores) FindDeliveries(ctx context.Context, sc domain.Scope, webhookID string, p domain.PageRequest) (domain.Page[domain.Delivery], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ? AND webhook_id = ?", sc.CustomerID, string(sc.Mode), webhookID)
+	if p.Cursor != nil {
+		at, err := time.Parse(time.RFC3339Nano, p.Cursor.Key)
+		if err != nil {
+			return domain.Page[domain.Delivery]{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
+		}
+		q.where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, p.Cursor.ID)
+	}
+	var rows []deliveryRow
+	query := `SELECT ` + deliveryColumns + ` FROM webhook_deliveries` + q.clause() + ` ORDER BY created_at DESC, id DESC LIMIT ?`
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
+		return domain.Page[domain.Delivery]{}, translate(err)
+	}
+	items, _ := convertAll(rows, deliveryRow.domain)
+	return domain.PageOf(domain.ListDeliveries, items, p.Limit, func(d domain.Delivery) (string, string) {
+		return d.CreatedAt.Format(time.RFC3339Nano), d.ID
+	}), nil
+}
+
+func (s stores) Event(ctx context.Context, sc domain.Scope, id string) (domain.Event, error) {
+	var r struct {
+		ID        string    `db:"id"`
+		Name      string    `db:"name"`
+		CreatedAt time.Time `db:"created_at"`
+		Payload   string    `db:"payload"`
+	}
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT id, name, created_at, payload FROM events
+		WHERE id = ? AND customer_id = ? AND mode = ?`), id, sc.CustomerID, string(sc.Mode)); err != nil {
+		return domain.Event{}, translate(err)
+	}
+	return domain.Event{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt.UTC(), Payload: json.RawMessage(r.Payload)}, nil
+}
