@@ -27,14 +27,14 @@ import (
 // fixture is a REST server on a real database with one sandbox key. Every
 // response it sees is validated against docs/openapi.yaml.
 type fixture struct {
-	t      *testing.T
-	db     *storage.DB
-	server *Server
-	http   *httptest.Server
-	keys   *domain.KeyService
-	secret string
-	key    domain.APIKey
-	router routers.Router
+	t        *testing.T
+	db       *storage.DB
+	server   *Server
+	http     *httptest.Server
+	keys     *domain.KeyService
+	secret   string
+	key      domain.APIKey
+	router   routers.Router
 	clock    *offsetClock
 	queue    *storage.Queue
 	webhooks *domain.WebhookService
