@@ -306,7 +306,9 @@ func TestWebhookRetries(t *testing.T) {
 				}
 				ids := map[string]bool{}
 				for _, d := range got {
-					var b struct{ EventID string `json:"event_id"` }
+					var b struct {
+						EventID string `json:"event_id"`
+					}
 					_ = json.Unmarshal(d.body, &b)
 					ids[b.EventID] = true
 				}
@@ -428,7 +430,9 @@ func TestWebhookDeliveriesSurviveRestart(t *testing.T) {
 			}
 			ok := map[string]bool{}
 			for _, d := range rcv.deliveries() {
-				var b struct{ EventID string `json:"event_id"` }
+				var b struct {
+					EventID string `json:"event_id"`
+				}
 				_ = json.Unmarshal(d.body, &b)
 				if want[b.EventID] {
 					ok[b.EventID] = true
