@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// writeEvent records an event in the transaction of the change behind it
+// PublishEvent records an event in the transaction of the change behind it
 // and queues its delivery to every active webhook of the tenant that
 // enables it, in that same transaction: a crash loses neither, and an
 // aborted change sends nothing.
-func writeEvent(ctx context.Context, tx Tx, s Scope, name string, at time.Time, payload any) error {
+func PublishEvent(ctx context.Context, tx Tx, s Scope, name string, at time.Time, payload any) error {
 	b, err := json.Marshal(payload)
 	if err != nil {
 		return err

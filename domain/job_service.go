@@ -62,7 +62,7 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		if err := tx.Jobs().UpdateJobOutcome(ctx, r.Scope, j); err != nil {
 			return err
 		}
-		if err := writeEvent(ctx, tx, r.Scope, string(j.Name)+".added", now, JobEventPayload(j)); err != nil {
+		if err := PublishEvent(ctx, tx, r.Scope, string(j.Name)+".added", now, JobEventPayload(j)); err != nil {
 			return err
 		}
 		if res.Outcome != OutcomeSuccess {

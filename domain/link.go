@@ -306,7 +306,7 @@ func (s *LinkService) connect(ctx context.Context, t LinkToken, p Platform, empl
 			if err := tx.Accounts().CreateAccount(ctx, t.Scope(), acct); err != nil {
 				return err
 			}
-			if err := writeEvent(ctx, tx, t.Scope(), "account.added", now, accountAddedPayload(acct)); err != nil {
+			if err := PublishEvent(ctx, tx, t.Scope(), "account.added", now, accountAddedPayload(acct)); err != nil {
 				return err
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -77,13 +78,40 @@ type WebhookService struct {
 	resolver Resolver
 	clock    Clock
 	mode     Mode
+
+	// A key's secret never changes, so each is opened once per process
+	// rather than once per delivery.
+	mu          sync.Mutex
+	secretCache map[string]string
 }
+
+// successRefresh is how stale last_success may get before a successful
+// delivery writes it again; healthy webhooks then cost no write per event.
+const successRefresh = time.Minute
 
 // NewWebhookService wires the webhook use cases. Outside the sandbox,
 // webhook hosts are resolved with resolver and refused when they reach
 // internal addresses.
 func NewWebhookService(tx Transactor, secrets WebhookSecrets, sender WebhookSender, resolver Resolver, clock Clock, mode Mode) *WebhookService {
-	return &WebhookService{tx: tx, secrets: secrets, sender: sender, resolver: resolver, clock: clock, mode: mode}
+	return &WebhookService{tx: tx, secrets: secrets, sender: sender, resolver: resolver, clock: clock, mode: mode,
+		secretCache: map[string]string{}}
+}
+
+func (s *WebhookService) signingSecret(ctx context.Context, sc Scope, keyID string) (string, error) {
+	s.mu.Lock()
+	secret, ok := s.secretCache[keyID]
+	s.mu.Unlock()
+	if ok {
+		return secret, nil
+	}
+	secret, err := s.secrets.SigningSecret(ctx, sc, keyID)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	s.secretCache[keyID] = secret
+	s.mu.Unlock()
+	return secret, nil
 }
 
 // WebhookInput is a create or update body; nil fields are not given.
@@ -310,7 +338,7 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 		d.Outcome, d.Error = DeliverySkipped, why
 		return DeliveryDone, s.tx.Webhooks().RecordDelivery(ctx, sc, d)
 	}
-	secret, err := s.secrets.SigningSecret(ctx, sc, w.APIKeyID)
+	secret, err := s.signingSecret(ctx, sc, w.APIKeyID)
 	if err != nil {
 		return DeliveryRetry, err
 	}
@@ -344,6 +372,9 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 		d.Outcome, d.Error, result = DeliveryFailed, fmt.Sprintf("status %d is final: only 200 acknowledges a delivery", status), DeliveryGiveUp
 	}
 	now := s.clock.Now()
+	if d.Outcome == DeliveryDelivered && w.FailingSince == nil && w.LastSuccess != nil && now.Sub(*w.LastSuccess) < successRefresh {
+		return result, s.tx.Webhooks().RecordDelivery(ctx, sc, d) // nothing about the webhook changes
+	}
 	err = s.tx.InTx(ctx, func(tx Tx) error {
 		cur, err := tx.Webhooks().Webhook(ctx, sc, w.ID)
 		if errors.Is(err, ErrNoRows) {

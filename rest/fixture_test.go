@@ -27,7 +27,7 @@ import (
 // fixture is a REST server on a real database with one sandbox key. Every
 // response it sees is validated against docs/openapi.yaml.
 type fixture struct {
-	t        *testing.T
+	t        testing.TB
 	db       *storage.DB
 	server   *Server
 	http     *httptest.Server
@@ -78,7 +78,7 @@ func (c *offsetClock) advance(d time.Duration) {
 	c.offset += d
 }
 
-func newFixture(t *testing.T, db *storage.DB, configure ...func(*fixtureSetup)) *fixture {
+func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) *fixture {
 	t.Helper()
 	box, err := domain.NewSecretBox(testMasterKey)
 	if err != nil {
@@ -141,7 +141,7 @@ var (
 
 // openAPIRouter loads docs/openapi.yaml once, checks it is a valid
 // document, and routes requests to the test server through it.
-func openAPIRouter(t *testing.T, base string) routers.Router {
+func openAPIRouter(t testing.TB, base string) routers.Router {
 	t.Helper()
 	specOnce.Do(func() {
 		loader := openapi3.NewLoader()
@@ -238,7 +238,7 @@ func (f *fixture) checkAgainstSpec(req *http.Request, res result) {
 }
 
 // wantError asserts the spec's error body and status.
-func (res result) wantError(t *testing.T, status int, typ, code string) {
+func (res result) wantError(t testing.TB, status int, typ, code string) {
 	t.Helper()
 	if res.status != status {
 		t.Fatalf("status %d, want %d; body %s", res.status, status, res.raw)
@@ -255,7 +255,7 @@ func (res result) wantError(t *testing.T, status int, typ, code string) {
 	}
 }
 
-func (res result) data(t *testing.T) map[string]any {
+func (res result) data(t testing.TB) map[string]any {
 	t.Helper()
 	d, ok := res.body["data"].(map[string]any)
 	if !ok {
@@ -264,7 +264,7 @@ func (res result) data(t *testing.T) map[string]any {
 	return d
 }
 
-func (res result) list(t *testing.T) []map[string]any {
+func (res result) list(t testing.TB) []map[string]any {
 	t.Helper()
 	items, ok := res.body["data"].([]any)
 	if !ok {
@@ -277,7 +277,7 @@ func (res result) list(t *testing.T) []map[string]any {
 	return out
 }
 
-func (res result) meta(t *testing.T) map[string]any {
+func (res result) meta(t testing.TB) map[string]any {
 	t.Helper()
 	m, ok := res.body["meta"].(map[string]any)
 	if !ok {

@@ -38,7 +38,7 @@ type delivered struct {
 	at     time.Time
 }
 
-func newReceiver(t *testing.T, respond func(n int) int) *receiver {
+func newReceiver(t testing.TB, respond func(n int) int) *receiver {
 	t.Helper()
 	r := &receiver{respond: respond}
 	r.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
