@@ -473,3 +473,45 @@ func TestWebhookSignatureTestVector(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhookVersionsAndPlatformMatching: a platform-matching switch has
+// no params.action; 2023-11-22+ webhooks get it so, older ones cannot
+// represent it and log it as skipped.
+func TestWebhookVersionsAndPlatformMatching(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	rcv := newReceiver(t, always(200))
+	f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+	newer := f.createWebhook(rcv.srv.URL+"/new", `"direct_deposit_switch.added"`)
+	older := f.post("/v1/webhooks", `{"url": "`+rcv.srv.URL+`/old", "version": "2023-07-18", "enabled_events": ["direct_deposit_switch.added"]}`).data(t)["id"].(string)
+	tokenID, value := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "pm", "required_jobs": ["direct_deposit_switch"],
+		"allocation": {"targets": [{"type": "checking", "account_number": "12345678", "routing_number": "` + goodRouting + `"}]},
+		"end_user": {"platform_matching": {"social_security_last_four": "4321", "first_name": "Ada", "last_name": "Lovelace",
+			"date_of_birth": "1990-12-10", "mobile_phone_number": "5551234567", "home_address_zip_code": "94107"}}}`)
+	_, out := f.linkAPI("GET", "matches", value, "")
+	pid := out["platforms"].([]any)[0].(map[string]any)["id"].(string)
+	if status, out := f.linkAPI("POST", "matched_switch", value, `{"platform_id": "`+pid+`"}`); status != 200 {
+		t.Fatalf("matched switch %d %v", status, out)
+	}
+	f.waitJobs(tokenID, 1)
+	waitFor(t, "the newer webhook's delivery", func() bool { return len(rcv.deliveries()) == 1 })
+	got := rcv.deliveries()[0]
+	if got.header.Get("service-version") != "2023-11-22" && got.header.Get("service-version") != "2025-07-08" {
+		t.Errorf("delivered to version %s", got.header.Get("service-version"))
+	}
+	var body struct {
+		Payload struct {
+			Params map[string]any `json:"params"`
+		} `json:"payload"`
+	}
+	_ = json.Unmarshal(got.body, &body)
+	if len(body.Payload.Params) != 0 {
+		t.Errorf("params %v, want neither action nor allocation", body.Payload.Params)
+	}
+	waitFor(t, "the older webhook's log", func() bool { return len(f.get("/v1/webhooks/"+older+"/deliveries").list(t)) == 1 })
+	if l := f.get("/v1/webhooks/" + older + "/deliveries").list(t)[0]; l["outcome"] != domain.DeliverySkipped || !strings.Contains(fmt.Sprint(l["error"]), "2023-11-22") {
+		t.Errorf("older webhook log %v", l)
+	}
+	if l := f.get("/v1/webhooks/" + newer + "/deliveries").list(t)[0]; l["outcome"] != domain.DeliveryDelivered {
+		t.Errorf("newer webhook log %v", l)
+	}
+}
