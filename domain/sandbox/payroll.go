@@ -1,0 +1,257 @@
+package sandbox
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"payline/domain"
+)
+
+// Person is the synthetic worker behind a sandbox account: every field is
+// drawn from a generator seeded with the account id, so the same account
+// always has the same person, job and pay.
+type Person struct {
+	AccountID  string
+	First      string
+	Last       string
+	Birth      time.Time
+	LastFour   string
+	Street     string
+	City       string
+	State      string
+	Zip        string
+	Phone      string
+	Title      string
+	Start      time.Time
+	Hourly     bool
+	Annual     int64 // salary in cents, when not hourly
+	Rate       int64 // cents per hour, when hourly
+	Frequency  string
+	anchor     time.Time // a pay date every schedule is counted from
+	employer   string
+	employerAt domain.Address
+}
+
+var (
+	firstNames = []string{"Ada", "Grace", "Alan", "Katherine", "Dorothy", "Carlos", "Mei", "Amara", "Noah", "Priya", "Diego", "Fatima", "Liam", "Sofia", "Kenji", "Zara", "Omar", "Elena", "Tariq", "Hana"}
+	lastNames  = []string{"Lovelace", "Hopper", "Turing", "Johnson", "Vaughan", "Rivera", "Chen", "Okafor", "Smith", "Patel", "Garcia", "Haddad", "Murphy", "Rossi", "Tanaka", "Ali", "Farouk", "Petrova", "Nguyen", "Kim"}
+	streets    = []string{"Maple Ave", "Oak St", "Cedar Ln", "Elm St", "Park Blvd", "Lake Dr", "Hill Rd", "River Way"}
+	cities     = []struct{ city, state, zip string }{{"Columbus", "OH", "43215"}, {"Austin", "TX", "78701"}, {"Denver", "CO", "80202"}, {"Portland", "OR", "97205"}, {"Raleigh", "NC", "27601"}, {"Madison", "WI", "53703"}, {"Tampa", "FL", "33602"}, {"Boise", "ID", "83702"}}
+	titles     = []string{"Warehouse Associate", "Registered Nurse", "Software Engineer", "Store Manager", "Accountant", "Line Cook", "Customer Support Specialist", "Electrician", "Teacher", "Delivery Driver"}
+	frequencies = []string{"bi-weekly", "bi-weekly", "semi-monthly", "weekly", "monthly"}
+)
+
+// payEpoch is a Friday; every weekly and bi-weekly schedule counts from a
+// day near it.
+var payEpoch = time.Date(2019, 1, 4, 0, 0, 0, 0, time.UTC)
+
+// NewPerson draws the person of an account. employer names the employer
+// (or platform) the account was connected through.
+func NewPerson(accountID, employer string) Person {
+	h := fnv.New64a()
+	h.Write([]byte(accountID))
+	seed := h.Sum64()
+	r := rand.New(rand.NewPCG(seed, seed>>7|1))
+	c := cities[r.IntN(len(cities))]
+	p := Person{
+		AccountID: accountID,
+		First:     firstNames[r.IntN(len(firstNames))],
+		Last:      lastNames[r.IntN(len(lastNames))],
+		Birth:     time.Date(1960+r.IntN(40), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC),
+		LastFour:  fmt.Sprintf("%04d", 1+r.IntN(9998)),
+		Street:    fmt.Sprintf("%d %s", 100+r.IntN(9800), streets[r.IntN(len(streets))]),
+		City:      c.city, State: c.state, Zip: c.zip,
+		Phone:     fmt.Sprintf("%03d555%04d", 201+r.IntN(700), r.IntN(10000)),
+		Title:     titles[r.IntN(len(titles))],
+		Start:     time.Date(2012+r.IntN(8), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC),
+		Hourly:    r.IntN(3) == 0,
+		Frequency: frequencies[r.IntN(len(frequencies))],
+		anchor:    payEpoch.AddDate(0, 0, 7*r.IntN(2)),
+		employer:  employer,
+	}
+	if p.Hourly {
+		p.Rate = int64(1600 + r.IntN(3400)) // $16 to $50
+	} else {
+		p.Annual = int64(38_000+r.IntN(140_000)) * 100
+	}
+	p.employerAt = domain.Address{Line1: fmt.Sprintf("%d Commerce Pkwy", 1+r.IntN(999)), City: c.city, State: c.state,
+		PostalCode: c.zip, Country: "US"}
+	p.employerAt.Raw = fmt.Sprintf("%s, %s, %s %s", p.employerAt.Line1, c.city, c.state, c.zip)
+	return p
+}
+
+// Identity is the person as the payroll platform knows them.
+func (p Person) Identity() domain.Identity {
+	addr := domain.Address{Line1: p.Street, City: p.City, State: p.State, PostalCode: p.Zip, Country: "US",
+		Raw: fmt.Sprintf("%s, %s, %s %s", p.Street, p.City, p.State, p.Zip)}
+	return domain.Identity{
+		FullName: p.First + " " + p.Last, DateOfBirth: p.Birth.Format(time.DateOnly), LastFourSSN: p.LastFour,
+		Emails:       []string{strings.ToLower(p.First+"."+p.Last) + "@example.com"},
+		Address:      addr,
+		PhoneNumbers: []domain.PhoneNumber{{Value: p.Phone, Type: "mobile"}},
+	}
+}
+
+// Employment is the person's job.
+func (p Person) Employment() domain.Employment {
+	return domain.Employment{Status: "employed", StartDate: p.Start.Format(time.DateOnly), EmployerName: p.employer,
+		EmployerAddress: p.employerAt, EmployerPhoneNumber: domain.PhoneNumber{Value: "8005550100", Type: "work"}, Title: p.Title}
+}
+
+// Income is the person's pay rate.
+func (p Person) Income() domain.Income {
+	if p.Hourly {
+		return domain.Income{CompensationAmount: p.Rate, CompensationUnit: "hourly", Currency: "USD", PayFrequency: p.Frequency}
+	}
+	return domain.Income{CompensationAmount: p.Annual, CompensationUnit: "annually", Currency: "USD", PayFrequency: p.Frequency}
+}
+
+// PayDates are the pay dates in [from, to], oldest first.
+func (p Person) PayDates(from, to time.Time) []time.Time {
+	var out []time.Time
+	add := func(d time.Time) {
+		if !d.Before(from) && !d.After(to) && !d.Before(p.Start) {
+			out = append(out, d)
+		}
+	}
+	switch p.Frequency {
+	case "weekly", "bi-weekly":
+		step := 7
+		if p.Frequency == "bi-weekly" {
+			step = 14
+		}
+		n := int(from.Sub(p.anchor).Hours() / 24 / float64(step))
+		for d := p.anchor.AddDate(0, 0, step*(n-1)); !d.After(to); d = d.AddDate(0, 0, step) {
+			add(d)
+		}
+	default:
+		for m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(to); m = m.AddDate(0, 1, 0) {
+			last := m.AddDate(0, 1, -1)
+			if p.Frequency == "semi-monthly" {
+				add(m.AddDate(0, 0, 14))
+			}
+			add(last)
+		}
+	}
+	return out
+}
+
+func periodsPerYear(freq string) int64 {
+	switch freq {
+	case "weekly":
+		return 52
+	case "bi-weekly":
+		return 26
+	case "semi-monthly":
+		return 24
+	}
+	return 12
+}
+
+// stubRand seeds the variable parts of one paystub (overtime, bonus,
+// reimbursements) from the account and the pay date.
+func (p Person) stubRand(pay time.Time) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(p.AccountID + pay.Format(time.DateOnly)))
+	s := h.Sum64()
+	return rand.New(rand.NewPCG(s, s>>3|1))
+}
+
+func pct(amount int64, basisPoints int64) int64 { return (amount*basisPoints + 5000) / 10000 }
+
+// paystub builds the stub of one pay date, without YTD figures.
+func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
+	r := p.stubRand(pay)
+	end := pay.AddDate(0, 0, -5)
+	start := prev.AddDate(0, 0, -4)
+	if prev.IsZero() {
+		start = end.AddDate(0, 0, -int(365/periodsPerYear(p.Frequency))+1)
+	}
+	var earnings []domain.PayLine
+	if p.Hourly {
+		hours := float64(2080/periodsPerYear(p.Frequency)) - float64(r.IntN(5))
+		rate := p.Rate
+		earnings = append(earnings, domain.PayLine{Name: "Regular", Category: "hourly", Amount: int64(hours * float64(rate)), Hours: &hours, Rate: &rate})
+		if r.IntN(10) < 3 {
+			ot := float64(1 + r.IntN(8))
+			otRate := rate * 3 / 2
+			earnings = append(earnings, domain.PayLine{Name: "Overtime", Category: "overtime", Amount: int64(ot * float64(otRate)), Hours: &ot, Rate: &otRate})
+		}
+	} else {
+		earnings = append(earnings, domain.PayLine{Name: "Salary", Category: "salary", Amount: p.Annual / periodsPerYear(p.Frequency)})
+	}
+	if pay.Month() == time.December && r.IntN(2) == 0 {
+		earnings = append(earnings, domain.PayLine{Name: "Year-end bonus", Category: "bonus", Amount: int64(20_000 + r.IntN(180_000))})
+	}
+	var gross int64
+	for _, e := range earnings {
+		gross += e.Amount
+	}
+	retirement, medical := pct(gross, 500), int64(9_500)
+	medical = min(medical, gross/4)
+	deductions := []domain.PayLine{
+		{Name: "401(k)", Category: "retirement", Amount: retirement},
+		{Name: "Medical", Category: "medical_insurance", Amount: medical},
+	}
+	taxable := gross - retirement - medical
+	taxes := []domain.PayLine{
+		{Name: "Federal Income Tax", Category: "federal_income", Amount: pct(taxable, 1100)},
+		{Name: "Social Security", Category: "social_security", Amount: pct(gross, 620)},
+		{Name: "Medicare", Category: "medicare", Amount: pct(gross, 145)},
+		{Name: p.State + " State Income Tax", Category: "state_income", Amount: pct(taxable, 400)},
+	}
+	var reimb int64
+	if r.IntN(10) == 0 {
+		reimb = int64(2_500 + r.IntN(12_500))
+	}
+	s := domain.Paystub{
+		ID: uuid.NewSHA1(namespace, []byte("paystub/"+p.AccountID+"/"+pay.Format(time.DateOnly))).String(), AccountID: p.AccountID,
+		PayDate: pay.Format(time.DateOnly), PayPeriodStart: start.Format(time.DateOnly), PayPeriodEnd: end.Format(time.DateOnly),
+		GrossPayAmount: gross, TotalReimbursements: reimb, Currency: "USD", EmployerName: p.employer,
+		ExternalPaystubID: "PS-" + pay.Format("20060102"), Earnings: earnings, Taxes: taxes, Deductions: deductions, CreatedAt: now,
+	}
+	for _, t := range taxes {
+		s.TotalTaxes += t.Amount
+	}
+	for _, d := range deductions {
+		s.TotalDeductions += d.Amount
+	}
+	s.NetPayAmount = gross - s.TotalTaxes - s.TotalDeductions
+	s.CheckAmount = s.NetPayAmount + reimb
+	return s
+}
+
+// Paystubs returns the stubs paid in [from, to], oldest first, with YTD
+// figures accumulated from the first pay date of each calendar year (so
+// any window gives the same YTDs).
+func (p Person) Paystubs(from, to, now time.Time) []domain.Paystub {
+	yearStart := time.Date(from.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	dates := p.PayDates(yearStart.AddDate(0, 0, -31), to)
+	var out []domain.Paystub
+	var gytd, nytd int64
+	for i, d := range dates {
+		if d.Before(yearStart) {
+			continue
+		}
+		var prev time.Time
+		if i > 0 {
+			prev = dates[i-1]
+		}
+		s := p.paystub(d, prev, now)
+		if i == 0 || dates[i-1].Year() != d.Year() || dates[i-1].Before(yearStart) {
+			gytd, nytd = 0, 0
+		}
+		gytd += s.GrossPayAmount
+		nytd += s.NetPayAmount
+		s.GrossPayYTD, s.NetPayYTD = gytd, nytd
+		if !d.Before(from) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

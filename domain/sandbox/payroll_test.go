@@ -1,0 +1,105 @@
+package sandbox_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+)
+
+// TestPaystubIdentities checks the accounting of every generated paystub
+// over many accounts and two years: lines add up to totals, net and check
+// amounts follow, YTDs accumulate and restart each January, and W-2s agree
+// with the year's stubs.
+func TestPaystubIdentities(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	from := now.AddDate(-2, 0, 0)
+	for i := 0; i < 300; i++ {
+		id := domain.NewID()
+		p := sandbox.NewPerson(id, "Acme Corp")
+		stubs := p.Paystubs(from, now, now)
+		if len(stubs) < 20 {
+			t.Fatalf("%s (%s): only %d stubs in two years", id, p.Frequency, len(stubs))
+		}
+		ytd := map[int][2]int64{}
+		prev := time.Time{}
+		for _, s := range stubs {
+			sum := func(lines []domain.PayLine) (n int64) {
+				for _, l := range lines {
+					if l.Amount < 0 {
+						t.Fatalf("%s %s: negative %s", id, s.PayDate, l.Name)
+					}
+					n += l.Amount
+				}
+				return n
+			}
+			ctx := fmt.Sprintf("%s %s", id, s.PayDate)
+			if got := sum(s.Earnings); got != s.GrossPayAmount {
+				t.Fatalf("%s: earnings %d != gross %d", ctx, got, s.GrossPayAmount)
+			}
+			if sum(s.Taxes) != s.TotalTaxes || sum(s.Deductions) != s.TotalDeductions {
+				t.Fatalf("%s: itemised taxes or deductions do not add up", ctx)
+			}
+			if s.NetPayAmount != s.GrossPayAmount-s.TotalTaxes-s.TotalDeductions || s.NetPayAmount <= 0 {
+				t.Fatalf("%s: net %d from gross %d, taxes %d, deductions %d", ctx, s.NetPayAmount, s.GrossPayAmount, s.TotalTaxes, s.TotalDeductions)
+			}
+			if s.CheckAmount != s.NetPayAmount+s.TotalReimbursements {
+				t.Fatalf("%s: check amount", ctx)
+			}
+			d := s.PayDateTime()
+			if !d.After(prev) || d.After(now) {
+				t.Fatalf("%s: pay dates out of order or in the future", ctx)
+			}
+			prev = d
+			y := ytd[d.Year()]
+			y[0] += s.GrossPayAmount
+			y[1] += s.NetPayAmount
+			ytd[d.Year()] = y
+			if d.Year() == from.Year() {
+				continue // the window starts mid-year: earlier stubs of that year are not in it
+			}
+			if s.GrossPayYTD != y[0] || s.NetPayYTD != y[1] {
+				t.Fatalf("%s: YTD %d/%d, want %d/%d", ctx, s.GrossPayYTD, s.NetPayYTD, y[0], y[1])
+			}
+		}
+		// A narrower window gives the same stubs and YTDs.
+		late := p.Paystubs(now.AddDate(0, -2, 0), now, now)
+		for _, s := range late {
+			for _, full := range stubs {
+				if full.ID == s.ID && (full.GrossPayYTD != s.GrossPayYTD || full.NetPayAmount != s.NetPayAmount) {
+					t.Fatalf("%s %s: the window changes the stub", id, s.PayDate)
+				}
+			}
+		}
+		// The W-2 of the last full year agrees with its stubs.
+		year := now.Year() - 1
+		yearStubs := p.Paystubs(time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(year, 12, 31, 0, 0, 0, 0, time.UTC), now)
+		w2 := domain.W2From(year, yearStubs, p.Identity(), "Acme Corp")
+		last := yearStubs[len(yearStubs)-1]
+		var federal, pretax int64
+		for _, s := range yearStubs {
+			federal += s.Taxes[0].Amount
+			pretax += s.TotalDeductions
+		}
+		if w2.SocialSecurityWages != last.GrossPayYTD || w2.TotalWages != last.GrossPayYTD-pretax ||
+			w2.FederalTaxes != federal || w2.TaxYear != fmt.Sprint(year) || w2.StateWages != w2.TotalWages {
+			t.Fatalf("%s: W-2 %+v disagrees with the year's stubs (gross YTD %d)", id, w2, last.GrossPayYTD)
+		}
+	}
+}
+
+func TestPersonIsAFunctionOfTheAccount(t *testing.T) {
+	a, b := sandbox.NewPerson("acct-1", "X"), sandbox.NewPerson("acct-1", "X")
+	if a.Identity().FullName != b.Identity().FullName || a.Income() != b.Income() {
+		t.Error("the same account gave two people")
+	}
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	s1, s2 := a.Paystubs(now.AddDate(-1, 0, 0), now, now), b.Paystubs(now.AddDate(-1, 0, 0), now, now)
+	if !cmp.Equal(s1, s2) {
+		t.Error("the same account gave different paystubs")
+	}
+}
