@@ -38,11 +38,11 @@ type Person struct {
 }
 
 var (
-	firstNames = []string{"Ada", "Grace", "Alan", "Katherine", "Dorothy", "Carlos", "Mei", "Amara", "Noah", "Priya", "Diego", "Fatima", "Liam", "Sofia", "Kenji", "Zara", "Omar", "Elena", "Tariq", "Hana"}
-	lastNames  = []string{"Lovelace", "Hopper", "Turing", "Johnson", "Vaughan", "Rivera", "Chen", "Okafor", "Smith", "Patel", "Garcia", "Haddad", "Murphy", "Rossi", "Tanaka", "Ali", "Farouk", "Petrova", "Nguyen", "Kim"}
-	streets    = []string{"Maple Ave", "Oak St", "Cedar Ln", "Elm St", "Park Blvd", "Lake Dr", "Hill Rd", "River Way"}
-	cities     = []struct{ city, state, zip string }{{"Columbus", "OH", "43215"}, {"Austin", "TX", "78701"}, {"Denver", "CO", "80202"}, {"Portland", "OR", "97205"}, {"Raleigh", "NC", "27601"}, {"Madison", "WI", "53703"}, {"Tampa", "FL", "33602"}, {"Boise", "ID", "83702"}}
-	titles     = []string{"Warehouse Associate", "Registered Nurse", "Software Engineer", "Store Manager", "Accountant", "Line Cook", "Customer Support Specialist", "Electrician", "Teacher", "Delivery Driver"}
+	firstNames  = []string{"Ada", "Grace", "Alan", "Katherine", "Dorothy", "Carlos", "Mei", "Amara", "Noah", "Priya", "Diego", "Fatima", "Liam", "Sofia", "Kenji", "Zara", "Omar", "Elena", "Tariq", "Hana"}
+	lastNames   = []string{"Lovelace", "Hopper", "Turing", "Johnson", "Vaughan", "Rivera", "Chen", "Okafor", "Smith", "Patel", "Garcia", "Haddad", "Murphy", "Rossi", "Tanaka", "Ali", "Farouk", "Petrova", "Nguyen", "Kim"}
+	streets     = []string{"Maple Ave", "Oak St", "Cedar Ln", "Elm St", "Park Blvd", "Lake Dr", "Hill Rd", "River Way"}
+	cities      = []struct{ city, state, zip string }{{"Columbus", "OH", "43215"}, {"Austin", "TX", "78701"}, {"Denver", "CO", "80202"}, {"Portland", "OR", "97205"}, {"Raleigh", "NC", "27601"}, {"Madison", "WI", "53703"}, {"Tampa", "FL", "33602"}, {"Boise", "ID", "83702"}}
+	titles      = []string{"Warehouse Associate", "Registered Nurse", "Software Engineer", "Store Manager", "Accountant", "Line Cook", "Customer Support Specialist", "Electrician", "Teacher", "Delivery Driver"}
 	frequencies = []string{"bi-weekly", "bi-weekly", "semi-monthly", "weekly", "monthly"}
 )
 
