@@ -5,13 +5,17 @@ import (
 	"errors"
 )
 
-// AccountService reads accounts and jobs for API callers.
+// AccountService reads accounts, their jobs and data for API callers, and
+// runs the account lifecycle.
 type AccountService struct {
-	tx Transactor
+	tx    Transactor
+	clock Clock
 }
 
 // NewAccountService wires the account use cases.
-func NewAccountService(tx Transactor) *AccountService { return &AccountService{tx: tx} }
+func NewAccountService(tx Transactor, clock Clock) *AccountService {
+	return &AccountService{tx: tx, clock: clock}
+}
 
 // Account returns one of the scope's accounts. Errors: INVALID_FIELDS for
 // a malformed id, ACCOUNT_NOT_FOUND when the scope has none with it.
@@ -62,3 +66,105 @@ func (s *AccountService) SimulateMonitoringStatus(ctx context.Context, sc Scope,
 // production modes, which do not ship yet: it says so instead of
 // pretending.
 type NoConnector struct{}
+
+// productJobs names the job that produces each product, for 404s.
+var productJobs = map[string]JobType{
+	ProductIdentity: JobIdentity, ProductEmployment: JobEmployment, ProductIncome: JobIncome,
+	ProductAllocations: JobDirectDepositAllocations, ProductPaystubs: JobPaystubs,
+}
+
+func productNotFound(accountID, product string) error {
+	return Errorf(KindNotFound, CodeProductNotFound,
+		"account %s has no %s yet: the %s job produces it; create a link token whose required_jobs include %q (or an On Demand Update token with account_id)",
+		accountID, product, productJobs[product], productJobs[product])
+}
+
+// Product returns a stored single-object product and its account (whose
+// data_refreshed_at is the product's freshness). Errors: ACCOUNT_NOT_FOUND,
+// PRODUCT_NOT_FOUND naming the job that produces it.
+func (s *AccountService) Product(ctx context.Context, sc Scope, accountID, product string) (StoredProduct, Account, error) {
+	a, err := s.Account(ctx, sc, accountID)
+	if err != nil {
+		return StoredProduct{}, Account{}, err
+	}
+	p, err := s.tx.Data().Product(ctx, sc, accountID, product)
+	if errors.Is(err, ErrNoRows) {
+		return StoredProduct{}, a, productNotFound(accountID, product)
+	}
+	return p, a, err
+}
+
+// Paystubs pages an account's paystubs, newest pay date first. from, when
+// given, is a YYYY-MM-DD date: only stubs paid on or after it.
+func (s *AccountService) Paystubs(ctx context.Context, sc Scope, accountID, from string, p PageRequest) (Page[Paystub], Account, error) {
+	a, err := s.Account(ctx, sc, accountID)
+	if err != nil {
+		return Page[Paystub]{}, Account{}, err
+	}
+	if a.DataRefreshedAt[ProductPaystubs].IsZero() {
+		return Page[Paystub]{}, a, productNotFound(accountID, ProductPaystubs)
+	}
+	page, err := s.tx.Data().FindPaystubs(ctx, sc, accountID, from, p)
+	return page, a, err
+}
+
+// Paystub returns one paystub. Errors: INVALID_FIELDS, ACCOUNT_NOT_FOUND,
+// RECORD_NOT_FOUND (PAYSTUB_NOT_FOUND).
+func (s *AccountService) Paystub(ctx context.Context, sc Scope, accountID, id string) (Paystub, error) {
+	if _, err := s.Account(ctx, sc, accountID); err != nil {
+		return Paystub{}, err
+	}
+	if err := CheckID("paystub_id", id); err != nil {
+		return Paystub{}, err
+	}
+	p, err := s.tx.Data().Paystub(ctx, sc, accountID, id)
+	if errors.Is(err, ErrNoRows) {
+		return Paystub{}, Errorf(KindNotFound, "PAYSTUB_NOT_FOUND", "account %s has no paystub %s", accountID, id)
+	}
+	return p, err
+}
+
+// setMonitoring changes an account in a transaction and writes
+// account.monitoring_status.updated when its status changes.
+func (s *AccountService) setMonitoring(ctx context.Context, sc Scope, id string, change func(a *Account)) error {
+	if _, err := s.Account(ctx, sc, id); err != nil {
+		return err
+	}
+	return s.tx.InTx(ctx, func(tx Tx) error {
+		a, err := tx.Accounts().Account(ctx, sc, id)
+		if err != nil {
+			return err
+		}
+		before := a.MonitoringStatus
+		change(&a)
+		if err := tx.Accounts().UpdateAccount(ctx, sc, a); err != nil {
+			return err
+		}
+		if a.MonitoringStatus == before {
+			return nil
+		}
+		return PublishEvent(ctx, tx, sc, "account.monitoring_status.updated", s.clock.Now(), map[string]any{
+			"account_id": a.ID, "end_user_id": a.EndUserID, "monitoring_status": a.MonitoringStatus, "previous_monitoring_status": before,
+		})
+	})
+}
+
+// Disconnect ends an account's connection for good: connected becomes
+// false and monitoring_status unavailable; data already read stays
+// readable, and On Demand Updates are refused from then on. Repeating it
+// changes nothing.
+func (s *AccountService) Disconnect(ctx context.Context, sc Scope, id string) error {
+	return s.setMonitoring(ctx, sc, id, func(a *Account) {
+		a.Connected, a.MonitoringStatus = false, MonitoringUnavailable
+	})
+}
+
+// DisableMonitoring stops refreshes: monitoring_status becomes
+// customer_disabled (a disconnected account stays unavailable).
+func (s *AccountService) DisableMonitoring(ctx context.Context, sc Scope, id string) error {
+	return s.setMonitoring(ctx, sc, id, func(a *Account) {
+		if a.Connected {
+			a.MonitoringStatus = MonitoringCustomerDisabled
+		}
+	})
+}

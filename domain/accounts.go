@@ -31,6 +31,7 @@ type Account struct {
 	PlatformID       string
 	EmployerID       string
 	EndUserID        string
+	EmployerName     string // the employer (or platform) name shown on its data
 	Connected        bool
 	MonitoringStatus MonitoringStatus
 	DataUpdatedAt    map[string]time.Time
@@ -64,4 +65,7 @@ type AccountStore interface {
 	// UpdateAccount writes connected, monitoring status, data times and
 	// connection.
 	UpdateAccount(ctx context.Context, s Scope, a Account) error
+	// MonitoredAccounts lists connected accounts with monitoring active,
+	// in every tenant: the monitoring job serves them all.
+	MonitoredAccounts(ctx context.Context, limit int, afterID string) ([]Account, error)
 }

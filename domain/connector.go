@@ -59,6 +59,8 @@ type Connector interface {
 	// Run attempts a job for an account. started is the job's first
 	// attempt, for connectors whose pending work ends after a delay.
 	Run(ctx context.Context, j Job, a Account, started, now time.Time) (JobResult, error)
+	// Fetch reads a data product of a connected account.
+	Fetch(ctx context.Context, r FetchRequest) (Fetched, error)
 }
 
 func (NoConnector) unavailable() error {
@@ -77,4 +79,9 @@ func (NoConnector) Match(context.Context, PlatformMatching, []Platform) []Platfo
 // Run implements Connector.
 func (NoConnector) Run(context.Context, Job, Account, time.Time, time.Time) (JobResult, error) {
 	return JobResult{Outcome: OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: CodePlatformUnavailable}, nil
+}
+
+// Fetch implements Connector.
+func (n NoConnector) Fetch(context.Context, FetchRequest) (Fetched, error) {
+	return Fetched{}, n.unavailable()
 }

@@ -50,6 +50,15 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 	if res.Outcome == OutcomePending && now.Sub(j.CreatedAt) >= PendingWindow {
 		res = JobResult{Outcome: OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: "PENDING_TIMEOUT"}
 	}
+	var fetched Fetched
+	product := productOf(j.Name)
+	if res.Outcome == OutcomeSuccess && product != "" {
+		// Read the product before the transaction: a real connector does
+		// network I/O here, which must not hold a database transaction.
+		if fetched, err = s.fetch(ctx, r.Scope, a, product, now); err != nil {
+			return 0, fmt.Errorf("fetch %s for job %s: %w", product, j.ID, err)
+		}
+	}
 	wait := time.Duration(0)
 	if res.Outcome == OutcomePending {
 		wait = max(res.RetryAfter, MinPendingRetry)
@@ -65,19 +74,60 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		if err := PublishEvent(ctx, tx, r.Scope, string(j.Name)+".added", now, JobEventPayload(j)); err != nil {
 			return err
 		}
-		if res.Outcome != OutcomeSuccess {
+		if res.Outcome != OutcomeSuccess || product == "" {
 			return nil
 		}
-		product := string(j.Name)
-		if j.Name == JobDirectDepositSwitch {
-			product = string(JobDirectDepositAllocations)
-		}
-		a, err := tx.Accounts().Account(ctx, r.Scope, j.AccountID)
-		if err != nil {
-			return err
-		}
-		a.DataUpdatedAt[product], a.DataRefreshedAt[product] = now, now
-		return tx.Accounts().UpdateAccount(ctx, r.Scope, a)
+		return storeFetched(ctx, tx, r.Scope, j.AccountID, product, fetched, now)
 	})
 	return wait, err
+}
+
+// fetch reads one product of an account through the connector, giving it
+// the account's successful switches so allocations can reflect them.
+func (s *JobService) fetch(ctx context.Context, sc Scope, a Account, product string, now time.Time) (Fetched, error) {
+	req := FetchRequest{Account: a, Product: product, Since: now.Add(-PaystubHistory), Now: now}
+	if product == ProductAllocations {
+		page, err := s.tx.Jobs().FindJobs(ctx, sc, JobFilter{AccountID: a.ID, JobTypes: []JobType{JobDirectDepositSwitch},
+			Outcome: OutcomeSuccess}, PageRequest{Limit: MaxPageLimit})
+		if err != nil {
+			return Fetched{}, err
+		}
+		for i := len(page.Items) - 1; i >= 0; i-- { // oldest first
+			req.Switches = append(req.Switches, page.Items[i])
+		}
+	}
+	return s.connector.Fetch(ctx, req)
+}
+
+// storeFetched writes a fetched product and the account's data times:
+// data_refreshed_at always, data_updated_at when something changed.
+func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product string, f Fetched, now time.Time) error {
+	changed := false
+	var err error
+	switch product {
+	case ProductIdentity:
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Identity, now)
+	case ProductEmployment:
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Employment, now)
+	case ProductIncome:
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Income, now)
+	case ProductAllocations:
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, map[string]any{"allocations": f.Allocations}, now)
+	case ProductPaystubs:
+		var added int
+		added, err = tx.Data().PutPaystubs(ctx, sc, accountID, f.Paystubs)
+		changed = added > 0
+	}
+	if err != nil {
+		return err
+	}
+	a, err := tx.Accounts().Account(ctx, sc, accountID)
+	if err != nil {
+		return err
+	}
+	a.DataRefreshedAt[product] = now
+	if changed || a.DataUpdatedAt[product].IsZero() {
+		a.DataUpdatedAt[product] = now
+	}
+	return tx.Accounts().UpdateAccount(ctx, sc, a)
 }

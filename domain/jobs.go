@@ -39,6 +39,8 @@ type Job struct {
 	Params       JobParams
 	// Monitoring marks refresh jobs, which GET /jobs does not list.
 	Monitoring bool
+	// Target is where a switch sent pay (internal, never rendered).
+	Target *SwitchTarget
 }
 
 // Scope is the job's tenant.
@@ -122,6 +124,7 @@ type Tx interface {
 	Jobs() JobStore
 	Events() EventStore
 	Webhooks() WebhookStore
+	Data() DataStore
 	// EnqueueJobRun queues a run of the job, visible once the transaction
 	// commits.
 	EnqueueJobRun(ctx context.Context, r JobRun) error

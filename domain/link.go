@@ -275,6 +275,12 @@ func (s *LinkService) Login(ctx context.Context, value string, r LoginRequest) (
 // connect records a successful login or match.
 func (s *LinkService) connect(ctx context.Context, t LinkToken, p Platform, employerID, conn string) (Account, error) {
 	now := s.clock.Now()
+	employerName := p.Name // the account's data names the employer, not its payroll platform
+	if employerID != "" {
+		if e, err := s.directory.Employer(ctx, employerID); err == nil {
+			employerName = e.Name
+		}
+	}
 	var acct Account
 	err := s.tx.InTx(ctx, func(tx Tx) error {
 		if err := tx.LinkTokens().MarkLinkTokenUsed(ctx, t.Scope(), t.ID, now); err != nil {
@@ -298,7 +304,8 @@ func (s *LinkService) connect(ctx context.Context, t LinkToken, p Platform, empl
 			acct = a
 		} else {
 			acct = Account{
-				ID: NewID(), CustomerID: t.CustomerID, Mode: t.Mode, CreatedAt: now, LinkTokenID: t.ID,
+				EmployerName: employerName,
+				ID:           NewID(), CustomerID: t.CustomerID, Mode: t.Mode, CreatedAt: now, LinkTokenID: t.ID,
 				PlatformID: p.ID, EmployerID: employerID, EndUserID: t.EndUserID, Connected: true,
 				MonitoringStatus: MonitoringActive, DataUpdatedAt: map[string]time.Time{}, DataRefreshedAt: map[string]time.Time{},
 				Connection: conn,
@@ -311,7 +318,7 @@ func (s *LinkService) connect(ctx context.Context, t LinkToken, p Platform, empl
 			}
 		}
 		for _, name := range readJobs(t, p) {
-			if _, err := s.createJob(ctx, tx, t, acct, p, name, JobParams{}, now); err != nil {
+			if _, err := s.createJob(ctx, tx, t, acct, p, name, JobParams{}, now, nil); err != nil {
 				return err
 			}
 		}
@@ -337,13 +344,13 @@ func readJobs(t LinkToken, p Platform) []JobType {
 	return out
 }
 
-func (s *LinkService) createJob(ctx context.Context, tx Tx, t LinkToken, a Account, p Platform, name JobType, params JobParams, now time.Time) (Job, error) {
+func (s *LinkService) createJob(ctx context.Context, tx Tx, t LinkToken, a Account, p Platform, name JobType, params JobParams, now time.Time, target *SwitchTarget) (Job, error) {
 	pname := p.Name
 	if p.Partnership {
 		pname += " (Partnership)"
 	}
 	j := Job{ID: NewID(), CustomerID: t.CustomerID, Mode: t.Mode, AccountID: a.ID, PlatformID: p.ID, PlatformName: pname,
-		EndUserID: a.EndUserID, LinkTokenID: t.ID, Name: name, CreatedAt: now, Params: params}
+		EndUserID: a.EndUserID, LinkTokenID: t.ID, Name: name, CreatedAt: now, Params: params, Target: target}
 	if err := tx.Jobs().CreateJob(ctx, t.Scope(), j); err != nil {
 		return Job{}, err
 	}
@@ -377,14 +384,14 @@ func (s *LinkService) Switch(ctx context.Context, value string, r SwitchRequest)
 	if err != nil {
 		return Job{}, err
 	}
-	params, err := switchParams(t, p, r)
+	params, target, err := switchParams(t, p, r)
 	if err != nil {
 		return Job{}, err
 	}
-	return s.queueSwitch(ctx, t, *sess.Account, p, params)
+	return s.queueSwitch(ctx, t, *sess.Account, p, params, target)
 }
 
-func (s *LinkService) queueSwitch(ctx context.Context, t LinkToken, a Account, p Platform, params JobParams) (Job, error) {
+func (s *LinkService) queueSwitch(ctx context.Context, t LinkToken, a Account, p Platform, params JobParams, target AllocationTarget) (Job, error) {
 	var job Job
 	err := s.tx.InTx(ctx, func(tx Tx) error {
 		page, err := tx.Jobs().FindJobs(ctx, t.Scope(), JobFilter{LinkTokenID: t.ID, JobTypes: []JobType{JobDirectDepositSwitch}, IncludeUnrun: true}, PageRequest{Limit: 1})
@@ -394,20 +401,21 @@ func (s *LinkService) queueSwitch(ctx context.Context, t LinkToken, a Account, p
 		if len(page.Items) > 0 {
 			return Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already switched deposits; create a new one")
 		}
-		job, err = s.createJob(ctx, tx, t, a, p, JobDirectDepositSwitch, params, s.clock.Now())
+		job, err = s.createJob(ctx, tx, t, a, p, JobDirectDepositSwitch, params, s.clock.Now(), &SwitchTarget{
+			Name: target.Name, Type: target.Type, LastFour: target.Masked(), RoutingNumber: target.RoutingNumber})
 		return err
 	})
 	return job, err
 }
 
 // switchParams checks the user's allocation against the token and the
-// platform and builds the job's params.
-func switchParams(t LinkToken, p Platform, r SwitchRequest) (JobParams, error) {
+// platform and builds the job's params and target.
+func switchParams(t LinkToken, p Platform, r SwitchRequest) (JobParams, AllocationTarget, error) {
 	target := t.Allocation.Targets[0]
 	if r.TargetName != "" {
 		i := slices.IndexFunc(t.Allocation.Targets, func(x AllocationTarget) bool { return x.Name == r.TargetName })
 		if i < 0 {
-			return JobParams{}, Errorf(KindInvalid, CodeInvalidFields, "target: no allocation target named %q", r.TargetName)
+			return JobParams{}, target, Errorf(KindInvalid, CodeInvalidFields, "target: no allocation target named %q", r.TargetName)
 		}
 		target = t.Allocation.Targets[i]
 	}
@@ -433,7 +441,7 @@ func switchParams(t LinkToken, p Platform, r SwitchRequest) (JobParams, error) {
 	default:
 		p2.Invalid("action", "must be full_switch or partial_switch, got %q", r.Action)
 	}
-	return params, p2.Err()
+	return params, target, p2.Err()
 }
 
 func checkPartial(p *Problems, pl Platform, r SwitchRequest) {
@@ -538,7 +546,7 @@ func (s *LinkService) MatchedSwitch(ctx context.Context, value, platformID strin
 	if err := s.tx.LinkTokens().ForgetPlatformMatching(ctx, t.Scope(), t.ID); err != nil {
 		return Account{}, Job{}, err
 	}
-	job, err := s.queueSwitch(ctx, t, acct, matched[i], JobParams{})
+	job, err := s.queueSwitch(ctx, t, acct, matched[i], JobParams{}, t.Allocation.Targets[0])
 	return acct, job, err
 }
 

@@ -27,17 +27,18 @@ import (
 // fixture is a REST server on a real database with one sandbox key. Every
 // response it sees is validated against docs/openapi.yaml.
 type fixture struct {
-	t        testing.TB
-	db       *storage.DB
-	server   *Server
-	http     *httptest.Server
-	keys     *domain.KeyService
-	secret   string
-	key      domain.APIKey
-	router   routers.Router
-	clock    *offsetClock
-	queue    *storage.Queue
-	webhooks *domain.WebhookService
+	t          testing.TB
+	db         *storage.DB
+	server     *Server
+	http       *httptest.Server
+	keys       *domain.KeyService
+	secret     string
+	key        domain.APIKey
+	router     routers.Router
+	clock      *offsetClock
+	queue      *storage.Queue
+	webhooks   *domain.WebhookService
+	monitoring *domain.MonitoringService
 	// skipSpec turns the OpenAPI check off, for tests that serve shapes
 	// the document does not describe on purpose.
 	skipSpec bool
@@ -110,7 +111,8 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		t.Fatal(err)
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, setup.rest.Mode)
-	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver}); err != nil {
+	monitoring := domain.NewMonitoringService(tx, jobs, connector, clock, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Monitoring: monitoring.RefreshAll}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -123,14 +125,14 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		t.Fatal(err)
 	}
 	cfg := setup.rest
-	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx), webhooks
+	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock), webhooks
 	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock)
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := NewServer(cfg)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
-		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks}
+		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks, monitoring: monitoring}
 }
 
 var (

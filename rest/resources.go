@@ -16,6 +16,7 @@ const (
 	resJob          = "job"
 	resLinkSession  = "sandbox_link_session"
 	resWebhook      = "webhook"
+	resPaystub      = "paystub"
 	resDelivery     = "webhook_delivery"
 )
 

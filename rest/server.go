@@ -101,6 +101,13 @@ func (s *Server) routes() {
 		s.handle("GET /v1/end_users/{end_user_id}/accounts", s.listEndUserAccounts)
 		s.handle("POST /v1/sandbox/link_sessions", s.sandboxLinkSession)
 		s.handle("PATCH /v1/sandbox/accounts/{account_id}", s.sandboxPatchAccount)
+		for _, product := range []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductAllocations} {
+			s.handle("GET /v1/accounts/{account_id}/"+product, s.productHandler(product))
+		}
+		s.handle("GET /v1/accounts/{account_id}/paystubs", s.listPaystubs)
+		s.handle("GET /v1/accounts/{account_id}/paystubs/{paystub_id}", s.getPaystub)
+		s.handle("POST /v1/accounts/{account_id}/disconnect", s.disconnect)
+		s.handle("POST /v1/accounts/{account_id}/disable_monitoring", s.disableMonitoring)
 	}
 	if s.webhooks != nil {
 		s.handle("GET /v1/webhooks", s.listWebhooks)

@@ -413,7 +413,7 @@ func TestWebhookDeliveriesSurviveRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		jobs := domain.NewJobService(storage.NewTransactor(db, next), sandbox.Connector{}, domain.SystemClock{})
-		if err := next.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: f.webhooks.Deliver}); err != nil {
+		if err := next.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: f.webhooks.Deliver, Monitoring: f.monitoring.RefreshAll}); err != nil {
 			t.Fatal(err)
 		}
 		defer next.Stop(context.Background())

@@ -68,6 +68,8 @@ func (s stores) LinkTokens() domain.LinkTokenStore { return s }
 func (s stores) Accounts() domain.AccountStore     { return s }
 func (s stores) Jobs() domain.JobStore             { return s }
 func (s stores) Events() domain.EventStore         { return s }
+func (s stores) Webhooks() domain.WebhookStore     { return s }
+func (s stores) Data() domain.DataStore            { return s }
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v) // the domain values stored as JSON always marshal
@@ -193,6 +195,7 @@ type accountRow struct {
 	PlatformID       string    `db:"platform_id"`
 	EmployerID       *string   `db:"employer_id"`
 	EndUserID        string    `db:"end_user_id"`
+	EmployerName     string    `db:"employer_name"`
 	Connected        bool      `db:"connected"`
 	MonitoringStatus string    `db:"monitoring_status"`
 	DataUpdatedAt    string    `db:"data_updated_at"`
@@ -201,13 +204,13 @@ type accountRow struct {
 }
 
 const accountColumns = `id, customer_id, mode, created_at, link_token_id, platform_id, employer_id, end_user_id,
-	connected, monitoring_status, data_updated_at, data_refreshed_at, connection`
+	connected, monitoring_status, data_updated_at, data_refreshed_at, connection, employer_name`
 
 func (r accountRow) domain() (domain.Account, error) {
 	a := domain.Account{
 		ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),
 		LinkTokenID: r.LinkTokenID, PlatformID: r.PlatformID, EmployerID: deref(r.EmployerID), EndUserID: r.EndUserID,
-		Connected: r.Connected, MonitoringStatus: domain.MonitoringStatus(r.MonitoringStatus), Connection: r.Connection,
+		EmployerName: r.EmployerName, Connected: r.Connected, MonitoringStatus: domain.MonitoringStatus(r.MonitoringStatus), Connection: r.Connection,
 	}
 	if err := json.Unmarshal([]byte(r.DataUpdatedAt), &a.DataUpdatedAt); err != nil {
 		return a, err
@@ -224,9 +227,9 @@ func timeMap(m map[string]time.Time) string {
 
 func (s stores) CreateAccount(ctx context.Context, sc domain.Scope, a domain.Account) error {
 	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO accounts (`+accountColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		a.ID, sc.CustomerID, string(sc.Mode), a.CreatedAt, a.LinkTokenID, a.PlatformID, nullable(a.EmployerID), a.EndUserID,
-		a.Connected, string(a.MonitoringStatus), timeMap(a.DataUpdatedAt), timeMap(a.DataRefreshedAt), a.Connection)
+		a.Connected, string(a.MonitoringStatus), timeMap(a.DataUpdatedAt), timeMap(a.DataRefreshedAt), a.Connection, a.EmployerName)
 	return translate(err)
 }
 
@@ -299,10 +302,11 @@ type jobRow struct {
 	ErrorType    *string    `db:"error_type"`
 	Params       string     `db:"params"`
 	Monitoring   bool       `db:"monitoring"`
+	SwitchTarget string     `db:"switch_target"`
 }
 
 const jobColumns = `id, customer_id, mode, account_id, platform_id, platform_name, end_user_id, link_token_id, name,
-	created_at, completed_at, outcome, error_code, error_type, params, monitoring`
+	created_at, completed_at, outcome, error_code, error_type, params, monitoring, switch_target`
 
 func (r jobRow) domain() (domain.Job, error) {
 	j := domain.Job{
@@ -311,16 +315,29 @@ func (r jobRow) domain() (domain.Job, error) {
 		CreatedAt: r.CreatedAt.UTC(), Timestamp: utcPtr(r.CompletedAt), Outcome: domain.Outcome(deref(r.Outcome)),
 		ErrorCode: deref(r.ErrorCode), ErrorType: deref(r.ErrorType), Monitoring: r.Monitoring,
 	}
+	if r.SwitchTarget != "" {
+		j.Target = &domain.SwitchTarget{}
+		if err := json.Unmarshal([]byte(r.SwitchTarget), j.Target); err != nil {
+			return j, err
+		}
+	}
 	return j, json.Unmarshal([]byte(r.Params), &j.Params)
 }
 
 func (s stores) CreateJob(ctx context.Context, sc domain.Scope, j domain.Job) error {
 	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO jobs (`+jobColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		j.ID, sc.CustomerID, string(sc.Mode), j.AccountID, j.PlatformID, j.PlatformName, j.EndUserID, j.LinkTokenID,
 		string(j.Name), j.CreatedAt, j.Timestamp, nullable(string(j.Outcome)), nullable(j.ErrorCode), nullable(j.ErrorType),
-		jsonText(j.Params), j.Monitoring)
+		jsonText(j.Params), j.Monitoring, targetText(j.Target))
 	return translate(err)
+}
+
+func targetText(t *domain.SwitchTarget) string {
+	if t == nil {
+		return ""
+	}
+	return jsonText(t)
 }
 
 func (s stores) Job(ctx context.Context, sc domain.Scope, id string) (domain.Job, error) {

@@ -49,6 +49,7 @@ type Queue struct {
 	client    *river.Client[*sql.Tx]
 	worker    *payrollWorker
 	deliverer *deliveryWorker
+	monitor   *monitoringWorker
 }
 
 // QueueConfig tunes the queue; zero values pick the defaults.
@@ -59,12 +60,34 @@ type QueueConfig struct {
 	WebhookWorkers int
 	// Retry spaces webhook retries; tests scale it down.
 	Retry RetrySchedule
+	// MonitoringInterval is how often monitored accounts are refreshed
+	// (default one hour).
+	MonitoringInterval time.Duration
 }
 
 // Runners are the functions the queue's workers call.
 type Runners struct {
 	Job      JobRunner
 	Delivery DeliveryFunc
+	// Monitoring refreshes monitored accounts; it runs every
+	// QueueConfig.MonitoringInterval on the leader process.
+	Monitoring func(ctx context.Context) (int, error)
+}
+
+type monitoringArgs struct{}
+
+func (monitoringArgs) Kind() string { return "monitoring_refresh" }
+
+type monitoringWorker struct {
+	river.WorkerDefaults[monitoringArgs]
+	run func(ctx context.Context) (int, error)
+}
+
+func (w *monitoringWorker) Timeout(*river.Job[monitoringArgs]) time.Duration { return 30 * time.Minute }
+
+func (w *monitoringWorker) Work(ctx context.Context, _ *river.Job[monitoringArgs]) error {
+	_, err := w.run(ctx)
+	return err
 }
 
 // NewQueue builds the client; runs start with Start.
@@ -81,11 +104,16 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	if cfg.Retry.Base <= 0 {
 		cfg.Retry = DefaultRetrySchedule
 	}
+	if cfg.MonitoringInterval <= 0 {
+		cfg.MonitoringInterval = time.Hour
+	}
 	w := &payrollWorker{}
 	d := &deliveryWorker{retry: cfg.Retry}
+	m := &monitoringWorker{}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, w)
 	river.AddWorker(workers, d)
+	river.AddWorker(workers, m)
 	client, err := river.NewClient(db.RiverDriver(), &river.Config{
 		Queues: map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
@@ -98,20 +126,22 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		// job could still be working (payroll jobs run a minute at most,
 		// deliveries 25 seconds).
 		RescueStuckJobsAfter: 2 * time.Minute,
-		Logger:               cfg.Logger,
+		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.MonitoringInterval),
+			func() (river.JobArgs, *river.InsertOpts) { return monitoringArgs{}, &river.InsertOpts{MaxAttempts: 1} }, nil)},
+		Logger: cfg.Logger,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Queue{client: client, worker: w, deliverer: d}, nil
+	return &Queue{client: client, worker: w, deliverer: d, monitor: m}, nil
 }
 
 // Start begins working queued runs.
 func (q *Queue) Start(ctx context.Context, r Runners) error {
-	if r.Job == nil || r.Delivery == nil {
-		return errors.New("queue: a job runner and a delivery function are both needed")
+	if r.Job == nil || r.Delivery == nil || r.Monitoring == nil {
+		return errors.New("queue: job, delivery and monitoring functions are all needed")
 	}
-	q.worker.run, q.deliverer.deliver = r.Job, r.Delivery
+	q.worker.run, q.deliverer.deliver, q.monitor.run = r.Job, r.Delivery, r.Monitoring
 	return q.client.Start(ctx)
 }
 

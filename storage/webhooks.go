@@ -10,8 +10,6 @@ import (
 	"payline/domain"
 )
 
-func (s stores) Webhooks() domain.WebhookStore { return s }
-
 type webhookRow struct {
 	ID            string     `db:"id"`
 	CustomerID    string     `db:"customer_id"`

@@ -112,12 +112,13 @@ func (m *Main) Start(ctx context.Context) error {
 		return err
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, m.Config.Mode)
+	monitoring := domain.NewMonitoringService(tx, jobs, connector, clock, m.Logger)
 	api := rest.NewServer(rest.Config{
-		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: domain.NewAccountService(tx),
+		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: domain.NewAccountService(tx, clock),
 		Webhooks: webhooks, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: graph.NewHandler(&graph.Resolver{Directory: m.directory}),
 	})
-	if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver}); err != nil {
+	if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Monitoring: monitoring.RefreshAll}); err != nil {
 		db.Close()
 		return fmt.Errorf("start job queue: %w", err)
 	}

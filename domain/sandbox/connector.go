@@ -107,3 +107,24 @@ func (c Connector) Run(_ context.Context, j domain.Job, a domain.Account, starte
 	}
 	return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: "UNKNOWN_CONNECTION"}, nil
 }
+
+// Fetch implements domain.Connector with the account's synthetic person.
+func (c Connector) Fetch(_ context.Context, r domain.FetchRequest) (domain.Fetched, error) {
+	p := NewPerson(r.Account.ID, r.Account.EmployerName)
+	switch r.Product {
+	case domain.ProductIdentity:
+		v := p.Identity()
+		return domain.Fetched{Identity: &v}, nil
+	case domain.ProductEmployment:
+		v := p.Employment()
+		return domain.Fetched{Employment: &v}, nil
+	case domain.ProductIncome:
+		v := p.Income()
+		return domain.Fetched{Income: &v}, nil
+	case domain.ProductAllocations:
+		return domain.Fetched{Allocations: p.Allocations(r.Switches)}, nil
+	case domain.ProductPaystubs:
+		return domain.Fetched{Paystubs: p.Paystubs(r.Since, r.Now, r.Now)}, nil
+	}
+	return domain.Fetched{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "the sandbox has no product %q", r.Product)
+}

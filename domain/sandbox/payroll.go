@@ -255,3 +255,66 @@ func (p Person) Paystubs(from, to, now time.Time) []domain.Paystub {
 	}
 	return out
 }
+
+// routingNumber makes a valid ABA routing number from eight digits by
+// adding the checksum digit.
+func routingNumber(r *rand.Rand) string {
+	d := make([]int, 9)
+	for i := 0; i < 8; i++ {
+		d[i] = r.IntN(10)
+	}
+	d[0] = 1 + r.IntN(3) // a Federal Reserve district prefix
+	sum := 3*(d[0]+d[3]+d[6]) + 7*(d[1]+d[4]+d[7]) + (d[2] + d[5])
+	d[8] = (10 - sum%10) % 10
+	var b strings.Builder
+	for _, x := range d {
+		b.WriteByte(byte('0' + x))
+	}
+	return b.String()
+}
+
+// Allocations is where the person's pay goes: their own checking account
+// for the remainder, changed by each completed switch in order. Amount and
+// percentage lines come first by priority; the remainder is always last.
+func (p Person) Allocations(switches []domain.Job) []domain.DepositAllocation {
+	r := p.stubRand(payEpoch)
+	bank := "First Synthetic Bank of " + p.City
+	lines := []domain.DepositAllocation{{
+		AccountName: "Everyday Checking", AccountType: "checking", AllocationType: domain.AllocationRemainder,
+		BankName: &bank, Currency: "USD", MaskedAccountNumber: fmt.Sprintf("XXXXXX%04d", r.IntN(10000)),
+		RoutingNumber: routingNumber(r),
+	}}
+	for _, sw := range switches {
+		if sw.Target == nil {
+			continue
+		}
+		name := sw.Target.Name
+		if name == "" {
+			name = strings.ToUpper(sw.Target.Type[:1]) + sw.Target.Type[1:]
+		}
+		line := domain.DepositAllocation{AccountName: name, AccountType: sw.Target.Type, AllocationType: domain.AllocationRemainder,
+			Currency: "USD", MaskedAccountNumber: "XXXXXX" + sw.Target.LastFour, RoutingNumber: sw.Target.RoutingNumber}
+		var alloc domain.JobParamsAllocation
+		if sw.Params.Allocation != nil {
+			alloc = *sw.Params.Allocation
+		}
+		switch {
+		case sw.Params.Action != domain.ActionPartialSwitch: // a full switch, or a matched one
+			lines = []domain.DepositAllocation{line}
+		case alloc.Type == domain.AllocationAmount && alloc.Value != nil:
+			cents := int64(*alloc.Value*100 + 0.5)
+			line.AllocationType, line.Amount = domain.AllocationAmount, &cents
+			lines = append([]domain.DepositAllocation{line}, lines...)
+		case alloc.Type == domain.AllocationPercentage && alloc.Value != nil:
+			pctValue := *alloc.Value
+			line.AllocationType, line.Percentage = domain.AllocationPercentage, &pctValue
+			lines = append([]domain.DepositAllocation{line}, lines...)
+		default: // the new account takes the remainder from the old one
+			lines = append(lines[:len(lines)-1], line)
+		}
+	}
+	for i := range lines {
+		lines[i].Priority = i + 1
+	}
+	return lines
+}

@@ -1,0 +1,110 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Single-object data products, stored per account.
+const (
+	ProductIdentity    = "identity"
+	ProductEmployment  = "employment"
+	ProductIncome      = "income"
+	ProductAllocations = "direct_deposit_allocations"
+	ProductPaystubs    = "paystubs"
+)
+
+// CodeProductNotFound is the 404 of a product no job has produced yet.
+const CodeProductNotFound = "PRODUCT_NOT_FOUND"
+
+// DepositAllocation is one line of an account's direct deposit split.
+type DepositAllocation struct {
+	AccountName         string   `json:"account_name"`
+	AccountType         string   `json:"account_type"`
+	AllocationType      string   `json:"allocation_type"`
+	Amount              *int64   `json:"amount"`
+	Percentage          *float64 `json:"percentage"`
+	BankName            *string  `json:"bank_name"`
+	Currency            string   `json:"currency"`
+	MaskedAccountNumber string   `json:"masked_account_number"`
+	Priority            int      `json:"priority"`
+	RoutingNumber       string   `json:"routing_number"`
+}
+
+// SwitchTarget is the bank account a switch sent pay to, kept with the
+// job (never rendered in it) so allocations can show it masked.
+type SwitchTarget struct {
+	Name          string `json:"name,omitempty"`
+	Type          string `json:"type"`
+	LastFour      string `json:"last_four"`
+	RoutingNumber string `json:"routing_number"`
+}
+
+// StoredProduct is a single-object product as stored.
+type StoredProduct struct {
+	ID        string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	Body      json.RawMessage
+}
+
+// ListPaystubs is the cursor list name of paystubs.
+const ListPaystubs = "paystubs"
+
+// DataStore holds the data products of accounts.
+type DataStore interface {
+	// PutProduct stores a product, keeping its id and created_at when it
+	// exists and returning whether its body changed.
+	PutProduct(ctx context.Context, s Scope, accountID, product string, body any, now time.Time) (bool, error)
+	// Product returns ErrNoRows when the product was never produced.
+	Product(ctx context.Context, s Scope, accountID, product string) (StoredProduct, error)
+	// PutPaystubs stores stubs whose ids are new and returns how many.
+	PutPaystubs(ctx context.Context, s Scope, accountID string, stubs []Paystub) (int, error)
+	// FindPaystubs pages stubs by pay date, newest first; from limits to
+	// stubs paid on or after it.
+	FindPaystubs(ctx context.Context, s Scope, accountID, from string, p PageRequest) (Page[Paystub], error)
+	// Paystub returns ErrNoRows when the account has no such stub.
+	Paystub(ctx context.Context, s Scope, accountID, id string) (Paystub, error)
+	// LatestPayDate is the newest stored pay date, "" when none.
+	LatestPayDate(ctx context.Context, s Scope, accountID string) (string, error)
+}
+
+// FetchRequest asks a connector for one product of an account.
+type FetchRequest struct {
+	Account  Account
+	Product  string
+	Switches []Job // the account's successful switches, oldest first
+	Since    time.Time
+	Now      time.Time
+}
+
+// Fetched is a product read from a payroll platform.
+type Fetched struct {
+	Identity    *Identity
+	Employment  *Employment
+	Income      *Income
+	Allocations []DepositAllocation
+	Paystubs    []Paystub
+}
+
+// productOf is the data product a job produces ("" for jobs that produce
+// none, like bill switches), and which product a switch refreshes.
+func productOf(j JobType) string {
+	switch j {
+	case JobIdentity:
+		return ProductIdentity
+	case JobEmployment:
+		return ProductEmployment
+	case JobIncome:
+		return ProductIncome
+	case JobPaystubs:
+		return ProductPaystubs
+	case JobDirectDepositAllocations, JobDirectDepositSwitch:
+		return ProductAllocations
+	}
+	return ""
+}
+
+// PaystubHistory is how far back a paystubs job reads.
+const PaystubHistory = 2 * 365 * 24 * time.Hour
