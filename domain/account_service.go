@@ -54,12 +54,10 @@ func (s *AccountService) SimulateMonitoringStatus(ctx context.Context, sc Scope,
 		return Account{}, Errorf(KindInvalid, CodeInvalidFields,
 			"monitoring_status: must be active, degraded, user_action_required or unavailable (customer_disabled comes from POST /accounts/{id}/disable_monitoring)")
 	}
-	a, err := s.Account(ctx, sc, id)
-	if err != nil {
+	if err := s.setMonitoring(ctx, sc, id, func(a *Account) { a.MonitoringStatus = status }); err != nil {
 		return Account{}, err
 	}
-	a.MonitoringStatus = status
-	return a, s.tx.Accounts().UpdateAccount(ctx, sc, a)
+	return s.Account(ctx, sc, id)
 }
 
 // NoConnector stands in for real payroll connectors in development and
@@ -131,7 +129,7 @@ func (s *AccountService) setMonitoring(ctx context.Context, sc Scope, id string,
 		return err
 	}
 	return s.tx.InTx(ctx, func(tx Tx) error {
-		a, err := tx.Accounts().Account(ctx, sc, id)
+		a, err := tx.Accounts().AccountForUpdate(ctx, sc, id)
 		if err != nil {
 			return err
 		}

@@ -60,6 +60,9 @@ type AccountStore interface {
 	CreateAccount(ctx context.Context, s Scope, a Account) error
 	// Account returns ErrNoRows when the scope has no such account.
 	Account(ctx context.Context, s Scope, id string) (Account, error)
+	// AccountForUpdate is Account that also locks the row until the
+	// transaction ends, for read-modify-write of its data times and status.
+	AccountForUpdate(ctx context.Context, s Scope, id string) (Account, error)
 	// FindAccounts pages by (created_at, id), newest first.
 	FindAccounts(ctx context.Context, s Scope, f AccountFilter, p PageRequest) (Page[Account], error)
 	// UpdateAccount writes connected, monitoring status, data times and

@@ -55,7 +55,7 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 	if res.Outcome == OutcomeSuccess && product != "" {
 		// Read the product before the transaction: a real connector does
 		// network I/O here, which must not hold a database transaction.
-		if fetched, err = s.fetch(ctx, r.Scope, a, product, now); err != nil {
+		if fetched, err = s.fetch(ctx, r.Scope, a, product, now, &j); err != nil {
 			return 0, fmt.Errorf("fetch %s for job %s: %w", product, j.ID, err)
 		}
 	}
@@ -83,8 +83,9 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 }
 
 // fetch reads one product of an account through the connector, giving it
-// the account's successful switches so allocations can reflect them.
-func (s *JobService) fetch(ctx context.Context, sc Scope, a Account, product string, now time.Time) (Fetched, error) {
+// the account's successful switches so allocations can reflect them;
+// current is a switch succeeding now, not yet recorded as such.
+func (s *JobService) fetch(ctx context.Context, sc Scope, a Account, product string, now time.Time, current *Job) (Fetched, error) {
 	req := FetchRequest{Account: a, Product: product, Since: now.Add(-PaystubHistory), Now: now}
 	if product == ProductAllocations {
 		page, err := s.tx.Jobs().FindJobs(ctx, sc, JobFilter{AccountID: a.ID, JobTypes: []JobType{JobDirectDepositSwitch},
@@ -95,15 +96,24 @@ func (s *JobService) fetch(ctx context.Context, sc Scope, a Account, product str
 		for i := len(page.Items) - 1; i >= 0; i-- { // oldest first
 			req.Switches = append(req.Switches, page.Items[i])
 		}
+		if current != nil && current.Name == JobDirectDepositSwitch {
+			req.Switches = append(req.Switches, *current)
+		}
 	}
-	return s.connector.Fetch(ctx, req)
+	f, err := s.connector.Fetch(ctx, req)
+	f.switches = len(req.Switches)
+	return f, err
 }
 
 // storeFetched writes a fetched product and the account's data times:
 // data_refreshed_at always, data_updated_at when something changed.
 func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product string, f Fetched, now time.Time) error {
+	// Lock the account first: it orders concurrent writers of its data.
+	a, err := tx.Accounts().AccountForUpdate(ctx, sc, accountID)
+	if err != nil {
+		return err
+	}
 	changed := false
-	var err error
 	switch product {
 	case ProductIdentity:
 		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Identity, now)
@@ -112,16 +122,21 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	case ProductIncome:
 		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Income, now)
 	case ProductAllocations:
-		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, map[string]any{"allocations": f.Allocations}, now)
+		// Reads race with switches: one computed before a switch succeeded
+		// must not overwrite one that includes it, whatever commits last.
+		done, ferr := tx.Jobs().FindJobs(ctx, sc, JobFilter{AccountID: accountID, JobTypes: []JobType{JobDirectDepositSwitch},
+			Outcome: OutcomeSuccess}, PageRequest{Limit: MaxPageLimit})
+		if ferr != nil {
+			return ferr
+		}
+		if len(done.Items) <= f.switches {
+			changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, map[string]any{"allocations": f.Allocations}, now)
+		}
 	case ProductPaystubs:
 		var added int
 		added, err = tx.Data().PutPaystubs(ctx, sc, accountID, f.Paystubs)
 		changed = added > 0
 	}
-	if err != nil {
-		return err
-	}
-	a, err := tx.Accounts().Account(ctx, sc, accountID)
 	if err != nil {
 		return err
 	}

@@ -290,7 +290,7 @@ func (s *LinkService) connect(ctx context.Context, t LinkToken, p Platform, empl
 			return err
 		}
 		if t.AccountID != "" { // On Demand Update: same account, fresh connection
-			a, err := tx.Accounts().Account(ctx, t.Scope(), t.AccountID)
+			a, err := tx.Accounts().AccountForUpdate(ctx, t.Scope(), t.AccountID)
 			if err != nil {
 				return err
 			}

@@ -54,7 +54,7 @@ func (m *MonitoringService) Refresh(ctx context.Context, a Account) error {
 	}
 	sc, now := a.Scope(), m.clock.Now()
 	for product := range a.DataRefreshedAt {
-		f, err := m.jobs.fetch(ctx, sc, a, product, now)
+		f, err := m.jobs.fetch(ctx, sc, a, product, now, nil)
 		if err != nil {
 			return fmt.Errorf("refresh %s: %w", product, err)
 		}

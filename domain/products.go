@@ -86,6 +86,8 @@ type Fetched struct {
 	Income      *Income
 	Allocations []DepositAllocation
 	Paystubs    []Paystub
+	// switches is how many switches the allocations were computed from.
+	switches int
 }
 
 // productOf is the data product a job produces ("" for jobs that produce

@@ -242,6 +242,24 @@ func (s stores) Account(ctx context.Context, sc domain.Scope, id string) (domain
 	return r.domain()
 }
 
+// AccountForUpdate locks the row on PostgreSQL with FOR NO KEY UPDATE,
+// which, unlike FOR UPDATE, does not conflict with the KEY SHARE locks that
+// inserts of rows referencing the account take (FOR UPDATE deadlocks
+// there). SQLite's write transactions begin IMMEDIATE and already exclude
+// each other.
+func (s stores) AccountForUpdate(ctx context.Context, sc domain.Scope, id string) (domain.Account, error) {
+	lock := ""
+	if s.q.DriverName() == "postgres" {
+		lock = " FOR NO KEY UPDATE"
+	}
+	var r accountRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT `+accountColumns+` FROM accounts
+		WHERE id = ? AND customer_id = ? AND mode = ?`+lock), id, sc.CustomerID, string(sc.Mode)); err != nil {
+		return domain.Account{}, translate(err)
+	}
+	return r.domain()
+}
+
 func (s stores) FindAccounts(ctx context.Context, sc domain.Scope, f domain.AccountFilter, p domain.PageRequest) (domain.Page[domain.Account], error) {
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))

@@ -1,0 +1,262 @@
+package rest
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/storage"
+	"payline/storage/storagetest"
+)
+
+// connectWithJobs logs a user_good account in with the given jobs and
+// waits for them; it returns the account id and link token id.
+func (f *fixture) connectWithJobs(endUser string, jobs ...string) (string, string) {
+	f.t.Helper()
+	p := switchPlatform(f.t.(*testing.T))
+	body := fmt.Sprintf(`{"org_name": "Acme", "end_user_id": %q, "required_jobs": ["%s"]}`, endUser, strings.Join(jobs, `", "`))
+	tokenID, token := f.createToken(body)
+	acct := f.linkSession(sessionBody(token, p.ID, sandbox.UserGood, "")).data(f.t)["account_id"].(string)
+	f.waitJobs(tokenID, len(jobs))
+	return acct, tokenID
+}
+
+func TestDataProducts(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		acct, _ := f.connectWithJobs("data-user", "identity", "employment", "income", "paystubs", "direct_deposit_allocations")
+		a := f.get("/v1/accounts/" + acct).data(t)
+		for _, product := range []string{"identity", "employment", "income", "direct_deposit_allocations", "paystubs"} {
+			if a["data_updated_at"].(map[string]any)[product] == nil || a["data_refreshed_at"].(map[string]any)[product] == nil {
+				t.Errorf("account data times lack %s: %v", product, a)
+			}
+		}
+		person := sandbox.NewPerson(acct, "")
+		id := f.get("/v1/accounts/" + acct + "/identity")
+		data := id.data(t)
+		if data["full_name"] != person.Identity().FullName || data["account_id"] != acct || !domain.ValidID(data["id"].(string)) ||
+			id.meta(t)["refreshed_at"] == nil {
+			t.Errorf("identity %s", id.raw)
+		}
+		emp := f.get("/v1/accounts/" + acct + "/employment").data(t)
+		if emp["status"] != "employed" || emp["employer_name"] != switchPlatform(t).Name || emp["termination_date"] != nil {
+			t.Errorf("employment %v", emp)
+		}
+		inc := f.get("/v1/accounts/" + acct + "/income").data(t)
+		if inc["currency"] != "USD" || inc["compensation_amount"].(float64) <= 0 || inc["pay_frequency"] != person.Frequency {
+			t.Errorf("income %v", inc)
+		}
+		alloc := f.get("/v1/accounts/" + acct + "/direct_deposit_allocations").data(t)
+		lines := alloc["allocations"].([]any)
+		if len(lines) != 1 || lines[0].(map[string]any)["allocation_type"] != "remainder" ||
+			!strings.HasPrefix(lines[0].(map[string]any)["masked_account_number"].(string), "XXXXXX") {
+			t.Errorf("allocations %v", alloc)
+		}
+
+		// Paystubs: newest first, paged, filtered; one by id.
+		first := f.get("/v1/accounts/" + acct + "/paystubs?limit=5")
+		stubs := first.list(t)
+		if len(stubs) != 5 || first.meta(t)["next_cursor"] == nil || first.meta(t)["refreshed_at"] == nil {
+			t.Fatalf("first page %s", first.raw)
+		}
+		var all []map[string]any
+		path := "/v1/accounts/" + acct + "/paystubs?limit=50"
+		for {
+			res := f.get(path)
+			all = append(all, res.list(t)...)
+			next, _ := res.meta(t)["next_cursor"].(string)
+			if next == "" {
+				break
+			}
+			path = "/v1/accounts/" + acct + "/paystubs?limit=50&cursor=" + url.QueryEscape(next)
+		}
+		if len(all) < 20 {
+			t.Fatalf("only %d paystubs for two years", len(all))
+		}
+		for i := 1; i < len(all); i++ {
+			if all[i]["pay_date"].(string) >= all[i-1]["pay_date"].(string) {
+				t.Fatalf("paystubs not newest first at %d", i)
+			}
+		}
+		for _, s := range all {
+			if s["net_pay_amount"].(float64) != s["gross_pay_amount"].(float64)-s["total_taxes"].(float64)-s["total_deductions"].(float64) {
+				t.Fatalf("stub %v does not add up", s["pay_date"])
+			}
+		}
+		from := all[3]["pay_date"].(string)
+		if got := f.get("/v1/accounts/" + acct + "/paystubs?limit=100&from_pay_date=" + from).list(t); len(got) != 4 {
+			t.Errorf("from_pay_date=%s: %d stubs, want 4", from, len(got))
+		}
+		one := f.get("/v1/accounts/" + acct + "/paystubs/" + all[0]["id"].(string)).data(t)
+		if one["pay_date"] != all[0]["pay_date"] {
+			t.Errorf("single paystub %v", one)
+		}
+
+		for _, tc := range []struct {
+			path   string
+			status int
+			typ    string
+			code   string
+		}{
+			{"/v1/accounts/" + domain.NewID() + "/income", 404, typeNotFound, domain.CodeAccountNotFound},
+			{"/v1/accounts/nope/income", 400, typeInvalid, domain.CodeInvalidFields},
+			{"/v1/accounts/" + acct + "/paystubs/" + domain.NewID(), 404, typeNotFound, "PAYSTUB_NOT_FOUND"},
+			{"/v1/accounts/" + acct + "/paystubs?from_pay_date=yesterday", 400, typeInvalid, domain.CodeInvalidFields},
+			{"/v1/accounts/" + acct + "/paystubs?limit=0", 400, typeInvalid, domain.CodeInvalidFields},
+		} {
+			f.get(tc.path).wantError(t, tc.status, tc.typ, tc.code)
+		}
+
+		// A product no job has produced names the job that would.
+		bare, _ := f.connectWithJobs("bare-user", "income")
+		res := f.get("/v1/accounts/" + bare + "/paystubs")
+		res.wantError(t, 404, typeNotFound, domain.CodeProductNotFound)
+		if msg := res.body["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "paystubs job") {
+			t.Errorf("message %q", msg)
+		}
+		f.get("/v1/accounts/"+bare+"/identity").wantError(t, 404, typeNotFound, domain.CodeProductNotFound)
+
+		// Another customer reads none of it.
+		other, _ := f.keys.CreateKey(context.Background(), "globex", domain.ModeSandbox)
+		f.get("/v1/accounts/"+acct+"/identity", "x-api-secret", other.Secret).wantError(t, 404, typeNotFound, domain.CodeAccountNotFound)
+		f.get("/v1/accounts/"+acct+"/paystubs", "x-api-secret", other.Secret).wantError(t, 404, typeNotFound, domain.CodeAccountNotFound)
+	})
+}
+
+// TestAllocationsReflectSwitches: a partial amount switch adds a line
+// before the remainder; a full switch replaces everything.
+func TestAllocationsReflectSwitches(t *testing.T) {
+	p := switchPlatform(t)
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	f := newFixture(t, db)
+	tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "alloc", "required_jobs": ["direct_deposit_switch", "direct_deposit_allocations"],
+		"allocation": {"targets": [{"name": "Rainy Day", "type": "savings", "account_number": "99887766", "routing_number": "` + goodRouting + `"}]}}`)
+	amount := float64(*p.MinAmount)/100 + 25
+	acct := f.linkSession(sessionBody(token, p.ID, sandbox.UserGood,
+		fmt.Sprintf(`, "allocation": {"action": "partial_switch", "type": "amount", "value": %v}`, amount))).data(t)["account_id"].(string)
+	f.waitJobs(tokenID, 2)
+	waitFor(t, "allocations with the switch", func() bool {
+		res := f.get("/v1/accounts/" + acct + "/direct_deposit_allocations")
+		return res.status == 200 && len(res.data(t)["allocations"].([]any)) == 2
+	})
+	lines := f.get("/v1/accounts/" + acct + "/direct_deposit_allocations").data(t)["allocations"].([]any)
+	first, last := lines[0].(map[string]any), lines[1].(map[string]any)
+	if first["allocation_type"] != "amount" || first["amount"] != amount*100 || first["masked_account_number"] != "XXXXXX7766" ||
+		first["account_name"] != "Rainy Day" || first["priority"] != float64(1) || first["routing_number"] != goodRouting {
+		t.Errorf("switched line %v", first)
+	}
+	if last["allocation_type"] != "remainder" || last["priority"] != float64(2) {
+		t.Errorf("remainder line %v", last)
+	}
+	if strings.Contains(fmt.Sprint(lines), "99887766") {
+		t.Error("the full account number leaks")
+	}
+}
+
+func TestDisconnectAndDisableMonitoring(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		acct, _ := f.connectWithJobs("lifecycle", "income")
+		res := f.request("POST", "/v1/accounts/"+acct+"/disable_monitoring", nil)
+		if res.status != 204 || len(res.raw) != 0 {
+			t.Fatalf("disable_monitoring: %d %s", res.status, res.raw)
+		}
+		if a := f.get("/v1/accounts/" + acct).data(t); a["monitoring_status"] != "customer_disabled" || a["connected"] != true {
+			t.Errorf("after disable_monitoring %v", a)
+		}
+		if res := f.request("POST", "/v1/accounts/"+acct+"/disconnect", nil); res.status != 204 {
+			t.Fatalf("disconnect: %d %s", res.status, res.raw)
+		}
+		a := f.get("/v1/accounts/" + acct).data(t)
+		if a["connected"] != false || a["monitoring_status"] != "unavailable" {
+			t.Errorf("after disconnect %v", a)
+		}
+		if res := f.request("POST", "/v1/accounts/"+acct+"/disconnect", nil); res.status != 204 {
+			t.Errorf("disconnecting again: %d", res.status)
+		}
+		// Earlier data stays readable; the account cannot be updated any more.
+		if res := f.get("/v1/accounts/" + acct + "/income"); res.status != 200 {
+			t.Errorf("income after disconnect: %d", res.status)
+		}
+		res = f.post("/v1/link_tokens", `{"org_name": "Acme", "account_id": "`+acct+`"}`)
+		res.wantError(t, 400, typeInvalid, domain.CodeAccountDisconnected)
+		if msg := res.body["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "disconnected") {
+			t.Errorf("message %q", msg)
+		}
+		if got := f.get("/v1/accounts?connected=false").list(t); len(got) != 1 || got[0]["id"] != acct {
+			t.Errorf("connected=false %v", got)
+		}
+		if n := f.countEvents("account.monitoring_status.updated"); n != 2 {
+			t.Errorf("%d account.monitoring_status.updated events, want 2", n)
+		}
+		f.request("POST", "/v1/accounts/"+domain.NewID()+"/disconnect", nil).wantError(t, 404, typeNotFound, domain.CodeAccountNotFound)
+	})
+}
+
+// TestMonitoringAddsPaystubs: as pay dates pass (a moved clock), a refresh
+// stores the new paystubs with a paystubs.added event, for monitored
+// accounts only; the refresh job is not listed by GET /jobs.
+func TestMonitoringAddsPaystubs(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		live, _ := f.connectWithJobs("live", "paystubs")
+		disabled, _ := f.connectWithJobs("disabled", "paystubs")
+		gone, _ := f.connectWithJobs("gone", "paystubs")
+		f.request("POST", "/v1/accounts/"+disabled+"/disable_monitoring", nil)
+		f.request("POST", "/v1/accounts/"+gone+"/disconnect", nil)
+		count := func(acct string) int {
+			n, path := 0, "/v1/accounts/"+acct+"/paystubs?limit=100"
+			for {
+				res := f.get(path)
+				n += len(res.list(t))
+				next, _ := res.meta(t)["next_cursor"].(string)
+				if next == "" {
+					return n
+				}
+				path = "/v1/accounts/" + acct + "/paystubs?limit=100&cursor=" + url.QueryEscape(next)
+			}
+		}
+		before := map[string]int{live: count(live), disabled: count(disabled), gone: count(gone)}
+		updatedBefore := f.get("/v1/accounts/" + live).data(t)["data_updated_at"].(map[string]any)["paystubs"]
+		jobsBefore := len(f.get("/v1/jobs?limit=100").list(t))
+		eventsBefore := f.countEvents("paystubs.added")
+
+		// Nothing new yet: a refresh only moves data_refreshed_at.
+		if _, err := f.monitoring.RefreshAll(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if count(live) != before[live] || f.countEvents("paystubs.added") != eventsBefore {
+			t.Fatal("a refresh with no new pay date added paystubs")
+		}
+
+		f.clock.advance(45 * 24 * time.Hour) // at least one pay date passes on every schedule
+		if _, err := f.monitoring.RefreshAll(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if count(live) <= before[live] {
+			t.Errorf("no new paystub for the monitored account (%d before)", before[live])
+		}
+		if count(disabled) != before[disabled] || count(gone) != before[gone] {
+			t.Error("a customer_disabled or disconnected account was refreshed")
+		}
+		if f.countEvents("paystubs.added") != eventsBefore+1 {
+			t.Errorf("paystubs.added events %d, want %d", f.countEvents("paystubs.added"), eventsBefore+1)
+		}
+		a := f.get("/v1/accounts/" + live).data(t)
+		if a["data_updated_at"].(map[string]any)["paystubs"] == updatedBefore {
+			t.Error("data_updated_at.paystubs did not move")
+		}
+		if len(f.get("/v1/jobs?limit=100").list(t)) != jobsBefore {
+			t.Error("GET /jobs lists the monitoring refresh")
+		}
+		newest := f.get("/v1/accounts/" + live + "/paystubs?limit=1").list(t)[0]
+		if newest["pay_date"].(string) > f.clock.Now().Format(time.DateOnly) {
+			t.Errorf("a paystub from the future: %v", newest["pay_date"])
+		}
+	})
+}
