@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -82,6 +83,26 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 	return wait, err
 }
 
+// putW2s stores each W-2 as a tax form of the account and a document of
+// its end user, with the parsed data, no warnings and fraud not suspected.
+// The document's download link comes with the reports issue.
+func putW2s(ctx context.Context, tx Tx, sc Scope, a Account, w2s []DatedW2, now time.Time) (bool, error) {
+	var rs []Record
+	for _, w := range w2s {
+		form, _ := json.Marshal(map[string]any{"year": w.TaxYear, "form_type": "w2", "document_id": w.DocumentID, "parsed_data": w.W2})
+		doc, _ := json.Marshal(map[string]any{
+			"document_type": "w2", "account_id": a.ID,
+			"document":    map[string]any{"id": w.DocumentID, "download_url": nil, "download_url_expiration": nil},
+			"parsed_data": w.W2, "warnings": []any{}, "fraud": map[string]string{"status": "not_suspected"},
+		})
+		rs = append(rs,
+			Record{ID: w.TaxFormID, Kind: RecordTaxForm, AccountID: a.ID, EndUserID: a.EndUserID, SortKey: w.TaxYear, CreatedAt: now, Body: form},
+			Record{ID: w.DocumentID, Kind: RecordDocument, AccountID: a.ID, EndUserID: a.EndUserID, DocumentType: "w2", SortKey: w.TaxYear, CreatedAt: now, Body: doc})
+	}
+	added, err := tx.Records().PutRecords(ctx, sc, rs)
+	return added > 0, err
+}
+
 // fetch reads one product of an account through the connector, giving it
 // the account's successful switches so allocations can reflect them;
 // current is a switch succeeding now, not yet recorded as such.
@@ -135,6 +156,17 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	case ProductPaystubs:
 		var added int
 		added, err = tx.Data().PutPaystubs(ctx, sc, accountID, f.Paystubs)
+		changed = added > 0
+	case ProductTaxForms:
+		changed, err = putW2s(ctx, tx, sc, a, f.W2s, now)
+	case ProductShifts:
+		rs := make([]Record, len(f.Shifts))
+		for i, s := range f.Shifts {
+			body, _ := json.Marshal(s.Shift)
+			rs[i] = Record{ID: s.ID, Kind: RecordShift, AccountID: accountID, EndUserID: a.EndUserID, SortKey: s.StartDate, CreatedAt: now, Body: body}
+		}
+		var added int
+		added, err = tx.Records().PutRecords(ctx, sc, rs)
 		changed = added > 0
 	}
 	if err != nil {

@@ -125,6 +125,7 @@ type Tx interface {
 	Events() EventStore
 	Webhooks() WebhookStore
 	Data() DataStore
+	Records() RecordStore
 	// EnqueueJobRun queues a run of the job, visible once the transaction
 	// commits.
 	EnqueueJobRun(ctx context.Context, r JobRun) error

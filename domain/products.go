@@ -86,6 +86,8 @@ type Fetched struct {
 	Income      *Income
 	Allocations []DepositAllocation
 	Paystubs    []Paystub
+	W2s         []DatedW2
+	Shifts      []DatedShift
 	// switches is how many switches the allocations were computed from.
 	switches int
 }
@@ -104,6 +106,10 @@ func productOf(j JobType) string {
 		return ProductPaystubs
 	case JobDirectDepositAllocations, JobDirectDepositSwitch:
 		return ProductAllocations
+	case JobTaxForms:
+		return ProductTaxForms
+	case JobShifts:
+		return ProductShifts
 	}
 	return ""
 }

@@ -103,3 +103,125 @@ func (s *Server) disableMonitoring(r *http.Request) (response, error) {
 	}
 	return response{status: http.StatusNoContent}, nil
 }
+
+// recordJSON renders a stored record with its id, account and time.
+func recordJSON(r domain.Record) (map[string]any, error) {
+	var out map[string]any
+	if err := json.Unmarshal(r.Body, &out); err != nil {
+		return nil, err
+	}
+	out["id"], out["created_at"] = r.ID, apiTime(r.CreatedAt)
+	if r.Kind == domain.RecordDocument {
+		out["end_user_id"] = r.EndUserID
+	} else {
+		out["account_id"] = r.AccountID
+	}
+	return out, nil
+}
+
+func recordsJSON(rs []domain.Record) ([]map[string]any, error) {
+	out := make([]map[string]any, len(rs))
+	for i, r := range rs {
+		var err error
+		if out[i], err = recordJSON(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) accountRecords(kind, product string) apiHandler {
+	return func(r *http.Request) (response, error) {
+		q := newQuery(r.URL)
+		p := q.page(kind)
+		if err := q.err(); err != nil {
+			return response{}, err
+		}
+		pg, a, err := s.accounts.AccountRecords(r.Context(), scopeOf(r), r.PathValue("account_id"), kind, product, p)
+		if err != nil {
+			return response{}, err
+		}
+		items, err := recordsJSON(pg.Items)
+		if err != nil {
+			return response{}, err
+		}
+		resp := page(kind, items, pg.Next)
+		resp.meta["refreshed_at"] = apiTime(a.DataRefreshedAt[product])
+		return resp, nil
+	}
+}
+
+func (s *Server) listDocuments(r *http.Request) (response, error) {
+	q := newQuery(r.URL)
+	docType, _ := q.str("type")
+	if docType != "" && docType != "direct_deposit_form" && docType != "w2" {
+		q.p.Invalid("type", "must be direct_deposit_form or w2, got %q", docType)
+	}
+	p := q.page(domain.RecordDocument)
+	if err := q.err(); err != nil {
+		return response{}, err
+	}
+	pg, err := s.accounts.Documents(r.Context(), scopeOf(r), r.PathValue("end_user_id"), docType, p)
+	if err != nil {
+		return response{}, err
+	}
+	items, err := recordsJSON(pg.Items)
+	if err != nil {
+		return response{}, err
+	}
+	return page(domain.RecordDocument, items, pg.Next), nil
+}
+
+func (s *Server) getDocument(r *http.Request) (response, error) {
+	d, err := s.accounts.Document(r.Context(), scopeOf(r), r.PathValue("end_user_id"), r.PathValue("document_id"))
+	if err != nil {
+		return response{}, err
+	}
+	out, err := recordJSON(d)
+	if err != nil {
+		return response{}, err
+	}
+	return object(domain.RecordDocument, out), nil
+}
+
+func (s *Server) earningsStream(r *http.Request) (response, error) {
+	q := newQuery(r.URL)
+	p := q.page("earnings_stream_payouts")
+	if err := q.err(); err != nil {
+		return response{}, err
+	}
+	es, err := s.accounts.EarningsStream(r.Context(), scopeOf(r), r.PathValue("end_user_id"))
+	if err != nil {
+		return response{}, err
+	}
+	payouts := es.Payouts
+	if p.Cursor != nil {
+		i := 0
+		for i < len(payouts) && payouts[i].PayDate <= p.Cursor.Key {
+			i++
+		}
+		payouts = payouts[i:]
+	}
+	pg := domain.PageOf("earnings_stream_payouts", payouts, p.Limit, func(x domain.Payout) (string, string) { return x.PayDate, x.PayDate })
+	resp := page("earnings_stream_payout", pg.Items, pg.Next)
+	var refreshed, updated any
+	if !es.RefreshedAt.IsZero() {
+		refreshed, updated = apiTime(es.RefreshedAt), apiTime(es.UpdatedAt)
+	}
+	resp.meta["refreshed_at"], resp.meta["updated_at"] = refreshed, updated
+	return resp, nil
+}
+
+func (s *Server) billNavigatorStatus(r *http.Request) (response, error) {
+	var b struct {
+		Action string `json:"action"`
+		Reason string `json:"reason"`
+	}
+	if err := decodeJSON(r, &b); err != nil {
+		return response{}, err
+	}
+	if err := s.accounts.SetBillNavigatorStatus(r.Context(), scopeOf(r), r.PathValue("end_user_id"), b.Action, b.Reason); err != nil {
+		return response{}, err
+	}
+	return response{status: http.StatusNoContent}, nil
+}

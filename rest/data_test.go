@@ -260,3 +260,134 @@ func TestMonitoringAddsPaystubs(t *testing.T) {
 		}
 	})
 }
+
+func TestTaxFormsAndDocuments(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		acct, _ := f.connectWithJobs("w2-user", "tax_forms", "paystubs")
+		forms := f.get("/v1/accounts/" + acct + "/tax_forms")
+		list := forms.list(t)
+		if len(list) == 0 || forms.meta(t)["refreshed_at"] == nil {
+			t.Fatalf("tax forms %s", forms.raw)
+		}
+		form := list[0]
+		year := form["year"].(string)
+		if form["form_type"] != "w2" || form["account_id"] != acct || year != fmt.Sprint(f.clock.Now().Year()-1) {
+			t.Errorf("tax form %v", form)
+		}
+		// The W-2 agrees with the year's paystubs as the API serves them.
+		var gross, pretax float64
+		path := "/v1/accounts/" + acct + "/paystubs?limit=100&from_pay_date=" + year + "-01-01"
+		for {
+			res := f.get(path)
+			for _, s := range res.list(t) {
+				if strings.HasPrefix(s["pay_date"].(string), year) {
+					gross += s["gross_pay_amount"].(float64)
+					pretax += s["total_deductions"].(float64)
+				}
+			}
+			next, _ := res.meta(t)["next_cursor"].(string)
+			if next == "" {
+				break
+			}
+			path = "/v1/accounts/" + acct + "/paystubs?limit=100&from_pay_date=" + year + "-01-01&cursor=" + url.QueryEscape(next)
+		}
+		parsed := form["parsed_data"].(map[string]any)
+		if parsed["social_security_wages"] != gross || parsed["total_wages"] != gross-pretax || parsed["tax_year"] != year {
+			t.Errorf("W-2 %v vs paystubs: gross %v, pre-tax %v", parsed, gross, pretax)
+		}
+
+		docs := f.get("/v1/end_users/w2-user/documents").list(t)
+		if len(docs) != len(list) {
+			t.Fatalf("%d documents for %d tax forms", len(docs), len(list))
+		}
+		doc := f.get("/v1/end_users/w2-user/documents/" + form["document_id"].(string)).data(t)
+		if doc["document_type"] != "w2" || doc["end_user_id"] != "w2-user" || doc["fraud"].(map[string]any)["status"] != "not_suspected" ||
+			len(doc["warnings"].([]any)) != 0 || doc["parsed_data"].(map[string]any)["tax_year"] != year {
+			t.Errorf("document %v", doc)
+		}
+		if d := doc["document"].(map[string]any); d["id"] != form["document_id"] || d["download_url"] != nil {
+			t.Errorf("document link %v", d)
+		}
+		if got := f.get("/v1/end_users/w2-user/documents?type=direct_deposit_form").list(t); len(got) != 0 {
+			t.Errorf("type=direct_deposit_form returned %d", len(got))
+		}
+		f.get("/v1/end_users/w2-user/documents?type=selfie").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
+		f.get("/v1/end_users/nobody/documents").wantError(t, 404, typeNotFound, domain.CodeEndUserNotFound)
+		f.connectWithJobs("someone-else", "income")
+		f.get("/v1/end_users/someone-else/documents/"+form["document_id"].(string)).wantError(t, 404, typeNotFound, domain.CodeDocumentNotFound)
+		f.get("/v1/accounts/"+acct+"/shifts").wantError(t, 404, typeNotFound, domain.CodeProductNotFound)
+	})
+}
+
+func TestShifts(t *testing.T) {
+	platforms, _ := sandbox.Directory(10)
+	var ta domain.Platform
+	for _, p := range platforms {
+		if p.Type == domain.PlatformTimeAndAttendance {
+			ta = p
+			break
+		}
+	}
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "shifty", "required_jobs": ["shifts"]}`)
+		acct := f.linkSession(sessionBody(token, ta.ID, sandbox.UserGood, "")).data(t)["account_id"].(string)
+		f.waitJobs(tokenID, 1)
+		shifts := f.get("/v1/accounts/" + acct + "/shifts?limit=100").list(t)
+		if len(shifts) < 15 {
+			t.Fatalf("%d shifts in 30 days", len(shifts))
+		}
+		for i, s := range shifts {
+			e := s["earnings"].([]any)[0].(map[string]any)
+			if int64(e["hours"].(float64)*e["rate"].(float64)) != int64(e["amount"].(float64)) || len(s["timestamps"].([]any)) != 2 {
+				t.Errorf("shift %v does not add up", s)
+			}
+			if i > 0 && s["start_date"].(string) > shifts[i-1]["start_date"].(string) {
+				t.Fatal("shifts not newest first")
+			}
+		}
+	})
+}
+
+func TestEarningsStreamAndBillNavigator(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		acct, _ := f.connectWithJobs("earner", "paystubs")
+		res := f.get("/v1/end_users/earner/earnings_stream/payouts")
+		payouts := res.list(t)
+		meta := res.meta(t)
+		if len(payouts) != 3 || meta["refreshed_at"] == nil || meta["updated_at"] == nil || meta["count"] != float64(3) {
+			t.Fatalf("payouts %s", res.raw)
+		}
+		latest := f.get("/v1/accounts/" + acct + "/paystubs?limit=1").list(t)[0]
+		prevScore := 1.0
+		for _, p := range payouts {
+			e := p["earnings"].([]any)[0].(map[string]any)
+			score := e["confidence_score"].(float64)
+			if p["status"] != "estimated" || p["pay_date"].(string) <= latest["pay_date"].(string) || score <= 0 || score > prevScore {
+				t.Errorf("payout %v after last pay date %v", p, latest["pay_date"])
+			}
+			prevScore = score
+			if e["net_pay"].(map[string]any)["currency"] != "USD" || e["net_pay"].(map[string]any)["amount"].(float64) <= 0 {
+				t.Errorf("net pay %v", e)
+			}
+		}
+		// A disconnected account stops the stream.
+		f.request("POST", "/v1/accounts/"+acct+"/disconnect", nil)
+		if got := f.get("/v1/end_users/earner/earnings_stream/payouts").list(t); len(got) != 0 {
+			t.Errorf("%d payouts after disconnect", len(got))
+		}
+		f.get("/v1/end_users/nobody/earnings_stream/payouts").wantError(t, 404, typeNotFound, domain.CodeEndUserNotFound)
+
+		put := func(user, body string) result {
+			return f.request("PUT", "/v1/end_users/"+user+"/bill_navigator/status", strings.NewReader(body), "Content-Type", "application/json")
+		}
+		if res := put("earner", `{"action": "deactivate", "reason": "user asked"}`); res.status != 204 || len(res.raw) != 0 {
+			t.Errorf("bill navigator: %d %s", res.status, res.raw)
+		}
+		put("earner", `{"reason": "x"}`).wantError(t, 400, typeInvalid, domain.CodeMissingFields)
+		put("earner", `{"action": "explode"}`).wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
+		put("nobody", `{"action": "deactivate"}`).wantError(t, 404, typeNotFound, domain.CodeEndUserNotFound)
+	})
+}

@@ -108,6 +108,12 @@ func (s *Server) routes() {
 		s.handle("GET /v1/accounts/{account_id}/paystubs/{paystub_id}", s.getPaystub)
 		s.handle("POST /v1/accounts/{account_id}/disconnect", s.disconnect)
 		s.handle("POST /v1/accounts/{account_id}/disable_monitoring", s.disableMonitoring)
+		s.handle("GET /v1/accounts/{account_id}/tax_forms", s.accountRecords(domain.RecordTaxForm, domain.ProductTaxForms))
+		s.handle("GET /v1/accounts/{account_id}/shifts", s.accountRecords(domain.RecordShift, domain.ProductShifts))
+		s.handle("GET /v1/end_users/{end_user_id}/documents", s.listDocuments)
+		s.handle("GET /v1/end_users/{end_user_id}/documents/{document_id}", s.getDocument)
+		s.handle("GET /v1/end_users/{end_user_id}/earnings_stream/payouts", s.earningsStream)
+		s.handle("PUT /v1/end_users/{end_user_id}/bill_navigator/status", s.billNavigatorStatus)
 	}
 	if s.webhooks != nil {
 		s.handle("GET /v1/webhooks", s.listWebhooks)

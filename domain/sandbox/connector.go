@@ -125,6 +125,10 @@ func (c Connector) Fetch(_ context.Context, r domain.FetchRequest) (domain.Fetch
 		return domain.Fetched{Allocations: p.Allocations(r.Switches)}, nil
 	case domain.ProductPaystubs:
 		return domain.Fetched{Paystubs: p.Paystubs(r.Since, r.Now, r.Now)}, nil
+	case domain.ProductTaxForms:
+		return domain.Fetched{W2s: p.W2s(r.Since, r.Now)}, nil
+	case domain.ProductShifts:
+		return domain.Fetched{Shifts: p.Shifts(r.Now)}, nil
 	}
 	return domain.Fetched{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "the sandbox has no product %q", r.Product)
 }

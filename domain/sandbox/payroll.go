@@ -318,3 +318,62 @@ func (p Person) Allocations(switches []domain.Job) []domain.DepositAllocation {
 	}
 	return lines
 }
+
+// W2s are the W-2s of each full calendar year in [since, now) in which
+// the person was paid, built from that year's paystubs.
+func (p Person) W2s(since, now time.Time) []domain.DatedW2 {
+	var out []domain.DatedW2
+	for y := now.Year() - 1; y >= since.Year(); y-- {
+		stubs := p.Paystubs(time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC), now)
+		if len(stubs) == 0 {
+			continue
+		}
+		key := fmt.Sprintf("%s/%d", p.AccountID, y)
+		out = append(out, domain.DatedW2{
+			TaxFormID:  uuid.NewSHA1(namespace, []byte("tax_form/"+key)).String(),
+			DocumentID: uuid.NewSHA1(namespace, []byte("w2/"+key)).String(),
+			W2:         domain.W2From(y, stubs, p.Identity(), p.employer),
+		})
+	}
+	return out
+}
+
+// shiftDays is how far back a shifts read goes.
+const shiftDays = 30
+
+// Shifts are the weekday shifts of the last shiftDays days before now,
+// each a pure function of the account and the day.
+func (p Person) Shifts(now time.Time) []domain.DatedShift {
+	rate := p.Rate
+	if !p.Hourly {
+		rate = p.Annual / 2080
+	}
+	var out []domain.DatedShift
+	for d := now.AddDate(0, 0, -shiftDays); d.Before(now); d = d.AddDate(0, 0, 1) {
+		day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+		if day.Weekday() == time.Saturday || day.Weekday() == time.Sunday {
+			continue
+		}
+		r := p.stubRand(day)
+		start := day.Add(time.Duration(13*60+r.IntN(120)) * time.Minute) // 13:00 to 15:00 UTC
+		end := start.Add(time.Duration(6*60+r.IntN(180)) * time.Minute)
+		if end.After(now) {
+			continue
+		}
+		hours := float64(end.Sub(start).Minutes()) / 60
+		hours = float64(int(hours*100)) / 100
+		r2 := rate
+		out = append(out, domain.DatedShift{
+			ID: uuid.NewSHA1(namespace, []byte("shift/"+p.AccountID+"/"+day.Format(time.DateOnly))).String(),
+			Shift: domain.Shift{
+				StartDate: day.Format(time.DateOnly), EndDate: end.Format(time.DateOnly), Timezone: "UTC",
+				Timestamps: []domain.ShiftTimestamp{
+					{Type: "shift_start", Timestamp: domain.APITime(start)},
+					{Type: "shift_end", Timestamp: domain.APITime(end)},
+				},
+				Earnings: []domain.PayLine{{Name: "Shift pay", Category: "hourly", Amount: int64(hours * float64(rate)), Hours: &hours, Rate: &r2}},
+			},
+		})
+	}
+	return out
+}

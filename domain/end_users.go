@@ -1,0 +1,193 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Codes of end-user reads.
+const (
+	CodeEndUserNotFound  = "END_USER_NOT_FOUND"
+	CodeDocumentNotFound = "DOCUMENT_NOT_FOUND"
+)
+
+// checkEndUser returns the end user's accounts, or END_USER_NOT_FOUND when
+// this customer has none for that id.
+func (s *AccountService) checkEndUser(ctx context.Context, sc Scope, endUserID string, connectedOnly bool) ([]Account, error) {
+	if endUserID == "" || len(endUserID) > 255 {
+		return nil, Errorf(KindInvalid, CodeInvalidFields, "end_user_id: must be 1 to 255 characters")
+	}
+	var all []Account
+	p := PageRequest{Limit: MaxPageLimit}
+	for {
+		page, err := s.tx.Accounts().FindAccounts(ctx, sc, AccountFilter{EndUserID: endUserID}, p)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, page.Items...)
+		if page.Next == nil {
+			break
+		}
+		p.Cursor = page.Next
+	}
+	if len(all) == 0 {
+		return nil, Errorf(KindNotFound, CodeEndUserNotFound, "no accounts for end_user_id %q", endUserID)
+	}
+	if connectedOnly {
+		all = slices.DeleteFunc(all, func(a Account) bool { return !a.Connected })
+	}
+	return all, nil
+}
+
+// AccountRecords pages an account's tax forms or shifts. Errors:
+// ACCOUNT_NOT_FOUND, PRODUCT_NOT_FOUND naming the job.
+func (s *AccountService) AccountRecords(ctx context.Context, sc Scope, accountID, kind, product string, p PageRequest) (Page[Record], Account, error) {
+	a, err := s.Account(ctx, sc, accountID)
+	if err != nil {
+		return Page[Record]{}, Account{}, err
+	}
+	if a.DataRefreshedAt[product].IsZero() {
+		job := JobTaxForms
+		if product == ProductShifts {
+			job = JobShifts
+		}
+		return Page[Record]{}, a, Errorf(KindNotFound, CodeProductNotFound,
+			"account %s has no %s yet: the %s job produces it; create a link token whose required_jobs include %q", accountID, product, job, job)
+	}
+	page, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: kind, AccountID: accountID}, p)
+	return page, a, err
+}
+
+// Documents pages an end user's documents; docType filters by type.
+func (s *AccountService) Documents(ctx context.Context, sc Scope, endUserID, docType string, p PageRequest) (Page[Record], error) {
+	if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
+		return Page[Record]{}, err
+	}
+	return s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID, DocumentType: docType}, p)
+}
+
+// Document returns one of an end user's documents.
+func (s *AccountService) Document(ctx context.Context, sc Scope, endUserID, id string) (Record, error) {
+	if err := CheckID("document_id", id); err != nil {
+		return Record{}, err
+	}
+	r, err := s.tx.Records().Record(ctx, sc, RecordDocument, id)
+	if errors.Is(err, ErrNoRows) || (err == nil && r.EndUserID != endUserID) {
+		return Record{}, Errorf(KindNotFound, CodeDocumentNotFound, "end user %q has no document %s", endUserID, id)
+	}
+	return r, err
+}
+
+// Payout is an expected payout of the earnings stream.
+type Payout struct {
+	Status   string          `json:"status"`
+	PayDate  string          `json:"pay_date"`
+	Earnings []PayoutEarning `json:"earnings"`
+}
+
+// PayoutEarning is one account's expected net pay on a pay date.
+type PayoutEarning struct {
+	Date            string  `json:"date"`
+	ConfidenceScore float64 `json:"confidence_score"`
+	NetPay          Money   `json:"net_pay"`
+}
+
+// Money is an amount in minor units with its currency.
+type Money struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// EarningsStream is the end user's next payouts, estimated from the
+// stored paystubs of their connected accounts: the next three pay dates
+// of each account's schedule, at the average of its last three net pays.
+// Confidence falls with the horizon and with the spread of recent pay.
+// Disconnected accounts stop contributing.
+type EarningsStream struct {
+	Payouts     []Payout
+	RefreshedAt time.Time
+	UpdatedAt   time.Time
+}
+
+// EarningsStream estimates the end user's payouts, oldest pay date first.
+func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID string) (EarningsStream, error) {
+	accounts, err := s.checkEndUser(ctx, sc, endUserID, true)
+	if err != nil {
+		return EarningsStream{}, err
+	}
+	var out EarningsStream
+	byDate := map[string]*Payout{}
+	for _, a := range accounts {
+		page, err := s.tx.Data().FindPaystubs(ctx, sc, a.ID, "", PageRequest{Limit: 4})
+		if err != nil {
+			return EarningsStream{}, err
+		}
+		if len(page.Items) < 2 {
+			continue
+		}
+		if t := a.DataRefreshedAt[ProductPaystubs]; t.After(out.RefreshedAt) {
+			out.RefreshedAt = t
+		}
+		if t := a.DataUpdatedAt[ProductPaystubs]; t.After(out.UpdatedAt) {
+			out.UpdatedAt = t
+		}
+		stubs := page.Items // newest first
+		last, prev := stubs[0].PayDateTime(), stubs[1].PayDateTime()
+		interval := last.Sub(prev)
+		recent := stubs[:min(3, len(stubs))]
+		var sum float64
+		for _, st := range recent {
+			sum += float64(st.NetPayAmount)
+		}
+		mean := sum / float64(len(recent))
+		var variance float64
+		for _, st := range recent {
+			variance += math.Pow(float64(st.NetPayAmount)-mean, 2)
+		}
+		spread := math.Min(math.Sqrt(variance/float64(len(recent)))/mean, 0.3)
+		for k := 1; k <= 3; k++ {
+			date := last.Add(time.Duration(k) * interval).Format(time.DateOnly)
+			score := math.Round((0.95-0.05*float64(k-1)-spread)*100) / 100
+			p := byDate[date]
+			if p == nil {
+				p = &Payout{Status: "estimated", PayDate: date}
+				byDate[date] = p
+			}
+			p.Earnings = append(p.Earnings, PayoutEarning{Date: date, ConfidenceScore: score,
+				NetPay: Money{Amount: int64(math.Round(mean)), Currency: stubs[0].Currency}})
+		}
+	}
+	for _, p := range byDate {
+		out.Payouts = append(out.Payouts, *p)
+	}
+	slices.SortFunc(out.Payouts, func(a, b Payout) int { return strings.Compare(a.PayDate, b.PayDate) })
+	return out, nil
+}
+
+// BillNavigatorActions are the actions PUT bill_navigator/status takes.
+var BillNavigatorActions = []string{"deactivate"}
+
+// SetBillNavigatorStatus records the end user's bill navigator action.
+// Errors: MISSING_FIELDS, INVALID_FIELDS, END_USER_NOT_FOUND.
+func (s *AccountService) SetBillNavigatorStatus(ctx context.Context, sc Scope, endUserID, action, reason string) error {
+	var p Problems
+	if action == "" {
+		p.Missing("action")
+	} else if !slices.Contains(BillNavigatorActions, action) {
+		p.Invalid("action", "must be deactivate, got %q", action)
+	}
+	if len(reason) > 500 {
+		p.Invalid("reason", "must be at most 500 characters")
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
+		return err
+	}
+	return s.tx.Records().SetBillNavigatorStatus(ctx, sc, endUserID, action+"d", reason, s.clock.Now())
+}

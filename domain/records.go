@@ -1,0 +1,81 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Record kinds: list products stored as records.
+const (
+	RecordTaxForm  = "tax_form"
+	RecordShift    = "shift"
+	RecordDocument = "document"
+)
+
+// Products produced by the tax_forms and shifts jobs.
+const (
+	ProductTaxForms = "tax_forms"
+	ProductShifts   = "shifts"
+)
+
+// Record is one stored list item: a tax form, a shift or an end user's
+// document. SortKey orders a list (newest first); Body is the item as JSON.
+type Record struct {
+	ID           string
+	Kind         string
+	AccountID    string
+	EndUserID    string
+	DocumentType string
+	SortKey      string
+	CreatedAt    time.Time
+	Body         json.RawMessage
+}
+
+// RecordFilter picks records of one kind, by account or by end user.
+type RecordFilter struct {
+	Kind         string
+	AccountID    string
+	EndUserID    string
+	DocumentType string
+}
+
+// RecordStore holds list products.
+type RecordStore interface {
+	// PutRecords stores records whose ids are new and returns how many.
+	PutRecords(ctx context.Context, s Scope, rs []Record) (int, error)
+	// FindRecords pages records by (sort key, id), newest first.
+	FindRecords(ctx context.Context, s Scope, f RecordFilter, p PageRequest) (Page[Record], error)
+	// Record returns ErrNoRows when the scope has no such record.
+	Record(ctx context.Context, s Scope, kind, id string) (Record, error)
+	// SetBillNavigatorStatus records the end user's bill navigator status.
+	SetBillNavigatorStatus(ctx context.Context, s Scope, endUserID, status, reason string, at time.Time) error
+}
+
+// Shift is a worked shift from a time-and-attendance platform.
+type Shift struct {
+	StartDate  string           `json:"start_date"`
+	EndDate    string           `json:"end_date"`
+	Timezone   string           `json:"timezone"`
+	Timestamps []ShiftTimestamp `json:"timestamps"`
+	Earnings   []PayLine        `json:"earnings"`
+}
+
+// ShiftTimestamp is a clock-in or clock-out.
+type ShiftTimestamp struct {
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+}
+
+// DatedShift is a shift with its record id.
+type DatedShift struct {
+	ID string
+	Shift
+}
+
+// DatedW2 is a W-2 with the ids of its tax form and document records.
+type DatedW2 struct {
+	TaxFormID  string
+	DocumentID string
+	W2
+}

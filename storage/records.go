@@ -1,0 +1,92 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"payline/domain"
+)
+
+func (s stores) Records() domain.RecordStore { return s }
+
+type recordRow struct {
+	ID           string    `db:"id"`
+	Kind         string    `db:"kind"`
+	AccountID    string    `db:"account_id"`
+	EndUserID    string    `db:"end_user_id"`
+	DocumentType string    `db:"document_type"`
+	SortKey      string    `db:"sort_key"`
+	CreatedAt    time.Time `db:"created_at"`
+	Body         string    `db:"body"`
+}
+
+const recordColumns = `id, kind, account_id, end_user_id, document_type, sort_key, created_at, body`
+
+func (r recordRow) domain() (domain.Record, error) {
+	return domain.Record{ID: r.ID, Kind: r.Kind, AccountID: r.AccountID, EndUserID: r.EndUserID, DocumentType: r.DocumentType,
+		SortKey: r.SortKey, CreatedAt: r.CreatedAt.UTC(), Body: json.RawMessage(r.Body)}, nil
+}
+
+func (s stores) PutRecords(ctx context.Context, sc domain.Scope, rs []domain.Record) (int, error) {
+	added := 0
+	for _, r := range rs {
+		var n int
+		if err := sqlx.GetContext(ctx, s.q, &n, s.q.Rebind(`SELECT COUNT(*) FROM account_records WHERE id = ?`), r.ID); err != nil {
+			return added, translate(err)
+		}
+		if n > 0 {
+			continue
+		}
+		if _, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO account_records (customer_id, mode, `+recordColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), sc.CustomerID, string(sc.Mode), r.ID, r.Kind, r.AccountID, r.EndUserID,
+			r.DocumentType, r.SortKey, r.CreatedAt, string(r.Body)); err != nil {
+			return added, translate(err)
+		}
+		added++
+	}
+	return added, nil
+}
+
+func (s stores) FindRecords(ctx context.Context, sc domain.Scope, f domain.RecordFilter, p domain.PageRequest) (domain.Page[domain.Record], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ? AND kind = ?", sc.CustomerID, string(sc.Mode), f.Kind)
+	if f.AccountID != "" {
+		q.where("account_id = ?", f.AccountID)
+	}
+	if f.EndUserID != "" {
+		q.where("end_user_id = ?", f.EndUserID)
+	}
+	if f.DocumentType != "" {
+		q.where("document_type = ?", f.DocumentType)
+	}
+	if p.Cursor != nil {
+		q.where("(sort_key < ? OR (sort_key = ? AND id < ?))", p.Cursor.Key, p.Cursor.Key, p.Cursor.ID)
+	}
+	var rows []recordRow
+	query := `SELECT ` + recordColumns + ` FROM account_records` + q.clause() + ` ORDER BY sort_key DESC, id DESC LIMIT ?`
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
+		return domain.Page[domain.Record]{}, translate(err)
+	}
+	items, _ := convertAll(rows, recordRow.domain)
+	return domain.PageOf(f.Kind, items, p.Limit, func(r domain.Record) (string, string) { return r.SortKey, r.ID }), nil
+}
+
+func (s stores) Record(ctx context.Context, sc domain.Scope, kind, id string) (domain.Record, error) {
+	var r recordRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT `+recordColumns+` FROM account_records
+		WHERE id = ? AND kind = ? AND customer_id = ? AND mode = ?`), id, kind, sc.CustomerID, string(sc.Mode)); err != nil {
+		return domain.Record{}, translate(err)
+	}
+	return r.domain()
+}
+
+func (s stores) SetBillNavigatorStatus(ctx context.Context, sc domain.Scope, endUserID, status, reason string, at time.Time) error {
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO bill_navigator (customer_id, mode, end_user_id, status, reason, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (customer_id, mode, end_user_id)
+		DO UPDATE SET status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`),
+		sc.CustomerID, string(sc.Mode), endUserID, status, reason, at)
+	return translate(err)
+}
