@@ -39,6 +39,8 @@ type ServeConfig struct {
 	QueuePollInterval time.Duration
 	// WebhookCAFile is a PEM bundle of extra CAs webhook deliveries trust.
 	WebhookCAFile string
+	// MonitoringInterval is how often monitored accounts are refreshed.
+	MonitoringInterval time.Duration
 	// WebhookRetry spaces delivery retries; zero is the spec's schedule.
 	WebhookRetry storage.RetrySchedule
 }
@@ -84,7 +86,7 @@ func (m *Main) Start(ctx context.Context) error {
 		return err
 	}
 	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval,
-		Retry: m.Config.WebhookRetry})
+		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval})
 	if err != nil {
 		db.Close()
 		return err
@@ -224,6 +226,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	mode := fs.String("mode", e.envOr("PAYLINE_MODE", "sandbox"), "sandbox, development or production (PAYLINE_MODE)")
 	publicURL := fs.String("public-url", e.getenv("PAYLINE_PUBLIC_URL"), "URL integrators and browsers reach this server at (PAYLINE_PUBLIC_URL); default http://ADDR")
 	logFormat := fs.String("log-format", e.envOr("PAYLINE_LOG_FORMAT", "text"), "text or json (PAYLINE_LOG_FORMAT)")
+	monitorEvery := fs.Duration("monitoring-interval", e.duration("PAYLINE_MONITORING_INTERVAL", time.Hour),
+		"how often connected, monitored accounts are refreshed (PAYLINE_MONITORING_INTERVAL)")
 	caFile := fs.String("webhook-ca-file", e.getenv("PAYLINE_WEBHOOK_CA_FILE"),
 		"PEM bundle of extra CAs webhook deliveries trust, for receivers with private certificates (PAYLINE_WEBHOOK_CA_FILE)")
 	pendingDelay := fs.Duration("sandbox-pending-delay", e.duration("PAYLINE_SANDBOX_PENDING_DELAY", time.Minute),
@@ -242,7 +246,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	svc := &Main{
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
-			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile},
+			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
