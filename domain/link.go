@@ -297,7 +297,10 @@ func (s *LinkService) connect(ctx context.Context, t LinkToken, p Platform, empl
 			if !a.Connected {
 				return Errorf(KindInvalid, CodeAccountDisconnected, "account %s was disconnected and cannot be updated", a.ID)
 			}
-			a.Connection, a.MonitoringStatus = conn, MonitoringActive
+			a.Connection = conn
+			if a.MonitoringStatus != MonitoringCustomerDisabled { // the customer's choice outlives the update
+				a.MonitoringStatus = MonitoringActive
+			}
 			if err := tx.Accounts().UpdateAccount(ctx, t.Scope(), a); err != nil {
 				return err
 			}

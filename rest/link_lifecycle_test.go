@@ -87,6 +87,13 @@ func TestOnDemandUpdate(t *testing.T) {
 		if n := len(f.get("/v1/end_users/odu-user/accounts").list(t)); n != 1 {
 			t.Errorf("%d accounts for the end user, want 1", n)
 		}
+		// An update does not undo the customer's disable_monitoring.
+		f.request("POST", "/v1/accounts/"+acct+"/disable_monitoring", nil)
+		_, again := f.createToken(`{"org_name": "Acme", "account_id": "` + acct + `"}`)
+		f.linkSession(`{"token": "` + again + `", "username": "user_good", "password": "pass_good"}`)
+		if a := f.get("/v1/accounts/" + acct).data(t); a["monitoring_status"] != "customer_disabled" {
+			t.Errorf("monitoring_status after an update of a disabled account: %v", a["monitoring_status"])
+		}
 		// A token for another end user cannot update this account.
 		f.post("/v1/link_tokens", `{"org_name": "Acme", "account_id": "`+acct+`", "end_user_id": "someone-else"}`).
 			wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
