@@ -18,7 +18,7 @@ import (
 // waits for them; it returns the account id and link token id.
 func (f *fixture) connectWithJobs(endUser string, jobs ...string) (string, string) {
 	f.t.Helper()
-	p := switchPlatform(f.t.(*testing.T))
+	p := switchPlatform(f.t)
 	body := fmt.Sprintf(`{"org_name": "Acme", "end_user_id": %q, "required_jobs": ["%s"]}`, endUser, strings.Join(jobs, `", "`))
 	tokenID, token := f.createToken(body)
 	acct := f.linkSession(sessionBody(token, p.ID, sandbox.UserGood, "")).data(f.t)["account_id"].(string)

@@ -18,7 +18,7 @@ import (
 
 // switchPlatform is a sandbox payroll platform that takes amounts and
 // percentages, so every allocation can be tried on it.
-func switchPlatform(t *testing.T) domain.Platform {
+func switchPlatform(t testing.TB) domain.Platform {
 	t.Helper()
 	platforms, _ := sandbox.Directory(sandbox.DefaultEmployerCount)
 	for _, p := range platforms {
