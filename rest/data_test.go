@@ -314,6 +314,7 @@ func TestTaxFormsAndDocuments(t *testing.T) {
 		}
 		f.get("/v1/end_users/w2-user/documents?type=selfie").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 		f.get("/v1/end_users/nobody/documents").wantError(t, 404, typeNotFound, domain.CodeEndUserNotFound)
+		f.get("/v1/end_users/w2-user/documents/not-a-uuid").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 		f.connectWithJobs("someone-else", "income")
 		f.get("/v1/end_users/someone-else/documents/"+form["document_id"].(string)).wantError(t, 404, typeNotFound, domain.CodeDocumentNotFound)
 		f.get("/v1/accounts/"+acct+"/shifts").wantError(t, 404, typeNotFound, domain.CodeProductNotFound)
@@ -338,6 +339,27 @@ func TestShifts(t *testing.T) {
 		if len(shifts) < 15 {
 			t.Fatalf("%d shifts in 30 days", len(shifts))
 		}
+		// Pages of five cover the same shifts once each.
+		seen := map[string]bool{}
+		path := "/v1/accounts/" + acct + "/shifts?limit=5"
+		for {
+			res := f.get(path)
+			for _, s := range res.list(t) {
+				if seen[s["id"].(string)] {
+					t.Fatal("a shift on two pages")
+				}
+				seen[s["id"].(string)] = true
+			}
+			next, _ := res.meta(t)["next_cursor"].(string)
+			if next == "" {
+				break
+			}
+			path = "/v1/accounts/" + acct + "/shifts?limit=5&cursor=" + url.QueryEscape(next)
+		}
+		if len(seen) != len(shifts) {
+			t.Errorf("paged through %d shifts, want %d", len(seen), len(shifts))
+		}
+		f.get("/v1/accounts/"+acct+"/shifts?cursor=bogus").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 		for i, s := range shifts {
 			e := s["earnings"].([]any)[0].(map[string]any)
 			if int64(e["hours"].(float64)*e["rate"].(float64)) != int64(e["amount"].(float64)) || len(s["timestamps"].([]any)) != 2 {
