@@ -3,7 +3,6 @@ package rest
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -64,17 +63,7 @@ func TestDataProducts(t *testing.T) {
 		if len(stubs) != 5 || first.meta(t)["next_cursor"] == nil || first.meta(t)["refreshed_at"] == nil {
 			t.Fatalf("first page %s", first.raw)
 		}
-		var all []map[string]any
-		path := "/v1/accounts/" + acct + "/paystubs?limit=50"
-		for {
-			res := f.get(path)
-			all = append(all, res.list(t)...)
-			next, _ := res.meta(t)["next_cursor"].(string)
-			if next == "" {
-				break
-			}
-			path = "/v1/accounts/" + acct + "/paystubs?limit=50&cursor=" + url.QueryEscape(next)
-		}
+		all := f.allPages("/v1/accounts/" + acct + "/paystubs?limit=50")
 		if len(all) < 20 {
 			t.Fatalf("only %d paystubs for two years", len(all))
 		}
@@ -209,18 +198,7 @@ func TestMonitoringAddsPaystubs(t *testing.T) {
 		gone, _ := f.connectWithJobs("gone", "paystubs")
 		f.request("POST", "/v1/accounts/"+disabled+"/disable_monitoring", nil)
 		f.request("POST", "/v1/accounts/"+gone+"/disconnect", nil)
-		count := func(acct string) int {
-			n, path := 0, "/v1/accounts/"+acct+"/paystubs?limit=100"
-			for {
-				res := f.get(path)
-				n += len(res.list(t))
-				next, _ := res.meta(t)["next_cursor"].(string)
-				if next == "" {
-					return n
-				}
-				path = "/v1/accounts/" + acct + "/paystubs?limit=100&cursor=" + url.QueryEscape(next)
-			}
-		}
+		count := func(acct string) int { return len(f.allPages("/v1/accounts/" + acct + "/paystubs?limit=100")) }
 		before := map[string]int{live: count(live), disabled: count(disabled), gone: count(gone)}
 		updatedBefore := f.get("/v1/accounts/" + live).data(t)["data_updated_at"].(map[string]any)["paystubs"]
 		jobsBefore := len(f.get("/v1/jobs?limit=100").list(t))
@@ -277,20 +255,11 @@ func TestTaxFormsAndDocuments(t *testing.T) {
 		}
 		// The W-2 agrees with the year's paystubs as the API serves them.
 		var gross, pretax float64
-		path := "/v1/accounts/" + acct + "/paystubs?limit=100&from_pay_date=" + year + "-01-01"
-		for {
-			res := f.get(path)
-			for _, s := range res.list(t) {
-				if strings.HasPrefix(s["pay_date"].(string), year) {
-					gross += s["gross_pay_amount"].(float64)
-					pretax += s["total_deductions"].(float64)
-				}
+		for _, s := range f.allPages("/v1/accounts/" + acct + "/paystubs?limit=100&from_pay_date=" + year + "-01-01") {
+			if strings.HasPrefix(s["pay_date"].(string), year) {
+				gross += s["gross_pay_amount"].(float64)
+				pretax += s["total_deductions"].(float64)
 			}
-			next, _ := res.meta(t)["next_cursor"].(string)
-			if next == "" {
-				break
-			}
-			path = "/v1/accounts/" + acct + "/paystubs?limit=100&from_pay_date=" + year + "-01-01&cursor=" + url.QueryEscape(next)
 		}
 		parsed := form["parsed_data"].(map[string]any)
 		if parsed["social_security_wages"] != gross || parsed["total_wages"] != gross-pretax || parsed["tax_year"] != year {
@@ -340,24 +309,8 @@ func TestShifts(t *testing.T) {
 			t.Fatalf("%d shifts in 30 days", len(shifts))
 		}
 		// Pages of five cover the same shifts once each.
-		seen := map[string]bool{}
-		path := "/v1/accounts/" + acct + "/shifts?limit=5"
-		for {
-			res := f.get(path)
-			for _, s := range res.list(t) {
-				if seen[s["id"].(string)] {
-					t.Fatal("a shift on two pages")
-				}
-				seen[s["id"].(string)] = true
-			}
-			next, _ := res.meta(t)["next_cursor"].(string)
-			if next == "" {
-				break
-			}
-			path = "/v1/accounts/" + acct + "/shifts?limit=5&cursor=" + url.QueryEscape(next)
-		}
-		if len(seen) != len(shifts) {
-			t.Errorf("paged through %d shifts, want %d", len(seen), len(shifts))
+		if paged := f.allPages("/v1/accounts/" + acct + "/shifts?limit=5"); len(paged) != len(shifts) {
+			t.Errorf("paged through %d shifts, want %d", len(paged), len(shifts))
 		}
 		f.get("/v1/accounts/"+acct+"/shifts?cursor=bogus").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 		for i, s := range shifts {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -286,4 +287,33 @@ func (res result) meta(t testing.TB) map[string]any {
 		t.Fatalf("no meta in %s", res.raw)
 	}
 	return m
+}
+
+// allPages follows meta.next_cursor from path (which has a query) to the
+// last page and returns every item, failing if one appears twice.
+func (f *fixture) allPages(path string) []map[string]any {
+	f.t.Helper()
+	var all []map[string]any
+	seen := map[any]bool{}
+	next := path
+	for pages := 0; ; pages++ {
+		if pages > 1000 {
+			f.t.Fatalf("%s: pagination does not end", path)
+		}
+		res := f.get(next)
+		for _, item := range res.list(f.t) {
+			if id, ok := item["id"]; ok {
+				if seen[id] {
+					f.t.Fatalf("%s: %v on two pages", path, id)
+				}
+				seen[id] = true
+			}
+			all = append(all, item)
+		}
+		cursor, _ := res.meta(f.t)["next_cursor"].(string)
+		if cursor == "" {
+			return all
+		}
+		next = path + "&cursor=" + url.QueryEscape(cursor)
+	}
 }

@@ -372,24 +372,8 @@ func TestAccountsAndJobsLists(t *testing.T) {
 		if got := f.get("/v1/jobs?to_timestamp=" + future + "&outcome=success&link_token_id=" + tokens[2]).list(t); len(got) != 2 {
 			t.Errorf("to_timestamp: %d", len(got))
 		}
-		seen := map[string]bool{}
-		path := "/v1/jobs?limit=4"
-		for {
-			res := f.get(path)
-			for _, j := range res.list(t) {
-				if seen[j["id"].(string)] {
-					t.Fatal("job on two pages")
-				}
-				seen[j["id"].(string)] = true
-			}
-			next, _ := res.meta(t)["next_cursor"].(string)
-			if next == "" {
-				break
-			}
-			path = "/v1/jobs?limit=4&cursor=" + url.QueryEscape(next)
-		}
-		if len(seen) != 6 {
-			t.Errorf("paged through %d jobs", len(seen))
+		if paged := f.allPages("/v1/jobs?limit=4"); len(paged) != 6 {
+			t.Errorf("paged through %d jobs", len(paged))
 		}
 		for _, tc := range []struct{ path, code string }{
 			{"/v1/jobs?outcome=maybe", domain.CodeInvalidFields},

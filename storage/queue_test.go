@@ -21,8 +21,10 @@ func TestMonitoringRunsPeriodically(t *testing.T) {
 		}
 		var runs atomic.Int64
 		err = q.Start(context.Background(), storage.Runners{
-			Job:      func(context.Context, domain.JobRun) (time.Duration, error) { return 0, nil },
-			Delivery: func(context.Context, domain.DeliveryRun, int, *time.Time) (domain.DeliveryResult, error) { return domain.DeliveryDone, nil },
+			Job: func(context.Context, domain.JobRun) (time.Duration, error) { return 0, nil },
+			Delivery: func(context.Context, domain.DeliveryRun, int, *time.Time) (domain.DeliveryResult, error) {
+				return domain.DeliveryDone, nil
+			},
 			Monitoring: func(context.Context) (int, error) {
 				runs.Add(1)
 				return 0, nil
