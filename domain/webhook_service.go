@@ -318,16 +318,12 @@ const (
 // 4XX are final failures.
 func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt int, next *time.Time) (DeliveryResult, error) {
 	sc := run.Scope
-	w, err := s.tx.Webhooks().Webhook(ctx, sc, run.WebhookID)
+	w, e, err := s.tx.Webhooks().DeliveryTarget(ctx, sc, run.WebhookID, run.EventID)
 	if errors.Is(err, ErrNoRows) {
-		return DeliveryDone, nil // deleted since
+		return DeliveryDone, nil // the webhook was deleted since (events are never deleted)
 	}
 	if err != nil {
-		return DeliveryRetry, err
-	}
-	e, err := s.tx.Webhooks().Event(ctx, sc, run.EventID)
-	if err != nil {
-		return DeliveryRetry, fmt.Errorf("event %s: %w", run.EventID, err)
+		return DeliveryRetry, fmt.Errorf("read webhook %s and event %s: %w", run.WebhookID, run.EventID, err)
 	}
 	d := Delivery{ID: NewID(), WebhookID: w.ID, EventID: e.ID, EventName: e.Name, Attempt: attempt, CreatedAt: s.clock.Now()}
 	if w.Status == WebhookPaused {

@@ -116,6 +116,9 @@ type WebhookStore interface {
 	FindDeliveries(ctx context.Context, s Scope, webhookID string, p PageRequest) (Page[Delivery], error)
 	// Event returns ErrNoRows when the scope has no such event.
 	Event(ctx context.Context, s Scope, id string) (Event, error)
+	// DeliveryTarget reads a webhook and an event in one query; ErrNoRows
+	// when either is gone.
+	DeliveryTarget(ctx context.Context, s Scope, webhookID, eventID string) (Webhook, Event, error)
 }
 
 // DeliveryRun is a queued delivery of one event to one webhook.

@@ -190,3 +190,24 @@ func (s stores) Event(ctx context.Context, sc domain.Scope, id string) (domain.E
 	}
 	return domain.Event{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt.UTC(), Payload: json.RawMessage(r.Payload)}, nil
 }
+
+// DeliveryTarget joins the webhook and the event a delivery needs, so an
+// attempt costs one read.
+func (s stores) DeliveryTarget(ctx context.Context, sc domain.Scope, webhookID, eventID string) (domain.Webhook, domain.Event, error) {
+	var r struct {
+		webhookRow
+		EventName      string    `db:"event_name"`
+		EventCreatedAt time.Time `db:"event_created_at"`
+		EventPayload   string    `db:"event_payload"`
+	}
+	err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT w.id, w.customer_id, w.mode, w.api_key_id, w.url, w.enabled_events,
+		w.status, w.version, w.created_at, w.last_updated, w.failing_since, w.last_success,
+		e.name AS event_name, e.created_at AS event_created_at, e.payload AS event_payload
+		FROM webhooks w JOIN events e ON e.customer_id = w.customer_id AND e.mode = w.mode
+		WHERE w.id = ? AND e.id = ? AND w.customer_id = ? AND w.mode = ?`), webhookID, eventID, sc.CustomerID, string(sc.Mode))
+	if err != nil {
+		return domain.Webhook{}, domain.Event{}, translate(err)
+	}
+	w, err := r.webhookRow.domain()
+	return w, domain.Event{ID: eventID, Name: r.EventName, CreatedAt: r.EventCreatedAt.UTC(), Payload: json.RawMessage(r.EventPayload)}, err
+}
