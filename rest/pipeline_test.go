@@ -103,7 +103,7 @@ func TestSecretHeaderIsCaseInsensitive(t *testing.T) {
 	})
 }
 
-func TestRateLimitPerKey(t *testing.T) {
+func TestRateLimitPerCustomer(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		f := newFixture(t, db, func(s *fixtureSetup) { s.rest.RateLimit = 0 }) // the sandbox's 10 per second
 		other, err := f.keys.CreateKey(context.Background(), "globex", domain.ModeSandbox)
@@ -128,10 +128,16 @@ func TestRateLimitPerKey(t *testing.T) {
 		if s, err := strconv.Atoi(limited.header.Get("Retry-After")); err != nil || s < 1 {
 			t.Errorf("Retry-After %q, want whole seconds >= 1", limited.header.Get("Retry-After"))
 		}
-		// Another customer's key has its own bucket.
+		// Another customer has its own bucket; another key of the same
+		// customer shares this one.
 		if res := f.get("/v1/platforms?limit=1", "x-api-secret", other.Secret); res.status != 200 {
-			t.Errorf("other key was limited too: %d", res.status)
+			t.Errorf("another customer was limited too: %d", res.status)
 		}
+		second, err := f.keys.CreateKey(context.Background(), "acme", domain.ModeSandbox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.get("/v1/platforms?limit=1", "x-api-secret", second.Secret).wantError(t, http.StatusTooManyRequests, typeRateLimited, domain.CodeRateLimitExceeded)
 	})
 }
 

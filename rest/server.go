@@ -35,7 +35,8 @@ type Config struct {
 	// authentication and rate limit as /v1.
 	GraphQL http.Handler
 	Logger  *slog.Logger
-	// RateLimit is requests per second per API key; zero picks the spec's
+	// RateLimit is requests per second per customer and mode, across all
+	// of the customer's keys and endpoints; zero picks the spec's
 	// limit for the mode (50 in production, 10 otherwise), negative turns
 	// limiting off (benchmarks only).
 	RateLimit float64
@@ -230,15 +231,15 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (domain.AP
 	return key, nil
 }
 
-// rateLimit takes a token from the key's bucket or says when to retry.
+// rateLimit takes a token from the tenant's bucket or says when to retry.
 func (s *Server) rateLimit(w http.ResponseWriter, key domain.APIKey) error {
-	wait, ok := s.limiter.allow(key.ID)
+	wait, ok := s.limiter.allow(key.CustomerID + "/" + string(key.Mode))
 	if ok {
 		return nil
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 	return domain.Errorf(domain.KindRateLimited, domain.CodeRateLimitExceeded,
-		"more than %s requests per second for this API key; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond))
+		"more than %s requests per second for this customer; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond))
 }
 
 // graphQL puts the GraphQL handler behind authentication and the rate
@@ -364,7 +365,8 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// keyLimiter is a token bucket per API key.
+// keyLimiter is a token bucket per tenant (customer and mode): the spec's
+// limit is across all endpoints, so a second key buys no extra rate.
 type keyLimiter struct {
 	limit rate.Limit
 	mu    sync.Mutex
