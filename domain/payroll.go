@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Address is the spec's address object.
 type Address struct {
@@ -83,7 +86,7 @@ type Paystub struct {
 	CreatedAt  time.Time `json:"created_at"`
 }
 
-// PayDate parses the stub's pay date.
+// PayDateTime parses the stub's pay date.
 func (p Paystub) PayDateTime() time.Time {
 	t, _ := time.Parse(time.DateOnly, p.PayDate)
 	return t
@@ -116,7 +119,7 @@ type W2Employee struct {
 // state wages are gross less pre-tax deductions; Social Security and
 // Medicare wages are gross; each tax box is the year's withholding.
 func W2From(year int, stubs []Paystub, who Identity, employer string) W2 {
-	w := W2{DocumentType: "w2", EmployerName: employer, TaxYear: itoa4(year),
+	w := W2{DocumentType: "w2", EmployerName: employer, TaxYear: strconv.Itoa(year),
 		Applicant: W2Employee{Name: who.FullName, SSN: "XXX-XX-" + who.LastFourSSN, Address: who.Address}}
 	for _, s := range stubs {
 		if s.PayDateTime().Year() != year {
@@ -140,13 +143,4 @@ func W2From(year int, stubs []Paystub, who Identity, employer string) W2 {
 	}
 	w.StateWages = w.TotalWages
 	return w
-}
-
-func itoa4(y int) string {
-	b := []byte{'0', '0', '0', '0'}
-	for i := 3; i >= 0; i-- {
-		b[i] = byte('0' + y%10)
-		y /= 10
-	}
-	return string(b)
 }

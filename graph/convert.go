@@ -14,15 +14,6 @@ func optional(s string) *string {
 	return &s
 }
 
-// dollars turns stored cents into the dollars REST and GraphQL show.
-func dollars(cents *int64) *float64 {
-	if cents == nil {
-		return nil
-	}
-	d := float64(*cents) / 100
-	return &d
-}
-
 func deref[T any](p *T) T {
 	var zero T
 	if p == nil {

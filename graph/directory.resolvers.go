@@ -20,12 +20,12 @@ func (r *employerResolver) LogoURL(ctx context.Context, obj *domain.Employer) (*
 
 // MinAmount is the resolver for the minAmount field.
 func (r *employerResolver) MinAmount(ctx context.Context, obj *domain.Employer) (*float64, error) {
-	return dollars(obj.MinAmount), nil
+	return domain.Dollars(obj.MinAmount), nil
 }
 
 // MaxAmount is the resolver for the maxAmount field.
 func (r *employerResolver) MaxAmount(ctx context.Context, obj *domain.Employer) (*float64, error) {
-	return dollars(obj.MaxAmount), nil
+	return domain.Dollars(obj.MaxAmount), nil
 }
 
 // Platform is the resolver for the platform field.
@@ -49,12 +49,12 @@ func (r *platformResolver) MerchantCategory(ctx context.Context, obj *domain.Pla
 
 // MinAmount is the resolver for the minAmount field.
 func (r *platformResolver) MinAmount(ctx context.Context, obj *domain.Platform) (*float64, error) {
-	return dollars(obj.MinAmount), nil
+	return domain.Dollars(obj.MinAmount), nil
 }
 
 // MaxAmount is the resolver for the maxAmount field.
 func (r *platformResolver) MaxAmount(ctx context.Context, obj *domain.Platform) (*float64, error) {
-	return dollars(obj.MaxAmount), nil
+	return domain.Dollars(obj.MaxAmount), nil
 }
 
 // Employers is the resolver for the employers field.

@@ -24,7 +24,7 @@ const (
 type apiTime time.Time
 
 func (t apiTime) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + time.Time(t).UTC().Format("2006-01-02T15:04:05.000000") + `+00:00"`), nil
+	return []byte(`"` + domain.APITime(time.Time(t)) + `"`), nil
 }
 
 // switchLimitsJSON holds the fields employers, platforms and search
@@ -47,17 +47,9 @@ func newSwitchLimitsJSON(jobs []domain.JobType, l domain.SwitchLimits) switchLim
 	}
 	return switchLimitsJSON{
 		SupportedJobs: jobs, AmountSupported: l.AmountSupported, FractionalAmountSupported: l.FractionalAmountSupported,
-		MinAmount: dollars(l.MinAmount), MaxAmount: dollars(l.MaxAmount), PercentageSupported: l.PercentageSupported,
+		MinAmount: domain.Dollars(l.MinAmount), MaxAmount: domain.Dollars(l.MaxAmount), PercentageSupported: l.PercentageSupported,
 		MinPercentage: l.MinPercentage, MaxPercentage: l.MaxPercentage,
 	}
-}
-
-func dollars(cents *int64) *float64 {
-	if cents == nil {
-		return nil
-	}
-	d := float64(*cents) / 100
-	return &d
 }
 
 type employerJSON struct {

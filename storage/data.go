@@ -46,18 +46,13 @@ func (s stores) Product(ctx context.Context, sc domain.Scope, accountID, product
 func (s stores) PutPaystubs(ctx context.Context, sc domain.Scope, accountID string, stubs []domain.Paystub) (int, error) {
 	added := 0
 	for _, p := range stubs {
-		var n int
-		if err := sqlx.GetContext(ctx, s.q, &n, s.q.Rebind(`SELECT COUNT(*) FROM paystubs WHERE id = ?`), p.ID); err != nil {
-			return added, translate(err)
+		n, err := insertIfNew(ctx, s.q, `INSERT INTO paystubs (id, customer_id, mode, account_id, pay_date, created_at, body)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+			p.ID, sc.CustomerID, string(sc.Mode), accountID, p.PayDate, p.CreatedAt, jsonText(p))
+		if err != nil {
+			return added, err
 		}
-		if n > 0 {
-			continue
-		}
-		if _, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO paystubs (id, customer_id, mode, account_id, pay_date, created_at, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`), p.ID, sc.CustomerID, string(sc.Mode), accountID, p.PayDate, p.CreatedAt, jsonText(p)); err != nil {
-			return added, translate(err)
-		}
-		added++
+		added += n
 	}
 	return added, nil
 }

@@ -106,12 +106,5 @@ func (w *deliveryWorker) Work(ctx context.Context, j *river.Job[deliveryArgs]) e
 
 func (q *Queue) insertDelivery(ctx context.Context, tx *sql.Tx, r domain.DeliveryRun) error {
 	args := deliveryArgs{CustomerID: r.Scope.CustomerID, Mode: string(r.Scope.Mode), WebhookID: r.WebhookID, EventID: r.EventID}
-	opts := &river.InsertOpts{Queue: webhookQueue, MaxAttempts: domain.WebhookMaxAttempts}
-	var err error
-	if tx != nil {
-		_, err = q.client.InsertTx(ctx, tx, args, opts)
-	} else {
-		_, err = q.client.Insert(ctx, args, opts)
-	}
-	return err
+	return q.insertArgs(ctx, tx, args, &river.InsertOpts{Queue: webhookQueue, MaxAttempts: domain.WebhookMaxAttempts})
 }

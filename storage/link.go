@@ -276,9 +276,9 @@ func (s stores) FindAccounts(ctx context.Context, sc domain.Scope, f domain.Acco
 		q.where("monitoring_status = ?", string(f.MonitoringStatus))
 	}
 	if p.Cursor != nil {
-		at, err := time.Parse(time.RFC3339Nano, p.Cursor.Key)
+		at, err := cursorTime(p.Cursor)
 		if err != nil {
-			return domain.Page[domain.Account]{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
+			return domain.Page[domain.Account]{}, err
 		}
 		q.where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, p.Cursor.ID)
 	}
@@ -351,6 +351,15 @@ func (s stores) CreateJob(ctx context.Context, sc domain.Scope, j domain.Job) er
 	return translate(err)
 }
 
+// cursorTime reads the time a keyset cursor of a time-ordered list holds.
+func cursorTime(c *domain.Cursor) (time.Time, error) {
+	at, err := time.Parse(time.RFC3339Nano, c.Key)
+	if err != nil {
+		return time.Time{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
+	}
+	return at, nil
+}
+
 func targetText(t *domain.SwitchTarget) string {
 	if t == nil {
 		return ""
@@ -411,9 +420,9 @@ func (s stores) FindJobs(ctx context.Context, sc domain.Scope, f domain.JobFilte
 		order = "created_at"
 	}
 	if p.Cursor != nil {
-		at, err := time.Parse(time.RFC3339Nano, p.Cursor.Key)
+		at, err := cursorTime(p.Cursor)
 		if err != nil {
-			return domain.Page[domain.Job]{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
+			return domain.Page[domain.Job]{}, err
 		}
 		q.where("("+order+" < ? OR ("+order+" = ? AND id < ?))", at, at, p.Cursor.ID)
 	}

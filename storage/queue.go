@@ -159,7 +159,12 @@ func (q *Queue) Stop(ctx context.Context) error {
 // insert queues a run, inside tx when one is given.
 func (q *Queue) insert(ctx context.Context, tx *sql.Tx, r domain.JobRun) error {
 	args := payrollJobArgs{CustomerID: r.Scope.CustomerID, Mode: string(r.Scope.Mode), JobID: r.JobID}
-	opts := &river.InsertOpts{MaxAttempts: 10}
+	return q.insertArgs(ctx, tx, args, &river.InsertOpts{MaxAttempts: 10})
+}
+
+// insertArgs queues a River job, inside tx when one is given so it
+// commits with the change that caused it.
+func (q *Queue) insertArgs(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) error {
 	var err error
 	if tx != nil {
 		_, err = q.client.InsertTx(ctx, tx, args, opts)

@@ -33,21 +33,26 @@ func (r recordRow) domain() (domain.Record, error) {
 func (s stores) PutRecords(ctx context.Context, sc domain.Scope, rs []domain.Record) (int, error) {
 	added := 0
 	for _, r := range rs {
-		var n int
-		if err := sqlx.GetContext(ctx, s.q, &n, s.q.Rebind(`SELECT COUNT(*) FROM account_records WHERE id = ?`), r.ID); err != nil {
-			return added, translate(err)
+		n, err := insertIfNew(ctx, s.q, `INSERT INTO account_records (customer_id, mode, `+recordColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, sc.CustomerID, string(sc.Mode), r.ID, r.Kind,
+			r.AccountID, r.EndUserID, r.DocumentType, r.SortKey, r.CreatedAt, string(r.Body))
+		if err != nil {
+			return added, err
 		}
-		if n > 0 {
-			continue
-		}
-		if _, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO account_records (customer_id, mode, `+recordColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), sc.CustomerID, string(sc.Mode), r.ID, r.Kind, r.AccountID, r.EndUserID,
-			r.DocumentType, r.SortKey, r.CreatedAt, string(r.Body)); err != nil {
-			return added, translate(err)
-		}
-		added++
+		added += n
 	}
 	return added, nil
+}
+
+// insertIfNew runs an INSERT ... ON CONFLICT DO NOTHING and reports
+// whether it added the row (1) or found it already there (0).
+func insertIfNew(ctx context.Context, q sqlx.ExtContext, query string, args ...any) (int, error) {
+	res, err := q.ExecContext(ctx, q.Rebind(query), args...)
+	if err != nil {
+		return 0, translate(err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
 }
 
 func (s stores) FindRecords(ctx context.Context, sc domain.Scope, f domain.RecordFilter, p domain.PageRequest) (domain.Page[domain.Record], error) {

@@ -55,9 +55,9 @@ func (s stores) FindWebhooks(ctx context.Context, sc domain.Scope, p domain.Page
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
 	if p.Cursor != nil {
-		at, err := time.Parse(time.RFC3339Nano, p.Cursor.Key)
+		at, err := cursorTime(p.Cursor)
 		if err != nil {
-			return domain.Page[domain.Webhook]{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
+			return domain.Page[domain.Webhook]{}, err
 		}
 		q.where("(created_at > ? OR (created_at = ? AND id > ?))", at, at, p.Cursor.ID)
 	}
@@ -160,9 +160,9 @@ func (s stores) FindDeliveries(ctx context.Context, sc domain.Scope, webhookID s
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ? AND webhook_id = ?", sc.CustomerID, string(sc.Mode), webhookID)
 	if p.Cursor != nil {
-		at, err := time.Parse(time.RFC3339Nano, p.Cursor.Key)
+		at, err := cursorTime(p.Cursor)
 		if err != nil {
-			return domain.Page[domain.Delivery]{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
+			return domain.Page[domain.Delivery]{}, err
 		}
 		q.where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, p.Cursor.ID)
 	}

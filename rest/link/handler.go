@@ -152,17 +152,9 @@ type platformJSON struct {
 	MaxPercentage             int      `json:"max_percentage"`
 }
 
-func dollars(c *int64) *float64 {
-	if c == nil {
-		return nil
-	}
-	d := float64(*c) / 100
-	return &d
-}
-
 func newPlatformJSON(p domain.Platform) platformJSON {
 	return platformJSON{ID: p.ID, Name: p.Name, Type: string(p.Type), AmountSupported: p.AmountSupported,
-		FractionalAmountSupported: p.FractionalAmountSupported, MinAmount: dollars(p.MinAmount), MaxAmount: dollars(p.MaxAmount),
+		FractionalAmountSupported: p.FractionalAmountSupported, MinAmount: domain.Dollars(p.MinAmount), MaxAmount: domain.Dollars(p.MaxAmount),
 		PercentageSupported: p.PercentageSupported, MinPercentage: p.MinPercentage, MaxPercentage: p.MaxPercentage}
 }
 
