@@ -121,30 +121,31 @@ func TestDataProducts(t *testing.T) {
 // before the remainder; a full switch replaces everything.
 func TestAllocationsReflectSwitches(t *testing.T) {
 	p := switchPlatform(t)
-	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
-	f := newFixture(t, db)
-	tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "alloc", "required_jobs": ["direct_deposit_switch", "direct_deposit_allocations"],
-		"allocation": {"targets": [{"name": "Rainy Day", "type": "savings", "account_number": "99887766", "routing_number": "` + goodRouting + `"}]}}`)
-	amount := float64(*p.MinAmount)/100 + 25
-	acct := f.linkSession(sessionBody(token, p.ID, sandbox.UserGood,
-		fmt.Sprintf(`, "allocation": {"action": "partial_switch", "type": "amount", "value": %v}`, amount))).data(t)["account_id"].(string)
-	f.waitJobs(tokenID, 2)
-	waitFor(t, "allocations with the switch", func() bool {
-		res := f.get("/v1/accounts/" + acct + "/direct_deposit_allocations")
-		return res.status == 200 && len(res.data(t)["allocations"].([]any)) == 2
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "alloc", "required_jobs": ["direct_deposit_switch", "direct_deposit_allocations"],
+			"allocation": {"targets": [{"name": "Rainy Day", "type": "savings", "account_number": "99887766", "routing_number": "` + goodRouting + `"}]}}`)
+		amount := float64(*p.MinAmount)/100 + 25
+		acct := f.linkSession(sessionBody(token, p.ID, sandbox.UserGood,
+			fmt.Sprintf(`, "allocation": {"action": "partial_switch", "type": "amount", "value": %v}`, amount))).data(t)["account_id"].(string)
+		f.waitJobs(tokenID, 2)
+		waitFor(t, "allocations with the switch", func() bool {
+			res := f.get("/v1/accounts/" + acct + "/direct_deposit_allocations")
+			return res.status == 200 && len(res.data(t)["allocations"].([]any)) == 2
+		})
+		lines := f.get("/v1/accounts/" + acct + "/direct_deposit_allocations").data(t)["allocations"].([]any)
+		first, last := lines[0].(map[string]any), lines[1].(map[string]any)
+		if first["allocation_type"] != "amount" || first["amount"] != amount*100 || first["masked_account_number"] != "XXXXXX7766" ||
+			first["account_name"] != "Rainy Day" || first["priority"] != float64(1) || first["routing_number"] != goodRouting {
+			t.Errorf("switched line %v", first)
+		}
+		if last["allocation_type"] != "remainder" || last["priority"] != float64(2) {
+			t.Errorf("remainder line %v", last)
+		}
+		if strings.Contains(fmt.Sprint(lines), "99887766") {
+			t.Error("the full account number leaks")
+		}
 	})
-	lines := f.get("/v1/accounts/" + acct + "/direct_deposit_allocations").data(t)["allocations"].([]any)
-	first, last := lines[0].(map[string]any), lines[1].(map[string]any)
-	if first["allocation_type"] != "amount" || first["amount"] != amount*100 || first["masked_account_number"] != "XXXXXX7766" ||
-		first["account_name"] != "Rainy Day" || first["priority"] != float64(1) || first["routing_number"] != goodRouting {
-		t.Errorf("switched line %v", first)
-	}
-	if last["allocation_type"] != "remainder" || last["priority"] != float64(2) {
-		t.Errorf("remainder line %v", last)
-	}
-	if strings.Contains(fmt.Sprint(lines), "99887766") {
-		t.Error("the full account number leaks")
-	}
 }
 
 func TestDisconnectAndDisableMonitoring(t *testing.T) {

@@ -164,40 +164,42 @@ func TestPlatformMatching(t *testing.T) {
 
 func TestLinkTokenExpires(t *testing.T) {
 	p := switchPlatform(t)
-	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
-	f := newFixture(t, db)
-	_, value := f.createToken(`{"org_name": "Acme", "end_user_id": "late"}`)
-	f.clock.advance(domain.LinkTokenLifetime + time.Second)
-	if status, out := f.linkAPI("GET", "session", value, ""); status != 400 || linkErrorCode(out) != domain.CodeLinkTokenExpired {
-		t.Errorf("expired session: %d %v", status, out)
-	}
-	f.linkSession(sessionBody(value, p.ID, sandbox.UserGood, "")).wantError(t, 400, typeInvalid, domain.CodeLinkTokenExpired)
-	if status, out := f.linkAPI("GET", "session", "lt_forged", ""); status != 400 || linkErrorCode(out) != domain.CodeLinkTokenInvalid {
-		t.Errorf("forged token: %d %v", status, out)
-	}
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		_, value := f.createToken(`{"org_name": "Acme", "end_user_id": "late"}`)
+		f.clock.advance(domain.LinkTokenLifetime + time.Second)
+		if status, out := f.linkAPI("GET", "session", value, ""); status != 400 || linkErrorCode(out) != domain.CodeLinkTokenExpired {
+			t.Errorf("expired session: %d %v", status, out)
+		}
+		f.linkSession(sessionBody(value, p.ID, sandbox.UserGood, "")).wantError(t, 400, typeInvalid, domain.CodeLinkTokenExpired)
+		if status, out := f.linkAPI("GET", "session", "lt_forged", ""); status != 400 || linkErrorCode(out) != domain.CodeLinkTokenInvalid {
+			t.Errorf("forged token: %d %v", status, out)
+		}
+	})
 }
 
 // TestPendingEndsAfter24Hours: a job still pending 24 hours after it was
 // created ends in error with PENDING_TIMEOUT, and both outcomes are events.
 func TestPendingEndsAfter24Hours(t *testing.T) {
 	p := switchPlatform(t)
-	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
-	f := newFixture(t, db, func(s *fixtureSetup) { s.connector.PendingDelay = 48 * time.Hour })
-	tokenID, value := f.createToken(`{"org_name": "Acme", "end_user_id": "slow", "required_jobs": ["income"]}`)
-	f.linkSession(sessionBody(value, p.ID, sandbox.UserPending, ""))
-	deadline := time.Now().Add(10 * time.Second)
-	for len(f.get("/v1/jobs?outcome=pending&link_token_id="+tokenID).list(t)) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the job never became pending")
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db, func(s *fixtureSetup) { s.connector.PendingDelay = 48 * time.Hour })
+		tokenID, value := f.createToken(`{"org_name": "Acme", "end_user_id": "slow", "required_jobs": ["income"]}`)
+		f.linkSession(sessionBody(value, p.ID, sandbox.UserPending, ""))
+		deadline := time.Now().Add(10 * time.Second)
+		for len(f.get("/v1/jobs?outcome=pending&link_token_id="+tokenID).list(t)) == 0 {
+			if time.Now().After(deadline) {
+				t.Fatal("the job never became pending")
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	f.clock.advance(domain.PendingWindow + time.Minute)
-	jobs := f.waitJobs(tokenID, 1)
-	if jobs[0]["outcome"] != "error" || jobs[0]["error_code"] != "PENDING_TIMEOUT" {
-		t.Errorf("after 24h: %v %v", jobs[0]["outcome"], jobs[0]["error_code"])
-	}
-	if n := f.countEvents("income.added"); n != 2 {
-		t.Errorf("%d income.added events, want pending then error", n)
-	}
+		f.clock.advance(domain.PendingWindow + time.Minute)
+		jobs := f.waitJobs(tokenID, 1)
+		if jobs[0]["outcome"] != "error" || jobs[0]["error_code"] != "PENDING_TIMEOUT" {
+			t.Errorf("after 24h: %v %v", jobs[0]["outcome"], jobs[0]["error_code"])
+		}
+		if n := f.countEvents("income.added"); n != 2 {
+			t.Errorf("%d income.added events, want pending then error", n)
+		}
+	})
 }

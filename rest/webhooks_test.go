@@ -162,43 +162,44 @@ func TestWebhookRegistration(t *testing.T) {
 // TestWebhookSSRFGuard: outside the sandbox, internal addresses are
 // refused at creation, and at dial time for a URL that got past it.
 func TestWebhookSSRFGuard(t *testing.T) {
-	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
-	f := newFixture(t, db, func(s *fixtureSetup) { s.rest.Mode = domain.ModeProduction })
-	for _, u := range []string{"https://127.0.0.1/hook", "https://10.0.0.1/hook", "https://169.254.169.254/latest/meta-data",
-		"https://[::1]/hook", "https://localhost/hook", "https://192.168.1.10/hook", "https://100.64.0.1/hook"} {
-		res := f.post("/v1/webhooks", `{"url": "`+u+`", "version": "2025-07-08", "enabled_events": ["account.added"]}`)
-		res.wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
-		if msg := res.body["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "address") {
-			t.Errorf("%s: %q", u, msg)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db, func(s *fixtureSetup) { s.rest.Mode = domain.ModeProduction })
+		for _, u := range []string{"https://127.0.0.1/hook", "https://10.0.0.1/hook", "https://169.254.169.254/latest/meta-data",
+			"https://[::1]/hook", "https://localhost/hook", "https://192.168.1.10/hook", "https://100.64.0.1/hook"} {
+			res := f.post("/v1/webhooks", `{"url": "`+u+`", "version": "2025-07-08", "enabled_events": ["account.added"]}`)
+			res.wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
+			if msg := res.body["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "address") {
+				t.Errorf("%s: %q", u, msg)
+			}
 		}
-	}
 
-	// A webhook whose host reaches loopback anyway (DNS changed after it
-	// was created) is refused when dialed.
-	rcv := newReceiver(t, always(200))
-	sc := f.key.Scope()
-	now := time.Now().UTC()
-	w := domain.Webhook{ID: domain.NewID(), APIKeyID: f.key.ID, URL: rcv.srv.URL, EnabledEvents: []string{"account.added"},
-		Status: domain.WebhookActive, Version: "2025-07-08", CreatedAt: now, LastUpdated: now}
-	tx := storage.NewTransactor(db, f.queue)
-	if err := tx.CreateWebhook(context.Background(), sc, w); err != nil {
-		t.Fatal(err)
-	}
-	e := domain.Event{ID: domain.NewID(), Name: "account.added", CreatedAt: now, Payload: json.RawMessage(`{}`)}
-	if err := tx.CreateEvent(context.Background(), sc, e); err != nil {
-		t.Fatal(err)
-	}
-	res, err := f.webhooks.Deliver(context.Background(), domain.DeliveryRun{Scope: sc, WebhookID: w.ID, EventID: e.ID}, 1, nil)
-	if err != nil || res != domain.DeliveryGiveUp {
-		t.Fatalf("deliver: %v %v", res, err)
-	}
-	if len(rcv.deliveries()) != 0 {
-		t.Fatal("the guarded client reached a loopback receiver")
-	}
-	log, _ := tx.FindDeliveries(context.Background(), sc, w.ID, domain.PageRequest{Limit: 1})
-	if len(log.Items) != 1 || !strings.Contains(log.Items[0].Error, "refused") {
-		t.Errorf("delivery log %+v", log.Items)
-	}
+		// A webhook whose host reaches loopback anyway (DNS changed after it
+		// was created) is refused when dialed.
+		rcv := newReceiver(t, always(200))
+		sc := f.key.Scope()
+		now := time.Now().UTC()
+		w := domain.Webhook{ID: domain.NewID(), APIKeyID: f.key.ID, URL: rcv.srv.URL, EnabledEvents: []string{"account.added"},
+			Status: domain.WebhookActive, Version: "2025-07-08", CreatedAt: now, LastUpdated: now}
+		tx := storage.NewTransactor(db, f.queue)
+		if err := tx.CreateWebhook(context.Background(), sc, w); err != nil {
+			t.Fatal(err)
+		}
+		e := domain.Event{ID: domain.NewID(), Name: "account.added", CreatedAt: now, Payload: json.RawMessage(`{}`)}
+		if err := tx.CreateEvent(context.Background(), sc, e); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.webhooks.Deliver(context.Background(), domain.DeliveryRun{Scope: sc, WebhookID: w.ID, EventID: e.ID}, 1, nil)
+		if err != nil || res != domain.DeliveryGiveUp {
+			t.Fatalf("deliver: %v %v", res, err)
+		}
+		if len(rcv.deliveries()) != 0 {
+			t.Fatal("the guarded client reached a loopback receiver")
+		}
+		log, _ := tx.FindDeliveries(context.Background(), sc, w.ID, domain.PageRequest{Limit: 1})
+		if len(log.Items) != 1 || !strings.Contains(log.Items[0].Error, "refused") {
+			t.Errorf("delivery log %+v", log.Items)
+		}
+	})
 }
 
 // TestWebhookDeliveries runs Link with a webhook on a real HTTPS receiver
@@ -478,40 +479,41 @@ func TestWebhookSignatureTestVector(t *testing.T) {
 // no params.action; 2023-11-22+ webhooks get it so, older ones cannot
 // represent it and log it as skipped.
 func TestWebhookVersionsAndPlatformMatching(t *testing.T) {
-	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
-	rcv := newReceiver(t, always(200))
-	f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
-	newer := f.createWebhook(rcv.srv.URL+"/new", `"direct_deposit_switch.added"`)
-	older := f.post("/v1/webhooks", `{"url": "`+rcv.srv.URL+`/old", "version": "2023-07-18", "enabled_events": ["direct_deposit_switch.added"]}`).data(t)["id"].(string)
-	tokenID, value := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "pm", "required_jobs": ["direct_deposit_switch"],
-		"allocation": {"targets": [{"type": "checking", "account_number": "12345678", "routing_number": "` + goodRouting + `"}]},
-		"end_user": {"platform_matching": {"social_security_last_four": "4321", "first_name": "Ada", "last_name": "Lovelace",
-			"date_of_birth": "1990-12-10", "mobile_phone_number": "5551234567", "home_address_zip_code": "94107"}}}`)
-	_, out := f.linkAPI("GET", "matches", value, "")
-	pid := out["platforms"].([]any)[0].(map[string]any)["id"].(string)
-	if status, out := f.linkAPI("POST", "matched_switch", value, `{"platform_id": "`+pid+`"}`); status != 200 {
-		t.Fatalf("matched switch %d %v", status, out)
-	}
-	f.waitJobs(tokenID, 1)
-	waitFor(t, "the newer webhook's delivery", func() bool { return len(rcv.deliveries()) == 1 })
-	got := rcv.deliveries()[0]
-	if got.header.Get("service-version") != "2023-11-22" && got.header.Get("service-version") != "2025-07-08" {
-		t.Errorf("delivered to version %s", got.header.Get("service-version"))
-	}
-	var body struct {
-		Payload struct {
-			Params map[string]any `json:"params"`
-		} `json:"payload"`
-	}
-	_ = json.Unmarshal(got.body, &body)
-	if len(body.Payload.Params) != 0 {
-		t.Errorf("params %v, want neither action nor allocation", body.Payload.Params)
-	}
-	waitFor(t, "the older webhook's log", func() bool { return len(f.get("/v1/webhooks/"+older+"/deliveries").list(t)) == 1 })
-	if l := f.get("/v1/webhooks/" + older + "/deliveries").list(t)[0]; l["outcome"] != domain.DeliverySkipped || !strings.Contains(fmt.Sprint(l["error"]), "2023-11-22") {
-		t.Errorf("older webhook log %v", l)
-	}
-	if l := f.get("/v1/webhooks/" + newer + "/deliveries").list(t)[0]; l["outcome"] != domain.DeliveryDelivered {
-		t.Errorf("newer webhook log %v", l)
-	}
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		rcv := newReceiver(t, always(200))
+		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+		newer := f.createWebhook(rcv.srv.URL+"/new", `"direct_deposit_switch.added"`)
+		older := f.post("/v1/webhooks", `{"url": "`+rcv.srv.URL+`/old", "version": "2023-07-18", "enabled_events": ["direct_deposit_switch.added"]}`).data(t)["id"].(string)
+		tokenID, value := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "pm", "required_jobs": ["direct_deposit_switch"],
+			"allocation": {"targets": [{"type": "checking", "account_number": "12345678", "routing_number": "` + goodRouting + `"}]},
+			"end_user": {"platform_matching": {"social_security_last_four": "4321", "first_name": "Ada", "last_name": "Lovelace",
+				"date_of_birth": "1990-12-10", "mobile_phone_number": "5551234567", "home_address_zip_code": "94107"}}}`)
+		_, out := f.linkAPI("GET", "matches", value, "")
+		pid := out["platforms"].([]any)[0].(map[string]any)["id"].(string)
+		if status, out := f.linkAPI("POST", "matched_switch", value, `{"platform_id": "`+pid+`"}`); status != 200 {
+			t.Fatalf("matched switch %d %v", status, out)
+		}
+		f.waitJobs(tokenID, 1)
+		waitFor(t, "the newer webhook's delivery", func() bool { return len(rcv.deliveries()) == 1 })
+		got := rcv.deliveries()[0]
+		if got.header.Get("service-version") != "2023-11-22" && got.header.Get("service-version") != "2025-07-08" {
+			t.Errorf("delivered to version %s", got.header.Get("service-version"))
+		}
+		var body struct {
+			Payload struct {
+				Params map[string]any `json:"params"`
+			} `json:"payload"`
+		}
+		_ = json.Unmarshal(got.body, &body)
+		if len(body.Payload.Params) != 0 {
+			t.Errorf("params %v, want neither action nor allocation", body.Payload.Params)
+		}
+		waitFor(t, "the older webhook's log", func() bool { return len(f.get("/v1/webhooks/"+older+"/deliveries").list(t)) == 1 })
+		if l := f.get("/v1/webhooks/" + older + "/deliveries").list(t)[0]; l["outcome"] != domain.DeliverySkipped || !strings.Contains(fmt.Sprint(l["error"]), "2023-11-22") {
+			t.Errorf("older webhook log %v", l)
+		}
+		if l := f.get("/v1/webhooks/" + newer + "/deliveries").list(t)[0]; l["outcome"] != domain.DeliveryDelivered {
+			t.Errorf("newer webhook log %v", l)
+		}
+	})
 }
