@@ -8,13 +8,15 @@ import (
 // AccountService reads accounts, their jobs and data for API callers, and
 // runs the account lifecycle.
 type AccountService struct {
-	tx    Transactor
-	clock Clock
+	tx       Transactor
+	clock    Clock
+	reporter Reporter
 }
 
-// NewAccountService wires the account use cases.
-func NewAccountService(tx Transactor, clock Clock) *AccountService {
-	return &AccountService{tx: tx, clock: clock}
+// NewAccountService wires the account use cases; reporter renders and
+// links documents (nil leaves documents without download links).
+func NewAccountService(tx Transactor, clock Clock, reporter Reporter) *AccountService {
+	return &AccountService{tx: tx, clock: clock, reporter: reporter}
 }
 
 // Account returns one of the scope's accounts. Errors: INVALID_FIELDS for
@@ -30,13 +32,21 @@ func (s *AccountService) Account(ctx context.Context, sc Scope, id string) (Acco
 	return a, err
 }
 
-// Accounts pages the scope's accounts, newest first.
+// Accounts pages the scope's accounts, newest first. Errors:
+// INVALID_FIELDS for a bad filter.
 func (s *AccountService) Accounts(ctx context.Context, sc Scope, f AccountFilter, p PageRequest) (Page[Account], error) {
+	if err := f.check(); err != nil {
+		return Page[Account]{}, err
+	}
 	return s.tx.Accounts().FindAccounts(ctx, sc, f, p)
 }
 
-// Jobs pages the scope's completed Link jobs, newest first.
+// Jobs pages the scope's completed Link jobs, newest first. Errors:
+// INVALID_FIELDS for a bad filter.
 func (s *AccountService) Jobs(ctx context.Context, sc Scope, f JobFilter, p PageRequest) (Page[Job], error) {
+	if err := f.check(); err != nil {
+		return Page[Job]{}, err
+	}
 	f.IncludeUnrun = false
 	return s.tx.Jobs().FindJobs(ctx, sc, f, p)
 }
@@ -45,8 +55,8 @@ func (s *AccountService) Jobs(ctx context.Context, sc Scope, f JobFilter, p Page
 // account's connection. Errors: SANDBOX_ONLY outside the sandbox (404),
 // INVALID_FIELDS for a status that cannot be simulated.
 func (s *AccountService) SimulateMonitoringStatus(ctx context.Context, sc Scope, id string, status MonitoringStatus) (Account, error) {
-	if sc.Mode != ModeSandbox {
-		return Account{}, Errorf(KindNotFound, CodeNotSandbox, "sandbox helpers exist only in the sandbox mode")
+	if err := sandboxOnly(sc); err != nil {
+		return Account{}, err
 	}
 	switch status {
 	case MonitoringActive, MonitoringDegraded, MonitoringUserActionRequired, MonitoringUnavailable:
@@ -117,7 +127,7 @@ func (s *AccountService) Paystub(ctx context.Context, sc Scope, accountID, id st
 	}
 	p, err := s.tx.Data().Paystub(ctx, sc, accountID, id)
 	if errors.Is(err, ErrNoRows) {
-		return Paystub{}, Errorf(KindNotFound, "PAYSTUB_NOT_FOUND", "account %s has no paystub %s", accountID, id)
+		return Paystub{}, Errorf(KindNotFound, CodePaystubNotFound, "account %s has no paystub %s", accountID, id)
 	}
 	return p, err
 }
@@ -128,7 +138,7 @@ func (s *AccountService) setMonitoring(ctx context.Context, sc Scope, id string,
 	if _, err := s.Account(ctx, sc, id); err != nil {
 		return err
 	}
-	return s.tx.InTx(ctx, func(tx Tx) error {
+	return s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		a, err := tx.Accounts().AccountForUpdate(ctx, sc, id)
 		if err != nil {
 			return err

@@ -48,9 +48,21 @@ func (a Account) Scope() Scope { return Scope{CustomerID: a.CustomerID, Mode: a.
 type AccountFilter struct {
 	EndUserID        string
 	LinkTokenID      string
+	PlatformID       string
 	Connected        *bool
 	MonitoringStatus MonitoringStatus
 }
+
+// EndUser is a customer's end user: the distinct end_user_id of its
+// accounts. Its id is the customer's own string.
+type EndUser struct {
+	ID             string
+	FirstConnected time.Time
+	Accounts       int
+}
+
+// ListEndUsers is the cursor list name of end users.
+const ListEndUsers = "end_users"
 
 // ListAccounts is the cursor list name of accounts.
 const ListAccounts = "accounts"
@@ -71,4 +83,12 @@ type AccountStore interface {
 	// MonitoredAccounts lists connected accounts with monitoring active,
 	// in every tenant: the monitoring job serves them all.
 	MonitoredAccounts(ctx context.Context, limit int, afterID string) ([]Account, error)
+	// AccountsByID returns the scope's accounts with the given ids in one
+	// query, in no particular order; unknown ids are left out.
+	AccountsByID(ctx context.Context, s Scope, ids []string) ([]Account, error)
+	// AccountsOfEndUsers pages the accounts of each end user, newest first,
+	// in one query: the map holds a page per end user that has accounts.
+	AccountsOfEndUsers(ctx context.Context, s Scope, endUserIDs []string, p PageRequest) (map[string]Page[Account], error)
+	// FindEndUsers pages the scope's end users by id.
+	FindEndUsers(ctx context.Context, s Scope, p PageRequest) (Page[EndUser], error)
 }

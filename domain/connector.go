@@ -5,24 +5,6 @@ import (
 	"time"
 )
 
-// Link error codes: what Link's error and exit events and the sandbox
-// helper report. Types group them (docs/link.md).
-const (
-	CodeInvalidCredentials  = "INVALID_CREDENTIALS"
-	CodeInvalidMFACode      = "INVALID_MFA_CODE"
-	CodeAccountLocked       = "ACCOUNT_LOCKED"
-	CodeLinkTokenInvalid    = "LINK_TOKEN_INVALID"
-	CodeLinkTokenExpired    = "LINK_TOKEN_EXPIRED"
-	CodeLinkTokenUsed       = "LINK_TOKEN_USED"
-	CodePlatformUnavailable = "PLATFORM_UNAVAILABLE"
-	CodeUnsupportedJobs     = "UNSUPPORTED_JOBS"
-	CodeAccountNotFound     = "ACCOUNT_NOT_FOUND"
-	CodeJobNotFound         = "JOB_NOT_FOUND"
-	CodeLinkTokenNotFound   = "LINK_TOKEN_NOT_FOUND"
-	CodeAccountDisconnected = "ACCOUNT_DISCONNECTED"
-	CodeNotSandbox          = "SANDBOX_ONLY"
-)
-
 // Credentials are what a user types into Link's login screen.
 type Credentials struct {
 	Username string
@@ -78,7 +60,7 @@ func (NoConnector) Match(context.Context, PlatformMatching, []Platform) []Platfo
 
 // Run implements Connector.
 func (NoConnector) Run(context.Context, Job, Account, time.Time, time.Time) (JobResult, error) {
-	return JobResult{Outcome: OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: CodePlatformUnavailable}, nil
+	return JobResult{Outcome: OutcomeError, ErrorType: ErrorTypePlatform, ErrorCode: CodePlatformUnavailable}, nil
 }
 
 // Fetch implements Connector.

@@ -10,6 +10,20 @@ func WithAPIKey(ctx context.Context, k APIKey) context.Context {
 	return context.WithValue(ctx, apiKeyCtxKey{}, k)
 }
 
+type requestIDCtxKey struct{}
+
+// WithRequestID returns ctx carrying the request's id (the
+// x-service-request-id header), so every transport logs it with errors.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDCtxKey{}, id)
+}
+
+// RequestID is the request id of ctx, "" outside a request.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDCtxKey{}).(string)
+	return id
+}
+
 // APIKeyFrom returns the authenticated key of ctx, if any.
 func APIKeyFrom(ctx context.Context) (APIKey, bool) {
 	k, ok := ctx.Value(apiKeyCtxKey{}).(APIKey)

@@ -84,31 +84,24 @@ func (s *DirectoryService) Platform(ctx context.Context, id string) (Platform, e
 // PlatformsByID returns the platforms with the given ids in key order,
 // for batch loaders. An unknown id gets PLATFORM_NOT_FOUND in its slot.
 func (s *DirectoryService) PlatformsByID(ctx context.Context, ids []string) ([]Platform, []error) {
-	out := make([]Platform, len(ids))
-	errs := make([]error, len(ids))
 	found, err := s.store.PlatformsByID(ctx, ids)
 	if err != nil {
-		for i := range errs {
-			errs[i] = err
-		}
-		return out, errs
+		return failAll[Platform](len(ids), err)
 	}
-	byID := make(map[string]Platform, len(found))
-	for _, p := range found {
-		byID[p.ID] = p
-	}
-	for i, id := range ids {
-		p, ok := byID[id]
-		if !ok {
-			errs[i] = Errorf(KindNotFound, CodePlatformNotFound, "no platform with id %s", id)
-		}
-		out[i] = p
-	}
-	return out, errs
+	return inOrder(ids, found, func(p Platform) string { return p.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodePlatformNotFound, "no platform with id %s", id)
+	})
 }
 
-// Search finds employers and platforms by name.
+// Search finds employers and platforms by name. Errors: INVALID_FIELDS
+// for an empty or too long q or a limit outside 1..100, the same rules for
+// REST, GraphQL and Link.
 func (s *DirectoryService) Search(ctx context.Context, q SearchQuery) ([]SearchResult, error) {
+	var problems Problems
+	q.check(&problems)
+	if err := problems.Err(); err != nil {
+		return nil, err
+	}
 	snap := s.snapshot.Load()
 	if snap == nil {
 		if err := s.RefreshSearchIndex(ctx); err != nil {

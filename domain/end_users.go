@@ -9,22 +9,30 @@ import (
 	"time"
 )
 
-// Codes of end-user reads.
-const (
-	CodeEndUserNotFound  = "END_USER_NOT_FOUND"
-	CodeDocumentNotFound = "DOCUMENT_NOT_FOUND"
-)
-
 // checkEndUser returns the end user's accounts, or END_USER_NOT_FOUND when
 // this customer has none for that id.
 func (s *AccountService) checkEndUser(ctx context.Context, sc Scope, endUserID string, connectedOnly bool) ([]Account, error) {
-	if endUserID == "" || len(endUserID) > 255 {
-		return nil, Errorf(KindInvalid, CodeInvalidFields, "end_user_id: must be 1 to 255 characters")
+	all, err := EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
+	if err != nil {
+		return nil, err
+	}
+	if connectedOnly {
+		all = slices.DeleteFunc(all, func(a Account) bool { return !a.Connected })
+	}
+	return all, nil
+}
+
+// EndUserAccounts returns every account of an end user, newest first.
+// Errors: INVALID_FIELDS for an id that is not 1 to 255 characters of
+// text, END_USER_NOT_FOUND when the scope has no account for it.
+func EndUserAccounts(ctx context.Context, accounts AccountStore, sc Scope, endUserID string) ([]Account, error) {
+	if endUserID == "" || len(endUserID) > 255 || !storable(endUserID) {
+		return nil, Errorf(KindInvalid, CodeInvalidFields, "end_user_id: must be 1 to 255 characters of text")
 	}
 	var all []Account
 	p := PageRequest{Limit: MaxPageLimit}
 	for {
-		page, err := s.tx.Accounts().FindAccounts(ctx, sc, AccountFilter{EndUserID: endUserID}, p)
+		page, err := accounts.FindAccounts(ctx, sc, AccountFilter{EndUserID: endUserID}, p)
 		if err != nil {
 			return nil, err
 		}
@@ -36,9 +44,6 @@ func (s *AccountService) checkEndUser(ctx context.Context, sc Scope, endUserID s
 	}
 	if len(all) == 0 {
 		return nil, Errorf(KindNotFound, CodeEndUserNotFound, "no accounts for end_user_id %q", endUserID)
-	}
-	if connectedOnly {
-		all = slices.DeleteFunc(all, func(a Account) bool { return !a.Connected })
 	}
 	return all, nil
 }
@@ -67,7 +72,30 @@ func (s *AccountService) Documents(ctx context.Context, sc Scope, endUserID, doc
 	if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
 		return Page[Record]{}, err
 	}
-	return s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID, DocumentType: docType}, p)
+	page, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID, DocumentType: docType}, p)
+	if err != nil {
+		return Page[Record]{}, err
+	}
+	for i := range page.Items {
+		if err := s.link(ctx, sc, &page.Items[i]); err != nil {
+			return Page[Record]{}, err
+		}
+	}
+	return page, nil
+}
+
+// link gives a document a fresh download link, rendering its PDF first
+// when it has none.
+func (s *AccountService) link(ctx context.Context, sc Scope, doc *Record) error {
+	if s.reporter == nil {
+		return nil
+	}
+	l, err := s.reporter.DocumentLink(ctx, sc, *doc)
+	if err != nil {
+		return err
+	}
+	doc.Link = &l
+	return nil
 }
 
 // Document returns one of an end user's documents.
@@ -79,7 +107,10 @@ func (s *AccountService) Document(ctx context.Context, sc Scope, endUserID, id s
 	if errors.Is(err, ErrNoRows) || (err == nil && r.EndUserID != endUserID) {
 		return Record{}, Errorf(KindNotFound, CodeDocumentNotFound, "end user %q has no document %s", endUserID, id)
 	}
-	return r, err
+	if err != nil {
+		return Record{}, err
+	}
+	return r, s.link(ctx, sc, &r)
 }
 
 // Payout is an expected payout of the earnings stream.
@@ -94,12 +125,6 @@ type PayoutEarning struct {
 	Date            string  `json:"date"`
 	ConfidenceScore float64 `json:"confidence_score"`
 	NetPay          Money   `json:"net_pay"`
-}
-
-// Money is an amount in minor units with its currency.
-type Money struct {
-	Amount   int64  `json:"amount"`
-	Currency string `json:"currency"`
 }
 
 // EarningsStream is the end user's next payouts, estimated from the
@@ -139,16 +164,21 @@ func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID
 		last, prev := stubs[0].PayDateTime(), stubs[1].PayDateTime()
 		interval := last.Sub(prev)
 		recent := stubs[:min(3, len(stubs))]
-		var sum float64
+		var sum int64
 		for _, st := range recent {
-			sum += float64(st.NetPayAmount)
+			sum += st.NetPayAmount
 		}
-		mean := sum / float64(len(recent))
+		n := int64(len(recent))
+		mean := (sum + n/2) / n // cents, rounded half up
+		// The spread is a statistic, not money: floats are fine here.
 		var variance float64
 		for _, st := range recent {
-			variance += math.Pow(float64(st.NetPayAmount)-mean, 2)
+			variance += math.Pow(float64(st.NetPayAmount-mean), 2)
 		}
-		spread := math.Min(math.Sqrt(variance/float64(len(recent)))/mean, 0.3)
+		spread := 0.3
+		if mean > 0 {
+			spread = math.Min(math.Sqrt(variance/float64(n))/float64(mean), 0.3)
+		}
 		for k := 1; k <= 3; k++ {
 			date := last.Add(time.Duration(k) * interval).Format(time.DateOnly)
 			score := math.Round((0.95-0.05*float64(k-1)-spread)*100) / 100
@@ -158,7 +188,7 @@ func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID
 				byDate[date] = p
 			}
 			p.Earnings = append(p.Earnings, PayoutEarning{Date: date, ConfidenceScore: score,
-				NetPay: Money{Amount: int64(math.Round(mean)), Currency: stubs[0].Currency}})
+				NetPay: Money{Amount: mean, Currency: stubs[0].Currency}})
 		}
 	}
 	for _, p := range byDate {

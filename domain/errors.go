@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -27,30 +28,22 @@ const (
 	KindRateLimited
 )
 
-// Error codes shared by every transport. The spec names only
-// MISSING_FIELDS; docs/errors.md lists the rest and when each is used.
-const (
-	CodeMissingFields         = "MISSING_FIELDS"
-	CodeInvalidFields         = "INVALID_FIELDS"
-	CodeMissingServiceVersion = "MISSING_SERVICE_VERSION"
-	CodeInvalidServiceVersion = "INVALID_SERVICE_VERSION"
-	CodeInvalidJSON           = "INVALID_JSON"
-	CodeUnsupportedMediaType  = "UNSUPPORTED_CONTENT_TYPE"
-	CodeRequestTooLarge       = "REQUEST_TOO_LARGE"
-	CodeMissingAPISecret      = "MISSING_API_SECRET"
-	CodeInvalidAPISecret      = "INVALID_API_SECRET"
-	CodeRevokedAPISecret      = "REVOKED_API_SECRET"
-	CodeWrongModeAPISecret    = "WRONG_MODE_API_SECRET"
-	CodeRateLimitExceeded     = "RATE_LIMIT_EXCEEDED"
-	CodeEmployerNotFound      = "EMPLOYER_NOT_FOUND"
-	CodePlatformNotFound      = "PLATFORM_NOT_FOUND"
-	CodeCustomerNotFound      = "CUSTOMER_NOT_FOUND"
-	CodeAPIKeyNotFound        = "API_KEY_NOT_FOUND"
-	CodeRouteNotFound         = "ROUTE_NOT_FOUND"
-	CodeMethodNotAllowed      = "METHOD_NOT_ALLOWED"
-	CodeConflict              = "CONFLICT"
-	CodeUnknown               = "UNKNOWN_ERROR"
-)
+// Type is the spec's error type of the kind, the same in every transport:
+// REST's error.type, GraphQL's extensions.type. RATE_LIMIT_EXCEEDED is
+// Payline's, as the spec names no type for 429 (docs/errors.md).
+func (k ErrorKind) Type() string {
+	switch k {
+	case KindInvalid, KindConflict:
+		return "INVALID_REQUEST_PARAMETERS"
+	case KindNotFound:
+		return "RECORD_NOT_FOUND"
+	case KindUnauthorized, KindForbidden:
+		return "UNAUTHORIZED_REQUEST"
+	case KindRateLimited:
+		return "RATE_LIMIT_EXCEEDED"
+	}
+	return "UNKNOWN_ERROR"
+}
 
 // Error is the single error type of the domain. Kind picks the transport
 // status, Code the specific machine-readable reason, Message the text a
@@ -59,6 +52,9 @@ type Error struct {
 	Kind    ErrorKind
 	Code    string
 	Message string
+	// Fields names the request fields a validation error is about, for
+	// transports that report them separately (GraphQL's extensions).
+	Fields []string
 	// Err is an underlying cause, kept for logs and errors.Is; it is never
 	// shown to callers.
 	Err error
@@ -140,5 +136,11 @@ func (p *Problems) Err() error {
 	if len(p.missing) > 0 {
 		code = CodeMissingFields
 	}
-	return &Error{Kind: KindInvalid, Code: code, Message: strings.Join(parts, "; ")}
+	fields := slices.Clone(p.missing)
+	for _, f := range p.invalid {
+		if !slices.Contains(fields, f.Field) {
+			fields = append(fields, f.Field)
+		}
+	}
+	return &Error{Kind: KindInvalid, Code: code, Message: strings.Join(parts, "; "), Fields: fields}
 }

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -29,6 +30,17 @@ func PublishEvent(ctx context.Context, tx Tx, s Scope, name string, at time.Time
 		}
 	}
 	return nil
+}
+
+// EventResource is the resource an event's payload shows, for the version
+// table: <job>.added events carry a job; "" for events with no changes.
+func EventResource(name string) string {
+	if job, ok := strings.CutSuffix(name, ".added"); ok {
+		if _, isJob := ParseJobType(job); isJob {
+			return ResourceJob
+		}
+	}
+	return ""
 }
 
 // APITime formats a timestamp as the API does: UTC, microseconds, +00:00.

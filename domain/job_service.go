@@ -49,7 +49,7 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		return 0, fmt.Errorf("run job %s: %w", j.ID, err)
 	}
 	if res.Outcome == OutcomePending && now.Sub(j.CreatedAt) >= PendingWindow {
-		res = JobResult{Outcome: OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: "PENDING_TIMEOUT"}
+		res = JobResult{Outcome: OutcomeError, ErrorType: ErrorTypePlatform, ErrorCode: CodePendingTimeout}
 	}
 	var fetched Fetched
 	product := productOf(j.Name)
@@ -68,8 +68,10 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		}
 	}
 	j.Outcome, j.Timestamp, j.ErrorCode, j.ErrorType = res.Outcome, &now, res.ErrorCode, res.ErrorType
-	err = s.tx.InTx(ctx, func(tx Tx) error {
-		if err := tx.Jobs().UpdateJobOutcome(ctx, r.Scope, j); err != nil {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.Jobs().UpdateJobOutcome(ctx, r.Scope, j); errors.Is(err, ErrNoRows) {
+			return errJobFinal
+		} else if err != nil {
 			return err
 		}
 		if err := PublishEvent(ctx, tx, r.Scope, string(j.Name)+".added", now, JobEventPayload(j)); err != nil {
@@ -80,8 +82,14 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		}
 		return storeFetched(ctx, tx, r.Scope, j.AccountID, product, fetched, now)
 	})
+	if errors.Is(err, errJobFinal) {
+		return 0, nil // another run of the same job got there first; its event stands alone
+	}
 	return wait, err
 }
+
+// errJobFinal rolls back a run that found its job already final.
+var errJobFinal = errors.New("job already has a final outcome")
 
 // putW2s stores each W-2 as a tax form of the account and a document of
 // its end user, with the parsed data, no warnings and fraud not suspected.

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -49,21 +50,62 @@ func (j Job) Scope() Scope { return Scope{CustomerID: j.CustomerID, Mode: j.Mode
 // JobParams are a job's inputs and results. For a switch: action and
 // allocation; both absent for platform-matching switches.
 type JobParams struct {
-	Action     string               `json:"action,omitempty"`
-	Allocation *JobParamsAllocation `json:"allocation,omitempty"`
+	Action     string
+	Allocation *JobParamsAllocation
 }
 
 // JobParamsAllocation is the allocation a switch applied.
 type JobParamsAllocation struct {
-	Type   string          `json:"type,omitempty"`
-	Value  *float64        `json:"value,omitempty"`
-	Target JobParamsTarget `json:"target"`
+	Split
+	Target JobParamsTarget
 }
 
 // JobParamsTarget names the target account without its number.
 type JobParamsTarget struct {
+	AccountName string
+	AccountType string
+}
+
+// jobParamsJSON is the API shape of params: allocation.value is dollars
+// for an amount and the percentage for a percentage, absent otherwise.
+type jobParamsJSON struct {
+	Action     string                   `json:"action,omitempty"`
+	Allocation *jobParamsAllocationJSON `json:"allocation,omitempty"`
+}
+
+type jobParamsAllocationJSON struct {
+	Type   string              `json:"type,omitempty"`
+	Value  json.RawMessage     `json:"value,omitempty"`
+	Target jobParamsTargetJSON `json:"target"`
+}
+
+type jobParamsTargetJSON struct {
 	AccountName string `json:"account_name,omitempty"`
 	AccountType string `json:"account_type"`
+}
+
+// MarshalJSON writes the params in the API's shape (REST, webhooks, Link).
+// Amounts are written from cents as a decimal literal, never a float.
+func (p JobParams) MarshalJSON() ([]byte, error) {
+	out := jobParamsJSON{Action: p.Action}
+	if a := p.Allocation; a != nil {
+		out.Allocation = &jobParamsAllocationJSON{Type: a.Type, Value: a.Split.ValueJSON(),
+			Target: jobParamsTargetJSON(a.Target)}
+	}
+	return json.Marshal(out)
+}
+
+// ValueJSON is the split's value as the API writes it: dollars for an
+// amount (from cents, exactly), the whole percentage for a percentage,
+// nil otherwise.
+func (s Split) ValueJSON() json.RawMessage {
+	switch s.Type {
+	case AllocationAmount:
+		return json.RawMessage(s.Amount.Decimal())
+	case AllocationPercentage:
+		return json.RawMessage(strconv.Itoa(s.Percentage))
+	}
+	return nil
 }
 
 // JobFilter narrows GET /jobs.
@@ -86,11 +128,18 @@ type JobStore interface {
 	CreateJob(ctx context.Context, s Scope, j Job) error
 	// Job returns ErrNoRows when the scope has no such job.
 	Job(ctx context.Context, s Scope, id string) (Job, error)
-	// UpdateJobOutcome records an attempt's outcome.
+	// UpdateJobOutcome records an attempt's outcome, only over an outcome
+	// that is unset or pending; ErrNoRows when the job is already final
+	// (another run of it finished first).
 	UpdateJobOutcome(ctx context.Context, s Scope, j Job) error
 	// FindJobs pages jobs that have an outcome and are not monitoring
 	// refreshes, by (timestamp, id), newest first.
 	FindJobs(ctx context.Context, s Scope, f JobFilter, p PageRequest) (Page[Job], error)
+	// JobsByID returns the scope's jobs with the given ids in one query;
+	// unknown ids are left out.
+	JobsByID(ctx context.Context, s Scope, ids []string) ([]Job, error)
+	// JobsOfAccounts pages FindJobs per account, in one query.
+	JobsOfAccounts(ctx context.Context, s Scope, accountIDs []string, f JobFilter, p PageRequest) (map[string]Page[Job], error)
 }
 
 // Event is a record of a change the spec ties to a webhook event, written
@@ -126,17 +175,28 @@ type Tx interface {
 	Webhooks() WebhookStore
 	Data() DataStore
 	Records() RecordStore
+	Reports() ReportStore
 	// EnqueueJobRun queues a run of the job, visible once the transaction
 	// commits.
 	EnqueueJobRun(ctx context.Context, r JobRun) error
 	// EnqueueDelivery queues a webhook delivery, visible once the
 	// transaction commits.
 	EnqueueDelivery(ctx context.Context, r DeliveryRun) error
+	// EnqueueRefresh queues a monitoring refresh of an account, once per
+	// account and monitoring period.
+	EnqueueRefresh(ctx context.Context, r RefreshRun) error
 }
 
 // Transactor runs functions in transactions. Outside InTx its stores run
-// each call on its own.
+// each call on its own. Inside, fn gets a context and a Tx that reach only
+// the transaction: the outer stores refuse a context that belongs to a
+// transaction, so a use case can never wait on the (SQLite) connection it
+// already holds. InTx rolls back when fn returns an error or panics.
 type Transactor interface {
 	Tx
-	InTx(ctx context.Context, fn func(tx Tx) error) error
+	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+	// Subscribe returns the scope's events as they commit, from now on,
+	// until ctx ends (then the channel closes). A subscriber that falls
+	// far behind misses events; webhooks are the durable record.
+	Subscribe(ctx context.Context, s Scope) <-chan Event
 }

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // LinkService implements link tokens and the steps of Link: the hosted
@@ -21,11 +23,13 @@ type LinkService struct {
 	box       *SecretBox
 	connector Connector
 	clock     Clock
+	reporter  Reporter
 }
 
-// NewLinkService wires the Link use cases.
-func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, connector Connector, clock Clock) *LinkService {
-	return &LinkService{tx: tx, directory: directory, box: box, connector: connector, clock: clock}
+// NewLinkService wires the Link use cases; reporter renders the direct
+// deposit form Link offers after a switch.
+func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, connector Connector, clock Clock, reporter Reporter) *LinkService {
+	return &LinkService{tx: tx, directory: directory, box: box, connector: connector, clock: clock, reporter: reporter}
 }
 
 // CreateLinkToken validates a request and creates a token. It returns the
@@ -33,16 +37,16 @@ func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, 
 // MISSING_FIELDS and INVALID_FIELDS (400) for bad fields or references to
 // records this customer does not have.
 func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkTokenRequest, apiVersion string) (LinkToken, string, error) {
-	features, required, err := checkLinkTokenRequest(r, apiVersion)
+	c, err := checkLinkTokenRequest(r, apiVersion)
 	if err != nil {
 		return LinkToken{}, "", err
 	}
 	t := LinkToken{
 		ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, APIVersion: apiVersion,
-		OrgName: r.OrgName, EndUserID: r.EndUserID, Solution: r.Solution, Features: features, RequiredJobs: required,
-		EmployerID: r.EmployerID, PlatformID: r.PlatformID, AccountID: r.AccountID, Amount: r.Amount,
+		OrgName: r.OrgName, EndUserID: r.EndUserID, Solution: r.Solution, Features: c.features, RequiredJobs: c.required,
+		EmployerID: r.EmployerID, PlatformID: r.PlatformID, AccountID: r.AccountID, Amount: c.amount,
 		SkipIntroScreen: r.SkipIntroScreen, DisableDirectDepositSplitting: r.DisableDirectDepositSplitting,
-		Language: r.Language, Allocation: r.Allocation, PlatformMatching: r.PlatformMatching,
+		Language: r.Language, Allocation: c.allocation, PlatformMatching: r.PlatformMatching,
 	}
 	if err := s.checkReferences(ctx, sc, &t); err != nil {
 		return LinkToken{}, "", err
@@ -56,7 +60,7 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	t.TokenHash = hash[:]
 	t.CreatedAt = s.clock.Now()
 	t.Expires = t.CreatedAt.Add(LinkTokenLifetime)
-	alloc, matching, err := s.seal(t)
+	alloc, matching, err := sealToken(s.box, t)
 	if err != nil {
 		return LinkToken{}, "", err
 	}
@@ -64,22 +68,6 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 		return LinkToken{}, "", fmt.Errorf("store link token: %w", err)
 	}
 	return t, value, nil
-}
-
-func (s *LinkService) seal(t LinkToken) (alloc, matching []byte, err error) {
-	if t.Allocation != nil {
-		b, _ := json.Marshal(t.Allocation)
-		if alloc, err = s.box.Seal(b, []byte("allocation:"+t.ID)); err != nil {
-			return nil, nil, err
-		}
-	}
-	if t.PlatformMatching != nil {
-		b, _ := json.Marshal(t.PlatformMatching)
-		if matching, err = s.box.Seal(b, []byte("matching:"+t.ID)); err != nil {
-			return nil, nil, err
-		}
-	}
-	return alloc, matching, nil
 }
 
 // checkReferences resolves employer, platform and account ids against
@@ -148,25 +136,8 @@ func (s *LinkService) Open(ctx context.Context, value string) (LinkSession, erro
 	if !s.clock.Now().Before(t.Expires) {
 		return LinkSession{}, Errorf(KindInvalid, CodeLinkTokenExpired, "this link token expired at %s; create a new one", t.Expires.Format(time.RFC3339))
 	}
-	if alloc != nil {
-		b, err := s.box.Open(alloc, []byte("allocation:"+t.ID))
-		if err != nil {
-			return LinkSession{}, err
-		}
-		t.Allocation = &Allocation{}
-		if err := json.Unmarshal(b, t.Allocation); err != nil {
-			return LinkSession{}, err
-		}
-	}
-	if matching != nil {
-		b, err := s.box.Open(matching, []byte("matching:"+t.ID))
-		if err != nil {
-			return LinkSession{}, err
-		}
-		t.PlatformMatching = &PlatformMatching{}
-		if err := json.Unmarshal(b, t.PlatformMatching); err != nil {
-			return LinkSession{}, err
-		}
+	if err := openToken(s.box, &t, alloc, matching); err != nil {
+		return LinkSession{}, fmt.Errorf("open sealed fields of link token %s: %w", t.ID, err)
 	}
 	sess := LinkSession{Token: t}
 	if t.UsedAt != nil {
@@ -248,15 +219,23 @@ func (s *LinkService) OpenFor(ctx context.Context, sc Scope, value string) (Link
 	return sess, err
 }
 
-// Login logs a user in to a payroll platform with the token. On success
-// it creates (or, for an On Demand Update, refreshes) the account, writes
-// account.added, and queues the token's read jobs, all in one transaction.
-// A *MFARequiredError asks for the code; other errors are Link errors.
+// Login logs a user in to a payroll platform with the token (Link's login
+// screen). On success it creates (or, for an On Demand Update, refreshes)
+// the account, writes account.added, spends the token and queues its read
+// jobs, all in one transaction. A *MFARequiredError asks for the code;
+// other errors are Link errors.
 func (s *LinkService) Login(ctx context.Context, value string, r LoginRequest) (Account, error) {
 	sess, err := s.Open(ctx, value)
 	if err != nil {
 		return Account{}, err
 	}
+	return s.login(ctx, sess, r, nil)
+}
+
+// login checks the token and the platform, logs in through the connector
+// and connects. With a switch, the switch is checked before the login and
+// queued in the login's transaction: a bad allocation leaves nothing.
+func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginRequest, sw *SwitchRequest) (Account, error) {
 	t := sess.Token
 	if sess.Account != nil {
 		return Account{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already logged in to account %s; create a new one", sess.Account.ID)
@@ -265,69 +244,136 @@ func (s *LinkService) Login(ctx context.Context, value string, r LoginRequest) (
 	if err != nil {
 		return Account{}, err
 	}
+	var sp switchPlan
+	if sw != nil {
+		if sp, err = planSwitch(t, p, *sw); err != nil {
+			return Account{}, err
+		}
+	}
+	employerName, err := s.employerName(ctx, p, employerID)
+	if err != nil {
+		return Account{}, err
+	}
 	conn, err := s.connector.Login(ctx, p, r.Credentials)
 	if err != nil {
 		return Account{}, err
 	}
-	return s.connect(ctx, t, p, employerID, conn)
-}
-
-// connect records a successful login or match.
-func (s *LinkService) connect(ctx context.Context, t LinkToken, p Platform, employerID, conn string) (Account, error) {
-	now := s.clock.Now()
-	employerName := p.Name // the account's data names the employer, not its payroll platform
-	if employerID != "" {
-		if e, err := s.directory.Employer(ctx, employerID); err == nil {
-			employerName = e.Name
-		}
-	}
 	var acct Account
-	err := s.tx.InTx(ctx, func(tx Tx) error {
-		if err := tx.LinkTokens().MarkLinkTokenUsed(ctx, t.Scope(), t.ID, now); err != nil {
-			if errors.Is(err, ErrNoRows) {
-				return Errorf(KindInvalid, CodeLinkTokenUsed, "this link token was already used; create a new one")
-			}
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if acct, err = s.connect(ctx, tx, t, p, employerID, employerName, conn); err != nil {
 			return err
 		}
-		if t.AccountID != "" { // On Demand Update: same account, fresh connection
-			a, err := tx.Accounts().AccountForUpdate(ctx, t.Scope(), t.AccountID)
-			if err != nil {
-				return err
-			}
-			if !a.Connected {
-				return Errorf(KindInvalid, CodeAccountDisconnected, "account %s was disconnected and cannot be updated", a.ID)
-			}
-			a.Connection = conn
-			if a.MonitoringStatus != MonitoringCustomerDisabled { // the customer's choice outlives the update
-				a.MonitoringStatus = MonitoringActive
-			}
-			if err := tx.Accounts().UpdateAccount(ctx, t.Scope(), a); err != nil {
-				return err
-			}
-			acct = a
-		} else {
-			acct = Account{
-				EmployerName: employerName,
-				ID:           NewID(), CustomerID: t.CustomerID, Mode: t.Mode, CreatedAt: now, LinkTokenID: t.ID,
-				PlatformID: p.ID, EmployerID: employerID, EndUserID: t.EndUserID, Connected: true,
-				MonitoringStatus: MonitoringActive, DataUpdatedAt: map[string]time.Time{}, DataRefreshedAt: map[string]time.Time{},
-				Connection: conn,
-			}
-			if err := tx.Accounts().CreateAccount(ctx, t.Scope(), acct); err != nil {
-				return err
-			}
-			if err := PublishEvent(ctx, tx, t.Scope(), "account.added", now, accountAddedPayload(acct)); err != nil {
-				return err
-			}
+		if sw == nil {
+			return nil
 		}
-		for _, name := range readJobs(t, p) {
-			if _, err := s.createJob(ctx, tx, t, acct, p, name, JobParams{}, now, nil); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := s.queueSwitch(ctx, tx, t, acct, p, sp)
+		return err
 	})
 	return acct, err
+}
+
+// SandboxSession completes Link in one call for tests without a browser:
+// the login and, when the token asks for a switch, the switch (a full
+// switch when sw is nil), through the same code as the modal. Everything
+// is validated before the login, and account, jobs, events and the token's
+// use commit together. Sandbox only; another tenant's token reads as
+// invalid. Errors: those of Login and Switch, MFA_REQUIRED.
+func (s *LinkService) SandboxSession(ctx context.Context, sc Scope, value string, r LoginRequest, sw *SwitchRequest) (Account, LinkToken, error) {
+	if err := sandboxOnly(sc); err != nil {
+		return Account{}, LinkToken{}, err
+	}
+	var p Problems
+	if value == "" {
+		p.Missing("token")
+	}
+	if r.Credentials.Username == "" {
+		p.Missing("username")
+	}
+	if r.Credentials.Password == "" {
+		p.Missing("password")
+	}
+	if err := p.Err(); err != nil {
+		return Account{}, LinkToken{}, err
+	}
+	sess, err := s.OpenFor(ctx, sc, value)
+	if err != nil {
+		return Account{}, LinkToken{}, err
+	}
+	if !sess.Token.WantsSwitch() {
+		sw = nil
+	} else if sw == nil {
+		sw = &SwitchRequest{Action: ActionFullSwitch}
+	}
+	acct, err := s.login(ctx, sess, r, sw)
+	var mfa *MFARequiredError
+	if errors.As(err, &mfa) {
+		return Account{}, LinkToken{}, Errorf(KindInvalid, CodeMFARequired, "this login needs mfa_code: %s", mfa.Prompt)
+	}
+	return acct, sess.Token, err
+}
+
+// employerName is the name the account's data gives its employer: the
+// employer's when the user chose one, else the payroll platform's.
+func (s *LinkService) employerName(ctx context.Context, p Platform, employerID string) (string, error) {
+	if employerID == "" {
+		return p.Name, nil
+	}
+	e, err := s.directory.Employer(ctx, employerID)
+	if err != nil {
+		return "", err
+	}
+	return e.Name, nil
+}
+
+// connect records a successful login or match inside tx: the token is
+// spent, the account created (or refreshed for an On Demand Update) with
+// its account.added event, and the token's read jobs queued.
+func (s *LinkService) connect(ctx context.Context, tx Tx, t LinkToken, p Platform, employerID, employerName, conn string) (Account, error) {
+	now := s.clock.Now()
+	if err := tx.LinkTokens().MarkLinkTokenUsed(ctx, t.Scope(), t.ID, now); err != nil {
+		if errors.Is(err, ErrNoRows) {
+			return Account{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token was already used; create a new one")
+		}
+		return Account{}, err
+	}
+	var acct Account
+	if t.AccountID != "" { // On Demand Update: same account, fresh connection
+		a, err := tx.Accounts().AccountForUpdate(ctx, t.Scope(), t.AccountID)
+		if err != nil {
+			return Account{}, err
+		}
+		if !a.Connected {
+			return Account{}, Errorf(KindInvalid, CodeAccountDisconnected, "account %s was disconnected and cannot be updated", a.ID)
+		}
+		a.Connection = conn
+		if a.MonitoringStatus != MonitoringCustomerDisabled { // the customer's choice outlives the update
+			a.MonitoringStatus = MonitoringActive
+		}
+		if err := tx.Accounts().UpdateAccount(ctx, t.Scope(), a); err != nil {
+			return Account{}, err
+		}
+		acct = a
+	} else {
+		acct = Account{
+			EmployerName: employerName,
+			ID:           NewID(), CustomerID: t.CustomerID, Mode: t.Mode, CreatedAt: now, LinkTokenID: t.ID,
+			PlatformID: p.ID, EmployerID: employerID, EndUserID: t.EndUserID, Connected: true,
+			MonitoringStatus: MonitoringActive, DataUpdatedAt: map[string]time.Time{}, DataRefreshedAt: map[string]time.Time{},
+			Connection: conn,
+		}
+		if err := tx.Accounts().CreateAccount(ctx, t.Scope(), acct); err != nil {
+			return Account{}, err
+		}
+		if err := PublishEvent(ctx, tx, t.Scope(), "account.added", now, accountAddedPayload(acct)); err != nil {
+			return Account{}, err
+		}
+	}
+	for _, name := range readJobs(t, p) {
+		if _, err := s.createJob(ctx, tx, t, acct, p, name, JobParams{}, now, nil); err != nil {
+			return Account{}, err
+		}
+	}
+	return acct, nil
 }
 
 // readJobs are the jobs a login runs: those the token asks for that the
@@ -360,17 +406,24 @@ func (s *LinkService) createJob(ctx context.Context, tx Tx, t LinkToken, a Accou
 	return j, tx.EnqueueJobRun(ctx, JobRun{Scope: t.Scope(), JobID: j.ID})
 }
 
-// SwitchRequest is the user's allocation choice. For a full switch the
-// allocation is empty.
+// SwitchRequest is the user's allocation choice, its value as sent. For
+// a full switch the type and value are empty.
 type SwitchRequest struct {
 	Action     string
 	Type       string
-	Value      *float64
+	Value      *Number
 	TargetName string // optional: which of the token's targets; the first by default
 }
 
-// Switch queues the direct deposit switch of a token that has logged in.
-// Errors: INVALID_FIELDS for an allocation the platform cannot take.
+// switchPlan is a checked switch: the job's params and where pay goes.
+type switchPlan struct {
+	params JobParams
+	target AllocationTarget
+}
+
+// Switch queues the direct deposit switch of a token that has logged in,
+// in one transaction. Errors: INVALID_FIELDS for an allocation the token
+// or platform cannot take, LINK_TOKEN_USED for a second switch.
 func (s *LinkService) Switch(ctx context.Context, value string, r SwitchRequest) (Job, error) {
 	sess, err := s.Open(ctx, value)
 	if err != nil {
@@ -380,103 +433,104 @@ func (s *LinkService) Switch(ctx context.Context, value string, r SwitchRequest)
 	if sess.Account == nil {
 		return Job{}, Errorf(KindInvalid, CodeInvalidFields, "log in before choosing an allocation")
 	}
-	if !t.WantsSwitch() || t.Allocation == nil || len(t.Allocation.Targets) == 0 {
-		return Job{}, Errorf(KindInvalid, CodeInvalidFields, "this link token does not ask for a direct_deposit_switch")
-	}
 	p, err := s.directory.Platform(ctx, sess.Account.PlatformID)
 	if err != nil {
 		return Job{}, err
 	}
-	params, target, err := switchParams(t, p, r)
+	sp, err := planSwitch(t, p, r)
 	if err != nil {
 		return Job{}, err
 	}
-	return s.queueSwitch(ctx, t, *sess.Account, p, params, target)
-}
-
-func (s *LinkService) queueSwitch(ctx context.Context, t LinkToken, a Account, p Platform, params JobParams, target AllocationTarget) (Job, error) {
 	var job Job
-	err := s.tx.InTx(ctx, func(tx Tx) error {
-		page, err := tx.Jobs().FindJobs(ctx, t.Scope(), JobFilter{LinkTokenID: t.ID, JobTypes: []JobType{JobDirectDepositSwitch}, IncludeUnrun: true}, PageRequest{Limit: 1})
-		if err != nil {
-			return err
-		}
-		if len(page.Items) > 0 {
-			return Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already switched deposits; create a new one")
-		}
-		job, err = s.createJob(ctx, tx, t, a, p, JobDirectDepositSwitch, params, s.clock.Now(), &SwitchTarget{
-			Name: target.Name, Type: target.Type, LastFour: target.Masked(), RoutingNumber: target.RoutingNumber})
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		job, err = s.queueSwitch(ctx, tx, t, *sess.Account, p, sp)
 		return err
 	})
 	return job, err
 }
 
-// switchParams checks the user's allocation against the token and the
+// queueSwitch creates the switch job inside tx. A token switches once: a
+// unique index refuses a second switch job, even from a concurrent
+// request, and that reads as LINK_TOKEN_USED.
+func (s *LinkService) queueSwitch(ctx context.Context, tx Tx, t LinkToken, a Account, p Platform, sp switchPlan) (Job, error) {
+	job, err := s.createJob(ctx, tx, t, a, p, JobDirectDepositSwitch, sp.params, s.clock.Now(), &SwitchTarget{
+		Name: sp.target.Name, Type: sp.target.Type, LastFour: sp.target.Masked(), RoutingNumber: sp.target.RoutingNumber})
+	if errors.Is(err, ErrDuplicate) {
+		return Job{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already switched deposits; create a new one")
+	}
+	return job, err
+}
+
+// planSwitch checks the user's allocation against the token and the
 // platform and builds the job's params and target.
-func switchParams(t LinkToken, p Platform, r SwitchRequest) (JobParams, AllocationTarget, error) {
+func planSwitch(t LinkToken, p Platform, r SwitchRequest) (switchPlan, error) {
+	if !t.WantsSwitch() || t.Allocation == nil || len(t.Allocation.Targets) == 0 {
+		return switchPlan{}, Errorf(KindInvalid, CodeInvalidFields, "this link token does not ask for a direct_deposit_switch")
+	}
 	target := t.Allocation.Targets[0]
 	if r.TargetName != "" {
 		i := slices.IndexFunc(t.Allocation.Targets, func(x AllocationTarget) bool { return x.Name == r.TargetName })
 		if i < 0 {
-			return JobParams{}, target, Errorf(KindInvalid, CodeInvalidFields, "target: no allocation target named %q", r.TargetName)
+			return switchPlan{}, Errorf(KindInvalid, CodeInvalidFields, "target: no allocation target named %q", r.TargetName)
 		}
 		target = t.Allocation.Targets[i]
 	}
-	// A preset allocation on the token wins over the user's input.
-	if t.Allocation.Type != "" {
-		r.Type, r.Value = t.Allocation.Type, t.Allocation.Value
+	var problems Problems
+	split := t.Allocation.Split
+	if split.Type != "" { // a preset allocation on the token wins over the user's input
 		r.Action = ActionPartialSwitch
+	} else if r.Action == ActionPartialSwitch {
+		split = parseSplit(&problems, r.Type, r.Value)
 	}
-	var p2 Problems
 	params := JobParams{Action: r.Action, Allocation: &JobParamsAllocation{
 		Target: JobParamsTarget{AccountName: target.Name, AccountType: target.Type}}}
 	switch r.Action {
 	case ActionFullSwitch:
 		if r.Type != "" || r.Value != nil {
-			p2.Invalid("allocation", "must be empty for a full_switch")
+			problems.Invalid("allocation", "must be empty for a full_switch")
 		}
 	case ActionPartialSwitch:
 		if t.DisableDirectDepositSplitting {
-			p2.Invalid("action", "this link token allows only a full_switch")
+			problems.Invalid("action", "this link token allows only a full_switch")
 		}
-		params.Allocation.Type, params.Allocation.Value = r.Type, r.Value
-		checkPartial(&p2, p, r)
+		params.Allocation.Split = split
+		checkPartial(&problems, p, split)
 	default:
-		p2.Invalid("action", "must be full_switch or partial_switch, got %q", r.Action)
+		problems.Invalid("action", "must be full_switch or partial_switch, got %q", r.Action)
 	}
-	return params, target, p2.Err()
+	return switchPlan{params: params, target: target}, problems.Err()
 }
 
-func checkPartial(p *Problems, pl Platform, r SwitchRequest) {
-	switch r.Type {
+// checkPartial checks a parsed split against the platform's limits, in
+// cents and whole percentages.
+func checkPartial(p *Problems, pl Platform, s Split) {
+	switch s.Type {
 	case AllocationRemainder:
-		if r.Value != nil {
-			p.Invalid("allocation.value", "must be absent for a remainder allocation")
-		}
 	case AllocationAmount:
+		c := s.Amount.Amount
 		switch {
 		case !pl.AmountSupported:
 			p.Invalid("allocation.type", "%s does not take amount allocations", pl.Name)
-		case r.Value == nil || *r.Value <= 0:
-			p.Invalid("allocation.value", "must be a positive dollar amount")
-		case !pl.FractionalAmountSupported && *r.Value != float64(int64(*r.Value)):
-			p.Invalid("allocation.value", "%s takes whole dollar amounts only", pl.Name)
-		case pl.MinAmount != nil && *r.Value*100 < float64(*pl.MinAmount):
-			p.Invalid("allocation.value", "must be at least $%.2f on %s", float64(*pl.MinAmount)/100, pl.Name)
-		case pl.MaxAmount != nil && *r.Value*100 > float64(*pl.MaxAmount):
-			p.Invalid("allocation.value", "must be at most $%.2f on %s", float64(*pl.MaxAmount)/100, pl.Name)
+		case c <= 0:
+			// parseSplit already said why
+		case !pl.FractionalAmountSupported && c%100 != 0:
+			p.Invalid("allocation.value", "%s takes whole dollar amounts only, got %s", pl.Name, s.Amount.Decimal())
+		case pl.MinAmount != nil && c < *pl.MinAmount:
+			p.Invalid("allocation.value", "must be at least %s on %s", USD(*pl.MinAmount).Formatted(), pl.Name)
+		case pl.MaxAmount != nil && c > *pl.MaxAmount:
+			p.Invalid("allocation.value", "must be at most %s on %s", USD(*pl.MaxAmount).Formatted(), pl.Name)
 		}
 	case AllocationPercentage:
 		switch {
 		case !pl.PercentageSupported:
 			p.Invalid("allocation.type", "%s does not take percentage allocations", pl.Name)
-		case r.Value == nil || *r.Value != float64(int(*r.Value)):
-			p.Invalid("allocation.value", "must be a whole percentage")
-		case int(*r.Value) < pl.MinPercentage || int(*r.Value) > pl.MaxPercentage:
+		case s.Percentage == 0:
+			// parseSplit already said why
+		case s.Percentage < pl.MinPercentage || s.Percentage > pl.MaxPercentage:
 			p.Invalid("allocation.value", "must be from %d%% to %d%% on %s", pl.MinPercentage, pl.MaxPercentage, pl.Name)
 		}
-	default:
-		p.Invalid("allocation.type", "must be amount, percentage or remainder for a partial_switch, got %q", r.Type)
+	case "":
+		p.Missing("allocation.type")
 	}
 }
 
@@ -527,7 +581,8 @@ func (s *LinkService) MatchPlatforms(ctx context.Context, value string) ([]Platf
 
 // MatchedSwitch switches deposits through a matched partner platform: no
 // credentials, no action information (params are empty, as the spec says
-// for platform-matching switches). The identifiers are deleted.
+// for platform-matching switches). Connecting, queueing the switch and
+// deleting the identifiers commit in one transaction.
 func (s *LinkService) MatchedSwitch(ctx context.Context, value, platformID string) (Account, Job, error) {
 	matched, err := s.MatchPlatforms(ctx, value)
 	if err != nil {
@@ -541,16 +596,56 @@ func (s *LinkService) MatchedSwitch(ctx context.Context, value, platformID strin
 	if err != nil {
 		return Account{}, Job{}, err
 	}
-	t := sess.Token
-	acct, err := s.connect(ctx, t, matched[i], "", matchedConnection)
-	if err != nil {
-		return Account{}, Job{}, err
-	}
-	if err := s.tx.LinkTokens().ForgetPlatformMatching(ctx, t.Scope(), t.ID); err != nil {
-		return Account{}, Job{}, err
-	}
-	job, err := s.queueSwitch(ctx, t, acct, matched[i], JobParams{}, t.Allocation.Targets[0])
+	t, p := sess.Token, matched[i]
+	var acct Account
+	var job Job
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if acct, err = s.connect(ctx, tx, t, p, "", p.Name, matchedConnection); err != nil {
+			return err
+		}
+		if err := tx.LinkTokens().ForgetPlatformMatching(ctx, t.Scope(), t.ID); err != nil {
+			return err
+		}
+		job, err = s.queueSwitch(ctx, tx, t, acct, p, switchPlan{target: t.Allocation.Targets[0]})
+		return err
+	})
 	return acct, job, err
+}
+
+// DepositForm makes the direct deposit authorisation form of the token's
+// successful switch, as a direct_deposit_form document of the end user,
+// and returns a fresh download link. The form is made once per switch;
+// asking again returns the same document. Errors: INVALID_FIELDS when the
+// token has no successful switch yet.
+func (s *LinkService) DepositForm(ctx context.Context, value string) (DocumentLink, error) {
+	sess, err := s.Open(ctx, value)
+	if err != nil {
+		return DocumentLink{}, err
+	}
+	t, a := sess.Token, sess.Account
+	noSwitch := Errorf(KindInvalid, CodeInvalidFields, "a direct deposit form follows a successful switch, and this link token has none yet")
+	if a == nil {
+		return DocumentLink{}, noSwitch
+	}
+	page, err := s.tx.Jobs().FindJobs(ctx, t.Scope(), JobFilter{LinkTokenID: t.ID, JobTypes: []JobType{JobDirectDepositSwitch},
+		Outcome: OutcomeSuccess}, PageRequest{Limit: 1})
+	if err != nil {
+		return DocumentLink{}, err
+	}
+	if len(page.Items) == 0 || page.Items[0].Target == nil {
+		return DocumentLink{}, noSwitch
+	}
+	job := page.Items[0]
+	form := DepositForm{ID: uuid.NewSHA1(uuid.NameSpaceURL, []byte("payline:direct_deposit_form:"+job.ID)).String(),
+		AccountID: a.ID, EndUserID: a.EndUserID, EmployerName: a.EmployerName, Target: *job.Target, Params: job.Params,
+		CreatedAt: *job.Timestamp}
+	if p, err := s.tx.Data().Product(ctx, t.Scope(), a.ID, ProductIdentity); err == nil {
+		var id Identity
+		if json.Unmarshal(p.Body, &id) == nil {
+			form.EmployeeName = id.FullName
+		}
+	}
+	return s.reporter.DepositForm(ctx, t.Scope(), form)
 }
 
 // matchedConnection is the connection state of platform-matched accounts.

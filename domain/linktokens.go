@@ -13,10 +13,6 @@ import (
 // LinkTokenLifetime is how long a link token can start Link.
 const LinkTokenLifetime = time.Hour
 
-// PlatformMatchingVersion is the first API version that may ask for
-// platform matching.
-const PlatformMatchingVersion = "2023-11-22"
-
 // Allocation types of a switch.
 const (
 	AllocationAmount     = "amount"
@@ -35,10 +31,10 @@ var Solutions = []string{"Verify", "Bill Switch", "Bill Manager", "Paycheck View
 
 // AllocationTarget is a bank account a paycheck can be sent to.
 type AllocationTarget struct {
-	Name          string `json:"name,omitempty"`
-	Type          string `json:"type"`
-	AccountNumber string `json:"account_number"`
-	RoutingNumber string `json:"routing_number"`
+	Name          string
+	Type          string
+	AccountNumber string
+	RoutingNumber string
 }
 
 // Masked returns the last four digits of the account number.
@@ -50,26 +46,40 @@ func (t AllocationTarget) Masked() string {
 	return n
 }
 
-// Allocation is the switch a token asks for: a preset type and value, or
-// none (the user chooses in Link), and the target accounts.
+// Split is how much of a paycheck an allocation moves.
+type Split struct {
+	Type       string // amount, percentage or remainder; "" when the user chooses in Link
+	Amount     Money  // when Type is amount
+	Percentage int    // when Type is percentage: 1 to 100
+}
+
+// Allocation is the switch a token asks for: a preset split, or none (the
+// user chooses in Link), and the target accounts.
 type Allocation struct {
-	Type    string             `json:"type,omitempty"`
-	Value   *float64           `json:"value,omitempty"`
-	Targets []AllocationTarget `json:"targets,omitempty"`
+	Split
+	Targets []AllocationTarget
+}
+
+// AllocationRequest is a token request's allocation with its value as
+// the caller wrote it; CreateLinkToken parses it into an Allocation.
+type AllocationRequest struct {
+	Type    string
+	Value   *Number
+	Targets []AllocationTarget
 }
 
 // PlatformMatching holds the identifiers used to find a user's payroll
 // platform without credentials. They are sealed at rest and deleted after
 // use.
 type PlatformMatching struct {
-	SocialSecurityNumber   string `json:"social_security_number,omitempty"`
-	SocialSecurityLastFour string `json:"social_security_last_four,omitempty"`
-	FirstName              string `json:"first_name,omitempty"`
-	LastName               string `json:"last_name,omitempty"`
-	DateOfBirth            string `json:"date_of_birth,omitempty"`
-	MobilePhoneNumber      string `json:"mobile_phone_number,omitempty"`
-	HomeAddressZipCode     string `json:"home_address_zip_code,omitempty"`
-	Email                  string `json:"email,omitempty"`
+	SocialSecurityNumber   string
+	SocialSecurityLastFour string
+	FirstName              string
+	LastName               string
+	DateOfBirth            string
+	MobilePhoneNumber      string
+	HomeAddressZipCode     string
+	Email                  string
 }
 
 // LastFour is the last four SSN digits, from whichever field was given.
@@ -87,11 +97,11 @@ type LinkTokenRequest struct {
 	Solution                      string
 	Features                      []string
 	RequiredJobs                  []string
-	Allocation                    *Allocation
+	Allocation                    *AllocationRequest
 	EmployerID                    string
 	PlatformID                    string
 	AccountID                     string
-	Amount                        *float64
+	Amount                        *Number // the legacy amount: exactly two decimals
 	SkipIntroScreen               bool
 	DisableDirectDepositSplitting bool
 	Language                      string
@@ -117,7 +127,7 @@ type LinkToken struct {
 	EmployerID                    string
 	PlatformID                    string
 	AccountID                     string
-	Amount                        *float64
+	Amount                        *Money
 	SkipIntroScreen               bool
 	DisableDirectDepositSplitting bool
 	Language                      string
@@ -154,6 +164,9 @@ type LinkTokenStore interface {
 	MarkLinkTokenUsed(ctx context.Context, s Scope, id string, at time.Time) error
 	// ForgetPlatformMatching deletes the sealed matching identifiers.
 	ForgetPlatformMatching(ctx context.Context, s Scope, id string) error
+	// LinkTokensByID returns the scope's tokens with the given ids (without
+	// their sealed fields) in one query; unknown ids are left out.
+	LinkTokensByID(ctx context.Context, s Scope, ids []string) ([]LinkToken, error)
 }
 
 var (
@@ -203,30 +216,49 @@ func checkJobList(p *Problems, field string, names []string) []JobType {
 	return out
 }
 
-// checkAllocation validates the allocation and its targets.
-func checkAllocation(p *Problems, a *Allocation) {
-	switch a.Type {
+// parseSplit reads a split's type and value literal. Amounts take at
+// most two decimals; percentages are whole (docs/decisions.md). Problems
+// are recorded under "allocation.type" and "allocation.value".
+func parseSplit(p *Problems, typ string, value *Number) Split {
+	s := Split{Type: typ}
+	switch typ {
 	case "":
-		if a.Value != nil {
+		if value != nil {
 			p.Invalid("allocation.value", "needs allocation.type")
 		}
 	case AllocationAmount:
-		if a.Value == nil || *a.Value <= 0 {
-			p.Invalid("allocation.value", "must be a positive amount in dollars when type is amount")
-		} else if *a.Value*100 != float64(int64(*a.Value*100)) {
-			p.Invalid("allocation.value", "must have at most two decimal places")
+		if value == nil {
+			p.Invalid("allocation.value", "must be a positive dollar amount such as 150.00 when type is amount")
+			break
 		}
+		m, err := ParseDollars(*value, UpToTwoPlaces)
+		if err != nil {
+			p.Invalid("allocation.value", "%v", err)
+		}
+		s.Amount = m
 	case AllocationPercentage:
-		if a.Value == nil || *a.Value < 1 || *a.Value > 100 || *a.Value != float64(int(*a.Value)) {
+		if value == nil {
 			p.Invalid("allocation.value", "must be a whole percentage from 1 to 100 when type is percentage")
+			break
 		}
+		pct, err := ParsePercentage(*value)
+		if err != nil {
+			p.Invalid("allocation.value", "%v", err)
+		}
+		s.Percentage = pct
 	case AllocationRemainder:
-		if a.Value != nil {
+		if value != nil {
 			p.Invalid("allocation.value", "must be absent when type is remainder")
 		}
 	default:
-		p.Invalid("allocation.type", "must be amount, percentage or remainder, got %q", a.Type)
+		p.Invalid("allocation.type", "must be amount, percentage or remainder, got %q", typ)
 	}
+	return s
+}
+
+// checkAllocation validates the allocation and its targets.
+func checkAllocation(p *Problems, a *AllocationRequest) *Allocation {
+	out := &Allocation{Split: parseSplit(p, a.Type, a.Value), Targets: a.Targets}
 	for i, t := range a.Targets {
 		f := func(name string) string { return "allocation.targets[" + strconv.Itoa(i) + "]." + name }
 		if t.Type != "checking" && t.Type != "savings" {
@@ -242,6 +274,7 @@ func checkAllocation(p *Problems, a *Allocation) {
 			p.Invalid(f("name"), "must be at most 100 characters")
 		}
 	}
+	return out
 }
 
 func checkPlatformMatching(p *Problems, m *PlatformMatching) {
@@ -276,8 +309,17 @@ func checkPlatformMatching(p *Problems, m *PlatformMatching) {
 	}
 }
 
+// checkedLinkToken is a request whose fields passed every rule that needs
+// no database, parsed into the token's types.
+type checkedLinkToken struct {
+	features, required []JobType
+	allocation         *Allocation
+	amount             *Money
+}
+
 // checkLinkTokenRequest applies every field rule that needs no database.
-func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (features, required []JobType, err error) {
+func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkToken, error) {
+	var c checkedLinkToken
 	var p Problems
 	if strings.TrimSpace(r.OrgName) == "" {
 		p.Missing("org_name")
@@ -296,19 +338,24 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (features, req
 	if r.Language != "" && r.Language != "en" && r.Language != "es" {
 		p.Invalid("language", "must be en or es")
 	}
-	features = checkJobList(&p, "features", r.Features)
-	required = checkJobList(&p, "required_jobs", r.RequiredJobs)
+	features := checkJobList(&p, "features", r.Features)
+	required := checkJobList(&p, "required_jobs", r.RequiredJobs)
+	c.features, c.required = features, required
 	for field, id := range map[string]string{"employer_id": r.EmployerID, "platform_id": r.PlatformID, "account_id": r.AccountID} {
 		if id != "" && !ValidID(id) {
 			p.Invalid(field, "%q is not a UUID", id)
 		}
 	}
-	if r.Amount != nil && (*r.Amount <= 0 || *r.Amount*100 != float64(int64(*r.Amount*100))) {
-		p.Invalid("amount", "must be a positive amount with at most two decimal places")
+	if r.Amount != nil {
+		m, err := ParseDollars(*r.Amount, ExactlyTwoPlaces)
+		if err != nil {
+			p.Invalid("amount", "%v", err)
+		}
+		c.amount = &m
 	}
 	wantsSwitch := slices.Contains(features, JobDirectDepositSwitch) || slices.Contains(required, JobDirectDepositSwitch)
 	if r.Allocation != nil {
-		checkAllocation(&p, r.Allocation)
+		c.allocation = checkAllocation(&p, r.Allocation)
 	}
 	if wantsSwitch && (r.Allocation == nil || len(r.Allocation.Targets) == 0) {
 		p.Missing("allocation.targets (a direct_deposit_switch needs the account to switch to)")
@@ -321,9 +368,9 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (features, req
 		if !slices.Contains(required, JobDirectDepositSwitch) {
 			p.Invalid("required_jobs", "must include direct_deposit_switch when end_user.platform_matching is present")
 		}
-		if apiVersion < PlatformMatchingVersion {
+		if VersionBefore(apiVersion, PlatformMatchingVersion) {
 			p.Invalid("end_user.platform_matching", "needs Service-Version %s or later, got %s", PlatformMatchingVersion, apiVersion)
 		}
 	}
-	return features, required, p.Err()
+	return c, p.Err()
 }

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 )
@@ -22,27 +23,51 @@ func NewMonitoringService(tx Transactor, jobs *JobService, connector Connector, 
 	return &MonitoringService{tx: tx, jobs: jobs, connector: connector, clock: clock, log: log}
 }
 
-// RefreshAll refreshes every monitored account and returns how many it
-// refreshed. One account's failure is logged and does not stop the rest.
-func (m *MonitoringService) RefreshAll(ctx context.Context) (int, error) {
-	n, after := 0, ""
-	for {
-		batch, err := m.tx.Accounts().MonitoredAccounts(ctx, 200, after)
-		if err != nil {
-			return n, err
-		}
-		for _, a := range batch {
-			if err := m.Refresh(ctx, a); err != nil {
-				m.log.ErrorContext(ctx, "monitoring refresh failed", slog.String("account_id", a.ID), slog.Any("error", err))
-				continue
-			}
-			n++
-		}
-		if len(batch) < 200 {
-			return n, nil
-		}
-		after = batch[len(batch)-1].ID
+// MonitoringBatch is how many accounts one scheduling step queues.
+const MonitoringBatch = 500
+
+// RefreshRun is a queued refresh of one monitored account.
+type RefreshRun struct {
+	Scope     Scope
+	AccountID string
+}
+
+// Schedule queues a refresh of each monitored account whose id sorts
+// after after, up to MonitoringBatch of them, and returns the last id
+// when more may follow ("" when it reached the end). Each step is short,
+// so no job runs long enough to look stuck; the queue keeps one refresh
+// per account per monitoring period.
+func (m *MonitoringService) Schedule(ctx context.Context, after string) (string, error) {
+	batch, err := m.tx.Accounts().MonitoredAccounts(ctx, MonitoringBatch, after)
+	if err != nil {
+		return "", err
 	}
+	for _, a := range batch {
+		if err := m.tx.EnqueueRefresh(ctx, RefreshRun{Scope: a.Scope(), AccountID: a.ID}); err != nil {
+			return "", err
+		}
+	}
+	if len(batch) < MonitoringBatch {
+		return "", nil
+	}
+	return batch[len(batch)-1].ID, nil
+}
+
+// RefreshAccount runs one queued refresh; an account gone or no longer
+// monitored is skipped.
+func (m *MonitoringService) RefreshAccount(ctx context.Context, r RefreshRun) error {
+	a, err := m.tx.Accounts().Account(ctx, r.Scope, r.AccountID)
+	if errors.Is(err, ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := m.Refresh(ctx, a); err != nil {
+		m.log.ErrorContext(ctx, "monitoring refresh failed", slog.String("account_id", a.ID), slog.Any("error", err))
+		return err
+	}
+	return nil
 }
 
 // Refresh re-reads every product an account has. data_refreshed_at moves
@@ -71,7 +96,7 @@ func (m *MonitoringService) Refresh(ctx context.Context, a Account) error {
 			}
 			f.Paystubs = fresh
 		}
-		err = m.tx.InTx(ctx, func(tx Tx) error {
+		err = m.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 			if err := storeFetched(ctx, tx, sc, a.ID, product, f, now); err != nil {
 				return err
 			}

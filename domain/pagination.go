@@ -3,6 +3,8 @@ package domain
 import (
 	"encoding/base64"
 	"encoding/json"
+	"strings"
+	"unicode/utf8"
 )
 
 // Page size bounds of the spec: limit is 1 to 100, default 25.
@@ -39,11 +41,15 @@ func DecodeCursor(list, s string) (*Cursor, error) {
 		return nil, bad
 	}
 	var c Cursor
-	if err := json.Unmarshal(raw, &c); err != nil || c.List != list || c.ID == "" {
-		return nil, bad
+	if err := json.Unmarshal(raw, &c); err != nil || c.List != list || c.ID == "" || !storable(c.Key) || !storable(c.ID) {
+		return nil, bad // a forged key must not reach the database
 	}
 	return &c, nil
 }
+
+// storable reports whether s is text every database column can hold:
+// valid UTF-8 without NUL characters.
+func storable(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 // PageRequest is a validated page size and optional starting cursor.
 type PageRequest struct {
@@ -64,19 +70,29 @@ func NewPageRequest(list string, limit int, cursor string) (PageRequest, error) 
 	return PageRequest{Limit: limit, Cursor: c}, nil
 }
 
-// Page is one page of a keyset-paginated list. Next is nil on the last page.
+// Page is one page of a keyset-paginated list. Next is nil on the last
+// page. Cursors holds each item's own cursor (resuming after it), for
+// transports that hand one out per item, as GraphQL's edges do.
 type Page[T any] struct {
-	Items []T
-	Next  *Cursor
+	Items   []T
+	Next    *Cursor
+	Cursors []Cursor
 }
 
 // PageOf trims rows fetched with limit+1 to the page and sets the cursor
 // from the last kept row when more rows exist.
 func PageOf[T any](list string, rows []T, limit int, key func(T) (sortKey, id string)) Page[T] {
-	if len(rows) <= limit {
-		return Page[T]{Items: rows}
+	more := len(rows) > limit
+	if more {
+		rows = rows[:limit]
 	}
-	rows = rows[:limit]
-	k, id := key(rows[limit-1])
-	return Page[T]{Items: rows, Next: &Cursor{List: list, Key: k, ID: id}}
+	p := Page[T]{Items: rows, Cursors: make([]Cursor, len(rows))}
+	for i, r := range rows {
+		k, id := key(r)
+		p.Cursors[i] = Cursor{List: list, Key: k, ID: id}
+	}
+	if more {
+		p.Next = &p.Cursors[len(rows)-1]
+	}
+	return p
 }

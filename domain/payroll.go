@@ -86,6 +86,39 @@ type Paystub struct {
 	CreatedAt  time.Time `json:"created_at"`
 }
 
+// PublicPaystub is a paystub with the spec's fields, as REST, GraphQL and
+// reports show it; the itemised taxes and deductions stay internal (they
+// feed W-2s and reports' totals).
+type PublicPaystub struct {
+	ID                  string    `json:"id"`
+	AccountID           string    `json:"account_id"`
+	PayDate             string    `json:"pay_date"`
+	PayPeriodStart      string    `json:"pay_period_start"`
+	PayPeriodEnd        string    `json:"pay_period_end"`
+	GrossPayAmount      int64     `json:"gross_pay_amount"`
+	GrossPayYTD         int64     `json:"gross_pay_ytd"`
+	NetPayAmount        int64     `json:"net_pay_amount"`
+	NetPayYTD           int64     `json:"net_pay_ytd"`
+	CheckAmount         int64     `json:"check_amount"`
+	TotalTaxes          int64     `json:"total_taxes"`
+	TotalDeductions     int64     `json:"total_deductions"`
+	TotalReimbursements int64     `json:"total_reimbursements"`
+	Currency            string    `json:"currency"`
+	EmployerName        string    `json:"employer_name"`
+	ExternalPaystubID   string    `json:"external_paystub_id"`
+	Earnings            []PayLine `json:"earnings"`
+	CreatedAt           Timestamp `json:"created_at"`
+}
+
+// Public is the stub as the API shows it.
+func (p Paystub) Public() PublicPaystub {
+	return PublicPaystub{ID: p.ID, AccountID: p.AccountID, PayDate: p.PayDate, PayPeriodStart: p.PayPeriodStart,
+		PayPeriodEnd: p.PayPeriodEnd, GrossPayAmount: p.GrossPayAmount, GrossPayYTD: p.GrossPayYTD,
+		NetPayAmount: p.NetPayAmount, NetPayYTD: p.NetPayYTD, CheckAmount: p.CheckAmount, TotalTaxes: p.TotalTaxes,
+		TotalDeductions: p.TotalDeductions, TotalReimbursements: p.TotalReimbursements, Currency: p.Currency,
+		EmployerName: p.EmployerName, ExternalPaystubID: p.ExternalPaystubID, Earnings: p.Earnings, CreatedAt: Timestamp(p.CreatedAt)}
+}
+
 // PayDateTime parses the stub's pay date.
 func (p Paystub) PayDateTime() time.Time {
 	t, _ := time.Parse(time.DateOnly, p.PayDate)

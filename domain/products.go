@@ -15,9 +15,6 @@ const (
 	ProductPaystubs    = "paystubs"
 )
 
-// CodeProductNotFound is the 404 of a product no job has produced yet.
-const CodeProductNotFound = "PRODUCT_NOT_FOUND"
-
 // DepositAllocation is one line of an account's direct deposit split.
 type DepositAllocation struct {
 	AccountName         string   `json:"account_name"`
@@ -35,10 +32,10 @@ type DepositAllocation struct {
 // SwitchTarget is the bank account a switch sent pay to, kept with the
 // job (never rendered in it) so allocations can show it masked.
 type SwitchTarget struct {
-	Name          string `json:"name,omitempty"`
-	Type          string `json:"type"`
-	LastFour      string `json:"last_four"`
-	RoutingNumber string `json:"routing_number"`
+	Name          string
+	Type          string
+	LastFour      string
+	RoutingNumber string
 }
 
 // StoredProduct is a single-object product as stored.
@@ -68,6 +65,14 @@ type DataStore interface {
 	Paystub(ctx context.Context, s Scope, accountID, id string) (Paystub, error)
 	// LatestPayDate is the newest stored pay date, "" when none.
 	LatestPayDate(ctx context.Context, s Scope, accountID string) (string, error)
+	// ProductsOfAccounts reads one product of many accounts in one query,
+	// by account id; accounts without it are left out.
+	ProductsOfAccounts(ctx context.Context, s Scope, accountIDs []string, product string) (map[string]StoredProduct, error)
+	// PaystubsOfAccounts pages FindPaystubs per account, in one query.
+	PaystubsOfAccounts(ctx context.Context, s Scope, accountIDs []string, from string, p PageRequest) (map[string]Page[Paystub], error)
+	// PaystubByID finds a paystub of any of the scope's accounts; ErrNoRows
+	// if none.
+	PaystubByID(ctx context.Context, s Scope, id string) (Paystub, error)
 }
 
 // FetchRequest asks a connector for one product of an account.

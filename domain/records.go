@@ -30,6 +30,8 @@ type Record struct {
 	SortKey      string
 	CreatedAt    time.Time
 	Body         json.RawMessage
+	// Link is a document's fresh download link, set when it is read.
+	Link *DocumentLink
 }
 
 // RecordFilter picks records of one kind, by account or by end user.

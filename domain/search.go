@@ -29,10 +29,9 @@ type SearchQuery struct {
 // MaxSearchQuery bounds q; names are far shorter.
 const MaxSearchQuery = 200
 
-// Check records what is wrong with the query's values in p, so every
-// transport applies the same rules. A q that was not sent at all is the
-// transport's to report, as a missing field.
-func (q SearchQuery) Check(p *Problems) {
+// check records what is wrong with the query's values in p. A q that was
+// not sent at all is the transport's to report, as a missing field.
+func (q SearchQuery) check(p *Problems) {
 	switch {
 	case q.Q == "":
 		p.Invalid("q", "must be at least 1 character")

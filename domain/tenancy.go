@@ -29,3 +29,12 @@ type Scope struct {
 	CustomerID string
 	Mode       Mode
 }
+
+// sandboxOnly is the one check of the sandbox helpers: outside the
+// sandbox they answer as if they did not exist.
+func sandboxOnly(sc Scope) error {
+	if sc.Mode != ModeSandbox {
+		return Errorf(KindNotFound, CodeNotSandbox, "sandbox helpers exist only in the sandbox mode")
+	}
+	return nil
+}

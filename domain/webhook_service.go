@@ -209,8 +209,8 @@ func (s *WebhookService) Create(ctx context.Context, key APIKey, in WebhookInput
 	if err := p.Err(); err != nil {
 		return Webhook{}, err
 	}
-	if !slices.Contains(WebhookVersions, *in.Version) {
-		p.Invalid("version", "must be one of %s (webhook versions start at 2023-04-18)", strings.Join(WebhookVersions, ", "))
+	if !slices.Contains(WebhookVersions(), *in.Version) {
+		p.Invalid("version", "must be one of %s (webhook versions start at %s)", strings.Join(WebhookVersions(), ", "), firstWebhookVersion)
 	}
 	s.checkURL(ctx, &p, *in.URL)
 	events := checkEvents(&p, in.EnabledEvents)
@@ -219,18 +219,21 @@ func (s *WebhookService) Create(ctx context.Context, key APIKey, in WebhookInput
 		return Webhook{}, err
 	}
 	sc := key.Scope()
-	n, err := s.tx.Webhooks().CountWebhooksOfKey(ctx, sc, key.ID)
-	if err != nil {
-		return Webhook{}, err
-	}
-	if n >= MaxWebhooksPerKey {
-		return Webhook{}, Errorf(KindInvalid, CodeWebhookLimit,
-			"this API key already has %d webhooks, the most allowed; delete one before creating another", MaxWebhooksPerKey)
-	}
 	now := s.clock.Now()
 	w := Webhook{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, APIKeyID: key.ID, URL: *in.URL,
 		EnabledEvents: events, Status: status, Version: *in.Version, CreatedAt: now, LastUpdated: now}
-	return w, s.tx.Webhooks().CreateWebhook(ctx, sc, w)
+	err := s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		n, err := tx.Webhooks().CountWebhooksOfKey(ctx, sc, key.ID)
+		if err != nil {
+			return err
+		}
+		if n >= MaxWebhooksPerKey {
+			return Errorf(KindInvalid, CodeWebhookLimit,
+				"this API key already has %d webhooks, the most allowed; delete one before creating another", MaxWebhooksPerKey)
+		}
+		return tx.Webhooks().CreateWebhook(ctx, sc, w)
+	})
+	return w, err
 }
 
 // Webhook returns one of the scope's webhooks. Errors: INVALID_FIELDS,
@@ -338,7 +341,11 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 	if err != nil {
 		return DeliveryRetry, err
 	}
-	body, err := json.Marshal(map[string]any{"event": e.Name, "event_id": e.ID, "payload": e.Payload})
+	payload, err := ShapeForVersion(EventResource(e.Name), w.Version, e.Payload)
+	if err != nil {
+		return DeliveryGiveUp, fmt.Errorf("shape event %s for version %s: %w", e.ID, w.Version, err)
+	}
+	body, err := json.Marshal(map[string]any{"event": e.Name, "event_id": e.ID, "payload": payload})
 	if err != nil {
 		return DeliveryGiveUp, err
 	}
@@ -371,7 +378,7 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 	if d.Outcome == DeliveryDelivered && w.FailingSince == nil && w.LastSuccess != nil && now.Sub(*w.LastSuccess) < successRefresh {
 		return result, s.tx.Webhooks().RecordDelivery(ctx, sc, d) // nothing about the webhook changes
 	}
-	err = s.tx.InTx(ctx, func(tx Tx) error {
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		cur, err := tx.Webhooks().Webhook(ctx, sc, w.ID)
 		if errors.Is(err, ErrNoRows) {
 			return nil
@@ -401,11 +408,13 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 // webhook's version: before 2023-11-22 switch payloads always carry
 // params.action, which platform-matching switches do not have.
 func unsupportedForVersion(w Webhook, e Event) string {
-	if w.Version >= PlatformMatchingVersion || e.Name != string(JobDirectDepositSwitch)+".added" {
+	if !VersionBefore(w.Version, PlatformMatchingVersion) || e.Name != string(JobDirectDepositSwitch)+".added" {
 		return ""
 	}
 	var p struct {
-		Params JobParams `json:"params"`
+		Params struct {
+			Action string `json:"action"`
+		} `json:"params"`
 	}
 	if json.Unmarshal(e.Payload, &p) == nil && p.Params.Action == "" {
 		return "a platform-matching switch has no action, which webhook versions before 2023-11-22 require; use a webhook of version 2023-11-22 or later"
@@ -417,8 +426,8 @@ func unsupportedForVersion(w Webhook, e Event) string {
 // the same path as real deliveries, and returns the logged attempt.
 // Sandbox only.
 func (s *WebhookService) SendTest(ctx context.Context, sc Scope, id string) (Delivery, error) {
-	if sc.Mode != ModeSandbox {
-		return Delivery{}, Errorf(KindNotFound, CodeNotSandbox, "sandbox helpers exist only in the sandbox mode")
+	if err := sandboxOnly(sc); err != nil {
+		return Delivery{}, err
 	}
 	w, err := s.Webhook(ctx, sc, id)
 	if err != nil {

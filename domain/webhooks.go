@@ -24,17 +24,6 @@ const (
 	WebhookPauseAfter  = 30 * 24 * time.Hour
 )
 
-// WebhookVersions are the versions a webhook may be created with: the API
-// versions from 2023-04-18 on.
-var WebhookVersions = []string{"2025-07-08", "2023-11-22", "2023-07-18", "2023-04-18"}
-
-// Webhook error codes.
-const (
-	CodeWebhookLimit    = "WEBHOOK_LIMIT_REACHED"
-	CodeWebhookURL      = "INVALID_WEBHOOK_URL"
-	CodeWebhookNotFound = "WEBHOOK_NOT_FOUND"
-)
-
 // EventNames lists the events a webhook can enable: account.added, one
 // <job>.added per job type, and the data and lifecycle events.
 func EventNames() []string {
@@ -42,7 +31,7 @@ func EventNames() []string {
 	for _, j := range JobTypes {
 		names = append(names, string(j)+".added")
 	}
-	return append(names, "documents.added", "verification_reports.refreshed",
+	return append(names, "documents.added", "voie_report.refreshed", "voe_report.refreshed",
 		"earnings_stream.payouts.refreshed", "account.monitoring_status.updated")
 }
 
@@ -104,7 +93,9 @@ type WebhookStore interface {
 	// Webhook returns ErrNoRows when the scope has no such webhook.
 	Webhook(ctx context.Context, s Scope, id string) (Webhook, error)
 	FindWebhooks(ctx context.Context, s Scope, p PageRequest) (Page[Webhook], error)
-	// CountWebhooksOfKey counts the webhooks a key created.
+	// CountWebhooksOfKey counts the webhooks a key created. Inside a
+	// transaction it first locks the key, so concurrent creates for one
+	// key count one after the other and the quota holds.
 	CountWebhooksOfKey(ctx context.Context, s Scope, apiKeyID string) (int, error)
 	// ActiveWebhooksFor lists the scope's active webhooks enabling event.
 	ActiveWebhooksFor(ctx context.Context, s Scope, event string) ([]Webhook, error)
@@ -114,6 +105,8 @@ type WebhookStore interface {
 	RecordDelivery(ctx context.Context, s Scope, d Delivery) error
 	// FindDeliveries pages a webhook's attempts, newest first.
 	FindDeliveries(ctx context.Context, s Scope, webhookID string, p PageRequest) (Page[Delivery], error)
+	// DeliveriesOfWebhooks pages FindDeliveries per webhook, in one query.
+	DeliveriesOfWebhooks(ctx context.Context, s Scope, webhookIDs []string, p PageRequest) (map[string]Page[Delivery], error)
 	// Event returns ErrNoRows when the scope has no such event.
 	Event(ctx context.Context, s Scope, id string) (Event, error)
 	// DeliveryTarget reads a webhook and an event in one query; ErrNoRows

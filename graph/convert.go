@@ -1,6 +1,11 @@
 package graph
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
 	"time"
 
 	"payline/domain"
@@ -34,9 +39,244 @@ func microseconds(t *time.Time) *time.Time {
 
 func pageInfo[T any](p domain.Page[T]) *model.PageInfo {
 	info := &model.PageInfo{HasNextPage: p.Next != nil}
-	if p.Next != nil {
-		c := p.Next.Encode()
+	if len(p.Cursors) > 0 {
+		c := p.Cursors[len(p.Cursors)-1].Encode()
 		info.EndCursor = &c
 	}
 	return info
 }
+
+// edges makes a connection's edges, each with its item's own cursor.
+func edges[T, E any](p domain.Page[T], edge func(cursor string, node *T) E) []E {
+	out := make([]E, len(p.Items))
+	for i := range p.Items {
+		out[i] = edge(p.Cursors[i].Encode(), &p.Items[i])
+	}
+	return out
+}
+
+// orNull turns a not-found into null: a query for another customer's id
+// sees nothing, not an error that tells it the id exists.
+func orNull[T any](v *T, err error) (*T, error) {
+	if domain.IsKind(err, domain.KindNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func usd(cents int64) *domain.Money {
+	m := domain.USD(cents)
+	return &m
+}
+
+func moneyIn(amount int64, currency string) *domain.Money {
+	return &domain.Money{Amount: amount, Currency: currency}
+}
+
+func centsMoney(cents *int64) *domain.Money {
+	if cents == nil {
+		return nil
+	}
+	return usd(*cents)
+}
+
+// dollarsFloat serves the deprecated float dollar fields: the decimal text
+// of the cents, read as the nearest float, the best a float can say.
+func dollarsFloat(cents *int64) *float64 {
+	if cents == nil {
+		return nil
+	}
+	f, _ := strconv.ParseFloat(domain.USD(*cents).Decimal(), 64)
+	return &f
+}
+
+func productTimes(m map[string]time.Time) []*model.ProductTime {
+	out := make([]*model.ProductTime, 0, len(m))
+	for p, at := range m {
+		out = append(out, &model.ProductTime{Product: p, At: at})
+	}
+	slices.SortFunc(out, func(a, b *model.ProductTime) int {
+		if a.Product < b.Product {
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// productOf reads an account's product through the batch loader and
+// decodes it; nil when no job has produced it.
+func productOf[T any](ctx context.Context, accountID, product string) (*T, error) {
+	p, err := loadersFrom(ctx).products.Load(ctx, productKey{accountID, product})
+	if err != nil || p == nil {
+		return nil, err
+	}
+	var v T
+	if err := json.Unmarshal(p.Body, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func jobFilter(f *model.JobFilter) domain.JobFilter {
+	if f == nil {
+		return domain.JobFilter{}
+	}
+	return domain.JobFilter{JobTypes: f.Types, Outcome: deref(f.Outcome), AccountID: deref(f.AccountID),
+		LinkTokenID: deref(f.LinkTokenID), From: microseconds(f.From), To: microseconds(f.To)}
+}
+
+func accountFilter(f *model.AccountFilter) domain.AccountFilter {
+	if f == nil {
+		return domain.AccountFilter{}
+	}
+	return domain.AccountFilter{Connected: f.Connected, MonitoringStatus: deref(f.MonitoringStatus),
+		PlatformID: deref(f.PlatformID), EndUserID: deref(f.EndUserID)}
+}
+
+func linkTokenRequest(in model.CreateLinkTokenInput) domain.LinkTokenRequest {
+	r := domain.LinkTokenRequest{OrgName: in.OrgName, EndUserID: deref(in.EndUserID), Solution: deref(in.Solution),
+		Features: in.Features, RequiredJobs: in.RequiredJobs, EmployerID: deref(in.EmployerID), PlatformID: deref(in.PlatformID),
+		AccountID: deref(in.AccountID), SkipIntroScreen: deref(in.SkipIntroScreen),
+		DisableDirectDepositSplitting: deref(in.DisableDirectDepositSplitting), Language: deref(in.Language)}
+	if a := in.Allocation; a != nil {
+		r.Allocation = &domain.AllocationRequest{Type: deref(a.Type), Value: a.Value.Number()}
+		for _, t := range a.Targets {
+			r.Allocation.Targets = append(r.Allocation.Targets, domain.AllocationTarget{Name: deref(t.Name), Type: t.Type,
+				AccountNumber: t.AccountNumber, RoutingNumber: t.RoutingNumber})
+		}
+	}
+	if m := in.PlatformMatching; m != nil {
+		r.PlatformMatching = &domain.PlatformMatching{SocialSecurityNumber: deref(m.SocialSecurityNumber),
+			SocialSecurityLastFour: deref(m.SocialSecurityLastFour), FirstName: deref(m.FirstName), LastName: deref(m.LastName),
+			DateOfBirth: deref(m.DateOfBirth), MobilePhoneNumber: deref(m.MobilePhoneNumber),
+			HomeAddressZipCode: deref(m.HomeAddressZipCode), Email: deref(m.Email)}
+	}
+	return r
+}
+
+// documentOf maps an end-user document record to its GraphQL type.
+func documentOf(rec domain.Record) (*model.Document, error) {
+	var body struct {
+		AccountID  string          `json:"account_id"`
+		ParsedData json.RawMessage `json:"parsed_data"`
+	}
+	if err := json.Unmarshal(rec.Body, &body); err != nil {
+		return nil, err
+	}
+	d := &model.Document{ID: rec.ID, CreatedAt: rec.CreatedAt, DocumentType: rec.DocumentType, AccountID: optional(body.AccountID)}
+	if rec.Link != nil {
+		d.DownloadURL, d.DownloadURLExpiration = rec.Link.DownloadURL, time.Time(rec.Link.DownloadURLExpiration)
+	}
+	if rec.DocumentType == domain.DocumentW2 {
+		d.W2 = &domain.W2{}
+		if err := json.Unmarshal(body.ParsedData, d.W2); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func shiftOf(rec domain.Record) (*model.Shift, error) {
+	var s domain.Shift
+	if err := json.Unmarshal(rec.Body, &s); err != nil {
+		return nil, err
+	}
+	out := &model.Shift{ID: rec.ID, StartDate: s.StartDate, EndDate: s.EndDate, Timezone: s.Timezone}
+	for _, t := range s.Timestamps {
+		at, err := time.Parse(time.RFC3339Nano, t.Timestamp)
+		if err != nil {
+			return nil, err
+		}
+		if t.Type == "shift_start" {
+			out.StartedAt = at
+		} else {
+			out.EndedAt = at
+		}
+	}
+	for i := range s.Earnings {
+		out.Earnings = append(out.Earnings, &s.Earnings[i])
+	}
+	return out, nil
+}
+
+func taxFormOf(rec domain.Record) (*model.TaxForm, error) {
+	var body struct {
+		Year       string    `json:"year"`
+		FormType   string    `json:"form_type"`
+		DocumentID string    `json:"document_id"`
+		ParsedData domain.W2 `json:"parsed_data"`
+	}
+	if err := json.Unmarshal(rec.Body, &body); err != nil {
+		return nil, err
+	}
+	return &model.TaxForm{ID: rec.ID, Year: body.Year, FormType: body.FormType, DocumentID: body.DocumentID, W2: &body.ParsedData}, nil
+}
+
+// pointers relays a channel of values as pointers until it closes.
+func pointers[T any](ctx context.Context, in <-chan T) <-chan *T {
+	out := make(chan *T)
+	go func() {
+		defer close(out)
+		for v := range in {
+			select {
+			case out <- &v:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// report returns an end user's report, null while no job has read data.
+func (r *endUserResolver) report(ctx context.Context, endUserID, reportType string) (*domain.VerificationReport, error) {
+	rep, err := r.Reporter.VerificationReport(ctx, scope(ctx), endUserID, reportType)
+	return orNull(&rep, err)
+}
+
+// node finds any object of the caller's by id: the UUID types in turn,
+// then an end user (whose id is the customer's own string).
+func (r *Resolver) node(ctx context.Context, id string) (model.Node, error) {
+	sc := scope(ctx)
+	if domain.ValidID(id) {
+		lookups := []func() (model.Node, error){
+			func() (model.Node, error) { v, err := r.AccountService.Account(ctx, sc, id); return &v, err },
+			func() (model.Node, error) { v, err := r.AccountService.Job(ctx, sc, id); return &v, err },
+			func() (model.Node, error) { v, err := r.LinkService.LinkToken(ctx, sc, id); return &v, err },
+			func() (model.Node, error) { v, err := r.WebhookService.Webhook(ctx, sc, id); return &v, err },
+			func() (model.Node, error) { v, err := r.AccountService.PaystubByID(ctx, sc, id); return &v, err },
+			func() (model.Node, error) {
+				rec, err := r.AccountService.DocumentByID(ctx, sc, id)
+				if err != nil {
+					return nil, err
+				}
+				return documentOf(rec)
+			},
+			func() (model.Node, error) { v, err := r.Directory.Employer(ctx, id); return &v, err },
+			func() (model.Node, error) { v, err := r.Directory.Platform(ctx, id); return &v, err },
+		}
+		for _, lookup := range lookups {
+			n, err := lookup()
+			if err == nil {
+				return n, nil
+			}
+			if !domain.IsKind(err, domain.KindNotFound) {
+				return nil, err
+			}
+		}
+	}
+	u, err := r.AccountService.EndUser(ctx, sc, id)
+	if domain.IsKind(err, domain.KindNotFound) || domain.IsKind(err, domain.KindInvalid) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+var _ = errors.New

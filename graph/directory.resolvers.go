@@ -20,12 +20,22 @@ func (r *employerResolver) LogoURL(ctx context.Context, obj *domain.Employer) (*
 
 // MinAmount is the resolver for the minAmount field.
 func (r *employerResolver) MinAmount(ctx context.Context, obj *domain.Employer) (*float64, error) {
-	return domain.Dollars(obj.MinAmount), nil
+	return dollarsFloat(obj.MinAmount), nil
 }
 
 // MaxAmount is the resolver for the maxAmount field.
 func (r *employerResolver) MaxAmount(ctx context.Context, obj *domain.Employer) (*float64, error) {
-	return domain.Dollars(obj.MaxAmount), nil
+	return dollarsFloat(obj.MaxAmount), nil
+}
+
+// MinimumAmount is the resolver for the minimumAmount field.
+func (r *employerResolver) MinimumAmount(ctx context.Context, obj *domain.Employer) (*domain.Money, error) {
+	return centsMoney(obj.MinAmount), nil
+}
+
+// MaximumAmount is the resolver for the maximumAmount field.
+func (r *employerResolver) MaximumAmount(ctx context.Context, obj *domain.Employer) (*domain.Money, error) {
+	return centsMoney(obj.MaxAmount), nil
 }
 
 // Platform is the resolver for the platform field.
@@ -49,12 +59,40 @@ func (r *platformResolver) MerchantCategory(ctx context.Context, obj *domain.Pla
 
 // MinAmount is the resolver for the minAmount field.
 func (r *platformResolver) MinAmount(ctx context.Context, obj *domain.Platform) (*float64, error) {
-	return domain.Dollars(obj.MinAmount), nil
+	return dollarsFloat(obj.MinAmount), nil
 }
 
 // MaxAmount is the resolver for the maxAmount field.
 func (r *platformResolver) MaxAmount(ctx context.Context, obj *domain.Platform) (*float64, error) {
-	return domain.Dollars(obj.MaxAmount), nil
+	return dollarsFloat(obj.MaxAmount), nil
+}
+
+// MinimumAmount is the resolver for the minimumAmount field.
+func (r *platformResolver) MinimumAmount(ctx context.Context, obj *domain.Platform) (*domain.Money, error) {
+	return centsMoney(obj.MinAmount), nil
+}
+
+// MaximumAmount is the resolver for the maximumAmount field.
+func (r *platformResolver) MaximumAmount(ctx context.Context, obj *domain.Platform) (*domain.Money, error) {
+	return centsMoney(obj.MaxAmount), nil
+}
+
+// Node is the resolver for the node field.
+func (r *queryResolver) Node(ctx context.Context, id string) (model.Node, error) {
+	return r.node(ctx, id)
+}
+
+// Nodes is the resolver for the nodes field.
+func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]model.Node, error) {
+	out := make([]model.Node, len(ids))
+	for i, id := range ids {
+		n, err := r.node(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
 }
 
 // Employers is the resolver for the employers field.
@@ -68,12 +106,8 @@ func (r *queryResolver) Employers(ctx context.Context, first *int, after *string
 		return nil, err
 	}
 	preloadPlatforms(ctx, page.Items)
-	conn := &model.EmployerConnection{Edges: make([]*model.EmployerEdge, len(page.Items)), PageInfo: pageInfo(page)}
-	for i := range page.Items {
-		e := &page.Items[i]
-		conn.Edges[i] = &model.EmployerEdge{Cursor: domain.Cursor{List: domain.ListEmployers, Key: e.Name, ID: e.ID}.Encode(), Node: e}
-	}
-	return conn, nil
+	return &model.EmployerConnection{Edges: edges(page, func(c string, n *domain.Employer) *model.EmployerEdge { return &model.EmployerEdge{Cursor: c, Node: n} }),
+		PageInfo: pageInfo(page)}, nil
 }
 
 // Employer is the resolver for the employer field.
@@ -105,12 +139,8 @@ func (r *queryResolver) Platforms(ctx context.Context, first *int, after *string
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.PlatformConnection{Edges: make([]*model.PlatformEdge, len(page.Items)), PageInfo: pageInfo(page)}
-	for i := range page.Items {
-		p := &page.Items[i]
-		conn.Edges[i] = &model.PlatformEdge{Cursor: domain.Cursor{List: domain.ListPlatforms, Key: p.Name, ID: p.ID}.Encode(), Node: p}
-	}
-	return conn, nil
+	return &model.PlatformConnection{Edges: edges(page, func(c string, n *domain.Platform) *model.PlatformEdge { return &model.PlatformEdge{Cursor: c, Node: n} }),
+		PageInfo: pageInfo(page)}, nil
 }
 
 // Platform is the resolver for the platform field.
@@ -126,11 +156,6 @@ func (r *queryResolver) Platform(ctx context.Context, id string) (*domain.Platfo
 func (r *queryResolver) Search(ctx context.Context, q string, supportedJobs []domain.JobType, responseTypes []domain.ResponseType, amountSupported *bool, platformType *domain.PlatformType, limit *int) ([]model.SearchResult, error) {
 	sq := domain.SearchQuery{Q: q, SupportedJobs: supportedJobs, ResponseTypes: responseTypes,
 		AmountSupported: amountSupported, PlatformType: deref(platformType), Limit: deref(limit)}
-	var problems domain.Problems
-	sq.Check(&problems)
-	if err := problems.Err(); err != nil {
-		return nil, err
-	}
 	results, err := r.Directory.Search(ctx, sq)
 	if err != nil {
 		return nil, err

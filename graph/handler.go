@@ -1,9 +1,14 @@
 package graph
 
 import (
+	"cmp"
 	"context"
+	_ "embed"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -12,80 +17,199 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/formatter"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"payline/domain"
 	"payline/graph/generated"
 )
 
-// ComplexityLimit bounds what one query may ask for: every field costs 1
-// and a list field costs its page size times its children.
-const ComplexityLimit = 5000
+// Limits of one operation.
+const (
+	// ComplexityLimit bounds a query's cost, computed before it runs: an
+	// object costs 1, a connection 2 plus first times what each node costs.
+	ComplexityLimit = 10_000
+	// DepthLimit bounds how deeply fields nest.
+	DepthLimit = 12
+	// DefaultInitTimeout is how long a websocket may wait before
+	// connection_init.
+	DefaultInitTimeout = 5 * time.Second
+)
 
-// NewHandler serves POST (and GET) GraphQL requests. Authentication is the
-// caller's: the REST server mounts this behind the same API-secret check.
-func NewHandler(r *Resolver) http.Handler {
+// Options are what the handler needs beyond the resolvers.
+type Options struct {
+	// Keys authenticates websocket connections by the x-api-secret of
+	// their connection_init payload.
+	Keys *domain.KeyService
+	Mode domain.Mode
+	// Console serves the query console to browsers at GET /graphql.
+	Console bool
+	// InitTimeout is how long a websocket may wait before connection_init
+	// (DefaultInitTimeout when zero).
+	InitTimeout time.Duration
+}
+
+// NewHandler serves GraphQL over POST, GET and graphql-transport-ws, the
+// console, and the SDL at /graphql/schema.graphql. Queries and mutations
+// are authenticated by the caller (the REST server mounts this behind the
+// same API-secret check); websockets authenticate in connection_init.
+func NewHandler(r *Resolver, opts ...Options) http.Handler {
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
 	cfg := generated.Config{Resolvers: r}
-	listCost := func(childComplexity int, first *int) int {
-		n := 25
-		if first != nil && *first > 0 {
-			n = *first
-		}
-		return 1 + n*childComplexity
-	}
-	cfg.Complexity.Query.Employers = func(child int, first *int, _ *string, _ *time.Time) int {
-		return listCost(child, first)
-	}
-	cfg.Complexity.Query.Platforms = func(child int, first *int, _ *string, _ *domain.PlatformType, _ *bool, _ *time.Time) int {
-		return listCost(child, first)
-	}
-	cfg.Complexity.Query.Search = func(child int, _ string, _ []domain.JobType, _ []domain.ResponseType, _ *bool, _ *domain.PlatformType, limit *int) int {
-		return listCost(child, limit)
-	}
-	srv := handler.New(generated.NewExecutableSchema(cfg))
+	setComplexity(&cfg)
+	schema := generated.NewExecutableSchema(cfg)
+	srv := handler.New(schema)
+	srv.AddTransport(transport.Websocket{
+		Implementation:        closeCodes{transport.CoderWebsocketImplementation{}},
+		InitFunc:              websocketInit(o),
+		InitTimeout:           cmp.Or(o.InitTimeout, DefaultInitTimeout),
+		KeepAlivePingInterval: 10 * time.Second,
+	})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	srv.Use(extension.FixedComplexityLimit(ComplexityLimit))
-	srv.SetErrorPresenter(presentError)
+	srv.Use(depthLimit{})
+	srv.Use(&costReport{})
+	log := r.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	srv.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error { return presentError(ctx, log, err) })
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
-		return &domain.Error{Kind: domain.KindInternal, Code: domain.CodeUnknown, Message: "an unknown error occurred; retry later"}
+		return domain.AsError(fmt.Errorf("panic: %v", p))
 	})
+	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+		return next(withLoaders(ctx, r))
+	})
+	schemaText := SDL(schema)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		srv.ServeHTTP(w, req.WithContext(withLoaders(req.Context(), r)))
+		switch {
+		case req.URL.Path == "/graphql/schema.graphql":
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = w.Write([]byte(schemaText))
+		case o.Console && IsConsoleRequest(req):
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+			_, _ = w.Write(consolePage)
+		case IsWebsocket(req):
+			// A subscription outlives the server's read and write timeouts,
+			// which the hijacked connection would otherwise keep.
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
+			srv.ServeHTTP(w, req)
+		default:
+			srv.ServeHTTP(w, req)
+		}
 	})
 }
 
+// SDL is the schema as GraphQL text, what /graphql/schema.graphql serves
+// and docs/schema.graphql holds.
+func SDL(es graphql.ExecutableSchema) string {
+	var b strings.Builder
+	formatter.NewFormatter(&b, formatter.WithComments()).FormatSchema(es.Schema())
+	return b.String()
+}
+
+//go:embed console.html
+var consolePage []byte
+
+// IsPublic reports whether a request needs no API secret header: the
+// console page and the SDL, and a websocket without the header, which
+// authenticates in its connection_init message instead.
+func IsPublic(r *http.Request) bool {
+	return IsConsoleRequest(r) || (IsWebsocket(r) && r.Header.Get("x-api-secret") == "")
+}
+
+// IsConsoleRequest reports whether a request is a browser asking for the
+// console page, or for the SDL: neither needs an API secret.
+func IsConsoleRequest(r *http.Request) bool {
+	if r.URL.Path == "/graphql/schema.graphql" {
+		return true
+	}
+	return r.Method == http.MethodGet && r.URL.RawQuery == "" && strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// IsWebsocket reports whether a request opens a GraphQL websocket, which
+// authenticates in its connection_init message rather than by header.
+func IsWebsocket(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+}
+
+// websocketInit authenticates a websocket by its connection_init payload
+// (x-api-secret), unless the upgrade request already carried the header
+// and was authenticated. A refused secret closes with 4403.
+func websocketInit(o Options) transport.WebsocketInitFunc {
+	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+		if _, ok := domain.APIKeyFrom(ctx); ok {
+			return ctx, nil, nil
+		}
+		secret := ""
+		for k, v := range payload {
+			if strings.EqualFold(k, "x-api-secret") {
+				secret, _ = v.(string)
+			}
+		}
+		if o.Keys == nil {
+			return transport.WithWebsocketCloseCode(ctx, 4403), nil, errors.New("subscriptions are not authenticated on this server")
+		}
+		key, err := o.Keys.Authenticate(ctx, strings.TrimSpace(secret), o.Mode)
+		if err != nil {
+			ctx = transport.WithWebsocketCloseCode(ctx, 4403)
+			return transport.AppendCloseReason(ctx, "Forbidden"), nil, errors.New(domain.AsError(err).Message)
+		}
+		return domain.WithAPIKey(ctx, key), nil, nil
+	}
+}
+
+// closeCodes closes a websocket whose connection_init never came with
+// 4408, as graphql-transport-ws says, where gqlgen uses 1002.
+type closeCodes struct {
+	transport.WebsocketImplementation
+}
+
+func (c closeCodes) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
+	conn, err := c.WebsocketImplementation.Accept(w, r, o)
+	return initTimeoutCode{conn}, err
+}
+
+type initTimeoutCode struct{ transport.WebsocketConn }
+
+func (c initTimeoutCode) WriteClose(code int, message string) error {
+	if code == transport.WebsocketCloseProtocolError && strings.Contains(message, "initialisation timeout") {
+		code, message = 4408, "Connection initialisation timeout"
+	}
+	return c.WebsocketConn.WriteClose(code, message)
+}
+
 // presentError is the one mapping from domain errors to GraphQL errors:
-// extensions carry the REST error's code and type, and errors that are
-// not the domain's never show their text.
-func presentError(ctx context.Context, err error) *gqlerror.Error {
+// extensions carry the REST error's code and type (and the fields a
+// validation error is about), and errors that are not the domain's never
+// show their text; they are logged with the request id, as REST logs them.
+func presentError(ctx context.Context, log *slog.Logger, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
 	var de *domain.Error
 	if !errors.As(err, &de) {
 		var existing *gqlerror.Error
 		if errors.As(err, &existing) && existing.Extensions != nil {
-			return gerr // gqlgen's own validation and parse errors
+			return gerr // gqlgen's own validation, parse and limit errors
 		}
 		de = domain.AsError(err)
 	}
-	gerr.Message = de.Message
-	gerr.Extensions = map[string]any{"code": de.Code, "type": errorType(de.Kind)}
-	return gerr
-}
-
-// errorType names the spec's error type of a kind, as REST does.
-func errorType(k domain.ErrorKind) string {
-	switch k {
-	case domain.KindInvalid, domain.KindConflict:
-		return "INVALID_REQUEST_PARAMETERS"
-	case domain.KindNotFound:
-		return "RECORD_NOT_FOUND"
-	case domain.KindUnauthorized, domain.KindForbidden:
-		return "UNAUTHORIZED_REQUEST"
-	case domain.KindRateLimited:
-		return "RATE_LIMIT_EXCEEDED"
+	if de.Kind == domain.KindInternal {
+		log.ErrorContext(ctx, "graphql request failed", slog.String("request_id", domain.RequestID(ctx)),
+			slog.String("path", gerr.Path.String()), slog.Any("error", err))
 	}
-	return "UNKNOWN_ERROR"
+	gerr.Message = de.Message
+	gerr.Extensions = map[string]any{"code": de.Code, "type": de.Kind.Type()}
+	if len(de.Fields) > 0 {
+		gerr.Extensions["fields"] = de.Fields
+	}
+	return gerr
 }

@@ -2,6 +2,9 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -10,30 +13,162 @@ import (
 	"payline/domain"
 )
 
-// loaders are created per request, so a cache never outlives the request
-// that filled it and never crosses tenants.
+// loaders batch every edge that fans out. They are made per response (a
+// subscription gets fresh ones for each event), so a cache never outlives
+// the response that filled it, and they are bound to the caller's tenant.
 type loaders struct {
-	platforms *dataloadgen.Loader[string, domain.Platform]
+	platforms  *dataloadgen.Loader[string, domain.Platform]
+	accounts   *dataloadgen.Loader[string, domain.Account]
+	linkTokens *dataloadgen.Loader[string, domain.LinkToken]
+	products   *dataloadgen.Loader[productKey, *domain.StoredProduct]
+	// Pages of a parent's children, keyed by parent and page arguments.
+	endUserAccounts   *dataloadgen.Loader[pageKey, domain.Page[domain.Account]]
+	accountJobs       *dataloadgen.Loader[pageKey, domain.Page[domain.Job]]
+	accountPaystubs   *dataloadgen.Loader[pageKey, domain.Page[domain.Paystub]]
+	webhookDeliveries *dataloadgen.Loader[pageKey, domain.Page[domain.Delivery]]
+}
+
+type productKey struct{ account, product string }
+
+// pageArgs are a nested connection's arguments; extra holds any filter,
+// encoded, so the key stays comparable.
+type pageArgs struct {
+	first int
+	after string
+	extra string
+}
+
+type pageKey struct {
+	parent string
+	args   pageArgs
 }
 
 type loadersKey struct{}
 
+// batchWait is how long a loader waits for more keys after the first.
+// Connection resolvers also queue their children's keys at once (see
+// preload), so batches do not depend on it.
+const batchWait = 2 * time.Millisecond
+
 func withLoaders(ctx context.Context, r *Resolver) context.Context {
-	l := &loaders{
-		platforms: dataloadgen.NewLoader(r.Directory.PlatformsByID, dataloadgen.WithWait(time.Millisecond)),
+	sc := scope(ctx)
+	opt := dataloadgen.WithWait(batchWait)
+	l := &loaders{platforms: dataloadgen.NewLoader(r.Directory.PlatformsByID, opt)}
+	if r.AccountService != nil {
+		l.accounts = dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]domain.Account, []error) {
+			return r.AccountService.AccountsByID(ctx, sc, ids)
+		}, opt)
+		l.products = dataloadgen.NewMappedLoader(func(ctx context.Context, keys []productKey) (map[productKey]*domain.StoredProduct, error) {
+			return loadProducts(ctx, r.AccountService, sc, keys)
+		}, opt)
+		l.endUserAccounts = pageLoader(func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Account], error) {
+			p, err := a.request(domain.ListAccounts)
+			if err != nil {
+				return nil, err
+			}
+			return r.AccountService.AccountsOfEndUsers(ctx, sc, parents, p)
+		})
+		l.accountJobs = pageLoader(func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Job], error) {
+			p, err := a.request(domain.ListJobs)
+			if err != nil {
+				return nil, err
+			}
+			var f domain.JobFilter
+			if a.extra != "" {
+				if err := json.Unmarshal([]byte(a.extra), &f); err != nil {
+					return nil, err
+				}
+			}
+			return r.AccountService.JobsOfAccounts(ctx, sc, parents, f, p)
+		})
+		l.accountPaystubs = pageLoader(func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Paystub], error) {
+			p, err := a.request(domain.ListPaystubs)
+			if err != nil {
+				return nil, err
+			}
+			return r.AccountService.PaystubsOfAccounts(ctx, sc, parents, a.extra, p)
+		})
+	}
+	if r.LinkService != nil {
+		l.linkTokens = dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]domain.LinkToken, []error) {
+			return r.LinkService.LinkTokensByID(ctx, sc, ids)
+		}, opt)
+	}
+	if r.WebhookService != nil {
+		l.webhookDeliveries = pageLoader(func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Delivery], error) {
+			p, err := a.request(domain.ListDeliveries)
+			if err != nil {
+				return nil, err
+			}
+			return r.WebhookService.DeliveriesOfWebhooks(ctx, sc, parents, p)
+		})
 	}
 	return context.WithValue(ctx, loadersKey{}, l)
+}
+
+func (a pageArgs) request(list string) (domain.PageRequest, error) {
+	return domain.NewPageRequest(list, a.first, a.after)
+}
+
+// pageLoader batches pages of children per parent: keys with the same
+// arguments are fetched together in one query.
+func pageLoader[T any](fetch func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[T], error)) *dataloadgen.Loader[pageKey, domain.Page[T]] {
+	return dataloadgen.NewLoader(func(ctx context.Context, keys []pageKey) ([]domain.Page[T], []error) {
+		out, errs := make([]domain.Page[T], len(keys)), make([]error, len(keys))
+		groups := map[pageArgs][]int{}
+		for i, k := range keys {
+			groups[k.args] = append(groups[k.args], i)
+		}
+		for args, idx := range groups {
+			parents := make([]string, len(idx))
+			for j, i := range idx {
+				parents[j] = keys[i].parent
+			}
+			pages, err := fetch(ctx, parents, args)
+			for _, i := range idx {
+				out[i], errs[i] = pages[keys[i].parent], err
+			}
+		}
+		return out, errs
+	}, dataloadgen.WithWait(batchWait))
+}
+
+func loadProducts(ctx context.Context, accounts *domain.AccountService, sc domain.Scope, keys []productKey) (map[productKey]*domain.StoredProduct, error) {
+	byProduct := map[string][]string{}
+	for _, k := range keys {
+		byProduct[k.product] = append(byProduct[k.product], k.account)
+	}
+	out := map[productKey]*domain.StoredProduct{}
+	for product, ids := range byProduct {
+		found, err := accounts.ProductsOfAccounts(ctx, sc, ids, product)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			if p, ok := found[id]; ok {
+				out[productKey{id, product}] = &p
+			} else {
+				out[productKey{id, product}] = nil
+			}
+		}
+	}
+	return out, nil
 }
 
 func loadersFrom(ctx context.Context) *loaders {
 	return ctx.Value(loadersKey{}).(*loaders)
 }
 
-// selects reports whether the query selects the given path of fields
-// below the field being resolved, e.g. selects(ctx, "edges", "node",
-// "platform"). Connection resolvers use it to queue a page's edges in one
-// batch before the items resolve, instead of relying on a time window.
-func selects(ctx context.Context, path ...string) bool {
+// scope is the tenant of the authenticated caller.
+func scope(ctx context.Context) domain.Scope {
+	k, _ := domain.APIKeyFrom(ctx)
+	return k.Scope()
+}
+
+// collected finds the field at path below the field being resolved, e.g.
+// collected(ctx, "edges", "node", "platform"), or nil when the query does
+// not ask for it.
+func collected(ctx context.Context, path ...string) *graphql.CollectedField {
 	op := graphql.GetOperationContext(ctx)
 	fields := graphql.CollectFieldsCtx(ctx, nil)
 	for i, name := range path {
@@ -45,19 +180,111 @@ func selects(ctx context.Context, path ...string) bool {
 			}
 		}
 		if next == nil {
-			return false
+			return nil
 		}
-		if i < len(path)-1 {
-			fields = graphql.CollectFields(op, next.Selections, nil)
+		if i == len(path)-1 {
+			return next
+		}
+		fields = graphql.CollectFields(op, next.Selections, nil)
+	}
+	return nil
+}
+
+// intArg reads an integer argument as the parser or the variables give it.
+func intArg(v any, def int) int {
+	switch x := v.(type) {
+	case int:
+		return x
+	case int64:
+		return int(x)
+	case json.Number:
+		n, err := strconv.Atoi(string(x))
+		if err == nil {
+			return n
+		}
+	case float64:
+		return int(x)
+	}
+	return def
+}
+
+func stringArg(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if s, ok := v.(*string); ok && s != nil {
+		return *s
+	}
+	return ""
+}
+
+// argsOf reads first and after of a collected connection field.
+func argsOf(ctx context.Context, f *graphql.CollectedField) pageArgs {
+	m := f.ArgumentMap(graphql.GetOperationContext(ctx).Variables)
+	return pageArgs{first: intArg(m["first"], domain.DefaultPageLimit), after: stringArg(m["after"])}
+}
+
+// preloadAccounts queues, in one batch per edge, what the query will ask
+// of a list of accounts below path (e.g. "edges", "node"): platforms, link
+// tokens, products, jobs and paystubs. The children's resolvers then find
+// their values already loading, so a page of fifty accounts costs the same
+// statements as a page of one.
+func preloadAccounts(ctx context.Context, accounts []domain.Account, path ...string) {
+	if len(accounts) == 0 {
+		return
+	}
+	l := loadersFrom(ctx)
+	at := func(name string) *graphql.CollectedField { return collected(ctx, append(path, name)...) }
+	if at("platform") != nil {
+		ids := make([]string, len(accounts))
+		for i, a := range accounts {
+			ids[i] = a.PlatformID
+		}
+		l.platforms.LoadAllThunk(ctx, ids)
+	}
+	if at("linkToken") != nil && l.linkTokens != nil {
+		ids := make([]string, len(accounts))
+		for i, a := range accounts {
+			ids[i] = a.LinkTokenID
+		}
+		l.linkTokens.LoadAllThunk(ctx, ids)
+	}
+	for field, product := range map[string]string{"identity": domain.ProductIdentity, "employment": domain.ProductEmployment,
+		"income": domain.ProductIncome, "directDepositAllocations": domain.ProductAllocations} {
+		if at(field) == nil {
+			continue
+		}
+		keys := make([]productKey, len(accounts))
+		for i, a := range accounts {
+			keys[i] = productKey{a.ID, product}
+		}
+		l.products.LoadAllThunk(ctx, keys)
+	}
+	if f := at("jobs"); f != nil {
+		args := argsOf(ctx, f)
+		if f.ArgumentMap(graphql.GetOperationContext(ctx).Variables)["filter"] == nil {
+			l.accountJobs.LoadAllThunk(ctx, pageKeys(accounts, args))
 		}
 	}
-	return true
+	if f := at("paystubs"); f != nil {
+		args := argsOf(ctx, f)
+		args.extra = stringArg(f.ArgumentMap(graphql.GetOperationContext(ctx).Variables)["fromPayDate"])
+		l.accountPaystubs.LoadAllThunk(ctx, pageKeys(accounts, args))
+	}
+}
+
+func pageKeys(accounts []domain.Account, args pageArgs) []pageKey {
+	keys := make([]pageKey, len(accounts))
+	for i, a := range accounts {
+		keys[i] = pageKey{a.ID, args}
+	}
+	return keys
 }
 
 // preloadPlatforms queues the platforms of a page of employers as one
 // batch when the query will ask for them.
 func preloadPlatforms(ctx context.Context, employers []domain.Employer) {
-	if !selects(ctx, "edges", "node", "platform") {
+	if collected(ctx, "edges", "node", "platform") == nil {
 		return
 	}
 	ids := make([]string, len(employers))
@@ -65,4 +292,16 @@ func preloadPlatforms(ctx context.Context, employers []domain.Employer) {
 		ids[i] = e.PlatformID
 	}
 	loadersFrom(ctx).platforms.LoadAllThunk(ctx, ids)
+}
+
+// jobFilterKey encodes a job filter for a loader key.
+func jobFilterKey(f domain.JobFilter) string {
+	if f.JobTypes == nil && f.Outcome == "" && f.AccountID == "" && f.LinkTokenID == "" && f.From == nil && f.To == nil {
+		return ""
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		panic(fmt.Sprintf("encode job filter: %v", err))
+	}
+	return string(b)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -36,7 +37,7 @@ func BenchmarkGetAccount(b *testing.B) {
 					id := ids[r.IntN(len(ids))]
 					req := httptest.NewRequest(http.MethodGet, "/v1/accounts/"+id, nil)
 					req.Header.Set("x-api-secret", f.secret)
-					req.Header.Set("Service-Version", LatestVersion)
+					req.Header.Set("Service-Version", domain.LatestVersion)
 					l.time(func() {
 						rec := httptest.NewRecorder()
 						f.server.ServeHTTP(rec, req)

@@ -60,7 +60,7 @@ func newBenchEnv(b *testing.B, d storage.Dialect) *benchEnv {
 func (e *benchEnv) serve(b *testing.B, path string) {
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("x-api-secret", e.secret)
-	req.Header.Set("Service-Version", LatestVersion)
+	req.Header.Set("Service-Version", domain.LatestVersion)
 	rec := httptest.NewRecorder()
 	e.server.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/rest/wire"
 )
 
 // productHandler serves GET /accounts/{id}/<product>: {data, meta}, where
@@ -23,42 +24,11 @@ func (s *Server) productHandler(product string) apiHandler {
 			return response{}, err
 		}
 		data["id"], data["account_id"] = p.ID, accountID
-		data["created_at"], data["updated_at"] = apiTime(p.CreatedAt), apiTime(p.UpdatedAt)
+		data["created_at"], data["updated_at"] = wire.Time(p.CreatedAt), wire.Time(p.UpdatedAt)
 		resp := object(product, data)
-		resp.meta = map[string]any{"refreshed_at": apiTime(a.DataRefreshedAt[product])}
+		resp.meta = map[string]any{"refreshed_at": wire.Time(a.DataRefreshedAt[product])}
 		return resp, nil
 	}
-}
-
-// paystubJSON is a paystub with the spec's fields; the itemised taxes and
-// deductions stay internal (they feed W-2s).
-type paystubJSON struct {
-	ID                  string           `json:"id"`
-	AccountID           string           `json:"account_id"`
-	PayDate             string           `json:"pay_date"`
-	PayPeriodStart      string           `json:"pay_period_start"`
-	PayPeriodEnd        string           `json:"pay_period_end"`
-	GrossPayAmount      int64            `json:"gross_pay_amount"`
-	GrossPayYTD         int64            `json:"gross_pay_ytd"`
-	NetPayAmount        int64            `json:"net_pay_amount"`
-	NetPayYTD           int64            `json:"net_pay_ytd"`
-	CheckAmount         int64            `json:"check_amount"`
-	TotalTaxes          int64            `json:"total_taxes"`
-	TotalDeductions     int64            `json:"total_deductions"`
-	TotalReimbursements int64            `json:"total_reimbursements"`
-	Currency            string           `json:"currency"`
-	EmployerName        string           `json:"employer_name"`
-	ExternalPaystubID   string           `json:"external_paystub_id"`
-	Earnings            []domain.PayLine `json:"earnings"`
-	CreatedAt           apiTime          `json:"created_at"`
-}
-
-func newPaystubJSON(p domain.Paystub) paystubJSON {
-	return paystubJSON{ID: p.ID, AccountID: p.AccountID, PayDate: p.PayDate, PayPeriodStart: p.PayPeriodStart,
-		PayPeriodEnd: p.PayPeriodEnd, GrossPayAmount: p.GrossPayAmount, GrossPayYTD: p.GrossPayYTD,
-		NetPayAmount: p.NetPayAmount, NetPayYTD: p.NetPayYTD, CheckAmount: p.CheckAmount, TotalTaxes: p.TotalTaxes,
-		TotalDeductions: p.TotalDeductions, TotalReimbursements: p.TotalReimbursements, Currency: p.Currency,
-		EmployerName: p.EmployerName, ExternalPaystubID: p.ExternalPaystubID, Earnings: p.Earnings, CreatedAt: apiTime(p.CreatedAt)}
 }
 
 func (s *Server) listPaystubs(r *http.Request) (response, error) {
@@ -77,8 +47,8 @@ func (s *Server) listPaystubs(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	resp := page(resPaystub, mapAll(pg.Items, newPaystubJSON), pg.Next)
-	resp.meta["refreshed_at"] = apiTime(a.DataRefreshedAt[domain.ProductPaystubs])
+	resp := page(resPaystub, mapAll(pg.Items, domain.Paystub.Public), pg.Next)
+	resp.meta["refreshed_at"] = wire.Time(a.DataRefreshedAt[domain.ProductPaystubs])
 	return resp, nil
 }
 
@@ -87,7 +57,7 @@ func (s *Server) getPaystub(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	return object(resPaystub, newPaystubJSON(p)), nil
+	return object(resPaystub, domain.Paystub.Public(p)), nil
 }
 
 func (s *Server) disconnect(r *http.Request) (response, error) {
@@ -110,9 +80,12 @@ func recordJSON(r domain.Record) (map[string]any, error) {
 	if err := json.Unmarshal(r.Body, &out); err != nil {
 		return nil, err
 	}
-	out["id"], out["created_at"] = r.ID, apiTime(r.CreatedAt)
+	out["id"], out["created_at"] = r.ID, wire.Time(r.CreatedAt)
 	if r.Kind == domain.RecordDocument {
 		out["end_user_id"] = r.EndUserID
+		if r.Link != nil {
+			out["document"] = r.Link
+		}
 	} else {
 		out["account_id"] = r.AccountID
 	}
@@ -146,7 +119,7 @@ func (s *Server) accountRecords(kind, product string) apiHandler {
 			return response{}, err
 		}
 		resp := page(kind, items, pg.Next)
-		resp.meta["refreshed_at"] = apiTime(a.DataRefreshedAt[product])
+		resp.meta["refreshed_at"] = wire.Time(a.DataRefreshedAt[product])
 		return resp, nil
 	}
 }
@@ -206,7 +179,7 @@ func (s *Server) earningsStream(r *http.Request) (response, error) {
 	resp := page("earnings_stream_payout", pg.Items, pg.Next)
 	var refreshed, updated any
 	if !es.RefreshedAt.IsZero() {
-		refreshed, updated = apiTime(es.RefreshedAt), apiTime(es.UpdatedAt)
+		refreshed, updated = wire.Time(es.RefreshedAt), wire.Time(es.UpdatedAt)
 	}
 	resp.meta["refreshed_at"], resp.meta["updated_at"] = refreshed, updated
 	return resp, nil
@@ -217,7 +190,7 @@ func (s *Server) billNavigatorStatus(r *http.Request) (response, error) {
 		Action string `json:"action"`
 		Reason string `json:"reason"`
 	}
-	if err := decodeJSON(r, &b); err != nil {
+	if err := wire.Decode(r, &b); err != nil {
 		return response{}, err
 	}
 	if err := s.accounts.SetBillNavigatorStatus(r.Context(), scopeOf(r), r.PathValue("end_user_id"), b.Action, b.Reason); err != nil {

@@ -35,7 +35,7 @@ func TestDataProducts(t *testing.T) {
 				t.Errorf("account data times lack %s: %v", product, a)
 			}
 		}
-		person := sandbox.NewPerson(acct, "")
+		person := sandbox.NewPerson(domain.Account{ID: acct, CustomerID: f.key.CustomerID, EndUserID: "data-user"})
 		id := f.get("/v1/accounts/" + acct + "/identity")
 		data := id.data(t)
 		if data["full_name"] != person.Identity().FullName || data["account_id"] != acct || !domain.ValidID(data["id"].(string)) ||
@@ -206,17 +206,13 @@ func TestMonitoringAddsPaystubs(t *testing.T) {
 		eventsBefore := f.countEvents("paystubs.added")
 
 		// Nothing new yet: a refresh only moves data_refreshed_at.
-		if _, err := f.monitoring.RefreshAll(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		f.refreshMonitored()
 		if count(live) != before[live] || f.countEvents("paystubs.added") != eventsBefore {
 			t.Fatal("a refresh with no new pay date added paystubs")
 		}
 
 		f.clock.advance(45 * 24 * time.Hour) // at least one pay date passes on every schedule
-		if _, err := f.monitoring.RefreshAll(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		f.refreshMonitored()
 		if count(live) <= before[live] {
 			t.Errorf("no new paystub for the monitored account (%d before)", before[live])
 		}
@@ -276,7 +272,7 @@ func TestTaxFormsAndDocuments(t *testing.T) {
 			len(doc["warnings"].([]any)) != 0 || doc["parsed_data"].(map[string]any)["tax_year"] != year {
 			t.Errorf("document %v", doc)
 		}
-		if d := doc["document"].(map[string]any); d["id"] != form["document_id"] || d["download_url"] != nil {
+		if d := doc["document"].(map[string]any); d["id"] != form["document_id"] || !strings.HasPrefix(d["download_url"].(string), f.http.URL+"/files/") {
 			t.Errorf("document link %v", d)
 		}
 		if got := f.get("/v1/end_users/w2-user/documents?type=direct_deposit_form").list(t); len(got) != 0 {
@@ -315,9 +311,18 @@ func TestShifts(t *testing.T) {
 		}
 		f.get("/v1/accounts/"+acct+"/shifts?cursor=bogus").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 		for i, s := range shifts {
+			// Pay is the worked minutes at the hourly rate, in whole cents
+			// rounded half up, computed in integers.
 			e := s["earnings"].([]any)[0].(map[string]any)
-			if int64(e["hours"].(float64)*e["rate"].(float64)) != int64(e["amount"].(float64)) || len(s["timestamps"].([]any)) != 2 {
-				t.Errorf("shift %v does not add up", s)
+			ts := s["timestamps"].([]any)
+			if len(ts) != 2 {
+				t.Fatalf("shift %v: want a start and an end", s)
+			}
+			start, _ := time.Parse(time.RFC3339, ts[0].(map[string]any)["timestamp"].(string))
+			end, _ := time.Parse(time.RFC3339, ts[1].(map[string]any)["timestamp"].(string))
+			minutes, rate := int64(end.Sub(start)/time.Minute), int64(e["rate"].(float64))
+			if want := (minutes*rate + 30) / 60; int64(e["amount"].(float64)) != want {
+				t.Errorf("shift %v: amount %v, want %d for %d minutes at %d", s, e["amount"], want, minutes, rate)
 			}
 			if i > 0 && s["start_date"].(string) > shifts[i-1]["start_date"].(string) {
 				t.Fatal("shifts not newest first")

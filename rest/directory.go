@@ -21,7 +21,11 @@ func (s *Server) listEmployers(r *http.Request) (response, error) {
 }
 
 func (s *Server) lookupEmployer(r *http.Request) (response, error) {
-	ein, _ := newQuery(r.URL).str("ein")
+	q := newQuery(r.URL)
+	if err := q.err(); err != nil {
+		return response{}, err
+	}
+	ein, _ := q.str("ein")
 	e, err := s.directory.EmployerByEIN(r.Context(), ein)
 	if err != nil {
 		return response{}, err
@@ -82,8 +86,6 @@ func (s *Server) search(r *http.Request) (response, error) {
 	}
 	if !ok {
 		q.p.Missing("q")
-	} else {
-		sq.Check(&q.p) // a bad limit already fell back to the default, so only q is new here
 	}
 	if err := q.err(); err != nil {
 		return response{}, err

@@ -284,12 +284,14 @@ func TestVersionTransforms(t *testing.T) {
 	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
 	f := newFixture(t, db)
 	f.skipSpec = true // the changes below invent old shapes
-	f.server.versions = transformer{changes: []versionChange{
+	saved := domain.VersionChanges
+	t.Cleanup(func() { domain.VersionChanges = saved })
+	domain.VersionChanges = []domain.VersionChange{
 		{Version: "2023-07-18", Resource: resPlatform, Summary: "display_name added",
 			Down: func(o map[string]any) { delete(o, "display_name") }},
 		{Version: "2023-11-22", Resource: resPlatform, Summary: "name was title",
 			Down: func(o map[string]any) { o["title"] = o["name"]; delete(o, "name") }},
-	}}
+	}
 	for _, tc := range []struct {
 		version         string
 		wantName        bool

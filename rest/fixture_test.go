@@ -22,6 +22,8 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/graph"
+	"payline/reports"
 	"payline/storage"
 )
 
@@ -40,6 +42,7 @@ type fixture struct {
 	queue      *storage.Queue
 	webhooks   *domain.WebhookService
 	monitoring *domain.MonitoringService
+	jobs       *domain.JobService
 	// skipSpec turns the OpenAPI check off, for tests that serve shapes
 	// the document does not describe on purpose.
 	skipSpec bool
@@ -59,6 +62,12 @@ type fixtureSetup struct {
 	retry storage.RetrySchedule
 	// caFile is --webhook-ca-file.
 	caFile string
+	// logs receives the server's logs (discarded when nil).
+	logs io.Writer
+	// linkTTL is the download links' lifetime (the default when zero).
+	linkTTL time.Duration
+	// wsInitTimeout is how long a GraphQL websocket may wait to init.
+	wsInitTimeout time.Duration
 }
 
 // offsetClock is the real clock moved by a settable offset, so tests can
@@ -113,7 +122,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, setup.rest.Mode)
 	monitoring := domain.NewMonitoringService(tx, jobs, connector, clock, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Monitoring: monitoring.RefreshAll}); err != nil {
+	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -126,14 +135,54 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		t.Fatal(err)
 	}
 	cfg := setup.rest
-	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock), webhooks
-	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock)
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := httptest.NewUnstartedServer(nil) // its address is the links' public URL
+	signer, err := reports.NewSigner(testMasterKey, "http://"+srv.Listener.Addr().String(), setup.linkTTL, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reporter := reports.NewService(tx, signer, clock)
+	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock, reporter), webhooks
+	cfg.Reports = reporter
+	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock, reporter)
+	if cfg.GraphQL == nil { // the real GraphQL facade over the same services
+		cfg.GraphQL = graph.NewHandler(&graph.Resolver{Directory: dir, AccountService: cfg.Accounts, LinkService: cfg.Link,
+			WebhookService: webhooks, Reporter: reporter, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+			graph.Options{Keys: keys, Mode: setup.rest.Mode, Console: true, InitTimeout: setup.wsInitTimeout})
+		cfg.GraphQLPublic = graph.IsPublic
+	}
+	if setup.logs == nil {
+		setup.logs = io.Discard
+	}
+	cfg.Logger = slog.New(slog.NewTextHandler(setup.logs, nil))
 	s := NewServer(cfg)
-	srv := httptest.NewServer(s)
+	srv.Config.Handler = s
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
-		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks, monitoring: monitoring}
+		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks, monitoring: monitoring, jobs: jobs}
+}
+
+// refreshMonitored refreshes every monitored account now, in this
+// goroutine, through the same domain call the queue's refresh jobs make.
+func (f *fixture) refreshMonitored() {
+	f.t.Helper()
+	ctx := context.Background()
+	accounts := storage.NewTransactor(f.db, f.queue).Accounts()
+	for after := ""; ; {
+		batch, err := accounts.MonitoredAccounts(ctx, 100, after)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		for _, a := range batch {
+			if err := f.monitoring.Refresh(ctx, a); err != nil {
+				f.t.Fatalf("refresh %s: %v", a.ID, err)
+			}
+		}
+		if len(batch) < 100 {
+			return
+		}
+		after = batch[len(batch)-1].ID
+	}
 }
 
 var (
@@ -182,7 +231,7 @@ func (f *fixture) request(method, path string, body io.Reader, headers ...string
 		f.t.Fatal(err)
 	}
 	req.Header.Set("x-api-secret", f.secret)
-	req.Header.Set("Service-Version", LatestVersion)
+	req.Header.Set("Service-Version", domain.LatestVersion)
 	for i := 0; i+1 < len(headers); i += 2 {
 		if headers[i+1] == "" {
 			req.Header.Del(headers[i])
@@ -317,3 +366,13 @@ func (f *fixture) allPages(path string) []map[string]any {
 		next = path + "&cursor=" + url.QueryEscape(cursor)
 	}
 }
+
+// The spec's error types, written out: tests check the wire, not the code
+// that produces it.
+const (
+	typeNotFound     = "RECORD_NOT_FOUND"
+	typeInvalid      = "INVALID_REQUEST_PARAMETERS"
+	typeUnauthorized = "UNAUTHORIZED_REQUEST"
+	typeUnknown      = "UNKNOWN_ERROR"
+	typeRateLimited  = "RATE_LIMIT_EXCEEDED"
+)

@@ -173,6 +173,8 @@ func TestBrowserFullSwitch(t *testing.T) {
 	m.click("#alloc-continue")
 	m.click("#confirm-switch")
 	m.waitScreen("JOB_SUCCESS")
+	m.click("#dd-form")
+	m.click("#dd-form-download")
 	m.click("#done")
 	m.until("the modal to close", `!document.querySelector('#payline-link-frame')`)
 
@@ -180,7 +182,7 @@ func TestBrowserFullSwitch(t *testing.T) {
 	want := []string{"open", "screen_transition:SEARCH_DEFAULT", "screen_transition:SEARCH_RESULTS", "select_platform",
 		"screen_transition:PROVIDER_CONFIRMATION", "screen_transition:LOGIN", "login_attempt", "login",
 		"screen_transition:DD_AMOUNT_SELECTION", "input_allocation", "screen_transition:DD_CONFIRMATION", "success",
-		"screen_transition:JOB_SUCCESS", "exit"}
+		"screen_transition:JOB_SUCCESS", "dd_form_begin", "dd_form_create", "dd_form_download", "exit"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("events\n got %v\nwant %v", got, want)
 	}
@@ -209,6 +211,22 @@ func TestBrowserFullSwitch(t *testing.T) {
 	jobs := f.get("/v1/jobs?job_types=direct_deposit_switch&account_id=" + accountID).list(t)
 	if len(jobs) != 1 || jobs[0]["outcome"] != "success" || jobs[0]["params"].(map[string]any)["action"] != "full_switch" {
 		t.Errorf("switch job %v", jobs)
+	}
+	// The direct deposit form Link offered is a document of the end user,
+	// and the url of dd_form_create downloads it.
+	var formURL string
+	for _, e := range events {
+		if e.Name == "dd_form_create" {
+			formURL, _ = e.Payload["url"].(string)
+		}
+	}
+	res, body := fetch(t, "GET", formURL)
+	if res.StatusCode != 200 || !strings.HasPrefix(string(body), "%PDF-") {
+		t.Errorf("dd_form_create url %q: %d", formURL, res.StatusCode)
+	}
+	docs := f.get("/v1/end_users/user-123/documents?type=direct_deposit_form").list(t)
+	if len(docs) != 1 || !strings.HasPrefix(formURL, f.http.URL+"/files/"+docs[0]["id"].(string)+"?") {
+		t.Errorf("documents %v, form url %s", docs, formURL)
 	}
 }
 

@@ -20,14 +20,22 @@ import (
 // percentages, so every allocation can be tried on it.
 func switchPlatform(t testing.TB) domain.Platform {
 	t.Helper()
+	return platformWhere(t, "takes amounts and percentages", func(p domain.Platform) bool {
+		return p.AmountSupported && p.PercentageSupported
+	})
+}
+
+// platformWhere is the first sandbox payroll platform (not an ESP) that
+// switches deposits and meets cond.
+func platformWhere(t testing.TB, what string, cond func(domain.Platform) bool) domain.Platform {
+	t.Helper()
 	platforms, _ := sandbox.Directory(sandbox.DefaultEmployerCount)
 	for _, p := range platforms {
-		if p.Type == domain.PlatformPayroll && !p.ESP && p.AmountSupported && p.PercentageSupported &&
-			slices.Contains(p.SupportedJobs, domain.JobDirectDepositSwitch) {
+		if p.Type == domain.PlatformPayroll && !p.ESP && slices.Contains(p.SupportedJobs, domain.JobDirectDepositSwitch) && cond(p) {
 			return p
 		}
 	}
-	t.Fatal("no switch platform in the sandbox directory")
+	t.Fatalf("no switch platform in the sandbox directory %s", what)
 	return domain.Platform{}
 }
 
@@ -43,9 +51,9 @@ func (f *fixture) post(path, body string, headers ...string) result {
 	return f.request("POST", path, strings.NewReader(body), append([]string{"Content-Type", "application/json"}, headers...)...)
 }
 
-func (f *fixture) createToken(body string) (id, token string) {
+func (f *fixture) createToken(body string, headers ...string) (id, token string) {
 	f.t.Helper()
-	res := f.post("/v1/link_tokens", body)
+	res := f.post("/v1/link_tokens", body, headers...)
 	if res.status != 200 {
 		f.t.Fatalf("create link token: %d %s", res.status, res.raw)
 	}
@@ -54,11 +62,11 @@ func (f *fixture) createToken(body string) (id, token string) {
 }
 
 // waitJobs polls GET /jobs for a token until n jobs have final outcomes.
-func (f *fixture) waitJobs(tokenID string, n int) []map[string]any {
+func (f *fixture) waitJobs(tokenID string, n int, headers ...string) []map[string]any {
 	f.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		jobs := f.get("/v1/jobs?limit=100&link_token_id=" + tokenID).list(f.t)
+		jobs := f.get("/v1/jobs?limit=100&link_token_id="+tokenID, headers...).list(f.t)
 		final := 0
 		for _, j := range jobs {
 			if j["outcome"] == "success" || j["outcome"] == "error" {

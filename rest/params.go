@@ -7,18 +7,43 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/rest/wire"
 )
 
 // query reads and validates query parameters, collecting every problem so
-// one 400 names all bad parameters. Unknown parameters are ignored.
+// one 400 names all bad parameters. Unknown parameters are ignored, but a
+// query string that does not parse is refused whole rather than read in
+// part (a dropped ?link_token_id=%zz would widen the answer), and so is a
+// value with a NUL or invalid UTF-8.
 type query struct {
-	values url.Values
-	p      domain.Problems
+	values   url.Values
+	parseErr error
+	p        domain.Problems
 }
 
-func newQuery(u *url.URL) *query { return &query{values: u.Query()} }
+func newQuery(u *url.URL) *query {
+	values, err := url.ParseQuery(u.RawQuery)
+	q := &query{values: values}
+	if err != nil {
+		q.parseErr = domain.Errorf(domain.KindInvalid, domain.CodeInvalidQuery,
+			"the query string does not parse (%v); percent-encode special characters in parameter values", err)
+	}
+	for name, vs := range values {
+		for _, v := range append(vs, name) {
+			if err := wire.CheckText(name, v); err != nil {
+				q.parseErr = err
+			}
+		}
+	}
+	return q
+}
 
-func (q *query) err() error { return q.p.Err() }
+func (q *query) err() error {
+	if q.parseErr != nil {
+		return q.parseErr
+	}
+	return q.p.Err()
+}
 
 // str returns a parameter's value; present says whether it was given.
 func (q *query) str(name string) (string, bool) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"payline/domain"
+	"payline/rest/wire"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -70,7 +71,7 @@ func TestPipelineErrors(t *testing.T) {
 func TestServiceVersionIsEchoed(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		f := newFixture(t, db)
-		for _, v := range Versions {
+		for _, v := range domain.Versions {
 			res := f.get("/v1/platforms?limit=1", "Service-Version", v)
 			if res.status != 200 || res.header.Get("Service-Version") != v {
 				t.Errorf("version %s: status %d, echoed %q", v, res.status, res.header.Get("Service-Version"))
@@ -78,8 +79,8 @@ func TestServiceVersionIsEchoed(t *testing.T) {
 		}
 		// Errors before the version is known still name the one used.
 		res := f.get("/v1/platforms", "Service-Version", "")
-		if got := res.header.Get("Service-Version"); got != LatestVersion {
-			t.Errorf("missing version echoed as %q, want %s", got, LatestVersion)
+		if got := res.header.Get("Service-Version"); got != domain.LatestVersion {
+			t.Errorf("missing version echoed as %q, want %s", got, domain.LatestVersion)
 		}
 	})
 }
@@ -90,7 +91,7 @@ func TestSecretHeaderIsCaseInsensitive(t *testing.T) {
 		for _, name := range []string{"X-API-SECRET", "X-Api-Secret", "x-api-secret"} {
 			req, _ := http.NewRequest("GET", f.http.URL+"/v1/platforms?limit=1", nil)
 			req.Header[name] = []string{f.secret} // bypass canonicalisation
-			req.Header.Set("service-version", LatestVersion)
+			req.Header.Set("service-version", domain.LatestVersion)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -141,9 +142,8 @@ func TestRateLimitPerCustomer(t *testing.T) {
 	})
 }
 
-// TestRequestBodies exercises the JSON body rules on a probe route, since
-// the foundation's endpoints are all reads; link tokens and webhooks use
-// the same decodeJSON.
+// TestRequestBodies exercises the JSON body rules on a probe route; every
+// endpoint with a body (and Link's API) uses the same wire.Decode.
 func TestRequestBodies(t *testing.T) {
 	db := storagetest.Open(t, storage.SQLite, storagetest.Empty)
 	f := newFixture(t, db)
@@ -152,7 +152,7 @@ func TestRequestBodies(t *testing.T) {
 			Name  string `json:"name"`
 			Count int    `json:"count"`
 		}
-		if err := decodeJSON(r, &body); err != nil {
+		if err := wire.Decode(r, &body); err != nil {
 			return response{}, err
 		}
 		return object("probe", body), nil
@@ -170,7 +170,16 @@ func TestRequestBodies(t *testing.T) {
 		{"empty", ``, "application/json", domain.CodeInvalidJSON},
 		{"two objects", `{"name":"a"} {"name":"b"}`, "application/json", domain.CodeInvalidJSON},
 		{"unknown field", `{"nme":"x"}`, "application/json", domain.CodeInvalidFields},
+		{"differently cased field", `{"NAME":"x"}`, "application/json", domain.CodeInvalidFields},
+		{"cased twin beside the field", `{"name":"x","Name":"shadow"}`, "application/json", domain.CodeInvalidFields},
+		{"repeated field", `{"name":"x","name":"y"}`, "application/json", domain.CodeInvalidFields},
+		{"NUL escape in a string", `{"name":"a\u0000b"}`, "application/json", domain.CodeInvalidFields},
+		{"invalid UTF-8 in a string", "{\"name\":\"\xff\xfe\"}", "application/json", domain.CodeInvalidFields},
+		{"overlong UTF-8 in a string", "{\"name\":\"\xc0\xae\"}", "application/json", domain.CodeInvalidFields},
+		{"null body", `null`, "application/json", domain.CodeInvalidJSON},
+		{"array body", `[{"name":"x"}]`, "application/json", domain.CodeInvalidJSON},
 		{"wrong type", `{"count":"three"}`, "application/json", domain.CodeInvalidFields},
+		{"float for an integer", `{"count":1.5}`, "application/json", domain.CodeInvalidFields},
 		{"too large", `{"name":"` + strings.Repeat("x", MaxBodyBytes) + `"}`, "application/json", domain.CodeRequestTooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,7 +203,7 @@ func TestGraphQLNeedsTheAPISecret(t *testing.T) {
 		s.rest.GraphQL = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			k, ok := domain.APIKeyFrom(r.Context())
 			reached = ok && k.ID != ""
-			writeJSON(w, 200, map[string]any{"data": map[string]any{}})
+			wire.Write(w, 200, map[string]any{"data": map[string]any{}})
 		})
 	})
 	res := f.request("POST", "/graphql", strings.NewReader(`{"query":"{__typename}"}`), "x-api-secret", "", "Content-Type", "application/json")

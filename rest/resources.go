@@ -1,9 +1,8 @@
 package rest
 
 import (
-	"time"
-
 	"payline/domain"
+	"payline/rest/wire"
 )
 
 // Resource kinds, the keys of the version-transform table.
@@ -13,56 +12,24 @@ const (
 	resSearchResult = "search_result"
 	resLinkToken    = "link_token"
 	resAccount      = "account"
-	resJob          = "job"
+	resJob          = domain.ResourceJob
 	resLinkSession  = "sandbox_link_session"
 	resWebhook      = "webhook"
 	resPaystub      = "paystub"
 	resDelivery     = "webhook_delivery"
 )
 
-// apiTime renders a timestamp as the spec wants: UTC, microseconds, +00:00.
-type apiTime time.Time
-
-func (t apiTime) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + domain.APITime(time.Time(t)) + `"`), nil
-}
-
-// switchLimitsJSON holds the fields employers, platforms and search
-// results share. Amounts are dollars here, as the spec's number type says;
-// they are stored in cents.
-type switchLimitsJSON struct {
-	SupportedJobs             []domain.JobType `json:"supported_jobs"`
-	AmountSupported           bool             `json:"amount_supported"`
-	FractionalAmountSupported bool             `json:"fractional_amount_supported"`
-	MinAmount                 *float64         `json:"min_amount,omitempty"`
-	MaxAmount                 *float64         `json:"max_amount,omitempty"`
-	PercentageSupported       bool             `json:"percentage_supported"`
-	MinPercentage             int              `json:"min_percentage"`
-	MaxPercentage             int              `json:"max_percentage"`
-}
-
-func newSwitchLimitsJSON(jobs []domain.JobType, l domain.SwitchLimits) switchLimitsJSON {
-	if jobs == nil {
-		jobs = []domain.JobType{}
-	}
-	return switchLimitsJSON{
-		SupportedJobs: jobs, AmountSupported: l.AmountSupported, FractionalAmountSupported: l.FractionalAmountSupported,
-		MinAmount: domain.Dollars(l.MinAmount), MaxAmount: domain.Dollars(l.MaxAmount), PercentageSupported: l.PercentageSupported,
-		MinPercentage: l.MinPercentage, MaxPercentage: l.MaxPercentage,
-	}
-}
-
 type employerJSON struct {
-	ID          string  `json:"id"`
-	Name        string  `json:"name"`
-	LastUpdated apiTime `json:"last_updated"`
-	LogoURL     string  `json:"logo_url,omitempty"`
-	switchLimitsJSON
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	LastUpdated wire.Time `json:"last_updated"`
+	LogoURL     string    `json:"logo_url,omitempty"`
+	wire.SwitchLimits
 }
 
 func newEmployerJSON(e domain.Employer) employerJSON {
-	return employerJSON{ID: e.ID, Name: e.Name, LastUpdated: apiTime(e.LastUpdated), LogoURL: e.LogoURL,
-		switchLimitsJSON: newSwitchLimitsJSON(e.SupportedJobs, e.SwitchLimits)}
+	return employerJSON{ID: e.ID, Name: e.Name, LastUpdated: wire.Time(e.LastUpdated), LogoURL: e.LogoURL,
+		SwitchLimits: wire.NewSwitchLimits(e.SupportedJobs, e.SwitchLimits)}
 }
 
 type platformJSON struct {
@@ -70,17 +37,17 @@ type platformJSON struct {
 	Name               string              `json:"name"`
 	DisplayName        string              `json:"display_name"`
 	Type               domain.PlatformType `json:"type"`
-	LastUpdated        apiTime             `json:"last_updated"`
+	LastUpdated        wire.Time           `json:"last_updated"`
 	LogoURL            string              `json:"logo_url,omitempty"`
 	MerchantCategories []string            `json:"merchant_categories"`
 	MerchantCategory   *string             `json:"merchant_category"`
-	switchLimitsJSON
+	wire.SwitchLimits
 }
 
 func newPlatformJSON(p domain.Platform) platformJSON {
 	out := platformJSON{ID: p.ID, Name: p.Name, DisplayName: p.DisplayName, Type: p.Type,
-		LastUpdated: apiTime(p.LastUpdated), LogoURL: p.LogoURL, MerchantCategories: p.MerchantCategories,
-		switchLimitsJSON: newSwitchLimitsJSON(p.SupportedJobs, p.SwitchLimits)}
+		LastUpdated: wire.Time(p.LastUpdated), LogoURL: p.LogoURL, MerchantCategories: p.MerchantCategories,
+		SwitchLimits: wire.NewSwitchLimits(p.SupportedJobs, p.SwitchLimits)}
 	if out.MerchantCategories == nil {
 		out.MerchantCategories = []string{}
 	}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 
 	"payline/domain"
 	"payline/rest/link"
+	"payline/rest/wire"
 )
 
 // MaxBodyBytes bounds every request body.
@@ -31,10 +33,16 @@ type Config struct {
 	Link      *domain.LinkService
 	Accounts  *domain.AccountService
 	Webhooks  *domain.WebhookService
+	// Reports serves verification reports and document downloads.
+	Reports domain.Reporter
 	// GraphQL, when set, is served at /graphql behind the same API-secret
-	// authentication and rate limit as /v1.
-	GraphQL http.Handler
-	Logger  *slog.Logger
+	// authentication and rate limit as /v1, except for the requests
+	// GraphQLPublic says authenticate otherwise or need nothing (the
+	// console page, the SDL, websockets that authenticate in
+	// connection_init).
+	GraphQL       http.Handler
+	GraphQLPublic func(r *http.Request) bool
+	Logger        *slog.Logger
 	// RateLimit is requests per second per customer and mode, across all
 	// of the customer's keys and endpoints; zero picks the spec's
 	// limit for the mode (50 in production, 10 otherwise), negative turns
@@ -50,10 +58,12 @@ type Server struct {
 	link      *domain.LinkService
 	accounts  *domain.AccountService
 	webhooks  *domain.WebhookService
+	reports   domain.Reporter
 	log       *slog.Logger
-	versions  transformer
-	limiter   *keyLimiter
-	mux       *http.ServeMux
+
+	graphQLPublic func(r *http.Request) bool
+	limiter       *keyLimiter
+	mux           *http.ServeMux
 }
 
 // NewServer builds the server and its routes.
@@ -62,14 +72,15 @@ func NewServer(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{
-		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks, log: cfg.Logger,
-		versions: transformer{changes: versionChanges},
-		limiter:  newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit)),
-		mux:      http.NewServeMux(),
+		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
+		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic,
+		limiter: newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit)),
+		mux:     http.NewServeMux(),
 	}
 	s.routes()
 	if cfg.GraphQL != nil {
 		s.mux.Handle("/graphql", s.graphQL(cfg.GraphQL))
+		s.mux.Handle("/graphql/", s.graphQL(cfg.GraphQL))
 	}
 	return s
 }
@@ -94,7 +105,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/platforms/{platform_id}", s.getPlatform)
 	s.handle("GET /v1/search", s.search)
 	if s.link != nil && s.accounts != nil {
-		s.mux.Handle("/link/", link.NewHandler(s.link, s.directory))
+		s.mux.Handle("/link/", link.NewHandler(s.link, s.directory, s.log))
 		s.handle("POST /v1/link_tokens", s.createLinkToken)
 		s.handle("GET /v1/jobs", s.listJobs)
 		s.handle("GET /v1/accounts", s.listAccounts)
@@ -116,6 +127,11 @@ func (s *Server) routes() {
 		s.handle("GET /v1/end_users/{end_user_id}/earnings_stream/payouts", s.earningsStream)
 		s.handle("PUT /v1/end_users/{end_user_id}/bill_navigator/status", s.billNavigatorStatus)
 	}
+	if s.reports != nil {
+		s.handle("GET /v1/end_users/{end_user_id}/verification_reports/voie", s.verificationReport(domain.ReportVOIE))
+		s.handle("GET /v1/end_users/{end_user_id}/verification_reports/voe", s.verificationReport(domain.ReportVOE))
+		s.mux.HandleFunc("GET /files/{document_id}", s.download)
+	}
 	if s.webhooks != nil {
 		s.handle("GET /v1/webhooks", s.listWebhooks)
 		s.handle("POST /v1/webhooks", s.createWebhook)
@@ -127,15 +143,39 @@ func (s *Server) routes() {
 	}
 	s.handle("/v1/", s.noRoute)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		wire.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	// Outside /v1 nothing is secret, so unknown paths answer at once, but
 	// still in the spec's error shape.
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Service-Version", LatestVersion)
+		w.Header().Set("Service-Version", domain.LatestVersion)
 		s.writeError(w, r, domain.Errorf(domain.KindNotFound, domain.CodeRouteNotFound,
 			"no endpoint %s %s; the API lives under /v1", r.Method, r.URL.Path))
 	})
+}
+
+// pathWildcards are the {names} of a route pattern.
+func pathWildcards(pattern string) []string {
+	var out []string
+	for _, seg := range strings.Split(pattern, "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			out = append(out, strings.TrimSuffix(seg[1:len(seg)-1], "..."))
+		}
+	}
+	return out
+}
+
+// cleanPath is the path ServeMux would redirect to: no empty, . or ..
+// segments (a trailing slash is kept).
+func cleanPath(p string) string {
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np
 }
 
 // ServeHTTP runs the outer pipeline: request id and panic recovery wrap
@@ -143,7 +183,7 @@ func (s *Server) routes() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := uuid.NewString()
 	w.Header().Set("x-service-request-id", id)
-	ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+	ctx := domain.WithRequestID(r.Context(), id)
 	r = r.WithContext(ctx)
 	rec := &statusRecorder{ResponseWriter: w}
 	start := time.Now()
@@ -159,6 +199,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.Duration("duration", time.Since(start)), slog.String("key_id", rec.keyID))
 	}()
 	r.Body = http.MaxBytesReader(rec, r.Body, MaxBodyBytes)
+	if clean := cleanPath(r.URL.Path); clean != r.URL.Path {
+		// ServeMux would answer 307 to the cleaned path; an API names no
+		// such paths, so it answers 404 in its own shape instead.
+		rec.Header().Set("Service-Version", domain.LatestVersion)
+		s.writeError(rec, r, domain.Errorf(domain.KindNotFound, domain.CodeRouteNotFound,
+			"no endpoint %s %s: paths have no empty, . or .. segments", r.Method, strings.ToValidUTF8(r.URL.Path, "?")))
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
 }
 
@@ -193,8 +241,9 @@ func page[T any](resource string, items []T, next *domain.Cursor) response {
 type apiHandler func(r *http.Request) (response, error)
 
 // handle registers an API route behind the inner pipeline: auth,
-// Service-Version, rate limit, handler, version transform.
+// Service-Version, rate limit, path values, handler, version transform.
 func (s *Server) handle(pattern string, h apiHandler) {
+	wildcards := pathWildcards(pattern)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		version, versionErr := parseVersion(r.Header.Get("Service-Version"))
 		w.Header().Set("Service-Version", version)
@@ -204,6 +253,11 @@ func (s *Server) handle(pattern string, h apiHandler) {
 		}
 		if err == nil {
 			err = s.rateLimit(w, key)
+		}
+		for _, name := range wildcards {
+			if err == nil {
+				err = wire.CheckText(name, r.PathValue(name))
+			}
 		}
 		if err != nil {
 			s.writeError(w, r, err)
@@ -247,15 +301,18 @@ func (s *Server) rateLimit(w http.ResponseWriter, key domain.APIKey) error {
 // shape, with the REST code and type in extensions.
 func (s *Server) graphQL(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.graphQLPublic != nil && s.graphQLPublic(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
 		key, err := s.authenticate(w, r)
 		if err == nil {
 			err = s.rateLimit(w, key)
 		}
 		if err != nil {
 			e := domain.AsError(err)
-			status, typ := statusOf(e.Kind)
-			writeJSON(w, status, map[string]any{"errors": []map[string]any{{
-				"message": e.Message, "extensions": map[string]any{"code": e.Code, "type": typ},
+			wire.Write(w, wire.Status(e.Kind), map[string]any{"errors": []map[string]any{{
+				"message": e.Message, "extensions": map[string]any{"code": e.Code, "type": e.Kind.Type()},
 			}}})
 			return
 		}
@@ -268,20 +325,20 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, version string, r
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	data, err := s.versions.transform(resp.resource, version, resp.data)
+	data, err := domain.ShapeForVersion(resp.resource, version, resp.data)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if resp.raw {
-		writeJSON(w, resp.status, data)
+		wire.Write(w, resp.status, data)
 		return
 	}
 	body := map[string]any{"data": data}
 	if resp.meta != nil {
 		body["meta"] = resp.meta
 	}
-	writeJSON(w, resp.status, body)
+	wire.Write(w, resp.status, body)
 }
 
 // noRoute answers /v1 paths no route matches: 405 when another method
@@ -307,12 +364,12 @@ func (s *Server) noRoute(r *http.Request) (response, error) {
 // echo: the one asked for, or the latest when it is missing or unknown.
 func parseVersion(v string) (string, error) {
 	if v == "" {
-		return LatestVersion, domain.Errorf(domain.KindInvalid, domain.CodeMissingServiceVersion,
-			"missing Service-Version header; send one of %s", strings.Join(Versions, ", "))
+		return domain.LatestVersion, domain.Errorf(domain.KindInvalid, domain.CodeMissingServiceVersion,
+			"missing Service-Version header; send one of %s", strings.Join(domain.Versions, ", "))
 	}
-	if !slices.Contains(Versions, v) {
-		return LatestVersion, domain.Errorf(domain.KindInvalid, domain.CodeInvalidServiceVersion,
-			"Service-Version %q is not supported; send one of %s", v, strings.Join(Versions, ", "))
+	if !domain.KnownVersion(v) {
+		return domain.LatestVersion, domain.Errorf(domain.KindInvalid, domain.CodeInvalidServiceVersion,
+			"Service-Version %q is not supported; send one of %s", v, strings.Join(domain.Versions, ", "))
 	}
 	return v, nil
 }
@@ -321,7 +378,6 @@ func parseVersion(v string) (string, error) {
 // any capitalisation works.
 func apiSecret(r *http.Request) string { return strings.TrimSpace(r.Header.Get("x-api-secret")) }
 
-type requestIDKey struct{}
 type versionKey struct{}
 
 // scopeOf is the tenant of an authenticated API request.
@@ -334,11 +390,6 @@ func scopeOf(r *http.Request) domain.Scope {
 func versionOf(r *http.Request) string {
 	v, _ := r.Context().Value(versionKey{}).(string)
 	return v
-}
-
-func requestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
 }
 
 // statusRecorder remembers the status and the authenticated key for the

@@ -46,10 +46,10 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 		published := make([]time.Time, events)
 		start := time.Now()
 		for from := 0; from < events; from += batch {
-			err := tx.InTx(context.Background(), func(t domain.Tx) error {
+			err := tx.InTx(context.Background(), func(ctx context.Context, t domain.Tx) error {
 				for seq := from; seq < from+batch; seq++ {
 					published[seq] = time.Now()
-					if err := domain.PublishEvent(context.Background(), t, sc, "account.added", time.Now(), map[string]int{"seq": seq}); err != nil {
+					if err := domain.PublishEvent(ctx, t, sc, "account.added", time.Now(), map[string]int{"seq": seq}); err != nil {
 						return err
 					}
 				}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"payline/domain"
+	"payline/rest/wire"
 )
 
 type webhookJSON struct {
@@ -12,13 +13,13 @@ type webhookJSON struct {
 	EnabledEvents []string             `json:"enabled_events"`
 	Status        domain.WebhookStatus `json:"status"`
 	Version       string               `json:"version"`
-	CreatedAt     apiTime              `json:"created_at"`
-	LastUpdated   apiTime              `json:"last_updated"`
+	CreatedAt     wire.Time            `json:"created_at"`
+	LastUpdated   wire.Time            `json:"last_updated"`
 }
 
 func newWebhookJSON(w domain.Webhook) webhookJSON {
 	return webhookJSON{ID: w.ID, URL: w.URL, EnabledEvents: w.EnabledEvents, Status: w.Status, Version: w.Version,
-		CreatedAt: apiTime(w.CreatedAt), LastUpdated: apiTime(w.LastUpdated)}
+		CreatedAt: wire.Time(w.CreatedAt), LastUpdated: wire.Time(w.LastUpdated)}
 }
 
 type webhookBody struct {
@@ -34,7 +35,7 @@ func (b webhookBody) input() domain.WebhookInput {
 
 func (s *Server) createWebhook(r *http.Request) (response, error) {
 	var b webhookBody
-	if err := decodeJSON(r, &b); err != nil {
+	if err := wire.Decode(r, &b); err != nil {
 		return response{}, err
 	}
 	key, _ := domain.APIKeyFrom(r.Context())
@@ -68,7 +69,7 @@ func (s *Server) getWebhook(r *http.Request) (response, error) {
 
 func (s *Server) updateWebhook(r *http.Request) (response, error) {
 	var b webhookBody
-	if err := decodeJSON(r, &b); err != nil {
+	if err := wire.Decode(r, &b); err != nil {
 		return response{}, err
 	}
 	w, err := s.webhooks.Update(r.Context(), scopeOf(r), r.PathValue("webhook_id"), b.input())
@@ -86,21 +87,21 @@ func (s *Server) deleteWebhook(r *http.Request) (response, error) {
 }
 
 type deliveryJSON struct {
-	ID          string   `json:"id"`
-	Event       string   `json:"event"`
-	EventID     string   `json:"event_id"`
-	Attempt     int      `json:"attempt"`
-	StatusCode  *int     `json:"status_code"`
-	LatencyMS   float64  `json:"latency_ms"`
-	Outcome     string   `json:"outcome"`
-	Error       *string  `json:"error"`
-	NextAttempt *apiTime `json:"next_attempt"`
-	CreatedAt   apiTime  `json:"created_at"`
+	ID          string     `json:"id"`
+	Event       string     `json:"event"`
+	EventID     string     `json:"event_id"`
+	Attempt     int        `json:"attempt"`
+	StatusCode  *int       `json:"status_code"`
+	LatencyMS   float64    `json:"latency_ms"`
+	Outcome     string     `json:"outcome"`
+	Error       *string    `json:"error"`
+	NextAttempt *wire.Time `json:"next_attempt"`
+	CreatedAt   wire.Time  `json:"created_at"`
 }
 
 func newDeliveryJSON(d domain.Delivery) deliveryJSON {
 	out := deliveryJSON{ID: d.ID, Event: d.EventName, EventID: d.EventID, Attempt: d.Attempt,
-		LatencyMS: float64(d.Latency.Microseconds()) / 1000, Outcome: d.Outcome, CreatedAt: apiTime(d.CreatedAt)}
+		LatencyMS: float64(d.Latency.Microseconds()) / 1000, Outcome: d.Outcome, CreatedAt: wire.Time(d.CreatedAt)}
 	if d.StatusCode != 0 {
 		out.StatusCode = &d.StatusCode
 	}
@@ -108,7 +109,7 @@ func newDeliveryJSON(d domain.Delivery) deliveryJSON {
 		out.Error = &d.Error
 	}
 	if d.NextAttempt != nil {
-		t := apiTime(*d.NextAttempt)
+		t := wire.Time(*d.NextAttempt)
 		out.NextAttempt = &t
 	}
 	return out

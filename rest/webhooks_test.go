@@ -78,6 +78,29 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 func always(status int) func(int) int { return func(int) int { return status } }
 
+// deliveryJobs counts the webhook deliveries ever queued, and those not yet
+// in a final state (a delivery job that is completed, cancelled or
+// discarded makes no more attempts).
+func (f *fixture) deliveryJobs() (queued, unfinished int) {
+	f.t.Helper()
+	err := f.db.Get(&queued, `SELECT COUNT(*) FROM river_job WHERE kind = 'webhook_delivery'`)
+	if err == nil {
+		err = f.db.Get(&unfinished, `SELECT COUNT(*) FROM river_job WHERE kind = 'webhook_delivery'
+			AND state NOT IN ('completed', 'cancelled', 'discarded')`)
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return queued, unfinished
+}
+
+// waitDeliveriesSettled waits until every queued delivery is final, so a
+// test can count attempts without waiting for ones that cannot come.
+func (f *fixture) waitDeliveriesSettled(t *testing.T) {
+	t.Helper()
+	waitFor(t, "every queued delivery to reach a final state", func() bool { _, n := f.deliveryJobs(); return n == 0 })
+}
+
 func (f *fixture) createWebhook(url, events string) string {
 	f.t.Helper()
 	res := f.post("/v1/webhooks", `{"url": "`+url+`", "version": "2025-07-08", "enabled_events": [`+events+`]}`)
@@ -212,9 +235,13 @@ func TestWebhookDeliveries(t *testing.T) {
 		hookID := f.createWebhook(rcv.srv.URL+"/hooks", `"account.added", "direct_deposit_switch.added"`)
 		tokenID, token := f.createToken(switchTokenBody(""))
 		acct := f.linkSession(sessionBody(token, p.ID, sandbox.UserGood, `, "allocation": {"action": "partial_switch", "type": "remainder"}`)).data(t)["account_id"].(string)
+		// The jobs' events commit with their outcomes, so once the jobs are
+		// final every delivery that will ever exist is queued.
 		f.waitJobs(tokenID, 1)
-		waitFor(t, "two deliveries", func() bool { return len(rcv.deliveries()) >= 2 })
-		time.Sleep(300 * time.Millisecond) // nothing else (paystubs.added etc.) may arrive
+		f.waitDeliveriesSettled(t)
+		if queued, _ := f.deliveryJobs(); queued != 2 {
+			t.Fatalf("%d deliveries queued, want account.added and direct_deposit_switch.added only", queued)
+		}
 		got := rcv.deliveries()
 		if len(got) != 2 {
 			t.Fatalf("%d deliveries, want account.added and direct_deposit_switch.added only", len(got))
@@ -293,10 +320,16 @@ func TestWebhookRetries(t *testing.T) {
 					s.retry = storage.RetrySchedule{Base: 100 * time.Millisecond, Window: window}
 				})
 				hookID := f.createWebhook(rcv.srv.URL, `"account.added"`)
+				// The subtests share the database and customer: the next
+				// one's events must not go to this one's closed receiver.
+				t.Cleanup(func() { f.request("DELETE", "/v1/webhooks/"+hookID, nil) })
 				_, token := f.createToken(`{"org_name": "Acme", "end_user_id": "retry"}`)
+				before, _ := f.deliveryJobs()
 				f.linkSession(sessionBody(token, switchPlatform(t).ID, sandbox.UserGood, ""))
-				waitFor(t, "the last attempt", func() bool { return len(rcv.deliveries()) >= tc.attempts })
-				time.Sleep(window / 2) // room for an attempt too many
+				if q, _ := f.deliveryJobs(); q != before+1 {
+					t.Fatalf("%d deliveries queued with the login, want 1", q-before)
+				}
+				f.waitDeliveriesSettled(t) // no attempt can follow a final state
 				got := rcv.deliveries()
 				if len(got) != tc.attempts {
 					t.Fatalf("%d attempts, want %d", len(got), tc.attempts)
@@ -360,11 +393,17 @@ func TestWebhookPausesAfter30Days(t *testing.T) {
 			t.Fatalf("status after 30 days of failures: %v", s)
 		}
 		before := len(rcv.deliveries())
+		queuedBefore, _ := f.deliveryJobs()
 		_, token := f.createToken(`{"org_name": "Acme", "end_user_id": "paused"}`)
 		f.linkSession(sessionBody(token, switchPlatform(t).ID, sandbox.UserGood, ""))
-		time.Sleep(500 * time.Millisecond)
-		if n := len(rcv.deliveries()); n != before {
-			t.Fatalf("a paused webhook got %d deliveries", n-before)
+		// account.added commits with the login, and deliveries are queued
+		// in that transaction: none was for the paused webhook.
+		if f.countEvents("account.added") != 1 {
+			t.Fatal("the login wrote no account.added")
+		}
+		f.waitDeliveriesSettled(t)
+		if queued, _ := f.deliveryJobs(); queued != queuedBefore || len(rcv.deliveries()) != before {
+			t.Fatalf("a paused webhook got deliveries: %d queued, %d received", queued-queuedBefore, len(rcv.deliveries())-before)
 		}
 		mu.Lock()
 		failing = false
@@ -414,7 +453,7 @@ func TestWebhookDeliveriesSurviveRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		jobs := domain.NewJobService(storage.NewTransactor(db, next), sandbox.Connector{}, domain.SystemClock{})
-		if err := next.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: f.webhooks.Deliver, Monitoring: f.monitoring.RefreshAll}); err != nil {
+		if err := next.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: f.webhooks.Deliver, Schedule: f.monitoring.Schedule, Refresh: f.monitoring.RefreshAccount}); err != nil {
 			t.Fatal(err)
 		}
 		defer next.Stop(context.Background())

@@ -63,21 +63,14 @@ func (s stores) FindPaystubs(ctx context.Context, sc domain.Scope, accountID, fr
 	if from != "" {
 		q.where("pay_date >= ?", from)
 	}
-	if p.Cursor != nil {
-		q.where("(pay_date < ? OR (pay_date = ? AND id < ?))", p.Cursor.Key, p.Cursor.Key, p.Cursor.ID)
-	}
-	var bodies []string
-	query := `SELECT body FROM paystubs` + q.clause() + ` ORDER BY pay_date DESC, id DESC LIMIT ?`
-	if err := sqlx.SelectContext(ctx, s.q, &bodies, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
-		return domain.Page[domain.Paystub]{}, translate(err)
-	}
-	items := make([]domain.Paystub, len(bodies))
-	for i, b := range bodies {
-		if err := json.Unmarshal([]byte(b), &items[i]); err != nil {
-			return domain.Page[domain.Paystub]{}, err
-		}
-	}
-	return domain.PageOf(domain.ListPaystubs, items, p.Limit, func(s domain.Paystub) (string, string) { return s.PayDate, s.ID }), nil
+	return selectPage(ctx, s.q, paystubsNewest, `SELECT body FROM paystubs`, q, p, parsePaystub)
+}
+
+// parsePaystub reads a stored paystub body.
+func parsePaystub(body string) (domain.Paystub, error) {
+	var p domain.Paystub
+	err := json.Unmarshal([]byte(body), &p)
+	return p, err
 }
 
 func (s stores) Paystub(ctx context.Context, sc domain.Scope, accountID, id string) (domain.Paystub, error) {
@@ -86,8 +79,7 @@ func (s stores) Paystub(ctx context.Context, sc domain.Scope, accountID, id stri
 		id, accountID, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.Paystub{}, translate(err)
 	}
-	var p domain.Paystub
-	return p, json.Unmarshal([]byte(body), &p)
+	return parsePaystub(body)
 }
 
 func (s stores) LatestPayDate(ctx context.Context, sc domain.Scope, accountID string) (string, error) {

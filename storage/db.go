@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -36,7 +37,21 @@ type DB struct {
 	Dialect Dialect
 	// Path is the SQLite file; empty for PostgreSQL.
 	Path string
+	// Statements counts the statements run through this handle (not those
+	// of transactions), for tests that check how many queries a request
+	// costs.
+	Statements atomic.Int64
+	feed       *Feed
 }
+
+// Close stops the event feed's listener and closes the database.
+func (db *DB) Close() error {
+	_ = db.feed.Close()
+	return db.DB.Close()
+}
+
+// Feed is the database's feed of committed events.
+func (db *DB) Feed() *Feed { return db.feed }
 
 // ParseURL splits a --database-url into dialect and driver DSN. Accepted:
 // sqlite:PATH (also sqlite://PATH) and postgres:// or postgresql:// URLs.
@@ -84,6 +99,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		x.SetMaxIdleConns(20)
 		x.SetConnMaxIdleTime(5 * time.Minute)
 		db = &DB{DB: x, Dialect: Postgres}
+		db.feed = newFeed(db, dsn)
 	case SQLite:
 		abs, err := filepath.Abs(dsn)
 		if err != nil {
@@ -107,6 +123,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		x.SetConnMaxIdleTime(0)
 		x.SetConnMaxLifetime(0)
 		db = &DB{DB: x, Dialect: SQLite, Path: abs}
+		db.feed = newFeed(db, "")
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -115,6 +132,15 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		return nil, fmt.Errorf("connect to %s database: %w", dialect, err)
 	}
 	return db, nil
+}
+
+// rowLock is a row-locking clause on PostgreSQL and nothing on SQLite,
+// whose write transactions begin IMMEDIATE and already exclude each other.
+func rowLock(q sqlx.ExtContext, clause string) string {
+	if q.DriverName() == "postgres" {
+		return " " + clause
+	}
+	return ""
 }
 
 // translate turns driver errors into the domain's sentinel errors, keeping
@@ -137,16 +163,85 @@ func translate(err error) error {
 	return err
 }
 
-// inTx runs fn in a transaction, committing when it returns nil. With
-// SQLite's single connection, everything inside fn must use tx.
-func (db *DB) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+// inTx runs fn in a transaction, committing when it returns nil and
+// rolling back when it returns an error or panics (the panic goes on).
+// fn gets a context marked as inside the transaction: the database handle
+// refuses it (see checkOutside), so fn can reach only tx, and with
+// SQLite's single connection it cannot wait on itself.
+func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, tx *sqlx.Tx) error) (err error) {
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
+	done := false
+	defer func() {
+		if !done {
+			_ = tx.Rollback()
+		}
+	}()
+	if err := fn(context.WithValue(ctx, inTxKey{}, true), tx); err != nil {
 		return err
 	}
+	done = true
 	return tx.Commit()
+}
+
+type inTxKey struct{}
+
+// checkOutside panics when ctx belongs to a transaction: code inside
+// InTx that reached for the outer database handle instead of the
+// transaction is a bug that would deadlock on SQLite, so it fails loudly
+// on both databases.
+func (db *DB) checkOutside(ctx context.Context) {
+	db.Statements.Add(1)
+	checkOutside(ctx)
+}
+
+func checkOutside(ctx context.Context) {
+	if ctx.Value(inTxKey{}) != nil {
+		panic("storage: the database handle was used inside a transaction; use the stores of the transaction")
+	}
+}
+
+// The methods below shadow sqlx.DB's so every query made through a DB,
+// by sqlx helpers too, checks that it is not inside a transaction.
+
+// BeginTxx implements sqlx's transaction start with the transaction check.
+func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*sqlx.Tx, error) {
+	checkOutside(ctx)
+	return db.DB.BeginTxx(ctx, opts)
+}
+
+// QueryContext implements sqlx.QueryerContext with the transaction check.
+func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	db.checkOutside(ctx)
+	return db.DB.QueryContext(ctx, query, args...)
+}
+
+// QueryxContext implements sqlx.QueryerContext with the transaction check.
+func (db *DB) QueryxContext(ctx context.Context, query string, args ...any) (*sqlx.Rows, error) {
+	db.checkOutside(ctx)
+	return db.DB.QueryxContext(ctx, query, args...)
+}
+
+// QueryRowxContext implements sqlx.QueryerContext with the transaction check.
+func (db *DB) QueryRowxContext(ctx context.Context, query string, args ...any) *sqlx.Row {
+	db.checkOutside(ctx)
+	return db.DB.QueryRowxContext(ctx, query, args...)
+}
+
+// ExecContext implements sqlx.ExecerContext with the transaction check.
+func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	db.checkOutside(ctx)
+	return db.DB.ExecContext(ctx, query, args...)
+}
+
+// GetContext is sqlx's, through the checked QueryRowxContext.
+func (db *DB) GetContext(ctx context.Context, dest any, query string, args ...any) error {
+	return sqlx.GetContext(ctx, db, dest, query, args...)
+}
+
+// SelectContext is sqlx's, through the checked QueryxContext.
+func (db *DB) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
+	return sqlx.SelectContext(ctx, db, dest, query, args...)
 }

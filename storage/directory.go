@@ -129,19 +129,7 @@ func (s *DirectoryStore) ListEmployers(ctx context.Context, f domain.EmployerFil
 	if f.UpdatedAfter != nil {
 		q.where("last_updated > ?", *f.UpdatedAfter)
 	}
-	if p.Cursor != nil {
-		q.where("(name, id) > (?, ?)", p.Cursor.Key, p.Cursor.ID)
-	}
-	var rows []employerRow
-	query := `SELECT ` + employerColumns + ` FROM employers` + q.clause() + ` ORDER BY name, id LIMIT ?`
-	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
-		return domain.Page[domain.Employer]{}, translate(err)
-	}
-	items, err := convertAll(rows, employerRow.domain)
-	if err != nil {
-		return domain.Page[domain.Employer]{}, err
-	}
-	return domain.PageOf(domain.ListEmployers, items, p.Limit, func(e domain.Employer) (string, string) { return e.Name, e.ID }), nil
+	return selectPage(ctx, s.db, employersByName, `SELECT `+employerColumns+` FROM employers`, q, p, employerRow.domain)
 }
 
 // Employer returns one employer by id.
@@ -174,19 +162,7 @@ func (s *DirectoryStore) ListPlatforms(ctx context.Context, f domain.PlatformFil
 	if f.UpdatedAfter != nil {
 		q.where("last_updated > ?", *f.UpdatedAfter)
 	}
-	if p.Cursor != nil {
-		q.where("(name, id) > (?, ?)", p.Cursor.Key, p.Cursor.ID)
-	}
-	var rows []platformRow
-	query := `SELECT ` + platformColumns + ` FROM platforms` + q.clause() + ` ORDER BY name, id LIMIT ?`
-	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
-		return domain.Page[domain.Platform]{}, translate(err)
-	}
-	items, err := convertAll(rows, platformRow.domain)
-	if err != nil {
-		return domain.Page[domain.Platform]{}, err
-	}
-	return domain.PageOf(domain.ListPlatforms, items, p.Limit, func(p domain.Platform) (string, string) { return p.Name, p.ID }), nil
+	return selectPage(ctx, s.db, platformsByName, `SELECT `+platformColumns+` FROM platforms`, q, p, platformRow.domain)
 }
 
 // Platform returns one platform by id.
@@ -246,7 +222,7 @@ const upsertBatch = 400
 // UpsertDirectory writes platforms then employers in one transaction, in
 // multi-row batches, and bumps the revision.
 func (s *DirectoryStore) UpsertDirectory(ctx context.Context, platforms []domain.Platform, employers []domain.Employer) error {
-	return s.db.inTx(ctx, func(tx *sqlx.Tx) error {
+	return s.db.inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
 		pcols := strings.Split(strings.ReplaceAll(platformColumns, "\n\t", " "), ", ")
 		for start := 0; start < len(platforms); start += upsertBatch {
 			batch := platforms[start:min(start+upsertBatch, len(platforms))]

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -23,25 +24,45 @@ type Transactor struct {
 
 // NewTransactor binds the stores to db and queued runs to queue.
 func NewTransactor(db *DB, queue *Queue) *Transactor {
-	return &Transactor{db: db, queue: queue, stores: stores{q: db.DB}}
+	return &Transactor{db: db, queue: queue, stores: stores{q: db, feed: db.feed}}
 }
 
-// InTx runs fn in one transaction. Under SQLite's single connection fn
-// must use only the tx it is given, which the domain's Tx guarantees.
-func (t *Transactor) InTx(ctx context.Context, fn func(domain.Tx) error) error {
-	return t.db.inTx(ctx, func(tx *sqlx.Tx) error {
-		return fn(&txStores{stores: stores{q: tx}, tx: tx.Tx, queue: t.queue})
+// InTx runs fn in one transaction; see domain.Transactor. Events it
+// writes reach the feed's subscribers once it commits.
+func (t *Transactor) InTx(ctx context.Context, fn func(context.Context, domain.Tx) error) error {
+	var pending []published
+	err := t.db.inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		return fn(ctx, &txStores{stores: stores{q: tx, feed: t.db.feed, pending: &pending}, tx: tx.Tx, queue: t.queue})
 	})
+	if err == nil {
+		for _, p := range pending {
+			t.db.feed.deliver(p.scope, p.event)
+		}
+	}
+	return err
+}
+
+// Subscribe implements domain.Transactor with the database's feed.
+func (t *Transactor) Subscribe(ctx context.Context, sc domain.Scope) <-chan domain.Event {
+	return t.db.feed.Subscribe(ctx, sc)
 }
 
 // EnqueueJobRun outside a transaction queues at once.
 func (t *Transactor) EnqueueJobRun(ctx context.Context, r domain.JobRun) error {
+	checkOutside(ctx)
 	return t.queue.insert(ctx, nil, r)
 }
 
 // EnqueueDelivery outside a transaction queues at once.
 func (t *Transactor) EnqueueDelivery(ctx context.Context, r domain.DeliveryRun) error {
+	checkOutside(ctx)
 	return t.queue.insertDelivery(ctx, nil, r)
+}
+
+// EnqueueRefresh outside a transaction queues at once.
+func (t *Transactor) EnqueueRefresh(ctx context.Context, r domain.RefreshRun) error {
+	checkOutside(ctx)
+	return t.queue.insertRefresh(ctx, nil, r)
 }
 
 type txStores struct {
@@ -58,10 +79,17 @@ func (t *txStores) EnqueueDelivery(ctx context.Context, r domain.DeliveryRun) er
 	return t.queue.insertDelivery(ctx, t.tx, r)
 }
 
+func (t *txStores) EnqueueRefresh(ctx context.Context, r domain.RefreshRun) error {
+	return t.queue.insertRefresh(ctx, t.tx, r)
+}
+
 // stores runs the queries of the tenant-owned Link tables on q, the
-// database or a transaction.
+// database or a transaction. Events written go to feed; inside a
+// transaction on SQLite they wait in pending for the commit.
 type stores struct {
-	q sqlx.ExtContext
+	q       sqlx.ExtContext
+	feed    *Feed
+	pending *[]published
 }
 
 func (s stores) LinkTokens() domain.LinkTokenStore { return s }
@@ -93,7 +121,7 @@ type linkTokenRow struct {
 	EmployerID                    *string    `db:"employer_id"`
 	PlatformID                    *string    `db:"platform_id"`
 	AccountID                     *string    `db:"account_id"`
-	Amount                        *float64   `db:"amount"`
+	AmountCents                   *int64     `db:"amount_cents"`
 	SkipIntroScreen               bool       `db:"skip_intro_screen"`
 	DisableDirectDepositSplitting bool       `db:"disable_direct_deposit_splitting"`
 	Language                      string     `db:"language"`
@@ -102,7 +130,7 @@ type linkTokenRow struct {
 }
 
 const linkTokenColumns = `id, customer_id, mode, token_hash, created_at, expires, used_at, api_version, org_name,
-	end_user_id, solution, features, required_jobs, employer_id, platform_id, account_id, amount, skip_intro_screen,
+	end_user_id, solution, features, required_jobs, employer_id, platform_id, account_id, amount_cents, skip_intro_screen,
 	disable_direct_deposit_splitting, language, sealed_allocation, sealed_matching`
 
 func (r linkTokenRow) domain() (domain.LinkToken, error) {
@@ -111,13 +139,18 @@ func (r linkTokenRow) domain() (domain.LinkToken, error) {
 		ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), TokenHash: hash, CreatedAt: r.CreatedAt.UTC(),
 		Expires: r.Expires.UTC(), UsedAt: utcPtr(r.UsedAt), APIVersion: r.APIVersion, OrgName: r.OrgName,
 		EndUserID: r.EndUserID, Solution: r.Solution, EmployerID: deref(r.EmployerID), PlatformID: deref(r.PlatformID),
-		AccountID: deref(r.AccountID), Amount: r.Amount, SkipIntroScreen: r.SkipIntroScreen,
+		AccountID: deref(r.AccountID), SkipIntroScreen: r.SkipIntroScreen,
 		DisableDirectDepositSplitting: r.DisableDirectDepositSplitting, Language: r.Language,
+	}
+	if r.AmountCents != nil {
+		m := domain.USD(*r.AmountCents)
+		t.Amount = &m
 	}
 	if err := json.Unmarshal([]byte(r.Features), &t.Features); err != nil {
 		return t, err
 	}
-	return t, json.Unmarshal([]byte(r.RequiredJobs), &t.RequiredJobs)
+	err := json.Unmarshal([]byte(r.RequiredJobs), &t.RequiredJobs)
+	return t, err
 }
 
 func utcPtr(t *time.Time) *time.Time {
@@ -133,9 +166,16 @@ func (s stores) CreateLinkToken(ctx context.Context, sc domain.Scope, t domain.L
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		t.ID, sc.CustomerID, string(sc.Mode), hex.EncodeToString(t.TokenHash), t.CreatedAt, t.Expires, t.UsedAt,
 		t.APIVersion, t.OrgName, t.EndUserID, t.Solution, jsonText(orEmpty(t.Features)), jsonText(orEmpty(t.RequiredJobs)),
-		nullable(t.EmployerID), nullable(t.PlatformID), nullable(t.AccountID), t.Amount, t.SkipIntroScreen,
+		nullable(t.EmployerID), nullable(t.PlatformID), nullable(t.AccountID), amountCents(t.Amount), t.SkipIntroScreen,
 		t.DisableDirectDepositSplitting, t.Language, alloc, matching)
 	return translate(err)
+}
+
+func amountCents(m *domain.Money) *int64 {
+	if m == nil {
+		return nil
+	}
+	return &m.Amount
 }
 
 func orEmpty[T any](s []T) []T {
@@ -215,7 +255,8 @@ func (r accountRow) domain() (domain.Account, error) {
 	if err := json.Unmarshal([]byte(r.DataUpdatedAt), &a.DataUpdatedAt); err != nil {
 		return a, err
 	}
-	return a, json.Unmarshal([]byte(r.DataRefreshedAt), &a.DataRefreshedAt)
+	err := json.Unmarshal([]byte(r.DataRefreshedAt), &a.DataRefreshedAt)
+	return a, err
 }
 
 func timeMap(m map[string]time.Time) string {
@@ -248,13 +289,9 @@ func (s stores) Account(ctx context.Context, sc domain.Scope, id string) (domain
 // there). SQLite's write transactions begin IMMEDIATE and already exclude
 // each other.
 func (s stores) AccountForUpdate(ctx context.Context, sc domain.Scope, id string) (domain.Account, error) {
-	lock := ""
-	if s.q.DriverName() == "postgres" {
-		lock = " FOR NO KEY UPDATE"
-	}
 	var r accountRow
 	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT `+accountColumns+` FROM accounts
-		WHERE id = ? AND customer_id = ? AND mode = ?`+lock), id, sc.CustomerID, string(sc.Mode)); err != nil {
+		WHERE id = ? AND customer_id = ? AND mode = ?`+rowLock(s.q, "FOR NO KEY UPDATE")), id, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.Account{}, translate(err)
 	}
 	return r.domain()
@@ -275,25 +312,10 @@ func (s stores) FindAccounts(ctx context.Context, sc domain.Scope, f domain.Acco
 	if f.MonitoringStatus != "" {
 		q.where("monitoring_status = ?", string(f.MonitoringStatus))
 	}
-	if p.Cursor != nil {
-		at, err := cursorTime(p.Cursor)
-		if err != nil {
-			return domain.Page[domain.Account]{}, err
-		}
-		q.where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, p.Cursor.ID)
+	if f.PlatformID != "" {
+		q.where("platform_id = ?", f.PlatformID)
 	}
-	var rows []accountRow
-	query := `SELECT ` + accountColumns + ` FROM accounts` + q.clause() + ` ORDER BY created_at DESC, id DESC LIMIT ?`
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
-		return domain.Page[domain.Account]{}, translate(err)
-	}
-	items, err := convertAll(rows, accountRow.domain)
-	if err != nil {
-		return domain.Page[domain.Account]{}, err
-	}
-	return domain.PageOf(domain.ListAccounts, items, p.Limit, func(a domain.Account) (string, string) {
-		return a.CreatedAt.Format(time.RFC3339Nano), a.ID
-	}), nil
+	return selectPage(ctx, s.q, accountsNewest, `SELECT `+accountColumns+` FROM accounts`, q, p, accountRow.domain)
 }
 
 func (s stores) UpdateAccount(ctx context.Context, sc domain.Scope, a domain.Account) error {
@@ -326,6 +348,67 @@ type jobRow struct {
 const jobColumns = `id, customer_id, mode, account_id, platform_id, platform_name, end_user_id, link_token_id, name,
 	created_at, completed_at, outcome, error_code, error_type, params, monitoring, switch_target`
 
+// storedJobParams is the stored form of domain.JobParams (the jobs.params
+// column): its own type, so that the API's JSON shape can change without
+// changing what stored rows mean. Amounts are cents.
+type storedJobParams struct {
+	Action     string               `json:"action,omitempty"`
+	Allocation *storedJobAllocation `json:"allocation,omitempty"`
+}
+
+type storedJobAllocation struct {
+	Type        string          `json:"type,omitempty"`
+	AmountCents *int64          `json:"amount_cents,omitempty"`
+	Percentage  *int            `json:"percentage,omitempty"`
+	Target      storedJobTarget `json:"target"`
+}
+
+type storedJobTarget struct {
+	AccountName string `json:"account_name,omitempty"`
+	AccountType string `json:"account_type"`
+}
+
+func jobParamsText(p domain.JobParams) string {
+	s := storedJobParams{Action: p.Action}
+	if a := p.Allocation; a != nil {
+		s.Allocation = &storedJobAllocation{Type: a.Type, Target: storedJobTarget(a.Target)}
+		switch a.Type {
+		case domain.AllocationAmount:
+			s.Allocation.AmountCents = &a.Amount.Amount
+		case domain.AllocationPercentage:
+			s.Allocation.Percentage = &a.Percentage
+		}
+	}
+	return jsonText(s)
+}
+
+func parseJobParams(text string) (domain.JobParams, error) {
+	var s storedJobParams
+	if err := json.Unmarshal([]byte(text), &s); err != nil {
+		return domain.JobParams{}, fmt.Errorf("jobs.params: %w", err)
+	}
+	p := domain.JobParams{Action: s.Action}
+	if a := s.Allocation; a != nil {
+		p.Allocation = &domain.JobParamsAllocation{Split: domain.Split{Type: a.Type}, Target: domain.JobParamsTarget(a.Target)}
+		if a.AmountCents != nil {
+			p.Allocation.Amount = domain.USD(*a.AmountCents)
+		}
+		if a.Percentage != nil {
+			p.Allocation.Percentage = *a.Percentage
+		}
+	}
+	return p, nil
+}
+
+// storedSwitchTarget is the stored form of domain.SwitchTarget (the
+// jobs.switch_target column).
+type storedSwitchTarget struct {
+	Name          string `json:"name,omitempty"`
+	Type          string `json:"type"`
+	LastFour      string `json:"last_four"`
+	RoutingNumber string `json:"routing_number"`
+}
+
 func (r jobRow) domain() (domain.Job, error) {
 	j := domain.Job{
 		ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), AccountID: r.AccountID, PlatformID: r.PlatformID,
@@ -334,12 +417,16 @@ func (r jobRow) domain() (domain.Job, error) {
 		ErrorCode: deref(r.ErrorCode), ErrorType: deref(r.ErrorType), Monitoring: r.Monitoring,
 	}
 	if r.SwitchTarget != "" {
-		j.Target = &domain.SwitchTarget{}
-		if err := json.Unmarshal([]byte(r.SwitchTarget), j.Target); err != nil {
-			return j, err
+		var st storedSwitchTarget
+		if err := json.Unmarshal([]byte(r.SwitchTarget), &st); err != nil {
+			return j, fmt.Errorf("jobs.switch_target: %w", err)
 		}
+		target := domain.SwitchTarget(st)
+		j.Target = &target
 	}
-	return j, json.Unmarshal([]byte(r.Params), &j.Params)
+	var err error
+	j.Params, err = parseJobParams(r.Params)
+	return j, err
 }
 
 func (s stores) CreateJob(ctx context.Context, sc domain.Scope, j domain.Job) error {
@@ -347,24 +434,15 @@ func (s stores) CreateJob(ctx context.Context, sc domain.Scope, j domain.Job) er
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		j.ID, sc.CustomerID, string(sc.Mode), j.AccountID, j.PlatformID, j.PlatformName, j.EndUserID, j.LinkTokenID,
 		string(j.Name), j.CreatedAt, j.Timestamp, nullable(string(j.Outcome)), nullable(j.ErrorCode), nullable(j.ErrorType),
-		jsonText(j.Params), j.Monitoring, targetText(j.Target))
+		jobParamsText(j.Params), j.Monitoring, targetText(j.Target))
 	return translate(err)
-}
-
-// cursorTime reads the time a keyset cursor of a time-ordered list holds.
-func cursorTime(c *domain.Cursor) (time.Time, error) {
-	at, err := time.Parse(time.RFC3339Nano, c.Key)
-	if err != nil {
-		return time.Time{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
-	}
-	return at, nil
 }
 
 func targetText(t *domain.SwitchTarget) string {
 	if t == nil {
 		return ""
 	}
-	return jsonText(t)
+	return jsonText(storedSwitchTarget(*t))
 }
 
 func (s stores) Job(ctx context.Context, sc domain.Scope, id string) (domain.Job, error) {
@@ -376,14 +454,25 @@ func (s stores) Job(ctx context.Context, sc domain.Scope, id string) (domain.Job
 	return r.domain()
 }
 
+// UpdateJobOutcome writes only over an unset or pending outcome, so of two
+// runs of one job only the first to commit a final outcome writes it.
 func (s stores) UpdateJobOutcome(ctx context.Context, sc domain.Scope, j domain.Job) error {
 	return expectOne(s.q.ExecContext(ctx, s.q.Rebind(`UPDATE jobs SET completed_at = ?, outcome = ?, error_code = ?,
-		error_type = ?, params = ? WHERE id = ? AND customer_id = ? AND mode = ?`),
-		j.Timestamp, nullable(string(j.Outcome)), nullable(j.ErrorCode), nullable(j.ErrorType), jsonText(j.Params),
-		j.ID, sc.CustomerID, string(sc.Mode)))
+		error_type = ?, params = ? WHERE id = ? AND customer_id = ? AND mode = ? AND (outcome IS NULL OR outcome = ?)`),
+		j.Timestamp, nullable(string(j.Outcome)), nullable(j.ErrorCode), nullable(j.ErrorType), jobParamsText(j.Params),
+		j.ID, sc.CustomerID, string(sc.Mode), string(domain.OutcomePending)))
 }
 
 func (s stores) FindJobs(ctx context.Context, sc domain.Scope, f domain.JobFilter, p domain.PageRequest) (domain.Page[domain.Job], error) {
+	q, order, err := jobQuery(sc, f)
+	if err != nil {
+		return domain.Page[domain.Job]{}, err
+	}
+	return selectPage(ctx, s.q, order, `SELECT `+jobColumns+` FROM jobs`, q, p, jobRow.domain)
+}
+
+// jobQuery is the conditions of a job filter and the order it lists in.
+func jobQuery(sc domain.Scope, f domain.JobFilter) (sqlBuilder, keyset[domain.Job], error) {
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ? AND monitoring = ?", sc.CustomerID, string(sc.Mode), false)
 	if !f.IncludeUnrun {
@@ -394,11 +483,9 @@ func (s stores) FindJobs(ctx context.Context, sc domain.Scope, f domain.JobFilte
 		for i, j := range f.JobTypes {
 			names[i] = string(j)
 		}
-		in, args, err := sqlx.In("name IN (?)", names)
-		if err != nil {
-			return domain.Page[domain.Job]{}, err
+		if err := byIDs(&q, "name", names); err != nil {
+			return q, jobsCompletedFirst, err
 		}
-		q.where(in, args...)
 	}
 	if f.LinkTokenID != "" {
 		q.where("link_token_id = ?", f.LinkTokenID)
@@ -415,38 +502,19 @@ func (s stores) FindJobs(ctx context.Context, sc domain.Scope, f domain.JobFilte
 	if f.To != nil {
 		q.where("completed_at < ?", *f.To)
 	}
-	order := "completed_at"
 	if f.IncludeUnrun {
-		order = "created_at"
+		return q, jobsCreatedFirst, nil
 	}
-	if p.Cursor != nil {
-		at, err := cursorTime(p.Cursor)
-		if err != nil {
-			return domain.Page[domain.Job]{}, err
-		}
-		q.where("("+order+" < ? OR ("+order+" = ? AND id < ?))", at, at, p.Cursor.ID)
-	}
-	var rows []jobRow
-	query := `SELECT ` + jobColumns + ` FROM jobs` + q.clause() + ` ORDER BY ` + order + ` DESC, id DESC LIMIT ?`
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
-		return domain.Page[domain.Job]{}, translate(err)
-	}
-	items, err := convertAll(rows, jobRow.domain)
-	if err != nil {
-		return domain.Page[domain.Job]{}, err
-	}
-	return domain.PageOf(domain.ListJobs, items, p.Limit, func(j domain.Job) (string, string) {
-		if f.IncludeUnrun || j.Timestamp == nil {
-			return j.CreatedAt.Format(time.RFC3339Nano), j.ID
-		}
-		return j.Timestamp.Format(time.RFC3339Nano), j.ID
-	}), nil
+	return q, jobsCompletedFirst, nil
 }
 
 func (s stores) CreateEvent(ctx context.Context, sc domain.Scope, e domain.Event) error {
 	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO events (id, customer_id, mode, name, created_at, payload)
 		VALUES (?, ?, ?, ?, ?, ?)`), e.ID, sc.CustomerID, string(sc.Mode), e.Name, e.CreatedAt, string(e.Payload))
-	return translate(err)
+	if err != nil || s.feed == nil {
+		return translate(err)
+	}
+	return s.feed.notify(ctx, s, sc, e)
 }
 
 func (s stores) ListEvents(ctx context.Context, sc domain.Scope) ([]domain.Event, error) {

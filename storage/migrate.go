@@ -20,17 +20,9 @@ var migrations embed.FS
 // Migrate brings the schema up to date: Payline's tables through goose,
 // then River's job tables through rivermigrate. Both are idempotent.
 func (db *DB) Migrate(ctx context.Context) error {
-	dir, goDialect := "migrations/postgres", goose.DialectPostgres
-	if db.Dialect == SQLite {
-		dir, goDialect = "migrations/sqlite", goose.DialectSQLite3
-	}
-	sub, err := fs.Sub(migrations, dir)
+	provider, err := db.migrations()
 	if err != nil {
 		return err
-	}
-	provider, err := goose.NewProvider(goDialect, db.DB.DB, sub)
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
 	}
 	if _, err := provider.Up(ctx); err != nil {
 		return fmt.Errorf("apply migrations: %w", err)
@@ -43,6 +35,23 @@ func (db *DB) Migrate(ctx context.Context) error {
 		return fmt.Errorf("apply river migrations: %w", err)
 	}
 	return nil
+}
+
+// migrations is the goose provider of the dialect's folder.
+func (db *DB) migrations() (*goose.Provider, error) {
+	dir, goDialect := "migrations/postgres", goose.DialectPostgres
+	if db.Dialect == SQLite {
+		dir, goDialect = "migrations/sqlite", goose.DialectSQLite3
+	}
+	sub, err := fs.Sub(migrations, dir)
+	if err != nil {
+		return nil, err
+	}
+	provider, err := goose.NewProvider(goDialect, db.DB.DB, sub)
+	if err != nil {
+		return nil, fmt.Errorf("migrations: %w", err)
+	}
+	return provider, nil
 }
 
 // RiverDriver returns the River driver for this database. Both drivers

@@ -29,6 +29,18 @@ type payrollWorker struct {
 	run JobRunner
 }
 
+// Timeout bounds one attempt at a payroll job (a real connector talks to
+// the platform here).
+func (w *payrollWorker) Timeout(*river.Job[payrollJobArgs]) time.Duration { return jobTimeout }
+
+// Every worker's timeout is at most jobTimeout, and River rescues a job
+// left running by a dead process only after rescueAfter: well above it, so
+// a job still being worked is never run twice by the rescuer.
+const (
+	jobTimeout  = time.Minute
+	rescueAfter = 2 * jobTimeout
+)
+
 // Work runs the job; a pending job snoozes (which does not spend an
 // attempt) until its outcome is final, a failure is retried by River.
 func (w *payrollWorker) Work(ctx context.Context, j *river.Job[payrollJobArgs]) error {
@@ -43,13 +55,16 @@ func (w *payrollWorker) Work(ctx context.Context, j *river.Job[payrollJobArgs]) 
 	return nil
 }
 
-// Queue is Payline's River client: durable payroll job runs and webhook
-// deliveries on the same database as everything else.
+// Queue is Payline's River client: durable payroll job runs, webhook
+// deliveries and monitoring refreshes on the same database as everything
+// else.
 type Queue struct {
-	client    *river.Client[*sql.Tx]
-	worker    *payrollWorker
-	deliverer *deliveryWorker
-	monitor   *monitoringWorker
+	client     *river.Client[*sql.Tx]
+	worker     *payrollWorker
+	deliverer  *deliveryWorker
+	scheduler  *monitoringWorker
+	refresher  *refreshWorker
+	monitoring time.Duration
 }
 
 // QueueConfig tunes the queue; zero values pick the defaults.
@@ -69,25 +84,68 @@ type QueueConfig struct {
 type Runners struct {
 	Job      JobRunner
 	Delivery DeliveryFunc
-	// Monitoring refreshes monitored accounts; it runs every
+	// Schedule queues refreshes of one batch of monitored accounts after
+	// an id and returns the id to continue from ("" at the end); see
+	// domain.MonitoringService.Schedule. It starts every
 	// QueueConfig.MonitoringInterval on the leader process.
-	Monitoring func(ctx context.Context) (int, error)
+	Schedule func(ctx context.Context, after string) (string, error)
+	// Refresh refreshes one account.
+	Refresh func(ctx context.Context, r domain.RefreshRun) error
 }
 
-type monitoringArgs struct{}
+// monitoringArgs is one step of scheduling monitoring refreshes: a batch
+// of accounts after After. A step that did not reach the end queues the
+// next one, so no job runs long.
+type monitoringArgs struct {
+	After string `json:"after,omitempty"`
+}
 
-func (monitoringArgs) Kind() string { return "monitoring_refresh" }
+func (monitoringArgs) Kind() string { return "monitoring_schedule" }
 
 type monitoringWorker struct {
 	river.WorkerDefaults[monitoringArgs]
-	run func(ctx context.Context) (int, error)
+	schedule func(ctx context.Context, after string) (string, error)
+	client   func() *river.Client[*sql.Tx]
 }
 
-func (w *monitoringWorker) Timeout(*river.Job[monitoringArgs]) time.Duration { return 30 * time.Minute }
+func (w *monitoringWorker) Timeout(*river.Job[monitoringArgs]) time.Duration { return jobTimeout }
 
-func (w *monitoringWorker) Work(ctx context.Context, _ *river.Job[monitoringArgs]) error {
-	_, err := w.run(ctx)
+func (w *monitoringWorker) Work(ctx context.Context, j *river.Job[monitoringArgs]) error {
+	next, err := w.schedule(ctx, j.Args.After)
+	if err != nil || next == "" {
+		return err
+	}
+	_, err = w.client().Insert(ctx, monitoringArgs{After: next}, &river.InsertOpts{MaxAttempts: 3})
 	return err
+}
+
+// refreshArgs refreshes one monitored account.
+type refreshArgs struct {
+	CustomerID string `json:"customer_id"`
+	Mode       string `json:"mode"`
+	AccountID  string `json:"account_id"`
+}
+
+func (refreshArgs) Kind() string { return "monitoring_refresh" }
+
+type refreshWorker struct {
+	river.WorkerDefaults[refreshArgs]
+	refresh func(ctx context.Context, r domain.RefreshRun) error
+}
+
+func (w *refreshWorker) Timeout(*river.Job[refreshArgs]) time.Duration { return jobTimeout }
+
+func (w *refreshWorker) Work(ctx context.Context, j *river.Job[refreshArgs]) error {
+	return w.refresh(ctx, domain.RefreshRun{Scope: domain.Scope{CustomerID: j.Args.CustomerID, Mode: domain.Mode(j.Args.Mode)},
+		AccountID: j.Args.AccountID})
+}
+
+// insertRefresh queues a refresh of an account, at most one per account
+// per monitoring period however often it is asked for.
+func (q *Queue) insertRefresh(ctx context.Context, tx *sql.Tx, r domain.RefreshRun) error {
+	args := refreshArgs{CustomerID: r.Scope.CustomerID, Mode: string(r.Scope.Mode), AccountID: r.AccountID}
+	return q.insertArgs(ctx, tx, args, &river.InsertOpts{MaxAttempts: 3,
+		UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: q.monitoring}})
 }
 
 // NewQueue builds the client; runs start with Start.
@@ -107,13 +165,14 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	if cfg.MonitoringInterval <= 0 {
 		cfg.MonitoringInterval = time.Hour
 	}
-	w := &payrollWorker{}
-	d := &deliveryWorker{retry: cfg.Retry}
-	m := &monitoringWorker{}
+	q := &Queue{worker: &payrollWorker{}, deliverer: &deliveryWorker{retry: cfg.Retry}, refresher: &refreshWorker{},
+		monitoring: cfg.MonitoringInterval}
+	q.scheduler = &monitoringWorker{client: func() *river.Client[*sql.Tx] { return q.client }}
 	workers := river.NewWorkers()
-	river.AddWorker(workers, w)
-	river.AddWorker(workers, d)
-	river.AddWorker(workers, m)
+	river.AddWorker(workers, q.worker)
+	river.AddWorker(workers, q.deliverer)
+	river.AddWorker(workers, q.scheduler)
+	river.AddWorker(workers, q.refresher)
 	client, err := river.NewClient(db.RiverDriver(), &river.Config{
 		Queues: map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
@@ -123,25 +182,25 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		FetchPollInterval: cfg.PollInterval,
 		FetchCooldown:     cfg.PollInterval / 4,
 		// A process killed mid-job leaves it running; rescue it once no
-		// job could still be working (payroll jobs run a minute at most,
-		// deliveries 25 seconds).
-		RescueStuckJobsAfter: 2 * time.Minute,
+		// job could still be working (see jobTimeout).
+		RescueStuckJobsAfter: rescueAfter,
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.MonitoringInterval),
-			func() (river.JobArgs, *river.InsertOpts) { return monitoringArgs{}, &river.InsertOpts{MaxAttempts: 1} }, nil)},
+			func() (river.JobArgs, *river.InsertOpts) { return monitoringArgs{}, &river.InsertOpts{MaxAttempts: 3} }, nil)},
 		Logger: cfg.Logger,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Queue{client: client, worker: w, deliverer: d, monitor: m}, nil
+	q.client = client
+	return q, nil
 }
 
 // Start begins working queued runs.
 func (q *Queue) Start(ctx context.Context, r Runners) error {
-	if r.Job == nil || r.Delivery == nil || r.Monitoring == nil {
-		return errors.New("queue: job, delivery and monitoring functions are all needed")
+	if r.Job == nil || r.Delivery == nil || r.Schedule == nil || r.Refresh == nil {
+		return errors.New("queue: job, delivery, schedule and refresh functions are all needed")
 	}
-	q.worker.run, q.deliverer.deliver, q.monitor.run = r.Job, r.Delivery, r.Monitoring
+	q.worker.run, q.deliverer.deliver, q.scheduler.schedule, q.refresher.refresh = r.Job, r.Delivery, r.Schedule, r.Refresh
 	return q.client.Start(ctx)
 }
 
@@ -171,5 +230,12 @@ func (q *Queue) insertArgs(ctx context.Context, tx *sql.Tx, args river.JobArgs, 
 	} else {
 		_, err = q.client.Insert(ctx, args, opts)
 	}
+	return err
+}
+
+// ScheduleMonitoringNow starts a monitoring pass at once instead of at
+// the next period (tests, and operators after a bulk change).
+func (q *Queue) ScheduleMonitoringNow(ctx context.Context) error {
+	_, err := q.client.Insert(ctx, monitoringArgs{}, &river.InsertOpts{MaxAttempts: 3})
 	return err
 }

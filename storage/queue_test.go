@@ -2,6 +2,8 @@ package storage_test
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +12,12 @@ import (
 	"payline/storage"
 	"payline/storage/storagetest"
 )
+
+func noJobs(context.Context, domain.JobRun) (time.Duration, error) { return 0, nil }
+
+func noDeliveries(context.Context, domain.DeliveryRun, int, *time.Time) (domain.DeliveryResult, error) {
+	return domain.DeliveryDone, nil
+}
 
 // TestMonitoringRunsPeriodically: the queue schedules the monitoring
 // refresh on its own, every MonitoringInterval.
@@ -20,26 +28,87 @@ func TestMonitoringRunsPeriodically(t *testing.T) {
 			t.Fatal(err)
 		}
 		var runs atomic.Int64
-		err = q.Start(context.Background(), storage.Runners{
-			Job: func(context.Context, domain.JobRun) (time.Duration, error) { return 0, nil },
-			Delivery: func(context.Context, domain.DeliveryRun, int, *time.Time) (domain.DeliveryResult, error) {
-				return domain.DeliveryDone, nil
-			},
-			Monitoring: func(context.Context) (int, error) {
-				runs.Add(1)
-				return 0, nil
-			},
+		err = q.Start(context.Background(), storage.Runners{Job: noJobs, Delivery: noDeliveries,
+			Schedule: func(context.Context, string) (string, error) { runs.Add(1); return "", nil },
+			Refresh:  func(context.Context, domain.RefreshRun) error { return nil },
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer q.Stop(context.Background())
-		deadline := time.Now().Add(20 * time.Second)
-		for runs.Load() < 2 {
-			if time.Now().After(deadline) {
-				t.Fatalf("monitoring ran %d times in 20s at a 300ms interval", runs.Load())
+		waitFor(t, 20*time.Second, "monitoring to be scheduled twice at a 300ms interval", func() bool { return runs.Load() >= 2 })
+	})
+}
+
+// TestMonitoringSchedulesOneRefreshPerAccount: scheduling walks the
+// accounts in short steps, each step queues the next, and an account asked
+// for twice in one period gets one refresh job.
+func TestMonitoringSchedulesOneRefreshPerAccount(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, MonitoringInterval: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx := storage.NewTransactor(db, q)
+		sc := domain.Scope{CustomerID: "c", Mode: domain.ModeSandbox}
+		var mu sync.Mutex
+		var steps []string
+		var refreshed []string
+		schedule := func(ctx context.Context, after string) (string, error) {
+			mu.Lock()
+			steps = append(steps, after)
+			mu.Unlock()
+			if after == "" {
+				for _, id := range []string{"a", "a", "b"} {
+					if err := tx.EnqueueRefresh(ctx, domain.RefreshRun{Scope: sc, AccountID: id}); err != nil {
+						return "", err
+					}
+				}
+				return "b", nil
 			}
-			time.Sleep(50 * time.Millisecond)
+			return "", tx.EnqueueRefresh(ctx, domain.RefreshRun{Scope: sc, AccountID: "c"})
+		}
+		refresh := func(_ context.Context, r domain.RefreshRun) error {
+			mu.Lock()
+			defer mu.Unlock()
+			refreshed = append(refreshed, r.AccountID)
+			return nil
+		}
+		if err := q.Start(context.Background(), storage.Runners{Job: noJobs, Delivery: noDeliveries, Schedule: schedule, Refresh: refresh}); err != nil {
+			t.Fatal(err)
+		}
+		defer q.Stop(context.Background())
+		if err := q.ScheduleMonitoringNow(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 20*time.Second, "refreshes of a, b and c", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return slices.Contains(refreshed, "a") && slices.Contains(refreshed, "b") && slices.Contains(refreshed, "c")
+		})
+		var jobs int
+		if err := db.Get(&jobs, `SELECT COUNT(*) FROM river_job WHERE kind = 'monitoring_refresh'`); err != nil {
+			t.Fatal(err)
+		}
+		if jobs != 3 {
+			t.Errorf("%d refresh jobs queued for a, a, b and c, want 3 (one per account per period)", jobs)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !slices.Equal(steps, []string{"", "b"}) {
+			t.Errorf("scheduling steps %q, want the first from the start and the next after b", steps)
 		}
 	})
+}
+
+// waitFor polls cond until it holds or the timeout passes.
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", timeout, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -67,16 +67,7 @@ func (s stores) FindRecords(ctx context.Context, sc domain.Scope, f domain.Recor
 	if f.DocumentType != "" {
 		q.where("document_type = ?", f.DocumentType)
 	}
-	if p.Cursor != nil {
-		q.where("(sort_key < ? OR (sort_key = ? AND id < ?))", p.Cursor.Key, p.Cursor.Key, p.Cursor.ID)
-	}
-	var rows []recordRow
-	query := `SELECT ` + recordColumns + ` FROM account_records` + q.clause() + ` ORDER BY sort_key DESC, id DESC LIMIT ?`
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
-		return domain.Page[domain.Record]{}, translate(err)
-	}
-	items, _ := convertAll(rows, recordRow.domain)
-	return domain.PageOf(f.Kind, items, p.Limit, func(r domain.Record) (string, string) { return r.SortKey, r.ID }), nil
+	return selectPage(ctx, s.q, recordsNewest(f.Kind), `SELECT `+recordColumns+` FROM account_records`, q, p, recordRow.domain)
 }
 
 func (s stores) Record(ctx context.Context, sc domain.Scope, kind, id string) (domain.Record, error) {

@@ -32,7 +32,8 @@ func (r webhookRow) domain() (domain.Webhook, error) {
 	w := domain.Webhook{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), APIKeyID: r.APIKeyID, URL: r.URL,
 		Status: domain.WebhookStatus(r.Status), Version: r.Version, CreatedAt: r.CreatedAt.UTC(), LastUpdated: r.LastUpdated.UTC(),
 		FailingSince: utcPtr(r.FailingSince), LastSuccess: utcPtr(r.LastSuccess)}
-	return w, json.Unmarshal([]byte(r.EnabledEvents), &w.EnabledEvents)
+	err := json.Unmarshal([]byte(r.EnabledEvents), &w.EnabledEvents)
+	return w, err
 }
 
 func (s stores) CreateWebhook(ctx context.Context, sc domain.Scope, w domain.Webhook) error {
@@ -54,28 +55,18 @@ func (s stores) Webhook(ctx context.Context, sc domain.Scope, id string) (domain
 func (s stores) FindWebhooks(ctx context.Context, sc domain.Scope, p domain.PageRequest) (domain.Page[domain.Webhook], error) {
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
-	if p.Cursor != nil {
-		at, err := cursorTime(p.Cursor)
-		if err != nil {
-			return domain.Page[domain.Webhook]{}, err
-		}
-		q.where("(created_at > ? OR (created_at = ? AND id > ?))", at, at, p.Cursor.ID)
-	}
-	var rows []webhookRow
-	query := `SELECT ` + webhookColumns + ` FROM webhooks` + q.clause() + ` ORDER BY created_at, id LIMIT ?`
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
-		return domain.Page[domain.Webhook]{}, translate(err)
-	}
-	items, err := convertAll(rows, webhookRow.domain)
-	if err != nil {
-		return domain.Page[domain.Webhook]{}, err
-	}
-	return domain.PageOf(domain.ListWebhooks, items, p.Limit, func(w domain.Webhook) (string, string) {
-		return w.CreatedAt.Format(time.RFC3339Nano), w.ID
-	}), nil
+	return selectPage(ctx, s.q, webhooksOldest, `SELECT `+webhookColumns+` FROM webhooks`, q, p, webhookRow.domain)
 }
 
+// CountWebhooksOfKey locks the key's row first (on PostgreSQL; SQLite's
+// write transactions already exclude each other), so two creates for one
+// key under READ COMMITTED count one after the other.
 func (s stores) CountWebhooksOfKey(ctx context.Context, sc domain.Scope, keyID string) (int, error) {
+	var id string
+	if err := sqlx.GetContext(ctx, s.q, &id, s.q.Rebind(`SELECT id FROM api_keys WHERE id = ? AND customer_id = ? AND mode = ?`+
+		rowLock(s.q, "FOR UPDATE")), keyID, sc.CustomerID, string(sc.Mode)); err != nil {
+		return 0, translate(err)
+	}
 	var n int
 	err := sqlx.GetContext(ctx, s.q, &n, s.q.Rebind(`SELECT COUNT(*) FROM webhooks WHERE customer_id = ? AND mode = ? AND api_key_id = ?`),
 		sc.CustomerID, string(sc.Mode), keyID)
@@ -159,22 +150,7 @@ func (s stores) RecordDelivery(ctx context.Context, sc domain.Scope, d domain.De
 func (s stores) FindDeliveries(ctx context.Context, sc domain.Scope, webhookID string, p domain.PageRequest) (domain.Page[domain.Delivery], error) {
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ? AND webhook_id = ?", sc.CustomerID, string(sc.Mode), webhookID)
-	if p.Cursor != nil {
-		at, err := cursorTime(p.Cursor)
-		if err != nil {
-			return domain.Page[domain.Delivery]{}, err
-		}
-		q.where("(created_at < ? OR (created_at = ? AND id < ?))", at, at, p.Cursor.ID)
-	}
-	var rows []deliveryRow
-	query := `SELECT ` + deliveryColumns + ` FROM webhook_deliveries` + q.clause() + ` ORDER BY created_at DESC, id DESC LIMIT ?`
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), append(q.args, p.Limit+1)...); err != nil {
-		return domain.Page[domain.Delivery]{}, translate(err)
-	}
-	items, _ := convertAll(rows, deliveryRow.domain)
-	return domain.PageOf(domain.ListDeliveries, items, p.Limit, func(d domain.Delivery) (string, string) {
-		return d.CreatedAt.Format(time.RFC3339Nano), d.ID
-	}), nil
+	return selectPage(ctx, s.q, deliveriesNewest, `SELECT `+deliveryColumns+` FROM webhook_deliveries`, q, p, deliveryRow.domain)
 }
 
 func (s stores) Event(ctx context.Context, sc domain.Scope, id string) (domain.Event, error) {

@@ -26,6 +26,8 @@ commands:
   keys revoke KEY_ID          revoke an API key
   directory seed [--employers N]
                               load the generated sandbox employer and platform directory
+  reports render --end-user ID [--type voie|voe] [--customer NAME] -o FILE.pdf
+                              render an end user's verification report from the stored data
 
 Every command that touches data takes --database-url (PAYLINE_DATABASE_URL).
 Run "payline <command> -h" for its flags.
@@ -69,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return env.keys(ctx, args[1:])
 	case "directory":
 		return env.directory(ctx, args[1:])
+	case "reports":
+		return env.reports(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -352,3 +352,50 @@ func TestDirectorySeedAndMigrate(t *testing.T) {
 		}
 	})
 }
+
+// TestReportsRenderCommand: `payline reports render` writes an end user's
+// VOIE from what a running server stored, on both databases.
+func TestReportsRenderCommand(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, url string) {
+		var out bytes.Buffer
+		m := startMain(t, url, &out)
+		defer m.Close(context.Background())
+		secret := secretLine.FindStringSubmatch(out.String())[1]
+		_, search := apiGet(t, m.Addr(), secret, "/v1/search?q=summit+payroll&response_types=platform")
+		platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
+		_, tok := apiPost(t, m.Addr(), secret, "/v1/link_tokens", `{"org_name": "Acme Bank", "end_user_id": "cli-user",
+			"required_jobs": ["identity", "employment", "income", "paystubs"]}`)
+		data := tok["data"].(map[string]any)
+		if status, sess := apiPost(t, m.Addr(), secret, "/v1/sandbox/link_sessions", `{"token": "`+data["token"].(string)+`",
+			"platform_id": "`+platformID+`", "username": "user_good", "password": "pass_good"}`); status != 200 {
+			t.Fatalf("link session: %d %v", status, sess)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			_, jobs := apiGet(t, m.Addr(), secret, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
+			if len(jobs["data"].([]any)) == 4 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("jobs did not finish: %v", jobs)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		pdf := filepath.Join(t.TempDir(), "voie.pdf")
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), []string{"reports", "render", "--end-user", "cli-user", "-o", pdf, "--database-url", url},
+			&stdout, &stderr, env("PAYLINE_MASTER_KEY", testMasterKey))
+		if err != nil {
+			t.Fatalf("reports render: %v\n%s", err, stderr.String())
+		}
+		b, err := os.ReadFile(pdf)
+		if err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) || !strings.Contains(stdout.String(), "voie report") {
+			t.Fatalf("rendered %d bytes (%v): %s", len(b), err, stdout.String())
+		}
+		err = run(context.Background(), []string{"reports", "render", "--end-user", "nobody", "-o", pdf, "--database-url", url},
+			io.Discard, io.Discard, env("PAYLINE_MASTER_KEY", testMasterKey))
+		if err == nil || !strings.Contains(err.Error(), "END_USER_NOT_FOUND") {
+			t.Errorf("an unknown end user: %v", err)
+		}
+	})
+}

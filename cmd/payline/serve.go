@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/graph"
+	"payline/reports"
 	"payline/rest"
 	"payline/storage"
 )
@@ -43,6 +45,10 @@ type ServeConfig struct {
 	MonitoringInterval time.Duration
 	// WebhookRetry spaces delivery retries; zero is the spec's schedule.
 	WebhookRetry storage.RetrySchedule
+	// DownloadURLTTL is how long document download links work.
+	DownloadURLTTL time.Duration
+	// Console serves the GraphQL query console at GET /graphql.
+	Console bool
 }
 
 // Main is the running service. `payline serve` and the end-to-end tests
@@ -91,7 +97,12 @@ func (m *Main) Start(ctx context.Context) error {
 		db.Close()
 		return err
 	}
-	box, err := env.secretBox(db, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
+	masterKey, err := env.masterKey(db, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
+	if err != nil {
+		db.Close()
+		return err
+	}
+	box, err := domain.NewSecretBox(masterKey)
 	if err != nil {
 		db.Close()
 		return err
@@ -106,7 +117,6 @@ func (m *Main) Start(ctx context.Context) error {
 		connector = sandbox.Connector{PendingDelay: delay}
 	}
 	clock := domain.SystemClock{}
-	link := domain.NewLinkService(tx, m.directory, box, connector, clock)
 	jobs := domain.NewJobService(tx, connector, clock)
 	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
 	if err != nil {
@@ -115,12 +125,24 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, m.Config.Mode)
 	monitoring := domain.NewMonitoringService(tx, jobs, connector, clock, m.Logger)
+	signer, err := reports.NewSigner(masterKey, m.Config.PublicURL, m.Config.DownloadURLTTL, clock)
+	if err != nil {
+		db.Close()
+		return err
+	}
+	reporter := reports.NewService(tx, signer, clock)
+	link := domain.NewLinkService(tx, m.directory, box, connector, clock, reporter)
+	accounts := domain.NewAccountService(tx, clock, reporter)
+	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
+		WebhookService: webhooks, Reporter: reporter, Logger: m.Logger},
+		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console})
 	api := rest.NewServer(rest.Config{
-		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: domain.NewAccountService(tx, clock),
-		Webhooks: webhooks, Logger: m.Logger, RateLimit: m.Config.RateLimit,
-		GraphQL: graph.NewHandler(&graph.Resolver{Directory: m.directory}),
+		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
+		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
+		GraphQL: gql, GraphQLPublic: graph.IsPublic,
 	})
-	if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Monitoring: monitoring.RefreshAll}); err != nil {
+	if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
+		Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount}); err != nil {
 		db.Close()
 		return fmt.Errorf("start job queue: %w", err)
 	}
@@ -195,7 +217,7 @@ Try it:
 
 Then create a link token (README, "Link, end to end") and open %s/link/v1/demo#token=THE_TOKEN
 
-`, created.Customer.Name, created.Key.ID, created.Secret, created.Secret, rest.LatestVersion, base, base)
+`, created.Customer.Name, created.Key.ID, created.Secret, created.Secret, domain.LatestVersion, base, base)
 	return nil
 }
 
@@ -232,6 +254,10 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"PEM bundle of extra CAs webhook deliveries trust, for receivers with private certificates (PAYLINE_WEBHOOK_CA_FILE)")
 	pendingDelay := fs.Duration("sandbox-pending-delay", e.duration("PAYLINE_SANDBOX_PENDING_DELAY", time.Minute),
 		"how long user_pending jobs stay pending before they end in error (PAYLINE_SANDBOX_PENDING_DELAY)")
+	linkTTL := fs.Duration("download-url-ttl", e.duration("PAYLINE_DOWNLOAD_URL_TTL", reports.DefaultLinkTTL),
+		"how long a report's or document's download_url works (PAYLINE_DOWNLOAD_URL_TTL)")
+	console := fs.String("graphiql", e.getenv("PAYLINE_GRAPHIQL"),
+		"serve the GraphQL query console at GET /graphql: true or false (PAYLINE_GRAPHIQL); default true in the sandbox, false otherwise")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -243,10 +269,18 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	if *publicURL == "" {
 		*publicURL = "http://" + *addr
 	}
+	consoleOn := m == domain.ModeSandbox
+	if *console != "" {
+		if consoleOn, err = strconv.ParseBool(*console); err != nil {
+			fmt.Fprintln(e.stderr, "payline serve: --graphiql must be true or false")
+			return errUsage
+		}
+	}
 	svc := &Main{
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
-			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery},
+			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
+			Console: consoleOn},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {

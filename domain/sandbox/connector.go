@@ -15,16 +15,20 @@ const (
 	UserError   = "user_error"
 	UserPending = "user_pending"
 	UserLocked  = "user_locked"
-	Password    = "pass_good"
-	MFACode     = "123456"
+	// UserTerminated logs in like user_good, to an employment that ended
+	// before the account was connected: paystubs stop at the termination.
+	UserTerminated = "user_terminated"
+	Password       = "pass_good"
+	MFACode        = "123456"
 )
 
 // Connection scenarios kept on sandbox accounts.
 const (
-	scenarioGood    = "good"
-	scenarioError   = "error"
-	scenarioPending = "pending"
-	scenarioPartner = "partner" // accounts made by platform matching
+	scenarioGood       = "good"
+	scenarioError      = "error"
+	scenarioPending    = "pending"
+	scenarioPartner    = "partner" // accounts made by platform matching
+	scenarioTerminated = "terminated"
 )
 
 // NoMatchLastFour is the SSN ending that platform matching never matches,
@@ -52,6 +56,8 @@ func (c Connector) Login(_ context.Context, _ domain.Platform, cr domain.Credent
 	switch cr.Username {
 	case UserGood:
 		return scenarioGood, nil
+	case UserTerminated:
+		return scenarioTerminated, nil
 	case UserError:
 		return scenarioError, nil
 	case UserPending:
@@ -91,10 +97,10 @@ func (c Connector) Match(_ context.Context, m domain.PlatformMatching, candidate
 // Run implements domain.Connector.
 func (c Connector) Run(_ context.Context, j domain.Job, a domain.Account, started, now time.Time) (domain.JobResult, error) {
 	switch a.Connection {
-	case scenarioGood, scenarioPartner:
+	case scenarioGood, scenarioPartner, scenarioTerminated:
 		return domain.JobResult{Outcome: domain.OutcomeSuccess}, nil
 	case scenarioError:
-		return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: "SANDBOX_JOB_ERROR"}, nil
+		return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: domain.ErrorTypePlatform, ErrorCode: domain.CodeSandboxJobError}, nil
 	case scenarioPending:
 		if wait := started.Add(c.PendingDelay).Sub(now); wait > 0 {
 			poll := c.PendingPoll
@@ -103,14 +109,14 @@ func (c Connector) Run(_ context.Context, j domain.Job, a domain.Account, starte
 			}
 			return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: min(wait, poll)}, nil
 		}
-		return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: "SANDBOX_PENDING_EXPIRED"}, nil
+		return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: domain.ErrorTypePlatform, ErrorCode: domain.CodeSandboxPendingExpired}, nil
 	}
-	return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: "PLATFORM_ERROR", ErrorCode: "UNKNOWN_CONNECTION"}, nil
+	return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: domain.ErrorTypePlatform, ErrorCode: domain.CodeUnknownConnection}, nil
 }
 
 // Fetch implements domain.Connector with the account's synthetic person.
 func (c Connector) Fetch(_ context.Context, r domain.FetchRequest) (domain.Fetched, error) {
-	p := NewPerson(r.Account.ID, r.Account.EmployerName)
+	p := NewPerson(r.Account)
 	switch r.Product {
 	case domain.ProductIdentity:
 		v := p.Identity()

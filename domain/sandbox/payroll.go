@@ -12,26 +12,32 @@ import (
 	"payline/domain"
 )
 
-// Person is the synthetic worker behind a sandbox account: every field is
-// drawn from a generator seeded with the account id, so the same account
-// always has the same person, job and pay.
+// Person is the synthetic worker behind a sandbox account. An end user is
+// one person: name, SSN, birth date, address and phone are drawn from a
+// generator seeded with the customer and end_user_id, so every account of
+// an end user agrees on who they are. The job and its pay are drawn from
+// the account id, so each account is its own employment. The same inputs
+// always give the same person.
 type Person struct {
-	AccountID  string
-	First      string
-	Last       string
-	Birth      time.Time
-	LastFour   string
-	Street     string
-	City       string
-	State      string
-	Zip        string
-	Phone      string
-	Title      string
-	Start      time.Time
-	Hourly     bool
-	Annual     int64 // salary in cents, when not hourly
-	Rate       int64 // cents per hour, when hourly
-	Frequency  string
+	AccountID string
+	First     string
+	Last      string
+	Birth     time.Time
+	LastFour  string
+	Street    string
+	City      string
+	State     string
+	Zip       string
+	Phone     string
+	Title     string
+	Start     time.Time
+	Hourly    bool
+	Annual    int64 // salary in cents, when not hourly
+	Rate      int64 // cents per hour, when hourly
+	Frequency string
+	// End is the termination date of a terminated employment (the
+	// sandbox credential user_terminated); zero while employed.
+	End        time.Time
 	anchor     time.Time // a pay date every schedule is counted from
 	employer   string
 	employerAt domain.Address
@@ -50,29 +56,41 @@ var (
 // day near it.
 var payEpoch = time.Date(2019, 1, 4, 0, 0, 0, 0, time.UTC)
 
-// NewPerson draws the person of an account. employer names the employer
-// (or platform) the account was connected through.
-func NewPerson(accountID, employer string) Person {
+func seeded(key string) *rand.Rand {
 	h := fnv.New64a()
-	h.Write([]byte(accountID))
+	h.Write([]byte(key))
 	seed := h.Sum64()
-	r := rand.New(rand.NewPCG(seed, seed>>7|1))
-	c := cities[r.IntN(len(cities))]
+	return rand.New(rand.NewPCG(seed, seed>>7|1))
+}
+
+// NewPerson draws the person of an account: who they are from the
+// account's customer and end user, their job from the account itself
+// (EmployerName names the employer, or platform, it was connected
+// through; a Connection of user_terminated ends the job before the
+// account was created).
+func NewPerson(a domain.Account) Person {
+	who := seeded(a.CustomerID + "/" + a.EndUserID)
+	c := cities[who.IntN(len(cities))]
 	p := Person{
-		AccountID: accountID,
-		First:     firstNames[r.IntN(len(firstNames))],
-		Last:      lastNames[r.IntN(len(lastNames))],
-		Birth:     time.Date(1960+r.IntN(40), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC),
-		LastFour:  fmt.Sprintf("%04d", 1+r.IntN(9998)),
-		Street:    fmt.Sprintf("%d %s", 100+r.IntN(9800), streets[r.IntN(len(streets))]),
+		AccountID: a.ID,
+		First:     firstNames[who.IntN(len(firstNames))],
+		Last:      lastNames[who.IntN(len(lastNames))],
+		Birth:     time.Date(1960+who.IntN(40), time.Month(1+who.IntN(12)), 1+who.IntN(28), 0, 0, 0, 0, time.UTC),
+		LastFour:  fmt.Sprintf("%04d", 1+who.IntN(9998)),
+		Street:    fmt.Sprintf("%d %s", 100+who.IntN(9800), streets[who.IntN(len(streets))]),
 		City:      c.city, State: c.state, Zip: c.zip,
-		Phone:     fmt.Sprintf("%03d555%04d", 201+r.IntN(700), r.IntN(10000)),
-		Title:     titles[r.IntN(len(titles))],
-		Start:     time.Date(2012+r.IntN(8), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC),
-		Hourly:    r.IntN(3) == 0,
-		Frequency: frequencies[r.IntN(len(frequencies))],
-		anchor:    payEpoch.AddDate(0, 0, 7*r.IntN(2)),
-		employer:  employer,
+		Phone: fmt.Sprintf("%03d555%04d", 201+who.IntN(700), who.IntN(10000)),
+	}
+	r := seeded(a.ID)
+	p.Title = titles[r.IntN(len(titles))]
+	p.Start = time.Date(2012+r.IntN(8), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)
+	p.Hourly = r.IntN(3) == 0
+	p.Frequency = frequencies[r.IntN(len(frequencies))]
+	p.anchor = payEpoch.AddDate(0, 0, 7*r.IntN(2))
+	p.employer = a.EmployerName
+	if a.Connection == scenarioTerminated {
+		created := a.CreatedAt.UTC().Truncate(24 * time.Hour)
+		p.End = created.AddDate(0, 0, -(45 + r.IntN(300)))
 	}
 	if p.Hourly {
 		p.Rate = int64(1600 + r.IntN(3400)) // $16 to $50
@@ -99,8 +117,13 @@ func (p Person) Identity() domain.Identity {
 
 // Employment is the person's job.
 func (p Person) Employment() domain.Employment {
-	return domain.Employment{Status: "employed", StartDate: p.Start.Format(time.DateOnly), EmployerName: p.employer,
+	e := domain.Employment{Status: "employed", StartDate: p.Start.Format(time.DateOnly), EmployerName: p.employer,
 		EmployerAddress: p.employerAt, EmployerPhoneNumber: domain.PhoneNumber{Value: "8005550100", Type: "work"}, Title: p.Title}
+	if !p.End.IsZero() {
+		end := p.End.Format(time.DateOnly)
+		e.Status, e.TerminationDate = "terminated", &end
+	}
+	return e
 }
 
 // Income is the person's pay rate.
@@ -115,7 +138,7 @@ func (p Person) Income() domain.Income {
 func (p Person) PayDates(from, to time.Time) []time.Time {
 	var out []time.Time
 	add := func(d time.Time) {
-		if !d.Before(from) && !d.After(to) && !d.Before(p.Start) {
+		if !d.Before(from) && !d.After(to) && !d.Before(p.Start) && (p.End.IsZero() || !d.After(p.End)) {
 			out = append(out, d)
 		}
 	}
@@ -174,13 +197,14 @@ func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
 	}
 	var earnings []domain.PayLine
 	if p.Hourly {
-		hours := float64(2080/periodsPerYear(p.Frequency)) - float64(r.IntN(5))
-		rate := p.Rate
-		earnings = append(earnings, domain.PayLine{Name: "Regular", Category: "hourly", Amount: int64(hours * float64(rate)), Hours: &hours, Rate: &rate})
+		// Whole hours: the pay is hours times the rate in integer cents.
+		wholeHours := 2080/periodsPerYear(p.Frequency) - int64(r.IntN(5))
+		rate, hours := p.Rate, float64(wholeHours)
+		earnings = append(earnings, domain.PayLine{Name: "Regular", Category: "hourly", Amount: wholeHours * rate, Hours: &hours, Rate: &rate})
 		if r.IntN(10) < 3 {
-			ot := float64(1 + r.IntN(8))
-			otRate := rate * 3 / 2
-			earnings = append(earnings, domain.PayLine{Name: "Overtime", Category: "overtime", Amount: int64(ot * float64(otRate)), Hours: &ot, Rate: &otRate})
+			otHours := int64(1 + r.IntN(8))
+			otRate, ot := rate*3/2, float64(otHours)
+			earnings = append(earnings, domain.PayLine{Name: "Overtime", Category: "overtime", Amount: otHours * otRate, Hours: &ot, Rate: &otRate})
 		}
 	} else {
 		earnings = append(earnings, domain.PayLine{Name: "Salary", Category: "salary", Amount: p.Annual / periodsPerYear(p.Frequency)})
@@ -301,12 +325,12 @@ func (p Person) Allocations(switches []domain.Job) []domain.DepositAllocation {
 		switch {
 		case sw.Params.Action != domain.ActionPartialSwitch: // a full switch, or a matched one
 			lines = []domain.DepositAllocation{line}
-		case alloc.Type == domain.AllocationAmount && alloc.Value != nil:
-			cents := int64(*alloc.Value*100 + 0.5)
+		case alloc.Type == domain.AllocationAmount:
+			cents := alloc.Amount.Amount
 			line.AllocationType, line.Amount = domain.AllocationAmount, &cents
 			lines = append([]domain.DepositAllocation{line}, lines...)
-		case alloc.Type == domain.AllocationPercentage && alloc.Value != nil:
-			pctValue := *alloc.Value
+		case alloc.Type == domain.AllocationPercentage:
+			pctValue := float64(alloc.Percentage) // the product's percentage is a number; ours are whole
 			line.AllocationType, line.Percentage = domain.AllocationPercentage, &pctValue
 			lines = append([]domain.DepositAllocation{line}, lines...)
 		default: // the new account takes the remainder from the old one
@@ -360,8 +384,11 @@ func (p Person) Shifts(now time.Time) []domain.DatedShift {
 		if end.After(now) {
 			continue
 		}
-		hours := float64(end.Sub(start).Minutes()) / 60
-		hours = float64(int(hours*100)) / 100
+		// Pay is worked minutes times the hourly rate, in integer cents
+		// (rounded half up); hours are shown to two decimals.
+		minutes := int64(end.Sub(start) / time.Minute)
+		pay := (minutes*rate + 30) / 60
+		hours := float64(minutes*100/60) / 100
 		r2 := rate
 		out = append(out, domain.DatedShift{
 			ID: uuid.NewSHA1(namespace, []byte("shift/"+p.AccountID+"/"+day.Format(time.DateOnly))).String(),
@@ -371,7 +398,7 @@ func (p Person) Shifts(now time.Time) []domain.DatedShift {
 					{Type: "shift_start", Timestamp: domain.APITime(start)},
 					{Type: "shift_end", Timestamp: domain.APITime(end)},
 				},
-				Earnings: []domain.PayLine{{Name: "Shift pay", Category: "hourly", Amount: int64(hours * float64(rate)), Hours: &hours, Rate: &r2}},
+				Earnings: []domain.PayLine{{Name: "Shift pay", Category: "hourly", Amount: pay, Hours: &hours, Rate: &r2}},
 			},
 		})
 	}

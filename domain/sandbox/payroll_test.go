@@ -20,7 +20,7 @@ func TestPaystubIdentities(t *testing.T) {
 	from := now.AddDate(-2, 0, 0)
 	for i := 0; i < 300; i++ {
 		id := domain.NewID()
-		p := sandbox.NewPerson(id, "Acme Corp")
+		p := sandbox.NewPerson(domain.Account{ID: id, CustomerID: "c", EndUserID: "u", EmployerName: "Acme Corp"})
 		stubs := p.Paystubs(from, now, now)
 		if len(stubs) < 20 {
 			t.Fatalf("%s (%s): only %d stubs in two years", id, p.Frequency, len(stubs))
@@ -93,7 +93,8 @@ func TestPaystubIdentities(t *testing.T) {
 }
 
 func TestPersonIsAFunctionOfTheAccount(t *testing.T) {
-	a, b := sandbox.NewPerson("acct-1", "X"), sandbox.NewPerson("acct-1", "X")
+	acct := domain.Account{ID: "acct-1", CustomerID: "c", EndUserID: "u", EmployerName: "X"}
+	a, b := sandbox.NewPerson(acct), sandbox.NewPerson(acct)
 	if a.Identity().FullName != b.Identity().FullName || a.Income() != b.Income() {
 		t.Error("the same account gave two people")
 	}
@@ -101,5 +102,41 @@ func TestPersonIsAFunctionOfTheAccount(t *testing.T) {
 	s1, s2 := a.Paystubs(now.AddDate(-1, 0, 0), now, now), b.Paystubs(now.AddDate(-1, 0, 0), now, now)
 	if !cmp.Equal(s1, s2) {
 		t.Error("the same account gave different paystubs")
+	}
+}
+
+// TestOnePersonPerEndUser: an end user's accounts agree on who the person
+// is, while each account is its own job; another end user is someone else.
+func TestOnePersonPerEndUser(t *testing.T) {
+	a := sandbox.NewPerson(domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: "u", EmployerName: "A"})
+	b := sandbox.NewPerson(domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: "u", EmployerName: "B"})
+	if diff := cmp.Diff(a.Identity(), b.Identity()); diff != "" {
+		t.Errorf("one end user, two identities (-a +b):\n%s", diff)
+	}
+	if a.Employment() == b.Employment() {
+		t.Error("two accounts share one employment")
+	}
+	other := sandbox.NewPerson(domain.Account{ID: domain.NewID(), CustomerID: "c2", EndUserID: "u", EmployerName: "A"})
+	if other.Identity().FullName+other.Identity().LastFourSSN == a.Identity().FullName+a.Identity().LastFourSSN &&
+		other.Identity().DateOfBirth == a.Identity().DateOfBirth {
+		t.Error("another customer's end user u is the same person")
+	}
+}
+
+// TestTerminatedEmployment: user_terminated accounts end their job before
+// the account was created; no pay date follows the termination.
+func TestTerminatedEmployment(t *testing.T) {
+	created := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	for i := 0; i < 100; i++ {
+		acct := domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: "u", EmployerName: "A", Connection: "terminated", CreatedAt: created}
+		p := sandbox.NewPerson(acct)
+		e := p.Employment()
+		if e.Status != "terminated" || e.TerminationDate == nil || *e.TerminationDate >= created.Format(time.DateOnly) {
+			t.Fatalf("%s: employment %+v", acct.ID, e)
+		}
+		stubs := p.Paystubs(created.AddDate(-2, 0, 0), created, created)
+		if len(stubs) == 0 || stubs[len(stubs)-1].PayDate > *e.TerminationDate {
+			t.Fatalf("%s: last pay date after termination %s", acct.ID, *e.TerminationDate)
+		}
 	}
 }

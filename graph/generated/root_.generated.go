@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"payline/domain"
+	"payline/graph/model"
 	"sync/atomic"
 	"time"
 
@@ -23,15 +24,152 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Account() AccountResolver
+	AnnualIncome() AnnualIncomeResolver
+	Delivery() DeliveryResolver
+	DepositAllocation() DepositAllocationResolver
+	EarningsTotal() EarningsTotalResolver
 	Employer() EmployerResolver
+	EndUser() EndUserResolver
+	Income() IncomeResolver
+	Job() JobResolver
+	JobAllocation() JobAllocationResolver
+	JobParams() JobParamsResolver
+	LinkToken() LinkTokenResolver
+	Mutation() MutationResolver
+	PayLine() PayLineResolver
+	Paystub() PaystubResolver
 	Platform() PlatformResolver
 	Query() QueryResolver
+	ReportCompleteness() ReportCompletenessResolver
+	ReportIncome() ReportIncomeResolver
+	Subscription() SubscriptionResolver
+	VerificationReport() VerificationReportResolver
+	W2() W2Resolver
+	Webhook() WebhookResolver
 }
 
 type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	Account struct {
+		Connected                func(childComplexity int) int
+		CreatedAt                func(childComplexity int) int
+		DataRefreshedAt          func(childComplexity int) int
+		DataUpdatedAt            func(childComplexity int) int
+		DirectDepositAllocations func(childComplexity int) int
+		Employment               func(childComplexity int) int
+		EndUser                  func(childComplexity int) int
+		ID                       func(childComplexity int) int
+		Identity                 func(childComplexity int) int
+		Income                   func(childComplexity int) int
+		Jobs                     func(childComplexity int, filter *model.JobFilter, first *int, after *string) int
+		LinkToken                func(childComplexity int) int
+		MonitoringStatus         func(childComplexity int) int
+		Paystubs                 func(childComplexity int, first *int, after *string, fromPayDate *string) int
+		Platform                 func(childComplexity int) int
+		Shifts                   func(childComplexity int, first *int, after *string) int
+		TaxForms                 func(childComplexity int, first *int, after *string) int
+	}
+
+	AccountConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	AccountEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Address struct {
+		City       func(childComplexity int) int
+		Country    func(childComplexity int) int
+		Line1      func(childComplexity int) int
+		Line2      func(childComplexity int) int
+		PostalCode func(childComplexity int) int
+		Raw        func(childComplexity int) int
+		State      func(childComplexity int) int
+	}
+
+	AnnualIncome struct {
+		Earnings            func(childComplexity int) int
+		GrossPay            func(childComplexity int) int
+		NetPay              func(childComplexity int) int
+		PaystubCount        func(childComplexity int) int
+		TotalDeductions     func(childComplexity int) int
+		TotalReimbursements func(childComplexity int) int
+		TotalTaxes          func(childComplexity int) int
+		Year                func(childComplexity int) int
+	}
+
+	CreatedLinkToken struct {
+		LinkToken func(childComplexity int) int
+		Token     func(childComplexity int) int
+	}
+
+	Delivery struct {
+		Attempt     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Error       func(childComplexity int) int
+		Event       func(childComplexity int) int
+		EventID     func(childComplexity int) int
+		ID          func(childComplexity int) int
+		LatencyMs   func(childComplexity int) int
+		NextAttempt func(childComplexity int) int
+		Outcome     func(childComplexity int) int
+		StatusCode  func(childComplexity int) int
+	}
+
+	DeliveryConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	DeliveryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	DepositAllocation struct {
+		AccountName         func(childComplexity int) int
+		AccountType         func(childComplexity int) int
+		AllocationType      func(childComplexity int) int
+		Amount              func(childComplexity int) int
+		BankName            func(childComplexity int) int
+		MaskedAccountNumber func(childComplexity int) int
+		Percentage          func(childComplexity int) int
+		Priority            func(childComplexity int) int
+		RoutingNumber       func(childComplexity int) int
+	}
+
+	Document struct {
+		AccountID             func(childComplexity int) int
+		CreatedAt             func(childComplexity int) int
+		DocumentType          func(childComplexity int) int
+		DownloadURL           func(childComplexity int) int
+		DownloadURLExpiration func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		W2                    func(childComplexity int) int
+	}
+
+	DocumentConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	DocumentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	EarningsTotal struct {
+		Amount   func(childComplexity int) int
+		Category func(childComplexity int) int
+	}
+
 	Employer struct {
 		AmountSupported           func(childComplexity int) int
 		FractionalAmountSupported func(childComplexity int) int
@@ -40,8 +178,10 @@ type ComplexityRoot struct {
 		LogoURL                   func(childComplexity int) int
 		MaxAmount                 func(childComplexity int) int
 		MaxPercentage             func(childComplexity int) int
+		MaximumAmount             func(childComplexity int) int
 		MinAmount                 func(childComplexity int) int
 		MinPercentage             func(childComplexity int) int
+		MinimumAmount             func(childComplexity int) int
 		Name                      func(childComplexity int) int
 		PercentageSupported       func(childComplexity int) int
 		Platform                  func(childComplexity int) int
@@ -58,9 +198,181 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Employment struct {
+		EmployerAddress     func(childComplexity int) int
+		EmployerName        func(childComplexity int) int
+		EmployerPhoneNumber func(childComplexity int) int
+		StartDate           func(childComplexity int) int
+		Status              func(childComplexity int) int
+		TerminationDate     func(childComplexity int) int
+		Title               func(childComplexity int) int
+	}
+
+	EndUser struct {
+		Accounts              func(childComplexity int, first *int, after *string) int
+		Documents             func(childComplexity int, typeArg *model.DocumentType, first *int, after *string) int
+		EarningsStreamPayouts func(childComplexity int) int
+		FirstConnectedAt      func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		Voe                   func(childComplexity int) int
+		Voie                  func(childComplexity int) int
+	}
+
+	EndUserConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	EndUserEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Identity struct {
+		Address      func(childComplexity int) int
+		DateOfBirth  func(childComplexity int) int
+		Emails       func(childComplexity int) int
+		FullName     func(childComplexity int) int
+		LastFourSSN  func(childComplexity int) int
+		PhoneNumbers func(childComplexity int) int
+	}
+
+	Income struct {
+		Compensation     func(childComplexity int) int
+		CompensationUnit func(childComplexity int) int
+		PayFrequency     func(childComplexity int) int
+	}
+
+	Job struct {
+		Account      func(childComplexity int) int
+		ErrorCode    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		LinkToken    func(childComplexity int) int
+		Name         func(childComplexity int) int
+		Outcome      func(childComplexity int) int
+		Params       func(childComplexity int) int
+		Platform     func(childComplexity int) int
+		PlatformName func(childComplexity int) int
+		Timestamp    func(childComplexity int) int
+	}
+
+	JobAllocation struct {
+		Amount            func(childComplexity int) int
+		Percentage        func(childComplexity int) int
+		TargetAccountName func(childComplexity int) int
+		TargetAccountType func(childComplexity int) int
+		Type              func(childComplexity int) int
+	}
+
+	JobConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	JobEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	JobParams struct {
+		Action     func(childComplexity int) int
+		Allocation func(childComplexity int) int
+	}
+
+	LinkToken struct {
+		AccountID    func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		EndUserID    func(childComplexity int) int
+		Expires      func(childComplexity int) int
+		Features     func(childComplexity int) int
+		ID           func(childComplexity int) int
+		OrgName      func(childComplexity int) int
+		RequiredJobs func(childComplexity int) int
+		Used         func(childComplexity int) int
+	}
+
+	Money struct {
+		Amount    func(childComplexity int) int
+		Currency  func(childComplexity int) int
+		Formatted func(childComplexity int) int
+	}
+
+	Mutation struct {
+		CreateLinkToken           func(childComplexity int, input model.CreateLinkTokenInput) int
+		CreateWebhook             func(childComplexity int, input model.CreateWebhookInput) int
+		DeleteWebhook             func(childComplexity int, id string) int
+		DisableMonitoring         func(childComplexity int, id string) int
+		DisconnectAccount         func(childComplexity int, id string) int
+		RefreshVerificationReport func(childComplexity int, endUserID string, typeArg string) int
+		UpdateWebhook             func(childComplexity int, id string, input model.UpdateWebhookInput) int
+	}
+
 	PageInfo struct {
 		EndCursor   func(childComplexity int) int
 		HasNextPage func(childComplexity int) int
+	}
+
+	PayLine struct {
+		Amount   func(childComplexity int) int
+		Category func(childComplexity int) int
+		Hours    func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Rate     func(childComplexity int) int
+	}
+
+	Payout struct {
+		Earnings func(childComplexity int) int
+		PayDate  func(childComplexity int) int
+		Status   func(childComplexity int) int
+	}
+
+	PayoutEarning struct {
+		ConfidenceScore func(childComplexity int) int
+		Date            func(childComplexity int) int
+		NetPay          func(childComplexity int) int
+	}
+
+	Paystub struct {
+		CheckAmount         func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		Deductions          func(childComplexity int) int
+		Earnings            func(childComplexity int) int
+		EmployerName        func(childComplexity int) int
+		ExternalPaystubID   func(childComplexity int) int
+		GrossPay            func(childComplexity int) int
+		GrossPayYtd         func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		NetPay              func(childComplexity int) int
+		NetPayYtd           func(childComplexity int) int
+		PayDate             func(childComplexity int) int
+		PayPeriodEnd        func(childComplexity int) int
+		PayPeriodStart      func(childComplexity int) int
+		Taxes               func(childComplexity int) int
+		TotalDeductions     func(childComplexity int) int
+		TotalReimbursements func(childComplexity int) int
+		TotalTaxes          func(childComplexity int) int
+	}
+
+	PaystubConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	PaystubEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	PersonName struct {
+		FirstName  func(childComplexity int) int
+		FullName   func(childComplexity int) int
+		LastName   func(childComplexity int) int
+		MiddleName func(childComplexity int) int
+	}
+
+	PhoneNumber struct {
+		Type  func(childComplexity int) int
+		Value func(childComplexity int) int
 	}
 
 	Platform struct {
@@ -72,10 +384,12 @@ type ComplexityRoot struct {
 		LogoURL                   func(childComplexity int) int
 		MaxAmount                 func(childComplexity int) int
 		MaxPercentage             func(childComplexity int) int
+		MaximumAmount             func(childComplexity int) int
 		MerchantCategories        func(childComplexity int) int
 		MerchantCategory          func(childComplexity int) int
 		MinAmount                 func(childComplexity int) int
 		MinPercentage             func(childComplexity int) int
+		MinimumAmount             func(childComplexity int) int
 		Name                      func(childComplexity int) int
 		PercentageSupported       func(childComplexity int) int
 		SupportedJobs             func(childComplexity int) int
@@ -92,13 +406,158 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ProductTime struct {
+		At      func(childComplexity int) int
+		Product func(childComplexity int) int
+	}
+
 	Query struct {
+		Account       func(childComplexity int, id string) int
+		Accounts      func(childComplexity int, filter *model.AccountFilter, first *int, after *string) int
 		Employer      func(childComplexity int, id string) int
 		EmployerByEin func(childComplexity int, ein string) int
 		Employers     func(childComplexity int, first *int, after *string, lastUpdated *time.Time) int
+		EndUser       func(childComplexity int, id string) int
+		EndUsers      func(childComplexity int, first *int, after *string) int
+		Job           func(childComplexity int, id string) int
+		Jobs          func(childComplexity int, filter *model.JobFilter, first *int, after *string) int
+		LinkToken     func(childComplexity int, id string) int
+		Node          func(childComplexity int, id string) int
+		Nodes         func(childComplexity int, ids []string) int
 		Platform      func(childComplexity int, id string) int
 		Platforms     func(childComplexity int, first *int, after *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) int
 		Search        func(childComplexity int, q string, supportedJobs []domain.JobType, responseTypes []domain.ResponseType, amountSupported *bool, platformType *domain.PlatformType, limit *int) int
+		Webhook       func(childComplexity int, id string) int
+		Webhooks      func(childComplexity int, first *int, after *string) int
+	}
+
+	ReportCompleteness struct {
+		Derived                 func(childComplexity int) int
+		IdentityConflicts       func(childComplexity int) int
+		IdentitySourceAccountID func(childComplexity int) int
+		Missing                 func(childComplexity int) int
+		PaystubsFrom            func(childComplexity int) int
+		PaystubsTo              func(childComplexity int) int
+	}
+
+	ReportEmployee struct {
+		Address      func(childComplexity int) int
+		DateOfBirth  func(childComplexity int) int
+		LastFourSSN  func(childComplexity int) int
+		Name         func(childComplexity int) int
+		PhoneNumbers func(childComplexity int) int
+	}
+
+	ReportEmployment struct {
+		AccountID                func(childComplexity int) int
+		EmployerAddress          func(childComplexity int) int
+		EmployerName             func(childComplexity int) int
+		EmploymentDurationMonths func(childComplexity int) int
+		EmploymentStatus         func(childComplexity int) int
+		EmploymentType           func(childComplexity int) int
+		Income                   func(childComplexity int) int
+		MostRecentPayDate        func(childComplexity int) int
+		StartDate                func(childComplexity int) int
+		TerminationDate          func(childComplexity int) int
+		Title                    func(childComplexity int) int
+	}
+
+	ReportIncome struct {
+		AnnualIncomes    func(childComplexity int) int
+		Compensation     func(childComplexity int) int
+		CompensationUnit func(childComplexity int) int
+		PayFrequency     func(childComplexity int) int
+		Paystubs         func(childComplexity int) int
+	}
+
+	Shift struct {
+		Earnings  func(childComplexity int) int
+		EndDate   func(childComplexity int) int
+		EndedAt   func(childComplexity int) int
+		ID        func(childComplexity int) int
+		StartDate func(childComplexity int) int
+		StartedAt func(childComplexity int) int
+		Timezone  func(childComplexity int) int
+	}
+
+	ShiftConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	ShiftEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Subscription struct {
+		AccountUpdated func(childComplexity int, endUserID *string) int
+		JobUpdated     func(childComplexity int, accountID *string, endUserID *string, linkTokenID *string) int
+	}
+
+	TaxForm struct {
+		DocumentID func(childComplexity int) int
+		FormType   func(childComplexity int) int
+		ID         func(childComplexity int) int
+		W2         func(childComplexity int) int
+		Year       func(childComplexity int) int
+	}
+
+	TaxFormConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	TaxFormEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	VerificationReport struct {
+		Completeness          func(childComplexity int) int
+		DownloadURL           func(childComplexity int) int
+		DownloadURLExpiration func(childComplexity int) int
+		Employee              func(childComplexity int) int
+		Employments           func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		RefreshedAt           func(childComplexity int) int
+		ReportType            func(childComplexity int) int
+		UpdatedAt             func(childComplexity int) int
+	}
+
+	W2 struct {
+		EmployeeName        func(childComplexity int) int
+		EmployerName        func(childComplexity int) int
+		FederalTaxes        func(childComplexity int) int
+		MedicareTaxes       func(childComplexity int) int
+		MedicareWages       func(childComplexity int) int
+		SocialSecurityTaxes func(childComplexity int) int
+		SocialSecurityWages func(childComplexity int) int
+		StateTaxes          func(childComplexity int) int
+		StateWages          func(childComplexity int) int
+		TaxYear             func(childComplexity int) int
+		TotalWages          func(childComplexity int) int
+	}
+
+	Webhook struct {
+		CreatedAt     func(childComplexity int) int
+		Deliveries    func(childComplexity int, first *int, after *string) int
+		EnabledEvents func(childComplexity int) int
+		ID            func(childComplexity int) int
+		LastUpdated   func(childComplexity int) int
+		Status        func(childComplexity int) int
+		URL           func(childComplexity int) int
+		Version       func(childComplexity int) int
+	}
+
+	WebhookConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	WebhookEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 }
 
@@ -115,6 +574,490 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "Account.connected":
+		if e.ComplexityRoot.Account.Connected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Connected(childComplexity), true
+	case "Account.createdAt":
+		if e.ComplexityRoot.Account.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.CreatedAt(childComplexity), true
+	case "Account.dataRefreshedAt":
+		if e.ComplexityRoot.Account.DataRefreshedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.DataRefreshedAt(childComplexity), true
+	case "Account.dataUpdatedAt":
+		if e.ComplexityRoot.Account.DataUpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.DataUpdatedAt(childComplexity), true
+	case "Account.directDepositAllocations":
+		if e.ComplexityRoot.Account.DirectDepositAllocations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.DirectDepositAllocations(childComplexity), true
+	case "Account.employment":
+		if e.ComplexityRoot.Account.Employment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Employment(childComplexity), true
+	case "Account.endUser":
+		if e.ComplexityRoot.Account.EndUser == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.EndUser(childComplexity), true
+	case "Account.id":
+		if e.ComplexityRoot.Account.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.ID(childComplexity), true
+	case "Account.identity":
+		if e.ComplexityRoot.Account.Identity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Identity(childComplexity), true
+	case "Account.income":
+		if e.ComplexityRoot.Account.Income == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Income(childComplexity), true
+	case "Account.jobs":
+		if e.ComplexityRoot.Account.Jobs == nil {
+			break
+		}
+
+		args, err := ec.field_Account_jobs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["first"].(*int), args["after"].(*string)), true
+	case "Account.linkToken":
+		if e.ComplexityRoot.Account.LinkToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.LinkToken(childComplexity), true
+	case "Account.monitoringStatus":
+		if e.ComplexityRoot.Account.MonitoringStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.MonitoringStatus(childComplexity), true
+	case "Account.paystubs":
+		if e.ComplexityRoot.Account.Paystubs == nil {
+			break
+		}
+
+		args, err := ec.field_Account_paystubs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Paystubs(childComplexity, args["first"].(*int), args["after"].(*string), args["fromPayDate"].(*string)), true
+	case "Account.platform":
+		if e.ComplexityRoot.Account.Platform == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Platform(childComplexity), true
+	case "Account.shifts":
+		if e.ComplexityRoot.Account.Shifts == nil {
+			break
+		}
+
+		args, err := ec.field_Account_shifts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Shifts(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Account.taxForms":
+		if e.ComplexityRoot.Account.TaxForms == nil {
+			break
+		}
+
+		args, err := ec.field_Account_taxForms_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.TaxForms(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
+	case "AccountConnection.edges":
+		if e.ComplexityRoot.AccountConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountConnection.Edges(childComplexity), true
+	case "AccountConnection.pageInfo":
+		if e.ComplexityRoot.AccountConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountConnection.PageInfo(childComplexity), true
+	case "AccountConnection.totalCount":
+		if e.ComplexityRoot.AccountConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountConnection.TotalCount(childComplexity), true
+
+	case "AccountEdge.cursor":
+		if e.ComplexityRoot.AccountEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountEdge.Cursor(childComplexity), true
+	case "AccountEdge.node":
+		if e.ComplexityRoot.AccountEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountEdge.Node(childComplexity), true
+
+	case "Address.city":
+		if e.ComplexityRoot.Address.City == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.City(childComplexity), true
+	case "Address.country":
+		if e.ComplexityRoot.Address.Country == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.Country(childComplexity), true
+	case "Address.line1":
+		if e.ComplexityRoot.Address.Line1 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.Line1(childComplexity), true
+	case "Address.line2":
+		if e.ComplexityRoot.Address.Line2 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.Line2(childComplexity), true
+	case "Address.postalCode":
+		if e.ComplexityRoot.Address.PostalCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.PostalCode(childComplexity), true
+	case "Address.raw":
+		if e.ComplexityRoot.Address.Raw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.Raw(childComplexity), true
+	case "Address.state":
+		if e.ComplexityRoot.Address.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Address.State(childComplexity), true
+
+	case "AnnualIncome.earnings":
+		if e.ComplexityRoot.AnnualIncome.Earnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.Earnings(childComplexity), true
+	case "AnnualIncome.grossPay":
+		if e.ComplexityRoot.AnnualIncome.GrossPay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.GrossPay(childComplexity), true
+	case "AnnualIncome.netPay":
+		if e.ComplexityRoot.AnnualIncome.NetPay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.NetPay(childComplexity), true
+	case "AnnualIncome.paystubCount":
+		if e.ComplexityRoot.AnnualIncome.PaystubCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.PaystubCount(childComplexity), true
+	case "AnnualIncome.totalDeductions":
+		if e.ComplexityRoot.AnnualIncome.TotalDeductions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.TotalDeductions(childComplexity), true
+	case "AnnualIncome.totalReimbursements":
+		if e.ComplexityRoot.AnnualIncome.TotalReimbursements == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.TotalReimbursements(childComplexity), true
+	case "AnnualIncome.totalTaxes":
+		if e.ComplexityRoot.AnnualIncome.TotalTaxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.TotalTaxes(childComplexity), true
+	case "AnnualIncome.year":
+		if e.ComplexityRoot.AnnualIncome.Year == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.Year(childComplexity), true
+
+	case "CreatedLinkToken.linkToken":
+		if e.ComplexityRoot.CreatedLinkToken.LinkToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedLinkToken.LinkToken(childComplexity), true
+	case "CreatedLinkToken.token":
+		if e.ComplexityRoot.CreatedLinkToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedLinkToken.Token(childComplexity), true
+
+	case "Delivery.attempt":
+		if e.ComplexityRoot.Delivery.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.Attempt(childComplexity), true
+	case "Delivery.createdAt":
+		if e.ComplexityRoot.Delivery.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.CreatedAt(childComplexity), true
+	case "Delivery.error":
+		if e.ComplexityRoot.Delivery.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.Error(childComplexity), true
+	case "Delivery.event":
+		if e.ComplexityRoot.Delivery.Event == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.Event(childComplexity), true
+	case "Delivery.eventId":
+		if e.ComplexityRoot.Delivery.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.EventID(childComplexity), true
+	case "Delivery.id":
+		if e.ComplexityRoot.Delivery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.ID(childComplexity), true
+	case "Delivery.latencyMs":
+		if e.ComplexityRoot.Delivery.LatencyMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.LatencyMs(childComplexity), true
+	case "Delivery.nextAttempt":
+		if e.ComplexityRoot.Delivery.NextAttempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.NextAttempt(childComplexity), true
+	case "Delivery.outcome":
+		if e.ComplexityRoot.Delivery.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.Outcome(childComplexity), true
+	case "Delivery.statusCode":
+		if e.ComplexityRoot.Delivery.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.StatusCode(childComplexity), true
+
+	case "DeliveryConnection.edges":
+		if e.ComplexityRoot.DeliveryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeliveryConnection.Edges(childComplexity), true
+	case "DeliveryConnection.pageInfo":
+		if e.ComplexityRoot.DeliveryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeliveryConnection.PageInfo(childComplexity), true
+
+	case "DeliveryEdge.cursor":
+		if e.ComplexityRoot.DeliveryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeliveryEdge.Cursor(childComplexity), true
+	case "DeliveryEdge.node":
+		if e.ComplexityRoot.DeliveryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeliveryEdge.Node(childComplexity), true
+
+	case "DepositAllocation.accountName":
+		if e.ComplexityRoot.DepositAllocation.AccountName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.AccountName(childComplexity), true
+	case "DepositAllocation.accountType":
+		if e.ComplexityRoot.DepositAllocation.AccountType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.AccountType(childComplexity), true
+	case "DepositAllocation.allocationType":
+		if e.ComplexityRoot.DepositAllocation.AllocationType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.AllocationType(childComplexity), true
+	case "DepositAllocation.amount":
+		if e.ComplexityRoot.DepositAllocation.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.Amount(childComplexity), true
+	case "DepositAllocation.bankName":
+		if e.ComplexityRoot.DepositAllocation.BankName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.BankName(childComplexity), true
+	case "DepositAllocation.maskedAccountNumber":
+		if e.ComplexityRoot.DepositAllocation.MaskedAccountNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.MaskedAccountNumber(childComplexity), true
+	case "DepositAllocation.percentage":
+		if e.ComplexityRoot.DepositAllocation.Percentage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.Percentage(childComplexity), true
+	case "DepositAllocation.priority":
+		if e.ComplexityRoot.DepositAllocation.Priority == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.Priority(childComplexity), true
+	case "DepositAllocation.routingNumber":
+		if e.ComplexityRoot.DepositAllocation.RoutingNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DepositAllocation.RoutingNumber(childComplexity), true
+
+	case "Document.accountId":
+		if e.ComplexityRoot.Document.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.AccountID(childComplexity), true
+	case "Document.createdAt":
+		if e.ComplexityRoot.Document.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.CreatedAt(childComplexity), true
+	case "Document.documentType":
+		if e.ComplexityRoot.Document.DocumentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.DocumentType(childComplexity), true
+	case "Document.downloadUrl":
+		if e.ComplexityRoot.Document.DownloadURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.DownloadURL(childComplexity), true
+	case "Document.downloadUrlExpiration":
+		if e.ComplexityRoot.Document.DownloadURLExpiration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.DownloadURLExpiration(childComplexity), true
+	case "Document.id":
+		if e.ComplexityRoot.Document.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.ID(childComplexity), true
+	case "Document.w2":
+		if e.ComplexityRoot.Document.W2 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.W2(childComplexity), true
+
+	case "DocumentConnection.edges":
+		if e.ComplexityRoot.DocumentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentConnection.Edges(childComplexity), true
+	case "DocumentConnection.pageInfo":
+		if e.ComplexityRoot.DocumentConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentConnection.PageInfo(childComplexity), true
+
+	case "DocumentEdge.cursor":
+		if e.ComplexityRoot.DocumentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentEdge.Cursor(childComplexity), true
+	case "DocumentEdge.node":
+		if e.ComplexityRoot.DocumentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentEdge.Node(childComplexity), true
+
+	case "EarningsTotal.amount":
+		if e.ComplexityRoot.EarningsTotal.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EarningsTotal.Amount(childComplexity), true
+	case "EarningsTotal.category":
+		if e.ComplexityRoot.EarningsTotal.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EarningsTotal.Category(childComplexity), true
 
 	case "Employer.amountSupported":
 		if e.ComplexityRoot.Employer.AmountSupported == nil {
@@ -158,6 +1101,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Employer.MaxPercentage(childComplexity), true
+	case "Employer.maximumAmount":
+		if e.ComplexityRoot.Employer.MaximumAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employer.MaximumAmount(childComplexity), true
 	case "Employer.minAmount":
 		if e.ComplexityRoot.Employer.MinAmount == nil {
 			break
@@ -170,6 +1119,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Employer.MinPercentage(childComplexity), true
+	case "Employer.minimumAmount":
+		if e.ComplexityRoot.Employer.MinimumAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employer.MinimumAmount(childComplexity), true
 	case "Employer.name":
 		if e.ComplexityRoot.Employer.Name == nil {
 			break
@@ -221,6 +1176,467 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EmployerEdge.Node(childComplexity), true
 
+	case "Employment.employerAddress":
+		if e.ComplexityRoot.Employment.EmployerAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employment.EmployerAddress(childComplexity), true
+	case "Employment.employerName":
+		if e.ComplexityRoot.Employment.EmployerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employment.EmployerName(childComplexity), true
+	case "Employment.employerPhoneNumber":
+		if e.ComplexityRoot.Employment.EmployerPhoneNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employment.EmployerPhoneNumber(childComplexity), true
+	case "Employment.startDate":
+		if e.ComplexityRoot.Employment.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employment.StartDate(childComplexity), true
+	case "Employment.status":
+		if e.ComplexityRoot.Employment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employment.Status(childComplexity), true
+	case "Employment.terminationDate":
+		if e.ComplexityRoot.Employment.TerminationDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employment.TerminationDate(childComplexity), true
+	case "Employment.title":
+		if e.ComplexityRoot.Employment.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Employment.Title(childComplexity), true
+
+	case "EndUser.accounts":
+		if e.ComplexityRoot.EndUser.Accounts == nil {
+			break
+		}
+
+		args, err := ec.field_EndUser_accounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.EndUser.Accounts(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "EndUser.documents":
+		if e.ComplexityRoot.EndUser.Documents == nil {
+			break
+		}
+
+		args, err := ec.field_EndUser_documents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.EndUser.Documents(childComplexity, args["type"].(*model.DocumentType), args["first"].(*int), args["after"].(*string)), true
+	case "EndUser.earningsStreamPayouts":
+		if e.ComplexityRoot.EndUser.EarningsStreamPayouts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUser.EarningsStreamPayouts(childComplexity), true
+	case "EndUser.firstConnectedAt":
+		if e.ComplexityRoot.EndUser.FirstConnectedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUser.FirstConnectedAt(childComplexity), true
+	case "EndUser.id":
+		if e.ComplexityRoot.EndUser.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUser.ID(childComplexity), true
+	case "EndUser.voe":
+		if e.ComplexityRoot.EndUser.Voe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUser.Voe(childComplexity), true
+	case "EndUser.voie":
+		if e.ComplexityRoot.EndUser.Voie == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUser.Voie(childComplexity), true
+
+	case "EndUserConnection.edges":
+		if e.ComplexityRoot.EndUserConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUserConnection.Edges(childComplexity), true
+	case "EndUserConnection.pageInfo":
+		if e.ComplexityRoot.EndUserConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUserConnection.PageInfo(childComplexity), true
+
+	case "EndUserEdge.cursor":
+		if e.ComplexityRoot.EndUserEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUserEdge.Cursor(childComplexity), true
+	case "EndUserEdge.node":
+		if e.ComplexityRoot.EndUserEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUserEdge.Node(childComplexity), true
+
+	case "Identity.address":
+		if e.ComplexityRoot.Identity.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Address(childComplexity), true
+	case "Identity.dateOfBirth":
+		if e.ComplexityRoot.Identity.DateOfBirth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.DateOfBirth(childComplexity), true
+	case "Identity.emails":
+		if e.ComplexityRoot.Identity.Emails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.Emails(childComplexity), true
+	case "Identity.fullName":
+		if e.ComplexityRoot.Identity.FullName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.FullName(childComplexity), true
+	case "Identity.lastFourSsn":
+		if e.ComplexityRoot.Identity.LastFourSSN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.LastFourSSN(childComplexity), true
+	case "Identity.phoneNumbers":
+		if e.ComplexityRoot.Identity.PhoneNumbers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identity.PhoneNumbers(childComplexity), true
+
+	case "Income.compensation":
+		if e.ComplexityRoot.Income.Compensation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Income.Compensation(childComplexity), true
+	case "Income.compensationUnit":
+		if e.ComplexityRoot.Income.CompensationUnit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Income.CompensationUnit(childComplexity), true
+	case "Income.payFrequency":
+		if e.ComplexityRoot.Income.PayFrequency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Income.PayFrequency(childComplexity), true
+
+	case "Job.account":
+		if e.ComplexityRoot.Job.Account == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Account(childComplexity), true
+	case "Job.errorCode":
+		if e.ComplexityRoot.Job.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.ErrorCode(childComplexity), true
+	case "Job.id":
+		if e.ComplexityRoot.Job.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.ID(childComplexity), true
+	case "Job.linkToken":
+		if e.ComplexityRoot.Job.LinkToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.LinkToken(childComplexity), true
+	case "Job.name":
+		if e.ComplexityRoot.Job.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Name(childComplexity), true
+	case "Job.outcome":
+		if e.ComplexityRoot.Job.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Outcome(childComplexity), true
+	case "Job.params":
+		if e.ComplexityRoot.Job.Params == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Params(childComplexity), true
+	case "Job.platform":
+		if e.ComplexityRoot.Job.Platform == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Platform(childComplexity), true
+	case "Job.platformName":
+		if e.ComplexityRoot.Job.PlatformName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.PlatformName(childComplexity), true
+	case "Job.timestamp":
+		if e.ComplexityRoot.Job.Timestamp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Timestamp(childComplexity), true
+
+	case "JobAllocation.amount":
+		if e.ComplexityRoot.JobAllocation.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobAllocation.Amount(childComplexity), true
+	case "JobAllocation.percentage":
+		if e.ComplexityRoot.JobAllocation.Percentage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobAllocation.Percentage(childComplexity), true
+	case "JobAllocation.targetAccountName":
+		if e.ComplexityRoot.JobAllocation.TargetAccountName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobAllocation.TargetAccountName(childComplexity), true
+	case "JobAllocation.targetAccountType":
+		if e.ComplexityRoot.JobAllocation.TargetAccountType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobAllocation.TargetAccountType(childComplexity), true
+	case "JobAllocation.type":
+		if e.ComplexityRoot.JobAllocation.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobAllocation.Type(childComplexity), true
+
+	case "JobConnection.edges":
+		if e.ComplexityRoot.JobConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobConnection.Edges(childComplexity), true
+	case "JobConnection.pageInfo":
+		if e.ComplexityRoot.JobConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobConnection.PageInfo(childComplexity), true
+
+	case "JobEdge.cursor":
+		if e.ComplexityRoot.JobEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobEdge.Cursor(childComplexity), true
+	case "JobEdge.node":
+		if e.ComplexityRoot.JobEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobEdge.Node(childComplexity), true
+
+	case "JobParams.action":
+		if e.ComplexityRoot.JobParams.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobParams.Action(childComplexity), true
+	case "JobParams.allocation":
+		if e.ComplexityRoot.JobParams.Allocation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobParams.Allocation(childComplexity), true
+
+	case "LinkToken.accountId":
+		if e.ComplexityRoot.LinkToken.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.AccountID(childComplexity), true
+	case "LinkToken.createdAt":
+		if e.ComplexityRoot.LinkToken.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.CreatedAt(childComplexity), true
+	case "LinkToken.endUserId":
+		if e.ComplexityRoot.LinkToken.EndUserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.EndUserID(childComplexity), true
+	case "LinkToken.expires":
+		if e.ComplexityRoot.LinkToken.Expires == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.Expires(childComplexity), true
+	case "LinkToken.features":
+		if e.ComplexityRoot.LinkToken.Features == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.Features(childComplexity), true
+	case "LinkToken.id":
+		if e.ComplexityRoot.LinkToken.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.ID(childComplexity), true
+	case "LinkToken.orgName":
+		if e.ComplexityRoot.LinkToken.OrgName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.OrgName(childComplexity), true
+	case "LinkToken.requiredJobs":
+		if e.ComplexityRoot.LinkToken.RequiredJobs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.RequiredJobs(childComplexity), true
+	case "LinkToken.used":
+		if e.ComplexityRoot.LinkToken.Used == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkToken.Used(childComplexity), true
+
+	case "Money.amount":
+		if e.ComplexityRoot.Money.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Money.Amount(childComplexity), true
+	case "Money.currency":
+		if e.ComplexityRoot.Money.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Money.Currency(childComplexity), true
+	case "Money.formatted":
+		if e.ComplexityRoot.Money.Formatted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Money.Formatted(childComplexity), true
+
+	case "Mutation.createLinkToken":
+		if e.ComplexityRoot.Mutation.CreateLinkToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createLinkToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateLinkToken(childComplexity, args["input"].(model.CreateLinkTokenInput)), true
+	case "Mutation.createWebhook":
+		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["input"].(model.CreateWebhookInput)), true
+	case "Mutation.deleteWebhook":
+		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(string)), true
+	case "Mutation.disableMonitoring":
+		if e.ComplexityRoot.Mutation.DisableMonitoring == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_disableMonitoring_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DisableMonitoring(childComplexity, args["id"].(string)), true
+	case "Mutation.disconnectAccount":
+		if e.ComplexityRoot.Mutation.DisconnectAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_disconnectAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DisconnectAccount(childComplexity, args["id"].(string)), true
+	case "Mutation.refreshVerificationReport":
+		if e.ComplexityRoot.Mutation.RefreshVerificationReport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_refreshVerificationReport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RefreshVerificationReport(childComplexity, args["endUserId"].(string), args["type"].(string)), true
+	case "Mutation.updateWebhook":
+		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(string), args["input"].(model.UpdateWebhookInput)), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -233,6 +1649,248 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
+	case "PayLine.amount":
+		if e.ComplexityRoot.PayLine.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayLine.Amount(childComplexity), true
+	case "PayLine.category":
+		if e.ComplexityRoot.PayLine.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayLine.Category(childComplexity), true
+	case "PayLine.hours":
+		if e.ComplexityRoot.PayLine.Hours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayLine.Hours(childComplexity), true
+	case "PayLine.name":
+		if e.ComplexityRoot.PayLine.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayLine.Name(childComplexity), true
+	case "PayLine.rate":
+		if e.ComplexityRoot.PayLine.Rate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayLine.Rate(childComplexity), true
+
+	case "Payout.earnings":
+		if e.ComplexityRoot.Payout.Earnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Earnings(childComplexity), true
+	case "Payout.payDate":
+		if e.ComplexityRoot.Payout.PayDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.PayDate(childComplexity), true
+	case "Payout.status":
+		if e.ComplexityRoot.Payout.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Payout.Status(childComplexity), true
+
+	case "PayoutEarning.confidenceScore":
+		if e.ComplexityRoot.PayoutEarning.ConfidenceScore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutEarning.ConfidenceScore(childComplexity), true
+	case "PayoutEarning.date":
+		if e.ComplexityRoot.PayoutEarning.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutEarning.Date(childComplexity), true
+	case "PayoutEarning.netPay":
+		if e.ComplexityRoot.PayoutEarning.NetPay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PayoutEarning.NetPay(childComplexity), true
+
+	case "Paystub.checkAmount":
+		if e.ComplexityRoot.Paystub.CheckAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.CheckAmount(childComplexity), true
+	case "Paystub.createdAt":
+		if e.ComplexityRoot.Paystub.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.CreatedAt(childComplexity), true
+	case "Paystub.deductions":
+		if e.ComplexityRoot.Paystub.Deductions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.Deductions(childComplexity), true
+	case "Paystub.earnings":
+		if e.ComplexityRoot.Paystub.Earnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.Earnings(childComplexity), true
+	case "Paystub.employerName":
+		if e.ComplexityRoot.Paystub.EmployerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.EmployerName(childComplexity), true
+	case "Paystub.externalPaystubId":
+		if e.ComplexityRoot.Paystub.ExternalPaystubID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.ExternalPaystubID(childComplexity), true
+	case "Paystub.grossPay":
+		if e.ComplexityRoot.Paystub.GrossPay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.GrossPay(childComplexity), true
+	case "Paystub.grossPayYtd":
+		if e.ComplexityRoot.Paystub.GrossPayYtd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.GrossPayYtd(childComplexity), true
+	case "Paystub.id":
+		if e.ComplexityRoot.Paystub.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.ID(childComplexity), true
+	case "Paystub.netPay":
+		if e.ComplexityRoot.Paystub.NetPay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.NetPay(childComplexity), true
+	case "Paystub.netPayYtd":
+		if e.ComplexityRoot.Paystub.NetPayYtd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.NetPayYtd(childComplexity), true
+	case "Paystub.payDate":
+		if e.ComplexityRoot.Paystub.PayDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.PayDate(childComplexity), true
+	case "Paystub.payPeriodEnd":
+		if e.ComplexityRoot.Paystub.PayPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.PayPeriodEnd(childComplexity), true
+	case "Paystub.payPeriodStart":
+		if e.ComplexityRoot.Paystub.PayPeriodStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.PayPeriodStart(childComplexity), true
+	case "Paystub.taxes":
+		if e.ComplexityRoot.Paystub.Taxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.Taxes(childComplexity), true
+	case "Paystub.totalDeductions":
+		if e.ComplexityRoot.Paystub.TotalDeductions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.TotalDeductions(childComplexity), true
+	case "Paystub.totalReimbursements":
+		if e.ComplexityRoot.Paystub.TotalReimbursements == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.TotalReimbursements(childComplexity), true
+	case "Paystub.totalTaxes":
+		if e.ComplexityRoot.Paystub.TotalTaxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.TotalTaxes(childComplexity), true
+
+	case "PaystubConnection.edges":
+		if e.ComplexityRoot.PaystubConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaystubConnection.Edges(childComplexity), true
+	case "PaystubConnection.pageInfo":
+		if e.ComplexityRoot.PaystubConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaystubConnection.PageInfo(childComplexity), true
+
+	case "PaystubEdge.cursor":
+		if e.ComplexityRoot.PaystubEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaystubEdge.Cursor(childComplexity), true
+	case "PaystubEdge.node":
+		if e.ComplexityRoot.PaystubEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaystubEdge.Node(childComplexity), true
+
+	case "PersonName.firstName":
+		if e.ComplexityRoot.PersonName.FirstName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PersonName.FirstName(childComplexity), true
+	case "PersonName.fullName":
+		if e.ComplexityRoot.PersonName.FullName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PersonName.FullName(childComplexity), true
+	case "PersonName.lastName":
+		if e.ComplexityRoot.PersonName.LastName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PersonName.LastName(childComplexity), true
+	case "PersonName.middleName":
+		if e.ComplexityRoot.PersonName.MiddleName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PersonName.MiddleName(childComplexity), true
+
+	case "PhoneNumber.type":
+		if e.ComplexityRoot.PhoneNumber.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhoneNumber.Type(childComplexity), true
+	case "PhoneNumber.value":
+		if e.ComplexityRoot.PhoneNumber.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhoneNumber.Value(childComplexity), true
 
 	case "Platform.amountSupported":
 		if e.ComplexityRoot.Platform.AmountSupported == nil {
@@ -282,6 +1940,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Platform.MaxPercentage(childComplexity), true
+	case "Platform.maximumAmount":
+		if e.ComplexityRoot.Platform.MaximumAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Platform.MaximumAmount(childComplexity), true
 	case "Platform.merchantCategories":
 		if e.ComplexityRoot.Platform.MerchantCategories == nil {
 			break
@@ -306,6 +1970,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Platform.MinPercentage(childComplexity), true
+	case "Platform.minimumAmount":
+		if e.ComplexityRoot.Platform.MinimumAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Platform.MinimumAmount(childComplexity), true
 	case "Platform.name":
 		if e.ComplexityRoot.Platform.Name == nil {
 			break
@@ -357,6 +2027,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PlatformEdge.Node(childComplexity), true
 
+	case "ProductTime.at":
+		if e.ComplexityRoot.ProductTime.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductTime.At(childComplexity), true
+	case "ProductTime.product":
+		if e.ComplexityRoot.ProductTime.Product == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProductTime.Product(childComplexity), true
+
+	case "Query.account":
+		if e.ComplexityRoot.Query.Account == nil {
+			break
+		}
+
+		args, err := ec.field_Query_account_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Account(childComplexity, args["id"].(string)), true
+	case "Query.accounts":
+		if e.ComplexityRoot.Query.Accounts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_accounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Accounts(childComplexity, args["filter"].(*model.AccountFilter), args["first"].(*int), args["after"].(*string)), true
 	case "Query.employer":
 		if e.ComplexityRoot.Query.Employer == nil {
 			break
@@ -390,7 +2095,84 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Employers(childComplexity, args["first"].(*int), args["after"].(*string), args["lastUpdated"].(*time.Time)), true
+	case "Query.endUser":
+		if e.ComplexityRoot.Query.EndUser == nil {
+			break
+		}
 
+		args, err := ec.field_Query_endUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EndUser(childComplexity, args["id"].(string)), true
+	case "Query.endUsers":
+		if e.ComplexityRoot.Query.EndUsers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_endUsers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EndUsers(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
+	case "Query.job":
+		if e.ComplexityRoot.Query.Job == nil {
+			break
+		}
+
+		args, err := ec.field_Query_job_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Job(childComplexity, args["id"].(string)), true
+	case "Query.jobs":
+		if e.ComplexityRoot.Query.Jobs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_jobs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["first"].(*int), args["after"].(*string)), true
+	case "Query.linkToken":
+		if e.ComplexityRoot.Query.LinkToken == nil {
+			break
+		}
+
+		args, err := ec.field_Query_linkToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LinkToken(childComplexity, args["id"].(string)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.platform":
 		if e.ComplexityRoot.Query.Platform == nil {
 			break
@@ -424,6 +2206,545 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Search(childComplexity, args["q"].(string), args["supportedJobs"].([]domain.JobType), args["responseTypes"].([]domain.ResponseType), args["amountSupported"].(*bool), args["platformType"].(*domain.PlatformType), args["limit"].(*int)), true
+	case "Query.webhook":
+		if e.ComplexityRoot.Query.Webhook == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhook(childComplexity, args["id"].(string)), true
+	case "Query.webhooks":
+		if e.ComplexityRoot.Query.Webhooks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhooks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhooks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
+	case "ReportCompleteness.derived":
+		if e.ComplexityRoot.ReportCompleteness.Derived == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportCompleteness.Derived(childComplexity), true
+	case "ReportCompleteness.identityConflicts":
+		if e.ComplexityRoot.ReportCompleteness.IdentityConflicts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportCompleteness.IdentityConflicts(childComplexity), true
+	case "ReportCompleteness.identitySourceAccountId":
+		if e.ComplexityRoot.ReportCompleteness.IdentitySourceAccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportCompleteness.IdentitySourceAccountID(childComplexity), true
+	case "ReportCompleteness.missing":
+		if e.ComplexityRoot.ReportCompleteness.Missing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportCompleteness.Missing(childComplexity), true
+	case "ReportCompleteness.paystubsFrom":
+		if e.ComplexityRoot.ReportCompleteness.PaystubsFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportCompleteness.PaystubsFrom(childComplexity), true
+	case "ReportCompleteness.paystubsTo":
+		if e.ComplexityRoot.ReportCompleteness.PaystubsTo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportCompleteness.PaystubsTo(childComplexity), true
+
+	case "ReportEmployee.address":
+		if e.ComplexityRoot.ReportEmployee.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployee.Address(childComplexity), true
+	case "ReportEmployee.dateOfBirth":
+		if e.ComplexityRoot.ReportEmployee.DateOfBirth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployee.DateOfBirth(childComplexity), true
+	case "ReportEmployee.lastFourSsn":
+		if e.ComplexityRoot.ReportEmployee.LastFourSSN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployee.LastFourSSN(childComplexity), true
+	case "ReportEmployee.name":
+		if e.ComplexityRoot.ReportEmployee.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployee.Name(childComplexity), true
+	case "ReportEmployee.phoneNumbers":
+		if e.ComplexityRoot.ReportEmployee.PhoneNumbers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployee.PhoneNumbers(childComplexity), true
+
+	case "ReportEmployment.accountId":
+		if e.ComplexityRoot.ReportEmployment.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.AccountID(childComplexity), true
+	case "ReportEmployment.employerAddress":
+		if e.ComplexityRoot.ReportEmployment.EmployerAddress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.EmployerAddress(childComplexity), true
+	case "ReportEmployment.employerName":
+		if e.ComplexityRoot.ReportEmployment.EmployerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.EmployerName(childComplexity), true
+	case "ReportEmployment.employmentDurationMonths":
+		if e.ComplexityRoot.ReportEmployment.EmploymentDurationMonths == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.EmploymentDurationMonths(childComplexity), true
+	case "ReportEmployment.employmentStatus":
+		if e.ComplexityRoot.ReportEmployment.EmploymentStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.EmploymentStatus(childComplexity), true
+	case "ReportEmployment.employmentType":
+		if e.ComplexityRoot.ReportEmployment.EmploymentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.EmploymentType(childComplexity), true
+	case "ReportEmployment.income":
+		if e.ComplexityRoot.ReportEmployment.Income == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.Income(childComplexity), true
+	case "ReportEmployment.mostRecentPayDate":
+		if e.ComplexityRoot.ReportEmployment.MostRecentPayDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.MostRecentPayDate(childComplexity), true
+	case "ReportEmployment.startDate":
+		if e.ComplexityRoot.ReportEmployment.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.StartDate(childComplexity), true
+	case "ReportEmployment.terminationDate":
+		if e.ComplexityRoot.ReportEmployment.TerminationDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.TerminationDate(childComplexity), true
+	case "ReportEmployment.title":
+		if e.ComplexityRoot.ReportEmployment.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.Title(childComplexity), true
+
+	case "ReportIncome.annualIncomes":
+		if e.ComplexityRoot.ReportIncome.AnnualIncomes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.AnnualIncomes(childComplexity), true
+	case "ReportIncome.compensation":
+		if e.ComplexityRoot.ReportIncome.Compensation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.Compensation(childComplexity), true
+	case "ReportIncome.compensationUnit":
+		if e.ComplexityRoot.ReportIncome.CompensationUnit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.CompensationUnit(childComplexity), true
+	case "ReportIncome.payFrequency":
+		if e.ComplexityRoot.ReportIncome.PayFrequency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.PayFrequency(childComplexity), true
+	case "ReportIncome.paystubs":
+		if e.ComplexityRoot.ReportIncome.Paystubs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.Paystubs(childComplexity), true
+
+	case "Shift.earnings":
+		if e.ComplexityRoot.Shift.Earnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shift.Earnings(childComplexity), true
+	case "Shift.endDate":
+		if e.ComplexityRoot.Shift.EndDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shift.EndDate(childComplexity), true
+	case "Shift.endedAt":
+		if e.ComplexityRoot.Shift.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shift.EndedAt(childComplexity), true
+	case "Shift.id":
+		if e.ComplexityRoot.Shift.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shift.ID(childComplexity), true
+	case "Shift.startDate":
+		if e.ComplexityRoot.Shift.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shift.StartDate(childComplexity), true
+	case "Shift.startedAt":
+		if e.ComplexityRoot.Shift.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shift.StartedAt(childComplexity), true
+	case "Shift.timezone":
+		if e.ComplexityRoot.Shift.Timezone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shift.Timezone(childComplexity), true
+
+	case "ShiftConnection.edges":
+		if e.ComplexityRoot.ShiftConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShiftConnection.Edges(childComplexity), true
+	case "ShiftConnection.pageInfo":
+		if e.ComplexityRoot.ShiftConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShiftConnection.PageInfo(childComplexity), true
+
+	case "ShiftEdge.cursor":
+		if e.ComplexityRoot.ShiftEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShiftEdge.Cursor(childComplexity), true
+	case "ShiftEdge.node":
+		if e.ComplexityRoot.ShiftEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShiftEdge.Node(childComplexity), true
+
+	case "Subscription.accountUpdated":
+		if e.ComplexityRoot.Subscription.AccountUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_accountUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.AccountUpdated(childComplexity, args["endUserId"].(*string)), true
+	case "Subscription.jobUpdated":
+		if e.ComplexityRoot.Subscription.JobUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_jobUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.JobUpdated(childComplexity, args["accountId"].(*string), args["endUserId"].(*string), args["linkTokenId"].(*string)), true
+
+	case "TaxForm.documentId":
+		if e.ComplexityRoot.TaxForm.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxForm.DocumentID(childComplexity), true
+	case "TaxForm.formType":
+		if e.ComplexityRoot.TaxForm.FormType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxForm.FormType(childComplexity), true
+	case "TaxForm.id":
+		if e.ComplexityRoot.TaxForm.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxForm.ID(childComplexity), true
+	case "TaxForm.w2":
+		if e.ComplexityRoot.TaxForm.W2 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxForm.W2(childComplexity), true
+	case "TaxForm.year":
+		if e.ComplexityRoot.TaxForm.Year == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxForm.Year(childComplexity), true
+
+	case "TaxFormConnection.edges":
+		if e.ComplexityRoot.TaxFormConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxFormConnection.Edges(childComplexity), true
+	case "TaxFormConnection.pageInfo":
+		if e.ComplexityRoot.TaxFormConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxFormConnection.PageInfo(childComplexity), true
+
+	case "TaxFormEdge.cursor":
+		if e.ComplexityRoot.TaxFormEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxFormEdge.Cursor(childComplexity), true
+	case "TaxFormEdge.node":
+		if e.ComplexityRoot.TaxFormEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxFormEdge.Node(childComplexity), true
+
+	case "VerificationReport.completeness":
+		if e.ComplexityRoot.VerificationReport.Completeness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Completeness(childComplexity), true
+	case "VerificationReport.downloadUrl":
+		if e.ComplexityRoot.VerificationReport.DownloadURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.DownloadURL(childComplexity), true
+	case "VerificationReport.downloadUrlExpiration":
+		if e.ComplexityRoot.VerificationReport.DownloadURLExpiration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.DownloadURLExpiration(childComplexity), true
+	case "VerificationReport.employee":
+		if e.ComplexityRoot.VerificationReport.Employee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Employee(childComplexity), true
+	case "VerificationReport.employments":
+		if e.ComplexityRoot.VerificationReport.Employments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Employments(childComplexity), true
+	case "VerificationReport.id":
+		if e.ComplexityRoot.VerificationReport.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.ID(childComplexity), true
+	case "VerificationReport.refreshedAt":
+		if e.ComplexityRoot.VerificationReport.RefreshedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.RefreshedAt(childComplexity), true
+	case "VerificationReport.reportType":
+		if e.ComplexityRoot.VerificationReport.ReportType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.ReportType(childComplexity), true
+	case "VerificationReport.updatedAt":
+		if e.ComplexityRoot.VerificationReport.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.UpdatedAt(childComplexity), true
+
+	case "W2.employeeName":
+		if e.ComplexityRoot.W2.EmployeeName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.EmployeeName(childComplexity), true
+	case "W2.employerName":
+		if e.ComplexityRoot.W2.EmployerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.EmployerName(childComplexity), true
+	case "W2.federalTaxes":
+		if e.ComplexityRoot.W2.FederalTaxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.FederalTaxes(childComplexity), true
+	case "W2.medicareTaxes":
+		if e.ComplexityRoot.W2.MedicareTaxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.MedicareTaxes(childComplexity), true
+	case "W2.medicareWages":
+		if e.ComplexityRoot.W2.MedicareWages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.MedicareWages(childComplexity), true
+	case "W2.socialSecurityTaxes":
+		if e.ComplexityRoot.W2.SocialSecurityTaxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.SocialSecurityTaxes(childComplexity), true
+	case "W2.socialSecurityWages":
+		if e.ComplexityRoot.W2.SocialSecurityWages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.SocialSecurityWages(childComplexity), true
+	case "W2.stateTaxes":
+		if e.ComplexityRoot.W2.StateTaxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.StateTaxes(childComplexity), true
+	case "W2.stateWages":
+		if e.ComplexityRoot.W2.StateWages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.StateWages(childComplexity), true
+	case "W2.taxYear":
+		if e.ComplexityRoot.W2.TaxYear == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.TaxYear(childComplexity), true
+	case "W2.totalWages":
+		if e.ComplexityRoot.W2.TotalWages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.W2.TotalWages(childComplexity), true
+
+	case "Webhook.createdAt":
+		if e.ComplexityRoot.Webhook.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.CreatedAt(childComplexity), true
+	case "Webhook.deliveries":
+		if e.ComplexityRoot.Webhook.Deliveries == nil {
+			break
+		}
+
+		args, err := ec.field_Webhook_deliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Webhook.Deliveries(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Webhook.enabledEvents":
+		if e.ComplexityRoot.Webhook.EnabledEvents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.EnabledEvents(childComplexity), true
+	case "Webhook.id":
+		if e.ComplexityRoot.Webhook.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.ID(childComplexity), true
+	case "Webhook.lastUpdated":
+		if e.ComplexityRoot.Webhook.LastUpdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.LastUpdated(childComplexity), true
+	case "Webhook.status":
+		if e.ComplexityRoot.Webhook.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Status(childComplexity), true
+	case "Webhook.url":
+		if e.ComplexityRoot.Webhook.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.URL(childComplexity), true
+	case "Webhook.version":
+		if e.ComplexityRoot.Webhook.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Version(childComplexity), true
+
+	case "WebhookConnection.edges":
+		if e.ComplexityRoot.WebhookConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookConnection.Edges(childComplexity), true
+	case "WebhookConnection.pageInfo":
+		if e.ComplexityRoot.WebhookConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookConnection.PageInfo(childComplexity), true
+
+	case "WebhookEdge.cursor":
+		if e.ComplexityRoot.WebhookEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEdge.Cursor(childComplexity), true
+	case "WebhookEdge.node":
+		if e.ComplexityRoot.WebhookEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEdge.Node(childComplexity), true
 
 	}
 	return 0, false
@@ -432,7 +2753,16 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
-	inputUnmarshalMap := graphql.BuildUnmarshalerMap()
+	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAccountFilter,
+		ec.unmarshalInputAllocationInput,
+		ec.unmarshalInputAllocationTargetInput,
+		ec.unmarshalInputCreateLinkTokenInput,
+		ec.unmarshalInputCreateWebhookInput,
+		ec.unmarshalInputJobFilter,
+		ec.unmarshalInputPlatformMatchingInput,
+		ec.unmarshalInputUpdateWebhookInput,
+	)
 	first := true
 
 	switch opCtx.Operation.Operation {
@@ -466,6 +2796,38 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 
 			return &response
 		}
+	case ast.Mutation:
+		return func(ctx context.Context) *graphql.Response {
+			if !first {
+				return nil
+			}
+			first = false
+			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
+			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
+			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -492,10 +2854,409 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/accounts.graphqls", Input: `enum JobOutcome {
+  success
+  pending
+  error
+}
+
+enum MonitoringStatus {
+  active
+  degraded
+  user_action_required
+  customer_disabled
+  unavailable
+}
+
+"A customer's end user: the end_user_id its accounts were connected with."
+type EndUser implements Node {
+  "The customer's own end_user_id."
+  id: ID!
+  "When the first of its accounts was connected."
+  firstConnectedAt: Time!
+  accounts(first: Int = 25, after: String): AccountConnection!
+  documents(type: DocumentType, first: Int = 25, after: String): DocumentConnection!
+  earningsStreamPayouts: [Payout!]!
+  "The verification of income and employment across every account; null until a job has read data."
+  voie: VerificationReport
+  "The verification of employment across every account; null until a job has read data."
+  voe: VerificationReport
+}
+
+type EndUserEdge {
+  cursor: String!
+  node: EndUser!
+}
+
+type EndUserConnection {
+  edges: [EndUserEdge!]!
+  pageInfo: PageInfo!
+}
+
+"A product of an account and when it was last read or changed."
+type ProductTime {
+  product: String!
+  at: Time!
+}
+
+"A payroll account a user connected through Link."
+type Account implements Node {
+  id: ID!
+  createdAt: Time!
+  connected: Boolean!
+  monitoringStatus: MonitoringStatus!
+  "When each product last changed."
+  dataUpdatedAt: [ProductTime!]!
+  "When each product was last read from the platform."
+  dataRefreshedAt: [ProductTime!]!
+  platform: Platform!
+  endUser: EndUser!
+  linkToken: LinkToken
+  jobs(filter: JobFilter, first: Int = 25, after: String): JobConnection!
+  "Newest pay date first."
+  paystubs(first: Int = 25, after: String, fromPayDate: Date): PaystubConnection!
+  identity: Identity
+  employment: Employment
+  income: Income
+  directDepositAllocations: [DepositAllocation!]
+  shifts(first: Int = 25, after: String): ShiftConnection!
+  taxForms(first: Int = 25, after: String): TaxFormConnection!
+}
+
+type AccountEdge {
+  cursor: String!
+  node: Account!
+}
+
+type AccountConnection {
+  edges: [AccountEdge!]!
+  pageInfo: PageInfo!
+  "How many accounts the list has in all, when that is cheap to say (an end user's accounts)."
+  totalCount: Int
+}
+
+input AccountFilter {
+  connected: Boolean
+  monitoringStatus: MonitoringStatus
+  platformId: ID
+  endUserId: ID
+}
+
+"The same filter as GET /v1/jobs."
+input JobFilter {
+  types: [JobType!]
+  outcome: JobOutcome
+  accountId: ID
+  linkTokenId: ID
+  "Completed after this time."
+  from: Time
+  "Completed before this time."
+  to: Time
+}
+
+"A payroll job run for an account."
+type Job implements Node {
+  id: ID!
+  name: JobType!
+  "Null until the first attempt completes."
+  outcome: JobOutcome
+  "When the outcome was reached."
+  timestamp: Time
+  "Contains (Partnership) when a partner platform was used."
+  platformName: String!
+  errorCode: String
+  params: JobParams!
+  account: Account!
+  platform: Platform!
+  linkToken: LinkToken
+}
+
+"A switch's action and allocation; both null for platform-matching switches."
+type JobParams {
+  action: String
+  allocation: JobAllocation
+}
+
+type JobAllocation {
+  "amount, percentage or remainder; null for a full switch."
+  type: String
+  "For an amount allocation."
+  amount: Money
+  "For a percentage allocation: a whole percentage."
+  percentage: Int
+  targetAccountName: String
+  targetAccountType: String!
+}
+
+type JobEdge {
+  cursor: String!
+  node: Job!
+}
+
+type JobConnection {
+  edges: [JobEdge!]!
+  pageInfo: PageInfo!
+}
+
+"A link token, without its secret value."
+type LinkToken implements Node {
+  id: ID!
+  createdAt: Time!
+  expires: Time!
+  "Whether Link has logged in with it."
+  used: Boolean!
+  orgName: String!
+  endUserId: String!
+  requiredJobs: [JobType!]!
+  features: [JobType!]!
+  "Set for On Demand Updates."
+  accountId: ID
+}
+
+type Address {
+  raw: String!
+  line1: String!
+  line2: String
+  city: String!
+  state: String!
+  postalCode: String!
+  country: String!
+}
+
+type PhoneNumber {
+  value: String!
+  type: String!
+}
+
+type Identity {
+  fullName: String!
+  dateOfBirth: Date!
+  lastFourSsn: String!
+  emails: [String!]!
+  address: Address!
+  phoneNumbers: [PhoneNumber!]!
+}
+
+type Employment {
+  status: String!
+  startDate: Date!
+  terminationDate: Date
+  employerName: String!
+  employerAddress: Address!
+  employerPhoneNumber: PhoneNumber!
+  title: String!
+}
+
+type Income {
+  "Per compensationUnit."
+  compensation: Money!
+  compensationUnit: String!
+  payFrequency: String!
+}
+
+type DepositAllocation {
+  accountName: String!
+  accountType: String!
+  allocationType: String!
+  amount: Money
+  percentage: Float
+  bankName: String
+  maskedAccountNumber: String!
+  priority: Int!
+  routingNumber: String!
+}
+
+"One earning, tax or deduction line of a paystub."
+type PayLine {
+  name: String!
+  category: String!
+  amount: Money!
+  hours: Float
+  "Per hour, for hourly lines."
+  rate: Money
+}
+
+type Paystub implements Node {
+  id: ID!
+  payDate: Date!
+  payPeriodStart: Date!
+  payPeriodEnd: Date!
+  grossPay: Money!
+  grossPayYtd: Money!
+  netPay: Money!
+  netPayYtd: Money!
+  checkAmount: Money!
+  totalTaxes: Money!
+  totalDeductions: Money!
+  totalReimbursements: Money!
+  employerName: String!
+  externalPaystubId: String!
+  earnings: [PayLine!]!
+  taxes: [PayLine!]!
+  deductions: [PayLine!]!
+  createdAt: Time!
+}
+
+type PaystubEdge {
+  cursor: String!
+  node: Paystub!
+}
+
+type PaystubConnection {
+  edges: [PaystubEdge!]!
+  pageInfo: PageInfo!
+}
+
+type Shift {
+  id: ID!
+  startDate: Date!
+  endDate: Date!
+  timezone: String!
+  startedAt: Time!
+  endedAt: Time!
+  earnings: [PayLine!]!
+}
+
+type ShiftEdge {
+  cursor: String!
+  node: Shift!
+}
+
+type ShiftConnection {
+  edges: [ShiftEdge!]!
+  pageInfo: PageInfo!
+}
+
+"A year's W-2 as parsed from the payroll platform."
+type W2 {
+  taxYear: String!
+  employerName: String!
+  employeeName: String!
+  totalWages: Money!
+  federalTaxes: Money!
+  socialSecurityWages: Money!
+  socialSecurityTaxes: Money!
+  medicareWages: Money!
+  medicareTaxes: Money!
+  stateWages: Money!
+  stateTaxes: Money!
+}
+
+type TaxForm {
+  id: ID!
+  year: String!
+  formType: String!
+  "The end-user document with its PDF."
+  documentId: ID!
+  w2: W2!
+}
+
+type TaxFormEdge {
+  cursor: String!
+  node: TaxForm!
+}
+
+type TaxFormConnection {
+  edges: [TaxFormEdge!]!
+  pageInfo: PageInfo!
+}
+
+enum DocumentType {
+  w2
+  direct_deposit_form
+}
+
+"A document of an end user, with a fresh signed link to its PDF."
+type Document implements Node {
+  id: ID!
+  createdAt: Time!
+  documentType: String!
+  accountId: ID
+  downloadUrl: String!
+  downloadUrlExpiration: Time!
+  "For W-2 documents."
+  w2: W2
+}
+
+type DocumentEdge {
+  cursor: String!
+  node: Document!
+}
+
+type DocumentConnection {
+  edges: [DocumentEdge!]!
+  pageInfo: PageInfo!
+}
+
+type PayoutEarning {
+  date: Date!
+  confidenceScore: Float!
+  netPay: Money!
+}
+
+"An expected payout of the earnings stream."
+type Payout {
+  status: String!
+  payDate: Date!
+  earnings: [PayoutEarning!]!
+}
+
+extend type Query {
+  endUser(id: ID!): EndUser
+  "End users by id."
+  endUsers(first: Int = 25, after: String): EndUserConnection!
+  account(id: ID!): Account
+  "Newest first."
+  accounts(filter: AccountFilter, first: Int = 25, after: String): AccountConnection!
+  job(id: ID!): Job
+  "Newest completion first; the same rules as GET /v1/jobs."
+  jobs(filter: JobFilter, first: Int = 25, after: String): JobConnection!
+  linkToken(id: ID!): LinkToken
+}
+`, BuiltIn: false},
+	{Name: "../schema/common.graphqls", Input: `"""
+An object with a global id. Every object's id is the same id REST returns
+for it (a UUID, or an end user's own end_user_id), so ids move freely
+between the two APIs.
+"""
+interface Node {
+  id: ID!
+}
+
+"""
+Money in minor units (cents for USD) with its ISO 4217 currency, as
+everywhere in the API; formatted is how people read it: $1,234.56.
+"""
+type Money {
+  amount: Int!
+  currency: String!
+  formatted: String!
+}
+
+"""
+A decimal number written as a string, "19.99", so amounts keep their exact
+digits; a JSON number in variables is taken too. Used for dollar amounts
+and percentages in inputs.
+"""
+scalar Decimal
+
+"A calendar date, YYYY-MM-DD."
+scalar Date
+
+"Relay page information. endCursor is REST's opaque cursor."
+type PageInfo {
+  hasNextPage: Boolean!
+  endCursor: String
+}
+`, BuiltIn: false},
 	{Name: "../schema/directory.graphqls", Input: `"An RFC 3339 date-time in UTC."
 scalar Time
 
-"A job of the spec; values are those of the REST API."
+"""
+A job of the spec; values are those of the REST API. Enums may gain values
+(the spec's lists grow): treat a value you do not know as "other" rather
+than fail.
+"""
 enum JobType {
   identity
   paystubs
@@ -522,8 +3283,8 @@ enum ResponseType {
   platform
 }
 
-"An employer of the directory. Amounts are dollars, as in REST."
-type Employer {
+"An employer of the directory."
+type Employer implements Node {
   id: ID!
   name: String!
   lastUpdated: Time!
@@ -531,8 +3292,12 @@ type Employer {
   supportedJobs: [JobType!]!
   amountSupported: Boolean!
   fractionalAmountSupported: Boolean!
-  minAmount: Float
-  maxAmount: Float
+  minAmount: Float @deprecated(reason: "Dollars as a float; use minimumAmount.")
+  maxAmount: Float @deprecated(reason: "Dollars as a float; use maximumAmount.")
+  "The least a switch may move, in cents."
+  minimumAmount: Money
+  "The most a switch may move, in cents."
+  maximumAmount: Money
   percentageSupported: Boolean!
   minPercentage: Int!
   maxPercentage: Int!
@@ -540,7 +3305,7 @@ type Employer {
   platform: Platform!
 }
 
-type Platform {
+type Platform implements Node {
   id: ID!
   name: String!
   displayName: String!
@@ -552,19 +3317,16 @@ type Platform {
   supportedJobs: [JobType!]!
   amountSupported: Boolean!
   fractionalAmountSupported: Boolean!
-  minAmount: Float
-  maxAmount: Float
+  minAmount: Float @deprecated(reason: "Dollars as a float; use minimumAmount.")
+  maxAmount: Float @deprecated(reason: "Dollars as a float; use maximumAmount.")
+  minimumAmount: Money
+  maximumAmount: Money
   percentageSupported: Boolean!
   minPercentage: Int!
   maxPercentage: Int!
 }
 
 union SearchResult = Employer | Platform
-
-type PageInfo {
-  hasNextPage: Boolean!
-  endCursor: String
-}
 
 type EmployerEdge {
   cursor: String!
@@ -587,6 +3349,10 @@ type PlatformConnection {
 }
 
 type Query {
+  "Any object by its id (the id REST returns), or null when this customer has none with it."
+  node(id: ID!): Node
+  "Objects by id, in the order asked; null where none."
+  nodes(ids: [ID!]!): [Node]!
   "Employers by name; first is 1 to 100, after a previous endCursor."
   employers(first: Int = 25, after: String, lastUpdated: Time): EmployerConnection!
   employer(id: ID!): Employer
@@ -605,12 +3371,467 @@ type Query {
   ): [SearchResult!]!
 }
 `, BuiltIn: false},
+	{Name: "../schema/mutations.graphqls", Input: `input AllocationTargetInput {
+  name: String
+  type: String!
+  accountNumber: String!
+  routingNumber: String!
+}
+
+input AllocationInput {
+  "amount, percentage or remainder."
+  type: String
+  "Dollars (at most two decimals) for amount; a whole percentage for percentage."
+  value: Decimal
+  targets: [AllocationTargetInput!]
+}
+
+input PlatformMatchingInput {
+  socialSecurityNumber: String
+  socialSecurityLastFour: String
+  firstName: String
+  lastName: String
+  dateOfBirth: String
+  mobilePhoneNumber: String
+  homeAddressZipCode: String
+  email: String
+}
+
+"The body of POST /v1/link_tokens, current form."
+input CreateLinkTokenInput {
+  orgName: String!
+  endUserId: String
+  solution: String
+  features: [String!]
+  requiredJobs: [String!]
+  allocation: AllocationInput
+  employerId: ID
+  platformId: ID
+  accountId: ID
+  skipIntroScreen: Boolean
+  disableDirectDepositSplitting: Boolean
+  language: String
+  platformMatching: PlatformMatchingInput
+}
+
+type CreatedLinkToken {
+  linkToken: LinkToken!
+  "The value Link opens with, shown only here."
+  token: String!
+}
+
+input CreateWebhookInput {
+  url: String!
+  enabledEvents: [String!]!
+  version: String!
+  status: WebhookStatus
+}
+
+input UpdateWebhookInput {
+  url: String
+  enabledEvents: [String!]
+  status: WebhookStatus
+}
+
+type Mutation {
+  createLinkToken(input: CreateLinkTokenInput!): CreatedLinkToken!
+  createWebhook(input: CreateWebhookInput!): Webhook!
+  updateWebhook(id: ID!, input: UpdateWebhookInput!): Webhook!
+  "Returns the deleted webhook's id."
+  deleteWebhook(id: ID!): ID!
+  "Permanent: the account stops refreshing."
+  disconnectAccount(id: ID!): Account!
+  disableMonitoring(id: ID!): Account!
+  "Builds the report now if its data changed, and returns it with a fresh link."
+  refreshVerificationReport(endUserId: ID!, type: String!): VerificationReport!
+}
+`, BuiltIn: false},
+	{Name: "../schema/reports.graphqls", Input: `"A VOIE or VOE report: the JSON of GET /v1/end_users/{id}/verification_reports/{type}."
+type VerificationReport {
+  "The reference number; the same across rebuilds."
+  id: ID!
+  reportType: String!
+  "When the underlying data last changed."
+  updatedAt: Time!
+  "When the report was last built."
+  refreshedAt: Time!
+  employee: ReportEmployee!
+  employments: [ReportEmployment!]!
+  completeness: ReportCompleteness!
+  downloadUrl: String!
+  downloadUrlExpiration: Time!
+}
+
+type PersonName {
+  firstName: String!
+  middleName: String!
+  lastName: String!
+  fullName: String!
+}
+
+type ReportEmployee {
+  name: PersonName!
+  address: Address!
+  lastFourSsn: String!
+  dateOfBirth: String!
+  phoneNumbers: [PhoneNumber!]!
+}
+
+type ReportEmployment {
+  accountId: ID!
+  employerName: String!
+  employerAddress: Address!
+  startDate: String!
+  employmentDurationMonths: Int!
+  employmentStatus: String!
+  employmentType: String!
+  terminationDate: Date
+  title: String!
+  mostRecentPayDate: Date
+  "VOIE only."
+  income: ReportIncome
+}
+
+type ReportIncome {
+  payFrequency: String!
+  compensationUnit: String!
+  compensation: Money!
+  annualIncomes: [AnnualIncome!]!
+  "The two most recent."
+  paystubs: [Paystub!]!
+}
+
+type AnnualIncome {
+  year: String!
+  grossPay: Money!
+  netPay: Money!
+  totalDeductions: Money!
+  totalReimbursements: Money!
+  totalTaxes: Money!
+  earnings: [EarningsTotal!]!
+  paystubCount: Int!
+}
+
+type EarningsTotal {
+  category: String!
+  amount: Money!
+}
+
+type ReportCompleteness {
+  missing: [String!]!
+  derived: [String!]!
+  paystubsFrom: Date
+  paystubsTo: Date
+  identitySourceAccountId: ID
+  identityConflicts: [String!]!
+}
+`, BuiltIn: false},
+	{Name: "../schema/subscriptions.graphqls", Input: `type Subscription {
+  "Each job whose outcome changes, as it commits; every argument narrows."
+  jobUpdated(accountId: ID, endUserId: ID, linkTokenId: ID): Job!
+  "Each account added, changing monitoring status, or finishing a job."
+  accountUpdated(endUserId: ID): Account!
+}
+`, BuiltIn: false},
+	{Name: "../schema/webhooks.graphqls", Input: `enum WebhookStatus {
+  active
+  paused
+}
+
+type Webhook implements Node {
+  id: ID!
+  url: String!
+  enabledEvents: [String!]!
+  status: WebhookStatus!
+  version: String!
+  createdAt: Time!
+  lastUpdated: Time!
+  "Delivery attempts, newest first."
+  deliveries(first: Int = 25, after: String): DeliveryConnection!
+}
+
+type WebhookEdge {
+  cursor: String!
+  node: Webhook!
+}
+
+type WebhookConnection {
+  edges: [WebhookEdge!]!
+  pageInfo: PageInfo!
+}
+
+"One attempt to deliver an event."
+type Delivery {
+  id: ID!
+  event: String!
+  eventId: ID!
+  attempt: Int!
+  "Null when no response arrived."
+  statusCode: Int
+  latencyMs: Float!
+  "delivered, retrying, failed or skipped."
+  outcome: String!
+  error: String
+  nextAttempt: Time
+  createdAt: Time!
+}
+
+type DeliveryEdge {
+  cursor: String!
+  node: Delivery!
+}
+
+type DeliveryConnection {
+  edges: [DeliveryEdge!]!
+  pageInfo: PageInfo!
+}
+
+extend type Query {
+  webhook(id: ID!): Webhook
+  "Oldest first, as GET /v1/webhooks."
+  webhooks(first: Int = 25, after: String): WebhookConnection!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_Account(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Account_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Account_createdAt(ctx, field)
+	case "connected":
+		return ec.fieldContext_Account_connected(ctx, field)
+	case "monitoringStatus":
+		return ec.fieldContext_Account_monitoringStatus(ctx, field)
+	case "dataUpdatedAt":
+		return ec.fieldContext_Account_dataUpdatedAt(ctx, field)
+	case "dataRefreshedAt":
+		return ec.fieldContext_Account_dataRefreshedAt(ctx, field)
+	case "platform":
+		return ec.fieldContext_Account_platform(ctx, field)
+	case "endUser":
+		return ec.fieldContext_Account_endUser(ctx, field)
+	case "linkToken":
+		return ec.fieldContext_Account_linkToken(ctx, field)
+	case "jobs":
+		return ec.fieldContext_Account_jobs(ctx, field)
+	case "paystubs":
+		return ec.fieldContext_Account_paystubs(ctx, field)
+	case "identity":
+		return ec.fieldContext_Account_identity(ctx, field)
+	case "employment":
+		return ec.fieldContext_Account_employment(ctx, field)
+	case "income":
+		return ec.fieldContext_Account_income(ctx, field)
+	case "directDepositAllocations":
+		return ec.fieldContext_Account_directDepositAllocations(ctx, field)
+	case "shifts":
+		return ec.fieldContext_Account_shifts(ctx, field)
+	case "taxForms":
+		return ec.fieldContext_Account_taxForms(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Account", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_AccountConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AccountConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_AccountConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AccountEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AccountEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Address(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "raw":
+		return ec.fieldContext_Address_raw(ctx, field)
+	case "line1":
+		return ec.fieldContext_Address_line1(ctx, field)
+	case "line2":
+		return ec.fieldContext_Address_line2(ctx, field)
+	case "city":
+		return ec.fieldContext_Address_city(ctx, field)
+	case "state":
+		return ec.fieldContext_Address_state(ctx, field)
+	case "postalCode":
+		return ec.fieldContext_Address_postalCode(ctx, field)
+	case "country":
+		return ec.fieldContext_Address_country(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Address", field.Name)
+}
+
+func (ec *executionContext) childFields_AnnualIncome(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "year":
+		return ec.fieldContext_AnnualIncome_year(ctx, field)
+	case "grossPay":
+		return ec.fieldContext_AnnualIncome_grossPay(ctx, field)
+	case "netPay":
+		return ec.fieldContext_AnnualIncome_netPay(ctx, field)
+	case "totalDeductions":
+		return ec.fieldContext_AnnualIncome_totalDeductions(ctx, field)
+	case "totalReimbursements":
+		return ec.fieldContext_AnnualIncome_totalReimbursements(ctx, field)
+	case "totalTaxes":
+		return ec.fieldContext_AnnualIncome_totalTaxes(ctx, field)
+	case "earnings":
+		return ec.fieldContext_AnnualIncome_earnings(ctx, field)
+	case "paystubCount":
+		return ec.fieldContext_AnnualIncome_paystubCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnnualIncome", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatedLinkToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "linkToken":
+		return ec.fieldContext_CreatedLinkToken_linkToken(ctx, field)
+	case "token":
+		return ec.fieldContext_CreatedLinkToken_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedLinkToken", field.Name)
+}
+
+func (ec *executionContext) childFields_Delivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Delivery_id(ctx, field)
+	case "event":
+		return ec.fieldContext_Delivery_event(ctx, field)
+	case "eventId":
+		return ec.fieldContext_Delivery_eventId(ctx, field)
+	case "attempt":
+		return ec.fieldContext_Delivery_attempt(ctx, field)
+	case "statusCode":
+		return ec.fieldContext_Delivery_statusCode(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_Delivery_latencyMs(ctx, field)
+	case "outcome":
+		return ec.fieldContext_Delivery_outcome(ctx, field)
+	case "error":
+		return ec.fieldContext_Delivery_error(ctx, field)
+	case "nextAttempt":
+		return ec.fieldContext_Delivery_nextAttempt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Delivery_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Delivery", field.Name)
+}
+
+func (ec *executionContext) childFields_DeliveryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DeliveryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DeliveryConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeliveryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DeliveryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DeliveryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DeliveryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeliveryEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DepositAllocation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "accountName":
+		return ec.fieldContext_DepositAllocation_accountName(ctx, field)
+	case "accountType":
+		return ec.fieldContext_DepositAllocation_accountType(ctx, field)
+	case "allocationType":
+		return ec.fieldContext_DepositAllocation_allocationType(ctx, field)
+	case "amount":
+		return ec.fieldContext_DepositAllocation_amount(ctx, field)
+	case "percentage":
+		return ec.fieldContext_DepositAllocation_percentage(ctx, field)
+	case "bankName":
+		return ec.fieldContext_DepositAllocation_bankName(ctx, field)
+	case "maskedAccountNumber":
+		return ec.fieldContext_DepositAllocation_maskedAccountNumber(ctx, field)
+	case "priority":
+		return ec.fieldContext_DepositAllocation_priority(ctx, field)
+	case "routingNumber":
+		return ec.fieldContext_DepositAllocation_routingNumber(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DepositAllocation", field.Name)
+}
+
+func (ec *executionContext) childFields_Document(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Document_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Document_createdAt(ctx, field)
+	case "documentType":
+		return ec.fieldContext_Document_documentType(ctx, field)
+	case "accountId":
+		return ec.fieldContext_Document_accountId(ctx, field)
+	case "downloadUrl":
+		return ec.fieldContext_Document_downloadUrl(ctx, field)
+	case "downloadUrlExpiration":
+		return ec.fieldContext_Document_downloadUrlExpiration(ctx, field)
+	case "w2":
+		return ec.fieldContext_Document_w2(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Document", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DocumentConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DocumentConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DocumentEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DocumentEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_EarningsTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "category":
+		return ec.fieldContext_EarningsTotal_category(ctx, field)
+	case "amount":
+		return ec.fieldContext_EarningsTotal_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EarningsTotal", field.Name)
+}
 
 func (ec *executionContext) childFields_Employer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -632,6 +3853,10 @@ func (ec *executionContext) childFields_Employer(ctx context.Context, field grap
 		return ec.fieldContext_Employer_minAmount(ctx, field)
 	case "maxAmount":
 		return ec.fieldContext_Employer_maxAmount(ctx, field)
+	case "minimumAmount":
+		return ec.fieldContext_Employer_minimumAmount(ctx, field)
+	case "maximumAmount":
+		return ec.fieldContext_Employer_maximumAmount(ctx, field)
 	case "percentageSupported":
 		return ec.fieldContext_Employer_percentageSupported(ctx, field)
 	case "minPercentage":
@@ -664,6 +3889,204 @@ func (ec *executionContext) childFields_EmployerEdge(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type EmployerEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Employment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_Employment_status(ctx, field)
+	case "startDate":
+		return ec.fieldContext_Employment_startDate(ctx, field)
+	case "terminationDate":
+		return ec.fieldContext_Employment_terminationDate(ctx, field)
+	case "employerName":
+		return ec.fieldContext_Employment_employerName(ctx, field)
+	case "employerAddress":
+		return ec.fieldContext_Employment_employerAddress(ctx, field)
+	case "employerPhoneNumber":
+		return ec.fieldContext_Employment_employerPhoneNumber(ctx, field)
+	case "title":
+		return ec.fieldContext_Employment_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Employment", field.Name)
+}
+
+func (ec *executionContext) childFields_EndUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_EndUser_id(ctx, field)
+	case "firstConnectedAt":
+		return ec.fieldContext_EndUser_firstConnectedAt(ctx, field)
+	case "accounts":
+		return ec.fieldContext_EndUser_accounts(ctx, field)
+	case "documents":
+		return ec.fieldContext_EndUser_documents(ctx, field)
+	case "earningsStreamPayouts":
+		return ec.fieldContext_EndUser_earningsStreamPayouts(ctx, field)
+	case "voie":
+		return ec.fieldContext_EndUser_voie(ctx, field)
+	case "voe":
+		return ec.fieldContext_EndUser_voe(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EndUser", field.Name)
+}
+
+func (ec *executionContext) childFields_EndUserConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_EndUserConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_EndUserConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EndUserConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_EndUserEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_EndUserEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_EndUserEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EndUserEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Identity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fullName":
+		return ec.fieldContext_Identity_fullName(ctx, field)
+	case "dateOfBirth":
+		return ec.fieldContext_Identity_dateOfBirth(ctx, field)
+	case "lastFourSsn":
+		return ec.fieldContext_Identity_lastFourSsn(ctx, field)
+	case "emails":
+		return ec.fieldContext_Identity_emails(ctx, field)
+	case "address":
+		return ec.fieldContext_Identity_address(ctx, field)
+	case "phoneNumbers":
+		return ec.fieldContext_Identity_phoneNumbers(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Identity", field.Name)
+}
+
+func (ec *executionContext) childFields_Income(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "compensation":
+		return ec.fieldContext_Income_compensation(ctx, field)
+	case "compensationUnit":
+		return ec.fieldContext_Income_compensationUnit(ctx, field)
+	case "payFrequency":
+		return ec.fieldContext_Income_payFrequency(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Income", field.Name)
+}
+
+func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Job_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Job_name(ctx, field)
+	case "outcome":
+		return ec.fieldContext_Job_outcome(ctx, field)
+	case "timestamp":
+		return ec.fieldContext_Job_timestamp(ctx, field)
+	case "platformName":
+		return ec.fieldContext_Job_platformName(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_Job_errorCode(ctx, field)
+	case "params":
+		return ec.fieldContext_Job_params(ctx, field)
+	case "account":
+		return ec.fieldContext_Job_account(ctx, field)
+	case "platform":
+		return ec.fieldContext_Job_platform(ctx, field)
+	case "linkToken":
+		return ec.fieldContext_Job_linkToken(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Job", field.Name)
+}
+
+func (ec *executionContext) childFields_JobAllocation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_JobAllocation_type(ctx, field)
+	case "amount":
+		return ec.fieldContext_JobAllocation_amount(ctx, field)
+	case "percentage":
+		return ec.fieldContext_JobAllocation_percentage(ctx, field)
+	case "targetAccountName":
+		return ec.fieldContext_JobAllocation_targetAccountName(ctx, field)
+	case "targetAccountType":
+		return ec.fieldContext_JobAllocation_targetAccountType(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobAllocation", field.Name)
+}
+
+func (ec *executionContext) childFields_JobConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_JobConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_JobConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_JobEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_JobEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_JobEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_JobParams(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "action":
+		return ec.fieldContext_JobParams_action(ctx, field)
+	case "allocation":
+		return ec.fieldContext_JobParams_allocation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobParams", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_LinkToken_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_LinkToken_createdAt(ctx, field)
+	case "expires":
+		return ec.fieldContext_LinkToken_expires(ctx, field)
+	case "used":
+		return ec.fieldContext_LinkToken_used(ctx, field)
+	case "orgName":
+		return ec.fieldContext_LinkToken_orgName(ctx, field)
+	case "endUserId":
+		return ec.fieldContext_LinkToken_endUserId(ctx, field)
+	case "requiredJobs":
+		return ec.fieldContext_LinkToken_requiredJobs(ctx, field)
+	case "features":
+		return ec.fieldContext_LinkToken_features(ctx, field)
+	case "accountId":
+		return ec.fieldContext_LinkToken_accountId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkToken", field.Name)
+}
+
+func (ec *executionContext) childFields_Money(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "amount":
+		return ec.fieldContext_Money_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_Money_currency(ctx, field)
+	case "formatted":
+		return ec.fieldContext_Money_formatted(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Money", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -672,6 +4095,132 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PayLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_PayLine_name(ctx, field)
+	case "category":
+		return ec.fieldContext_PayLine_category(ctx, field)
+	case "amount":
+		return ec.fieldContext_PayLine_amount(ctx, field)
+	case "hours":
+		return ec.fieldContext_PayLine_hours(ctx, field)
+	case "rate":
+		return ec.fieldContext_PayLine_rate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayLine", field.Name)
+}
+
+func (ec *executionContext) childFields_Payout(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_Payout_status(ctx, field)
+	case "payDate":
+		return ec.fieldContext_Payout_payDate(ctx, field)
+	case "earnings":
+		return ec.fieldContext_Payout_earnings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Payout", field.Name)
+}
+
+func (ec *executionContext) childFields_PayoutEarning(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "date":
+		return ec.fieldContext_PayoutEarning_date(ctx, field)
+	case "confidenceScore":
+		return ec.fieldContext_PayoutEarning_confidenceScore(ctx, field)
+	case "netPay":
+		return ec.fieldContext_PayoutEarning_netPay(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PayoutEarning", field.Name)
+}
+
+func (ec *executionContext) childFields_Paystub(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Paystub_id(ctx, field)
+	case "payDate":
+		return ec.fieldContext_Paystub_payDate(ctx, field)
+	case "payPeriodStart":
+		return ec.fieldContext_Paystub_payPeriodStart(ctx, field)
+	case "payPeriodEnd":
+		return ec.fieldContext_Paystub_payPeriodEnd(ctx, field)
+	case "grossPay":
+		return ec.fieldContext_Paystub_grossPay(ctx, field)
+	case "grossPayYtd":
+		return ec.fieldContext_Paystub_grossPayYtd(ctx, field)
+	case "netPay":
+		return ec.fieldContext_Paystub_netPay(ctx, field)
+	case "netPayYtd":
+		return ec.fieldContext_Paystub_netPayYtd(ctx, field)
+	case "checkAmount":
+		return ec.fieldContext_Paystub_checkAmount(ctx, field)
+	case "totalTaxes":
+		return ec.fieldContext_Paystub_totalTaxes(ctx, field)
+	case "totalDeductions":
+		return ec.fieldContext_Paystub_totalDeductions(ctx, field)
+	case "totalReimbursements":
+		return ec.fieldContext_Paystub_totalReimbursements(ctx, field)
+	case "employerName":
+		return ec.fieldContext_Paystub_employerName(ctx, field)
+	case "externalPaystubId":
+		return ec.fieldContext_Paystub_externalPaystubId(ctx, field)
+	case "earnings":
+		return ec.fieldContext_Paystub_earnings(ctx, field)
+	case "taxes":
+		return ec.fieldContext_Paystub_taxes(ctx, field)
+	case "deductions":
+		return ec.fieldContext_Paystub_deductions(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Paystub_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Paystub", field.Name)
+}
+
+func (ec *executionContext) childFields_PaystubConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PaystubConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PaystubConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaystubConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PaystubEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_PaystubEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_PaystubEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaystubEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PersonName(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "firstName":
+		return ec.fieldContext_PersonName_firstName(ctx, field)
+	case "middleName":
+		return ec.fieldContext_PersonName_middleName(ctx, field)
+	case "lastName":
+		return ec.fieldContext_PersonName_lastName(ctx, field)
+	case "fullName":
+		return ec.fieldContext_PersonName_fullName(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PersonName", field.Name)
+}
+
+func (ec *executionContext) childFields_PhoneNumber(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_PhoneNumber_value(ctx, field)
+	case "type":
+		return ec.fieldContext_PhoneNumber_type(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PhoneNumber", field.Name)
 }
 
 func (ec *executionContext) childFields_Platform(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -702,6 +4251,10 @@ func (ec *executionContext) childFields_Platform(ctx context.Context, field grap
 		return ec.fieldContext_Platform_minAmount(ctx, field)
 	case "maxAmount":
 		return ec.fieldContext_Platform_maxAmount(ctx, field)
+	case "minimumAmount":
+		return ec.fieldContext_Platform_minimumAmount(ctx, field)
+	case "maximumAmount":
+		return ec.fieldContext_Platform_maximumAmount(ctx, field)
 	case "percentageSupported":
 		return ec.fieldContext_Platform_percentageSupported(ctx, field)
 	case "minPercentage":
@@ -730,6 +4283,264 @@ func (ec *executionContext) childFields_PlatformEdge(ctx context.Context, field 
 		return ec.fieldContext_PlatformEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PlatformEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ProductTime(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "product":
+		return ec.fieldContext_ProductTime_product(ctx, field)
+	case "at":
+		return ec.fieldContext_ProductTime_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProductTime", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportCompleteness(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "missing":
+		return ec.fieldContext_ReportCompleteness_missing(ctx, field)
+	case "derived":
+		return ec.fieldContext_ReportCompleteness_derived(ctx, field)
+	case "paystubsFrom":
+		return ec.fieldContext_ReportCompleteness_paystubsFrom(ctx, field)
+	case "paystubsTo":
+		return ec.fieldContext_ReportCompleteness_paystubsTo(ctx, field)
+	case "identitySourceAccountId":
+		return ec.fieldContext_ReportCompleteness_identitySourceAccountId(ctx, field)
+	case "identityConflicts":
+		return ec.fieldContext_ReportCompleteness_identityConflicts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportCompleteness", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportEmployee(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_ReportEmployee_name(ctx, field)
+	case "address":
+		return ec.fieldContext_ReportEmployee_address(ctx, field)
+	case "lastFourSsn":
+		return ec.fieldContext_ReportEmployee_lastFourSsn(ctx, field)
+	case "dateOfBirth":
+		return ec.fieldContext_ReportEmployee_dateOfBirth(ctx, field)
+	case "phoneNumbers":
+		return ec.fieldContext_ReportEmployee_phoneNumbers(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportEmployee", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportEmployment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "accountId":
+		return ec.fieldContext_ReportEmployment_accountId(ctx, field)
+	case "employerName":
+		return ec.fieldContext_ReportEmployment_employerName(ctx, field)
+	case "employerAddress":
+		return ec.fieldContext_ReportEmployment_employerAddress(ctx, field)
+	case "startDate":
+		return ec.fieldContext_ReportEmployment_startDate(ctx, field)
+	case "employmentDurationMonths":
+		return ec.fieldContext_ReportEmployment_employmentDurationMonths(ctx, field)
+	case "employmentStatus":
+		return ec.fieldContext_ReportEmployment_employmentStatus(ctx, field)
+	case "employmentType":
+		return ec.fieldContext_ReportEmployment_employmentType(ctx, field)
+	case "terminationDate":
+		return ec.fieldContext_ReportEmployment_terminationDate(ctx, field)
+	case "title":
+		return ec.fieldContext_ReportEmployment_title(ctx, field)
+	case "mostRecentPayDate":
+		return ec.fieldContext_ReportEmployment_mostRecentPayDate(ctx, field)
+	case "income":
+		return ec.fieldContext_ReportEmployment_income(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportEmployment", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportIncome(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "payFrequency":
+		return ec.fieldContext_ReportIncome_payFrequency(ctx, field)
+	case "compensationUnit":
+		return ec.fieldContext_ReportIncome_compensationUnit(ctx, field)
+	case "compensation":
+		return ec.fieldContext_ReportIncome_compensation(ctx, field)
+	case "annualIncomes":
+		return ec.fieldContext_ReportIncome_annualIncomes(ctx, field)
+	case "paystubs":
+		return ec.fieldContext_ReportIncome_paystubs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportIncome", field.Name)
+}
+
+func (ec *executionContext) childFields_Shift(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Shift_id(ctx, field)
+	case "startDate":
+		return ec.fieldContext_Shift_startDate(ctx, field)
+	case "endDate":
+		return ec.fieldContext_Shift_endDate(ctx, field)
+	case "timezone":
+		return ec.fieldContext_Shift_timezone(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_Shift_startedAt(ctx, field)
+	case "endedAt":
+		return ec.fieldContext_Shift_endedAt(ctx, field)
+	case "earnings":
+		return ec.fieldContext_Shift_earnings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Shift", field.Name)
+}
+
+func (ec *executionContext) childFields_ShiftConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ShiftConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ShiftConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShiftConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ShiftEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ShiftEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ShiftEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShiftEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxForm(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TaxForm_id(ctx, field)
+	case "year":
+		return ec.fieldContext_TaxForm_year(ctx, field)
+	case "formType":
+		return ec.fieldContext_TaxForm_formType(ctx, field)
+	case "documentId":
+		return ec.fieldContext_TaxForm_documentId(ctx, field)
+	case "w2":
+		return ec.fieldContext_TaxForm_w2(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxForm", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxFormConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TaxFormConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TaxFormConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxFormConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TaxFormEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TaxFormEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TaxFormEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaxFormEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_VerificationReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_VerificationReport_id(ctx, field)
+	case "reportType":
+		return ec.fieldContext_VerificationReport_reportType(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_VerificationReport_updatedAt(ctx, field)
+	case "refreshedAt":
+		return ec.fieldContext_VerificationReport_refreshedAt(ctx, field)
+	case "employee":
+		return ec.fieldContext_VerificationReport_employee(ctx, field)
+	case "employments":
+		return ec.fieldContext_VerificationReport_employments(ctx, field)
+	case "completeness":
+		return ec.fieldContext_VerificationReport_completeness(ctx, field)
+	case "downloadUrl":
+		return ec.fieldContext_VerificationReport_downloadUrl(ctx, field)
+	case "downloadUrlExpiration":
+		return ec.fieldContext_VerificationReport_downloadUrlExpiration(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VerificationReport", field.Name)
+}
+
+func (ec *executionContext) childFields_W2(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "taxYear":
+		return ec.fieldContext_W2_taxYear(ctx, field)
+	case "employerName":
+		return ec.fieldContext_W2_employerName(ctx, field)
+	case "employeeName":
+		return ec.fieldContext_W2_employeeName(ctx, field)
+	case "totalWages":
+		return ec.fieldContext_W2_totalWages(ctx, field)
+	case "federalTaxes":
+		return ec.fieldContext_W2_federalTaxes(ctx, field)
+	case "socialSecurityWages":
+		return ec.fieldContext_W2_socialSecurityWages(ctx, field)
+	case "socialSecurityTaxes":
+		return ec.fieldContext_W2_socialSecurityTaxes(ctx, field)
+	case "medicareWages":
+		return ec.fieldContext_W2_medicareWages(ctx, field)
+	case "medicareTaxes":
+		return ec.fieldContext_W2_medicareTaxes(ctx, field)
+	case "stateWages":
+		return ec.fieldContext_W2_stateWages(ctx, field)
+	case "stateTaxes":
+		return ec.fieldContext_W2_stateTaxes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type W2", field.Name)
+}
+
+func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Webhook_id(ctx, field)
+	case "url":
+		return ec.fieldContext_Webhook_url(ctx, field)
+	case "enabledEvents":
+		return ec.fieldContext_Webhook_enabledEvents(ctx, field)
+	case "status":
+		return ec.fieldContext_Webhook_status(ctx, field)
+	case "version":
+		return ec.fieldContext_Webhook_version(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Webhook_createdAt(ctx, field)
+	case "lastUpdated":
+		return ec.fieldContext_Webhook_lastUpdated(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_Webhook_deliveries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Webhook", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_WebhookConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_WebhookConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_WebhookEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_WebhookEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookEdge", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -3,8 +3,111 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"payline/domain"
+	"strconv"
+	"time"
 )
+
+type AccountConnection struct {
+	Edges    []*AccountEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"pageInfo"`
+	// How many accounts the list has in all, when that is cheap to say (an end user's accounts).
+	TotalCount *int `json:"totalCount,omitempty"`
+}
+
+type AccountEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *domain.Account `json:"node"`
+}
+
+type AccountFilter struct {
+	Connected        *bool                    `json:"connected,omitempty"`
+	MonitoringStatus *domain.MonitoringStatus `json:"monitoringStatus,omitempty"`
+	PlatformID       *string                  `json:"platformId,omitempty"`
+	EndUserID        *string                  `json:"endUserId,omitempty"`
+}
+
+type AllocationInput struct {
+	// amount, percentage or remainder.
+	Type *string `json:"type,omitempty"`
+	// Dollars (at most two decimals) for amount; a whole percentage for percentage.
+	Value   *Decimal                 `json:"value,omitempty"`
+	Targets []*AllocationTargetInput `json:"targets,omitempty"`
+}
+
+type AllocationTargetInput struct {
+	Name          *string `json:"name,omitempty"`
+	Type          string  `json:"type"`
+	AccountNumber string  `json:"accountNumber"`
+	RoutingNumber string  `json:"routingNumber"`
+}
+
+// The body of POST /v1/link_tokens, current form.
+type CreateLinkTokenInput struct {
+	OrgName                       string                 `json:"orgName"`
+	EndUserID                     *string                `json:"endUserId,omitempty"`
+	Solution                      *string                `json:"solution,omitempty"`
+	Features                      []string               `json:"features,omitempty"`
+	RequiredJobs                  []string               `json:"requiredJobs,omitempty"`
+	Allocation                    *AllocationInput       `json:"allocation,omitempty"`
+	EmployerID                    *string                `json:"employerId,omitempty"`
+	PlatformID                    *string                `json:"platformId,omitempty"`
+	AccountID                     *string                `json:"accountId,omitempty"`
+	SkipIntroScreen               *bool                  `json:"skipIntroScreen,omitempty"`
+	DisableDirectDepositSplitting *bool                  `json:"disableDirectDepositSplitting,omitempty"`
+	Language                      *string                `json:"language,omitempty"`
+	PlatformMatching              *PlatformMatchingInput `json:"platformMatching,omitempty"`
+}
+
+type CreateWebhookInput struct {
+	URL           string                `json:"url"`
+	EnabledEvents []string              `json:"enabledEvents"`
+	Version       string                `json:"version"`
+	Status        *domain.WebhookStatus `json:"status,omitempty"`
+}
+
+type CreatedLinkToken struct {
+	LinkToken *domain.LinkToken `json:"linkToken"`
+	// The value Link opens with, shown only here.
+	Token string `json:"token"`
+}
+
+type DeliveryConnection struct {
+	Edges    []*DeliveryEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type DeliveryEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *domain.Delivery `json:"node"`
+}
+
+// A document of an end user, with a fresh signed link to its PDF.
+type Document struct {
+	ID                    string    `json:"id"`
+	CreatedAt             time.Time `json:"createdAt"`
+	DocumentType          string    `json:"documentType"`
+	AccountID             *string   `json:"accountId,omitempty"`
+	DownloadURL           string    `json:"downloadUrl"`
+	DownloadURLExpiration time.Time `json:"downloadUrlExpiration"`
+	// For W-2 documents.
+	W2 *domain.W2 `json:"w2,omitempty"`
+}
+
+func (Document) IsNode() {}
+
+type DocumentConnection struct {
+	Edges    []*DocumentEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type DocumentEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Document `json:"node"`
+}
 
 type EmployerConnection struct {
 	Edges    []*EmployerEdge `json:"edges"`
@@ -16,9 +119,55 @@ type EmployerEdge struct {
 	Node   *domain.Employer `json:"node"`
 }
 
+type EndUserConnection struct {
+	Edges    []*EndUserEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"pageInfo"`
+}
+
+type EndUserEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *domain.EndUser `json:"node"`
+}
+
+type JobConnection struct {
+	Edges    []*JobEdge `json:"edges"`
+	PageInfo *PageInfo  `json:"pageInfo"`
+}
+
+type JobEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *domain.Job `json:"node"`
+}
+
+// The same filter as GET /v1/jobs.
+type JobFilter struct {
+	Types       []domain.JobType `json:"types,omitempty"`
+	Outcome     *domain.Outcome  `json:"outcome,omitempty"`
+	AccountID   *string          `json:"accountId,omitempty"`
+	LinkTokenID *string          `json:"linkTokenId,omitempty"`
+	// Completed after this time.
+	From *time.Time `json:"from,omitempty"`
+	// Completed before this time.
+	To *time.Time `json:"to,omitempty"`
+}
+
+type Mutation struct {
+}
+
+// Relay page information. endCursor is REST's opaque cursor.
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
 	EndCursor   *string `json:"endCursor,omitempty"`
+}
+
+type PaystubConnection struct {
+	Edges    []*PaystubEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"pageInfo"`
+}
+
+type PaystubEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *domain.Paystub `json:"node"`
 }
 
 type PlatformConnection struct {
@@ -31,5 +180,135 @@ type PlatformEdge struct {
 	Node   *domain.Platform `json:"node"`
 }
 
+type PlatformMatchingInput struct {
+	SocialSecurityNumber   *string `json:"socialSecurityNumber,omitempty"`
+	SocialSecurityLastFour *string `json:"socialSecurityLastFour,omitempty"`
+	FirstName              *string `json:"firstName,omitempty"`
+	LastName               *string `json:"lastName,omitempty"`
+	DateOfBirth            *string `json:"dateOfBirth,omitempty"`
+	MobilePhoneNumber      *string `json:"mobilePhoneNumber,omitempty"`
+	HomeAddressZipCode     *string `json:"homeAddressZipCode,omitempty"`
+	Email                  *string `json:"email,omitempty"`
+}
+
+// A product of an account and when it was last read or changed.
+type ProductTime struct {
+	Product string    `json:"product"`
+	At      time.Time `json:"at"`
+}
+
 type Query struct {
+}
+
+type Shift struct {
+	ID        string            `json:"id"`
+	StartDate string            `json:"startDate"`
+	EndDate   string            `json:"endDate"`
+	Timezone  string            `json:"timezone"`
+	StartedAt time.Time         `json:"startedAt"`
+	EndedAt   time.Time         `json:"endedAt"`
+	Earnings  []*domain.PayLine `json:"earnings"`
+}
+
+type ShiftConnection struct {
+	Edges    []*ShiftEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"pageInfo"`
+}
+
+type ShiftEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Shift `json:"node"`
+}
+
+type Subscription struct {
+}
+
+type TaxForm struct {
+	ID       string `json:"id"`
+	Year     string `json:"year"`
+	FormType string `json:"formType"`
+	// The end-user document with its PDF.
+	DocumentID string     `json:"documentId"`
+	W2         *domain.W2 `json:"w2"`
+}
+
+type TaxFormConnection struct {
+	Edges    []*TaxFormEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"pageInfo"`
+}
+
+type TaxFormEdge struct {
+	Cursor string   `json:"cursor"`
+	Node   *TaxForm `json:"node"`
+}
+
+type UpdateWebhookInput struct {
+	URL           *string               `json:"url,omitempty"`
+	EnabledEvents []string              `json:"enabledEvents,omitempty"`
+	Status        *domain.WebhookStatus `json:"status,omitempty"`
+}
+
+type WebhookConnection struct {
+	Edges    []*WebhookEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"pageInfo"`
+}
+
+type WebhookEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *domain.Webhook `json:"node"`
+}
+
+type DocumentType string
+
+const (
+	DocumentTypeW2                DocumentType = "w2"
+	DocumentTypeDirectDepositForm DocumentType = "direct_deposit_form"
+)
+
+var AllDocumentType = []DocumentType{
+	DocumentTypeW2,
+	DocumentTypeDirectDepositForm,
+}
+
+func (e DocumentType) IsValid() bool {
+	switch e {
+	case DocumentTypeW2, DocumentTypeDirectDepositForm:
+		return true
+	}
+	return false
+}
+
+func (e DocumentType) String() string {
+	return string(e)
+}
+
+func (e *DocumentType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DocumentType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DocumentType", str)
+	}
+	return nil
+}
+
+func (e DocumentType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DocumentType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DocumentType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

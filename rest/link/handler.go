@@ -8,13 +8,14 @@ package link
 
 import (
 	"embed"
-	"encoding/json"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"strings"
 
 	"payline/domain"
+	"payline/rest/wire"
 )
 
 //go:embed assets
@@ -24,12 +25,14 @@ var assets embed.FS
 type Handler struct {
 	link      *domain.LinkService
 	directory *domain.DirectoryService
+	log       *slog.Logger
 	mux       *http.ServeMux
 }
 
-// NewHandler builds the Link routes.
-func NewHandler(link *domain.LinkService, directory *domain.DirectoryService) *Handler {
-	h := &Handler{link: link, directory: directory, mux: http.NewServeMux()}
+// NewHandler builds the Link routes. Unexpected errors are logged to log
+// with the request id.
+func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, log *slog.Logger) *Handler {
+	h := &Handler{link: link, directory: directory, log: log, mux: http.NewServeMux()}
 	static, _ := fs.Sub(assets, "assets")
 	files := http.FileServer(http.FS(static))
 	h.mux.HandleFunc("GET /link/v1/link.js", func(w http.ResponseWriter, r *http.Request) {
@@ -55,6 +58,7 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService) *H
 	h.mux.HandleFunc("POST /link/v1/api/switch", h.api(h.doSwitch))
 	h.mux.HandleFunc("POST /link/v1/api/matched_switch", h.api(h.matchedSwitch))
 	h.mux.HandleFunc("GET /link/v1/api/jobs/{job_id}", h.api(h.job))
+	h.mux.HandleFunc("POST /link/v1/api/dd_form", h.api(h.depositForm))
 	return h
 }
 
@@ -77,17 +81,11 @@ func (h *Handler) api(fn apiFunc) http.HandlerFunc {
 		token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		out, err := fn(r, token)
 		if err != nil {
-			writeLinkError(w, err)
+			h.writeError(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, out)
+		wire.Write(w, http.StatusOK, out)
 	}
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 // linkError is the payload of Link's error and exit events.
@@ -101,36 +99,27 @@ type linkError struct {
 // errorType groups Link error codes into the types docs/link.md lists.
 func errorType(code string) string {
 	switch code {
-	case domain.CodeInvalidCredentials, domain.CodeInvalidMFACode, domain.CodeAccountLocked, "MFA_REQUIRED":
+	case domain.CodeInvalidCredentials, domain.CodeInvalidMFACode, domain.CodeAccountLocked, domain.CodeMFARequired:
 		return "USER_ACTION_REQUIRED"
 	case domain.CodeLinkTokenInvalid, domain.CodeLinkTokenExpired, domain.CodeLinkTokenUsed:
 		return "INVALID_LINK_TOKEN"
 	case domain.CodePlatformUnavailable:
-		return "PLATFORM_ERROR"
+		return domain.ErrorTypePlatform
 	case domain.CodeUnknown:
 		return "UNKNOWN_ERROR"
 	}
 	return "INVALID_REQUEST"
 }
 
-func writeLinkError(w http.ResponseWriter, err error) {
+// writeError sends a Link error with the status REST would use for it;
+// unexpected errors are logged with the request id and never shown.
+func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := domain.AsError(err)
-	status := http.StatusBadRequest
-	if e.Kind == domain.KindNotFound {
-		status = http.StatusNotFound
-	}
 	if e.Kind == domain.KindInternal {
-		status = http.StatusInternalServerError
+		h.log.ErrorContext(r.Context(), "link request failed", slog.String("request_id", domain.RequestID(r.Context())),
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("error", err))
 	}
-	writeJSON(w, status, map[string]linkError{"error": {Type: errorType(e.Code), Code: e.Code, Message: e.Message}})
-}
-
-func decode(r *http.Request, dst any) error {
-	r.Body = http.MaxBytesReader(nil, r.Body, 64<<10)
-	if err := json.NewDecoder(r.Body).Decode(dst); err != nil {
-		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON, "the request body is not valid JSON")
-	}
-	return nil
+	wire.Write(w, wire.Status(e.Kind), map[string]linkError{"error": {Type: errorType(e.Code), Code: e.Code, Message: e.Message}})
 }
 
 type targetJSON struct {
@@ -139,23 +128,17 @@ type targetJSON struct {
 	LastFour string `json:"last_four"`
 }
 
+// platformJSON is what the modal needs of a platform: its name and the
+// switch limits REST shows, in the same shape.
 type platformJSON struct {
-	ID                        string   `json:"id"`
-	Name                      string   `json:"name"`
-	Type                      string   `json:"type"`
-	AmountSupported           bool     `json:"amount_supported"`
-	FractionalAmountSupported bool     `json:"fractional_amount_supported"`
-	MinAmount                 *float64 `json:"min_amount"`
-	MaxAmount                 *float64 `json:"max_amount"`
-	PercentageSupported       bool     `json:"percentage_supported"`
-	MinPercentage             int      `json:"min_percentage"`
-	MaxPercentage             int      `json:"max_percentage"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Type string `json:"type"`
+	wire.SwitchLimits
 }
 
 func newPlatformJSON(p domain.Platform) platformJSON {
-	return platformJSON{ID: p.ID, Name: p.Name, Type: string(p.Type), AmountSupported: p.AmountSupported,
-		FractionalAmountSupported: p.FractionalAmountSupported, MinAmount: domain.Dollars(p.MinAmount), MaxAmount: domain.Dollars(p.MaxAmount),
-		PercentageSupported: p.PercentageSupported, MinPercentage: p.MinPercentage, MaxPercentage: p.MaxPercentage}
+	return platformJSON{ID: p.ID, Name: p.Name, Type: string(p.Type), SwitchLimits: wire.NewSwitchLimits(p.SupportedJobs, p.SwitchLimits)}
 }
 
 // session tells the modal what this token allows.
@@ -179,7 +162,7 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		for _, tg := range t.Allocation.Targets {
 			targets = append(targets, targetJSON{Name: tg.Name, Type: tg.Type, LastFour: tg.Masked()})
 		}
-		out["allocation"] = map[string]any{"type": t.Allocation.Type, "value": t.Allocation.Value, "targets": targets}
+		out["allocation"] = map[string]any{"type": t.Allocation.Type, "value": t.Allocation.ValueJSON(), "targets": targets}
 	}
 	if t.PlatformID != "" || t.EmployerID != "" {
 		p, employerID, err := h.link.Target(r.Context(), t, "", "")
@@ -204,11 +187,7 @@ func (h *Handler) search(r *http.Request, token string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := r.URL.Query().Get("q")
-	if strings.TrimSpace(q) == "" || len(q) > domain.MaxSearchQuery {
-		return map[string]any{"results": []any{}}, nil
-	}
-	results, err := h.directory.Search(r.Context(), domain.SearchQuery{Q: q, SupportedJobs: sess.Token.RequiredJobs, Limit: 15})
+	results, err := h.directory.Search(r.Context(), domain.SearchQuery{Q: r.URL.Query().Get("q"), SupportedJobs: sess.Token.RequiredJobs, Limit: 15})
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +238,7 @@ func (h *Handler) login(r *http.Request, token string) (any, error) {
 		Password   string `json:"password"`
 		MFACode    string `json:"mfa_code"`
 	}
-	if err := decode(r, &b); err != nil {
+	if err := wire.Decode(r, &b); err != nil {
 		return nil, err
 	}
 	acct, err := h.link.Login(r.Context(), token, domain.LoginRequest{PlatformID: b.PlatformID, EmployerID: b.EmployerID,
@@ -280,14 +259,14 @@ func (h *Handler) login(r *http.Request, token string) (any, error) {
 
 func (h *Handler) doSwitch(r *http.Request, token string) (any, error) {
 	var b struct {
-		Action string   `json:"action"`
-		Type   string   `json:"type"`
-		Value  *float64 `json:"value"`
+		Action string       `json:"action"`
+		Type   string       `json:"type"`
+		Value  *wire.Number `json:"value"`
 	}
-	if err := decode(r, &b); err != nil {
+	if err := wire.Decode(r, &b); err != nil {
 		return nil, err
 	}
-	j, err := h.link.Switch(r.Context(), token, domain.SwitchRequest{Action: b.Action, Type: b.Type, Value: b.Value})
+	j, err := h.link.Switch(r.Context(), token, domain.SwitchRequest{Action: b.Action, Type: b.Type, Value: b.Value.Domain()})
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +277,7 @@ func (h *Handler) matchedSwitch(r *http.Request, token string) (any, error) {
 	var b struct {
 		PlatformID string `json:"platform_id"`
 	}
-	if err := decode(r, &b); err != nil {
+	if err := wire.Decode(r, &b); err != nil {
 		return nil, err
 	}
 	acct, j, err := h.link.MatchedSwitch(r.Context(), token, b.PlatformID)
@@ -308,6 +287,15 @@ func (h *Handler) matchedSwitch(r *http.Request, token string) (any, error) {
 	out := newJobJSON(j)
 	out["account_id"] = acct.ID
 	return out, nil
+}
+
+// depositForm makes the switch's direct deposit form and links it.
+func (h *Handler) depositForm(r *http.Request, token string) (any, error) {
+	l, err := h.link.DepositForm(r.Context(), token)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"document_id": l.ID, "url": l.DownloadURL, "expires": l.DownloadURLExpiration}, nil
 }
 
 func (h *Handler) job(r *http.Request, token string) (any, error) {
@@ -325,9 +313,9 @@ func newJobJSON(j domain.Job) map[string]any {
 	if j.Outcome == domain.OutcomeError || j.Outcome == domain.OutcomePending {
 		code := j.ErrorCode
 		if j.Outcome == domain.OutcomePending {
-			code = "JOB_PENDING"
+			code = domain.CodeJobPending
 		}
-		out["error"] = linkError{Type: "PLATFORM_ERROR", Code: code, PendingRetry: j.Outcome == domain.OutcomePending,
+		out["error"] = linkError{Type: domain.ErrorTypePlatform, Code: code, PendingRetry: j.Outcome == domain.OutcomePending,
 			Message: jobErrorMessage(j)}
 	}
 	return out

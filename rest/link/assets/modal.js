@@ -412,8 +412,31 @@
 
   function renderSuccess() {
     var done = state.session.wants_switch ? 'Your direct deposit is switched.' : 'Your payroll account is connected.';
-    screen('All set', done, [h('p', { 'class': 'big', text: '✓' }),
-      h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit })]);
+    var children = [h('p', { 'class': 'big', text: '✓' })];
+    if (state.session.wants_switch) children.push(depositFormButton());
+    children.push(h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit }));
+    screen('All set', done, children);
+  }
+
+  // The direct deposit form of the switch: some employers want it on paper.
+  function depositFormButton() {
+    var holder = h('div', { 'class': 'dd-form' });
+    var button = h('button', {
+      id: 'dd-form', 'class': 'secondary', text: 'Get a direct deposit form', onclick: function () {
+        emit('dd_form_begin', {});
+        button.disabled = true;
+        api('POST', 'dd_form', {}).then(function (form) {
+          emit('dd_form_create', { url: form.url });
+          holder.innerHTML = '';
+          holder.appendChild(h('a', {
+            id: 'dd-form-download', 'class': 'secondary', href: form.url, target: '_blank', rel: 'noopener',
+            text: 'Download your direct deposit form', onclick: function () { emit('dd_form_download', {}); }
+          }));
+        }, function (err) { button.disabled = false; showMessage(err.message); });
+      }
+    });
+    holder.appendChild(button);
+    return holder;
   }
 
   function renderError() {

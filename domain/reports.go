@@ -1,0 +1,219 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Verification report types.
+const (
+	ReportVOIE = "voie"
+	ReportVOE  = "voe"
+)
+
+// Document types of end-user documents Payline renders.
+const (
+	DocumentW2          = "w2"
+	DocumentDepositForm = "direct_deposit_form"
+)
+
+// Timestamp is a time that marshals as the API writes times: UTC,
+// microseconds, +00:00.
+type Timestamp time.Time
+
+// MarshalJSON implements json.Marshaler.
+func (t Timestamp) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + APITime(time.Time(t)) + `"`), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := time.Parse(time.RFC3339Nano, s)
+	*t = Timestamp(v.UTC())
+	return err
+}
+
+// VerificationReport is a VOIE or VOE report of an end user, assembled
+// from all of the end user's payroll accounts. Its JSON is the spec's
+// shape (and how it is stored, pinned by a golden test).
+type VerificationReport struct {
+	ID           string             `json:"id"`
+	UpdatedAt    Timestamp          `json:"updated_at"`
+	RefreshedAt  Timestamp          `json:"refreshed_at"`
+	ReportType   string             `json:"report_type"`
+	Employee     ReportEmployee     `json:"employee"`
+	Employments  []ReportEmployment `json:"employments"`
+	Completeness ReportCompleteness `json:"completeness"`
+	Document     *DocumentLink      `json:"document,omitempty"`
+}
+
+// ReportEmployee is who the report is about.
+type ReportEmployee struct {
+	Name         PersonName    `json:"name"`
+	Address      Address       `json:"address"`
+	LastFourSSN  string        `json:"last_four_ssn"`
+	DateOfBirth  string        `json:"date_of_birth"`
+	PhoneNumbers []PhoneNumber `json:"phone_numbers"`
+}
+
+// PersonName splits a full name the way reports show it.
+type PersonName struct {
+	FirstName  string `json:"first_name"`
+	MiddleName string `json:"middle_name"`
+	LastName   string `json:"last_name"`
+	FullName   string `json:"full_name"`
+}
+
+// ReportEmployment is one employment of the end user (one account).
+type ReportEmployment struct {
+	AccountID                string        `json:"account_id"`
+	EmployerName             string        `json:"employer_name"`
+	EmployerAddress          Address       `json:"employer_address"`
+	StartDate                string        `json:"start_date"`
+	EmploymentDurationMonths int           `json:"employment_duration_months"`
+	EmploymentStatus         string        `json:"employment_status"`
+	EmploymentType           string        `json:"employment_type"`
+	TerminationDate          *string       `json:"termination_date"`
+	Title                    string        `json:"title"`
+	MostRecentPayDate        *string       `json:"most_recent_pay_date"`
+	Income                   *ReportIncome `json:"income,omitempty"` // VOIE only
+}
+
+// ReportIncome is an employment's pay in a VOIE report.
+type ReportIncome struct {
+	PayFrequency       string         `json:"pay_frequency"`
+	CompensationUnit   string         `json:"compensation_unit"`
+	CompensationAmount int64          `json:"compensation_amount"`
+	Currency           string         `json:"currency"`
+	AnnualIncomes      []AnnualIncome `json:"annual_incomes"`
+	// Paystubs are the two most recent, as the vendor's schema says; the
+	// PDF lists every paystub the annual figures come from.
+	Paystubs []PublicPaystub `json:"paystubs"`
+}
+
+// AnnualIncome is one calendar year of an employment's paystubs, summed.
+type AnnualIncome struct {
+	Year                   string          `json:"year"`
+	GrossPayYTD            int64           `json:"gross_pay_ytd"`
+	NetPayYTD              int64           `json:"net_pay_ytd"`
+	TotalDeductionsYTD     int64           `json:"total_deductions_ytd"`
+	TotalReimbursementsYTD int64           `json:"total_reimbursements_ytd"`
+	TotalTaxesYTD          int64           `json:"total_taxes_ytd"`
+	EarningsYTDs           []EarningsTotal `json:"earnings_ytds"`
+	Paystubs               int             `json:"paystub_count"`
+}
+
+// EarningsTotal is a year's earnings of one category.
+type EarningsTotal struct {
+	Amount   int64  `json:"amount"`
+	Category string `json:"category"`
+}
+
+// ReportCompleteness says, machine-readably, what the report could and
+// could not draw from source data.
+type ReportCompleteness struct {
+	// Missing lists fields with no source data (employments[1].income, ...).
+	Missing []string `json:"missing"`
+	// Derived lists fields Payline computed rather than read.
+	Derived []string `json:"derived"`
+	// Paystubs is the pay-date range the paystubs cover, null without any.
+	Paystubs *DateRange `json:"paystubs"`
+	// IdentitySources names the account each employee field came from, and
+	// the fields on which the end user's accounts disagree.
+	IdentitySource string   `json:"identity_source_account_id"`
+	Conflicts      []string `json:"identity_conflicts"`
+}
+
+// DateRange is an inclusive range of dates.
+type DateRange struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// DocumentLink is a document and its signed, expiring download link.
+type DocumentLink struct {
+	ID                    string    `json:"id"`
+	DownloadURL           string    `json:"download_url"`
+	DownloadURLExpiration Timestamp `json:"download_url_expiration"`
+}
+
+// StoredReport is a built report as stored: its JSON (without the
+// document link, which is minted per request) and its document.
+type StoredReport struct {
+	ID          string
+	EndUserID   string
+	Type        string
+	DataVersion string
+	DocumentID  string
+	RefreshedAt time.Time
+	Body        json.RawMessage
+}
+
+// File is a rendered document: a PDF and what its download answers with.
+type File struct {
+	ID          string // the document id
+	CustomerID  string
+	Mode        Mode
+	Kind        string // voie, voe, w2, direct_deposit_form
+	Filename    string
+	ContentType string
+	SHA256      string // hex
+	CreatedAt   time.Time
+	Body        []byte
+}
+
+// Scope is the file's tenant.
+func (f File) Scope() Scope { return Scope{CustomerID: f.CustomerID, Mode: f.Mode} }
+
+// ReportStore holds built reports and rendered files.
+type ReportStore interface {
+	// Report returns ErrNoRows when none was built for the end user.
+	Report(ctx context.Context, s Scope, endUserID, reportType string) (StoredReport, error)
+	// PutReport stores the end user's report of its type, replacing any.
+	PutReport(ctx context.Context, s Scope, r StoredReport) error
+	// PutFile stores a file unless one with its id exists.
+	PutFile(ctx context.Context, s Scope, f File) error
+	// File finds a file by id in any tenant (a download link names no
+	// tenant; its signature binds one). ErrNoRows if none.
+	File(ctx context.Context, id string) (File, error)
+	// FileInfo is File without the body, for HEAD and checks.
+	FileInfo(ctx context.Context, id string) (File, error)
+}
+
+// DepositForm is a direct deposit authorisation: who is paid, by whom,
+// into which account and how much. It is filled from a successful switch.
+type DepositForm struct {
+	ID           string // the document id
+	AccountID    string
+	EndUserID    string
+	EmployeeName string // "" when no identity was read: the form leaves a line
+	EmployerName string
+	Target       SwitchTarget
+	Params       JobParams // the switch's action and allocation
+	CreatedAt    time.Time
+}
+
+// Reporter builds verification reports and renders documents; the reports
+// package implements it, and REST, GraphQL and Link call it.
+type Reporter interface {
+	// VerificationReport returns the end user's VOIE or VOE, rebuilt only
+	// when its data changed, with a fresh download link. Errors:
+	// END_USER_NOT_FOUND, PRODUCT_NOT_FOUND (no payroll data yet),
+	// INVALID_FIELDS.
+	VerificationReport(ctx context.Context, s Scope, endUserID, reportType string) (VerificationReport, error)
+	// DocumentLink renders a document's PDF if it has none yet and returns
+	// a fresh download link.
+	DocumentLink(ctx context.Context, s Scope, doc Record) (DocumentLink, error)
+	// DepositForm renders a direct deposit form and stores it as a
+	// direct_deposit_form document of the end user (once per form id, with
+	// documents.added), and returns a fresh download link.
+	DepositForm(ctx context.Context, s Scope, f DepositForm) (DocumentLink, error)
+	// Download checks a download link and returns its file. Errors:
+	// DOWNLOAD_LINK_INVALID (403) for an expired, altered or unknown link.
+	Download(ctx context.Context, id, expires, signature string) (File, error)
+}

@@ -1,0 +1,212 @@
+package reports
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"payline/domain"
+)
+
+// Source is one payroll account of the end user and the data it has; a
+// product the account never produced is nil.
+type Source struct {
+	Account    domain.Account
+	Identity   *domain.Identity
+	Employment *domain.Employment
+	Income     *domain.Income
+	Paystubs   []domain.Paystub
+}
+
+// Assemble builds a report of reportType from the end user's sources. It
+// is a pure function: the same sources, id and times give the same
+// report. updated is when the underlying data last changed, built when
+// the report is made.
+func Assemble(reportType, id string, sources []Source, updated, built time.Time) domain.VerificationReport {
+	sources = slices.Clone(sources)
+	slices.SortFunc(sources, func(a, b Source) int {
+		return cmp.Or(a.Account.CreatedAt.Compare(b.Account.CreatedAt), strings.Compare(a.Account.ID, b.Account.ID))
+	})
+	r := domain.VerificationReport{ID: id, ReportType: reportType, UpdatedAt: domain.Timestamp(updated), RefreshedAt: domain.Timestamp(built),
+		Employments: []domain.ReportEmployment{}}
+	r.Completeness = domain.ReportCompleteness{Missing: []string{}, Derived: []string{}, Conflicts: []string{}}
+	c := &r.Completeness
+	r.Employee = employee(sources, c)
+	var first, last string
+	for i, s := range sources {
+		e := employment(s, reportType, i, built, c)
+		r.Employments = append(r.Employments, e)
+		for _, p := range s.Paystubs {
+			if first == "" || p.PayDate < first {
+				first = p.PayDate
+			}
+			if p.PayDate > last {
+				last = p.PayDate
+			}
+		}
+	}
+	if last != "" {
+		c.Paystubs = &domain.DateRange{From: first, To: last}
+	}
+	return r
+}
+
+// employee takes the identity most recently read from any account, and
+// notes the fields on which the end user's accounts disagree.
+func employee(sources []Source, c *domain.ReportCompleteness) domain.ReportEmployee {
+	var best *Source
+	for i := range sources {
+		s := &sources[i]
+		if s.Identity != nil && (best == nil || s.Account.DataUpdatedAt[domain.ProductIdentity].After(best.Account.DataUpdatedAt[domain.ProductIdentity])) {
+			best = s
+		}
+	}
+	if best == nil {
+		c.Missing = append(c.Missing, "employee")
+		return domain.ReportEmployee{PhoneNumbers: []domain.PhoneNumber{}}
+	}
+	id := *best.Identity
+	c.IdentitySource = best.Account.ID
+	for _, s := range sources {
+		if s.Identity == nil || s.Account.ID == best.Account.ID {
+			continue
+		}
+		o := *s.Identity
+		for field, differs := range map[string]bool{
+			"name": o.FullName != id.FullName, "date_of_birth": o.DateOfBirth != id.DateOfBirth,
+			"last_four_ssn": o.LastFourSSN != id.LastFourSSN, "address": o.Address.Raw != id.Address.Raw,
+			"phone_numbers": fmt.Sprint(o.PhoneNumbers) != fmt.Sprint(id.PhoneNumbers),
+		} {
+			if differs && !slices.Contains(c.Conflicts, field) {
+				c.Conflicts = append(c.Conflicts, field)
+			}
+		}
+	}
+	slices.Sort(c.Conflicts)
+	c.Derived = append(c.Derived, "employee.name.first_name", "employee.name.middle_name", "employee.name.last_name")
+	phones := id.PhoneNumbers
+	if phones == nil {
+		phones = []domain.PhoneNumber{}
+	}
+	return domain.ReportEmployee{Name: splitName(id.FullName), Address: id.Address, LastFourSSN: id.LastFourSSN,
+		DateOfBirth: id.DateOfBirth, PhoneNumbers: phones}
+}
+
+// splitName splits a full name into first, middle and last words.
+func splitName(full string) domain.PersonName {
+	words := strings.Fields(full)
+	n := domain.PersonName{FullName: strings.Join(words, " ")}
+	switch len(words) {
+	case 0:
+	case 1:
+		n.FirstName = words[0]
+	default:
+		n.FirstName, n.LastName = words[0], words[len(words)-1]
+		n.MiddleName = strings.Join(words[1:len(words)-1], " ")
+	}
+	return n
+}
+
+func employment(s Source, reportType string, i int, built time.Time, c *domain.ReportCompleteness) domain.ReportEmployment {
+	at := func(field string) string { return fmt.Sprintf("employments[%d].%s", i, field) }
+	e := domain.ReportEmployment{AccountID: s.Account.ID, EmployerName: s.Account.EmployerName}
+	if emp := s.Employment; emp != nil {
+		e.EmployerName, e.EmployerAddress, e.StartDate = emp.EmployerName, emp.EmployerAddress, emp.StartDate
+		e.EmploymentStatus, e.TerminationDate, e.Title = emp.Status, emp.TerminationDate, emp.Title
+		end := built
+		if emp.TerminationDate != nil {
+			end, _ = time.Parse(time.DateOnly, *emp.TerminationDate)
+		}
+		if start, err := time.Parse(time.DateOnly, emp.StartDate); err == nil {
+			e.EmploymentDurationMonths = monthsBetween(start, end)
+			c.Derived = append(c.Derived, at("employment_duration_months"))
+		}
+	} else {
+		c.Missing = append(c.Missing, at("employer_address"), at("start_date"), at("employment_status"), at("title"))
+	}
+	// No payroll platform reports full or part time; say so rather than guess.
+	c.Missing = append(c.Missing, at("employment_type"))
+	if len(s.Paystubs) > 0 {
+		latest := slices.MaxFunc(s.Paystubs, func(a, b domain.Paystub) int { return strings.Compare(a.PayDate, b.PayDate) }).PayDate
+		e.MostRecentPayDate = &latest
+	} else {
+		c.Missing = append(c.Missing, at("most_recent_pay_date"))
+	}
+	if reportType == domain.ReportVOIE {
+		e.Income = income(s, at, c)
+	}
+	return e
+}
+
+// monthsBetween counts whole months from start to end.
+func monthsBetween(start, end time.Time) int {
+	m := (end.Year()-start.Year())*12 + int(end.Month()) - int(start.Month())
+	if end.Day() < start.Day() {
+		m--
+	}
+	return max(m, 0)
+}
+
+func income(s Source, at func(string) string, c *domain.ReportCompleteness) *domain.ReportIncome {
+	in := &domain.ReportIncome{Currency: domain.CurrencyUSD, AnnualIncomes: AnnualIncomes(s.Paystubs), Paystubs: []domain.PublicPaystub{}}
+	if s.Income != nil {
+		in.PayFrequency, in.CompensationUnit = s.Income.PayFrequency, s.Income.CompensationUnit
+		in.CompensationAmount, in.Currency = s.Income.CompensationAmount, s.Income.Currency
+	} else {
+		c.Missing = append(c.Missing, at("income.pay_frequency"), at("income.compensation_unit"), at("income.compensation_amount"))
+	}
+	if len(s.Paystubs) == 0 {
+		c.Missing = append(c.Missing, at("income.annual_incomes"), at("income.paystubs"))
+		return in
+	}
+	c.Derived = append(c.Derived, at("income.annual_incomes"))
+	for _, p := range newestFirst(s.Paystubs)[:min(2, len(s.Paystubs))] {
+		in.Paystubs = append(in.Paystubs, p.Public())
+	}
+	return in
+}
+
+// AnnualIncomes sums paystubs per calendar year of their pay date, newest
+// year first, with earnings totalled by category.
+func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
+	byYear := map[string]*domain.AnnualIncome{}
+	earnings := map[string]map[string]int64{}
+	for _, p := range stubs {
+		y := p.PayDate[:4]
+		a := byYear[y]
+		if a == nil {
+			a = &domain.AnnualIncome{Year: y}
+			byYear[y], earnings[y] = a, map[string]int64{}
+		}
+		a.GrossPayYTD += p.GrossPayAmount
+		a.NetPayYTD += p.NetPayAmount
+		a.TotalDeductionsYTD += p.TotalDeductions
+		a.TotalReimbursementsYTD += p.TotalReimbursements
+		a.TotalTaxesYTD += p.TotalTaxes
+		a.Paystubs++
+		for _, l := range p.Earnings {
+			earnings[y][l.Category] += l.Amount
+		}
+	}
+	out := []domain.AnnualIncome{}
+	for y, a := range byYear {
+		for cat, amount := range earnings[y] {
+			a.EarningsYTDs = append(a.EarningsYTDs, domain.EarningsTotal{Amount: amount, Category: cat})
+		}
+		slices.SortFunc(a.EarningsYTDs, func(x, y domain.EarningsTotal) int { return strings.Compare(x.Category, y.Category) })
+		out = append(out, *a)
+	}
+	slices.SortFunc(out, func(a, b domain.AnnualIncome) int { return strings.Compare(b.Year, a.Year) })
+	return out
+}
+
+// newestFirst sorts a copy of stubs by pay date, newest first.
+func newestFirst(stubs []domain.Paystub) []domain.Paystub {
+	out := slices.Clone(stubs)
+	slices.SortFunc(out, func(a, b domain.Paystub) int {
+		return cmp.Or(strings.Compare(b.PayDate, a.PayDate), strings.Compare(b.ID, a.ID))
+	})
+	return out
+}

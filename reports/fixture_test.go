@@ -1,0 +1,37 @@
+package reports_test
+
+import (
+	"time"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/reports"
+)
+
+// goldenNow is when the golden accounts' data was read.
+var goldenNow = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+// goldenSources are two fixed sandbox accounts of one end user: a current
+// job at one employer and a terminated one at another, each with the
+// products its jobs read, as the sandbox connector produces them.
+func goldenSources() []reports.Source {
+	accounts := []domain.Account{
+		{ID: "0195f0a0-0000-7000-8000-000000000001", CustomerID: "golden-customer", Mode: domain.ModeSandbox, EndUserID: "golden-user",
+			EmployerName: "Sycamore Publishing Inc", Connection: "good", CreatedAt: goldenNow.AddDate(0, 0, -3)},
+		{ID: "0195f0a0-0000-7000-8000-000000000002", CustomerID: "golden-customer", Mode: domain.ModeSandbox, EndUserID: "golden-user",
+			EmployerName: "Birch Logistics", Connection: "terminated", CreatedAt: goldenNow.AddDate(0, 0, -2)},
+	}
+	var out []reports.Source
+	for _, a := range accounts {
+		read := a.CreatedAt.Add(time.Minute)
+		a.DataUpdatedAt = map[string]time.Time{}
+		for _, p := range []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductPaystubs} {
+			a.DataUpdatedAt[p] = read
+		}
+		p := sandbox.NewPerson(a)
+		id, emp, inc := p.Identity(), p.Employment(), p.Income()
+		stubs := p.Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, read)
+		out = append(out, reports.Source{Account: a, Identity: &id, Employment: &emp, Income: &inc, Paystubs: stubs})
+	}
+	return out
+}

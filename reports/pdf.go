@@ -1,0 +1,218 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"codeberg.org/go-pdf/fpdf"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+
+	"payline/domain"
+)
+
+// Layout of every Payline PDF: US Letter, millimetres.
+const (
+	margin     = 15.0
+	lineH      = 5.0
+	footerRoom = 18.0
+	font       = "Go"
+)
+
+// Colours.
+var (
+	ink    = [3]int{30, 35, 45}
+	muted  = [3]int{110, 115, 125}
+	brand  = [3]int{22, 52, 94}
+	rule   = [3]int{210, 214, 220}
+	shade  = [3]int{244, 246, 249}
+	gross  = [3]int{22, 110, 170}
+	netCol = [3]int{226, 122, 40}
+)
+
+// pdfDoc is an fpdf document with Payline's fonts, footer and helpers.
+type pdfDoc struct {
+	*fpdf.Fpdf
+	width float64 // of the text area
+}
+
+// newPDF starts a document. created fixes the PDF's dates, so the same
+// input renders the same bytes; footer is the left-hand footer text.
+func newPDF(title string, created time.Time, footer string) *pdfDoc {
+	f := fpdf.New("P", "mm", "Letter", "")
+	f.SetCatalogSort(true)
+	f.SetCreationDate(created)
+	f.SetModificationDate(created)
+	f.SetCompression(true)
+	f.SetTitle(title, true)
+	f.SetAuthor("Payline", true)
+	f.SetCreator("Payline", true)
+	f.SetProducer("Payline", true)
+	f.AddUTF8FontFromBytes(font, "", goregular.TTF)
+	f.AddUTF8FontFromBytes(font, "B", gobold.TTF)
+	f.SetMargins(margin, margin, margin)
+	f.SetAutoPageBreak(true, footerRoom+4)
+	f.AliasNbPages("{nb}")
+	d := &pdfDoc{Fpdf: f}
+	w, _ := f.GetPageSize()
+	d.width = w - 2*margin
+	f.SetFooterFunc(func() {
+		_, h := f.GetPageSize()
+		f.SetY(h - footerRoom)
+		d.color(rule, "draw")
+		f.Line(margin, f.GetY(), margin+d.width, f.GetY())
+		f.Ln(1.5)
+		d.text(7.5, "", muted)
+		f.CellFormat(d.width*0.75, 4, footer, "", 0, "L", false, 0, "")
+		f.CellFormat(d.width*0.25, 4, fmt.Sprintf("Page %d of {nb}", f.PageNo()), "", 1, "R", false, 0, "")
+		f.MultiCell(d.width, 3.5, "Payline is not a GSE-authorised report supplier: this report is not issued under the Fannie Mae or Freddie Mac "+
+			"verification programmes. Figures are as reported by the payroll platforms named, summed by Payline.", "", "L", false)
+	})
+	f.AddPage()
+	return d
+}
+
+func (d *pdfDoc) color(c [3]int, what string) {
+	switch what {
+	case "draw":
+		d.SetDrawColor(c[0], c[1], c[2])
+	case "fill":
+		d.SetFillColor(c[0], c[1], c[2])
+	default:
+		d.SetTextColor(c[0], c[1], c[2])
+	}
+}
+
+func (d *pdfDoc) text(size float64, style string, c [3]int) {
+	d.SetFont(font, style, size)
+	d.color(c, "text")
+}
+
+// bytes finishes the document.
+func (d *pdfDoc) bytes() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := d.Output(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// titleBlock is the cover band: the document's name on the left, and on
+// the right the facts that identify this copy.
+func (d *pdfDoc) titleBlock(title, subtitle string, facts [][2]string) {
+	top := d.GetY()
+	d.color(brand, "fill")
+	d.Rect(margin, top, d.width, 1.2, "F")
+	d.SetY(top + 4)
+	d.text(15, "B", brand)
+	d.CellFormat(d.width*0.6, 8, title, "", 2, "L", false, 0, "")
+	d.text(9.5, "", muted)
+	d.CellFormat(d.width*0.6, 5, subtitle, "", 0, "L", false, 0, "")
+	y := top + 4
+	for _, f := range facts {
+		d.SetXY(margin+d.width*0.58, y)
+		d.text(8, "", muted)
+		d.CellFormat(d.width*0.11, 4.6, f[0], "", 0, "R", false, 0, "")
+		d.text(7.5, "B", ink)
+		d.CellFormat(d.width*0.31, 4.6, f[1], "", 0, "R", false, 0, "")
+		y += 4.6
+	}
+	d.SetY(max(y, top+18) + 4)
+}
+
+// section starts a titled section, on a new page when less than need
+// millimetres are left.
+func (d *pdfDoc) section(title string, need float64) {
+	_, h := d.GetPageSize()
+	if d.GetY()+need > h-footerRoom-4 {
+		d.AddPage()
+	}
+	d.Ln(3)
+	d.text(11.5, "B", brand)
+	d.CellFormat(d.width, 6.5, title, "", 1, "L", false, 0, "")
+	d.color(rule, "draw")
+	d.SetLineWidth(0.3)
+	d.Line(margin, d.GetY(), margin+d.width, d.GetY())
+	d.Ln(2)
+}
+
+// fields prints label/value pairs in two columns.
+func (d *pdfDoc) fields(pairs [][2]string) {
+	colW := d.width / 2
+	for i, p := range pairs {
+		x := margin + float64(i%2)*colW
+		if i%2 == 0 && i > 0 {
+			d.Ln(lineH + 0.6)
+		}
+		d.SetX(x)
+		d.text(8, "", muted)
+		d.CellFormat(30, lineH, p[0], "", 0, "L", false, 0, "")
+		d.text(9, "", ink)
+		d.CellFormat(colW-30, lineH, p[1], "", 0, "L", false, 0, "")
+	}
+	d.Ln(lineH + 1)
+}
+
+// column of a table: its title, width in millimetres and alignment.
+type column struct {
+	title string
+	width float64
+	align string
+}
+
+// table prints rows under a header that repeats on every page the table
+// spans.
+func (d *pdfDoc) table(cols []column, rows [][]string) {
+	_, h := d.GetPageSize()
+	header := func() {
+		d.color(brand, "fill")
+		d.text(7.5, "B", [3]int{255, 255, 255})
+		for _, c := range cols {
+			d.CellFormat(c.width, 6, c.title, "", 0, c.align, true, 0, "")
+		}
+		d.Ln(-1)
+	}
+	if d.GetY()+12 > h-footerRoom-4 {
+		d.AddPage()
+	}
+	header()
+	for i, row := range rows {
+		if d.GetY()+5.2 > h-footerRoom-4 {
+			d.AddPage()
+			header()
+		}
+		d.color(shade, "fill")
+		d.text(8, "", ink)
+		for j, c := range cols {
+			d.CellFormat(c.width, 5.2, row[j], "", 0, c.align, i%2 == 1, 0, "")
+		}
+		d.Ln(-1)
+	}
+	d.Ln(2)
+}
+
+// note prints a paragraph of small text.
+func (d *pdfDoc) note(s string) {
+	d.text(8, "", muted)
+	d.MultiCell(d.width, 4, s, "", "L", false)
+}
+
+func money(cents int64) string { return domain.USD(cents).Formatted() }
+
+// day writes a date as "Mar 4, 2025"; unknown dates as a dash.
+func day(s string) string {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return "—"
+	}
+	return t.Format("Jan 2, 2006")
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}

@@ -1,0 +1,300 @@
+package reports_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/reports"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files and the committed PNGs of reports/testdata")
+
+const goldenID = "0195f0a0-0000-7000-8000-00000000aaaa"
+
+func goldenReport(reportType string) (domain.VerificationReport, []reports.Source) {
+	src := goldenSources()
+	return reports.Assemble(reportType, goldenID, src, goldenNow, goldenNow.Add(time.Hour)), src
+}
+
+// TestAssembleGolden pins the assembled JSON of both report types for two
+// fixed sandbox accounts of one end user, one of them terminated.
+func TestAssembleGolden(t *testing.T) {
+	for _, typ := range []string{domain.ReportVOIE, domain.ReportVOE} {
+		t.Run(typ, func(t *testing.T) {
+			r, _ := goldenReport(typ)
+			got, err := json.MarshalIndent(r, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", typ+".golden.json")
+			if *update {
+				if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), string(got)+"\n"); diff != "" {
+				t.Errorf("%s report changed (-want +got); rerun with -update if on purpose:\n%s", typ, diff)
+			}
+		})
+	}
+	r, _ := goldenReport(domain.ReportVOIE)
+	if r.Employments[1].EmploymentStatus != "terminated" || r.Employments[1].TerminationDate == nil || r.Employments[0].EmploymentStatus != "employed" {
+		t.Errorf("golden employments %+v, want one employed and one terminated", r.Employments)
+	}
+}
+
+// TestAnnualTotalsAddUp: for many sandbox accounts, every year's figures
+// are the sums of that year's paystubs, to the cent.
+func TestAnnualTotalsAddUp(t *testing.T) {
+	for i := range 200 {
+		conn := "good"
+		if i%3 == 0 {
+			conn = "terminated"
+		}
+		a := domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: fmt.Sprint("u", i), EmployerName: "E", Connection: conn, CreatedAt: goldenNow}
+		stubs := sandbox.NewPerson(a).Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, goldenNow)
+		type sums struct{ gross, net, taxes, deductions, reimb, count int64 }
+		want := map[string]*sums{}
+		cats := map[string]map[string]int64{}
+		for _, p := range stubs {
+			y := p.PayDate[:4]
+			if want[y] == nil {
+				want[y], cats[y] = &sums{}, map[string]int64{}
+			}
+			w := want[y]
+			w.gross, w.net, w.taxes = w.gross+p.GrossPayAmount, w.net+p.NetPayAmount, w.taxes+p.TotalTaxes
+			w.deductions, w.reimb, w.count = w.deductions+p.TotalDeductions, w.reimb+p.TotalReimbursements, w.count+1
+			for _, l := range p.Earnings {
+				cats[y][l.Category] += l.Amount
+			}
+		}
+		got := reports.AnnualIncomes(stubs)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d years, want %d", a.ID, len(got), len(want))
+		}
+		for _, y := range got {
+			w := want[y.Year]
+			if y.GrossPayYTD != w.gross || y.NetPayYTD != w.net || y.TotalTaxesYTD != w.taxes || y.TotalDeductionsYTD != w.deductions ||
+				y.TotalReimbursementsYTD != w.reimb || int64(y.Paystubs) != w.count {
+				t.Fatalf("%s %s: %+v, want %+v", a.ID, y.Year, y, *w)
+			}
+			var sum int64
+			for _, e := range y.EarningsYTDs {
+				if e.Amount != cats[y.Year][e.Category] {
+					t.Fatalf("%s %s %s: %d, want %d", a.ID, y.Year, e.Category, e.Amount, cats[y.Year][e.Category])
+				}
+				sum += e.Amount
+			}
+			if sum != y.GrossPayYTD {
+				t.Fatalf("%s %s: earnings by category add to %d, gross is %d", a.ID, y.Year, sum, y.GrossPayYTD)
+			}
+		}
+	}
+}
+
+// TestRenderIsDeterministic: the same report renders the same bytes.
+func TestRenderIsDeterministic(t *testing.T) {
+	r, src := goldenReport(domain.ReportVOIE)
+	a, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("two renders of one report differ")
+	}
+}
+
+// poppler finds a poppler-utils command; CI installs them, so there a
+// missing one fails rather than skips.
+func poppler(t *testing.T, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing: CI must check the PDFs (apt-get install poppler-utils)", name)
+		}
+		t.Skipf("*** SKIPPING: %s not installed (apt-get install poppler-utils) ***", name)
+	}
+	return path
+}
+
+// TestPDFText reads each rendered report back with pdftotext: the
+// employee, every employer, every year's gross pay as money and the page
+// count are there.
+func TestPDFText(t *testing.T) {
+	bin := poppler(t, "pdftotext")
+	for _, typ := range []string{domain.ReportVOIE, domain.ReportVOE} {
+		r, src := goldenReport(typ)
+		pdf, err := reports.RenderVerification(r, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), typ+".pdf")
+		if err := os.WriteFile(path, pdf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(bin, "-layout", path, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(out)
+		want := []string{r.Employee.Name.FullName, "Reference #", goldenID, "Data as of", "Page 1 of "}
+		for _, e := range r.Employments {
+			want = append(want, e.EmployerName)
+			if e.Income != nil {
+				for _, y := range e.Income.AnnualIncomes {
+					want = append(want, domain.USD(y.GrossPayYTD).Formatted())
+				}
+			}
+		}
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: the PDF's text lacks %q", typ, w)
+			}
+		}
+		if typ == domain.ReportVOE && strings.Contains(text, "Gross pay") {
+			t.Error("a VOE shows pay")
+		}
+	}
+}
+
+// TestPDFPictures renders page 1 and the chart page of the golden VOIE to
+// PNG with pdftoppm. The PNGs under testdata are committed for the docs and
+// rewritten only with -update; without it the test checks they exist and
+// that rendering still works.
+func TestPDFPictures(t *testing.T) {
+	bin := poppler(t, "pdftoppm")
+	r, src := goldenReport(domain.ReportVOIE)
+	pdf, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "voie.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range []struct {
+		n    int
+		name string
+	}{{1, "voie-page-1.png"}, {3, "voie-chart-page.png"}} {
+		prefix := filepath.Join(dir, fmt.Sprint("p", page.n))
+		if out, err := exec.Command(bin, "-r", "80", "-png", "-singlefile", "-f", fmt.Sprint(page.n), "-l", fmt.Sprint(page.n), path, prefix).CombinedOutput(); err != nil {
+			t.Fatalf("pdftoppm: %v %s", err, out)
+		}
+		png, err := os.ReadFile(prefix + ".png")
+		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+			t.Fatalf("page %d did not render: %v", page.n, err)
+		}
+		committed := filepath.Join("testdata", page.name)
+		if *update {
+			if err := os.WriteFile(committed, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := os.Stat(committed); err != nil {
+			t.Errorf("%s is not committed: run go test ./reports -run TestPDFPictures -update and look at it", committed)
+		}
+	}
+}
+
+// pngOf renders page 1 of a PDF to PNG with pdftoppm.
+func pngOf(t *testing.T, pdf []byte) []byte {
+	t.Helper()
+	bin := poppler(t, "pdftoppm")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "doc.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "-r", "80", "-png", "-singlefile", "-f", "1", "-l", "1", path, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, "p.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return png
+}
+
+func textOf(t *testing.T, pdf []byte) string {
+	t.Helper()
+	bin := poppler(t, "pdftotext")
+	path := filepath.Join(t.TempDir(), "doc.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "-layout", path, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestOtherDocuments renders a W-2 and a direct deposit form from the
+// golden data, reads them back, and keeps their first pages as PNGs.
+func TestOtherDocuments(t *testing.T) {
+	src := goldenSources()
+	a := src[0].Account
+	p := sandbox.NewPerson(a)
+	w2 := p.W2s(goldenNow.AddDate(-2, 0, 0), goldenNow)[0]
+	form := domain.DepositForm{ID: "0195f0a0-0000-7000-8000-00000000bbbb", AccountID: a.ID, EndUserID: a.EndUserID,
+		EmployeeName: src[0].Identity.FullName, EmployerName: a.EmployerName, CreatedAt: goldenNow,
+		Target: domain.SwitchTarget{Name: "Everyday Savings", Type: "savings", LastFour: "6789", RoutingNumber: "011000015"},
+		Params: domain.JobParams{Action: domain.ActionPartialSwitch, Allocation: &domain.JobParamsAllocation{
+			Split: domain.Split{Type: domain.AllocationAmount, Amount: domain.USD(25_000)}}}}
+	for _, doc := range []struct {
+		name   string
+		render func() ([]byte, error)
+		want   []string
+	}{
+		{"w2.png", func() ([]byte, error) { return reports.RenderW2(w2.DocumentID, w2.W2, goldenNow) },
+			[]string{"Form W-2", w2.W2.TaxYear, w2.W2.Applicant.Name, domain.USD(w2.W2.TotalWages).Formatted(), domain.USD(w2.W2.FederalTaxes).Formatted()}},
+		{"direct-deposit-form.png", func() ([]byte, error) { return reports.RenderDepositForm(form) },
+			[]string{"Direct Deposit Authorization", form.EmployeeName, form.EmployerName, "6789", "011000015", "$250.00 of each paycheck", "Employee signature"}},
+	} {
+		pdf, err := doc.render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := textOf(t, pdf)
+		for _, w := range doc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: the PDF's text lacks %q", doc.name, w)
+			}
+		}
+		again, _ := doc.render()
+		if !bytes.Equal(pdf, again) {
+			t.Errorf("%s: two renders differ", doc.name)
+		}
+		committed := filepath.Join("testdata", doc.name)
+		if *update {
+			if err := os.WriteFile(committed, pngOf(t, pdf), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := os.Stat(committed); err != nil {
+			t.Errorf("%s is not committed: run go test ./reports -run TestOtherDocuments -update and look at it", committed)
+		}
+	}
+}

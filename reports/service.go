@@ -1,0 +1,302 @@
+package reports
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"payline/domain"
+)
+
+// formatVersion changes whenever assembly or rendering changes what a
+// report holds, so stored reports are rebuilt once after an upgrade.
+const formatVersion = "reports/1"
+
+// reportProducts are the products a verification report reads.
+var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductPaystubs}
+
+// Service builds, stores and links reports and documents; it implements
+// domain.Reporter.
+type Service struct {
+	tx    domain.Transactor
+	links *Signer
+	clock domain.Clock
+}
+
+// NewService wires the reports use cases.
+func NewService(tx domain.Transactor, links *Signer, clock domain.Clock) *Service {
+	return &Service{tx: tx, links: links, clock: clock}
+}
+
+var _ domain.Reporter = (*Service)(nil)
+
+// VerificationReport implements domain.Reporter. The report is rebuilt
+// only when its data version (the accounts and when each of their
+// products last changed) moved since it was stored; a rebuild renders the
+// PDF, stores both and writes <type>_report.refreshed in one transaction.
+func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUserID, reportType string) (domain.VerificationReport, error) {
+	if reportType != domain.ReportVOIE && reportType != domain.ReportVOE {
+		return domain.VerificationReport{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "report_type: must be voie or voe, got %q", reportType)
+	}
+	accounts, err := domain.EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
+	if err != nil {
+		return domain.VerificationReport{}, err
+	}
+	version := dataVersion(reportType, accounts)
+	stored, err := s.tx.Reports().Report(ctx, sc, endUserID, reportType)
+	switch {
+	case err == nil && stored.DataVersion == version:
+		var r domain.VerificationReport
+		if err := json.Unmarshal(stored.Body, &r); err != nil {
+			return domain.VerificationReport{}, fmt.Errorf("stored %s report of %q: %w", reportType, endUserID, err)
+		}
+		link := s.links.Link(stored.DocumentID, sc)
+		r.Document = &link
+		return r, nil
+	case err != nil && !errors.Is(err, domain.ErrNoRows):
+		return domain.VerificationReport{}, err
+	}
+	id := stored.ID
+	if id == "" {
+		id = domain.NewID()
+	}
+	return s.build(ctx, sc, endUserID, reportType, id, version, accounts)
+}
+
+// Render assembles and renders an end user's report from the stored data
+// without storing anything or emitting events, for `payline reports
+// render`. Errors: those of VerificationReport.
+func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, reportType string) (domain.VerificationReport, []byte, error) {
+	if reportType != domain.ReportVOIE && reportType != domain.ReportVOE {
+		return domain.VerificationReport{}, nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "report_type: must be voie or voe, got %q", reportType)
+	}
+	accounts, err := domain.EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
+	if err != nil {
+		return domain.VerificationReport{}, nil, err
+	}
+	id := domain.NewID()
+	if stored, err := s.tx.Reports().Report(ctx, sc, endUserID, reportType); err == nil {
+		id = stored.ID
+	}
+	return s.render(ctx, sc, endUserID, reportType, id, accounts)
+}
+
+func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, accounts []domain.Account) (domain.VerificationReport, []byte, error) {
+	sources, updated, err := s.sources(ctx, sc, accounts)
+	if err != nil {
+		return domain.VerificationReport{}, nil, err
+	}
+	if updated.IsZero() {
+		return domain.VerificationReport{}, nil, domain.Errorf(domain.KindNotFound, domain.CodeProductNotFound,
+			"end user %q has no payroll data yet: a %s report reads the identity, employment, income and paystubs jobs; ask for them in required_jobs when creating the link token",
+			endUserID, strings.ToUpper(reportType))
+	}
+	r := Assemble(reportType, id, sources, updated, s.clock.Now())
+	pdf, err := RenderVerification(r, sources)
+	if err != nil {
+		return domain.VerificationReport{}, nil, fmt.Errorf("render %s report: %w", reportType, err)
+	}
+	return r, pdf, nil
+}
+
+func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, accounts []domain.Account) (domain.VerificationReport, error) {
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, accounts)
+	if err != nil {
+		return domain.VerificationReport{}, err
+	}
+	now, updated := time.Time(r.RefreshedAt), time.Time(r.UpdatedAt)
+	body, err := json.Marshal(r)
+	if err != nil {
+		return domain.VerificationReport{}, err
+	}
+	file := newFile(reportType, fmt.Sprintf("%s-%s-%s.pdf", reportType, safeName(endUserID), now.Format(time.DateOnly)), now, pdf)
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
+		if err := tx.Reports().PutFile(ctx, sc, file); err != nil {
+			return err
+		}
+		if err := tx.Reports().PutReport(ctx, sc, domain.StoredReport{ID: id, EndUserID: endUserID, Type: reportType,
+			DataVersion: version, DocumentID: file.ID, RefreshedAt: now, Body: body}); err != nil {
+			return err
+		}
+		return domain.PublishEvent(ctx, tx, sc, reportType+"_report.refreshed", now, map[string]any{
+			"report_id": id, "end_user_id": endUserID, "report_type": reportType, "document_id": file.ID,
+			"refreshed_at": domain.APITime(now), "updated_at": domain.APITime(updated),
+		})
+	})
+	if err != nil {
+		return domain.VerificationReport{}, err
+	}
+	link := s.links.Link(file.ID, sc)
+	r.Document = &link
+	return r, nil
+}
+
+// sources reads what each account has of the report's products, and when
+// any of it last changed (zero when no account has any).
+func (s *Service) sources(ctx context.Context, sc domain.Scope, accounts []domain.Account) ([]Source, time.Time, error) {
+	var updated time.Time
+	out := make([]Source, 0, len(accounts))
+	for _, a := range accounts {
+		src := Source{Account: a}
+		for product, dst := range map[string]any{domain.ProductIdentity: &src.Identity, domain.ProductEmployment: &src.Employment,
+			domain.ProductIncome: &src.Income} {
+			p, err := s.tx.Data().Product(ctx, sc, a.ID, product)
+			if errors.Is(err, domain.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return nil, time.Time{}, err
+			}
+			if err := json.Unmarshal(p.Body, dst); err != nil {
+				return nil, time.Time{}, fmt.Errorf("%s of account %s: %w", product, a.ID, err)
+			}
+		}
+		for page := (domain.PageRequest{Limit: domain.MaxPageLimit}); ; {
+			stubs, err := s.tx.Data().FindPaystubs(ctx, sc, a.ID, "", page)
+			if err != nil {
+				return nil, time.Time{}, err
+			}
+			src.Paystubs = append(src.Paystubs, stubs.Items...)
+			if stubs.Next == nil {
+				break
+			}
+			page.Cursor = stubs.Next
+		}
+		if src.Identity == nil && src.Employment == nil && src.Income == nil && len(src.Paystubs) == 0 {
+			continue // an account none of whose report jobs has run yet
+		}
+		for _, p := range reportProducts {
+			if t := a.DataUpdatedAt[p]; t.After(updated) {
+				updated = t
+			}
+		}
+		out = append(out, src)
+	}
+	return out, updated, nil
+}
+
+// dataVersion identifies what a report would be built from: the format,
+// the type, and each account with when each report product last changed
+// (data_updated_at moves only when the data does).
+func dataVersion(reportType string, accounts []domain.Account) string {
+	accounts = slices.Clone(accounts)
+	slices.SortFunc(accounts, func(a, b domain.Account) int { return strings.Compare(a.ID, b.ID) })
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n", formatVersion, reportType)
+	for _, a := range accounts {
+		fmt.Fprintf(h, "%s %s", a.ID, a.EmployerName)
+		for _, p := range reportProducts {
+			fmt.Fprintf(h, " %s=%s", p, a.DataUpdatedAt[p].UTC().Format(time.RFC3339Nano))
+		}
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// newFile wraps a rendered PDF.
+func newFile(kind, name string, created time.Time, pdf []byte) domain.File {
+	sum := sha256.Sum256(pdf)
+	return domain.File{ID: domain.NewID(), Kind: kind, Filename: name, ContentType: "application/pdf",
+		SHA256: hex.EncodeToString(sum[:]), CreatedAt: created, Body: pdf}
+}
+
+// safeName keeps the characters a file name can hold everywhere.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// DocumentLink implements domain.Reporter: a W-2 is rendered from its
+// parsed data the first time it is linked; a direct deposit form was
+// rendered when it was made.
+func (s *Service) DocumentLink(ctx context.Context, sc domain.Scope, doc domain.Record) (domain.DocumentLink, error) {
+	_, err := s.tx.Reports().FileInfo(ctx, doc.ID)
+	if errors.Is(err, domain.ErrNoRows) && doc.DocumentType == domain.DocumentW2 {
+		err = s.renderW2(ctx, sc, doc)
+	}
+	if err != nil {
+		return domain.DocumentLink{}, err
+	}
+	return s.links.Link(doc.ID, sc), nil
+}
+
+func (s *Service) renderW2(ctx context.Context, sc domain.Scope, doc domain.Record) error {
+	var body struct {
+		ParsedData domain.W2 `json:"parsed_data"`
+	}
+	if err := json.Unmarshal(doc.Body, &body); err != nil {
+		return fmt.Errorf("w2 document %s: %w", doc.ID, err)
+	}
+	pdf, err := RenderW2(doc.ID, body.ParsedData, doc.CreatedAt)
+	if err != nil {
+		return err
+	}
+	f := newFile(domain.DocumentW2, fmt.Sprintf("w2-%s-%s.pdf", body.ParsedData.TaxYear, safeName(doc.EndUserID)), doc.CreatedAt, pdf)
+	f.ID = doc.ID
+	return s.tx.Reports().PutFile(ctx, sc, f)
+}
+
+// Download implements domain.Reporter. An unknown document and a bad
+// link get the same 403.
+func (s *Service) Download(ctx context.Context, id, expires, signature string) (domain.File, error) {
+	if !domain.ValidID(id) {
+		return domain.File{}, s.links.Check(id, domain.Scope{}, "", "")
+	}
+	f, err := s.tx.Reports().File(ctx, id)
+	if errors.Is(err, domain.ErrNoRows) {
+		return domain.File{}, s.links.Check(id, domain.Scope{}, "", "")
+	}
+	if err != nil {
+		return domain.File{}, err
+	}
+	if err := s.links.Check(id, f.Scope(), expires, signature); err != nil {
+		return domain.File{}, err
+	}
+	return f, nil
+}
+
+// DepositForm implements domain.Reporter.
+func (s *Service) DepositForm(ctx context.Context, sc domain.Scope, f domain.DepositForm) (domain.DocumentLink, error) {
+	pdf, err := RenderDepositForm(f)
+	if err != nil {
+		return domain.DocumentLink{}, err
+	}
+	file := newFile(domain.DocumentDepositForm, fmt.Sprintf("direct-deposit-form-%s.pdf", f.CreatedAt.Format(time.DateOnly)), f.CreatedAt, pdf)
+	file.ID = f.ID
+	masked := "XXXXXX" + f.Target.LastFour
+	body, _ := json.Marshal(map[string]any{
+		"document_type": domain.DocumentDepositForm, "account_id": f.AccountID,
+		"parsed_data": map[string]any{"document_type": domain.DocumentDepositForm, "employee_name": f.EmployeeName,
+			"employer_name": f.EmployerName, "account_name": f.Target.Name, "account_type": f.Target.Type,
+			"masked_account_number": masked, "routing_number": f.Target.RoutingNumber, "params": f.Params},
+		"warnings": []any{}, "fraud": map[string]string{"status": "not_suspected"},
+	})
+	rec := domain.Record{ID: f.ID, Kind: domain.RecordDocument, AccountID: f.AccountID, EndUserID: f.EndUserID,
+		DocumentType: domain.DocumentDepositForm, SortKey: f.CreatedAt.Format(time.RFC3339Nano), CreatedAt: f.CreatedAt, Body: body}
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
+		added, err := tx.Records().PutRecords(ctx, sc, []domain.Record{rec})
+		if err != nil || added == 0 {
+			return err // made before: nothing new
+		}
+		if err := tx.Reports().PutFile(ctx, sc, file); err != nil {
+			return err
+		}
+		return domain.PublishEvent(ctx, tx, sc, "documents.added", f.CreatedAt, map[string]any{
+			"document_id": f.ID, "document_type": domain.DocumentDepositForm, "end_user_id": f.EndUserID, "account_id": f.AccountID,
+		})
+	})
+	if err != nil {
+		return domain.DocumentLink{}, err
+	}
+	return s.links.Link(f.ID, sc), nil
+}

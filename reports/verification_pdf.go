@@ -1,0 +1,264 @@
+package reports
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"payline/domain"
+)
+
+// reportTitles names the report types as documents.
+var reportTitles = map[string]string{
+	domain.ReportVOIE: "Verification of Income and Employment",
+	domain.ReportVOE:  "Verification of Employment",
+}
+
+// RenderVerification renders a report to PDF. sources give every paystub
+// the annual figures were summed from, which a VOIE lists in full so an
+// analyst can check them. The same report and sources give the same bytes.
+func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, error) {
+	title := reportTitles[r.ReportType]
+	built := time.Time(r.RefreshedAt)
+	d := newPDF(title, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.ID))
+	d.titleBlock(title, "Employee: "+orDash(r.Employee.Name.FullName), [][2]string{
+		{"Reference #", r.ID},
+		{"Data as of", stamp(time.Time(r.UpdatedAt))},
+		{"Generated", stamp(built)},
+		{"Employments", fmt.Sprint(len(r.Employments))},
+	})
+	d.section("Employee", 30)
+	e := r.Employee
+	phone := "—"
+	if len(e.PhoneNumbers) > 0 {
+		phone = formatPhone(e.PhoneNumbers[0].Value)
+	}
+	ssn := "—"
+	if e.LastFourSSN != "" {
+		ssn = "XXX-XX-" + e.LastFourSSN
+	}
+	d.fields([][2]string{{"Name", orDash(e.Name.FullName)}, {"Date of birth", day(e.DateOfBirth)},
+		{"SSN", ssn}, {"Phone", phone}, {"Address", orDash(e.Address.Raw)}})
+
+	d.section("Employment", 30)
+	rows := make([][]string, len(r.Employments))
+	for i, em := range r.Employments {
+		end := "—"
+		if em.TerminationDate != nil {
+			end = day(*em.TerminationDate)
+		}
+		last := "—"
+		if em.MostRecentPayDate != nil {
+			last = day(*em.MostRecentPayDate)
+		}
+		rows[i] = []string{em.EmployerName, orDash(em.Title), titleCase(em.EmploymentStatus), day(em.StartDate), end,
+			fmt.Sprint(em.EmploymentDurationMonths), last}
+	}
+	d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Start", 23, "L"}, {"End", 23, "L"},
+		{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
+
+	if r.ReportType == domain.ReportVOIE {
+		for i, em := range r.Employments {
+			renderIncome(d, em, stubsOf(sources, em.AccountID), i)
+		}
+	}
+	renderCompleteness(d, r)
+	return d.bytes()
+}
+
+func stubsOf(sources []Source, accountID string) []domain.Paystub {
+	for _, s := range sources {
+		if s.Account.ID == accountID {
+			return newestFirst(s.Paystubs)
+		}
+	}
+	return nil
+}
+
+func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub, i int) {
+	in := em.Income
+	d.section(fmt.Sprintf("Income · %s", em.EmployerName), 60)
+	comp := "—"
+	if in.CompensationUnit != "" {
+		comp = money(in.CompensationAmount) + " " + in.CompensationUnit
+	}
+	d.fields([][2]string{{"Compensation", comp}, {"Pay frequency", titleCase(in.PayFrequency)}})
+	rows := [][]string{}
+	var cats []string
+	for _, a := range in.AnnualIncomes {
+		rows = append(rows, []string{a.Year, money(a.GrossPayYTD), money(a.TotalTaxesYTD), money(a.TotalDeductionsYTD),
+			money(a.NetPayYTD), money(a.TotalReimbursementsYTD), fmt.Sprint(a.Paystubs)})
+		var parts []string
+		for _, e := range a.EarningsYTDs {
+			parts = append(parts, titleCase(e.Category)+" "+money(e.Amount))
+		}
+		cats = append(cats, a.Year+" earnings: "+strings.Join(parts, " · "))
+	}
+	if len(rows) == 0 {
+		d.note("No paystubs were read for this employment.")
+		return
+	}
+	d.table([]column{{"Year", 18, "L"}, {"Gross pay", 30, "R"}, {"Taxes", 28, "R"}, {"Deductions", 28, "R"},
+		{"Net pay", 30, "R"}, {"Reimbursements", 32, "R"}, {"Paystubs", 19.9, "R"}}, rows)
+	d.note(strings.Join(cats, "\n") + "\nAnnual figures are the sums of that calendar year's paystubs, listed in full below.")
+
+	d.section(fmt.Sprintf("Pay history · %s", em.EmployerName), 85)
+	oldest := slices.Clone(stubs)
+	slices.Reverse(oldest)
+	drawPayChart(d, oldest, margin, d.GetY()+2, d.width, 62)
+
+	d.section(fmt.Sprintf("Paystubs · %s (%d)", em.EmployerName, len(stubs)), 45)
+	rows = rows[:0]
+	for _, p := range stubs {
+		rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd),
+			money(p.GrossPayAmount), money(p.TotalTaxes), money(p.TotalDeductions), money(p.NetPayAmount), money(p.GrossPayYTD)})
+	}
+	d.table([]column{{"Pay date", 25, "L"}, {"Period", 39, "L"}, {"Gross", 24, "R"}, {"Taxes", 23, "R"},
+		{"Deductions", 23, "R"}, {"Net", 24, "R"}, {"Gross YTD", 27.9, "R"}}, rows)
+}
+
+func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
+	c := r.Completeness
+	d.section("Data completeness", 35)
+	cover := "No paystubs were read."
+	if c.Paystubs != nil {
+		cover = fmt.Sprintf("Paystubs cover %s to %s.", day(c.Paystubs.From), day(c.Paystubs.To))
+	}
+	identity := "No account reported the employee's identity."
+	if c.IdentitySource != "" {
+		identity = "Employee details come from account " + c.IdentitySource + "."
+		if len(c.Conflicts) > 0 {
+			identity += " The end user's accounts disagree on: " + strings.Join(c.Conflicts, ", ") + "."
+		} else {
+			identity += " Every account that reports them agrees."
+		}
+	}
+	lines := []string{cover, identity}
+	if len(c.Derived) > 0 {
+		lines = append(lines, "Computed by Payline: "+strings.Join(c.Derived, ", ")+".")
+	}
+	if len(c.Missing) > 0 {
+		lines = append(lines, "Not reported by the payroll platforms: "+strings.Join(c.Missing, ", ")+".")
+	}
+	d.text(8.5, "", ink)
+	d.MultiCell(d.width, 4.4, strings.Join(lines, "\n"), "", "L", false)
+}
+
+// drawPayChart plots gross and net pay per pay date with fpdf's vector
+// primitives: gridlines labelled in dollars, one polyline per series and
+// the first pay date of each year on the axis.
+func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
+	if len(stubs) == 0 {
+		return
+	}
+	const left, bottom = 22.0, 8.0
+	px, pw, ph := x+left, w-left-4, h-bottom-6
+	var top int64
+	for _, s := range stubs {
+		top = max(top, s.GrossPayAmount)
+	}
+	top = niceCeiling(top)
+	yOf := func(v int64) float64 { return y + ph - float64(v)/float64(top)*ph }
+	xOf := func(i int) float64 {
+		if len(stubs) == 1 {
+			return px + pw/2
+		}
+		return px + float64(i)/float64(len(stubs)-1)*pw
+	}
+	d.SetLineWidth(0.2)
+	d.text(7, "", muted)
+	for k := int64(0); k <= 4; k++ {
+		v := top * k / 4
+		d.color(rule, "draw")
+		d.Line(px, yOf(v), px+pw, yOf(v))
+		d.SetXY(x, yOf(v)-2)
+		d.CellFormat(left-2, 4, money(v), "", 0, "R", false, 0, "")
+	}
+	// Mark the first pay date and each new year's first, unless too close
+	// to the last mark to read.
+	year, lastMark := "", -100.0
+	for i, s := range stubs {
+		if y0 := s.PayDate[:4]; y0 != year && xOf(i)-lastMark >= 24 {
+			year, lastMark = y0, xOf(i)
+			d.color(rule, "draw")
+			d.Line(xOf(i), y, xOf(i), y+ph)
+			d.SetXY(xOf(i)-12, y+ph+1)
+			d.CellFormat(24, 4, day(s.PayDate), "", 0, "C", false, 0, "")
+		} else if y0 != year {
+			year = y0
+		}
+	}
+	for _, series := range []struct {
+		c     [3]int
+		value func(domain.Paystub) int64
+	}{{gross, func(p domain.Paystub) int64 { return p.GrossPayAmount }}, {netCol, func(p domain.Paystub) int64 { return p.NetPayAmount }}} {
+		d.color(series.c, "draw")
+		d.color(series.c, "fill")
+		d.SetLineWidth(0.55)
+		for i := 1; i < len(stubs); i++ {
+			d.Line(xOf(i-1), yOf(series.value(stubs[i-1])), xOf(i), yOf(series.value(stubs[i])))
+		}
+		for i := range stubs {
+			d.Circle(xOf(i), yOf(series.value(stubs[i])), 0.55, "F")
+		}
+	}
+	ly := y + h - 4
+	for i, l := range []struct {
+		c    [3]int
+		name string
+	}{{gross, "Gross pay"}, {netCol, "Net pay"}} {
+		lx := px + float64(i)*32
+		d.color(l.c, "fill")
+		d.Rect(lx, ly+1, 6, 2, "F")
+		d.SetXY(lx+7, ly)
+		d.text(7.5, "", ink)
+		d.CellFormat(24, 4, l.name, "", 0, "L", false, 0, "")
+	}
+	d.SetY(y + h + 2)
+}
+
+// niceCeiling rounds cents up to a round axis top: 1, 2, 2.5 or 5 times a
+// power of ten dollars.
+func niceCeiling(cents int64) int64 {
+	if cents <= 0 {
+		return 100
+	}
+	step := int64(100)
+	for step*10 < cents {
+		step *= 10
+	}
+	for _, m := range []int64{1, 2, 5, 10} {
+		if step*m >= cents {
+			return step * m
+		}
+	}
+	return step * 10
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("Jan 2, 2006 15:04 UTC") }
+
+func shortDay(s string) string {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return "—"
+	}
+	return t.Format("Jan 2")
+}
+
+// titleCase capitalises words of an enum value: bi-weekly is Bi-weekly.
+func titleCase(s string) string {
+	s = strings.ReplaceAll(s, "_", " ")
+	if s == "" {
+		return "—"
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// formatPhone writes ten digits as (201) 555-0100.
+func formatPhone(s string) string {
+	if len(s) != 10 {
+		return s
+	}
+	return fmt.Sprintf("(%s) %s-%s", s[:3], s[3:6], s[6:])
+}

@@ -1,0 +1,251 @@
+package rest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/storage"
+	"payline/storage/storagetest"
+)
+
+var reportJobs = []string{"identity", "employment", "income", "paystubs"}
+
+// connectAs completes Link for endUser on platform p with a sandbox user
+// and waits for the report jobs.
+func (f *fixture) connectAs(endUser string, p domain.Platform, user string, jobs ...string) string {
+	f.t.Helper()
+	tokenID, token := f.createToken(fmt.Sprintf(`{"org_name": "Acme", "end_user_id": %q, "required_jobs": ["%s"]}`, endUser, strings.Join(jobs, `", "`)))
+	acct := f.linkSession(sessionBody(token, p.ID, user, "")).data(f.t)["account_id"].(string)
+	f.waitJobs(tokenID, len(jobs))
+	return acct
+}
+
+// fetch GETs an absolute URL without any API header: a download link is
+// its own credential.
+func fetch(t *testing.T, method, u string, headers ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res, body
+}
+
+// TestVerificationReports: VOIE and VOE of an end user with a current and
+// a terminated employment agree with the accounts' data, are rebuilt only
+// when the data changes, and say which jobs are missing.
+func TestVerificationReports(t *testing.T) {
+	current := switchPlatform(t)
+	other := platformWhere(t, "other than the first", func(p domain.Platform) bool { return p.ID != current.ID })
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		a1 := f.connectAs("borrower", current, sandbox.UserGood, reportJobs...)
+		a2 := f.connectAs("borrower", other, sandbox.UserTerminated, reportJobs...)
+
+		voie := f.get("/v1/end_users/borrower/verification_reports/voie").data(t)
+		identity := f.get("/v1/accounts/" + a1 + "/identity").data(t)
+		emp := voie["employee"].(map[string]any)
+		if emp["name"].(map[string]any)["full_name"] != identity["full_name"] || emp["last_four_ssn"] != identity["last_four_ssn"] ||
+			emp["date_of_birth"] != identity["date_of_birth"] || voie["report_type"] != "voie" {
+			t.Errorf("employee %v, want the identity %v", emp, identity)
+		}
+		employments := voie["employments"].([]any)
+		if len(employments) != 2 {
+			t.Fatalf("%d employments, want 2", len(employments))
+		}
+		statuses := map[string]string{}
+		for _, e := range employments {
+			e := e.(map[string]any)
+			statuses[e["account_id"].(string)] = e["employment_status"].(string)
+			in := e["income"].(map[string]any)
+			// Each year's totals are the sum of that year's paystubs.
+			want := map[string]int64{}
+			for _, p := range f.allPages("/v1/accounts/" + e["account_id"].(string) + "/paystubs?limit=100") {
+				want[p["pay_date"].(string)[:4]] += int64(p["gross_pay_amount"].(float64))
+			}
+			for _, y := range in["annual_incomes"].([]any) {
+				y := y.(map[string]any)
+				if got := int64(y["gross_pay_ytd"].(float64)); got != want[y["year"].(string)] {
+					t.Errorf("%s %s: gross %d, want the paystubs' %d", e["employer_name"], y["year"], got, want[y["year"].(string)])
+				}
+			}
+			if len(in["paystubs"].([]any)) != 2 || e["most_recent_pay_date"] == nil {
+				t.Errorf("%s: %d recent paystubs, most recent %v", e["employer_name"], len(in["paystubs"].([]any)), e["most_recent_pay_date"])
+			}
+		}
+		if statuses[a1] != "employed" || statuses[a2] != "terminated" {
+			t.Errorf("statuses %v, want %s employed and %s terminated", statuses, a1, a2)
+		}
+		doc := voie["document"].(map[string]any)
+		if !strings.HasPrefix(doc["download_url"].(string), f.http.URL+"/files/"+doc["id"].(string)+"?") {
+			t.Errorf("download_url %v", doc["download_url"])
+		}
+		exp, _ := time.Parse(time.RFC3339, doc["download_url_expiration"].(string))
+		if d := time.Until(exp); d < 14*time.Minute || d > 16*time.Minute {
+			t.Errorf("link expires in %s, want 15 minutes", d)
+		}
+
+		// Unchanged data: the same document, a fresh link, no new event.
+		again := f.get("/v1/end_users/borrower/verification_reports/voie").data(t)
+		if again["document"].(map[string]any)["id"] != doc["id"] || again["id"] != voie["id"] || f.countEvents("voie_report.refreshed") != 1 {
+			t.Errorf("a second GET rebuilt the report: %v, %d events", again["document"], f.countEvents("voie_report.refreshed"))
+		}
+		// New paystubs: a rebuild with the same reference number.
+		f.clock.advance(40 * 24 * time.Hour)
+		f.refreshMonitored()
+		rebuilt := f.get("/v1/end_users/borrower/verification_reports/voie").data(t)
+		if rebuilt["document"].(map[string]any)["id"] == doc["id"] || rebuilt["id"] != voie["id"] || f.countEvents("voie_report.refreshed") != 2 {
+			t.Errorf("new paystubs did not rebuild the report: %v, %d events", rebuilt["document"], f.countEvents("voie_report.refreshed"))
+		}
+
+		voe := f.get("/v1/end_users/borrower/verification_reports/voe").data(t)
+		for _, e := range voe["employments"].([]any) {
+			if _, ok := e.(map[string]any)["income"]; ok || voe["report_type"] != "voe" {
+				t.Errorf("a VOE employment carries income: %v", e)
+			}
+		}
+		if voe["document"].(map[string]any)["id"] == rebuilt["document"].(map[string]any)["id"] {
+			t.Error("VOE and VOIE share a document")
+		}
+
+		f.get("/v1/end_users/nobody/verification_reports/voie").wantError(t, 404, typeNotFound, domain.CodeEndUserNotFound)
+		f.connectAs("switcher", current, sandbox.UserGood, "direct_deposit_allocations")
+		res := f.get("/v1/end_users/switcher/verification_reports/voe")
+		res.wantError(t, 404, typeNotFound, domain.CodeProductNotFound)
+		if msg := res.body["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "paystubs") || !strings.Contains(msg, "employment") {
+			t.Errorf("message %q does not name the jobs that produce the data", msg)
+		}
+	})
+}
+
+// TestDownloadLinks: a link downloads its PDF with HEAD and Range, and
+// an expired, altered or foreign link is refused with 403.
+func TestDownloadLinks(t *testing.T) {
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		f.connectAs("lender-user", p, sandbox.UserGood, reportJobs...)
+		doc := f.get("/v1/end_users/lender-user/verification_reports/voie").data(t)["document"].(map[string]any)
+		link := doc["download_url"].(string)
+
+		res, body := fetch(t, "GET", link)
+		if res.StatusCode != 200 || !strings.HasPrefix(string(body), "%PDF-") {
+			t.Fatalf("download: %d %q", res.StatusCode, body[:min(len(body), 40)])
+		}
+		wantName := "voie-lender-user-" + f.clock.Now().Format(time.DateOnly) + ".pdf"
+		if res.Header.Get("Content-Type") != "application/pdf" || res.Header.Get("Cache-Control") != "private, no-store" ||
+			res.Header.Get("Content-Disposition") != `attachment; filename=`+wantName {
+			t.Errorf("headers %v", res.Header)
+		}
+		head, headBody := fetch(t, "HEAD", link)
+		if head.StatusCode != 200 || len(headBody) != 0 || head.ContentLength != int64(len(body)) {
+			t.Errorf("HEAD: %d, %d bytes, length %d", head.StatusCode, len(headBody), head.ContentLength)
+		}
+		part, partBody := fetch(t, "GET", link, "Range", "bytes=0-4")
+		if part.StatusCode != http.StatusPartialContent || string(partBody) != "%PDF-" {
+			t.Errorf("Range: %d %q", part.StatusCode, partBody)
+		}
+
+		u, _ := url.Parse(link)
+		q := u.Query()
+		tamper := func(id, expires, signature string) string {
+			v := url.Values{"expires": {expires}, "signature": {signature}}
+			return f.http.URL + "/files/" + id + "?" + v.Encode()
+		}
+		flip := func(s string) string {
+			last := s[len(s)-1]
+			if last == '0' {
+				return s[:len(s)-1] + "1"
+			}
+			return s[:len(s)-1] + "0"
+		}
+		exp, _ := strconv64(q.Get("expires"))
+		for name, bad := range map[string]string{
+			"another id":        tamper(domain.NewID(), q.Get("expires"), q.Get("signature")),
+			"changed id byte":   tamper(flip(doc["id"].(string)), q.Get("expires"), q.Get("signature")),
+			"later expiry":      tamper(doc["id"].(string), fmt.Sprint(exp+3600), q.Get("signature")),
+			"changed signature": tamper(doc["id"].(string), q.Get("expires"), flip(q.Get("signature"))),
+			"unknown key id":    tamper(doc["id"].(string), q.Get("expires"), "k9"+strings.TrimPrefix(q.Get("signature"), "k1")),
+			"no signature":      f.http.URL + "/files/" + doc["id"].(string),
+			"not an id":         tamper("not-a-document", q.Get("expires"), q.Get("signature")),
+		} {
+			res, body := fetch(t, "GET", bad)
+			if res.StatusCode != 403 || !strings.Contains(string(body), domain.CodeDownloadLinkInvalid) || strings.Contains(string(body), "%PDF") {
+				t.Errorf("%s: %d %s", name, res.StatusCode, body)
+			}
+		}
+
+		// Another tenant's document with this tenant's well-formed signature.
+		other, err := f.keys.CreateKey(context.Background(), "rival", domain.ModeSandbox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokenID, token := f.createToken(`{"org_name": "Rival", "end_user_id": "theirs", "required_jobs": ["identity", "employment", "income", "paystubs"]}`, "x-api-secret", other.Secret)
+		f.post("/v1/sandbox/link_sessions", sessionBody(token, p.ID, sandbox.UserGood, ""), "x-api-secret", other.Secret).data(t)
+		f.waitJobs(tokenID, 4, "x-api-secret", other.Secret)
+		theirs := f.get("/v1/end_users/theirs/verification_reports/voie", "x-api-secret", other.Secret).data(t)["document"].(map[string]any)
+		if res, _ := fetch(t, "GET", tamper(theirs["id"].(string), q.Get("expires"), q.Get("signature"))); res.StatusCode != 403 {
+			t.Errorf("another tenant's document with our signature: %d", res.StatusCode)
+		}
+		if res, _ := fetch(t, "GET", theirs["download_url"].(string)); res.StatusCode != 200 {
+			t.Errorf("their own link: %d", res.StatusCode)
+		}
+
+		// One second after expiry the link is refused.
+		f.clock.advance(15*time.Minute + time.Second)
+		if res, _ := fetch(t, "GET", link); res.StatusCode != 403 {
+			t.Errorf("expired link: %d", res.StatusCode)
+		}
+		fresh := f.get("/v1/end_users/lender-user/verification_reports/voie").data(t)["document"].(map[string]any)
+		if res, _ := fetch(t, "GET", fresh["download_url"].(string)); res.StatusCode != 200 || fresh["id"] != doc["id"] {
+			t.Errorf("a re-minted link to the same document: %d", res.StatusCode)
+		}
+	})
+}
+
+// TestW2Documents: W-2 documents get download links to rendered PDFs.
+func TestW2Documents(t *testing.T) {
+	p := platformWhere(t, "with tax forms", func(p domain.Platform) bool {
+		return strings.Contains(fmt.Sprint(p.SupportedJobs), "tax_forms")
+	})
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		f.connectAs("taxpayer", p, sandbox.UserGood, "tax_forms")
+		docs := f.get("/v1/end_users/taxpayer/documents").list(t)
+		if len(docs) == 0 {
+			t.Fatal("no W-2 documents")
+		}
+		d := docs[0]["document"].(map[string]any)
+		res, body := fetch(t, "GET", d["download_url"].(string))
+		if res.StatusCode != 200 || !strings.HasPrefix(string(body), "%PDF-") || !strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment; filename=w2-") {
+			t.Fatalf("W-2 download: %d %v", res.StatusCode, res.Header)
+		}
+		one := f.get("/v1/end_users/taxpayer/documents/" + docs[0]["id"].(string)).data(t)["document"].(map[string]any)
+		if one["id"] != d["id"] || !strings.HasPrefix(one["download_url"].(string), f.http.URL+"/files/") {
+			t.Errorf("document %v", one)
+		}
+	})
+}
+
+func strconv64(s string) (int64, error) {
+	var n int64
+	_, err := fmt.Sscan(s, &n)
+	return n, err
+}

@@ -1,0 +1,162 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"payline/domain"
+)
+
+// The batch reads behind GraphQL's dataloaders: each answers for many
+// parents (accounts, end users, webhooks) in one statement.
+
+func (s stores) AccountsByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.Account, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	if err := byIDs(&q, "id", ids); err != nil {
+		return nil, err
+	}
+	var rows []accountRow
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+accountColumns+` FROM accounts`+q.clause()), q.args...); err != nil {
+		return nil, translate(err)
+	}
+	return convertAll(rows, accountRow.domain)
+}
+
+func (s stores) AccountsOfEndUsers(ctx context.Context, sc domain.Scope, endUserIDs []string, p domain.PageRequest) (map[string]domain.Page[domain.Account], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	return selectPagesBy(ctx, s.q, accountsNewest, "accounts", accountColumns, "end_user_id", endUserIDs, q, p, accountRow.domain,
+		func(a domain.Account) string { return a.EndUserID })
+}
+
+func (s stores) FindEndUsers(ctx context.Context, sc domain.Scope, p domain.PageRequest) (domain.Page[domain.EndUser], error) {
+	args := []any{sc.CustomerID, string(sc.Mode)}
+	after := ""
+	if p.Cursor != nil {
+		after, args = " AND end_user_id > ?", append(args, p.Cursor.Key)
+	}
+	var rows []struct {
+		ID    string    `db:"end_user_id"`
+		First time.Time `db:"first_connected"`
+		Count int       `db:"accounts"`
+	}
+	err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT end_user_id, MIN(created_at) AS first_connected, COUNT(*) AS accounts
+		FROM accounts WHERE customer_id = ? AND mode = ?`+after+` GROUP BY end_user_id ORDER BY end_user_id LIMIT ?`), append(args, p.Limit+1)...)
+	if err != nil {
+		return domain.Page[domain.EndUser]{}, translate(err)
+	}
+	users := make([]domain.EndUser, len(rows))
+	for i, r := range rows {
+		users[i] = domain.EndUser{ID: r.ID, FirstConnected: r.First.UTC(), Accounts: r.Count}
+	}
+	return endUsersByID.page(users, p.Limit), nil
+}
+
+func (s stores) JobsByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.Job, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	if err := byIDs(&q, "id", ids); err != nil {
+		return nil, err
+	}
+	var rows []jobRow
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+jobColumns+` FROM jobs`+q.clause()), q.args...); err != nil {
+		return nil, translate(err)
+	}
+	return convertAll(rows, jobRow.domain)
+}
+
+func (s stores) JobsOfAccounts(ctx context.Context, sc domain.Scope, accountIDs []string, f domain.JobFilter, p domain.PageRequest) (map[string]domain.Page[domain.Job], error) {
+	q, order, err := jobQuery(sc, f)
+	if err != nil {
+		return nil, err
+	}
+	return selectPagesBy(ctx, s.q, order, "jobs", jobColumns, "account_id", accountIDs, q, p, jobRow.domain,
+		func(j domain.Job) string { return j.AccountID })
+}
+
+func (s stores) ProductsOfAccounts(ctx context.Context, sc domain.Scope, accountIDs []string, product string) (map[string]domain.StoredProduct, error) {
+	out := map[string]domain.StoredProduct{}
+	if len(accountIDs) == 0 {
+		return out, nil
+	}
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ? AND product = ?", sc.CustomerID, string(sc.Mode), product)
+	if err := byIDs(&q, "account_id", accountIDs); err != nil {
+		return nil, err
+	}
+	var rows []struct {
+		AccountID string    `db:"account_id"`
+		ID        string    `db:"id"`
+		CreatedAt time.Time `db:"created_at"`
+		UpdatedAt time.Time `db:"updated_at"`
+		Body      string    `db:"body"`
+	}
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT account_id, id, created_at, updated_at, body FROM account_products`+q.clause()), q.args...); err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		out[r.AccountID] = domain.StoredProduct{ID: r.ID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Body: json.RawMessage(r.Body)}
+	}
+	return out, nil
+}
+
+func (s stores) PaystubsOfAccounts(ctx context.Context, sc domain.Scope, accountIDs []string, from string, p domain.PageRequest) (map[string]domain.Page[domain.Paystub], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	if from != "" {
+		q.where("pay_date >= ?", from)
+	}
+	return selectPagesBy(ctx, s.q, paystubsNewest, "paystubs", "account_id, body, pay_date, id", "account_id", accountIDs, q, p,
+		func(r paystubWithKeys) (domain.Paystub, error) { return parsePaystub(r.Body) },
+		func(s domain.Paystub) string { return s.AccountID })
+}
+
+// paystubWithKeys carries the columns the window query orders by.
+type paystubWithKeys struct {
+	AccountID string `db:"account_id"`
+	Body      string `db:"body"`
+	PayDate   string `db:"pay_date"`
+	ID        string `db:"id"`
+}
+
+func (s stores) PaystubByID(ctx context.Context, sc domain.Scope, id string) (domain.Paystub, error) {
+	var body string
+	if err := sqlx.GetContext(ctx, s.q, &body, s.q.Rebind(`SELECT body FROM paystubs WHERE id = ? AND customer_id = ? AND mode = ?`),
+		id, sc.CustomerID, string(sc.Mode)); err != nil {
+		return domain.Paystub{}, translate(err)
+	}
+	return parsePaystub(body)
+}
+
+func (s stores) LinkTokensByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.LinkToken, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	if err := byIDs(&q, "id", ids); err != nil {
+		return nil, err
+	}
+	var rows []linkTokenRow
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+linkTokenColumns+` FROM link_tokens`+q.clause()), q.args...); err != nil {
+		return nil, translate(err)
+	}
+	return convertAll(rows, linkTokenRow.domain)
+}
+
+func (s stores) DeliveriesOfWebhooks(ctx context.Context, sc domain.Scope, webhookIDs []string, p domain.PageRequest) (map[string]domain.Page[domain.Delivery], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	return selectPagesBy(ctx, s.q, deliveriesNewest, "webhook_deliveries", deliveryColumns, "webhook_id", webhookIDs, q, p,
+		deliveryRow.domain, func(d domain.Delivery) string { return d.WebhookID })
+}

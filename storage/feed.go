@@ -1,0 +1,156 @@
+package storage
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lib/pq"
+
+	"payline/domain"
+)
+
+// feedChannel is the PostgreSQL notification channel of committed events.
+const feedChannel = "payline_events"
+
+// Feed tells subscribers of a tenant about events as they commit, for
+// GraphQL subscriptions. On SQLite (one process) the transaction that
+// wrote events hands them over after its commit. On PostgreSQL every event
+// is announced with NOTIFY in its own transaction, which PostgreSQL
+// delivers only on commit, to every instance listening: a subscriber on
+// one instance hears of a job another instance finished.
+//
+// A subscriber that falls behind by more than its buffer loses events
+// rather than slow down the writers; subscriptions are for live views,
+// and webhooks are the durable record.
+type Feed struct {
+	db  *DB
+	dsn string
+	log *slog.Logger
+
+	mu        sync.Mutex
+	subs      map[domain.Scope]map[chan domain.Event]struct{}
+	listening bool
+	listener  *pq.Listener
+}
+
+// SubscriberBuffer is how many events a subscriber may fall behind by.
+const SubscriberBuffer = 256
+
+func newFeed(db *DB, dsn string) *Feed {
+	return &Feed{db: db, dsn: dsn, log: slog.Default(), subs: map[domain.Scope]map[chan domain.Event]struct{}{}}
+}
+
+// SetLogger sets where the listener reports connection trouble.
+func (f *Feed) SetLogger(l *slog.Logger) { f.log = l }
+
+// Subscribe implements domain.Transactor's Subscribe: the scope's events
+// committed from now on, until ctx ends (then the channel closes).
+func (f *Feed) Subscribe(ctx context.Context, sc domain.Scope) <-chan domain.Event {
+	ch := make(chan domain.Event, SubscriberBuffer)
+	f.mu.Lock()
+	if f.subs[sc] == nil {
+		f.subs[sc] = map[chan domain.Event]struct{}{}
+	}
+	f.subs[sc][ch] = struct{}{}
+	if f.db.Dialect == Postgres && !f.listening {
+		f.listening = true
+		f.listen()
+	}
+	f.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		f.mu.Lock()
+		delete(f.subs[sc], ch)
+		if len(f.subs[sc]) == 0 {
+			delete(f.subs, sc)
+		}
+		f.mu.Unlock()
+		close(ch)
+	}()
+	return ch
+}
+
+// deliver hands a committed event to the scope's subscribers.
+func (f *Feed) deliver(sc domain.Scope, e domain.Event) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for ch := range f.subs[sc] {
+		select {
+		case ch <- e:
+		default: // a subscriber this far behind misses the event
+		}
+	}
+}
+
+// notify announces an event written through q: NOTIFY on PostgreSQL
+// (delivered when q's transaction commits), in process on SQLite, where
+// an event written in a transaction waits in pending for the commit.
+func (f *Feed) notify(ctx context.Context, s stores, sc domain.Scope, e domain.Event) error {
+	if f.db.Dialect == Postgres {
+		_, err := s.q.ExecContext(ctx, `SELECT pg_notify($1, $2)`, feedChannel, sc.CustomerID+"\t"+string(sc.Mode)+"\t"+e.ID)
+		return translate(err)
+	}
+	if s.pending != nil {
+		*s.pending = append(*s.pending, published{sc, e})
+		return nil
+	}
+	f.deliver(sc, e)
+	return nil
+}
+
+// published is an event waiting for its transaction to commit.
+type published struct {
+	scope domain.Scope
+	event domain.Event
+}
+
+// listen starts the PostgreSQL listener; f.mu is held.
+func (f *Feed) listen() {
+	f.listener = pq.NewListener(f.dsn, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
+		if err != nil {
+			f.log.Warn("event feed listener", slog.Any("error", err))
+		}
+	})
+	if err := f.listener.Listen(feedChannel); err != nil {
+		f.log.Error("event feed: cannot listen", slog.Any("error", err))
+		return
+	}
+	events := stores{q: f.db}
+	go func() {
+		for n := range f.listener.Notify {
+			if n == nil {
+				continue // reconnected: events in between are missed
+			}
+			parts := strings.SplitN(n.Extra, "\t", 3)
+			if len(parts) != 3 {
+				continue
+			}
+			sc := domain.Scope{CustomerID: parts[0], Mode: domain.Mode(parts[1])}
+			f.mu.Lock()
+			wanted := len(f.subs[sc]) > 0
+			f.mu.Unlock()
+			if !wanted {
+				continue
+			}
+			e, err := events.Event(context.Background(), sc, parts[2])
+			if err != nil {
+				f.log.Warn("event feed: read event", slog.String("event_id", parts[2]), slog.Any("error", err))
+				continue
+			}
+			f.deliver(sc, e)
+		}
+	}()
+}
+
+// Close stops the PostgreSQL listener.
+func (f *Feed) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.listener == nil {
+		return nil
+	}
+	return f.listener.Close()
+}

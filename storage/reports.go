@@ -1,0 +1,85 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"payline/domain"
+)
+
+func (s stores) Reports() domain.ReportStore { return s }
+
+type reportRow struct {
+	ID          string    `db:"id"`
+	EndUserID   string    `db:"end_user_id"`
+	Type        string    `db:"report_type"`
+	DataVersion string    `db:"data_version"`
+	DocumentID  string    `db:"document_id"`
+	RefreshedAt time.Time `db:"refreshed_at"`
+	Body        string    `db:"body"`
+}
+
+func (s stores) Report(ctx context.Context, sc domain.Scope, endUserID, reportType string) (domain.StoredReport, error) {
+	var r reportRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT id, end_user_id, report_type, data_version, document_id, refreshed_at, body
+		FROM verification_reports WHERE customer_id = ? AND mode = ? AND end_user_id = ? AND report_type = ?`),
+		sc.CustomerID, string(sc.Mode), endUserID, reportType); err != nil {
+		return domain.StoredReport{}, translate(err)
+	}
+	return domain.StoredReport{ID: r.ID, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion, DocumentID: r.DocumentID,
+		RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(r.Body)}, nil
+}
+
+func (s stores) PutReport(ctx context.Context, sc domain.Scope, r domain.StoredReport) error {
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO verification_reports
+		(customer_id, mode, end_user_id, report_type, id, data_version, document_id, refreshed_at, body)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (customer_id, mode, end_user_id, report_type) DO UPDATE SET id = excluded.id,
+		data_version = excluded.data_version, document_id = excluded.document_id, refreshed_at = excluded.refreshed_at, body = excluded.body`),
+		sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type, r.ID, r.DataVersion, r.DocumentID, r.RefreshedAt, string(r.Body))
+	return translate(err)
+}
+
+type fileRow struct {
+	ID          string    `db:"id"`
+	CustomerID  string    `db:"customer_id"`
+	Mode        string    `db:"mode"`
+	Kind        string    `db:"kind"`
+	Filename    string    `db:"filename"`
+	ContentType string    `db:"content_type"`
+	SHA256      string    `db:"sha256"`
+	CreatedAt   time.Time `db:"created_at"`
+	Body        []byte    `db:"body"`
+}
+
+func (r fileRow) domain() domain.File {
+	return domain.File{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), Kind: r.Kind, Filename: r.Filename,
+		ContentType: r.ContentType, SHA256: r.SHA256, CreatedAt: r.CreatedAt.UTC(), Body: r.Body}
+}
+
+func (s stores) PutFile(ctx context.Context, sc domain.Scope, f domain.File) error {
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO files (id, customer_id, mode, kind, filename, content_type, sha256, created_at, body)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+		f.ID, sc.CustomerID, string(sc.Mode), f.Kind, f.Filename, f.ContentType, f.SHA256, f.CreatedAt, f.Body)
+	return translate(err)
+}
+
+func (s stores) File(ctx context.Context, id string) (domain.File, error) {
+	return s.file(ctx, id, "body")
+}
+
+func (s stores) FileInfo(ctx context.Context, id string) (domain.File, error) {
+	return s.file(ctx, id, "NULL AS body")
+}
+
+func (s stores) file(ctx context.Context, id, body string) (domain.File, error) {
+	var r fileRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT id, customer_id, mode, kind, filename, content_type, sha256, created_at, `+body+`
+		FROM files WHERE id = ?`), id); err != nil {
+		return domain.File{}, translate(err)
+	}
+	return r.domain(), nil
+}
