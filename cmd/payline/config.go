@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -167,6 +168,13 @@ func (e environment) duration(name string, def time.Duration) time.Duration {
 		if d, err := time.ParseDuration(v); err == nil {
 			return d
 		}
+	}
+	return def
+}
+
+func (e environment) boolean(name string, def bool) bool {
+	if b, err := strconv.ParseBool(e.getenv(name)); err == nil {
+		return b
 	}
 	return def
 }

@@ -22,7 +22,13 @@ import (
 	"payline/storage/storagetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(storagetest.Main(m)) }
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" { // a child process started by startProcess
+		main()
+		return
+	}
+	os.Exit(storagetest.Main(m))
+}
 
 var testMasterKey = strings.Repeat("ab", 32)
 

@@ -49,6 +49,10 @@ type ServeConfig struct {
 	DownloadURLTTL time.Duration
 	// Console serves the GraphQL query console at GET /graphql.
 	Console bool
+	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
+	// monitoring) to other processes on the same database: this one
+	// serves requests and queues work but runs none.
+	NoWorkers bool
 }
 
 // Main is the running service. `payline serve` and the end-to-end tests
@@ -141,14 +145,16 @@ func (m *Main) Start(ctx context.Context) error {
 		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic,
 	})
-	if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
-		Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount}); err != nil {
-		db.Close()
-		return fmt.Errorf("start job queue: %w", err)
+	if !m.Config.NoWorkers {
+		if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
+			Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount}); err != nil {
+			db.Close()
+			return fmt.Errorf("start job queue: %w", err)
+		}
 	}
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {
-		_ = m.queue.Stop(ctx)
+		_ = m.stopQueue(ctx)
 		db.Close()
 		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
 	}
@@ -166,7 +172,8 @@ func (m *Main) Start(ctx context.Context) error {
 		}
 	}()
 	m.Logger.Info("payline listening", slog.String("addr", ln.Addr().String()), slog.String("mode", string(m.Config.Mode)),
-		slog.String("database", db.Dialect.String()), slog.String("public_url", m.Config.PublicURL))
+		slog.String("database", db.Dialect.String()), slog.String("public_url", m.Config.PublicURL),
+		slog.Bool("workers", !m.Config.NoWorkers))
 	return nil
 }
 
@@ -179,7 +186,15 @@ func (m *Main) Close(ctx context.Context) error {
 	m.stop()
 	err := m.server.Shutdown(ctx)
 	<-m.done
-	return errors.Join(err, m.queue.Stop(ctx), m.db.Close())
+	return errors.Join(err, m.stopQueue(ctx), m.db.Close())
+}
+
+// stopQueue waits for this process's running work, if it runs any.
+func (m *Main) stopQueue(ctx context.Context) error {
+	if m.Config.NoWorkers {
+		return nil
+	}
+	return m.queue.Stop(ctx)
 }
 
 // bootstrapSandbox makes a fresh sandbox database usable at once: the
@@ -258,6 +273,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"how long a report's or document's download_url works (PAYLINE_DOWNLOAD_URL_TTL)")
 	console := fs.String("graphiql", e.getenv("PAYLINE_GRAPHIQL"),
 		"serve the GraphQL query console at GET /graphql: true or false (PAYLINE_GRAPHIQL); default true in the sandbox, false otherwise")
+	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
+		"run queued work (Link jobs, webhook deliveries, monitoring) in this process (PAYLINE_WORKERS); false for a request-only instance beside others that run it")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -280,7 +297,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
-			Console: consoleOn},
+			Console: consoleOn, NoWorkers: !*workers},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
