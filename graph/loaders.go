@@ -48,7 +48,7 @@ type loadersKey struct{}
 // batchWait is how long a loader waits for more keys after the first.
 // Connection resolvers also queue their children's keys at once (see
 // preload), so batches do not depend on it.
-const batchWait = 2 * time.Millisecond
+const batchWait = 250 * time.Microsecond
 
 func withLoaders(ctx context.Context, r *Resolver) context.Context {
 	sc := scope(ctx)

@@ -337,6 +337,9 @@ func (f *fixture) seedEndUser(endUser string, n int, platformID string) {
 			LinkTokenID: tok.ID, PlatformID: platformID, EndUserID: endUser, EmployerName: "Seeded", Connected: true,
 			MonitoringStatus: domain.MonitoringActive, Connection: "good",
 			DataUpdatedAt: map[string]time.Time{}, DataRefreshedAt: map[string]time.Time{}}
+		for _, product := range []string{domain.ProductIdentity, domain.ProductIncome, domain.ProductPaystubs} {
+			a.DataUpdatedAt[product], a.DataRefreshedAt[product] = now, now
+		}
 		person := sandbox.NewPerson(a)
 		identity, income := person.Identity(), person.Income()
 		stubs := person.Paystubs(now.AddDate(-1, 0, 0), now, now)
