@@ -43,9 +43,9 @@ func (s stores) FindEndUsers(ctx context.Context, sc domain.Scope, p domain.Page
 		after, args = " AND end_user_id > ?", append(args, p.Cursor.Key)
 	}
 	var rows []struct {
-		ID    string    `db:"end_user_id"`
-		First time.Time `db:"first_connected"`
-		Count int       `db:"accounts"`
+		ID    string        `db:"end_user_id"`
+		First aggregateTime `db:"first_connected"`
+		Count int           `db:"accounts"`
 	}
 	err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT end_user_id, MIN(created_at) AS first_connected, COUNT(*) AS accounts
 		FROM accounts WHERE customer_id = ? AND mode = ?`+after+` GROUP BY end_user_id ORDER BY end_user_id LIMIT ?`), append(args, p.Limit+1)...)

@@ -245,3 +245,34 @@ func (db *DB) GetContext(ctx context.Context, dest any, query string, args ...an
 func (db *DB) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
 	return sqlx.SelectContext(ctx, db, dest, query, args...)
 }
+
+// sqliteTimeFormat is how the SQLite driver writes times (_time_format=sqlite).
+const sqliteTimeFormat = "2006-01-02 15:04:05.999999999-07:00"
+
+// aggregateTime scans a timestamp computed by SQL, such as MIN(created_at):
+// PostgreSQL returns a time, SQLite the stored text, because an aggregate
+// has no declared column type for the driver to convert by.
+type aggregateTime struct{ time.Time }
+
+func (t *aggregateTime) Scan(v any) error {
+	switch x := v.(type) {
+	case time.Time:
+		t.Time = x
+		return nil
+	case string:
+		return t.parse(x)
+	case []byte:
+		return t.parse(string(x))
+	}
+	return fmt.Errorf("aggregateTime: cannot scan %T", v)
+}
+
+func (t *aggregateTime) parse(s string) error {
+	for _, layout := range []string{sqliteTimeFormat, time.RFC3339Nano} {
+		if v, err := time.Parse(layout, s); err == nil {
+			t.Time = v
+			return nil
+		}
+	}
+	return fmt.Errorf("aggregateTime: %q is not a time", s)
+}

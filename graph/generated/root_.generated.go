@@ -2854,12 +2854,14 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
-	{Name: "../schema/accounts.graphqls", Input: `enum JobOutcome {
+	{Name: "../schema/accounts.graphqls", Input: `"A job's outcome, as REST shows it. Enums may gain values: treat one you do not know as \"other\"."
+enum JobOutcome {
   success
   pending
   error
 }
 
+"Whether Payline keeps refreshing an account. Enums may gain values: treat one you do not know as \"other\"."
 enum MonitoringStatus {
   active
   degraded
@@ -3161,6 +3163,7 @@ type TaxFormConnection {
   pageInfo: PageInfo!
 }
 
+"A stored document's kind. Enums may gain values: treat one you do not know as \"other\"."
 enum DocumentType {
   w2
   direct_deposit_form
@@ -3271,6 +3274,7 @@ enum JobType {
   direct_deposit_allocations
 }
 
+"A platform's kind. Enums may gain values: treat one you do not know as \"other\"."
 enum PlatformType {
   payroll
   time_and_attendance
@@ -3278,6 +3282,7 @@ enum PlatformType {
   merchant
 }
 
+"What a search result is. Enums may gain values: treat one you do not know as \"other\"."
 enum ResponseType {
   employer
   platform
@@ -3533,7 +3538,8 @@ type ReportCompleteness {
   accountUpdated(endUserId: ID): Account!
 }
 `, BuiltIn: false},
-	{Name: "../schema/webhooks.graphqls", Input: `enum WebhookStatus {
+	{Name: "../schema/webhooks.graphqls", Input: `"Whether a webhook receives events. Enums may gain values: treat one you do not know as \"other\"."
+enum WebhookStatus {
   active
   paused
 }

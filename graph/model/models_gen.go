@@ -258,6 +258,7 @@ type WebhookEdge struct {
 	Node   *domain.Webhook `json:"node"`
 }
 
+// A stored document's kind. Enums may gain values: treat one you do not know as "other".
 type DocumentType string
 
 const (

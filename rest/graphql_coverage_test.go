@@ -1,0 +1,329 @@
+package rest
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/graph/generated"
+	"payline/storage"
+	"payline/storage/storagetest"
+)
+
+// coverage records which schema fields and arguments the operations of a
+// test selected, and which of those fields answered a value other than
+// null, by walking each response alongside its parsed operation.
+type coverage struct {
+	schema   *ast.Schema
+	selected map[string]bool // "Type.field"
+	valued   map[string]bool // "Type.field" answered non-null at least once
+	args     map[string]bool // "Type.field(arg)"
+}
+
+func newCoverage() *coverage {
+	return &coverage{schema: generated.NewExecutableSchema(generated.Config{}).Schema(),
+		selected: map[string]bool{}, valued: map[string]bool{}, args: map[string]bool{}}
+}
+
+// run executes an operation that must succeed and records what it covered.
+func (c *coverage) run(t *testing.T, f *fixture, query string, vars map[string]any) map[string]any {
+	t.Helper()
+	doc, err := gqlparser.LoadQuery(c.schema, query)
+	if err != nil {
+		t.Fatalf("parse %s: %v", query, err)
+	}
+	data := f.gql(query, vars).ok(t)
+	for _, op := range doc.Operations {
+		c.walk(op.SelectionSet, data)
+	}
+	return data
+}
+
+func (c *coverage) walk(set ast.SelectionSet, v any) {
+	obj, _ := v.(map[string]any)
+	for _, s := range set {
+		switch s := s.(type) {
+		case *ast.Field:
+			if strings.HasPrefix(s.Name, "__") {
+				continue
+			}
+			key := s.ObjectDefinition.Name + "." + s.Name
+			c.selected[key] = true
+			for _, a := range s.Arguments {
+				c.args[key+"("+a.Name+")"] = true
+			}
+			val := obj[s.Alias]
+			if val == nil {
+				continue
+			}
+			if list, ok := val.([]any); ok {
+				if len(list) > 0 {
+					c.valued[key] = true
+				}
+				for _, item := range list {
+					c.walk(s.SelectionSet, item)
+				}
+				continue
+			}
+			c.valued[key] = true
+			c.walk(s.SelectionSet, val)
+		case *ast.InlineFragment:
+			c.walk(s.SelectionSet, obj)
+		case *ast.FragmentSpread:
+			c.walk(s.Definition.SelectionSet, obj)
+		}
+	}
+}
+
+// check fails for every field of an object type never selected, or never
+// answered with a value unless it is in mayBeNull (with the reason), for
+// every argument never passed, and for a mayBeNull entry that did answer. Subscription is covered by TestSubscriptions.
+func (c *coverage) check(t *testing.T, mayBeNull map[string]string) {
+	t.Helper()
+	var unselected, null, unargued []string
+	for _, def := range c.schema.Types {
+		if def.Kind != ast.Object || strings.HasPrefix(def.Name, "__") || def.Name == "Subscription" {
+			continue
+		}
+		for _, fd := range def.Fields {
+			if strings.HasPrefix(fd.Name, "__") {
+				continue
+			}
+			key := def.Name + "." + fd.Name
+			switch {
+			case !c.selected[key]:
+				unselected = append(unselected, key)
+			case !c.valued[key] && mayBeNull[key] == "":
+				null = append(null, key)
+			}
+			for _, a := range fd.Arguments {
+				if !c.args[key+"("+a.Name+")"] {
+					unargued = append(unargued, key+"("+a.Name+")")
+				}
+			}
+		}
+	}
+	for _, l := range [][]string{unselected, null, unargued} {
+		sort.Strings(l)
+	}
+	for k := range mayBeNull {
+		if c.valued[k] {
+			t.Errorf("%s answered a value, so it no longer belongs in the may-be-null list", k)
+		}
+	}
+	if len(unselected) > 0 {
+		t.Errorf("fields no test operation selects: %v", unselected)
+	}
+	if len(null) > 0 {
+		t.Errorf("fields that only ever answered null or empty: %v", null)
+	}
+	if len(unargued) > 0 {
+		t.Errorf("arguments no test operation passes: %v", unargued)
+	}
+}
+
+// TestGraphQLEveryField runs operations that select every field of every
+// object type and pass every argument, on both databases, against data
+// made by real sandbox Link sessions, and checks values against REST. A
+// field added to the schema fails this test until an operation here reads
+// it and it answers a value.
+func TestGraphQLEveryField(t *testing.T) {
+	main := platformWhere(t, "with amounts, percentages and tax forms", func(p domain.Platform) bool {
+		return p.AmountSupported && p.PercentageSupported && slices.Contains(p.SupportedJobs, domain.JobTaxForms) &&
+			slices.Contains(p.SupportedJobs, domain.JobDirectDepositAllocations)
+	})
+	platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
+	emp := employers[7]
+	var gig domain.Platform
+	for _, p := range platforms {
+		if !p.ESP && slices.Contains(p.SupportedJobs, domain.JobShifts) {
+			gig = p
+			break
+		}
+	}
+	if gig.ID == "" {
+		t.Fatal("the sandbox directory has no platform with shifts")
+	}
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		rcv := newReceiver(t, always(200))
+		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+		hookID := f.createWebhook(rcv.srv.URL+"/hooks", `"account.added"`)
+
+		jobs := []string{"direct_deposit_switch", "direct_deposit_allocations", "identity", "employment", "income", "paystubs", "tax_forms"}
+		tokenID, token := f.createToken(fmt.Sprintf(`{"org_name": "Acme Bank", "end_user_id": "every", "required_jobs": ["%s"],
+			"allocation": {"type": "amount", "value": 250.00, "targets": [{"name": "Main", "type": "checking", "account_number": "123456789", "routing_number": "%s"}]}}`,
+			strings.Join(jobs, `", "`), goodRouting))
+		acct := f.linkSession(sessionBody(token, main.ID, sandbox.UserGood, "")).data(t)["account_id"].(string)
+		f.waitJobs(tokenID, len(jobs))
+		gigAcct := f.connectAs("every", gig, sandbox.UserGood, "shifts", "identity")
+		f.waitDeliveriesSettled(t)
+
+		c := newCoverage()
+		// The directory roots.
+		const employerFields = `id name lastUpdated logoUrl supportedJobs amountSupported fractionalAmountSupported minAmount maxAmount
+			minimumAmount { amount currency formatted } maximumAmount { amount } percentageSupported minPercentage maxPercentage`
+		const platformFields = `id name displayName type lastUpdated logoUrl merchantCategories merchantCategory supportedJobs amountSupported
+			fractionalAmountSupported minAmount maxAmount minimumAmount { amount } maximumAmount { amount } percentageSupported minPercentage maxPercentage`
+		d := c.run(t, f, `query ($emp: ID!, $ein: String!, $plat: ID!, $since: Time!) {
+			employers(first: 2, lastUpdated: $since) { edges { cursor node { `+employerFields+` platform { id } } } pageInfo { hasNextPage endCursor } }
+			employer(id: $emp) { id }
+			employerByEin(ein: $ein) { id }
+			platforms(first: 2, type: payroll, includeEsps: true, lastUpdated: $since) { edges { cursor node { `+platformFields+` } } pageInfo { hasNextPage endCursor } }
+			platform(id: $plat) { id }
+			search(q: "summit", supportedJobs: [direct_deposit_switch], responseTypes: [platform, employer], amountSupported: true, platformType: payroll, limit: 3) {
+				__typename ... on Platform { id } ... on Employer { id } }
+		}`, map[string]any{"emp": emp.ID, "ein": emp.EIN, "plat": main.ID, "since": "2000-01-01T00:00:00Z"})
+		c.run(t, f, `query ($after: String!) { employers(first: 1, after: $after) { edges { node { id } } } }`,
+			map[string]any{"after": at(d, "employers", "pageInfo", "endCursor")})
+		c.run(t, f, `query ($after: String!) { platforms(first: 1, after: $after) { edges { node { id } } } }`,
+			map[string]any{"after": at(d, "platforms", "pageInfo", "endCursor")})
+		// A platform with amount limits and a merchant platform's category.
+		c.run(t, f, `{ platforms(first: 100, type: merchant) { edges { node { merchantCategory merchantCategories minimumAmount { amount } } } } }`, nil)
+
+		// An end user, its accounts and every data product.
+		const moneyFields = `amount currency formatted`
+		const payLine = `name category amount { ` + moneyFields + ` } hours rate { amount }`
+		const address = `raw line1 line2 city state postalCode country`
+		const w2 = `taxYear employerName employeeName totalWages { amount } federalTaxes { amount } socialSecurityWages { amount }
+			socialSecurityTaxes { amount } medicareWages { amount } medicareTaxes { amount } stateWages { amount } stateTaxes { amount }`
+		const report = `id reportType updatedAt refreshedAt downloadUrl downloadUrlExpiration
+			employee { name { firstName middleName lastName fullName } address { raw } lastFourSsn dateOfBirth phoneNumbers { value type } }
+			completeness { missing derived paystubsFrom paystubsTo identitySourceAccountId identityConflicts }
+			employments { accountId employerName employerAddress { city } startDate employmentDurationMonths employmentStatus employmentType
+				terminationDate title mostRecentPayDate
+				income { payFrequency compensationUnit compensation { amount } paystubs { id grossPay { amount } }
+					annualIncomes { year grossPay { amount } netPay { amount } totalDeductions { amount } totalReimbursements { amount }
+						totalTaxes { amount } paystubCount earnings { category amount { amount } } } } }`
+		d = c.run(t, f, `query ($id: ID!, $from: Time!, $to: Time!) {
+			endUsers(first: 5) { edges { cursor node { id firstConnectedAt } } pageInfo { hasNextPage endCursor } }
+			endUser(id: $id) {
+				id firstConnectedAt
+				accounts(first: 5) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
+					id createdAt connected monitoringStatus
+					dataUpdatedAt { product at } dataRefreshedAt { product at }
+					platform { id } endUser { id }
+					linkToken { id createdAt expires used orgName endUserId requiredJobs features accountId }
+					jobs(first: 10, filter: {types: [direct_deposit_switch, shifts], outcome: success, from: $from, to: $to}) {
+						edges { cursor node { id name outcome timestamp platformName errorCode account { id } platform { id } linkToken { id }
+							params { action allocation { type amount { amount } percentage targetAccountName targetAccountType } } } }
+						pageInfo { hasNextPage endCursor } }
+					paystubs(first: 2, fromPayDate: "2000-01-01") { pageInfo { hasNextPage endCursor } edges { cursor node {
+						id payDate payPeriodStart payPeriodEnd grossPay { `+moneyFields+` } grossPayYtd { amount } netPay { amount }
+						netPayYtd { amount } checkAmount { amount } totalTaxes { amount } totalDeductions { amount }
+						totalReimbursements { amount } employerName externalPaystubId createdAt
+						earnings { `+payLine+` } taxes { `+payLine+` } deductions { `+payLine+` } } } }
+					identity { fullName dateOfBirth lastFourSsn emails address { `+address+` } phoneNumbers { value type } }
+					employment { status startDate terminationDate employerName employerAddress { city } employerPhoneNumber { value } title }
+					income { compensation { amount } compensationUnit payFrequency }
+					directDepositAllocations { accountName accountType allocationType amount { amount } percentage bankName
+						maskedAccountNumber priority routingNumber }
+					shifts(first: 2) { pageInfo { hasNextPage endCursor } edges { cursor node {
+						id startDate endDate timezone startedAt endedAt earnings { `+payLine+` } } } }
+					taxForms(first: 2) { pageInfo { hasNextPage endCursor } edges { cursor node { id year formType documentId w2 { `+w2+` } } } }
+				} } }
+				documents(first: 5, type: w2) { pageInfo { hasNextPage endCursor } edges { cursor node {
+					id createdAt documentType accountId downloadUrl downloadUrlExpiration w2 { taxYear } } } }
+				earningsStreamPayouts { status payDate earnings { date confidenceScore netPay { amount } } }
+				voie { `+report+` }
+				voe { id reportType employments { employerName } }
+			}
+		}`, map[string]any{"id": "every", "from": "2000-01-01T00:00:00Z", "to": "2100-01-01T00:00:00Z"})
+		accounts := at(d, "endUser", "accounts", "edges").([]any)
+		if len(accounts) != 2 {
+			t.Fatalf("accounts: %v", accounts)
+		}
+		// Values agree with REST.
+		for _, e := range accounts {
+			n := at(e, "node")
+			id := at(n, "id").(string)
+			if rest := f.get("/v1/accounts/" + id + "/identity").data(t); at(n, "identity", "fullName") != rest["full_name"] ||
+				at(n, "identity", "lastFourSsn") != rest["last_four_ssn"] {
+				t.Errorf("identity of %s: %v, REST %v", id, at(n, "identity"), rest)
+			}
+			if id != acct {
+				continue
+			}
+			stubs := f.get("/v1/accounts/" + id + "/paystubs?limit=2").list(t)
+			if at(n, "paystubs", "edges", 0, "node", "id") != stubs[0]["id"] ||
+				at(n, "paystubs", "edges", 0, "node", "netPay", "amount") != stubs[0]["net_pay_amount"] {
+				t.Errorf("paystubs differ from REST: %v vs %v", at(n, "paystubs", "edges", 0), stubs[0])
+			}
+			if job := at(n, "jobs", "edges", 0, "node"); at(job, "params", "allocation", "amount", "amount") != float64(25000) ||
+				at(job, "linkToken", "id") != tokenID {
+				t.Errorf("the switch job %v, want a $250.00 allocation", job)
+			}
+		}
+
+		// The second page of every nested connection, by its endCursor.
+		mainNode := `account(id: "` + acct + `")`
+		gigNode := `account(id: "` + gigAcct + `")`
+		for _, p := range []struct{ owner, conn string }{
+			{`endUser(id: "every")`, "accounts"}, {`endUser(id: "every")`, "documents"}, {mainNode, "jobs"}, {mainNode, "paystubs"},
+			{gigNode, "shifts"}, {mainNode, "taxForms"}, {`webhook(id: "` + hookID + `")`, "deliveries"},
+		} {
+			one := c.run(t, f, `{ x: `+p.owner+` { `+p.conn+`(first: 1) { edges { node { __typename } } pageInfo { hasNextPage endCursor } } } }`, nil)
+			cursor := at(one, "x", p.conn, "pageInfo", "endCursor")
+			if cursor == nil {
+				t.Errorf("%s.%s: no first page", p.owner, p.conn)
+				continue
+			}
+			c.run(t, f, `query ($after: String!) { x: `+p.owner+` { `+p.conn+`(first: 1, after: $after) { edges { cursor } } } }`,
+				map[string]any{"after": cursor})
+		}
+
+		// Roots by id and filter.
+		job := f.get("/v1/jobs?account_id=" + acct + "&limit=1").list(t)[0]
+		c.run(t, f, `query ($acct: ID!, $job: ID!, $tok: ID!, $hook: ID!, $plat: ID!, $after: String) {
+			account(id: $acct) { id }
+			accounts(first: 5, after: $after, filter: {connected: true, monitoringStatus: active, platformId: $plat, endUserId: "every"}) { edges { node { id } } }
+			endUsers(first: 1, after: $after) { edges { node { id } } }
+			job(id: $job) { id }
+			jobs(first: 5, after: $after, filter: {accountId: $acct, linkTokenId: $tok}) { edges { node { id } } }
+			linkToken(id: $tok) { id }
+			webhook(id: $hook) { id url enabledEvents status version createdAt lastUpdated
+				deliveries(first: 5) { pageInfo { hasNextPage endCursor } edges { cursor node {
+					id event eventId attempt statusCode latencyMs outcome error nextAttempt createdAt } } } }
+			webhooks(first: 5, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id } } }
+			node(id: $acct) { id ... on Account { connected } }
+			nodes(ids: [$job, $tok]) { id }
+		}`, map[string]any{"acct": acct, "job": job["id"], "tok": tokenID, "hook": hookID, "plat": main.ID, "after": nil})
+
+		// Every mutation, on success paths (TestGraphQLMutations has their errors).
+		created := c.run(t, f, `mutation ($in: CreateLinkTokenInput!) { createLinkToken(input: $in) { token linkToken { id } } }`,
+			map[string]any{"in": map[string]any{"orgName": "Acme Bank", "endUserId": "every", "requiredJobs": []string{"paystubs"}}})
+		if at(created, "createLinkToken", "token") == nil {
+			t.Error("createLinkToken returned no token")
+		}
+		h := c.run(t, f, `mutation { createWebhook(input: {url: "https://example.com/every", enabledEvents: ["account.added"], version: "2025-07-08", status: paused}) { id } }`, nil)
+		newHook := at(h, "createWebhook", "id")
+		c.run(t, f, `mutation ($id: ID!) { updateWebhook(id: $id, input: {url: "https://example.com/every2", enabledEvents: ["income.added"], status: active}) { id } }`,
+			map[string]any{"id": newHook})
+		c.run(t, f, `mutation ($id: ID!) { deleteWebhook(id: $id) }`, map[string]any{"id": newHook})
+		c.run(t, f, `mutation ($id: ID!) { disableMonitoring(id: $id) { id } }`, map[string]any{"id": gigAcct})
+		c.run(t, f, `mutation ($id: ID!) { disconnectAccount(id: $id) { id } }`, map[string]any{"id": gigAcct})
+		c.run(t, f, `mutation { refreshVerificationReport(endUserId: "every", type: "voe") { id } }`, nil)
+
+		c.check(t, map[string]string{
+			"Address.line2":                        "the sandbox writes one-line street addresses",
+			"Employment.terminationDate":           "user_good is employed",
+			"ReportEmployment.terminationDate":     "user_good is employed",
+			"Job.errorCode":                        "every job here succeeds",
+			"Delivery.error":                       "a delivered event has no error",
+			"Delivery.nextAttempt":                 "a delivered event has no next attempt",
+			"JobAllocation.percentage":             "the switch is by amount",
+			"DepositAllocation.percentage":         "the sandbox's allocations are amounts and remainders",
+			"Employer.logoUrl":                     "the sandbox directory has no logos",
+			"Platform.logoUrl":                     "the sandbox directory has no logos",
+			"LinkToken.features":                   "the tokens here name their jobs in required_jobs",
+			"ReportCompleteness.identityConflicts": "empty unless the accounts' identities disagree",
+			"LinkToken.accountId":                  "a new token is not for On Demand Update",
+		})
+	})
+}
