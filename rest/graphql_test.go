@@ -167,6 +167,8 @@ func TestGraphQLDashboard(t *testing.T) {
 // id REST gives it, and another customer's ids read as null, never data.
 func TestGraphQLNodesAndTenants(t *testing.T) {
 	p := platformWhere(t, "with tax forms", func(p domain.Platform) bool { return strings.Contains(fmt.Sprint(p.SupportedJobs), "tax_forms") })
+	_, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
+	employer := employers[3]
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		f := newFixture(t, db)
 		acct := f.connectAs("noder", p, sandbox.UserGood, "identity", "paystubs", "tax_forms")
@@ -177,6 +179,7 @@ func TestGraphQLNodesAndTenants(t *testing.T) {
 		ids := map[string]string{
 			acct: "Account", job["id"].(string): "Job", job["link_token_id"].(string): "LinkToken", hook: "Webhook",
 			stub["id"].(string): "Paystub", doc["id"].(string): "Document", p.ID: "Platform", "noder": "EndUser",
+			employer.ID: "Employer",
 		}
 		for id, typ := range ids {
 			n := f.gql(`query ($id: ID!) { node(id: $id) { __typename id } }`, map[string]any{"id": id}).ok(t)
@@ -190,7 +193,7 @@ func TestGraphQLNodesAndTenants(t *testing.T) {
 		}
 		as := []string{"x-api-secret", other.Secret}
 		for id, typ := range ids {
-			if typ == "Platform" {
+			if typ == "Platform" || typ == "Employer" {
 				continue // the directory is shared reference data
 			}
 			n := f.gql(`query ($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id}, as...)
@@ -208,6 +211,31 @@ func TestGraphQLNodesAndTenants(t *testing.T) {
 					t.Errorf("another customer: %s = %v", k, v)
 				}
 			}
+		}
+		var all []string
+		for id := range ids {
+			all = append(all, id)
+		}
+		nodes := f.gql(`query ($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, map[string]any{"ids": all}, as...).ok(t)
+		for i, n := range nodes["nodes"].([]any) {
+			if typ := ids[all[i]]; (n != nil) != (typ == "Platform" || typ == "Employer") {
+				t.Errorf("another customer's nodes[%d] (%s %s) = %v", i, typ, all[i], n)
+			}
+		}
+		// Mutations on another customer's objects find nothing to change.
+		for q, code := range map[string]string{
+			`mutation { disconnectAccount(id: "` + acct + `") { id } }`:                       domain.CodeAccountNotFound,
+			`mutation { disableMonitoring(id: "` + acct + `") { id } }`:                       domain.CodeAccountNotFound,
+			`mutation { deleteWebhook(id: "` + hook + `") }`:                                  domain.CodeWebhookNotFound,
+			`mutation { updateWebhook(id: "` + hook + `", input: {status: paused}) { id } }`:  domain.CodeWebhookNotFound,
+			`mutation { refreshVerificationReport(endUserId: "noder", type: "voie") { id } }`: domain.CodeEndUserNotFound,
+		} {
+			if got := f.gql(q, nil, as...).code(t); got != code {
+				t.Errorf("another customer's %s: %s, want %s", q, got, code)
+			}
+		}
+		if f.get("/v1/accounts/" + acct).data(t)["connected"] != true {
+			t.Error("another customer disconnected the account")
 		}
 		lists := f.gql(`{ endUsers { edges { node { id } } } accounts { edges { node { id } } } jobs { edges { node { id } } }
 			webhooks { edges { node { id } } } }`, nil, as...).ok(t)
