@@ -35,7 +35,7 @@ func newCoverage() *coverage {
 // run executes an operation that must succeed and records what it covered.
 func (c *coverage) run(t *testing.T, f *fixture, query string, vars map[string]any) map[string]any {
 	t.Helper()
-	doc, err := gqlparser.LoadQuery(c.schema, query)
+	doc, err := gqlparser.LoadQueryWithRules(c.schema, query, nil) // nil: the default rules
 	if err != nil {
 		t.Fatalf("parse %s: %v", query, err)
 	}
