@@ -3,7 +3,10 @@ package domain
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 )
@@ -52,4 +55,16 @@ func (b *SecretBox) Open(sealed, additional []byte) ([]byte, error) {
 		return nil, errors.New("sealed secret too short")
 	}
 	return b.aead.Open(nil, sealed[:n], sealed[n:], additional)
+}
+
+// MasterKeyFingerprint identifies a master key without revealing it: id
+// names it in messages and check proves a key is the same, both HMAC-SHA256
+// of fixed labels under the key.
+func MasterKeyFingerprint(masterKey []byte) (id, check string) {
+	sum := func(label string) string {
+		m := hmac.New(sha256.New, masterKey)
+		m.Write([]byte(label))
+		return hex.EncodeToString(m.Sum(nil))
+	}
+	return sum("payline master key id")[:16], sum("payline master key check")
 }

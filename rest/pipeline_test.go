@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"payline/domain"
 	"payline/rest/wire"
@@ -104,9 +105,16 @@ func TestSecretHeaderIsCaseInsensitive(t *testing.T) {
 	})
 }
 
+// stillClock is a clock that never moves.
+type stillClock struct{ t time.Time }
+
+func (c stillClock) Now() time.Time { return c.t }
+
 func TestRateLimitPerCustomer(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
-		f := newFixture(t, db, func(s *fixtureSetup) { s.rest.RateLimit = 0 }) // the sandbox's 10 per second
+		// The sandbox's 10 per second, on a clock that stands still, so
+		// no token comes back however slowly this machine runs.
+		f := newFixture(t, db, func(s *fixtureSetup) { s.rest.RateLimit, s.rest.RateLimitClock = 0, stillClock{time.Now()} })
 		other, err := f.keys.CreateKey(context.Background(), "globex", domain.ModeSandbox)
 		if err != nil {
 			t.Fatal(err)

@@ -48,6 +48,9 @@ type Config struct {
 	// limit for the mode (50 in production, 10 otherwise), negative turns
 	// limiting off (benchmarks only).
 	RateLimit float64
+	// RateLimitClock times the rate limit's buckets (the system clock
+	// when nil); tests hold it still so a slow machine refills nothing.
+	RateLimitClock domain.Clock
 }
 
 // Server serves the REST API.
@@ -74,7 +77,7 @@ func NewServer(cfg Config) *Server {
 	s := &Server{
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
 		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic,
-		limiter: newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit)),
+		limiter: newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
 		mux:     http.NewServeMux(),
 	}
 	s.routes()
@@ -420,12 +423,16 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 // limit is across all endpoints, so a second key buys no extra rate.
 type keyLimiter struct {
 	limit rate.Limit
+	clock domain.Clock
 	mu    sync.Mutex
 	keys  map[string]*rate.Limiter
 }
 
-func newKeyLimiter(limit rate.Limit) *keyLimiter {
-	return &keyLimiter{limit: limit, keys: map[string]*rate.Limiter{}}
+func newKeyLimiter(limit rate.Limit, clock domain.Clock) *keyLimiter {
+	if clock == nil {
+		clock = domain.SystemClock{}
+	}
+	return &keyLimiter{limit: limit, clock: clock, keys: map[string]*rate.Limiter{}}
 }
 
 // allow takes a token for the key, or says how long until one is free.
@@ -440,9 +447,10 @@ func (l *keyLimiter) allow(keyID string) (time.Duration, bool) {
 		l.keys[keyID] = lim
 	}
 	l.mu.Unlock()
-	res := lim.Reserve()
-	if d := res.Delay(); d > 0 {
-		res.Cancel()
+	now := l.clock.Now()
+	res := lim.ReserveN(now, 1)
+	if d := res.DelayFrom(now); d > 0 {
+		res.CancelAt(now)
 		return d, false
 	}
 	return 0, true

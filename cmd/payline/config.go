@@ -95,7 +95,7 @@ func (e environment) openStores(ctx context.Context, d *dataFlags) (*storage.DB,
 	if err != nil {
 		return nil, nil, err
 	}
-	box, err := e.secretBox(db, d)
+	box, err := e.secretBox(ctx, db, d)
 	if err != nil {
 		db.Close()
 		return nil, nil, err
@@ -105,45 +105,127 @@ func (e environment) openStores(ctx context.Context, d *dataFlags) (*storage.DB,
 }
 
 // secretBox opens the master key's box.
-func (e environment) secretBox(db *storage.DB, d *dataFlags) (*domain.SecretBox, error) {
-	key, err := e.masterKey(db, d)
+func (e environment) secretBox(ctx context.Context, db *storage.DB, d *dataFlags) (*domain.SecretBox, error) {
+	key, err := e.masterKey(ctx, db, d)
 	if err != nil {
 		return nil, err
 	}
 	return domain.NewSecretBox(key)
 }
 
-// masterKey finds the key that seals API secrets: PAYLINE_MASTER_KEY (64
-// hex characters or base64 of 32 bytes), else a key file, created with
-// mode 0600 on first use. For SQLite the file defaults to DB.master-key
-// beside the database; PostgreSQL deployments must name one or set the
-// variable, since there is no obvious place beside a server.
-func (e environment) masterKey(db *storage.DB, d *dataFlags) ([]byte, error) {
-	if v := strings.TrimSpace(e.getenv("PAYLINE_MASTER_KEY")); v != "" {
-		return decodeMasterKey(v)
+// masterKey finds the key that seals API secrets and proves it is the one
+// this database was sealed with. The key is PAYLINE_MASTER_KEY (64 hex
+// characters or base64 of 32 bytes), else a key file. For SQLite the file
+// defaults to DB.master-key beside the database; PostgreSQL deployments
+// must name one or set the variable, since there is no obvious place
+// beside a server. A key file is created (mode 0600) only for a database
+// that has sealed nothing yet; a missing or different key is refused with
+// what to do, because a new key would leave every sealed secret unreadable.
+func (e environment) masterKey(ctx context.Context, db *storage.DB, d *dataFlags) ([]byte, error) {
+	store := storage.NewMasterKeyStore(db)
+	recorded, hasRecord, err := store.Recorded(ctx)
+	if err != nil {
+		return nil, err
 	}
-	path := d.masterKeyFile
-	if path == "" {
-		if db.Dialect != storage.SQLite {
-			return nil, errors.New("set PAYLINE_MASTER_KEY (64 hex characters) or --master-key-file: PostgreSQL deployments need a master key to encrypt API secrets")
+	sampleID, sample, hasSealed, err := store.SealedSample(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key, source, path, err := e.findMasterKey(db, d)
+	if err != nil {
+		return nil, err
+	}
+	if key == nil { // the key file does not exist
+		if hasRecord || hasSealed {
+			id := "of unknown id (sealed before ids were recorded)"
+			if hasRecord {
+				id = recorded.KeyID
+			}
+			return nil, fmt.Errorf(`this database's secrets were sealed with master key %s, and %s does not exist.
+Restore that file from your backup, or set PAYLINE_MASTER_KEY to the key, and start again.
+Payline will not make a new key: it could not open the API secrets and webhook data already sealed.
+README, "Master key", explains where the key lives and how to recover`, id, source)
 		}
-		path = db.Path + ".master-key"
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		key := make([]byte, domain.MasterKeySize)
-		if _, err := randRead(key); err != nil {
+		if key, err = createKeyFile(path); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(path, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
-			return nil, fmt.Errorf("create master key file: %w", err)
+	}
+	id, check := domain.MasterKeyFingerprint(key)
+	wrong := func(want string) error {
+		return fmt.Errorf(`the master key from %s (key id %s) is not the one that sealed this database's secrets (key id %s).
+Point PAYLINE_MASTER_KEY or --master-key-file at the original key and start again.
+README, "Master key", explains where the key lives and how to recover`, source, id, want)
+	}
+	if hasRecord {
+		if recorded.Check != check {
+			return nil, wrong(recorded.KeyID)
 		}
 		return key, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read master key file: %w", err)
+	if hasSealed { // sealed before fingerprints: the key must open a secret
+		box, err := domain.NewSecretBox(key)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := box.Open(sample, []byte(sampleID)); err != nil {
+			return nil, wrong("unknown, sealed before ids were recorded")
+		}
 	}
-	return decodeMasterKey(strings.TrimSpace(string(b)))
+	got, err := store.Record(ctx, storage.MasterKeyRecord{KeyID: id, Check: check}, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if got.Check != check { // another process recorded its key first
+		return nil, wrong(got.KeyID)
+	}
+	return key, nil
+}
+
+// findMasterKey reads the configured key and says where it came from; a
+// key file that does not exist gives a nil key and its path.
+func (e environment) findMasterKey(db *storage.DB, d *dataFlags) (key []byte, source, path string, err error) {
+	if v := strings.TrimSpace(e.getenv("PAYLINE_MASTER_KEY")); v != "" {
+		key, err := decodeMasterKey(v)
+		return key, "PAYLINE_MASTER_KEY", "", err
+	}
+	path = d.masterKeyFile
+	if path == "" {
+		if db.Dialect != storage.SQLite {
+			return nil, "", "", errors.New("set PAYLINE_MASTER_KEY (64 hex characters) or --master-key-file: PostgreSQL deployments need a master key to encrypt API secrets")
+		}
+		path = db.Path + ".master-key"
+	}
+	source = "the key file " + path
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, source, path, nil
+	}
+	if err != nil {
+		return nil, source, path, fmt.Errorf("read master key file: %w", err)
+	}
+	key, err = decodeMasterKey(strings.TrimSpace(string(b)))
+	if err != nil {
+		return nil, source, path, fmt.Errorf("%s: %w", source, err)
+	}
+	return key, source, path, nil
+}
+
+// createKeyFile makes a new master key file at path.
+func createKeyFile(path string) ([]byte, error) {
+	key := make([]byte, domain.MasterKeySize)
+	if _, err := randRead(key); err != nil {
+		return nil, err
+	}
+	// O_EXCL: two processes starting at once must not both write a key.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create master key file: %w", err)
+	}
+	if _, err := f.WriteString(hex.EncodeToString(key) + "\n"); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("write master key file: %w", err)
+	}
+	return key, f.Close()
 }
 
 func decodeMasterKey(s string) ([]byte, error) {

@@ -17,6 +17,7 @@ const usage = `usage: payline <command> [flags]
 
 commands:
   serve                       run the API server (default database: sqlite:payline.db)
+  version, --version          print the version and the commit it was built from
   migrate                     apply database migrations and exit
   customers create NAME       add a customer
   customers list              list customers
@@ -73,6 +74,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return env.directory(ctx, args[1:])
 	case "reports":
 		return env.reports(ctx, args[1:])
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, versionLine())
+		return nil
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

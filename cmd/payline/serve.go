@@ -75,6 +75,19 @@ type Main struct {
 // Start builds everything in order (database, stores, services, server),
 // starts listening and returns; the server runs until Close.
 func (m *Main) Start(ctx context.Context) error {
+	// Bind first: a busy port must fail before anything is created or
+	// printed (a one-time secret printed by a server that then exits is
+	// lost).
+	ln, err := net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
+	}
+	started := false
+	defer func() {
+		if !started {
+			ln.Close()
+		}
+	}()
 	env := environment{getenv: m.Getenv, stdout: m.Stdout, stderr: io.Discard}
 	db, keys, err := env.openStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
 	if err != nil {
@@ -101,7 +114,7 @@ func (m *Main) Start(ctx context.Context) error {
 		db.Close()
 		return err
 	}
-	masterKey, err := env.masterKey(db, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
+	masterKey, err := env.masterKey(ctx, db, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
 	if err != nil {
 		db.Close()
 		return err
@@ -152,12 +165,7 @@ func (m *Main) Start(ctx context.Context) error {
 			return fmt.Errorf("start job queue: %w", err)
 		}
 	}
-	ln, err := net.Listen("tcp", m.Config.Addr)
-	if err != nil {
-		_ = m.stopQueue(ctx)
-		db.Close()
-		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
-	}
+	started = true
 	m.listener = ln
 	m.server = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
@@ -213,8 +221,17 @@ func (m *Main) bootstrapSandbox(ctx context.Context, keys *domain.KeyService) er
 		m.Logger.Info("loaded the sandbox directory", slog.Int("employers", len(employers)), slog.Int("platforms", len(platforms)))
 	}
 	customers, err := keys.Customers(ctx)
-	if err != nil || len(customers) > 0 {
+	if err != nil {
 		return err
+	}
+	if len(customers) > 0 {
+		fmt.Fprintf(m.Stdout, `
+Payline sandbox: this database already has API keys; a secret is shown only when its key is made.
+To make another: payline keys create --customer '%s' --mode sandbox, with this server's --database-url
+(README, "Commands").
+
+`, customers[0].Name)
+		return nil
 	}
 	created, err := keys.CreateKey(ctx, "sandbox", domain.ModeSandbox)
 	if err != nil {
