@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 	"golang.org/x/time/rate"
 
+	"payline/docs"
 	"payline/domain"
 	"payline/rest/link"
 	"payline/rest/wire"
@@ -145,6 +146,13 @@ func (s *Server) routes() {
 		s.handle("POST /v1/sandbox/webhooks/{webhook_id}/test", s.sandboxTestWebhook)
 	}
 	s.handle("/v1/", s.noRoute)
+	// The API's OpenAPI description needs no secret: tools and people
+	// read it before they have one.
+	s.mux.HandleFunc("GET /v1/openapi.yaml", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_, _ = w.Write(docs.OpenAPI)
+	})
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		wire.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

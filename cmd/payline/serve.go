@@ -29,7 +29,9 @@ type ServeConfig struct {
 	DatabaseURL   string
 	MasterKeyFile string
 	Mode          domain.Mode
-	PublicURL     string
+	// PublicURL is where integrators and browsers reach the server;
+	// empty is http:// and the address it listens on.
+	PublicURL string
 	// RateLimit overrides the per-key request rate; see rest.Config.
 	RateLimit float64
 	// SearchRefresh is how often the search index checks for a changed
@@ -81,6 +83,9 @@ func (m *Main) Start(ctx context.Context) error {
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
+	}
+	if m.Config.PublicURL == "" {
+		m.Config.PublicURL = "http://" + ln.Addr().String()
 	}
 	started := false
 	defer func() {
@@ -299,9 +304,6 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		fmt.Fprintln(e.stderr, "payline serve:", err)
 		return errUsage
-	}
-	if *publicURL == "" {
-		*publicURL = "http://" + *addr
 	}
 	consoleOn := m == domain.ModeSandbox
 	if *console != "" {

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"payline/domain"
@@ -46,12 +47,17 @@ var (
 	templates = map[string]string{} // dialect/variant → template (file path or database name)
 	tmpDir    string
 	cleanups  []func()
+	// skippedPostgres counts tests whose PostgreSQL half was skipped.
+	skippedPostgres atomic.Int64
 )
 
 // Main runs a package's tests and removes the templates afterwards. Use it
 // from TestMain: os.Exit(storagetest.Main(m)).
 func Main(m *testing.M) int {
 	code := m.Run()
+	if skippedPostgres.Load() > 0 {
+		announceSkip()
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	for _, c := range cleanups {
@@ -112,6 +118,7 @@ func PostgresServer(t testing.TB) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is not set: CI must run the PostgreSQL half of every storage test", EnvURL)
 		}
+		skippedPostgres.Add(1)
 		t.Skipf("*** SKIPPING PostgreSQL: set %s=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable to run it ***", EnvURL)
 	}
 	return u
@@ -242,4 +249,25 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return strings.ToLower(hex.EncodeToString(b))
+}
+
+// announceSkip tells the developer at the terminal that the PostgreSQL
+// half did not run. go test shows a passing package's output only with
+// -v, so the line goes to the controlling terminal (/dev/tty), once per
+// go test run: the first package to finish claims a marker named by the go
+// command's process id. Without a terminal (CI, where a missing server
+// fails instead) nothing is printed.
+func announceSkip() {
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return
+	}
+	defer tty.Close()
+	marker := filepath.Join(os.TempDir(), fmt.Sprintf("payline-postgres-skipped-%d", os.Getppid()))
+	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return // another package of this run said it already
+	}
+	f.Close()
+	fmt.Fprintf(tty, "*** The PostgreSQL half of the tests was SKIPPED: set %s=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable to run it ***\n", EnvURL)
 }
