@@ -5,18 +5,35 @@
   window.paylineEvents = [];
   window.paylineCallbacks = [];
   var log = document.getElementById('log');
+  var empty = document.getElementById('empty');
+  var count = document.getElementById('count');
   var input = document.getElementById('token');
   var fromHash = /token=([^&]+)/.exec(window.location.hash);
   if (fromHash) input.value = decodeURIComponent(fromHash[1]);
   function record(kind) {
     return function (payload) { window.paylineCallbacks.push([kind, payload]); };
   }
+  function show(name, payload) {
+    var li = document.createElement('li');
+    var n = document.createElement('span');
+    n.className = 'n';
+    n.textContent = String(window.paylineEvents.length);
+    var title = document.createElement('span');
+    title.className = 'name';
+    title.textContent = name;
+    var body = document.createElement('pre');
+    body.textContent = JSON.stringify(payload, null, 2);
+    li.append(n, title, body);
+    log.append(li);
+    empty.hidden = true;
+    count.textContent = '(' + window.paylineEvents.length + ')';
+  }
   document.getElementById('open').onclick = function () {
     PaylineLink.open({
       linkToken: input.value.trim(),
       onEvent: function (name, payload) {
         window.paylineEvents.push([name, payload]);
-        log.textContent += name + ' ' + JSON.stringify(payload) + '\n';
+        show(name, payload);
       },
       onLogin: record('onLogin'),
       onSuccess: record('onSuccess'),
