@@ -328,6 +328,9 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 	if err != nil {
 		return DeliveryRetry, fmt.Errorf("read webhook %s and event %s: %w", run.WebhookID, run.EventID, err)
 	}
+	if w.IsListener() {
+		return DeliveryDone, nil // its listen connection delivers
+	}
 	d := Delivery{ID: NewID(), WebhookID: w.ID, EventID: e.ID, EventName: e.Name, Attempt: attempt, CreatedAt: s.clock.Now()}
 	if w.Status == WebhookPaused {
 		d.Outcome, d.Error = DeliverySkipped, "the webhook is paused"
@@ -341,20 +344,10 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 	if err != nil {
 		return DeliveryRetry, err
 	}
-	payload, err := ShapeForVersion(EventResource(e.Name), w.Version, e.Payload)
-	if err != nil {
-		return DeliveryGiveUp, fmt.Errorf("shape event %s for version %s: %w", e.ID, w.Version, err)
-	}
-	body, err := json.Marshal(map[string]any{"event": e.Name, "event_id": e.ID, "payload": payload})
+	req, err := signedRequest(w, e, secret, s.clock.Now())
 	if err != nil {
 		return DeliveryGiveUp, err
 	}
-	ts := s.clock.Now().Unix()
-	req := WebhookRequest{URL: w.URL, Body: body, Headers: map[string]string{
-		"Content-Type": "application/json", "User-Agent": "Payline-Webhooks/1",
-		"x-service-signature": SignWebhook(secret, ts, body), "x-service-webhook-id": w.ID,
-		"x-timestamp": strconv.FormatInt(ts, 10), "service-version": w.Version,
-	}}
 	start := time.Now()
 	status, sendErr := s.sender.Send(ctx, req)
 	d.Latency, d.StatusCode = time.Since(start), status
@@ -404,6 +397,52 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 	return result, err
 }
 
+// signedRequest is the POST that delivers event e to webhook w: the
+// payload shaped for the webhook's version, signed with the API secret of
+// the key that created the webhook.
+func signedRequest(w Webhook, e Event, secret string, now time.Time) (WebhookRequest, error) {
+	payload, err := ShapeForVersion(EventResource(e.Name), w.Version, e.Payload)
+	if err != nil {
+		return WebhookRequest{}, fmt.Errorf("shape event %s for version %s: %w", e.ID, w.Version, err)
+	}
+	body, err := json.Marshal(map[string]any{"event": e.Name, "event_id": e.ID, "payload": payload})
+	if err != nil {
+		return WebhookRequest{}, err
+	}
+	ts := now.Unix()
+	return WebhookRequest{URL: w.URL, Body: body, Headers: map[string]string{
+		"Content-Type": "application/json", "User-Agent": "Payline-Webhooks/1",
+		"x-service-signature": SignWebhook(secret, ts, body), "x-service-webhook-id": w.ID,
+		"x-timestamp": strconv.FormatInt(ts, 10), "service-version": w.Version,
+	}}, nil
+}
+
+// awaitListened waits for a listener's connection to log the delivery of
+// event eventID; the connection may be on another instance.
+func (s *WebhookService) awaitListened(ctx context.Context, sc Scope, webhookID, eventID string) (Delivery, error) {
+	ctx, cancel := context.WithTimeout(ctx, ListenerAnswerTimeout+5*time.Second)
+	defer cancel()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		page, err := s.tx.Webhooks().FindDeliveries(ctx, sc, webhookID, PageRequest{Limit: 5})
+		if err != nil && ctx.Err() == nil {
+			return Delivery{}, err
+		}
+		for _, d := range page.Items {
+			if d.EventID == eventID {
+				return d, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return Delivery{}, Errorf(KindConflict, CodeConflict,
+				"no `payline webhooks listen` answered for webhook %s; is the CLI still running?", webhookID)
+		case <-tick.C:
+		}
+	}
+}
+
 // unsupportedForVersion explains why an event cannot be delivered in a
 // webhook's version: before 2023-11-22 switch payloads always carry
 // params.action, which platform-matching switches do not have.
@@ -437,6 +476,9 @@ func (s *WebhookService) SendTest(ctx context.Context, sc Scope, id string) (Del
 	e := Event{ID: NewID(), Name: "webhook.test", CreatedAt: s.clock.Now(), Payload: payload}
 	if err := s.tx.Events().CreateEvent(ctx, sc, e); err != nil {
 		return Delivery{}, err
+	}
+	if w.IsListener() {
+		return s.awaitListened(ctx, sc, w.ID, e.ID)
 	}
 	if _, err := s.Deliver(ctx, DeliveryRun{Scope: sc, WebhookID: w.ID, EventID: e.ID}, 1, nil); err != nil {
 		return Delivery{}, err

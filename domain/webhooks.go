@@ -97,12 +97,16 @@ type WebhookStore interface {
 	// transaction it first locks the key, so concurrent creates for one
 	// key count one after the other and the quota holds.
 	CountWebhooksOfKey(ctx context.Context, s Scope, apiKeyID string) (int, error)
-	// ActiveWebhooksFor lists the scope's active webhooks enabling event.
+	// ActiveWebhooksFor lists the scope's active webhooks enabling event,
+	// listeners excluded (their connections deliver).
 	ActiveWebhooksFor(ctx context.Context, s Scope, event string) ([]Webhook, error)
 	UpdateWebhook(ctx context.Context, s Scope, w Webhook) error
 	// DeleteWebhook returns ErrNoRows when the scope has no such webhook.
 	DeleteWebhook(ctx context.Context, s Scope, id string) error
 	RecordDelivery(ctx context.Context, s Scope, d Delivery) error
+	// DeleteStaleListeners deletes, across every tenant, the webhooks whose
+	// URL starts with prefix and that were last updated before before.
+	DeleteStaleListeners(ctx context.Context, prefix string, before time.Time) (int, error)
 	// FindDeliveries pages a webhook's attempts, newest first.
 	FindDeliveries(ctx context.Context, s Scope, webhookID string, p PageRequest) (Page[Delivery], error)
 	// DeliveriesOfWebhooks pages FindDeliveries per webhook, in one query.

@@ -137,6 +137,7 @@ func (s *Server) routes() {
 		s.mux.HandleFunc("GET /files/{document_id}", s.download)
 	}
 	if s.webhooks != nil {
+		s.mux.HandleFunc("GET /v1/webhook_listeners", s.webhookListener)
 		s.handle("GET /v1/webhooks", s.listWebhooks)
 		s.handle("POST /v1/webhooks", s.createWebhook)
 		s.handle("GET /v1/webhooks/{webhook_id}", s.getWebhook)

@@ -78,7 +78,8 @@ func (s stores) CountWebhooksOfKey(ctx context.Context, sc domain.Scope, keyID s
 func (s stores) ActiveWebhooksFor(ctx context.Context, sc domain.Scope, event string) ([]domain.Webhook, error) {
 	var rows []webhookRow
 	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+webhookColumns+` FROM webhooks
-		WHERE customer_id = ? AND mode = ? AND status = ? ORDER BY created_at, id`), sc.CustomerID, string(sc.Mode), string(domain.WebhookActive)); err != nil {
+		WHERE customer_id = ? AND mode = ? AND status = ? AND url NOT LIKE ? ORDER BY created_at, id`),
+		sc.CustomerID, string(sc.Mode), string(domain.WebhookActive), domain.ListenerURLPrefix+"%"); err != nil {
 		return nil, translate(err)
 	}
 	all, err := convertAll(rows, webhookRow.domain)
@@ -108,6 +109,19 @@ func (s stores) DeleteWebhook(ctx context.Context, sc domain.Scope, id string) e
 	}
 	return expectOne(s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM webhooks WHERE id = ? AND customer_id = ? AND mode = ?`),
 		id, sc.CustomerID, string(sc.Mode)))
+}
+
+func (s stores) DeleteStaleListeners(ctx context.Context, prefix string, before time.Time) (int, error) {
+	stale := `SELECT id FROM webhooks WHERE url LIKE ? AND last_updated < ?`
+	if _, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM webhook_deliveries WHERE webhook_id IN (`+stale+`)`), prefix+"%", before.UTC()); err != nil {
+		return 0, translate(err)
+	}
+	res, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM webhooks WHERE id IN (`+stale+`)`), prefix+"%", before.UTC())
+	if err != nil {
+		return 0, translate(err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
 }
 
 type deliveryRow struct {

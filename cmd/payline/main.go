@@ -25,6 +25,9 @@ commands:
                               create an API key (and the customer if new); prints the secret once
   keys list [--customer NAME] list API keys (never their secrets)
   keys revoke KEY_ID          revoke an API key
+  webhooks listen --forward-to URL [--api-url URL] [--events a,b]
+                              receive this key's webhooks on a local URL through a connection to the
+                              server (sandbox and development; the secret comes from PAYLINE_API_SECRET)
   directory seed [--employers N]
                               load the generated sandbox employer and platform directory
   reports render --end-user ID [--type voie|voe] [--customer NAME] -o FILE.pdf
@@ -70,6 +73,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return env.customers(ctx, args[1:])
 	case "keys":
 		return env.keys(ctx, args[1:])
+	case "webhooks":
+		return env.webhooks(ctx, args[1:])
 	case "directory":
 		return env.directory(ctx, args[1:])
 	case "reports":

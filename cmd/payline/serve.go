@@ -147,6 +147,12 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, m.Config.Mode)
 	monitoring := domain.NewMonitoringService(tx, jobs, connector, clock, m.Logger)
+	if n, err := webhooks.SweepListeners(ctx); err != nil {
+		db.Close()
+		return err
+	} else if n > 0 {
+		m.Logger.Info("deleted webhook listeners whose processes ended without closing them", slog.Int("listeners", n))
+	}
 	signer, err := reports.NewSigner(masterKey, m.Config.PublicURL, m.Config.DownloadURLTTL, clock)
 	if err != nil {
 		db.Close()
@@ -172,9 +178,11 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	started = true
 	m.listener = ln
-	m.server = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
 	bg, stop := context.WithCancel(context.Background())
+	// Requests derive from bg, so long-lived ones (GraphQL subscriptions,
+	// webhook listeners) end when the server closes.
+	m.server = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg }}
 	m.stop = stop
 	m.done = make(chan struct{})
 	go m.refreshSearch(bg)

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+
+	"payline/domain"
+	"payline/rest"
+)
+
+// webhooks runs `payline webhooks listen`.
+func (e environment) webhooks(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] != "listen" {
+		fmt.Fprint(e.stderr, "usage: payline webhooks listen --forward-to URL [--api-url URL] [--events a,b] [--version V]\n")
+		return errUsage
+	}
+	fs := e.flagSet("webhooks listen")
+	forwardTo := fs.String("forward-to", "", "local URL each delivery is POSTed to, such as http://localhost:3000/hook (required)")
+	apiURL := fs.String("api-url", e.envOr("PAYLINE_API_URL", "http://127.0.0.1:8080"), "the Payline server (PAYLINE_API_URL)")
+	events := fs.String("events", "", "comma-separated event names to receive; default every event")
+	version := fs.String("version", "", "webhook version the payloads are shaped for; default the latest")
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	secret := strings.TrimSpace(e.getenv("PAYLINE_API_SECRET"))
+	switch {
+	case *forwardTo == "":
+		fmt.Fprintln(e.stderr, "payline webhooks listen: --forward-to is required, for example --forward-to http://localhost:3000/hook")
+		return errUsage
+	case secret == "":
+		fmt.Fprintln(e.stderr, "payline webhooks listen: set PAYLINE_API_SECRET to a sandbox or development API secret (it is not taken as a flag, so it stays out of the process list)")
+		return errUsage
+	}
+	target, err := url.Parse(*forwardTo)
+	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+		fmt.Fprintf(e.stderr, "payline webhooks listen: --forward-to must be an http:// or https:// URL, got %q\n", *forwardTo)
+		return errUsage
+	}
+	return listen(ctx, e.stdout, *apiURL, secret, *forwardTo, *events, *version)
+}
+
+// listen connects to the server's listener endpoint, forwards each
+// delivery to forwardTo with its headers and signature, prints a line
+// per delivery and reports each local answer back, until ctx ends or the
+// server closes the connection.
+func listen(ctx context.Context, out io.Writer, apiURL, secret, forwardTo, events, version string) error {
+	u, err := url.Parse(strings.TrimSuffix(apiURL, "/") + "/v1/webhook_listeners")
+	if err != nil {
+		return fmt.Errorf("--api-url: %w", err)
+	}
+	switch u.Scheme {
+	case "http":
+		u.Scheme = "ws"
+	case "https":
+		u.Scheme = "wss"
+	default:
+		return fmt.Errorf("--api-url must be http:// or https://, got %q", apiURL)
+	}
+	q := u.Query()
+	if events != "" {
+		q.Set("enabled_events", events)
+	}
+	if version != "" {
+		q.Set("version", version)
+	}
+	u.RawQuery = q.Encode()
+	conn, resp, err := websocket.Dial(ctx, u.String(), &websocket.DialOptions{
+		Subprotocols: []string{rest.ListenerProtocol},
+		HTTPHeader:   http.Header{"x-api-secret": {secret}, "Service-Version": {domain.LatestVersion}},
+	})
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", apiURL, refusal(resp, err))
+	}
+	defer conn.CloseNow()
+
+	var ready rest.ListenerMessage
+	if err := wsjson.Read(ctx, conn, &ready); err != nil || ready.Type != "ready" {
+		return fmt.Errorf("the server did not start the listener: %v", err)
+	}
+	fmt.Fprintf(out, "Ready. Forwarding %d event types (version %s) to %s as webhook %s. Ctrl-C stops.\n",
+		len(ready.EnabledEvents), ready.Version, forwardTo, ready.WebhookID)
+	client := &http.Client{Timeout: domain.ListenerAnswerTimeout - time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for {
+		var m rest.ListenerMessage
+		if err := wsjson.Read(ctx, conn, &m); err != nil {
+			if ctx.Err() != nil {
+				conn.Close(websocket.StatusNormalClosure, "")
+				return nil
+			}
+			if websocket.CloseStatus(err) == websocket.StatusNormalClosure {
+				return nil
+			}
+			return fmt.Errorf("the connection to %s ended: %w", apiURL, err)
+		}
+		if m.Type != "delivery" {
+			continue
+		}
+		answer := rest.ListenerMessage{Type: "answer", DeliveryID: m.DeliveryID}
+		start := time.Now()
+		status, ferr := forward(ctx, client, forwardTo, m)
+		answer.StatusCode = status
+		line := fmt.Sprintf("%s  %-36s %s  → %d %s (%d ms)", time.Now().Format("15:04:05"), m.Event, m.EventID,
+			status, http.StatusText(status), time.Since(start).Milliseconds())
+		if ferr != nil {
+			answer.Error = ferr.Error()
+			line = fmt.Sprintf("%s  %-36s %s  → no answer: %v", time.Now().Format("15:04:05"), m.Event, m.EventID, ferr)
+		}
+		fmt.Fprintln(out, line)
+		if err := wsjson.Write(ctx, conn, answer); err != nil && ctx.Err() == nil {
+			return fmt.Errorf("report the answer to %s: %w", apiURL, err)
+		}
+	}
+}
+
+// forward POSTs one delivery to the local receiver exactly as the server
+// would have.
+func forward(ctx context.Context, client *http.Client, to string, m rest.ListenerMessage) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, to, bytes.NewReader([]byte(m.Body)))
+	if err != nil {
+		return 0, err
+	}
+	for k, v := range m.Headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, nil
+}
+
+// refusal turns the server's error body, when it sent one, into the error.
+func refusal(resp *http.Response, err error) error {
+	if resp == nil || resp.Body == nil {
+		return err
+	}
+	var body struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.NewDecoder(resp.Body).Decode(&body) == nil && body.Error.Message != "" {
+		return errors.New(body.Error.Message + " (" + body.Error.Code + ")")
+	}
+	return err
+}

@@ -1,0 +1,127 @@
+package rest
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+
+	"payline/domain"
+)
+
+// ListenerProtocol is the websocket subprotocol of GET /v1/webhook_listeners,
+// spoken by `payline webhooks listen`. Messages are JSON objects:
+//
+//	server → CLI  {"type": "ready", "webhook_id", "enabled_events", "version"}
+//	server → CLI  {"type": "delivery", "delivery_id", "event", "event_id", "headers", "body"}
+//	CLI → server  {"type": "answer", "delivery_id", "status_code", "error"}
+//
+// The CLI answers each delivery with what the local receiver said; the
+// server logs it in the listener's delivery log.
+const ListenerProtocol = "payline-webhooks-listen.v1"
+
+// ListenerMessage is any message of ListenerProtocol.
+type ListenerMessage struct {
+	Type          string            `json:"type"`
+	WebhookID     string            `json:"webhook_id,omitempty"`
+	EnabledEvents []string          `json:"enabled_events,omitempty"`
+	Version       string            `json:"version,omitempty"`
+	DeliveryID    string            `json:"delivery_id,omitempty"`
+	Event         string            `json:"event,omitempty"`
+	EventID       string            `json:"event_id,omitempty"`
+	Headers       map[string]string `json:"headers,omitempty"`
+	Body          string            `json:"body,omitempty"`
+	StatusCode    int               `json:"status_code,omitempty"`
+	Error         string            `json:"error,omitempty"`
+}
+
+// webhookListener opens a listener for the caller's key and streams its
+// deliveries over a websocket until either side closes. Query parameters:
+// enabled_events (comma-separated, default all) and version (default the
+// latest).
+func (s *Server) webhookListener(w http.ResponseWriter, r *http.Request) {
+	key, err := s.authenticate(w, r)
+	if err == nil {
+		err = s.rateLimit(w, key)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	q := newQuery(r.URL)
+	var in domain.ListenerInput
+	if v, ok := q.str("enabled_events"); ok {
+		in.EnabledEvents = strings.Split(v, ",")
+	}
+	in.Version, _ = q.str("version")
+	if err := q.err(); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	hook, err := s.webhooks.OpenListener(r.Context(), key, in)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{ListenerProtocol}})
+	if err != nil {
+		_ = s.webhooks.Delete(context.WithoutCancel(r.Context()), key.Scope(), hook.ID)
+		return // Accept has answered the request
+	}
+	defer conn.CloseNow()
+	// A hijacked request's context lives until this handler returns, and
+	// ends with the server (its BaseContext).
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	answers := make(chan ListenerMessage, 1)
+	go func() { // the CLI's answers; a read error means it is gone
+		defer cancel()
+		for {
+			var m ListenerMessage
+			if err := wsjson.Read(ctx, conn, &m); err != nil {
+				return
+			}
+			if m.Type == "answer" {
+				select {
+				case answers <- m:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	if err := wsjson.Write(ctx, conn, ListenerMessage{Type: "ready", WebhookID: hook.ID, EnabledEvents: hook.EnabledEvents,
+		Version: hook.Version}); err != nil {
+		_ = s.webhooks.Delete(context.WithoutCancel(ctx), key.Scope(), hook.ID)
+		return
+	}
+	forward := func(ctx context.Context, d domain.ListenedDelivery) (int, error) {
+		if err := wsjson.Write(ctx, conn, ListenerMessage{Type: "delivery", DeliveryID: d.DeliveryID, Event: d.Event,
+			EventID: d.EventID, Headers: d.Request.Headers, Body: string(d.Request.Body)}); err != nil {
+			return 0, err
+		}
+		for {
+			select {
+			case <-ctx.Done():
+				return 0, ctx.Err()
+			case m := <-answers:
+				if m.DeliveryID != d.DeliveryID {
+					continue // a late answer to an earlier delivery
+				}
+				if m.Error != "" {
+					return m.StatusCode, errors.New(m.Error)
+				}
+				return m.StatusCode, nil
+			}
+		}
+	}
+	if err := s.webhooks.Listen(ctx, key.Scope(), hook, forward); err != nil {
+		s.log.ErrorContext(ctx, "webhook listener stopped", "request_id", domain.RequestID(r.Context()), "webhook_id", hook.ID, "error", err)
+		conn.Close(websocket.StatusInternalError, "the listener stopped; start it again")
+		return
+	}
+	conn.Close(websocket.StatusNormalClosure, "")
+}
