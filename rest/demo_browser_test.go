@@ -33,6 +33,7 @@ func TestBrowserDemoPage(t *testing.T) {
 			if err := chromedp.Do(m.ctx, chromedp.Click("#open")); err != nil {
 				t.Fatal(err)
 			}
+			m.click("#consent-continue")
 			m.waitScreen("SEARCH_DEFAULT")
 			m.until("the modal's card on screen", `(() => { const d = `+frameDoc+`; const c = d && d.querySelector('.card');
 				if (!c) return false; const r = c.getBoundingClientRect(); return r.left >= 0 && r.right <= window.innerWidth + 0.5 && r.top >= 0; })()`)

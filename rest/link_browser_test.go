@@ -154,6 +154,7 @@ func openLink(t *testing.T, f *fixture, token string) modal {
 	if err := chromedp.Do(m.ctx, chromedp.Navigate(f.http.URL+"/link/v1/demo#token="+token), chromedp.Click("#open")); err != nil {
 		t.Fatal(err)
 	}
+	m.click("#consent-continue") // the consent screen sends no event
 	return m
 }
 

@@ -49,6 +49,9 @@ type Config struct {
 	// limit for the mode (50 in production, 10 otherwise), negative turns
 	// limiting off (benchmarks only).
 	RateLimit float64
+	// PrivacyURL is the privacy notice Link's consent screen links to;
+	// empty is Payline's own at /link/v1/privacy.
+	PrivacyURL string
 	// RateLimitClock times the rate limit's buckets (the system clock
 	// when nil); tests hold it still so a slow machine refills nothing.
 	RateLimitClock domain.Clock
@@ -68,6 +71,7 @@ type Server struct {
 	graphQLPublic func(r *http.Request) bool
 	limiter       *keyLimiter
 	mux           *http.ServeMux
+	privacyURL    string
 }
 
 // NewServer builds the server and its routes.
@@ -77,7 +81,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
-		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic,
+		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
 		limiter: newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
 		mux:     http.NewServeMux(),
 	}
@@ -109,7 +113,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/platforms/{platform_id}", s.getPlatform)
 	s.handle("GET /v1/search", s.search)
 	if s.link != nil && s.accounts != nil {
-		s.mux.Handle("/link/", link.NewHandler(s.link, s.directory, s.log))
+		s.mux.Handle("/link/", link.NewHandler(s.link, s.directory, s.log, s.privacyURL))
 		s.handle("POST /v1/link_tokens", s.createLinkToken)
 		s.handle("GET /v1/jobs", s.listJobs)
 		s.handle("GET /v1/accounts", s.listAccounts)

@@ -23,16 +23,25 @@ var assets embed.FS
 
 // Handler serves everything under /link/v1/.
 type Handler struct {
-	link      *domain.LinkService
-	directory *domain.DirectoryService
-	log       *slog.Logger
-	mux       *http.ServeMux
+	link       *domain.LinkService
+	directory  *domain.DirectoryService
+	log        *slog.Logger
+	mux        *http.ServeMux
+	privacyURL string
 }
 
+// DefaultPrivacyURL is Payline's own privacy notice, linked from Link's
+// consent screen unless the operator names another.
+const DefaultPrivacyURL = "/link/v1/privacy"
+
 // NewHandler builds the Link routes. Unexpected errors are logged to log
-// with the request id.
-func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, log *slog.Logger) *Handler {
-	h := &Handler{link: link, directory: directory, log: log, mux: http.NewServeMux()}
+// with the request id. privacyURL is the consent screen's privacy link
+// (DefaultPrivacyURL when empty).
+func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, log *slog.Logger, privacyURL string) *Handler {
+	if privacyURL == "" {
+		privacyURL = DefaultPrivacyURL
+	}
+	h := &Handler{link: link, directory: directory, log: log, mux: http.NewServeMux(), privacyURL: privacyURL}
 	static, _ := fs.Sub(assets, "assets")
 	files := http.FileServer(http.FS(static))
 	h.mux.HandleFunc("GET /link/v1/link.js", func(w http.ResponseWriter, r *http.Request) {
@@ -49,6 +58,10 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("GET /link/v1/demo", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
 		serveAsset(files, w, r, "/demo.html")
+	})
+	h.mux.HandleFunc("GET /link/v1/privacy", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'")
+		serveAsset(files, w, r, "/privacy.html")
 	})
 	h.mux.Handle("GET /link/v1/assets/", http.StripPrefix("/link/v1/assets", files))
 	h.mux.HandleFunc("GET /link/v1/api/session", h.api(h.session))
@@ -155,7 +168,7 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		"link_token_id": t.ID, "org_name": t.OrgName, "mode": t.Mode, "jobs": t.Jobs(),
 		"wants_switch": t.WantsSwitch(), "disable_splitting": t.DisableDirectDepositSplitting,
 		"skip_intro_screen": t.SkipIntroScreen, "platform_matching": t.PlatformMatching != nil,
-		"on_demand_update": t.AccountID != "",
+		"on_demand_update": t.AccountID != "", "privacy_url": h.privacyURL,
 	}
 	if t.Allocation != nil {
 		var targets []targetJSON
@@ -208,10 +221,10 @@ func (h *Handler) search(r *http.Request, token string) (any, error) {
 	for _, res := range results {
 		if res.Employer != nil {
 			out = append(out, map[string]any{"kind": "employer", "id": res.Employer.ID, "name": res.Employer.Name,
-				"platform_id": res.Employer.PlatformID, "platform_name": names[res.Employer.PlatformID]})
+				"platform_id": res.Employer.PlatformID, "platform_name": names[res.Employer.PlatformID], "logo_url": res.Employer.LogoURL})
 		} else {
 			out = append(out, map[string]any{"kind": "platform", "id": res.Platform.ID, "name": res.Platform.Name,
-				"platform_id": res.Platform.ID, "platform_name": res.Platform.Name})
+				"platform_id": res.Platform.ID, "platform_name": res.Platform.Name, "logo_url": res.Platform.LogoURL})
 		}
 	}
 	return map[string]any{"results": out}, nil

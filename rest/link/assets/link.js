@@ -58,6 +58,8 @@
     frame.setAttribute('allow', 'clipboard-write');
     frame.style.cssText = 'position:fixed;inset:0;width:100%;height:100%;border:0;z-index:2147483647;background:rgba(15,23,42,.55)';
     window.addEventListener('message', onMessage);
+    // Keyboard and screen reader users land in the modal.
+    frame.addEventListener('load', function () { if (frame) frame.focus(); });
     document.body.appendChild(frame);
   }
 

@@ -10,7 +10,7 @@
   var state = {
     token: null, parentOrigin: null, session: null,
     employer: null, platform: null, accountId: null,
-    allocation: null, lastError: null, screen: null, back: null, username: ''
+    allocation: null, lastError: null, screen: null, history: [], username: ''
   };
   var $ = function (id) { return document.getElementById(id); };
 
@@ -34,10 +34,36 @@
       }
     }
     if (state.screen !== name) emit('screen_transition', payload);
-    if (name !== 'EXIT_CONFIRMATION') state.back = { name: name, render: render };
+    if (name !== 'EXIT_CONFIRMATION') {
+      var top = state.history[state.history.length - 1];
+      if (!top || top.name !== name) state.history.push({ name: name, render: render });
+      else top.render = render;
+    }
     state.screen = name;
     showMessage('');
     render();
+    updateBack();
+  }
+
+  // Screens the user may step back from: everything before a submission
+  // (a login or a switch). Back returns to the screen before, which is
+  // shown (and reported) again.
+  var BACKABLE = { PROVIDER_CONFIRMATION: true, SEARCH_PLATFORM_ONLY: true, LOGIN: true, DD_CONFIRMATION: true };
+
+  function canGoBack() {
+    var h = state.history;
+    if (!BACKABLE[state.screen] || h.length < 2 || state.mfa) return false;
+    var prev = h[h.length - 2].name;
+    return prev !== 'JOB_SUCCESS' && prev !== 'JOB_ERROR' && !(state.screen === 'LOGIN' && state.accountId);
+  }
+
+  function updateBack() { $('back').hidden = !canGoBack(); }
+
+  function goBack() {
+    if (!canGoBack()) return;
+    state.history.pop();
+    var prev = state.history[state.history.length - 1];
+    transition(prev.name, prev.render);
   }
 
   function linkError(err, pendingRetry) {
@@ -51,6 +77,27 @@
     state.lastError = linkError(err, pendingRetry);
     emit('error', state.lastError);
     return state.lastError;
+  }
+
+  // words for the end user; the developer detail stays in the events
+  function userMessage(e) {
+    var org = (state.session && state.session.org_name) || 'the company that sent you here';
+    var provider = (state.platform && state.platform.name) || 'your payroll provider';
+    switch (e.code) {
+      case 'INVALID_CREDENTIALS': return 'That username and password did not work. Check them and try again.';
+      case 'INVALID_MFA_CODE': return 'That code did not work. Check the newest code you received and try again.';
+      case 'ACCOUNT_LOCKED': return 'Your ' + provider + ' account is locked. Unlock it with ' + provider + ', then try again.';
+      case 'LINK_TOKEN_INVALID': case 'LINK_TOKEN_EXPIRED': case 'LINK_TOKEN_USED':
+        return 'This link has expired or was already used. Go back to ' + org + ' and start again.';
+      case 'PLATFORM_UNAVAILABLE': return provider + ' is not responding right now. Try again in a few minutes.';
+      case 'UNSUPPORTED_JOBS': return provider + ' cannot do what ' + org + ' asked for. Try another payroll provider.';
+      case 'NETWORK_ERROR': return 'We could not reach Payline. Check your connection and try again.';
+    }
+    if (e.pendingRetry) return provider + ' is still processing your request. It can take a day or two; ' + org + ' will let you know.';
+    if (e.type === 'JOB_ERROR' || e.type === 'PLATFORM_ERROR' || /JOB/.test(e.code || '')) {
+      return 'We could not finish with ' + provider + '. Nothing was changed. Try again later, or contact ' + org + '.';
+    }
+    return 'Something went wrong on our side. Try again in a few minutes.';
   }
 
   function exit() {
@@ -94,8 +141,12 @@
     var s = $('screen');
     s.innerHTML = '';
     children.forEach(function (c) { if (c) s.appendChild(c); });
-    var first = s.querySelector('input');
-    if (first) first.focus();
+    // Focus the first field, else the main action, else the title, so a
+    // keyboard or screen reader user starts where the screen does.
+    var visible = function (el) { return el.offsetParent !== null && !el.disabled; };
+    var first = Array.prototype.filter.call(s.querySelectorAll('input, select'), visible)[0] ||
+      Array.prototype.filter.call(s.querySelectorAll('button.primary'), visible)[0];
+    (first || $('title')).focus();
   }
 
   function showMessage(text) {
@@ -104,7 +155,21 @@
     m.hidden = !text;
   }
 
-  function money(v) { return '$' + Number(v).toFixed(2); }
+  var currency = new Intl.NumberFormat(navigator.language || 'en-US', { style: 'currency', currency: 'USD' });
+  function money(v) { return currency.format(Number(v)); }
+
+  // logo shows the directory's logo when it is served by Payline itself,
+  // else a monogram in a colour fixed by the name.
+  function logo(name, url) {
+    if (url && url.charAt(0) === '/') return h('img', { 'class': 'logo', src: url, alt: '' });
+    var words = String(name || '?').replace(/[^A-Za-z0-9 ]/g, ' ').trim().split(/\s+/);
+    var initials = (words[0] || '?').charAt(0) + (words[1] ? words[1].charAt(0) : '');
+    var hash = 0;
+    for (var i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
+    var m = h('span', { 'class': 'logo', 'aria-hidden': 'true', text: initials.toUpperCase() });
+    m.style.backgroundColor = 'hsl(' + (hash % 360) + ', 55%, 42%)';
+    return m;
+  }
 
   // --- start ----------------------------------------------------------------
 
@@ -116,6 +181,7 @@
   });
   window.parent.postMessage({ type: 'payline:ready' }, '*');
 
+  $('back').onclick = goBack;
   $('close').onclick = function () {
     if (state.screen === 'JOB_SUCCESS' || state.screen === 'JOB_ERROR' || !state.session) return exit();
     transition('EXIT_CONFIRMATION', renderExitConfirmation);
@@ -127,23 +193,64 @@
       $('org').textContent = s.org_name;
       $('mode-badge').textContent = s.mode === 'production' ? '' : s.mode;
       emit('open', {});
-      if (s.platform) {
-        state.platform = s.platform;
-        state.employer = s.employer || null;
-        if (!s.on_demand_update) {
-          if (state.employer) emit('select_employer', { selectedEmployerId: state.employer.id, selectedEmployerName: state.employer.name });
-          emit('select_platform', { selectedPlatformId: state.platform.id, selectedPlatformName: state.platform.name });
-        }
-        return transition('LOGIN', renderLogin);
-      }
-      if (s.platform_matching) return startMatching();
-      transition('SEARCH_DEFAULT', renderSearch);
+      if (s.skip_intro_screen) return begin();
+      renderConsent();
     }, function (err) {
-      emit('open', {});
       var e = fail(err);
       state.screen = 'JOB_ERROR';
-      screen('Link cannot start', e.message, [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
+      screen('Link cannot start', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
     });
+  }
+
+  // What each job lets the organisation see or do, in the user's words.
+  var SHARES = {
+    direct_deposit_switch: 'Change where your paycheck is deposited, as you choose next',
+    direct_deposit_payment: 'Change where your paycheck is deposited, as you choose next',
+    identity: 'Your name, date of birth, address, email and phone, and the last four digits of your SSN',
+    employment: 'Your employer, job title, and when you started',
+    income: 'Your pay rate and how often you are paid',
+    paystubs: 'Your paystubs: pay, taxes and deductions',
+    direct_deposit_allocations: 'Where your paycheck is deposited today',
+    tax_forms: 'Your W-2 tax forms',
+    shifts: 'Your shifts and hours worked'
+  };
+
+  // The consent screen comes before anything else (unless the token skips
+  // it); it sends no event, so the spec's event sequence is unchanged.
+  function renderConsent() {
+    var s = state.session;
+    state.screen = 'CONSENT';
+    var seen = {};
+    var items = (s.jobs || []).map(function (j) { return SHARES[j]; }).filter(function (t) {
+      if (!t || seen[t]) return false;
+      seen[t] = true;
+      return true;
+    });
+    if (!items.length) items = ['That your payroll account is connected'];
+    screen(s.org_name + ' uses Payline to connect your payroll account', 'With your permission, ' + s.org_name + ' will get:', [
+      h('ul', { 'class': 'shares', id: 'shares' }, items.map(function (t) { return h('li', { text: t }); })),
+      h('p', { 'class': 'muted' }, [
+        document.createTextNode('Your login goes to your payroll provider, never to ' + s.org_name + '. '),
+        h('a', { id: 'privacy', href: s.privacy_url || '/link/v1/privacy', target: '_blank', rel: 'noopener', text: 'How Payline handles your data' })
+      ]),
+      h('button', { id: 'consent-continue', 'class': 'primary', text: 'Continue', onclick: begin })
+    ]);
+    updateBack();
+  }
+
+  function begin() {
+    var s = state.session;
+    if (s.platform) {
+      state.platform = s.platform;
+      state.employer = s.employer || null;
+      if (!s.on_demand_update) {
+        if (state.employer) emit('select_employer', { selectedEmployerId: state.employer.id, selectedEmployerName: state.employer.name });
+        emit('select_platform', { selectedPlatformId: state.platform.id, selectedPlatformName: state.platform.name });
+      }
+      return transition('LOGIN', renderLogin);
+    }
+    if (s.platform_matching) return startMatching();
+    transition('SEARCH_DEFAULT', renderSearch);
   }
 
   // --- search -------------------------------------------------------------
@@ -156,13 +263,14 @@
       placeholder: platformOnly ? 'Search for your payroll provider' : 'Search for your employer or payroll provider',
       'aria-label': 'Search'
     });
+    var label = h('label', { 'for': 'search-input', 'class': 'visually-hidden', text: 'Search for your employer or payroll provider' });
     input.oninput = function () {
       clearTimeout(searchTimer);
       searchTimer = setTimeout(function () { runSearch(input.value, list, platformOnly); }, 150);
     };
     screen(platformOnly ? 'Find your payroll provider' : 'Where do you work?',
       state.session.wants_switch ? 'Connect your payroll account to switch your direct deposit.' : 'Connect your payroll account.',
-      [input, list]);
+      [label, input, list]);
   }
 
   function runSearch(q, list, platformOnly) {
@@ -174,14 +282,15 @@
         state.screen = 'SEARCH_RESULTS';
       }
       list.innerHTML = '';
-      if (!results.length) list.appendChild(h('li', { 'class': 'muted', text: 'No matches. Try your payroll provider instead.' }));
+      if (!results.length) list.appendChild(h('li', { 'class': 'muted none', text: 'No matches. Try the name of your payroll provider instead.' }));
       results.forEach(function (r) {
         list.appendChild(h('li', {}, [h('button', {
           'class': 'result', 'data-id': r.id, 'data-kind': r.kind,
           onclick: function () { choose(r); }
-        }, [document.createTextNode(r.name), h('span', { 'class': 'kind', text: r.kind })])]));
+        }, [logo(r.name, r.logo_url), h('span', { 'class': 'name', text: r.name }),
+          h('span', { 'class': 'kind', text: r.kind === 'employer' ? 'Employer' : 'Payroll provider' })])]));
       });
-    }, function (err) { showMessage(err.message); });
+    }, function (err) { showMessage(userMessage(linkError(err))); });
   }
 
   function choose(r) {
@@ -198,8 +307,10 @@
   }
 
   function renderProviderConfirmation() {
-    var who = state.employer ? state.employer.name + ' pays you through ' + state.platform.name + '.' : 'You will log in to ' + state.platform.name + '.';
-    screen('Log in to ' + state.platform.name, who, [
+    var who = state.employer ? state.employer.name + ' pays you through ' + state.platform.name + '. You will sign in there next.'
+      : 'You will sign in with your ' + state.platform.name + ' username and password next.';
+    screen(state.employer ? state.employer.name : state.platform.name, who, [
+      h('div', { 'class': 'provider' }, [logo(state.platform.name, state.platform.logo_url), h('span', { text: state.platform.name })]),
       h('button', { id: 'confirm-provider', 'class': 'primary', text: 'Continue', onclick: function () { transition('LOGIN', renderLogin); } }),
       h('button', {
         id: 'not-my-platform', 'class': 'link', text: 'This is not my payroll provider',
@@ -238,13 +349,18 @@
   // --- login ----------------------------------------------------------------
 
   function renderLogin(mfaPrompt) {
-    var user = h('input', { id: 'username', autocomplete: 'username', placeholder: 'Username', 'aria-label': 'Username' });
-    var pass = h('input', { id: 'password', type: 'password', autocomplete: 'current-password', placeholder: 'Password', 'aria-label': 'Password' });
-    var mfa = mfaPrompt ? h('input', { id: 'mfa-code', inputmode: 'numeric', autocomplete: 'one-time-code', placeholder: 'Code', 'aria-label': 'Verification code' }) : null;
-    if (mfaPrompt) { user.value = state.username; pass.value = state.password || ''; user.hidden = true; pass.hidden = true; }
-    var submit = h('button', { id: mfaPrompt ? 'mfa-submit' : 'login-submit', 'class': 'primary', text: mfaPrompt ? 'Verify' : 'Log in' });
-    var form = h('form', { 'class': 'stack' }, [user, pass, mfa ? h('p', { 'class': 'muted', text: mfaPrompt }) : null, mfa, submit]);
-    form.style.cssText = 'display:flex;flex-direction:column;gap:10px';
+    state.mfa = !!mfaPrompt;
+    var user = h('input', { id: 'username', autocomplete: 'username' });
+    var pass = h('input', { id: 'password', type: 'password', autocomplete: 'current-password' });
+    var mfa = mfaPrompt ? h('input', { id: 'mfa-code', inputmode: 'numeric', autocomplete: 'one-time-code' }) : null;
+    var fields = [h('label', { 'for': 'username', text: state.platform.name + ' username' }), user,
+      h('label', { 'for': 'password', text: 'Password' }), pass];
+    if (mfaPrompt) {
+      user.value = state.username; pass.value = state.password || '';
+      fields = [h('div', { hidden: 'hidden' }, fields), h('label', { 'for': 'mfa-code', text: 'Verification code' }), mfa];
+    }
+    var submit = h('button', { id: mfaPrompt ? 'mfa-submit' : 'login-submit', 'class': 'primary', text: mfaPrompt ? 'Verify' : 'Sign in' });
+    var form = h('form', { 'class': 'stack' }, fields.concat([submit]));
     form.onsubmit = function (ev) {
       ev.preventDefault();
       submit.disabled = true;
@@ -257,22 +373,26 @@
       }).then(function (res) {
         if (res.mfa_required) return renderLogin(res.prompt);
         state.password = null;
+        state.mfa = false;
         state.accountId = res.account_id;
         state.platform = res.platform;
         emit('login', { platformId: res.platform.id, accountId: res.account_id });
         afterLogin();
       }, function (err) {
         submit.disabled = false;
-        showMessage(fail(err).message);
+        showMessage(userMessage(fail(err)));
       });
     };
     var restricted = state.session.platform && !state.session.on_demand_update;
-    screen(mfaPrompt ? 'Verify it is you' : 'Log in to ' + state.platform.name,
-      state.session.mode === 'sandbox' ? 'Sandbox: user_good / pass_good' : 'Payline never sees your employer\'s data beyond what you share.',
+    var hint = mfaPrompt ? mfaPrompt
+      : state.session.mode === 'sandbox' ? 'Sandbox: sign in as user_good with password pass_good.'
+        : 'Your login goes to ' + state.platform.name + ', never to ' + state.session.org_name + '.';
+    screen(mfaPrompt ? 'Verify it is you' : 'Sign in to ' + state.platform.name, hint,
       [form, restricted ? h('button', {
         id: 'not-my-platform', 'class': 'link', text: 'This is not my payroll provider',
         onclick: function () { emit('incorrect_platform_given', {}); exit(); }
       }) : null]);
+    updateBack();
   }
 
   function afterLogin() {
@@ -378,7 +498,8 @@
   // --- jobs -------------------------------------------------------------------
 
   function runJob(started, allocation) {
-    screen('Switching…', 'This usually takes a few seconds.', [h('p', { 'class': 'big', text: '⏳' })]);
+    screen('Switching your direct deposit…', 'This usually takes a few seconds. Please keep this window open.',
+      [h('div', { 'class': 'spinner', role: 'progressbar', 'aria-label': 'Working' })]);
     started.then(function (job) { poll(job.id, allocation, Date.now()); }, function (err) {
       fail(err);
       transition('JOB_ERROR', renderError);
@@ -410,12 +531,38 @@
     });
   }
 
+  function checkIcon() {
+    var ns = 'http://www.w3.org/2000/svg';
+    var svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('viewBox', '0 0 48 48');
+    svg.setAttribute('class', 'done-icon');
+    svg.setAttribute('aria-hidden', 'true');
+    var circle = document.createElementNS(ns, 'circle');
+    circle.setAttribute('cx', '24'); circle.setAttribute('cy', '24'); circle.setAttribute('r', '24');
+    var tick = document.createElementNS(ns, 'path');
+    tick.setAttribute('d', 'M14 25l7 7 13-15');
+    svg.appendChild(circle); svg.appendChild(tick);
+    return svg;
+  }
+
+  // successText says what happened, in words.
+  function successText() {
+    var s = state.session;
+    if (!s.wants_switch) {
+      return 'Your ' + state.platform.name + ' account is connected. ' + s.org_name + ' can now see what you agreed to share.';
+    }
+    var target = ((s.allocation || {}).targets || [])[0];
+    var where = target ? (target.name || target.type) + ' ••••' + target.last_four : 'your new account';
+    if (!state.allocation) return 'Your paycheck will go to ' + where + ' starting with your next pay date.';
+    var what = describe(state.allocation);
+    return what.charAt(0).toUpperCase() + what.slice(1) + ' will go to ' + where + ' starting with your next pay date.';
+  }
+
   function renderSuccess() {
-    var done = state.session.wants_switch ? 'Your direct deposit is switched.' : 'Your payroll account is connected.';
-    var children = [h('p', { 'class': 'big', text: '✓' })];
+    var children = [checkIcon(), h('p', { 'class': 'outcome', id: 'outcome', text: successText() })];
     if (state.session.wants_switch) children.push(depositFormButton());
     children.push(h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit }));
-    screen('All set', done, children);
+    screen(state.session.wants_switch ? 'Your direct deposit is switched' : 'You are connected', '', children);
   }
 
   // The direct deposit form of the switch: some employers want it on paper.
@@ -432,7 +579,7 @@
             id: 'dd-form-download', 'class': 'secondary', href: form.url, target: '_blank', rel: 'noopener',
             text: 'Download your direct deposit form', onclick: function () { emit('dd_form_download', {}); }
           }));
-        }, function (err) { button.disabled = false; showMessage(err.message); });
+        }, function (err) { button.disabled = false; showMessage(userMessage(linkError(err))); });
       }
     });
     holder.appendChild(button);
@@ -441,7 +588,7 @@
 
   function renderError() {
     var e = state.lastError || {};
-    screen(e.pendingRetry ? 'Almost there' : 'Something went wrong', e.message, [
+    screen(e.pendingRetry ? 'Almost there' : 'Something went wrong', userMessage(e), [
       h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
   }
 
@@ -450,7 +597,8 @@
       h('button', { id: 'exit-confirm', 'class': 'primary', text: 'Exit', onclick: exit }),
       h('button', {
         id: 'exit-cancel', 'class': 'secondary', text: 'Keep going', onclick: function () {
-          var back = state.back;
+          if (state.screen === 'EXIT_CONFIRMATION' && !state.history.length) return renderConsent();
+          var back = state.history[state.history.length - 1];
           transition(back.name, back.render);
         }
       })
