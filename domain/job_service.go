@@ -13,11 +13,15 @@ type JobService struct {
 	tx        Transactor
 	connector Connector
 	clock     Clock
+	observer  Observer
 }
+
+// Observe sends each job outcome to o (metrics).
+func (s *JobService) Observe(o Observer) { s.observer = o }
 
 // NewJobService wires the job runner.
 func NewJobService(tx Transactor, connector Connector, clock Clock) *JobService {
-	return &JobService{tx: tx, connector: connector, clock: clock}
+	return &JobService{tx: tx, connector: connector, clock: clock, observer: noObserver{}}
 }
 
 // MinPendingRetry is the shortest wait between attempts at a pending job.
@@ -84,6 +88,9 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 	})
 	if errors.Is(err, errJobFinal) {
 		return 0, nil // another run of the same job got there first; its event stands alone
+	}
+	if err == nil {
+		observerOr(s.observer).JobFinished(j.Name, res.Outcome)
 	}
 	return wait, err
 }

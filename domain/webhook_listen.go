@@ -160,6 +160,7 @@ func (s *WebhookService) forwardOne(ctx context.Context, sc Scope, w Webhook, e 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	observerOr(s.observer).WebhookDelivered(d.Outcome, d.Latency)
 	return s.tx.Webhooks().RecordDelivery(ctx, sc, d)
 }
 

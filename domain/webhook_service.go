@@ -83,7 +83,12 @@ type WebhookService struct {
 	// rather than once per delivery.
 	mu          sync.Mutex
 	secretCache map[string]string
+
+	observer Observer
 }
+
+// Observe sends each delivery attempt's outcome to o (metrics).
+func (s *WebhookService) Observe(o Observer) { s.observer = o }
 
 // successRefresh is how stale last_success may get before a successful
 // delivery writes it again; healthy webhooks then cost no write per event.
@@ -367,6 +372,7 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 	default:
 		d.Outcome, d.Error, result = DeliveryFailed, fmt.Sprintf("status %d is final: only 200 acknowledges a delivery", status), DeliveryGiveUp
 	}
+	observerOr(s.observer).WebhookDelivered(d.Outcome, d.Latency)
 	now := s.clock.Now()
 	if d.Outcome == DeliveryDelivered && w.FailingSince == nil && w.LastSuccess != nil && now.Sub(*w.LastSuccess) < successRefresh {
 		return result, s.tx.Webhooks().RecordDelivery(ctx, sc, d) // nothing about the webhook changes

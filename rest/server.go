@@ -52,6 +52,10 @@ type Config struct {
 	// PrivacyURL is the privacy notice Link's consent screen links to;
 	// empty is Payline's own at /link/v1/privacy.
 	PrivacyURL string
+	// Metrics records requests and rate-limit refusals (nil: none).
+	Metrics *Metrics
+	// Ready runs the readiness checks of GET /readyz (nil: always ready).
+	Ready func(ctx context.Context) []Check
 	// RateLimitClock times the rate limit's buckets (the system clock
 	// when nil); tests hold it still so a slow machine refills nothing.
 	RateLimitClock domain.Clock
@@ -72,6 +76,8 @@ type Server struct {
 	limiter       *keyLimiter
 	mux           *http.ServeMux
 	privacyURL    string
+	metrics       *Metrics
+	ready         func(ctx context.Context) []Check
 }
 
 // NewServer builds the server and its routes.
@@ -79,9 +85,13 @@ func NewServer(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Ready == nil {
+		cfg.Ready = func(context.Context) []Check { return nil }
+	}
 	s := &Server{
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
 		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
+		metrics: cfg.Metrics, ready: cfg.Ready,
 		limiter: newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
 		mux:     http.NewServeMux(),
 	}
@@ -158,6 +168,7 @@ func (s *Server) routes() {
 		w.Header().Set("Cache-Control", "public, max-age=300")
 		_, _ = w.Write(docs.OpenAPI)
 	})
+	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		wire.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -210,9 +221,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(rec, r, fmt.Errorf("panic: %v", p))
 			}
 		}
+		elapsed := time.Since(start)
+		s.metrics.request(r.Pattern, r.Method, rec.status, elapsed)
 		s.log.InfoContext(ctx, "request", slog.String("request_id", id), slog.String("method", r.Method),
-			slog.String("path", r.URL.Path), slog.Int("status", rec.status),
-			slog.Duration("duration", time.Since(start)), slog.String("key_id", rec.keyID))
+			slog.String("route", r.Pattern), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
+			slog.Duration("duration", elapsed), slog.String("key_id", rec.keyID))
 	}()
 	r.Body = http.MaxBytesReader(rec, r.Body, MaxBodyBytes)
 	if clean := cleanPath(r.URL.Path); clean != r.URL.Path {
@@ -307,6 +320,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, key domain.APIKey) error {
 	if ok {
 		return nil
 	}
+	s.metrics.rateLimited(key.Mode)
 	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 	return domain.Errorf(domain.KindRateLimited, domain.CodeRateLimitExceeded,
 		"more than %s requests per second for this customer; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond))

@@ -63,3 +63,13 @@ func (db *DB) RiverDriver() riverdriver.Driver[*sql.Tx] {
 	}
 	return riverdatabasesql.New(db.DB.DB)
 }
+
+// MigrationVersions are the schema's applied migration and the latest one
+// this binary carries; they differ until migrate runs.
+func (db *DB) MigrationVersions(ctx context.Context) (current, latest int64, err error) {
+	provider, err := db.migrations()
+	if err != nil {
+		return 0, 0, err
+	}
+	return provider.GetVersions(ctx)
+}

@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
 	"payline/domain"
@@ -65,6 +67,8 @@ type Queue struct {
 	scheduler  *monitoringWorker
 	refresher  *refreshWorker
 	monitoring time.Duration
+	db         *DB
+	running    atomic.Bool
 }
 
 // QueueConfig tunes the queue; zero values pick the defaults.
@@ -165,7 +169,7 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	if cfg.MonitoringInterval <= 0 {
 		cfg.MonitoringInterval = time.Hour
 	}
-	q := &Queue{worker: &payrollWorker{}, deliverer: &deliveryWorker{retry: cfg.Retry}, refresher: &refreshWorker{},
+	q := &Queue{db: db, worker: &payrollWorker{}, deliverer: &deliveryWorker{retry: cfg.Retry}, refresher: &refreshWorker{},
 		monitoring: cfg.MonitoringInterval}
 	q.scheduler = &monitoringWorker{client: func() *river.Client[*sql.Tx] { return q.client }}
 	workers := river.NewWorkers()
@@ -201,17 +205,44 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 		return errors.New("queue: job, delivery, schedule and refresh functions are all needed")
 	}
 	q.worker.run, q.deliverer.deliver, q.scheduler.schedule, q.refresher.refresh = r.Job, r.Delivery, r.Schedule, r.Refresh
-	return q.client.Start(ctx)
+	if err := q.client.Start(ctx); err != nil {
+		return err
+	}
+	q.running.Store(true)
+	return nil
+}
+
+// Running reports whether this process works the queue (Start was called
+// and Stop was not).
+func (q *Queue) Running() bool { return q.running.Load() }
+
+// Depth counts the queue's jobs by state (available, running, retryable,
+// scheduled, ...), across every instance.
+func (q *Queue) Depth(ctx context.Context) (map[string]int, error) {
+	var rows []struct {
+		State string `db:"state"`
+		N     int    `db:"n"`
+	}
+	if err := sqlx.SelectContext(ctx, q.db, &rows, `SELECT state, COUNT(*) AS n FROM river_job GROUP BY state`); err != nil {
+		return nil, translate(err)
+	}
+	out := map[string]int{}
+	for _, r := range rows {
+		out[r.State] = r.N
+	}
+	return out, nil
 }
 
 // StopAndCancel stops at once, cancelling running work, as a crash would;
 // cancelled attempts are retried by the next process.
 func (q *Queue) StopAndCancel(ctx context.Context) error {
+	q.running.Store(false)
 	return q.client.StopAndCancel(ctx)
 }
 
 // Stop waits for running jobs to finish (up to ctx's deadline).
 func (q *Queue) Stop(ctx context.Context) error {
+	q.running.Store(false)
 	return q.client.Stop(ctx)
 }
 

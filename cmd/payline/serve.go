@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +21,10 @@ import (
 	"payline/reports"
 	"payline/rest"
 	"payline/storage"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 var randRead = rand.Read
@@ -53,6 +59,11 @@ type ServeConfig struct {
 	Console bool
 	// PrivacyURL is the privacy notice Link's consent screen links to.
 	PrivacyURL string
+	// MetricsAddr serves Prometheus /metrics when set.
+	MetricsAddr string
+	// InstanceID names this process in logs and metrics (generated when
+	// empty).
+	InstanceID string
 	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
 	// monitoring) to other processes on the same database: this one
 	// serves requests and queues work but runs none.
@@ -74,6 +85,8 @@ type Main struct {
 	directory *domain.DirectoryService
 	done      chan struct{}
 	stop      context.CancelFunc
+	metrics   *http.Server
+	metricsLn net.Listener
 }
 
 // Start builds everything in order (database, stores, services, server),
@@ -89,12 +102,26 @@ func (m *Main) Start(ctx context.Context) error {
 	if m.Config.PublicURL == "" {
 		m.Config.PublicURL = "http://" + ln.Addr().String()
 	}
+	var metricsLn net.Listener
+	if m.Config.MetricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", m.Config.MetricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("listen on %s for metrics: %w", m.Config.MetricsAddr, err)
+		}
+	}
 	started := false
 	defer func() {
 		if !started {
 			ln.Close()
+			if metricsLn != nil {
+				metricsLn.Close()
+			}
 		}
 	}()
+	if m.Config.InstanceID == "" {
+		m.Config.InstanceID = newInstanceID()
+	}
+	m.Logger = m.Logger.With(slog.String("instance", m.Config.InstanceID))
 	env := environment{getenv: m.Getenv, stdout: m.Stdout, stderr: io.Discard}
 	db, keys, err := env.openStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
 	if err != nil {
@@ -149,6 +176,16 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, m.Config.Mode)
 	monitoring := domain.NewMonitoringService(tx, jobs, connector, clock, m.Logger)
+	var metrics *rest.Metrics
+	registry := prometheus.NewRegistry()
+	if metricsLn != nil {
+		reg := prometheus.WrapRegistererWith(prometheus.Labels{"instance_id": m.Config.InstanceID}, registry)
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+			collectors.NewDBStatsCollector(db.DB.DB, "payline"), rest.NewQueueDepthCollector(m.queue.Depth))
+		metrics = rest.NewMetrics(reg)
+		jobs.Observe(metrics)
+		webhooks.Observe(metrics)
+	}
 	if n, err := webhooks.SweepListeners(ctx); err != nil {
 		db.Close()
 		return err
@@ -170,6 +207,7 @@ func (m *Main) Start(ctx context.Context) error {
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
 		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL,
+		Metrics: metrics, Ready: m.readiness,
 	})
 	if !m.Config.NoWorkers {
 		if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
@@ -188,16 +226,38 @@ func (m *Main) Start(ctx context.Context) error {
 	m.stop = stop
 	m.done = make(chan struct{})
 	go m.refreshSearch(bg)
+	if metricsLn != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelError)}))
+		m.metrics = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := m.metrics.Serve(metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				m.Logger.Error("metrics server stopped", slog.Any("error", err))
+			}
+		}()
+	}
 	go func() {
 		defer close(m.done)
 		if err := m.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			m.Logger.Error("server stopped", slog.Any("error", err))
 		}
 	}()
+	m.metricsLn = metricsLn
+	if metricsLn != nil {
+		m.Logger.Info("metrics listening", slog.String("addr", metricsLn.Addr().String()))
+	}
 	m.Logger.Info("payline listening", slog.String("addr", ln.Addr().String()), slog.String("mode", string(m.Config.Mode)),
 		slog.String("database", db.Dialect.String()), slog.String("public_url", m.Config.PublicURL),
 		slog.Bool("workers", !m.Config.NoWorkers))
 	return nil
+}
+
+// MetricsAddr is the address /metrics is served on, "" when off.
+func (m *Main) MetricsAddr() string {
+	if m.metricsLn == nil {
+		return ""
+	}
+	return m.metricsLn.Addr().String()
 }
 
 // Addr is the address the server listens on (useful with port 0).
@@ -208,8 +268,47 @@ func (m *Main) Addr() string { return m.listener.Addr().String() }
 func (m *Main) Close(ctx context.Context) error {
 	m.stop()
 	err := m.server.Shutdown(ctx)
+	if m.metrics != nil {
+		err = errors.Join(err, m.metrics.Shutdown(ctx))
+	}
 	<-m.done
 	return errors.Join(err, m.stopQueue(ctx), m.db.Close())
+}
+
+// readiness checks what /readyz reports: the database answers, its schema
+// is this binary's, and the queue runs here (unless --workers=false).
+func (m *Main) readiness(ctx context.Context) []rest.Check {
+	var checks []rest.Check
+	db := rest.Check{Name: "database"}
+	if err := m.db.PingContext(ctx); err != nil {
+		db.Problem = "unreachable: " + err.Error()
+	}
+	checks = append(checks, db)
+	mig := rest.Check{Name: "migrations"}
+	if db.Problem != "" {
+		mig.Problem = "unknown: the database is unreachable"
+	} else if current, latest, err := m.db.MigrationVersions(ctx); err != nil {
+		mig.Problem = "unknown: " + err.Error()
+	} else if current != latest {
+		mig.Problem = fmt.Sprintf("the schema is at migration %d, this binary needs %d: run payline migrate", current, latest)
+	}
+	checks = append(checks, mig)
+	if !m.Config.NoWorkers {
+		q := rest.Check{Name: "queue"}
+		if !m.queue.Running() {
+			q.Problem = "the job queue is not running"
+		}
+		checks = append(checks, q)
+	}
+	return checks
+}
+
+// newInstanceID names a process: its host and a random suffix.
+func newInstanceID() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return strings.TrimSuffix(host+"-"+hex.EncodeToString(b), "-")
 }
 
 // stopQueue waits for this process's running work, if it runs any.
@@ -305,6 +404,10 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"how long a report's or document's download_url works (PAYLINE_DOWNLOAD_URL_TTL)")
 	console := fs.String("graphiql", e.getenv("PAYLINE_GRAPHIQL"),
 		"serve the GraphQL query console at GET /graphql: true or false (PAYLINE_GRAPHIQL); default true in the sandbox, false otherwise")
+	metricsAddr := fs.String("metrics-addr", e.getenv("PAYLINE_METRICS_ADDR"),
+		"serve Prometheus /metrics on this address, such as 127.0.0.1:9090 (PAYLINE_METRICS_ADDR); off when empty")
+	instance := fs.String("instance-id", e.getenv("PAYLINE_INSTANCE_ID"),
+		"this process's name in logs and metrics (PAYLINE_INSTANCE_ID); default the host name and a random suffix")
 	privacy := fs.String("privacy-url", e.getenv("PAYLINE_PRIVACY_URL"),
 		"the privacy notice Link's consent screen links to (PAYLINE_PRIVACY_URL); default Payline's own at /link/v1/privacy")
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
@@ -328,7 +431,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
-			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy},
+			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
