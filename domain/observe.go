@@ -14,7 +14,7 @@ type Observer interface {
 
 type noObserver struct{}
 
-func (noObserver) JobFinished(JobType, Outcome)          {}
+func (noObserver) JobFinished(JobType, Outcome)           {}
 func (noObserver) WebhookDelivered(string, time.Duration) {}
 
 // observerOr is o, or an observer that does nothing.
