@@ -45,7 +45,7 @@ type ListenerMessage struct {
 func (s *Server) webhookListener(w http.ResponseWriter, r *http.Request) {
 	key, err := s.authenticate(w, r)
 	if err == nil {
-		err = s.rateLimit(w, key)
+		err = s.rateLimit(r.Context(), w, key)
 	}
 	if err != nil {
 		s.writeError(w, r, err)

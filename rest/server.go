@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
 	"golang.org/x/time/rate"
 
 	"payline/docs"
@@ -56,6 +57,10 @@ type Config struct {
 	Metrics *Metrics
 	// Ready runs the readiness checks of GET /readyz (nil: always ready).
 	Ready func(ctx context.Context) []Check
+	// Redis, when set, holds the rate limit's buckets, so every instance
+	// on it shares one limit per customer; without it each process counts
+	// alone (run one instance then).
+	Redis *redis.Client
 	// RateLimitClock times the rate limit's buckets (the system clock
 	// when nil); tests hold it still so a slow machine refills nothing.
 	RateLimitClock domain.Clock
@@ -73,7 +78,7 @@ type Server struct {
 	log       *slog.Logger
 
 	graphQLPublic func(r *http.Request) bool
-	limiter       *keyLimiter
+	limiter       limiter
 	mux           *http.ServeMux
 	privacyURL    string
 	metrics       *Metrics
@@ -94,6 +99,9 @@ func NewServer(cfg Config) *Server {
 		metrics: cfg.Metrics, ready: cfg.Ready,
 		limiter: newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
 		mux:     http.NewServeMux(),
+	}
+	if cfg.Redis != nil {
+		s.limiter = newRedisLimiter(cfg.Redis, limitFor(cfg.Mode, cfg.RateLimit), s.log)
 	}
 	s.routes()
 	if cfg.GraphQL != nil {
@@ -281,7 +289,7 @@ func (s *Server) handle(pattern string, h apiHandler) {
 			err = versionErr
 		}
 		if err == nil {
-			err = s.rateLimit(w, key)
+			err = s.rateLimit(r.Context(), w, key)
 		}
 		for _, name := range wildcards {
 			if err == nil {
@@ -315,8 +323,8 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (domain.AP
 }
 
 // rateLimit takes a token from the tenant's bucket or says when to retry.
-func (s *Server) rateLimit(w http.ResponseWriter, key domain.APIKey) error {
-	wait, ok := s.limiter.allow(key.CustomerID + "/" + string(key.Mode))
+func (s *Server) rateLimit(ctx context.Context, w http.ResponseWriter, key domain.APIKey) error {
+	wait, ok := s.limiter.allow(ctx, key.CustomerID+"/"+string(key.Mode))
 	if ok {
 		return nil
 	}
@@ -337,7 +345,7 @@ func (s *Server) graphQL(h http.Handler) http.Handler {
 		}
 		key, err := s.authenticate(w, r)
 		if err == nil {
-			err = s.rateLimit(w, key)
+			err = s.rateLimit(r.Context(), w, key)
 		}
 		if err != nil {
 			e := domain.AsError(err)
@@ -446,6 +454,12 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// limiter decides whether a tenant may make one more request now.
+type limiter interface {
+	allow(ctx context.Context, tenant string) (wait time.Duration, ok bool)
+	describe() string
+}
+
 // keyLimiter is a token bucket per tenant (customer and mode): the spec's
 // limit is across all endpoints, so a second key buys no extra rate.
 type keyLimiter struct {
@@ -463,7 +477,7 @@ func newKeyLimiter(limit rate.Limit, clock domain.Clock) *keyLimiter {
 }
 
 // allow takes a token for the key, or says how long until one is free.
-func (l *keyLimiter) allow(keyID string) (time.Duration, bool) {
+func (l *keyLimiter) allow(_ context.Context, keyID string) (time.Duration, bool) {
 	if l.limit == rate.Inf {
 		return 0, true
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/redis/go-redis/v9"
 )
 
 var randRead = rand.Read
@@ -59,6 +60,9 @@ type ServeConfig struct {
 	Console bool
 	// PrivacyURL is the privacy notice Link's consent screen links to.
 	PrivacyURL string
+	// RedisURL, when set, shares the rate limit among every instance that
+	// uses the same Redis.
+	RedisURL string
 	// MetricsAddr serves Prometheus /metrics when set.
 	MetricsAddr string
 	// InstanceID names this process in logs and metrics (generated when
@@ -87,6 +91,7 @@ type Main struct {
 	stop      context.CancelFunc
 	metrics   *http.Server
 	metricsLn net.Listener
+	redis     *redis.Client
 }
 
 // Start builds everything in order (database, stores, services, server),
@@ -122,6 +127,25 @@ func (m *Main) Start(ctx context.Context) error {
 		m.Config.InstanceID = newInstanceID()
 	}
 	m.Logger = m.Logger.With(slog.String("instance", m.Config.InstanceID))
+	if m.Config.RedisURL != "" {
+		opts, err := redis.ParseURL(m.Config.RedisURL)
+		if err != nil {
+			return fmt.Errorf("--redis-url: %w", err)
+		}
+		m.redis = redis.NewClient(opts)
+		pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err = m.redis.Ping(pingCtx).Err()
+		cancel()
+		if err != nil {
+			m.redis.Close()
+			return fmt.Errorf("--redis-url: Redis does not answer: %w", err)
+		}
+		defer func() {
+			if !started {
+				m.redis.Close()
+			}
+		}()
+	}
 	env := environment{getenv: m.Getenv, stdout: m.Stdout, stderr: io.Discard}
 	db, keys, err := env.openStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
 	if err != nil {
@@ -207,7 +231,7 @@ func (m *Main) Start(ctx context.Context) error {
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
 		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL,
-		Metrics: metrics, Ready: m.readiness,
+		Metrics: metrics, Ready: m.readiness, Redis: m.redis,
 	})
 	if !m.Config.NoWorkers {
 		if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
@@ -272,6 +296,9 @@ func (m *Main) Close(ctx context.Context) error {
 		err = errors.Join(err, m.metrics.Shutdown(ctx))
 	}
 	<-m.done
+	if m.redis != nil {
+		err = errors.Join(err, m.redis.Close())
+	}
 	return errors.Join(err, m.stopQueue(ctx), m.db.Close())
 }
 
@@ -293,6 +320,13 @@ func (m *Main) readiness(ctx context.Context) []rest.Check {
 		mig.Problem = fmt.Sprintf("the schema is at migration %d, this binary needs %d: run payline migrate", current, latest)
 	}
 	checks = append(checks, mig)
+	if m.redis != nil {
+		r := rest.Check{Name: "redis"}
+		if err := m.redis.Ping(ctx).Err(); err != nil {
+			r.Problem = "unreachable: " + err.Error() + " (the rate limit lets requests through meanwhile)"
+		}
+		checks = append(checks, r)
+	}
 	if !m.Config.NoWorkers {
 		q := rest.Check{Name: "queue"}
 		if !m.queue.Running() {
@@ -404,6 +438,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"how long a report's or document's download_url works (PAYLINE_DOWNLOAD_URL_TTL)")
 	console := fs.String("graphiql", e.getenv("PAYLINE_GRAPHIQL"),
 		"serve the GraphQL query console at GET /graphql: true or false (PAYLINE_GRAPHIQL); default true in the sandbox, false otherwise")
+	redisURL := fs.String("redis-url", e.getenv("PAYLINE_REDIS_URL"),
+		"share the rate limit among instances through this Redis, such as redis://127.0.0.1:6379/0 (PAYLINE_REDIS_URL); without it each process limits alone")
 	metricsAddr := fs.String("metrics-addr", e.getenv("PAYLINE_METRICS_ADDR"),
 		"serve Prometheus /metrics on this address, such as 127.0.0.1:9090 (PAYLINE_METRICS_ADDR); off when empty")
 	instance := fs.String("instance-id", e.getenv("PAYLINE_INSTANCE_ID"),
@@ -431,7 +467,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
-			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance},
+			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
