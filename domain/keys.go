@@ -196,14 +196,27 @@ func (s *KeyService) RevokeKey(ctx context.Context, id string) error {
 		}
 		return err
 	}
+	s.Forget(id)
+	return nil
+}
+
+// Forget drops any remembered authentication of the key, so its next use
+// is checked against the database (another process revoked it).
+func (s *KeyService) Forget(keyID string) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	for h, c := range s.cache {
-		if c.key.ID == id {
+		if c.key.ID == keyID {
 			delete(s.cache, h)
 		}
 	}
-	s.mu.Unlock()
-	return nil
+}
+
+// ForgetAll drops every remembered authentication.
+func (s *KeyService) ForgetAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.cache)
 }
 
 // Secret recovers a key's plain secret, to sign webhook deliveries.

@@ -253,8 +253,10 @@ func (s *DirectoryStore) UpsertDirectory(ctx context.Context, platforms []domain
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE directory_revision SET revision = revision + 1 WHERE id = 1`)
-		return translate(err)
+		if _, err := tx.ExecContext(ctx, `UPDATE directory_revision SET revision = revision + 1 WHERE id = 1`); err != nil {
+			return translate(err)
+		}
+		return notifyInvalidate(ctx, tx, s.db.Dialect, "directory")
 	})
 }
 

@@ -109,7 +109,7 @@ func (s *KeyStore) RevokeAPIKey(ctx context.Context, sc domain.Scope, id string,
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return domain.ErrNoRows
 	}
-	return nil
+	return notifyInvalidate(ctx, s.db, s.db.Dialect, "key "+id)
 }
 
 // APIKeyBySecretHash finds a key by the hash of its secret, in any tenant.

@@ -33,7 +33,7 @@ func (p *process) stdout() string {
 	return p.out.String()
 }
 
-var listeningAddr = regexp.MustCompile(`msg="payline listening" addr=(\S+)`)
+var listeningAddr = regexp.MustCompile(`msg="payline listening" .*\baddr=(\S+)`)
 
 // startProcess runs `payline serve` on url in a child process and waits
 // for it to listen. It is stopped with SIGTERM when the test ends.

@@ -92,6 +92,7 @@ type Main struct {
 	metrics   *http.Server
 	metricsLn net.Listener
 	redis     *redis.Client
+	invalid   *storage.Invalidations
 }
 
 // Start builds everything in order (database, stores, services, server),
@@ -121,6 +122,7 @@ func (m *Main) Start(ctx context.Context) error {
 			if metricsLn != nil {
 				metricsLn.Close()
 			}
+			_ = m.invalid.Close()
 		}
 	}()
 	if m.Config.InstanceID == "" {
@@ -165,6 +167,24 @@ func (m *Main) Start(ctx context.Context) error {
 	if err := m.directory.RefreshSearchIndex(ctx); err != nil {
 		db.Close()
 		return err
+	}
+	// Other processes on the same PostgreSQL announce revoked keys and
+	// directory changes; this one forgets and reloads at once.
+	refresh := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := m.directory.RefreshSearchIndex(ctx); err != nil {
+			m.Logger.Error("refresh search index", slog.Any("error", err))
+		}
+	}
+	m.invalid, err = db.ListenInvalidations(storage.InvalidationHandlers{
+		KeyRevoked:       keys.Forget,
+		DirectoryChanged: refresh,
+		Reconnected:      func() { keys.ForgetAll(); refresh() },
+	}, m.Logger)
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("listen for other instances' changes: %w", err)
 	}
 	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval,
 		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval})
@@ -249,7 +269,9 @@ func (m *Main) Start(ctx context.Context) error {
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg }}
 	m.stop = stop
 	m.done = make(chan struct{})
-	go m.refreshSearch(bg)
+	if db.Dialect == storage.SQLite {
+		go m.refreshSearch(bg) // no notifications: poll for other processes' changes
+	}
 	if metricsLn != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelError)}))
@@ -299,6 +321,7 @@ func (m *Main) Close(ctx context.Context) error {
 	if m.redis != nil {
 		err = errors.Join(err, m.redis.Close())
 	}
+	err = errors.Join(err, m.invalid.Close())
 	return errors.Join(err, m.stopQueue(ctx), m.db.Close())
 }
 
