@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"errors"
+	"slices"
 )
 
 // AccountService reads accounts, their jobs and data for API callers, and
@@ -49,6 +50,39 @@ func (s *AccountService) Jobs(ctx context.Context, sc Scope, f JobFilter, p Page
 	}
 	f.IncludeUnrun = false
 	return s.tx.Jobs().FindJobs(ctx, sc, f, p)
+}
+
+// TokenJobs lists the finished jobs (success or error) a link token
+// started, oldest first: the deprecated GET /link_tokens/{id}/jobs.
+// Errors: INVALID_FIELDS, LINK_TOKEN_NOT_FOUND.
+func (s *AccountService) TokenJobs(ctx context.Context, sc Scope, tokenID string) ([]Job, error) {
+	if err := CheckID("token_id", tokenID); err != nil {
+		return nil, err
+	}
+	if _, err := s.tx.LinkTokens().LinkToken(ctx, sc, tokenID); errors.Is(err, ErrNoRows) {
+		return nil, Errorf(KindNotFound, CodeLinkTokenNotFound, "no link token with id %s", tokenID)
+	} else if err != nil {
+		return nil, err
+	}
+	var out []Job
+	p := PageRequest{Limit: MaxPageLimit}
+	for {
+		page, err := s.tx.Jobs().FindJobs(ctx, sc, JobFilter{LinkTokenID: tokenID}, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, j := range page.Items {
+			if j.Outcome == OutcomeSuccess || j.Outcome == OutcomeError {
+				out = append(out, j)
+			}
+		}
+		if page.Next == nil {
+			break
+		}
+		p.Cursor = page.Next
+	}
+	slices.Reverse(out) // the list is newest first
+	return out, nil
 }
 
 // SimulateMonitoringStatus is the sandbox helper that breaks (or mends) an

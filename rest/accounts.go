@@ -2,6 +2,8 @@ package rest
 
 import (
 	"net/http"
+	"net/url"
+	"strconv"
 	"time"
 
 	"payline/domain"
@@ -95,6 +97,34 @@ func newJobJSON(j domain.Job) jobJSON {
 		out.ErrorCode = &j.ErrorCode
 	}
 	return out
+}
+
+// legacyDeprecated is when GET /v1/link_tokens/{id}/jobs was deprecated in
+// favour of GET /v1/jobs: the first version whose jobs lost the legacy
+// params.amount (2023-11-22), as an RFC 9745 Deprecation date.
+var legacyDeprecated = "@" + strconv.FormatInt(time.Date(2023, 11, 22, 0, 0, 0, 0, time.UTC).Unix(), 10)
+
+// legacyTokenJobs is the deprecated GET /v1/link_tokens/{token_id}/jobs:
+// the token's finished jobs as a bare array in the legacy job shape
+// (params.amount in cents or null; error_code), whatever Service-Version
+// says, with Deprecation and a Link to its successor.
+func (s *Server) legacyTokenJobs(r *http.Request) (response, error) {
+	id := r.PathValue("token_id")
+	jobs, err := s.accounts.TokenJobs(r.Context(), scopeOf(r), id)
+	if err != nil {
+		return response{}, err
+	}
+	legacy, err := domain.ShapeForVersion(resJob, domain.Versions[len(domain.Versions)-1], mapAll(jobs, newJobJSON))
+	if err != nil {
+		return response{}, err
+	}
+	if jobs == nil {
+		legacy = []any{}
+	}
+	return response{status: http.StatusOK, raw: true, data: legacy, header: map[string]string{
+		"Deprecation": legacyDeprecated,
+		"Link":        `</v1/jobs?link_token_id=` + url.QueryEscape(id) + `>; rel="successor-version"`,
+	}}, nil
 }
 
 func (s *Server) listJobs(r *http.Request) (response, error) {

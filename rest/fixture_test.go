@@ -247,8 +247,16 @@ func (f *fixture) request(method, path string, body io.Reader, headers ...string
 	raw, _ := io.ReadAll(resp.Body)
 	res := result{status: resp.StatusCode, header: resp.Header, raw: raw}
 	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &res.body); err != nil {
-			f.t.Fatalf("%s %s: body is not a JSON object: %v\n%s", method, path, err, raw)
+		var v any // an object, or the bare array of a legacy endpoint
+		if err := json.Unmarshal(raw, &v); err != nil {
+			f.t.Fatalf("%s %s: body is not JSON: %v\n%s", method, path, err, raw)
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			res.body = v
+		case []any:
+		default:
+			f.t.Fatalf("%s %s: body is neither an object nor an array:\n%s", method, path, raw)
 		}
 	}
 	f.checkAgainstSpec(req, res)

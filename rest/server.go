@@ -134,6 +134,7 @@ func (s *Server) routes() {
 		s.mux.Handle("/link/", link.NewHandler(s.link, s.directory, s.log, s.privacyURL))
 		s.handle("POST /v1/link_tokens", s.createLinkToken)
 		s.handle("GET /v1/jobs", s.listJobs)
+		s.handle("GET /v1/link_tokens/{token_id}/jobs", s.legacyTokenJobs)
 		s.handle("GET /v1/accounts", s.listAccounts)
 		s.handle("GET /v1/accounts/{account_id}", s.getAccount)
 		s.handle("GET /v1/end_users/{end_user_id}/accounts", s.listEndUserAccounts)
@@ -257,6 +258,8 @@ type response struct {
 	meta     map[string]any
 	// raw writes data as the whole body, without the data envelope.
 	raw bool
+	// header is set on the response.
+	header map[string]string
 }
 
 func object(resource string, data any) response {
@@ -367,6 +370,9 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, version string, r
 	if err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	for k, v := range resp.header {
+		w.Header().Set(k, v)
 	}
 	if resp.raw {
 		wire.Write(w, resp.status, data)
