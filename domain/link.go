@@ -48,6 +48,9 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 		SkipIntroScreen: r.SkipIntroScreen, DisableDirectDepositSplitting: r.DisableDirectDepositSplitting,
 		Language: r.Language, Allocation: c.allocation, PlatformMatching: r.PlatformMatching,
 	}
+	if r.Site != nil {
+		t.RedirectURL = r.Site.RedirectURL
+	}
 	if err := s.checkReferences(ctx, sc, &t); err != nil {
 		return LinkToken{}, "", err
 	}
@@ -59,7 +62,7 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	hash := sha256.Sum256([]byte(value))
 	t.TokenHash = hash[:]
 	t.CreatedAt = s.clock.Now()
-	t.Expires = t.CreatedAt.Add(LinkTokenLifetime)
+	t.Expires = t.CreatedAt.Add(c.lifetime)
 	alloc, matching, err := sealToken(s.box, t)
 	if err != nil {
 		return LinkToken{}, "", err

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"net/mail"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -106,7 +107,22 @@ type LinkTokenRequest struct {
 	DisableDirectDepositSplitting bool
 	Language                      string
 	PlatformMatching              *PlatformMatching
+	// Site makes the token a legacy hosted site (POST /sites).
+	Site *SiteRequest
 }
+
+// SiteRequest is what a legacy hosted site adds to a token: how long its
+// URL works and where the browser goes when Link ends.
+type SiteRequest struct {
+	TTL         *Number // seconds; nil is SiteTTLMin
+	RedirectURL string
+}
+
+// A site's URL lifetime, in seconds: default and minimum, and maximum.
+const (
+	SiteTTLMin = 900
+	SiteTTLMax = 1209600
+)
 
 // LinkToken is a created token. The token value is returned once and
 // stored only as a hash; Allocation and PlatformMatching are sealed.
@@ -133,6 +149,9 @@ type LinkToken struct {
 	Language                      string
 	Allocation                    *Allocation
 	PlatformMatching              *PlatformMatching
+	// RedirectURL is where a legacy site sends the browser when Link
+	// ends; empty for other tokens.
+	RedirectURL string
 }
 
 // Scope is the tenant of the token.
@@ -315,6 +334,7 @@ type checkedLinkToken struct {
 	features, required []JobType
 	allocation         *Allocation
 	amount             *Money
+	lifetime           time.Duration
 }
 
 // checkLinkTokenRequest applies every field rule that needs no database.
@@ -372,5 +392,32 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkTo
 			p.Invalid("end_user.platform_matching", "needs Service-Version %s or later, got %s", PlatformMatchingVersion, apiVersion)
 		}
 	}
+	c.lifetime = LinkTokenLifetime
+	if r.Site != nil {
+		c.lifetime = checkSite(&p, *r.Site)
+	}
 	return c, p.Err()
+}
+
+// checkSite checks a legacy site's ttl and redirect_url and returns the
+// token's lifetime.
+func checkSite(p *Problems, s SiteRequest) time.Duration {
+	ttl := int64(SiteTTLMin)
+	if s.TTL != nil {
+		n, err := strconv.ParseInt(string(*s.TTL), 10, 64)
+		switch {
+		case err != nil:
+			p.Invalid("ttl", "must be a whole number of seconds from %d to %d, got %s", SiteTTLMin, SiteTTLMax, string(*s.TTL))
+		case n < SiteTTLMin || n > SiteTTLMax:
+			p.Invalid("ttl", "must be from %d (15 minutes) to %d (14 days) seconds, got %d", SiteTTLMin, SiteTTLMax, n)
+		default:
+			ttl = n
+		}
+	}
+	if s.RedirectURL == "" {
+		p.Missing("redirect_url")
+	} else if u, err := url.Parse(s.RedirectURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(s.RedirectURL) > 2048 {
+		p.Invalid("redirect_url", "must be an absolute http:// or https:// URL of at most 2048 characters")
+	}
+	return time.Duration(ttl) * time.Second
 }

@@ -50,6 +50,8 @@ type Config struct {
 	// limit for the mode (50 in production, 10 otherwise), negative turns
 	// limiting off (benchmarks only).
 	RateLimit float64
+	// PublicURL is where browsers reach this server (legacy site URLs).
+	PublicURL string
 	// PrivacyURL is the privacy notice Link's consent screen links to;
 	// empty is Payline's own at /link/v1/privacy.
 	PrivacyURL string
@@ -81,6 +83,7 @@ type Server struct {
 	limiter       limiter
 	mux           *http.ServeMux
 	privacyURL    string
+	publicURL     string
 	metrics       *Metrics
 	ready         func(ctx context.Context) []Check
 }
@@ -96,7 +99,7 @@ func NewServer(cfg Config) *Server {
 	s := &Server{
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
 		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
-		metrics: cfg.Metrics, ready: cfg.Ready,
+		publicURL: cfg.PublicURL, metrics: cfg.Metrics, ready: cfg.Ready,
 		limiter: newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
 		mux:     http.NewServeMux(),
 	}
@@ -133,6 +136,7 @@ func (s *Server) routes() {
 	if s.link != nil && s.accounts != nil {
 		s.mux.Handle("/link/", link.NewHandler(s.link, s.directory, s.log, s.privacyURL))
 		s.handle("POST /v1/link_tokens", s.createLinkToken)
+		s.handle("POST /v1/sites", s.createSite)
 		s.handle("GET /v1/jobs", s.listJobs)
 		s.handle("GET /v1/link_tokens/{token_id}/jobs", s.legacyTokenJobs)
 		s.handle("GET /v1/accounts", s.listAccounts)

@@ -127,11 +127,12 @@ type linkTokenRow struct {
 	Language                      string     `db:"language"`
 	SealedAllocation              []byte     `db:"sealed_allocation"`
 	SealedMatching                []byte     `db:"sealed_matching"`
+	RedirectURL                   *string    `db:"redirect_url"`
 }
 
 const linkTokenColumns = `id, customer_id, mode, token_hash, created_at, expires, used_at, api_version, org_name,
 	end_user_id, solution, features, required_jobs, employer_id, platform_id, account_id, amount_cents, skip_intro_screen,
-	disable_direct_deposit_splitting, language, sealed_allocation, sealed_matching`
+	disable_direct_deposit_splitting, language, sealed_allocation, sealed_matching, redirect_url`
 
 func (r linkTokenRow) domain() (domain.LinkToken, error) {
 	hash, _ := hex.DecodeString(r.TokenHash)
@@ -140,7 +141,7 @@ func (r linkTokenRow) domain() (domain.LinkToken, error) {
 		Expires: r.Expires.UTC(), UsedAt: utcPtr(r.UsedAt), APIVersion: r.APIVersion, OrgName: r.OrgName,
 		EndUserID: r.EndUserID, Solution: r.Solution, EmployerID: deref(r.EmployerID), PlatformID: deref(r.PlatformID),
 		AccountID: deref(r.AccountID), SkipIntroScreen: r.SkipIntroScreen,
-		DisableDirectDepositSplitting: r.DisableDirectDepositSplitting, Language: r.Language,
+		DisableDirectDepositSplitting: r.DisableDirectDepositSplitting, Language: r.Language, RedirectURL: deref(r.RedirectURL),
 	}
 	if r.AmountCents != nil {
 		m := domain.USD(*r.AmountCents)
@@ -163,11 +164,11 @@ func utcPtr(t *time.Time) *time.Time {
 
 func (s stores) CreateLinkToken(ctx context.Context, sc domain.Scope, t domain.LinkToken, alloc, matching []byte) error {
 	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO link_tokens (`+linkTokenColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		t.ID, sc.CustomerID, string(sc.Mode), hex.EncodeToString(t.TokenHash), t.CreatedAt, t.Expires, t.UsedAt,
 		t.APIVersion, t.OrgName, t.EndUserID, t.Solution, jsonText(orEmpty(t.Features)), jsonText(orEmpty(t.RequiredJobs)),
 		nullable(t.EmployerID), nullable(t.PlatformID), nullable(t.AccountID), amountCents(t.Amount), t.SkipIntroScreen,
-		t.DisableDirectDepositSplitting, t.Language, alloc, matching)
+		t.DisableDirectDepositSplitting, t.Language, alloc, matching, nullable(t.RedirectURL))
 	return translate(err)
 }
 

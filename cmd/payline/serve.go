@@ -250,7 +250,7 @@ func (m *Main) Start(ctx context.Context) error {
 	api := rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
 		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
-		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL,
+		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
 		Metrics: metrics, Ready: m.readiness, Redis: m.redis,
 	})
 	if !m.Config.NoWorkers {

@@ -59,6 +59,14 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
 		serveAsset(files, w, r, "/demo.html")
 	})
+	h.mux.HandleFunc("GET /link/v1/site", func(w http.ResponseWriter, r *http.Request) {
+		// A legacy site's page: Link full-page without the integrator's
+		// SDK; the token is in the fragment, which never reaches a server.
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		serveAsset(files, w, r, "/site.html")
+	})
 	h.mux.HandleFunc("GET /link/v1/privacy", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "default-src 'self'")
 		serveAsset(files, w, r, "/privacy.html")
@@ -168,7 +176,7 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		"link_token_id": t.ID, "org_name": t.OrgName, "mode": t.Mode, "jobs": t.Jobs(),
 		"wants_switch": t.WantsSwitch(), "disable_splitting": t.DisableDirectDepositSplitting,
 		"skip_intro_screen": t.SkipIntroScreen, "platform_matching": t.PlatformMatching != nil,
-		"on_demand_update": t.AccountID != "", "privacy_url": h.privacyURL,
+		"on_demand_update": t.AccountID != "", "privacy_url": h.privacyURL, "redirect_url": t.RedirectURL,
 	}
 	if t.Allocation != nil {
 		var targets []targetJSON
