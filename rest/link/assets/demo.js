@@ -10,6 +10,8 @@
   var input = document.getElementById('token');
   var fromHash = /token=([^&]+)/.exec(window.location.hash);
   if (fromHash) input.value = decodeURIComponent(fromHash[1]);
+  var sdk = /sdk=(\d)/.exec(window.location.hash); // #token=…&sdk=2 tries SDK v2's payloads
+  var sdkVersion = sdk ? Number(sdk[1]) : 3;
   function record(kind) {
     return function (payload) { window.paylineCallbacks.push([kind, payload]); };
   }
@@ -31,6 +33,7 @@
   document.getElementById('open').onclick = function () {
     PaylineLink.open({
       linkToken: input.value.trim(),
+      sdkVersion: sdkVersion,
       onEvent: function (name, payload) {
         window.paylineEvents.push([name, payload]);
         show(name, payload);

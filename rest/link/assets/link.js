@@ -1,8 +1,13 @@
 /*
- * Payline Link SDK (v3 payloads).
+ * Payline Link SDK.
  *
- *   PaylineLink.open({linkToken, onLogin, onSuccess, onError, onExit, onEvent})
+ *   PaylineLink.open({linkToken, sdkVersion, onLogin, onSuccess, onError, onExit, onEvent})
  *   PaylineLink.close()
+ *
+ * sdkVersion 3 (the default) gives SDK v3 payloads; 2 gives v2's where the
+ * spec says they differ: success carries params.amount {value, unit}
+ * instead of params.action/allocation, and an input_amount {value, unit}
+ * precedes input_allocation for amounts and percentages.
  *
  * open() shows the hosted modal in an iframe served by the same Payline
  * host as this script. The link token is handed to the modal by
@@ -27,12 +32,31 @@
     if (!frame || event.source !== frame.contentWindow || event.origin !== origin) return;
     var msg = event.data || {};
     if (msg.type === 'payline:ready') {
-      frame.contentWindow.postMessage({ type: 'payline:init', linkToken: options.linkToken }, origin);
+      frame.contentWindow.postMessage({ type: 'payline:init', linkToken: options.linkToken, sdkVersion: options.sdkVersion || 3 }, origin);
       return;
     }
     if (msg.type !== 'payline:event') return;
-    var name = msg.name;
-    var payload = msg.payload || {};
+    var events = options.sdkVersion === 2 ? toV2(msg.name, msg.payload || {}) : [[msg.name, msg.payload || {}]];
+    events.forEach(function (e) { deliver(e[0], e[1]); });
+  }
+
+  // toV2 rewrites one v3 event as the events SDK v2 sends for it.
+  function toV2(name, payload) {
+    var alloc = (payload.params || payload).allocation;
+    var amount = alloc && (alloc.type === 'amount' || alloc.type === 'percentage') && alloc.value != null
+      ? { value: alloc.value, unit: alloc.type === 'amount' ? '$' : '%' } : null;
+    if (name === 'input_allocation') {
+      return amount ? [['input_amount', amount], [name, payload]] : [[name, payload]];
+    }
+    if (name === 'success' && payload.params) {
+      var v2 = { accountId: payload.accountId, platformId: payload.platformId, job: payload.job };
+      if (amount) v2.params = { amount: amount };
+      return [[name, v2]];
+    }
+    return [[name, payload]];
+  }
+
+  function deliver(name, payload) {
     if (typeof options.onEvent === 'function') {
       try { options.onEvent(name, payload); } catch (e) { setTimeout(function () { throw e; }); }
     }
@@ -48,6 +72,9 @@
   function open(opts) {
     if (!opts || typeof opts.linkToken !== 'string' || opts.linkToken === '') {
       throw new Error('PaylineLink.open needs {linkToken}');
+    }
+    if (opts.sdkVersion != null && opts.sdkVersion !== 2 && opts.sdkVersion !== 3) {
+      throw new Error('PaylineLink.open: sdkVersion must be 2 or 3');
     }
     close();
     options = opts;

@@ -176,6 +176,7 @@
   window.addEventListener('message', function (event) {
     if (event.source !== window.parent || !event.data || event.data.type !== 'payline:init' || state.token) return;
     state.token = event.data.linkToken;
+    state.sdkVersion = event.data.sdkVersion || 3;
     state.parentOrigin = event.origin;
     start();
   });
@@ -192,6 +193,13 @@
       state.session = s;
       $('org').textContent = s.org_name;
       $('mode-badge').textContent = s.mode === 'production' ? '' : s.mode;
+      if (s.platform_matching && state.sdkVersion < 3) {
+        // The spec: platform matching requires Link SDK 3.0 or later.
+        var e = fail({ type: 'INVALID_REQUEST', code: 'SDK_VERSION_UNSUPPORTED',
+          message: 'platform matching needs Link SDK 3 or later: open Link with sdkVersion 3' });
+        state.screen = 'JOB_ERROR';
+        return screen('Link cannot start', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
+      }
       emit('open', {});
       if (s.skip_intro_screen) return begin();
       renderConsent();
