@@ -47,7 +47,7 @@ func (s *Server) listPaystubs(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	resp := page(resPaystub, mapAll(pg.Items, domain.Paystub.Public), pg.Next)
+	resp := page(resPaystub, mapAll(pg.Items, newPaystubJSON), pg.Next)
 	resp.meta["refreshed_at"] = wire.Time(a.DataRefreshedAt[domain.ProductPaystubs])
 	return resp, nil
 }
@@ -57,7 +57,7 @@ func (s *Server) getPaystub(r *http.Request) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	return object(resPaystub, domain.Paystub.Public(p)), nil
+	return object(resPaystub, newPaystubJSON(p)), nil
 }
 
 func (s *Server) disconnect(r *http.Request) (response, error) {
@@ -197,4 +197,31 @@ func (s *Server) billNavigatorStatus(r *http.Request) (response, error) {
 		return response{}, err
 	}
 	return response{status: http.StatusNoContent}, nil
+}
+
+// paystubJSON is a paystub as REST shows it: the spec's fields and, as the
+// vendor's schema has them, the itemised taxes and deductions (which add up
+// to the totals) and time-off balances (none in the sandbox).
+type paystubJSON struct {
+	domain.PublicPaystub
+	Taxes      []lineItemJSON `json:"taxes"`
+	Deductions []lineItemJSON `json:"deductions"`
+	TimeOff    []struct{}     `json:"time_off"`
+}
+
+type lineItemJSON struct {
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	Amount   int64  `json:"amount"`
+}
+
+func newPaystubJSON(p domain.Paystub) paystubJSON {
+	items := func(lines []domain.PayLine) []lineItemJSON {
+		out := make([]lineItemJSON, len(lines))
+		for i, l := range lines {
+			out[i] = lineItemJSON{Name: l.Name, Category: l.Category, Amount: l.Amount}
+		}
+		return out
+	}
+	return paystubJSON{PublicPaystub: p.Public(), Taxes: items(p.Taxes), Deductions: items(p.Deductions), TimeOff: []struct{}{}}
 }
