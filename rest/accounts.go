@@ -83,6 +83,7 @@ type jobJSON struct {
 	Timestamp    *wire.Time       `json:"timestamp"`
 	Outcome      domain.Outcome   `json:"outcome"`
 	ErrorCode    *string          `json:"error_code"`
+	ErrorType    *string          `json:"error_type"`
 	Params       domain.JobParams `json:"params"`
 }
 
@@ -95,6 +96,9 @@ func newJobJSON(j domain.Job) jobJSON {
 	}
 	if j.ErrorCode != "" {
 		out.ErrorCode = &j.ErrorCode
+	}
+	if j.ErrorType != "" {
+		out.ErrorType = &j.ErrorType
 	}
 	return out
 }

@@ -36,7 +36,7 @@ func TestLegacyTokenJobs(t *testing.T) {
 		byName := map[string]map[string]any{}
 		for _, j := range jobs {
 			byName[j["name"].(string)] = j
-			if j["outcome"] != "success" || j["link_token_id"] != tokenID || j["error_code"] != nil {
+			if j["outcome"] != "success" || j["link_token_id"] != tokenID || j["error_code"] != nil || j["error_type"] != nil {
 				t.Errorf("job %v", j)
 			}
 		}

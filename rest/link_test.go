@@ -255,8 +255,8 @@ func TestLinkScenarios(t *testing.T) {
 			tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "err-user", "required_jobs": ["paystubs", "income"]}`)
 			f.linkSession(sessionBody(token, p.ID, sandbox.UserError, ""))
 			for _, j := range f.waitJobs(tokenID, 2) {
-				if j["outcome"] != "error" || j["error_code"] == nil {
-					t.Errorf("job %s: %v %v", j["name"], j["outcome"], j["error_code"])
+				if j["outcome"] != "error" || j["error_code"] == nil || j["error_type"] != "PLATFORM_ERROR" {
+					t.Errorf("job %s: %v %v %v", j["name"], j["outcome"], j["error_code"], j["error_type"])
 				}
 			}
 		})

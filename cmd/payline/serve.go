@@ -494,6 +494,9 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // interrupted while starting: Start has undone what it did
+		}
 		return err
 	}
 	<-ctx.Done()
