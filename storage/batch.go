@@ -14,19 +14,7 @@ import (
 // parents (accounts, end users, webhooks) in one statement.
 
 func (s stores) AccountsByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.Account, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	q := sqlBuilder{}
-	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
-	if err := byIDs(&q, "id", ids); err != nil {
-		return nil, err
-	}
-	var rows []accountRow
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+accountColumns+` FROM accounts`+q.clause()), q.args...); err != nil {
-		return nil, translate(err)
-	}
-	return convertAll(rows, accountRow.domain)
+	return selectByIDs(ctx, s, sc, "accounts", accountColumns, ids, accountRow.domain)
 }
 
 func (s stores) AccountsOfEndUsers(ctx context.Context, sc domain.Scope, endUserIDs []string, p domain.PageRequest) (map[string]domain.Page[domain.Account], error) {
@@ -60,19 +48,7 @@ func (s stores) FindEndUsers(ctx context.Context, sc domain.Scope, p domain.Page
 }
 
 func (s stores) JobsByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.Job, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	q := sqlBuilder{}
-	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
-	if err := byIDs(&q, "id", ids); err != nil {
-		return nil, err
-	}
-	var rows []jobRow
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+jobColumns+` FROM jobs`+q.clause()), q.args...); err != nil {
-		return nil, translate(err)
-	}
-	return convertAll(rows, jobRow.domain)
+	return selectByIDs(ctx, s, sc, "jobs", jobColumns, ids, jobRow.domain)
 }
 
 func (s stores) JobsOfAccounts(ctx context.Context, sc domain.Scope, accountIDs []string, f domain.JobFilter, p domain.PageRequest) (map[string]domain.Page[domain.Job], error) {
@@ -139,6 +115,19 @@ func (s stores) PaystubByID(ctx context.Context, sc domain.Scope, id string) (do
 }
 
 func (s stores) LinkTokensByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.LinkToken, error) {
+	return selectByIDs(ctx, s, sc, "link_tokens", linkTokenColumns, ids, linkTokenRow.domain)
+}
+
+func (s stores) DeliveriesOfWebhooks(ctx context.Context, sc domain.Scope, webhookIDs []string, p domain.PageRequest) (map[string]domain.Page[domain.Delivery], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	return selectPagesBy(ctx, s.q, deliveriesNewest, "webhook_deliveries", deliveryColumns, "webhook_id", webhookIDs, q, p,
+		deliveryRow.domain, func(d domain.Delivery) string { return d.WebhookID })
+}
+
+// selectByIDs reads the scope's rows of table with the given ids, in one
+// statement, and converts them; ids it lacks are simply absent.
+func selectByIDs[R, T any](ctx context.Context, s stores, sc domain.Scope, table, columns string, ids []string, conv func(R) (T, error)) ([]T, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -147,16 +136,9 @@ func (s stores) LinkTokensByID(ctx context.Context, sc domain.Scope, ids []strin
 	if err := byIDs(&q, "id", ids); err != nil {
 		return nil, err
 	}
-	var rows []linkTokenRow
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+linkTokenColumns+` FROM link_tokens`+q.clause()), q.args...); err != nil {
+	var rows []R
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT `+columns+` FROM `+table+q.clause()), q.args...); err != nil {
 		return nil, translate(err)
 	}
-	return convertAll(rows, linkTokenRow.domain)
-}
-
-func (s stores) DeliveriesOfWebhooks(ctx context.Context, sc domain.Scope, webhookIDs []string, p domain.PageRequest) (map[string]domain.Page[domain.Delivery], error) {
-	q := sqlBuilder{}
-	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
-	return selectPagesBy(ctx, s.q, deliveriesNewest, "webhook_deliveries", deliveryColumns, "webhook_id", webhookIDs, q, p,
-		deliveryRow.domain, func(d domain.Delivery) string { return d.WebhookID })
+	return convertAll(rows, conv)
 }
