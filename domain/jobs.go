@@ -60,10 +60,12 @@ type JobParamsAllocation struct {
 	Target JobParamsTarget
 }
 
-// JobParamsTarget names the target account without its number.
+// JobParamsTarget names the target account without its number: only its
+// last four digits, as the vendor's jobs show them.
 type JobParamsTarget struct {
 	AccountName string
 	AccountType string
+	LastFour    string
 }
 
 // jobParamsJSON is the API shape of params: allocation.value is dollars
@@ -82,6 +84,8 @@ type jobParamsAllocationJSON struct {
 type jobParamsTargetJSON struct {
 	AccountName string `json:"account_name,omitempty"`
 	AccountType string `json:"account_type"`
+	// Absent only on switches recorded before Payline kept it.
+	LastFour string `json:"last_four_account_number,omitempty"`
 }
 
 // MarshalJSON writes the params in the API's shape (REST, webhooks, Link).

@@ -486,7 +486,7 @@ func planSwitch(t LinkToken, p Platform, r SwitchRequest) (switchPlan, error) {
 		split = parseSplit(&problems, r.Type, r.Value)
 	}
 	params := JobParams{Action: r.Action, Allocation: &JobParamsAllocation{
-		Target: JobParamsTarget{AccountName: target.Name, AccountType: target.Type}}}
+		Target: JobParamsTarget{AccountName: target.Name, AccountType: target.Type, LastFour: target.Masked()}}}
 	switch r.Action {
 	case ActionFullSwitch:
 		if r.Type != "" || r.Value != nil {

@@ -209,7 +209,8 @@ func TestLinkScenarios(t *testing.T) {
 			params := sw["params"].(map[string]any)
 			alloc := params["allocation"].(map[string]any)
 			if params["action"] != "partial_switch" || alloc["type"] != "amount" || alloc["value"] != amount ||
-				alloc["target"].(map[string]any)["account_type"] != "checking" {
+				alloc["target"].(map[string]any)["account_type"] != "checking" ||
+				alloc["target"].(map[string]any)["last_four_account_number"] != "6789" {
 				t.Errorf("switch params %v", params)
 			}
 			if strings.Contains(string(res.raw)+fmt.Sprint(sw), "123456789") {

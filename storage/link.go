@@ -367,6 +367,7 @@ type storedJobAllocation struct {
 type storedJobTarget struct {
 	AccountName string `json:"account_name,omitempty"`
 	AccountType string `json:"account_type"`
+	LastFour    string `json:"last_four,omitempty"`
 }
 
 func jobParamsText(p domain.JobParams) string {
