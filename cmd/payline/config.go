@@ -91,26 +91,38 @@ func openMigrated(ctx context.Context, url string) (*storage.DB, error) {
 
 // openStores opens and migrates the database and builds the key service.
 func (e environment) openStores(ctx context.Context, d *dataFlags) (*storage.DB, *domain.KeyService, error) {
-	db, err := openMigrated(ctx, d.databaseURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	box, err := e.secretBox(ctx, db, d)
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
-	ks := storage.NewKeyStore(db)
-	return db, domain.NewKeyService(ks, ks, box, domain.SystemClock{}), nil
+	s, err := e.openSealedStores(ctx, d)
+	return s.db, s.keys, err
 }
 
-// secretBox opens the master key's box.
-func (e environment) secretBox(ctx context.Context, db *storage.DB, d *dataFlags) (*domain.SecretBox, error) {
+// sealedStores are the database, the verified master key and its box,
+// and the key service built on them.
+type sealedStores struct {
+	db        *storage.DB
+	masterKey []byte
+	box       *domain.SecretBox
+	keys      *domain.KeyService
+}
+
+// openSealedStores opens and migrates the database and finds and verifies
+// its master key, once.
+func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealedStores, error) {
+	db, err := openMigrated(ctx, d.databaseURL)
+	if err != nil {
+		return sealedStores{}, err
+	}
 	key, err := e.masterKey(ctx, db, d)
 	if err != nil {
-		return nil, err
+		db.Close()
+		return sealedStores{}, err
 	}
-	return domain.NewSecretBox(key)
+	box, err := domain.NewSecretBox(key)
+	if err != nil {
+		db.Close()
+		return sealedStores{}, err
+	}
+	ks := storage.NewKeyStore(db)
+	return sealedStores{db: db, masterKey: key, box: box, keys: domain.NewKeyService(ks, ks, box, domain.SystemClock{})}, nil
 }
 
 // masterKey finds the key that seals API secrets and proves it is the one

@@ -149,10 +149,11 @@ func (m *Main) Start(ctx context.Context) error {
 		}()
 	}
 	env := environment{getenv: m.Getenv, stdout: m.Stdout, stderr: io.Discard}
-	db, keys, err := env.openStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
+	stores, err := env.openSealedStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
 	if err != nil {
 		return err
 	}
+	db, keys, masterKey, box := stores.db, stores.keys, stores.masterKey, stores.box
 	m.db = db
 	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(db))
 	if m.Config.Mode == domain.ModeSandbox {
@@ -188,16 +189,6 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval,
 		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval})
-	if err != nil {
-		db.Close()
-		return err
-	}
-	masterKey, err := env.masterKey(ctx, db, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
-	if err != nil {
-		db.Close()
-		return err
-	}
-	box, err := domain.NewSecretBox(masterKey)
 	if err != nil {
 		db.Close()
 		return err
