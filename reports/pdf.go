@@ -9,6 +9,7 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/text/encoding/charmap"
 
 	"payline/domain"
 )
@@ -18,7 +19,6 @@ const (
 	margin     = 15.0
 	lineH      = 5.0
 	footerRoom = 18.0
-	font       = "Go"
 )
 
 // Colours.
@@ -33,14 +33,36 @@ var (
 )
 
 // pdfDoc is an fpdf document with Payline's fonts, footer and helpers.
+//
+// A document whose text is all in Windows-1252 (WinAnsi, which covers
+// English and the Western European names payroll data mostly holds) is set
+// in Helvetica, one of the fonts every PDF reader has, so nothing is
+// embedded: the file is a fraction of the size and renders several times
+// faster. Text outside it (Łukasz, Дмитрий) is set in the Go fonts, embedded
+// as subsets. renderPDF draws a document the fast way first and again with
+// the Go fonts when a string did not fit.
 type pdfDoc struct {
 	*fpdf.Fpdf
-	width float64 // of the text area
+	width  float64 // of the text area
+	font   string
+	encode func(string) (string, error) // nil when the font takes UTF-8
+	misfit bool                         // a string had a rune encode could not take
 }
 
-// newPDF starts a document. created fixes the PDF's dates, so the same
-// input renders the same bytes; footer is the left-hand footer text.
-func newPDF(title string, created time.Time, footer string) *pdfDoc {
+// renderPDF draws a document and returns its bytes. created fixes the
+// PDF's dates, so the same input renders the same bytes; footer is the
+// left-hand footer text.
+func renderPDF(title string, created time.Time, footer string, draw func(d *pdfDoc)) ([]byte, error) {
+	d := newPDF(title, created, footer, false)
+	draw(d)
+	if d.misfit {
+		d = newPDF(title, created, footer, true)
+		draw(d)
+	}
+	return d.bytes()
+}
+
+func newPDF(title string, created time.Time, footer string, unicode bool) *pdfDoc {
 	f := fpdf.New("P", "mm", "Letter", "")
 	f.SetCatalogSort(true)
 	f.SetCreationDate(created)
@@ -50,12 +72,17 @@ func newPDF(title string, created time.Time, footer string) *pdfDoc {
 	f.SetAuthor("Payline", true)
 	f.SetCreator("Payline", true)
 	f.SetProducer("Payline", true)
-	f.AddUTF8FontFromBytes(font, "", goregular.TTF)
-	f.AddUTF8FontFromBytes(font, "B", gobold.TTF)
+	d := &pdfDoc{Fpdf: f, font: "Helvetica"}
+	if unicode {
+		d.font = "Go"
+		f.AddUTF8FontFromBytes(d.font, "", goregular.TTF)
+		f.AddUTF8FontFromBytes(d.font, "B", gobold.TTF)
+	} else {
+		d.encode = charmap.Windows1252.NewEncoder().String
+	}
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(true, footerRoom+4)
 	f.AliasNbPages("{nb}")
-	d := &pdfDoc{Fpdf: f}
 	w, _ := f.GetPageSize()
 	d.width = w - 2*margin
 	f.SetFooterFunc(func() {
@@ -65,13 +92,36 @@ func newPDF(title string, created time.Time, footer string) *pdfDoc {
 		f.Line(margin, f.GetY(), margin+d.width, f.GetY())
 		f.Ln(1.5)
 		d.text(7.5, "", muted)
-		f.CellFormat(d.width*0.75, 4, footer, "", 0, "L", false, 0, "")
-		f.CellFormat(d.width*0.25, 4, fmt.Sprintf("Page %d of {nb}", f.PageNo()), "", 1, "R", false, 0, "")
-		f.MultiCell(d.width, 3.5, "Payline is not a GSE-authorised report supplier: this report is not issued under the Fannie Mae or Freddie Mac "+
+		d.CellFormat(d.width*0.75, 4, footer, "", 0, "L", false, 0, "")
+		d.CellFormat(d.width*0.25, 4, fmt.Sprintf("Page %d of {nb}", f.PageNo()), "", 1, "R", false, 0, "")
+		d.MultiCell(d.width, 3.5, "Payline is not a GSE-authorised report supplier: this report is not issued under the Fannie Mae or Freddie Mac "+
 			"verification programmes. Figures are as reported by the payroll platforms named, summed by Payline.", "", "L", false)
 	})
 	f.AddPage()
 	return d
+}
+
+// str is s in the document's encoding.
+func (d *pdfDoc) str(s string) string {
+	if d.encode == nil {
+		return s
+	}
+	out, err := d.encode(s)
+	if err != nil {
+		d.misfit = true
+		return s
+	}
+	return out
+}
+
+// CellFormat is fpdf's, with txt in the document's encoding.
+func (d *pdfDoc) CellFormat(w, h float64, txt, border string, ln int, align string, fill bool, link int, linkStr string) {
+	d.Fpdf.CellFormat(w, h, d.str(txt), border, ln, align, fill, link, linkStr)
+}
+
+// MultiCell is fpdf's, with txt in the document's encoding.
+func (d *pdfDoc) MultiCell(w, h float64, txt, border, align string, fill bool) {
+	d.Fpdf.MultiCell(w, h, d.str(txt), border, align, fill)
 }
 
 func (d *pdfDoc) color(c [3]int, what string) {
@@ -86,7 +136,7 @@ func (d *pdfDoc) color(c [3]int, what string) {
 }
 
 func (d *pdfDoc) text(size float64, style string, c [3]int) {
-	d.SetFont(font, style, size)
+	d.SetFont(d.font, style, size)
 	d.color(c, "text")
 }
 

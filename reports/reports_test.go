@@ -178,6 +178,42 @@ func TestPDFText(t *testing.T) {
 	}
 }
 
+// TestPDFFonts checks both ways a PDF is set: text that Windows-1252 holds
+// in Helvetica with no font embedded, and names it cannot hold (Polish Ł,
+// Cyrillic) in the embedded Go fonts, read back intact by pdftotext.
+func TestPDFFonts(t *testing.T) {
+	bin := poppler(t, "pdftotext")
+	for _, tc := range []struct {
+		name     string
+		embedded bool
+	}{
+		{"Zoë Fernández-O'Brien", false},
+		{"Łukasz Wróbel", true},
+		{"Дмитрий Соколов", true},
+	} {
+		r, src := goldenReport(domain.ReportVOIE)
+		r.Employee.Name.FullName = tc.name
+		pdf, err := reports.RenderVerification(r, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(pdf, []byte("/FontFile2")); got != tc.embedded {
+			t.Errorf("%s: font embedded = %v, want %v", tc.name, got, tc.embedded)
+		}
+		path := filepath.Join(t.TempDir(), "r.pdf")
+		if err := os.WriteFile(path, pdf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(bin, "-layout", path, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), "Employee: "+tc.name) {
+			t.Errorf("pdftotext lacks %q:\n%.400s", tc.name, out)
+		}
+	}
+}
+
 // TestPDFPictures renders page 1 and the chart page of the golden VOIE to
 // PNG with pdftoppm. The PNGs under testdata are committed for the docs and
 // rewritten only with -update; without it the test checks they exist and

@@ -21,50 +21,50 @@ var reportTitles = map[string]string{
 func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, error) {
 	title := reportTitles[r.ReportType]
 	built := time.Time(r.RefreshedAt)
-	d := newPDF(title, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.ID))
-	d.titleBlock(title, "Employee: "+orDash(r.Employee.Name.FullName), [][2]string{
-		{"Reference #", r.ID},
-		{"Data as of", stamp(time.Time(r.UpdatedAt))},
-		{"Generated", stamp(built)},
-		{"Employments", fmt.Sprint(len(r.Employments))},
-	})
-	d.section("Employee", 30)
-	e := r.Employee
-	phone := "—"
-	if len(e.PhoneNumbers) > 0 {
-		phone = formatPhone(e.PhoneNumbers[0].Value)
-	}
-	ssn := "—"
-	if e.LastFourSSN != "" {
-		ssn = "XXX-XX-" + e.LastFourSSN
-	}
-	d.fields([][2]string{{"Name", orDash(e.Name.FullName)}, {"Date of birth", day(e.DateOfBirth)},
-		{"SSN", ssn}, {"Phone", phone}, {"Address", orDash(e.Address.Raw)}})
-
-	d.section("Employment", 30)
-	rows := make([][]string, len(r.Employments))
-	for i, em := range r.Employments {
-		end := "—"
-		if em.TerminationDate != nil {
-			end = day(*em.TerminationDate)
+	return renderPDF(title, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.ID), func(d *pdfDoc) {
+		d.titleBlock(title, "Employee: "+orDash(r.Employee.Name.FullName), [][2]string{
+			{"Reference #", r.ID},
+			{"Data as of", stamp(time.Time(r.UpdatedAt))},
+			{"Generated", stamp(built)},
+			{"Employments", fmt.Sprint(len(r.Employments))},
+		})
+		d.section("Employee", 30)
+		e := r.Employee
+		phone := "—"
+		if len(e.PhoneNumbers) > 0 {
+			phone = formatPhone(e.PhoneNumbers[0].Value)
 		}
-		last := "—"
-		if em.MostRecentPayDate != nil {
-			last = day(*em.MostRecentPayDate)
+		ssn := "—"
+		if e.LastFourSSN != "" {
+			ssn = "XXX-XX-" + e.LastFourSSN
 		}
-		rows[i] = []string{em.EmployerName, orDash(em.Title), titleCase(em.EmploymentStatus), day(em.StartDate), end,
-			fmt.Sprint(em.EmploymentDurationMonths), last}
-	}
-	d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Start", 23, "L"}, {"End", 23, "L"},
-		{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
+		d.fields([][2]string{{"Name", orDash(e.Name.FullName)}, {"Date of birth", day(e.DateOfBirth)},
+			{"SSN", ssn}, {"Phone", phone}, {"Address", orDash(e.Address.Raw)}})
 
-	if r.ReportType == domain.ReportVOIE {
+		d.section("Employment", 30)
+		rows := make([][]string, len(r.Employments))
 		for i, em := range r.Employments {
-			renderIncome(d, em, stubsOf(sources, em.AccountID), i)
+			end := "—"
+			if em.TerminationDate != nil {
+				end = day(*em.TerminationDate)
+			}
+			last := "—"
+			if em.MostRecentPayDate != nil {
+				last = day(*em.MostRecentPayDate)
+			}
+			rows[i] = []string{em.EmployerName, orDash(em.Title), titleCase(em.EmploymentStatus), day(em.StartDate), end,
+				fmt.Sprint(em.EmploymentDurationMonths), last}
 		}
-	}
-	renderCompleteness(d, r)
-	return d.bytes()
+		d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Start", 23, "L"}, {"End", 23, "L"},
+			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
+
+		if r.ReportType == domain.ReportVOIE {
+			for i, em := range r.Employments {
+				renderIncome(d, em, stubsOf(sources, em.AccountID), i)
+			}
+		}
+		renderCompleteness(d, r)
+	})
 }
 
 func stubsOf(sources []Source, accountID string) []domain.Paystub {

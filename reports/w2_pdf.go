@@ -12,46 +12,46 @@ import (
 // PDF's dates (the document's creation), so a W-2 renders the same bytes
 // every time.
 func RenderW2(docID string, w domain.W2, created time.Time) ([]byte, error) {
-	d := newPDF("Form W-2 "+w.TaxYear, created, "Payline · W-2 "+w.TaxYear+" · Document "+docID)
-	d.titleBlock("Form W-2 · Wage and Tax Statement "+w.TaxYear, "As read from the payroll platform of "+w.EmployerName,
-		[][2]string{{"Document", docID}, {"Tax year", w.TaxYear}, {"Generated", stamp(created)}})
-	d.section("Employee and employer", 30)
-	d.fields([][2]string{{"Employee", orDash(w.Applicant.Name)}, {"SSN", orDash(w.Applicant.SSN)},
-		{"Address", orDash(w.Applicant.Address.Raw)}, {"Employer", orDash(w.EmployerName)}})
-	d.section("Boxes", 60)
-	boxes := []struct {
-		n, label string
-		cents    int64
-	}{
-		{"1", "Wages, tips, other compensation", w.TotalWages},
-		{"2", "Federal income tax withheld", w.FederalTaxes},
-		{"3", "Social security wages", w.SocialSecurityWages},
-		{"4", "Social security tax withheld", w.SocialSecurityTaxes},
-		{"5", "Medicare wages and tips", w.MedicareWages},
-		{"6", "Medicare tax withheld", w.MedicareTaxes},
-		{"16", "State wages, tips, etc.", w.StateWages},
-		{"17", "State income tax", w.StateTaxes},
-	}
-	boxW, boxH := d.width/2, 14.0
-	y := d.GetY()
-	for i, b := range boxes {
-		x := margin + float64(i%2)*boxW
-		d.color(rule, "draw")
-		d.SetLineWidth(0.3)
-		d.Rect(x, y, boxW, boxH, "D")
-		d.SetXY(x+2, y+1.5)
-		d.text(7.5, "", muted)
-		d.CellFormat(boxW-4, 4, fmt.Sprintf("%s  %s", b.n, b.label), "", 0, "L", false, 0, "")
-		d.SetXY(x+2, y+6.5)
-		d.text(11, "B", ink)
-		d.CellFormat(boxW-4, 6, money(b.cents), "", 0, "R", false, 0, "")
-		if i%2 == 1 {
-			y += boxH
-			d.SetY(y)
+	return renderPDF("Form W-2 "+w.TaxYear, created, "Payline · W-2 "+w.TaxYear+" · Document "+docID, func(d *pdfDoc) {
+		d.titleBlock("Form W-2 · Wage and Tax Statement "+w.TaxYear, "As read from the payroll platform of "+w.EmployerName,
+			[][2]string{{"Document", docID}, {"Tax year", w.TaxYear}, {"Generated", stamp(created)}})
+		d.section("Employee and employer", 30)
+		d.fields([][2]string{{"Employee", orDash(w.Applicant.Name)}, {"SSN", orDash(w.Applicant.SSN)},
+			{"Address", orDash(w.Applicant.Address.Raw)}, {"Employer", orDash(w.EmployerName)}})
+		d.section("Boxes", 60)
+		boxes := []struct {
+			n, label string
+			cents    int64
+		}{
+			{"1", "Wages, tips, other compensation", w.TotalWages},
+			{"2", "Federal income tax withheld", w.FederalTaxes},
+			{"3", "Social security wages", w.SocialSecurityWages},
+			{"4", "Social security tax withheld", w.SocialSecurityTaxes},
+			{"5", "Medicare wages and tips", w.MedicareWages},
+			{"6", "Medicare tax withheld", w.MedicareTaxes},
+			{"16", "State wages, tips, etc.", w.StateWages},
+			{"17", "State income tax", w.StateTaxes},
 		}
-	}
-	d.Ln(4)
-	d.note("This is Payline's rendering of the W-2 data the payroll platform reported, not an official IRS form. " +
-		"Boxes the platform did not report are not shown.")
-	return d.bytes()
+		boxW, boxH := d.width/2, 14.0
+		y := d.GetY()
+		for i, b := range boxes {
+			x := margin + float64(i%2)*boxW
+			d.color(rule, "draw")
+			d.SetLineWidth(0.3)
+			d.Rect(x, y, boxW, boxH, "D")
+			d.SetXY(x+2, y+1.5)
+			d.text(7.5, "", muted)
+			d.CellFormat(boxW-4, 4, fmt.Sprintf("%s  %s", b.n, b.label), "", 0, "L", false, 0, "")
+			d.SetXY(x+2, y+6.5)
+			d.text(11, "B", ink)
+			d.CellFormat(boxW-4, 6, money(b.cents), "", 0, "R", false, 0, "")
+			if i%2 == 1 {
+				y += boxH
+				d.SetY(y)
+			}
+		}
+		d.Ln(4)
+		d.note("This is Payline's rendering of the W-2 data the payroll platform reported, not an official IRS form. " +
+			"Boxes the platform did not report are not shown.")
+	})
 }
