@@ -24,6 +24,7 @@ require (
 	github.com/riverqueue/river/riverdriver/riversqlite v0.34.0
 	github.com/vektah/gqlparser/v2 v2.5.64
 	github.com/vikstrous/dataloadgen v0.0.10
+	golang.org/x/crypto v0.55.0
 	golang.org/x/image v0.40.0
 	golang.org/x/text v0.42.0
 	golang.org/x/time v0.16.0

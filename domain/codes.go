@@ -37,6 +37,15 @@ const (
 	CodeInvalidAPISecret   = "INVALID_API_SECRET"
 	CodeRevokedAPISecret   = "REVOKED_API_SECRET"
 	CodeWrongModeAPISecret = "WRONG_MODE_API_SECRET"
+	CodeExpiredAPISecret   = "EXPIRED_API_SECRET"
+	// The admin API's bearer token and the dashboard's session.
+	CodeMissingAdminToken = "MISSING_ADMIN_TOKEN"
+	CodeInvalidAdminToken = "INVALID_ADMIN_TOKEN"
+	CodeExpiredAdminToken = "EXPIRED_ADMIN_TOKEN"
+	// CodeRoleForbidden refuses a change the member's role may not make.
+	CodeRoleForbidden = "ROLE_FORBIDDEN"
+	// CodeCrossOrigin refuses a cookie-authenticated write from another site.
+	CodeCrossOrigin = "CROSS_ORIGIN_REQUEST"
 )
 
 // Records that do not exist for the caller.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // ErrorKind is the broad category of an Error. Each transport maps every
@@ -55,6 +56,9 @@ type Error struct {
 	// Fields names the request fields a validation error is about, for
 	// transports that report them separately (GraphQL's extensions).
 	Fields []string
+	// RetryAfter, when set on a refusal, is how long to wait before trying
+	// again (REST's Retry-After header).
+	RetryAfter time.Duration
 	// Err is an underlying cause, kept for logs and errors.Is; it is never
 	// shown to callers.
 	Err error

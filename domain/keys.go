@@ -24,17 +24,33 @@ type Customer struct {
 // never stored: only its SHA-256 hash (for lookup) and an AES-GCM sealed
 // copy (to sign webhooks).
 type APIKey struct {
-	ID           string
-	CustomerID   string
-	Mode         Mode
-	CreatedAt    time.Time
-	RevokedAt    *time.Time
+	ID         string
+	CustomerID string
+	Mode       Mode
+	CreatedAt  time.Time
+	RevokedAt  *time.Time
+	// ExpiresAt, when set, is when the key stops authenticating: keys that
+	// expire let a customer rotate without downtime.
+	ExpiresAt    *time.Time
 	SecretHash   []byte
 	SealedSecret []byte
 }
 
 // Scope is the tenant the key authenticates.
 func (k APIKey) Scope() Scope { return Scope{CustomerID: k.CustomerID, Mode: k.Mode} }
+
+// Active reports whether the key authenticates at now: not revoked, not
+// expired.
+func (k APIKey) Active(now time.Time) bool {
+	return k.RevokedAt == nil && (k.ExpiresAt == nil || now.Before(*k.ExpiresAt))
+}
+
+// KeyAdminStore is the API key store with transactions over keys and the
+// audit log, so a change and its audit entry commit together.
+type KeyAdminStore interface {
+	APIKeyStore
+	InAdminTx(ctx context.Context, fn func(ctx context.Context, tx AdminTx) error) error
+}
 
 // CustomerStore holds customers.
 type CustomerStore interface {
@@ -75,7 +91,7 @@ type CreatedKey struct {
 // KeyService manages customers and API keys and authenticates requests.
 type KeyService struct {
 	customers CustomerStore
-	keys      APIKeyStore
+	keys      KeyAdminStore
 	box       *SecretBox
 	clock     Clock
 
@@ -97,7 +113,7 @@ type cachedKey struct {
 const AuthCacheTTL = 5 * time.Second
 
 // NewKeyService wires the key use cases.
-func NewKeyService(customers CustomerStore, keys APIKeyStore, box *SecretBox, clock Clock) *KeyService {
+func NewKeyService(customers CustomerStore, keys KeyAdminStore, box *SecretBox, clock Clock) *KeyService {
 	return &KeyService{
 		customers: customers, keys: keys, box: box, clock: clock,
 		cacheTTL: AuthCacheTTL, cache: map[[sha256.Size]byte]cachedKey{},
@@ -142,26 +158,56 @@ func (s *KeyService) Customers(ctx context.Context) ([]Customer, error) {
 
 // CreateKey creates a key for the named customer (created if missing) in
 // the given mode and returns its secret, the only time it is available in
-// plain text.
+// plain text. It is the operator's (CLI's) way; the audit log says so.
 func (s *KeyService) CreateKey(ctx context.Context, customerName string, mode Mode) (CreatedKey, error) {
 	c, err := s.EnsureCustomer(ctx, customerName)
 	if err != nil {
 		return CreatedKey{}, err
 	}
+	created, err := s.createKey(ctx, Scope{CustomerID: c.ID, Mode: mode}, nil, "cli")
+	created.Customer = c
+	return created, err
+}
+
+// CreateKeyAs is the admin API's key creation: an administrator's session
+// creates a key in its own tenant, optionally expiring at expiresAt (in
+// the future). Errors: ROLE_FORBIDDEN, INVALID_FIELDS.
+func (s *KeyService) CreateKeyAs(ctx context.Context, sess Session, expiresAt *time.Time) (CreatedKey, error) {
+	if !sess.Role.CanManageKeys() {
+		return CreatedKey{}, Errorf(KindForbidden, CodeRoleForbidden, "only administrators create API keys; your role is %s", sess.Role)
+	}
+	if expiresAt != nil && !expiresAt.After(s.clock.Now()) {
+		var p Problems
+		p.Invalid("expires_at", "must be in the future")
+		return CreatedKey{}, p.Err()
+	}
+	return s.createKey(ctx, sess.Scope(), expiresAt, "member:"+sess.Email)
+}
+
+func (s *KeyService) createKey(ctx context.Context, sc Scope, expiresAt *time.Time, actor string) (CreatedKey, error) {
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return CreatedKey{}, fmt.Errorf("generate secret: %w", err)
 	}
 	secret := hex.EncodeToString(raw)
 	hash := sha256.Sum256([]byte(secret))
-	k := APIKey{ID: NewID(), CustomerID: c.ID, Mode: mode, CreatedAt: s.clock.Now(), SecretHash: hash[:]}
+	now := s.clock.Now()
+	k := APIKey{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, CreatedAt: now, ExpiresAt: expiresAt, SecretHash: hash[:]}
+	var err error
 	if k.SealedSecret, err = s.box.Seal([]byte(secret), []byte(k.ID)); err != nil {
 		return CreatedKey{}, fmt.Errorf("seal secret: %w", err)
 	}
-	if err := s.keys.CreateAPIKey(ctx, k.Scope(), k); err != nil {
-		return CreatedKey{}, fmt.Errorf("store key: %w", err)
+	err = s.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		if err := tx.Keys().CreateAPIKey(ctx, sc, k); err != nil {
+			return fmt.Errorf("store key: %w", err)
+		}
+		return tx.Audit().AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, Actor: actor,
+			Action: AuditKeyCreated, Target: k.ID, At: now})
+	})
+	if err != nil {
+		return CreatedKey{}, err
 	}
-	return CreatedKey{Customer: c, Key: k, Secret: secret}, nil
+	return CreatedKey{Key: k, Secret: secret}, nil
 }
 
 // Keys lists a customer's keys in every mode.
@@ -177,7 +223,36 @@ func (s *KeyService) Keys(ctx context.Context, c Customer) ([]APIKey, error) {
 	return all, nil
 }
 
-// RevokeKey revokes a key by id. Errors: API_KEY_NOT_FOUND.
+// KeysOf lists a tenant's keys, newest first: every role may see them
+// (never their secrets).
+func (s *KeyService) KeysOf(ctx context.Context, sc Scope) ([]APIKey, error) {
+	return s.keys.APIKeys(ctx, sc)
+}
+
+// ListAPIKeys is the cursor list name of the admin API's key list.
+const ListAPIKeys = "api_keys"
+
+// KeysPage pages a tenant's keys, newest first. A tenant has few keys, so
+// the page is cut from the whole list.
+func (s *KeyService) KeysPage(ctx context.Context, sc Scope, p PageRequest) (Page[APIKey], error) {
+	all, err := s.keys.APIKeys(ctx, sc)
+	if err != nil {
+		return Page[APIKey]{}, err
+	}
+	if p.Cursor != nil {
+		i := 0
+		for i < len(all) && all[i].ID != p.Cursor.ID {
+			i++
+		}
+		all = all[min(i+1, len(all)):]
+	}
+	return PageOf(ListAPIKeys, all[:min(len(all), p.Limit+1)], p.Limit, func(k APIKey) (string, string) {
+		return k.CreatedAt.Format(time.RFC3339Nano), k.ID
+	}), nil
+}
+
+// RevokeKey revokes a key by id, as the operator (CLI). Errors:
+// API_KEY_NOT_FOUND.
 func (s *KeyService) RevokeKey(ctx context.Context, id string) error {
 	notFound := Errorf(KindNotFound, CodeAPIKeyNotFound, "no API key with id %s", id)
 	if !ValidID(id) {
@@ -190,14 +265,45 @@ func (s *KeyService) RevokeKey(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.keys.RevokeAPIKey(ctx, scope, id, s.clock.Now()); err != nil {
-		if errors.Is(err, ErrNoRows) {
-			return notFound
+	_, err = s.revoke(ctx, scope, id, "cli")
+	return err
+}
+
+// RevokeKeyAs is the admin API's revocation: an administrator revokes a
+// key of its own tenant. Errors: ROLE_FORBIDDEN, API_KEY_NOT_FOUND (also
+// for another tenant's key).
+func (s *KeyService) RevokeKeyAs(ctx context.Context, sess Session, id string) (APIKey, error) {
+	if !sess.Role.CanManageKeys() {
+		return APIKey{}, Errorf(KindForbidden, CodeRoleForbidden, "only administrators revoke API keys; your role is %s", sess.Role)
+	}
+	if !ValidID(id) {
+		return APIKey{}, Errorf(KindNotFound, CodeAPIKeyNotFound, "no API key %s in this workspace", id)
+	}
+	return s.revoke(ctx, sess.Scope(), id, "member:"+sess.Email)
+}
+
+func (s *KeyService) revoke(ctx context.Context, sc Scope, id, actor string) (APIKey, error) {
+	now := s.clock.Now()
+	var k APIKey
+	err := s.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		if err := tx.Keys().RevokeAPIKey(ctx, sc, id, now); err != nil {
+			if errors.Is(err, ErrNoRows) {
+				return Errorf(KindNotFound, CodeAPIKeyNotFound, "no API key %s in this workspace", id)
+			}
+			return err
 		}
-		return err
+		var err error
+		if k, err = tx.Keys().APIKey(ctx, sc, id); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, Actor: actor,
+			Action: AuditKeyRevoked, Target: id, At: now})
+	})
+	if err != nil {
+		return APIKey{}, err
 	}
 	s.Forget(id)
-	return nil
+	return k, nil
 }
 
 // Forget drops any remembered authentication of the key, so its next use
@@ -251,7 +357,7 @@ func (s *KeyService) Authenticate(ctx context.Context, secret string, mode Mode)
 	s.mu.Lock()
 	c, ok := s.cache[hash]
 	s.mu.Unlock()
-	if ok && now.Before(c.expires) {
+	if ok && now.Before(c.expires) && c.key.Active(now) {
 		return c.key, nil
 	}
 	k, err := s.keys.APIKeyBySecretHash(ctx, hash[:])
@@ -263,6 +369,9 @@ func (s *KeyService) Authenticate(ctx context.Context, secret string, mode Mode)
 	}
 	if k.RevokedAt != nil {
 		return APIKey{}, Errorf(KindUnauthorized, CodeRevokedAPISecret, "this API secret was revoked; create a new key")
+	}
+	if k.ExpiresAt != nil && !now.Before(*k.ExpiresAt) {
+		return APIKey{}, Errorf(KindUnauthorized, CodeExpiredAPISecret, "this API secret expired at %s; use its replacement", k.ExpiresAt.Format(time.RFC3339))
 	}
 	if k.Mode != mode {
 		return APIKey{}, Errorf(KindUnauthorized, CodeWrongModeAPISecret,

@@ -19,6 +19,34 @@ type memKeys struct {
 	customers map[string]domain.Customer
 	keys      map[string]domain.APIKey
 	lookups   int
+	audit     []domain.AuditEntry
+}
+
+// InAdminTx runs fn on the store itself: the fake has no transactions.
+func (m *memKeys) InAdminTx(ctx context.Context, fn func(context.Context, domain.AdminTx) error) error {
+	return fn(ctx, m)
+}
+
+func (m *memKeys) Keys() domain.APIKeyStore { return m }
+func (m *memKeys) Audit() domain.AuditStore { return m }
+
+func (m *memKeys) AppendAudit(_ context.Context, e domain.AuditEntry) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.audit = append(m.audit, e)
+	return nil
+}
+
+func (m *memKeys) AuditLog(_ context.Context, s domain.Scope, limit int) ([]domain.AuditEntry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []domain.AuditEntry
+	for i := len(m.audit) - 1; i >= 0 && len(out) < limit; i-- {
+		if e := m.audit[i]; e.CustomerID == s.CustomerID && e.Mode == s.Mode {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }
 
 func newMemKeys() *memKeys {

@@ -86,6 +86,20 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		return next(withLoaders(ctx, r))
 	})
+	// A member whose role only reads may not run a mutation: refused
+	// before any resolver runs, with HTTP 403 where the transport has a
+	// status of its own.
+	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		if op := graphql.GetOperationContext(ctx).Operation; op != nil && op.Operation == ast.Mutation {
+			if err := domain.CheckWrite(ctx); err != nil {
+				if f, ok := ctx.Value(forbiddenKey{}).(*bool); ok {
+					*f = true
+				}
+				return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{presentError(ctx, log, err)}})
+			}
+		}
+		return next(ctx)
+	})
 	schemaText := SDL(schema)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		switch {
@@ -104,10 +118,39 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 			_ = rc.SetWriteDeadline(time.Time{})
 			srv.ServeHTTP(w, req)
 		default:
-			srv.ServeHTTP(w, req)
+			forbidden := false
+			req = req.WithContext(context.WithValue(req.Context(), forbiddenKey{}, &forbidden))
+			srv.ServeHTTP(&forbiddenWriter{ResponseWriter: w, forbidden: &forbidden}, req)
 		}
 	})
 }
+
+type forbiddenKey struct{}
+
+// forbiddenWriter answers 403 instead of 200 when the operation was
+// refused for the caller's role.
+type forbiddenWriter struct {
+	http.ResponseWriter
+	forbidden *bool
+	wrote     bool
+}
+
+func (w *forbiddenWriter) WriteHeader(code int) {
+	if !w.wrote && code == http.StatusOK && *w.forbidden {
+		code = http.StatusForbidden
+	}
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *forbiddenWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *forbiddenWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // SDL is the schema as GraphQL text, what /graphql/schema.graphql serves
 // and docs/schema.graphql holds.
@@ -148,6 +191,9 @@ func IsWebsocket(r *http.Request) bool {
 func websocketInit(o Options) transport.WebsocketInitFunc {
 	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 		if _, ok := domain.APIKeyFrom(ctx); ok {
+			return ctx, nil, nil
+		}
+		if _, ok := domain.SessionFrom(ctx); ok { // the dashboard's cookie
 			return ctx, nil, nil
 		}
 		secret := ""

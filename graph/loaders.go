@@ -159,11 +159,9 @@ func loadersFrom(ctx context.Context) *loaders {
 	return ctx.Value(loadersKey{}).(*loaders)
 }
 
-// scope is the tenant of the authenticated caller.
-func scope(ctx context.Context) domain.Scope {
-	k, _ := domain.APIKeyFrom(ctx)
-	return k.Scope()
-}
+// scope is the tenant of the authenticated caller: the API key's, or the
+// signed-in member's.
+func scope(ctx context.Context) domain.Scope { return domain.ScopeFrom(ctx) }
 
 // collected finds the field at path below the field being resolved, e.g.
 // collected(ctx, "edges", "node", "platform"), or nil when the query does

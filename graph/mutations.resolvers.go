@@ -14,8 +14,7 @@ import (
 
 // CreateLinkToken is the resolver for the createLinkToken field.
 func (r *mutationResolver) CreateLinkToken(ctx context.Context, input model.CreateLinkTokenInput) (*model.CreatedLinkToken, error) {
-	key, _ := domain.APIKeyFrom(ctx)
-	t, value, err := r.LinkService.CreateLinkToken(ctx, key.Scope(), linkTokenRequest(input), domain.LatestVersion)
+	t, value, err := r.LinkService.CreateLinkToken(ctx, scope(ctx), linkTokenRequest(input), domain.LatestVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +23,10 @@ func (r *mutationResolver) CreateLinkToken(ctx context.Context, input model.Crea
 
 // CreateWebhook is the resolver for the createWebhook field.
 func (r *mutationResolver) CreateWebhook(ctx context.Context, input model.CreateWebhookInput) (*domain.Webhook, error) {
-	key, _ := domain.APIKeyFrom(ctx)
+	key, err := r.signingKey(ctx)
+	if err != nil {
+		return nil, err
+	}
 	in := domain.WebhookInput{URL: &input.URL, EnabledEvents: input.EnabledEvents, Version: &input.Version}
 	if input.Status != nil {
 		s := string(*input.Status)

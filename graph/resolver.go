@@ -8,7 +8,9 @@ package graph
 //go:generate go run ./internal/printschema ../docs/schema.graphql
 
 import (
+	"context"
 	"log/slog"
+	"time"
 
 	"payline/domain"
 )
@@ -20,6 +22,32 @@ type Resolver struct {
 	LinkService    *domain.LinkService
 	WebhookService *domain.WebhookService
 	Reporter       domain.Reporter
+	// Keys finds the key that signs webhooks a signed-in member creates.
+	Keys *domain.KeyService
 	// Logger receives unexpected errors with the request id.
 	Logger *slog.Logger
+}
+
+// signingKey is the key a new webhook is signed with: the caller's API
+// key, or for a dashboard member the tenant's newest active key, since
+// receivers verify signatures with a key's secret.
+func (r *Resolver) signingKey(ctx context.Context) (domain.APIKey, error) {
+	if k, ok := domain.APIKeyFrom(ctx); ok {
+		return k, nil
+	}
+	sc := scope(ctx)
+	if r.Keys != nil {
+		keys, err := r.Keys.KeysOf(ctx, sc)
+		if err != nil {
+			return domain.APIKey{}, err
+		}
+		now := time.Now()
+		for _, k := range keys {
+			if k.Active(now) {
+				return k, nil
+			}
+		}
+	}
+	return domain.APIKey{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields,
+		"webhooks are signed with an API key's secret, and this workspace has no active %s key: create one under API keys first", sc.Mode)
 }

@@ -35,6 +35,15 @@ func (r *deliveryResolver) Error(ctx context.Context, obj *domain.Delivery) (*st
 	return optional(obj.Error), nil
 }
 
+// SendTestEvent is the resolver for the sendTestEvent field.
+func (r *mutationResolver) SendTestEvent(ctx context.Context, webhookID string) (*domain.Delivery, error) {
+	d, err := r.WebhookService.SendTest(ctx, scope(ctx), webhookID)
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
 // Webhook is the resolver for the webhook field.
 func (r *queryResolver) Webhook(ctx context.Context, id string) (*domain.Webhook, error) {
 	w, err := r.WebhookService.Webhook(ctx, scope(ctx), id)

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -43,6 +45,7 @@ type fixture struct {
 	webhooks   *domain.WebhookService
 	monitoring *domain.MonitoringService
 	jobs       *domain.JobService
+	members    *domain.MemberService
 	// skipSpec turns the OpenAPI check off, for tests that serve shapes
 	// the document does not describe on purpose.
 	skipSpec bool
@@ -96,7 +99,9 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		t.Fatal(err)
 	}
 	ks := storage.NewKeyStore(db)
-	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
+	clock := &offsetClock{}
+	keys := domain.NewKeyService(ks, ks, box, clock)
+	members := domain.NewMemberService(keys, ks, ks, clock, bcrypt.MinCost)
 	var created domain.CreatedKey
 	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
 	setup := fixtureSetup{
@@ -113,7 +118,6 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		t.Fatal(err)
 	}
 	tx := storage.NewTransactor(db, queue)
-	clock := &offsetClock{}
 	connector := setup.connector
 	jobs := domain.NewJobService(tx, connector, clock)
 	sender, err := NewWebhookClient(setup.rest.Mode, setup.caFile)
@@ -143,10 +147,11 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	reporter := reports.NewService(tx, signer, clock)
 	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock, reporter), webhooks
 	cfg.Reports = reporter
+	cfg.Members = members
 	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock, reporter)
 	if cfg.GraphQL == nil { // the real GraphQL facade over the same services
 		cfg.GraphQL = graph.NewHandler(&graph.Resolver{Directory: dir, AccountService: cfg.Accounts, LinkService: cfg.Link,
-			WebhookService: webhooks, Reporter: reporter, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+			WebhookService: webhooks, Reporter: reporter, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Keys: keys},
 			graph.Options{Keys: keys, Mode: setup.rest.Mode, Console: true, InitTimeout: setup.wsInitTimeout})
 		cfg.GraphQLPublic = graph.IsPublic
 	}
@@ -159,7 +164,8 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
-		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks, monitoring: monitoring, jobs: jobs}
+		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks, monitoring: monitoring, jobs: jobs,
+		members: members}
 }
 
 // refreshMonitored refreshes every monitored account now, in this

@@ -66,6 +66,12 @@ type Config struct {
 	// RateLimitClock times the rate limit's buckets (the system clock
 	// when nil); tests hold it still so a slow machine refills nothing.
 	RateLimitClock domain.Clock
+	// Members signs workspace members in to the admin API and the
+	// dashboard (nil: neither is served).
+	Members *domain.MemberService
+	// SecureCookies marks the dashboard's cookie Secure even when this
+	// server sees plain HTTP (TLS ends at a proxy in front of it).
+	SecureCookies bool
 }
 
 // Server serves the REST API.
@@ -86,6 +92,9 @@ type Server struct {
 	publicURL     string
 	metrics       *Metrics
 	ready         func(ctx context.Context) []Check
+	members       *domain.MemberService
+	secureCookies bool
+	crossOrigin   *http.CrossOriginProtection
 }
 
 // NewServer builds the server and its routes.
@@ -100,8 +109,10 @@ func NewServer(cfg Config) *Server {
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
 		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
 		publicURL: cfg.PublicURL, metrics: cfg.Metrics, ready: cfg.Ready,
-		limiter: newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
-		mux:     http.NewServeMux(),
+		members: cfg.Members, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"),
+		crossOrigin: http.NewCrossOriginProtection(),
+		limiter:     newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
+		mux:         http.NewServeMux(),
 	}
 	if cfg.Redis != nil {
 		s.limiter = newRedisLimiter(cfg.Redis, limitFor(cfg.Mode, cfg.RateLimit), s.log)
@@ -173,6 +184,8 @@ func (s *Server) routes() {
 		s.handle("GET /v1/webhooks/{webhook_id}/deliveries", s.listDeliveries)
 		s.handle("POST /v1/sandbox/webhooks/{webhook_id}/test", s.sandboxTestWebhook)
 	}
+	s.adminRoutes()
+	s.dashboardRoutes()
 	s.handle("/v1/", s.noRoute)
 	// The API's OpenAPI description needs no secret: tools and people
 	// read it before they have one.
@@ -336,23 +349,48 @@ func (s *Server) rateLimit(ctx context.Context, w http.ResponseWriter, key domai
 		return nil
 	}
 	s.metrics.rateLimited(key.Mode)
-	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+	w.Header().Set("Retry-After", retryAfterSeconds(wait))
 	return domain.Errorf(domain.KindRateLimited, domain.CodeRateLimitExceeded,
 		"more than %s requests per second for this customer; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond))
 }
 
+// retryAfterSeconds is a Retry-After value: whole seconds, rounded up.
+func retryAfterSeconds(wait time.Duration) string {
+	return strconv.Itoa(int(math.Ceil(wait.Seconds())))
+}
+
 // graphQL puts the GraphQL handler behind authentication and the rate
-// limit. Refusals keep the status REST would use but take GraphQL's error
-// shape, with the REST code and type in extensions.
+// limit: an API secret, or a dashboard member's session cookie (whose
+// writes must come from this site). Refusals keep the status REST would
+// use but take GraphQL's error shape, with the REST code and type in
+// extensions.
 func (s *Server) graphQL(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.graphQLPublic != nil && s.graphQLPublic(r) {
+			if s.members != nil && graphWebsocketCookie(r) {
+				// The dashboard's websocket: its cookie came with the
+				// upgrade, and coder/websocket refuses other origins.
+				if sess, err := s.sessionOf(r); err == nil {
+					r = r.WithContext(domain.WithSession(r.Context(), sess))
+				}
+			}
 			h.ServeHTTP(w, r)
 			return
 		}
-		key, err := s.authenticate(w, r)
-		if err == nil {
-			err = s.rateLimit(r.Context(), w, key)
+		ctx := r.Context()
+		var err error
+		if _, cookie := r.Cookie(SessionCookie); s.members != nil && apiSecret(r) == "" && cookie == nil {
+			var sess domain.Session
+			if sess, err = s.sessionOf(r); err == nil {
+				err = s.rateLimit(ctx, w, domain.APIKey{CustomerID: sess.CustomerID, Mode: sess.Mode})
+				ctx = domain.WithSession(ctx, sess)
+			}
+		} else {
+			var key domain.APIKey
+			if key, err = s.authenticate(w, r); err == nil {
+				err = s.rateLimit(ctx, w, key)
+				ctx = domain.WithAPIKey(ctx, key)
+			}
 		}
 		if err != nil {
 			e := domain.AsError(err)
@@ -361,8 +399,15 @@ func (s *Server) graphQL(h http.Handler) http.Handler {
 			}}})
 			return
 		}
-		h.ServeHTTP(w, r.WithContext(domain.WithAPIKey(r.Context(), key)))
+		h.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// graphWebsocketCookie reports whether a request opens a websocket with
+// the dashboard's session cookie.
+func graphWebsocketCookie(r *http.Request) bool {
+	_, err := r.Cookie(SessionCookie)
+	return err == nil && strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
 func (s *Server) write(w http.ResponseWriter, r *http.Request, version string, resp response) {

@@ -2,17 +2,45 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"payline/domain"
 )
 
-// KeyStore implements domain.CustomerStore and domain.APIKeyStore.
-type KeyStore struct{ db *DB }
+// KeyStore implements domain.CustomerStore, domain.KeyAdminStore,
+// domain.MemberStore and domain.AuditStore: the credential tables, on the
+// database or (inside InAdminTx) on one transaction.
+type KeyStore struct {
+	db *DB
+	q  keyQueryer
+}
 
-// NewKeyStore returns the customer and API key store of db.
-func NewKeyStore(db *DB) *KeyStore { return &KeyStore{db: db} }
+type keyQueryer interface {
+	Rebind(query string) string
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+}
+
+// NewKeyStore returns the credential store of db.
+func NewKeyStore(db *DB) *KeyStore { return &KeyStore{db: db, q: db} }
+
+// InAdminTx runs fn in one transaction over keys and the audit log.
+func (s *KeyStore) InAdminTx(ctx context.Context, fn func(ctx context.Context, tx domain.AdminTx) error) error {
+	return s.db.inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		return fn(ctx, &KeyStore{db: s.db, q: tx})
+	})
+}
+
+// Keys is the key store of the transaction.
+func (s *KeyStore) Keys() domain.APIKeyStore { return s }
+
+// Audit is the audit log of the transaction.
+func (s *KeyStore) Audit() domain.AuditStore { return s }
 
 type customerRow struct {
 	ID        string    `db:"id"`
@@ -32,6 +60,7 @@ type apiKeyRow struct {
 	SealedSecret []byte     `db:"sealed_secret"`
 	CreatedAt    time.Time  `db:"created_at"`
 	RevokedAt    *time.Time `db:"revoked_at"`
+	ExpiresAt    *time.Time `db:"expires_at"`
 }
 
 func (r apiKeyRow) domain() domain.APIKey {
@@ -44,14 +73,18 @@ func (r apiKeyRow) domain() domain.APIKey {
 		t := r.RevokedAt.UTC()
 		k.RevokedAt = &t
 	}
+	if r.ExpiresAt != nil {
+		t := r.ExpiresAt.UTC()
+		k.ExpiresAt = &t
+	}
 	return k
 }
 
-const apiKeyColumns = `id, customer_id, mode, secret_hash, sealed_secret, created_at, revoked_at`
+const apiKeyColumns = `id, customer_id, mode, secret_hash, sealed_secret, created_at, revoked_at, expires_at`
 
 // CreateCustomer inserts a customer; domain.ErrDuplicate if the name is taken.
 func (s *KeyStore) CreateCustomer(ctx context.Context, c domain.Customer) error {
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO customers (id, name, created_at) VALUES (?, ?, ?)`),
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO customers (id, name, created_at) VALUES (?, ?, ?)`),
 		c.ID, c.Name, c.CreatedAt)
 	return translate(err)
 }
@@ -59,14 +92,14 @@ func (s *KeyStore) CreateCustomer(ctx context.Context, c domain.Customer) error 
 // CustomerByName finds a customer by its unique name.
 func (s *KeyStore) CustomerByName(ctx context.Context, name string) (domain.Customer, error) {
 	var r customerRow
-	err := s.db.GetContext(ctx, &r, s.db.Rebind(`SELECT id, name, created_at FROM customers WHERE name = ?`), name)
+	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT id, name, created_at FROM customers WHERE name = ?`), name)
 	return r.domain(), translate(err)
 }
 
 // Customers lists customers by name.
 func (s *KeyStore) Customers(ctx context.Context) ([]domain.Customer, error) {
 	var rows []customerRow
-	if err := s.db.SelectContext(ctx, &rows, `SELECT id, name, created_at FROM customers ORDER BY name`); err != nil {
+	if err := s.q.SelectContext(ctx, &rows, `SELECT id, name, created_at FROM customers ORDER BY name`); err != nil {
 		return nil, translate(err)
 	}
 	out := make([]domain.Customer, len(rows))
@@ -78,15 +111,15 @@ func (s *KeyStore) Customers(ctx context.Context) ([]domain.Customer, error) {
 
 // CreateAPIKey stores a key under the scope's tenant.
 func (s *KeyStore) CreateAPIKey(ctx context.Context, sc domain.Scope, k domain.APIKey) error {
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO api_keys (`+apiKeyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-		k.ID, sc.CustomerID, string(sc.Mode), hex.EncodeToString(k.SecretHash), k.SealedSecret, k.CreatedAt, k.RevokedAt)
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO api_keys (`+apiKeyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		k.ID, sc.CustomerID, string(sc.Mode), hex.EncodeToString(k.SecretHash), k.SealedSecret, k.CreatedAt, k.RevokedAt, k.ExpiresAt)
 	return translate(err)
 }
 
 // APIKeys lists the scope's keys, newest first.
 func (s *KeyStore) APIKeys(ctx context.Context, sc domain.Scope) ([]domain.APIKey, error) {
 	var rows []apiKeyRow
-	err := s.db.SelectContext(ctx, &rows, s.db.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys
+	err := s.q.SelectContext(ctx, &rows, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys
 		WHERE customer_id = ? AND mode = ? ORDER BY created_at DESC, id DESC`), sc.CustomerID, string(sc.Mode))
 	if err != nil {
 		return nil, translate(err)
@@ -101,7 +134,7 @@ func (s *KeyStore) APIKeys(ctx context.Context, sc domain.Scope) ([]domain.APIKe
 // RevokeAPIKey marks the scope's key revoked; domain.ErrNoRows when the
 // scope has no such key. Revoking twice keeps the first time.
 func (s *KeyStore) RevokeAPIKey(ctx context.Context, sc domain.Scope, id string, at time.Time) error {
-	res, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?)
+	res, err := s.q.ExecContext(ctx, s.q.Rebind(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?)
 		WHERE id = ? AND customer_id = ? AND mode = ?`), at, id, sc.CustomerID, string(sc.Mode))
 	if err != nil {
 		return translate(err)
@@ -109,27 +142,124 @@ func (s *KeyStore) RevokeAPIKey(ctx context.Context, sc domain.Scope, id string,
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return domain.ErrNoRows
 	}
-	return notifyInvalidate(ctx, s.db, s.db.Dialect, "key "+id)
+	return notifyInvalidate(ctx, s.q, s.db.Dialect, "key "+id)
 }
 
 // APIKeyBySecretHash finds a key by the hash of its secret, in any tenant.
 func (s *KeyStore) APIKeyBySecretHash(ctx context.Context, hash []byte) (domain.APIKey, error) {
 	var r apiKeyRow
-	err := s.db.GetContext(ctx, &r, s.db.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE secret_hash = ?`), hex.EncodeToString(hash))
+	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE secret_hash = ?`), hex.EncodeToString(hash))
 	return r.domain(), translate(err)
 }
 
 // APIKeyScope finds the tenant that owns a key id.
 func (s *KeyStore) APIKeyScope(ctx context.Context, id string) (domain.Scope, error) {
 	var r apiKeyRow
-	err := s.db.GetContext(ctx, &r, s.db.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ?`), id)
+	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ?`), id)
 	return r.domain().Scope(), translate(err)
 }
 
 // APIKey returns one of the scope's keys.
 func (s *KeyStore) APIKey(ctx context.Context, sc domain.Scope, id string) (domain.APIKey, error) {
 	var r apiKeyRow
-	err := s.db.GetContext(ctx, &r, s.db.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ? AND customer_id = ? AND mode = ?`),
+	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ? AND customer_id = ? AND mode = ?`),
 		id, sc.CustomerID, string(sc.Mode))
 	return r.domain(), translate(err)
+}
+
+type memberRow struct {
+	ID           string    `db:"id"`
+	CustomerID   string    `db:"customer_id"`
+	Email        string    `db:"email"`
+	PasswordHash string    `db:"password_hash"`
+	Role         string    `db:"role"`
+	CreatedAt    time.Time `db:"created_at"`
+}
+
+// CreateMember inserts a member; domain.ErrDuplicate if the e-mail is taken.
+func (s *KeyStore) CreateMember(ctx context.Context, m domain.Member) error {
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO members (id, customer_id, email, password_hash, role, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`), m.ID, m.CustomerID, m.Email, string(m.PasswordHash), string(m.Role), m.CreatedAt)
+	return translate(err)
+}
+
+// MemberByEmail finds a member by e-mail (stored lower-case).
+func (s *KeyStore) MemberByEmail(ctx context.Context, email string) (domain.Member, error) {
+	var r memberRow
+	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT id, customer_id, email, password_hash, role, created_at FROM members WHERE email = ?`), email)
+	return domain.Member{ID: r.ID, CustomerID: r.CustomerID, Email: r.Email, PasswordHash: []byte(r.PasswordHash),
+		Role: domain.Role(r.Role), CreatedAt: r.CreatedAt.UTC()}, translate(err)
+}
+
+// CustomerName names a customer.
+func (s *KeyStore) CustomerName(ctx context.Context, customerID string) (string, error) {
+	var name string
+	err := s.q.GetContext(ctx, &name, s.q.Rebind(`SELECT name FROM customers WHERE id = ?`), customerID)
+	return name, translate(err)
+}
+
+// CreateSession stores a session by the hash of its token.
+func (s *KeyStore) CreateSession(ctx context.Context, hash []byte, sess domain.Session) error {
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO member_sessions (token_hash, member_id, mode, created_at, expires_at)
+		VALUES (?, ?, ?, ?, ?)`), hex.EncodeToString(hash), sess.MemberID, string(sess.Mode), sess.CreatedAt, sess.ExpiresAt)
+	return translate(err)
+}
+
+// SessionByHash finds a session with its member and workspace.
+func (s *KeyStore) SessionByHash(ctx context.Context, hash []byte) (domain.Session, error) {
+	var r struct {
+		MemberID   string    `db:"member_id"`
+		CustomerID string    `db:"customer_id"`
+		Workspace  string    `db:"workspace"`
+		Email      string    `db:"email"`
+		Role       string    `db:"role"`
+		Mode       string    `db:"mode"`
+		CreatedAt  time.Time `db:"created_at"`
+		ExpiresAt  time.Time `db:"expires_at"`
+	}
+	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT ms.member_id, m.customer_id, c.name AS workspace, m.email, m.role, ms.mode,
+		ms.created_at, ms.expires_at
+		FROM member_sessions ms JOIN members m ON m.id = ms.member_id JOIN customers c ON c.id = m.customer_id
+		WHERE ms.token_hash = ?`), hex.EncodeToString(hash))
+	return domain.Session{MemberID: r.MemberID, CustomerID: r.CustomerID, WorkspaceName: r.Workspace, Email: r.Email,
+		Role: domain.Role(r.Role), Mode: domain.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()}, translate(err)
+}
+
+// DeleteSession ends a session.
+func (s *KeyStore) DeleteSession(ctx context.Context, hash []byte) error {
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM member_sessions WHERE token_hash = ?`), hex.EncodeToString(hash))
+	return translate(err)
+}
+
+type auditRow struct {
+	ID         string    `db:"id"`
+	CustomerID string    `db:"customer_id"`
+	Mode       string    `db:"mode"`
+	Actor      string    `db:"actor"`
+	Action     string    `db:"action"`
+	Target     string    `db:"target"`
+	At         time.Time `db:"at"`
+}
+
+// AppendAudit adds an entry to the audit log.
+func (s *KeyStore) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO audit_log (id, customer_id, mode, actor, action, target, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), e.ID, e.CustomerID, string(e.Mode), e.Actor, e.Action, e.Target, e.At)
+	return translate(err)
+}
+
+// AuditLog lists the scope's entries, newest first.
+func (s *KeyStore) AuditLog(ctx context.Context, sc domain.Scope, limit int) ([]domain.AuditEntry, error) {
+	var rows []auditRow
+	err := s.q.SelectContext(ctx, &rows, s.q.Rebind(`SELECT id, customer_id, mode, actor, action, target, at FROM audit_log
+		WHERE customer_id = ? AND mode = ? ORDER BY at DESC, id DESC LIMIT ?`), sc.CustomerID, string(sc.Mode), limit)
+	if err != nil {
+		return nil, translate(err)
+	}
+	out := make([]domain.AuditEntry, len(rows))
+	for i, r := range rows {
+		out[i] = domain.AuditEntry{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), Actor: r.Actor,
+			Action: r.Action, Target: r.Target, At: r.At.UTC()}
+	}
+	return out, nil
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -186,5 +189,49 @@ func (e environment) directory(ctx context.Context, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "seeded %d employers and %d platforms\n", len(employers), len(platforms))
+	return nil
+}
+
+func (e environment) members(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] != "add" {
+		fmt.Fprint(e.stderr, "usage: payline members add --customer NAME --email E --role administrator|developer|viewer [--password-stdin]\n")
+		return errUsage
+	}
+	fs := e.flagSet("members add")
+	d := e.addDataFlags(fs)
+	customer := fs.String("customer", "", "customer (workspace) name, created if it does not exist")
+	email := fs.String("email", "", "the member's e-mail address, their sign-in name")
+	role := fs.String("role", "", "administrator (manages keys), developer (changes webhooks, previews Link) or viewer (reads)")
+	fromStdin := fs.Bool("password-stdin", false, "read the password (12 characters or more) from the first line of stdin instead of making one up")
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	if *customer == "" || *email == "" || *role == "" {
+		fmt.Fprint(e.stderr, "payline members add: --customer, --email and --role are required\n")
+		return errUsage
+	}
+	password := ""
+	if *fromStdin {
+		line, err := bufio.NewReader(e.stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("read password: %w", err)
+		}
+		if password = strings.TrimRight(line, "\r\n"); password == "" {
+			return errors.New("--password-stdin: stdin had no password")
+		}
+	}
+	s, err := e.openSealedStores(ctx, d)
+	if err != nil {
+		return err
+	}
+	defer s.db.Close()
+	added, err := s.members.AddMember(ctx, *customer, *email, *role, password)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "added %s (%s) to %s\n", added.Member.Email, added.Member.Role, added.Customer.Name)
+	if added.Password != "" {
+		fmt.Fprintf(e.stdout, "password: %s\n(shown once; sign in at /dashboard or POST /v1/admin/token)\n", added.Password)
+	}
 	return nil
 }

@@ -24,6 +24,7 @@ import (
 type environment struct {
 	getenv         func(string) string
 	stdout, stderr io.Writer
+	stdin          io.Reader
 }
 
 // dataFlags are the flags of every command that opens the database.
@@ -102,6 +103,7 @@ type sealedStores struct {
 	masterKey []byte
 	box       *domain.SecretBox
 	keys      *domain.KeyService
+	members   *domain.MemberService
 }
 
 // openSealedStores opens and migrates the database and finds and verifies
@@ -122,7 +124,9 @@ func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealed
 		return sealedStores{}, err
 	}
 	ks := storage.NewKeyStore(db)
-	return sealedStores{db: db, masterKey: key, box: box, keys: domain.NewKeyService(ks, ks, box, domain.SystemClock{})}, nil
+	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
+	return sealedStores{db: db, masterKey: key, box: box, keys: keys,
+		members: domain.NewMemberService(keys, ks, ks, domain.SystemClock{}, 0)}, nil
 }
 
 // masterKey finds the key that seals API secrets and proves it is the one

@@ -25,6 +25,9 @@ commands:
                               create an API key (and the customer if new); prints the secret once
   keys list [--customer NAME] list API keys (never their secrets)
   keys revoke KEY_ID          revoke an API key
+  members add --customer NAME --email E --role R [--password-stdin]
+                              add a dashboard and admin API member (administrator, developer or
+                              viewer); prints a one-time password unless one is read from stdin
   webhooks listen --forward-to URL [--api-url URL] [--events a,b]
                               receive this key's webhooks on a local URL through a connection to the
                               server (sandbox and development; the secret comes from PAYLINE_API_SECRET)
@@ -63,7 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprint(stderr, usage)
 		return errUsage
 	}
-	env := environment{getenv: getenv, stdout: stdout, stderr: stderr}
+	env := environment{getenv: getenv, stdout: stdout, stderr: stderr, stdin: os.Stdin}
 	switch args[0] {
 	case "serve":
 		return env.serve(ctx, args[1:])
@@ -73,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return env.customers(ctx, args[1:])
 	case "keys":
 		return env.keys(ctx, args[1:])
+	case "members":
+		return env.members(ctx, args[1:])
 	case "webhooks":
 		return env.webhooks(ctx, args[1:])
 	case "directory":

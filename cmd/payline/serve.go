@@ -236,13 +236,13 @@ func (m *Main) Start(ctx context.Context) error {
 	link := domain.NewLinkService(tx, m.directory, box, connector, clock, reporter)
 	accounts := domain.NewAccountService(tx, clock, reporter)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
-		WebhookService: webhooks, Reporter: reporter, Logger: m.Logger},
+		WebhookService: webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console})
 	api := rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
 		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
-		Metrics: metrics, Ready: m.readiness, Redis: m.redis,
+		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: stores.members,
 	})
 	if !m.Config.NoWorkers {
 		if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,

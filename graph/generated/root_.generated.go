@@ -269,6 +269,13 @@ type ComplexityRoot struct {
 		PageInfo func(childComplexity int) int
 	}
 
+	JobDay struct {
+		Date    func(childComplexity int) int
+		Error   func(childComplexity int) int
+		Pending func(childComplexity int) int
+		Success func(childComplexity int) int
+	}
+
 	JobEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
@@ -304,7 +311,17 @@ type ComplexityRoot struct {
 		DisableMonitoring         func(childComplexity int, id string) int
 		DisconnectAccount         func(childComplexity int, id string) int
 		RefreshVerificationReport func(childComplexity int, endUserID string, typeArg string) int
+		SendTestEvent             func(childComplexity int, webhookID string) int
 		UpdateWebhook             func(childComplexity int, id string, input model.UpdateWebhookInput) int
+	}
+
+	Overview struct {
+		AccountsConnected   func(childComplexity int) int
+		DeliveriesDelivered func(childComplexity int) int
+		DeliveriesFailed    func(childComplexity int) int
+		DeliveriesRetrying  func(childComplexity int) int
+		DeliverySuccessRate func(childComplexity int) int
+		JobsByDay           func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -424,9 +441,11 @@ type ComplexityRoot struct {
 		LinkToken     func(childComplexity int, id string) int
 		Node          func(childComplexity int, id string) int
 		Nodes         func(childComplexity int, ids []string) int
+		Overview      func(childComplexity int, days *int) int
 		Platform      func(childComplexity int, id string) int
 		Platforms     func(childComplexity int, first *int, after *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) int
 		Search        func(childComplexity int, q string, supportedJobs []domain.JobType, responseTypes []domain.ResponseType, amountSupported *bool, platformType *domain.PlatformType, limit *int) int
+		Viewer        func(childComplexity int) int
 		Webhook       func(childComplexity int, id string) int
 		Webhooks      func(childComplexity int, first *int, after *string) int
 	}
@@ -523,6 +542,13 @@ type ComplexityRoot struct {
 		RefreshedAt           func(childComplexity int) int
 		ReportType            func(childComplexity int) int
 		UpdatedAt             func(childComplexity int) int
+	}
+
+	Viewer struct {
+		Email         func(childComplexity int) int
+		Mode          func(childComplexity int) int
+		Role          func(childComplexity int) int
+		WorkspaceName func(childComplexity int) int
 	}
 
 	W2 struct {
@@ -1459,6 +1485,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JobConnection.PageInfo(childComplexity), true
 
+	case "JobDay.date":
+		if e.ComplexityRoot.JobDay.Date == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobDay.Date(childComplexity), true
+	case "JobDay.error":
+		if e.ComplexityRoot.JobDay.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobDay.Error(childComplexity), true
+	case "JobDay.pending":
+		if e.ComplexityRoot.JobDay.Pending == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobDay.Pending(childComplexity), true
+	case "JobDay.success":
+		if e.ComplexityRoot.JobDay.Success == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobDay.Success(childComplexity), true
+
 	case "JobEdge.cursor":
 		if e.ComplexityRoot.JobEdge.Cursor == nil {
 			break
@@ -1625,6 +1676,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefreshVerificationReport(childComplexity, args["endUserId"].(string), args["type"].(string)), true
+	case "Mutation.sendTestEvent":
+		if e.ComplexityRoot.Mutation.SendTestEvent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sendTestEvent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SendTestEvent(childComplexity, args["webhookId"].(string)), true
 	case "Mutation.updateWebhook":
 		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
 			break
@@ -1636,6 +1698,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(string), args["input"].(model.UpdateWebhookInput)), true
+
+	case "Overview.accountsConnected":
+		if e.ComplexityRoot.Overview.AccountsConnected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.AccountsConnected(childComplexity), true
+	case "Overview.deliveriesDelivered":
+		if e.ComplexityRoot.Overview.DeliveriesDelivered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.DeliveriesDelivered(childComplexity), true
+	case "Overview.deliveriesFailed":
+		if e.ComplexityRoot.Overview.DeliveriesFailed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.DeliveriesFailed(childComplexity), true
+	case "Overview.deliveriesRetrying":
+		if e.ComplexityRoot.Overview.DeliveriesRetrying == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.DeliveriesRetrying(childComplexity), true
+	case "Overview.deliverySuccessRate":
+		if e.ComplexityRoot.Overview.DeliverySuccessRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.DeliverySuccessRate(childComplexity), true
+	case "Overview.jobsByDay":
+		if e.ComplexityRoot.Overview.JobsByDay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Overview.JobsByDay(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -2173,6 +2272,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
+	case "Query.overview":
+		if e.ComplexityRoot.Query.Overview == nil {
+			break
+		}
+
+		args, err := ec.field_Query_overview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Overview(childComplexity, args["days"].(*int)), true
 	case "Query.platform":
 		if e.ComplexityRoot.Query.Platform == nil {
 			break
@@ -2206,6 +2316,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Search(childComplexity, args["q"].(string), args["supportedJobs"].([]domain.JobType), args["responseTypes"].([]domain.ResponseType), args["amountSupported"].(*bool), args["platformType"].(*domain.PlatformType), args["limit"].(*int)), true
+	case "Query.viewer":
+		if e.ComplexityRoot.Query.Viewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 	case "Query.webhook":
 		if e.ComplexityRoot.Query.Webhook == nil {
 			break
@@ -2598,6 +2714,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.UpdatedAt(childComplexity), true
+
+	case "Viewer.email":
+		if e.ComplexityRoot.Viewer.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Email(childComplexity), true
+	case "Viewer.mode":
+		if e.ComplexityRoot.Viewer.Mode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Mode(childComplexity), true
+	case "Viewer.role":
+		if e.ComplexityRoot.Viewer.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Role(childComplexity), true
+	case "Viewer.workspaceName":
+		if e.ComplexityRoot.Viewer.WorkspaceName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.WorkspaceName(childComplexity), true
 
 	case "W2.employeeName":
 		if e.ComplexityRoot.W2.EmployeeName == nil {
@@ -3252,6 +3393,43 @@ type PageInfo {
   endCursor: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/dashboard.graphqls", Input: `"How a tenant's integration did over its last days: the dashboard's overview."
+type Overview {
+  accountsConnected: Int!
+  "One entry per day (UTC), oldest first, today last."
+  jobsByDay: [JobDay!]!
+  "Webhook delivery attempts over the same days, by outcome."
+  deliveriesDelivered: Int!
+  deliveriesRetrying: Int!
+  deliveriesFailed: Int!
+  "delivered ÷ (delivered + retrying + failed); null when there were no attempts."
+  deliverySuccessRate: Float
+}
+
+"Jobs completed on one day, by outcome."
+type JobDay {
+  date: Date!
+  success: Int!
+  pending: Int!
+  error: Int!
+}
+
+"Who is calling: a workspace member signed in to the dashboard."
+type Viewer {
+  email: String!
+  "administrator, developer or viewer."
+  role: String!
+  workspaceName: String!
+  mode: String!
+}
+
+extend type Query {
+  "The last days (1 to 90) of this customer's accounts, jobs and webhook deliveries."
+  overview(days: Int = 7): Overview!
+  "The signed-in member; null when an API secret authenticates."
+  viewer: Viewer
+}
+`, BuiltIn: false},
 	{Name: "../schema/directory.graphqls", Input: `"An RFC 3339 date-time in UTC."
 scalar Time
 
@@ -3596,6 +3774,11 @@ extend type Query {
   webhook(id: ID!): Webhook
   "Oldest first, as GET /v1/webhooks."
   webhooks(first: Int = 25, after: String): WebhookConnection!
+}
+
+extend type Mutation {
+  "Sandbox only: delivers a test event to the webhook now and returns the attempt, as POST /v1/sandbox/webhooks/{id}/test."
+  sendTestEvent(webhookId: ID!): Delivery!
 }
 `, BuiltIn: false},
 }
@@ -4037,6 +4220,20 @@ func (ec *executionContext) childFields_JobConnection(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type JobConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_JobDay(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "date":
+		return ec.fieldContext_JobDay_date(ctx, field)
+	case "success":
+		return ec.fieldContext_JobDay_success(ctx, field)
+	case "pending":
+		return ec.fieldContext_JobDay_pending(ctx, field)
+	case "error":
+		return ec.fieldContext_JobDay_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobDay", field.Name)
+}
+
 func (ec *executionContext) childFields_JobEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "cursor":
@@ -4091,6 +4288,24 @@ func (ec *executionContext) childFields_Money(ctx context.Context, field graphql
 		return ec.fieldContext_Money_formatted(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Money", field.Name)
+}
+
+func (ec *executionContext) childFields_Overview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "accountsConnected":
+		return ec.fieldContext_Overview_accountsConnected(ctx, field)
+	case "jobsByDay":
+		return ec.fieldContext_Overview_jobsByDay(ctx, field)
+	case "deliveriesDelivered":
+		return ec.fieldContext_Overview_deliveriesDelivered(ctx, field)
+	case "deliveriesRetrying":
+		return ec.fieldContext_Overview_deliveriesRetrying(ctx, field)
+	case "deliveriesFailed":
+		return ec.fieldContext_Overview_deliveriesFailed(ctx, field)
+	case "deliverySuccessRate":
+		return ec.fieldContext_Overview_deliverySuccessRate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Overview", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4477,6 +4692,20 @@ func (ec *executionContext) childFields_VerificationReport(ctx context.Context, 
 		return ec.fieldContext_VerificationReport_downloadUrlExpiration(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VerificationReport", field.Name)
+}
+
+func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "email":
+		return ec.fieldContext_Viewer_email(ctx, field)
+	case "role":
+		return ec.fieldContext_Viewer_role(ctx, field)
+	case "workspaceName":
+		return ec.fieldContext_Viewer_workspaceName(ctx, field)
+	case "mode":
+		return ec.fieldContext_Viewer_mode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Viewer", field.Name)
 }
 
 func (ec *executionContext) childFields_W2(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -154,6 +154,19 @@ type JobFilter struct {
 type Mutation struct {
 }
 
+// How a tenant's integration did over its last days: the dashboard's overview.
+type Overview struct {
+	AccountsConnected int `json:"accountsConnected"`
+	// One entry per day (UTC), oldest first, today last.
+	JobsByDay []*domain.JobDay `json:"jobsByDay"`
+	// Webhook delivery attempts over the same days, by outcome.
+	DeliveriesDelivered int `json:"deliveriesDelivered"`
+	DeliveriesRetrying  int `json:"deliveriesRetrying"`
+	DeliveriesFailed    int `json:"deliveriesFailed"`
+	// delivered ÷ (delivered + retrying + failed); null when there were no attempts.
+	DeliverySuccessRate *float64 `json:"deliverySuccessRate,omitempty"`
+}
+
 // Relay page information. endCursor is REST's opaque cursor.
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
@@ -246,6 +259,15 @@ type UpdateWebhookInput struct {
 	URL           *string               `json:"url,omitempty"`
 	EnabledEvents []string              `json:"enabledEvents,omitempty"`
 	Status        *domain.WebhookStatus `json:"status,omitempty"`
+}
+
+// Who is calling: a workspace member signed in to the dashboard.
+type Viewer struct {
+	Email string `json:"email"`
+	// administrator, developer or viewer.
+	Role          string `json:"role"`
+	WorkspaceName string `json:"workspaceName"`
+	Mode          string `json:"mode"`
 }
 
 type WebhookConnection struct {

@@ -1,0 +1,389 @@
+package domain
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/time/rate"
+)
+
+// Role is what a workspace member may do. Administrators manage API keys;
+// developers and administrators change webhooks and create link tokens;
+// viewers only read.
+type Role string
+
+const (
+	RoleAdministrator Role = "administrator"
+	RoleDeveloper     Role = "developer"
+	RoleViewer        Role = "viewer"
+)
+
+// ParseRole validates a role name.
+func ParseRole(s string) (Role, error) {
+	switch r := Role(strings.TrimSpace(s)); r {
+	case RoleAdministrator, RoleDeveloper, RoleViewer:
+		return r, nil
+	}
+	return "", Errorf(KindInvalid, CodeInvalidFields, "role must be administrator, developer or viewer, not %q", s)
+}
+
+// CanWrite reports whether the role may change anything (webhooks, link
+// tokens, accounts).
+func (r Role) CanWrite() bool { return r == RoleAdministrator || r == RoleDeveloper }
+
+// CanManageKeys reports whether the role may create and revoke API keys.
+func (r Role) CanManageKeys() bool { return r == RoleAdministrator }
+
+// Member is a person of a customer's team who signs in to the dashboard
+// or the admin API. Only a bcrypt hash of the password is stored.
+type Member struct {
+	ID           string
+	CustomerID   string
+	Email        string
+	PasswordHash []byte
+	Role         Role
+	CreatedAt    time.Time
+}
+
+// Session is a signed-in member: an admin API token or a dashboard
+// cookie. Only the SHA-256 of its token is stored. A session acts in the
+// mode of the server it was made on.
+type Session struct {
+	MemberID      string
+	CustomerID    string
+	WorkspaceName string
+	Email         string
+	Role          Role
+	Mode          Mode
+	CreatedAt     time.Time
+	ExpiresAt     time.Time
+}
+
+// Scope is the tenant the session acts for.
+func (s Session) Scope() Scope { return Scope{CustomerID: s.CustomerID, Mode: s.Mode} }
+
+// AuditEntry records one change made to a tenant's credentials.
+type AuditEntry struct {
+	ID         string
+	CustomerID string
+	Mode       Mode
+	// Actor is who made the change: "member:<email>" or "cli".
+	Actor string
+	// Action is what was done: api_key.created, api_key.revoked, ...
+	Action string
+	// Target is the id of what was changed.
+	Target string
+	At     time.Time
+}
+
+// Audit actions.
+const (
+	AuditKeyCreated     = "api_key.created"
+	AuditKeyRevoked     = "api_key.revoked"
+	AuditMemberAdded    = "member.added"
+	AuditSignedIn       = "member.signed_in"
+	AuditSignedOut      = "member.signed_out"
+	AuditSignInRefused  = "member.sign_in_refused"
+	AuditSignInThrottle = "member.sign_in_throttled"
+)
+
+// MemberStore holds members and their sessions.
+type MemberStore interface {
+	// CreateMember returns ErrDuplicate when the e-mail is taken.
+	CreateMember(ctx context.Context, m Member) error
+	// MemberByEmail returns ErrNoRows when no member has the e-mail.
+	MemberByEmail(ctx context.Context, email string) (Member, error)
+	CreateSession(ctx context.Context, tokenHash []byte, s Session) error
+	// SessionByHash returns ErrNoRows when no session has the hash.
+	SessionByHash(ctx context.Context, tokenHash []byte) (Session, error)
+	DeleteSession(ctx context.Context, tokenHash []byte) error
+	// CustomerName names a customer (the workspace); ErrNoRows if unknown.
+	CustomerName(ctx context.Context, customerID string) (string, error)
+}
+
+// AuditStore appends to and reads the audit log.
+type AuditStore interface {
+	AppendAudit(ctx context.Context, e AuditEntry) error
+	// AuditLog lists the scope's entries, newest first.
+	AuditLog(ctx context.Context, s Scope, limit int) ([]AuditEntry, error)
+}
+
+// AdminTx is one transaction over the credential stores.
+type AdminTx interface {
+	Keys() APIKeyStore
+	Audit() AuditStore
+}
+
+// SessionTTL is how long an admin API token lasts; DashboardSessionTTL how
+// long a dashboard sign-in does.
+const (
+	SessionTTL          = time.Hour
+	DashboardSessionTTL = 8 * time.Hour
+)
+
+// Sign-in throttling: a member's e-mail address, and a client address,
+// may each fail signInBurst times, then one more attempt per
+// signInEvery.
+const (
+	signInBurst = 5
+	signInEvery = time.Minute
+)
+
+// MemberService adds members and signs them in and out.
+type MemberService struct {
+	customers *KeyService
+	members   MemberStore
+	audit     AuditStore
+	clock     Clock
+	// Cost is bcrypt's work factor for new passwords.
+	cost int
+
+	mu       sync.Mutex
+	failures map[string]*rate.Limiter // "email:..." and "addr:..."
+	// dummy is a hash compared against when the e-mail is unknown, so an
+	// unknown member costs the same time as a wrong password.
+	dummy []byte
+}
+
+// NewMemberService wires the member use cases. cost is bcrypt's work
+// factor (bcrypt.DefaultCost when zero).
+func NewMemberService(keys *KeyService, members MemberStore, audit AuditStore, clock Clock, cost int) *MemberService {
+	if cost == 0 {
+		cost = bcrypt.DefaultCost
+	}
+	dummy, _ := bcrypt.GenerateFromPassword([]byte("payline-unknown-member"), cost)
+	return &MemberService{customers: keys, members: members, audit: audit, clock: clock, cost: cost,
+		failures: map[string]*rate.Limiter{}, dummy: dummy}
+}
+
+// AddedMember is a new member, with the password when Payline chose it.
+type AddedMember struct {
+	Member   Member
+	Customer Customer
+	// Password is set when none was given: shown once, never stored.
+	Password string
+}
+
+// AddMember adds a member to the named customer (created if missing).
+// An empty password makes one up. Errors: INVALID_FIELDS for a bad e-mail,
+// role or a password under 12 characters; CONFLICT for a taken e-mail.
+func (s *MemberService) AddMember(ctx context.Context, customerName, email, role, password string) (AddedMember, error) {
+	var p Problems
+	addr, err := mail.ParseAddress(strings.TrimSpace(email))
+	if err != nil || addr.Address != strings.TrimSpace(email) {
+		p.Invalid("email", "must be an e-mail address like ana@example.com")
+	}
+	r, err := ParseRole(role)
+	if err != nil {
+		p.Invalid("role", "must be administrator, developer or viewer")
+	}
+	made := ""
+	if password == "" {
+		made = newPassword()
+		password = made
+	} else if len([]rune(password)) < 12 {
+		p.Invalid("password", "must be at least 12 characters")
+	} else if len(password) > 72 {
+		p.Invalid("password", "must be at most 72 bytes (bcrypt's limit)")
+	}
+	if err := p.Err(); err != nil {
+		return AddedMember{}, err
+	}
+	c, err := s.customers.EnsureCustomer(ctx, customerName)
+	if err != nil {
+		return AddedMember{}, err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.cost)
+	if err != nil {
+		return AddedMember{}, fmt.Errorf("hash password: %w", err)
+	}
+	m := Member{ID: NewID(), CustomerID: c.ID, Email: strings.ToLower(addr.Address), PasswordHash: hash, Role: r, CreatedAt: s.clock.Now()}
+	if err := s.members.CreateMember(ctx, m); err != nil {
+		if errors.Is(err, ErrDuplicate) {
+			return AddedMember{}, Errorf(KindConflict, CodeConflict, "a member with e-mail %s already exists", m.Email)
+		}
+		return AddedMember{}, err
+	}
+	return AddedMember{Member: m, Customer: c, Password: made}, nil
+}
+
+func newPassword() string {
+	b := make([]byte, 15)
+	_, _ = rand.Read(b)
+	return strings.ToLower(hex.EncodeToString(b))
+}
+
+// SignIn checks an e-mail and password and starts a session of ttl in the
+// server's mode, returning its token (shown once). Every refusal is the
+// same INVALID_CREDENTIALS whichever part was wrong, and takes the same
+// bcrypt time; after signInBurst failures for the e-mail or for the
+// client address, attempts are refused with RATE_LIMIT_EXCEEDED until the
+// limiter refills.
+func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr string, mode Mode, ttl time.Duration) (Session, string, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	var p Problems
+	if email == "" {
+		p.Missing("username")
+	}
+	if password == "" {
+		p.Missing("password")
+	}
+	if err := p.Err(); err != nil {
+		return Session{}, "", err
+	}
+	now := s.clock.Now()
+	if wait, ok := s.throttled(now, "email:"+email, "addr:"+clientAddr); !ok {
+		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
+			Message: fmt.Sprintf("too many failed sign-ins; try again in %s", wait.Round(time.Second))}
+	}
+	refused := Errorf(KindUnauthorized, CodeInvalidCredentials, "the e-mail address or password is wrong")
+	m, err := s.members.MemberByEmail(ctx, email)
+	if errors.Is(err, ErrNoRows) {
+		_ = bcrypt.CompareHashAndPassword(s.dummy, []byte(password))
+		s.failed(now, "email:"+email, "addr:"+clientAddr)
+		return Session{}, "", refused
+	}
+	if err != nil {
+		return Session{}, "", err
+	}
+	if bcrypt.CompareHashAndPassword(m.PasswordHash, []byte(password)) != nil {
+		s.failed(now, "email:"+email, "addr:"+clientAddr)
+		_ = s.audit.AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: m.CustomerID, Mode: mode, Actor: "member:" + m.Email,
+			Action: AuditSignInRefused, Target: m.ID, At: now})
+		return Session{}, "", refused
+	}
+	name, err := s.members.CustomerName(ctx, m.CustomerID)
+	if err != nil {
+		return Session{}, "", err
+	}
+	token := newToken()
+	sess := Session{MemberID: m.ID, CustomerID: m.CustomerID, WorkspaceName: name, Email: m.Email, Role: m.Role, Mode: mode,
+		CreatedAt: now, ExpiresAt: now.Add(ttl)}
+	hash := sha256.Sum256([]byte(token))
+	if err := s.members.CreateSession(ctx, hash[:], sess); err != nil {
+		return Session{}, "", fmt.Errorf("store session: %w", err)
+	}
+	_ = s.audit.AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: m.CustomerID, Mode: mode, Actor: "member:" + m.Email,
+		Action: AuditSignedIn, Target: m.ID, At: now})
+	return sess, token, nil
+}
+
+func newToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// throttled reports whether any of the keys has used up its failures.
+func (s *MemberService) throttled(now time.Time, keys ...string) (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var wait time.Duration
+	for _, k := range keys {
+		if l, ok := s.failures[k]; ok && l.TokensAt(now) < 1 {
+			wait = max(wait, time.Duration((1-l.TokensAt(now))*float64(signInEvery)))
+		}
+	}
+	return wait, wait == 0
+}
+
+// failed counts a failed sign-in against each key.
+func (s *MemberService) failed(now time.Time, keys ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range keys {
+		l, ok := s.failures[k]
+		if !ok {
+			l = rate.NewLimiter(rate.Every(signInEvery), signInBurst)
+			s.failures[k] = l
+		}
+		l.AllowN(now, 1)
+	}
+}
+
+// Authenticate returns the session of a token. Unknown and expired tokens
+// are UNAUTHORIZED (401), saying which.
+func (s *MemberService) Authenticate(ctx context.Context, token string, mode Mode) (Session, error) {
+	if token == "" {
+		return Session{}, Errorf(KindUnauthorized, CodeMissingAdminToken, "missing admin token: sign in with POST /v1/admin/token and send Authorization: Bearer <token>")
+	}
+	hash := sha256.Sum256([]byte(token))
+	sess, err := s.members.SessionByHash(ctx, hash[:])
+	if errors.Is(err, ErrNoRows) {
+		return Session{}, Errorf(KindUnauthorized, CodeInvalidAdminToken, "the admin token is not valid (signed out, or never issued); sign in again")
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("look up session: %w", err)
+	}
+	if !s.clock.Now().Before(sess.ExpiresAt) {
+		return Session{}, Errorf(KindUnauthorized, CodeExpiredAdminToken, "the admin token expired at %s; sign in again", sess.ExpiresAt.Format(time.RFC3339))
+	}
+	if sess.Mode != mode {
+		return Session{}, Errorf(KindUnauthorized, CodeInvalidAdminToken, "the admin token is for the %s mode; this server serves %s", sess.Mode, mode)
+	}
+	return sess, nil
+}
+
+// SignOut ends the session of a token; an unknown token is already out.
+func (s *MemberService) SignOut(ctx context.Context, token string) error {
+	hash := sha256.Sum256([]byte(token))
+	sess, err := s.members.SessionByHash(ctx, hash[:])
+	if errors.Is(err, ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.members.DeleteSession(ctx, hash[:]); err != nil {
+		return err
+	}
+	return s.audit.AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: sess.CustomerID, Mode: sess.Mode, Actor: "member:" + sess.Email,
+		Action: AuditSignedOut, Target: sess.MemberID, At: s.clock.Now()})
+}
+
+// AuditLog lists the session's tenant's audit entries, newest first.
+func (s *MemberService) AuditLog(ctx context.Context, sess Session, limit int) ([]AuditEntry, error) {
+	return s.audit.AuditLog(ctx, sess.Scope(), limit)
+}
+
+type sessionCtxKey struct{}
+
+// WithSession returns ctx carrying a signed-in member's session.
+// Transports set it; services read the tenant and role from it.
+func WithSession(ctx context.Context, s Session) context.Context {
+	return context.WithValue(ctx, sessionCtxKey{}, s)
+}
+
+// SessionFrom returns the session of ctx, if a member signed in.
+func SessionFrom(ctx context.Context) (Session, bool) {
+	s, ok := ctx.Value(sessionCtxKey{}).(Session)
+	return s, ok
+}
+
+// ScopeFrom is the tenant of ctx: the API key's, or the signed-in
+// member's.
+func ScopeFrom(ctx context.Context) Scope {
+	if k, ok := APIKeyFrom(ctx); ok {
+		return k.Scope()
+	}
+	s, _ := SessionFrom(ctx)
+	return s.Scope()
+}
+
+// CheckWrite refuses a change by a member whose role only reads. API
+// secrets may write.
+func CheckWrite(ctx context.Context) error {
+	if s, ok := SessionFrom(ctx); ok && !s.Role.CanWrite() {
+		return Errorf(KindForbidden, CodeRoleForbidden, "your role (%s) can only read; ask an administrator for the developer role", s.Role)
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// Overview is the dashboard's first page: how a tenant's integration is
+// doing over the last days.
+type Overview struct {
+	AccountsConnected int
+	// Days are the last days (UTC), oldest first, with the jobs that
+	// completed on each by outcome.
+	Days []JobDay
+	// Deliveries counts webhook delivery attempts over the same days by
+	// outcome (delivered, retrying, failed, skipped).
+	Deliveries map[string]int
+}
+
+// JobDay is one day's completed jobs by outcome.
+type JobDay struct {
+	Date    string
+	Success int
+	Pending int
+	Error   int
+}
+
+// DeliverySuccessRate is the share of delivery attempts that were
+// delivered, nil when there were none (skipped attempts do not count).
+func (o Overview) DeliverySuccessRate() *float64 {
+	total := o.Deliveries[DeliveryDelivered] + o.Deliveries[DeliveryRetrying] + o.Deliveries[DeliveryFailed]
+	if total == 0 {
+		return nil
+	}
+	r := float64(o.Deliveries[DeliveryDelivered]) / float64(total)
+	return &r
+}
+
+// OverviewData is what the store reads for an overview.
+type OverviewData struct {
+	AccountsConnected int
+	// Jobs are the outcome and completion time of each job completed
+	// since the start.
+	Jobs       []JobOutcomeAt
+	Deliveries map[string]int
+}
+
+// JobOutcomeAt is a completed job's outcome and when.
+type JobOutcomeAt struct {
+	Outcome     string    `db:"outcome"`
+	CompletedAt time.Time `db:"completed_at"`
+}
+
+// MaxOverviewDays bounds an overview's window.
+const MaxOverviewDays = 90
+
+// Overview summarises the scope's last days (1 to MaxOverviewDays).
+func (s *AccountService) Overview(ctx context.Context, sc Scope, days int) (Overview, error) {
+	if days < 1 || days > MaxOverviewDays {
+		return Overview{}, Errorf(KindInvalid, CodeInvalidFields, "days must be 1 to %d", MaxOverviewDays)
+	}
+	now := s.clock.Now().UTC()
+	start := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(days - 1))
+	data, err := s.tx.Accounts().Overview(ctx, sc, start)
+	if err != nil {
+		return Overview{}, err
+	}
+	o := Overview{AccountsConnected: data.AccountsConnected, Deliveries: data.Deliveries, Days: make([]JobDay, days)}
+	for i := range o.Days {
+		o.Days[i].Date = start.AddDate(0, 0, i).Format(time.DateOnly)
+	}
+	for _, j := range data.Jobs {
+		i := int(j.CompletedAt.UTC().Sub(start) / (24 * time.Hour))
+		if i < 0 || i >= days {
+			continue
+		}
+		switch Outcome(j.Outcome) {
+		case OutcomeSuccess:
+			o.Days[i].Success++
+		case OutcomePending:
+			o.Days[i].Pending++
+		case OutcomeError:
+			o.Days[i].Error++
+		}
+	}
+	return o, nil
+}

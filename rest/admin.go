@@ -1,0 +1,315 @@
+package rest
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"payline/domain"
+	"payline/rest/wire"
+)
+
+// SessionCookie holds a dashboard member's session token.
+const SessionCookie = "payline_session"
+
+// Resource names of the admin API, for the version transforms.
+const (
+	resAdminToken = "admin_token"
+	resAPIKey     = "api_key"
+)
+
+// adminHandler is an admin API handler: it runs for a signed-in member.
+type adminHandler func(r *http.Request, sess domain.Session) (response, error)
+
+// adminRoutes registers the admin API (the vendor's shape, our header
+// names) and the dashboard's sign-in.
+func (s *Server) adminRoutes() {
+	if s.members == nil {
+		return
+	}
+	s.mux.HandleFunc("POST /v1/admin/token", s.adminToken)
+	s.handleAdmin("GET /v1/admin/api_keys", s.adminListKeys)
+	s.handleAdmin("POST /v1/admin/api_keys", s.adminCreateKey)
+	s.handleAdmin("POST /v1/admin/api_keys/{api_key}/revoke", s.adminRevokeKey)
+	s.mux.HandleFunc("POST /dashboard/session", s.dashboardSignIn)
+	s.mux.HandleFunc("GET /dashboard/session", s.dashboardWhoAmI)
+	s.mux.HandleFunc("DELETE /dashboard/session", s.dashboardSignOut)
+}
+
+// handleAdmin registers an admin API route behind Service-Version, the
+// member's session (Authorization: Bearer, or the dashboard's cookie,
+// whose writes must come from this site) and the tenant's rate limit.
+func (s *Server) handleAdmin(pattern string, h adminHandler) {
+	wildcards := pathWildcards(pattern)
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		version, versionErr := parseVersion(r.Header.Get("Service-Version"))
+		w.Header().Set("Service-Version", version)
+		sess, err := s.sessionOf(r)
+		if err == nil {
+			err = versionErr
+		}
+		if err == nil {
+			err = s.rateLimit(r.Context(), w, domain.APIKey{CustomerID: sess.CustomerID, Mode: sess.Mode})
+		}
+		for _, name := range wildcards {
+			if err == nil {
+				err = wire.CheckText(name, r.PathValue(name))
+			}
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		ctx := context.WithValue(domain.WithSession(r.Context(), sess), versionKey{}, version)
+		resp, err := h(r.WithContext(ctx), sess)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.write(w, r, version, resp)
+	})
+}
+
+// sessionOf authenticates a member: the Authorization bearer token, else
+// the dashboard's session cookie. A cookie-authenticated write must come
+// from a page of this site (Sec-Fetch-Site / Origin), so another site
+// cannot make a signed-in browser act.
+func (s *Server) sessionOf(r *http.Request) (domain.Session, error) {
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		token, ok := strings.CutPrefix(auth, "Bearer ")
+		if !ok {
+			return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeInvalidAdminToken,
+				"the Authorization header must be \"Bearer <token>\" with the token of POST /v1/admin/token")
+		}
+		return s.members.Authenticate(r.Context(), strings.TrimSpace(token), s.mode)
+	}
+	c, err := r.Cookie(SessionCookie)
+	if err != nil {
+		return s.members.Authenticate(r.Context(), "", s.mode)
+	}
+	if err := s.sameSite(r); err != nil {
+		return domain.Session{}, err
+	}
+	return s.members.Authenticate(r.Context(), c.Value, s.mode)
+}
+
+// sameSite refuses an unsafe request made from another site.
+func (s *Server) sameSite(r *http.Request) error {
+	if err := s.crossOrigin.Check(r); err != nil {
+		return domain.Errorf(domain.KindForbidden, domain.CodeCrossOrigin,
+			"a request signed in by the dashboard's cookie must come from the dashboard's own pages")
+	}
+	return nil
+}
+
+// clientAddr is the address sign-in failures are counted against: the
+// peer's, since Payline trusts no forwarding header by default.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+type adminTokenBody struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+type adminTokenJSON struct {
+	Token         string           `json:"token"`
+	Expiration    domain.Timestamp `json:"expiration"`
+	WorkspaceName string           `json:"workspace_name"`
+	Mode          domain.Mode      `json:"mode"`
+	UserRole      domain.Role      `json:"user_role"`
+}
+
+// adminToken signs a member in: POST /v1/admin/token.
+func (s *Server) adminToken(w http.ResponseWriter, r *http.Request) {
+	version, err := parseVersion(r.Header.Get("Service-Version"))
+	w.Header().Set("Service-Version", version)
+	var b adminTokenBody
+	if err == nil {
+		err = wire.Decode(r, &b)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	sess, token, err := s.members.SignIn(r.Context(), b.Username, b.Password, clientAddr(r), s.mode, domain.SessionTTL)
+	if err != nil {
+		s.writeSignInError(w, r, err)
+		return
+	}
+	s.write(w, r, version, object(resAdminToken, adminTokenJSON{Token: token, Expiration: domain.Timestamp(sess.ExpiresAt),
+		WorkspaceName: sess.WorkspaceName, Mode: sess.Mode, UserRole: sess.Role}))
+}
+
+func (s *Server) writeSignInError(w http.ResponseWriter, r *http.Request, err error) {
+	var de *domain.Error
+	if errors.As(err, &de) && de.RetryAfter > 0 {
+		w.Header().Set("Retry-After", retryAfterSeconds(de.RetryAfter))
+	}
+	s.writeError(w, r, err)
+}
+
+type apiKeyJSON struct {
+	Mode      domain.Mode       `json:"mode"`
+	Key       string            `json:"key"`
+	Secret    string            `json:"secret,omitempty"`
+	ExpiresAt *domain.Timestamp `json:"expires_at"`
+	CreatedAt domain.Timestamp  `json:"created_at"`
+	IsActive  bool              `json:"is_active"`
+	RevokedAt *domain.Timestamp `json:"revoked_at"`
+}
+
+func newAPIKeyJSON(k domain.APIKey, now time.Time) apiKeyJSON {
+	j := apiKeyJSON{Mode: k.Mode, Key: k.ID, CreatedAt: domain.Timestamp(k.CreatedAt), IsActive: k.Active(now)}
+	if k.ExpiresAt != nil {
+		t := domain.Timestamp(*k.ExpiresAt)
+		j.ExpiresAt = &t
+	}
+	if k.RevokedAt != nil {
+		t := domain.Timestamp(*k.RevokedAt)
+		j.RevokedAt = &t
+	}
+	return j
+}
+
+func (s *Server) adminListKeys(r *http.Request, sess domain.Session) (response, error) {
+	q := newQuery(r.URL)
+	p := q.page(domain.ListAPIKeys)
+	if err := q.err(); err != nil {
+		return response{}, err
+	}
+	pg, err := s.keys.KeysPage(r.Context(), sess.Scope(), p)
+	if err != nil {
+		return response{}, err
+	}
+	now := time.Now()
+	out := make([]apiKeyJSON, len(pg.Items))
+	for i, k := range pg.Items {
+		out[i] = newAPIKeyJSON(k, now)
+	}
+	return page(resAPIKey, out, pg.Next), nil
+}
+
+type createKeyBody struct {
+	ExpiresAt *string `json:"expires_at"`
+}
+
+func (s *Server) adminCreateKey(r *http.Request, sess domain.Session) (response, error) {
+	var b createKeyBody
+	if r.ContentLength != 0 {
+		if err := wire.Decode(r, &b); err != nil {
+			return response{}, err
+		}
+	}
+	var expires *time.Time
+	if b.ExpiresAt != nil {
+		t, err := parseExpiry(*b.ExpiresAt)
+		if err != nil {
+			return response{}, err
+		}
+		expires = &t
+	}
+	created, err := s.keys.CreateKeyAs(r.Context(), sess, expires)
+	if err != nil {
+		return response{}, err
+	}
+	j := newAPIKeyJSON(created.Key, time.Now())
+	j.Secret = created.Secret
+	return object(resAPIKey, j), nil
+}
+
+// parseExpiry reads expires_at: RFC 3339, or the vendor's
+// "2023-03-23 12:34:56" taken as UTC.
+func parseExpiry(v string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00", time.DateTime} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	var p domain.Problems
+	p.Invalid("expires_at", "must be a date-time such as 2026-12-31T23:59:59Z, got %q", v)
+	return time.Time{}, p.Err()
+}
+
+func (s *Server) adminRevokeKey(r *http.Request, sess domain.Session) (response, error) {
+	k, err := s.keys.RevokeKeyAs(r.Context(), sess, r.PathValue("api_key"))
+	if err != nil {
+		return response{}, err
+	}
+	return object(resAPIKey, newAPIKeyJSON(k, time.Now())), nil
+}
+
+type dashboardSessionJSON struct {
+	Email         string           `json:"email"`
+	Role          domain.Role      `json:"role"`
+	WorkspaceName string           `json:"workspace_name"`
+	Mode          domain.Mode      `json:"mode"`
+	ExpiresAt     domain.Timestamp `json:"expires_at"`
+}
+
+func newDashboardSessionJSON(sess domain.Session) dashboardSessionJSON {
+	return dashboardSessionJSON{Email: sess.Email, Role: sess.Role, WorkspaceName: sess.WorkspaceName, Mode: sess.Mode,
+		ExpiresAt: domain.Timestamp(sess.ExpiresAt)}
+}
+
+type signInBody struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// dashboardSignIn checks the member's e-mail and password and sets the
+// session cookie: HttpOnly, SameSite=Strict, Secure when served over
+// https, scoped to the server's paths and expiring with the session.
+func (s *Server) dashboardSignIn(w http.ResponseWriter, r *http.Request) {
+	err := s.sameSite(r)
+	var b signInBody
+	if err == nil {
+		err = wire.Decode(r, &b)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	sess, token, err := s.members.SignIn(r.Context(), b.Email, b.Password, clientAddr(r), s.mode, domain.DashboardSessionTTL)
+	if err != nil {
+		s.writeSignInError(w, r, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: s.secureCookies || r.TLS != nil, Expires: sess.ExpiresAt})
+	wire.Write(w, http.StatusOK, map[string]any{"data": newDashboardSessionJSON(sess)})
+}
+
+func (s *Server) dashboardWhoAmI(w http.ResponseWriter, r *http.Request) {
+	sess, err := s.sessionOf(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	wire.Write(w, http.StatusOK, map[string]any{"data": newDashboardSessionJSON(sess)})
+}
+
+// dashboardSignOut ends the session and clears the cookie.
+func (s *Server) dashboardSignOut(w http.ResponseWriter, r *http.Request) {
+	if err := s.sameSite(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if c, err := r.Cookie(SessionCookie); err == nil {
+		if err := s.members.SignOut(r.Context(), c.Value); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: s.secureCookies || r.TLS != nil, MaxAge: -1})
+	w.WriteHeader(http.StatusNoContent)
+}
