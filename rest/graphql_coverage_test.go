@@ -33,13 +33,13 @@ func newCoverage() *coverage {
 }
 
 // run executes an operation that must succeed and records what it covered.
-func (c *coverage) run(t *testing.T, f *fixture, query string, vars map[string]any) map[string]any {
+func (c *coverage) run(t *testing.T, f *fixture, query string, vars map[string]any, headers ...string) map[string]any {
 	t.Helper()
 	doc, err := gqlparser.LoadQueryWithRules(c.schema, query, nil) // nil: the default rules
 	if err != nil {
 		t.Fatalf("parse %s: %v", query, err)
 	}
-	data := f.gql(query, vars).ok(t)
+	data := f.gql(query, vars, headers...).ok(t)
 	for _, op := range doc.Operations {
 		c.walk(op.SelectionSet, data)
 	}
@@ -309,6 +309,14 @@ func TestGraphQLEveryField(t *testing.T) {
 		c.run(t, f, `mutation ($id: ID!) { disableMonitoring(id: $id) { id } }`, map[string]any{"id": gigAcct})
 		c.run(t, f, `mutation ($id: ID!) { disconnectAccount(id: $id) { id } }`, map[string]any{"id": gigAcct})
 		c.run(t, f, `mutation { refreshVerificationReport(endUserId: "every", type: "voe") { id } }`, nil)
+		c.run(t, f, `mutation ($id: ID!) { sendTestEvent(webhookId: $id) { id outcome } }`, map[string]any{"id": hookID})
+
+		// The dashboard's own fields, as a signed-in member.
+		f.addMember("acme", "every@acme.test", domain.RoleDeveloper)
+		c.run(t, f, `query ($days: Int) { viewer { email role workspaceName mode }
+			overview(days: $days) { accountsConnected jobsByDay { date success pending error }
+				deliveriesDelivered deliveriesRetrying deliveriesFailed deliverySuccessRate } }`,
+			map[string]any{"days": 3}, "x-api-secret", "", "Cookie", f.dashboardCookie("every@acme.test"))
 
 		c.check(t, map[string]string{
 			"Address.line2":                        "the sandbox writes one-line street addresses",

@@ -405,3 +405,40 @@ func TestReportsRenderCommand(t *testing.T) {
 		}
 	})
 }
+
+// TestMembersAdd adds members from the command line: a made-up password
+// printed once, one read from stdin, and clear refusals.
+func TestMembersAdd(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		getenv := env("PAYLINE_MASTER_KEY", testMasterKey)
+		cmd := func(stdin string, args ...string) (string, error) {
+			var out, errOut bytes.Buffer
+			e := environment{getenv: getenv, stdout: &out, stderr: &errOut, stdin: strings.NewReader(stdin)}
+			err := e.members(ctx, append(args, "--database-url", url))
+			return out.String() + errOut.String(), err
+		}
+		out, err := cmd("", "add", "--customer", "acme", "--email", "Ana@Example.com", "--role", "administrator")
+		if err != nil || !strings.Contains(out, "added ana@example.com (administrator) to acme") || !regexp.MustCompile(`password: [0-9a-f]{30}\n`).MatchString(out) {
+			t.Fatalf("members add: %v\n%s", err, out)
+		}
+		out, err = cmd("a long enough password\n", "add", "--customer", "acme", "--email", "vic@example.com", "--role", "viewer", "--password-stdin")
+		if err != nil || strings.Contains(out, "password:") {
+			t.Fatalf("members add --password-stdin: %v\n%s", err, out)
+		}
+		for _, c := range []struct {
+			stdin string
+			args  []string
+			want  string
+		}{
+			{"", []string{"add", "--customer", "acme", "--email", "ana@example.com", "--role", "viewer"}, "already exists"},
+			{"", []string{"add", "--customer", "acme", "--email", "not-an-address", "--role", "viewer"}, "e-mail address"},
+			{"", []string{"add", "--customer", "acme", "--email", "x@example.com", "--role", "owner"}, "administrator, developer or viewer"},
+			{"short\n", []string{"add", "--customer", "acme", "--email", "y@example.com", "--role", "viewer", "--password-stdin"}, "at least 12 characters"},
+		} {
+			if out, err := cmd(c.stdin, c.args...); err == nil || !strings.Contains(err.Error()+out, c.want) {
+				t.Errorf("%v: %v %s, want %q", c.args, err, out, c.want)
+			}
+		}
+	})
+}

@@ -386,6 +386,16 @@ func (m *Main) bootstrapSandbox(ctx context.Context, keys *domain.KeyService) er
 	if err != nil {
 		return err
 	}
+	// A customer may exist without keys (payline members add made it).
+	var withKeys []domain.Customer
+	for _, c := range customers {
+		if ks, err := keys.Keys(ctx, c); err != nil {
+			return err
+		} else if len(ks) > 0 {
+			withKeys = append(withKeys, c)
+		}
+	}
+	customers = withKeys
 	if len(customers) > 0 {
 		fmt.Fprintf(m.Stdout, `
 Payline sandbox: this database already has API keys; a secret is shown only when its key is made.

@@ -187,8 +187,8 @@ async function overviewPage() {
     jobs === 0
       ? h('p', { className: 'empty' }, 'No jobs in the last 7 days. Open ', h('a', { href: '#/link' }, 'Link preview'), ' to connect a sandbox account and run your first jobs.')
       : h('div', { className: 'card' }, jobsChart(o.jobsByDay),
-        h('div', { className: 'legend' }, h('span', {}, h('i', { style: 'background:#1c7c4a' }), 'success'),
-          h('span', {}, h('i', { style: 'background:#d08a1e' }), 'pending'), h('span', {}, h('i', { style: 'background:#b3261e' }), 'error'))),
+        h('div', { className: 'legend' }, h('span', {}, h('i', { className: 'success' }), 'success'),
+          h('span', {}, h('i', { className: 'pending' }), 'pending'), h('span', {}, h('i', { className: 'error' }), 'error'))),
   );
 }
 

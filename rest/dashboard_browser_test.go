@@ -1,0 +1,213 @@
+package rest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/storage"
+	"payline/storage/storagetest"
+)
+
+// tab drives one dashboard tab.
+type tab struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+// until runs JS in the page until it returns true, or fails after 20s.
+func (p tab) until(what, js string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("!!("+js+")"))
+		if err != nil {
+			p.t.Fatalf("%s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			text, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 600)`))
+			p.t.Fatalf("timed out waiting for %s; the page says:\n%s", what, text)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (p tab) click(sel string) {
+	p.t.Helper()
+	p.until("click "+sel, fmt.Sprintf(`(() => { const el = document.querySelector(%q);
+		if (!el || el.disabled || el.offsetParent === null) return false; el.click(); return true; })()`, sel))
+}
+
+func (p tab) set(sel, value string) {
+	p.t.Helper()
+	p.until("fill "+sel, fmt.Sprintf(`(() => { const el = document.querySelector(%q); if (!el) return false;
+		el.value = %q; el.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, sel, value))
+}
+
+func (p tab) text(sel string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ''`, sel)))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return s
+}
+
+func (p tab) goTo(url string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(url)); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// shoot saves the page at 1280 and 375 px wide, checking it never
+// scrolls sideways; under PAYLINE_UPDATE_SCREENSHOTS=1 into docs/dashboard.
+func (p tab) shoot(name, ready string) {
+	p.t.Helper()
+	for _, width := range []int64{1280, 375} {
+		if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(width, 900)); err != nil {
+			p.t.Fatal(err)
+		}
+		p.until(name+" ready at "+fmt.Sprint(width), ready)
+		p.until(name+" fits "+fmt.Sprint(width)+" px", `document.documentElement.scrollWidth <= document.documentElement.clientWidth`)
+		png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		out := filepath.Join(p.t.TempDir(), name+".png")
+		if os.Getenv("PAYLINE_UPDATE_SCREENSHOTS") == "1" {
+			out = filepath.Join("..", "docs", "dashboard", fmt.Sprintf("%d-%s.png", width, name))
+		}
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// TestBrowserDashboard signs an administrator in to the dashboard in
+// headless Chromium and uses every page: creates and revokes a key (the
+// revoked secret then gets 401 from REST), registers a webhook and sends
+// it a test event, completes a sandbox Link session from Link preview
+// while a second tab's Jobs page shows the jobs arrive without a reload,
+// opens the end user's paystubs, and signs out. Each page is
+// photographed at 1280 and 375 px (docs/dashboard).
+func TestBrowserDashboard(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	rcv := newReceiver(t, always(200))
+	f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+	f.addMember("acme", "ada@acme.test", domain.RoleAdministrator)
+	p := tab{t: t, ctx: newBrowser(t)}
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+
+	// Sign in: a wrong password shows the server's words.
+	p.goTo(f.http.URL + "/dashboard")
+	p.until("the sign-in form", `!document.getElementById('signin').hidden`)
+	p.shoot("signin", `true`)
+	p.set("#email", "ada@acme.test")
+	p.set("#password", "not the password")
+	p.click("#signin-submit")
+	p.until("the refusal", `!document.getElementById('signin-error').hidden`)
+	if got := p.text("#signin-error"); got != "the e-mail address or password is wrong" {
+		t.Errorf("sign-in error %q", got)
+	}
+	p.set("#password", memberPassword)
+	p.click("#signin-submit")
+	p.until("the overview", `!!document.getElementById('stat-accounts')`)
+	if got := p.text("#who"); got != "ada@acme.test (administrator)" {
+		t.Errorf("signed in as %q", got)
+	}
+	p.shoot("overview-empty", `!!document.getElementById('stat-accounts')`)
+
+	// API keys: create one, use its secret, revoke it.
+	p.goTo(f.http.URL + "/dashboard/#/keys")
+	p.click("#create-key")
+	p.until("the new secret", `!!document.getElementById('new-secret')`)
+	secret := p.text("#new-secret")
+	if res := f.get("/v1/accounts", "x-api-secret", secret); res.status != http.StatusOK {
+		t.Fatalf("the dashboard's new secret: %d %s", res.status, res.raw)
+	}
+	p.shoot("keys", `!!document.getElementById('new-secret')`)
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`(window.confirm = () => true, true)`)); err != nil {
+		t.Fatal(err)
+	}
+	p.click("#keys tbody tr:first-child button.revoke")
+	p.until("the key revoked", `document.querySelector('#keys tbody tr:first-child .pill').textContent === 'revoked'`)
+	if res := f.get("/v1/accounts", "x-api-secret", secret); res.status != http.StatusUnauthorized || res.errorCode() != domain.CodeRevokedAPISecret {
+		t.Fatalf("the revoked secret: %d %s", res.status, res.raw)
+	}
+
+	// Webhooks: register one and send it a test event.
+	p.goTo(f.http.URL + "/dashboard/#/webhooks")
+	p.until("the webhook form", `!!document.getElementById('webhook-url')`)
+	p.set("#webhook-url", rcv.srv.URL+"/payline")
+	p.click("#webhook-form button[type=submit]")
+	p.click("section.webhook button.send-test")
+	waitFor(t, "the test event", func() bool {
+		for _, d := range rcv.deliveries() {
+			if strings.Contains(string(d.body), `"webhook.test"`) {
+				return true
+			}
+		}
+		return false
+	})
+	p.until("the delivery in the log", `!!document.querySelector('section.webhook table.deliveries .pill.delivered')`)
+	p.shoot("webhooks", `!!document.querySelector('table.deliveries')`)
+
+	// Jobs in a second tab (same browser, same cookie), Link in the first.
+	jobs := tab{t: t, ctx: func() context.Context { c, _ := chromedp.NewContext(p.ctx); return c }()}
+	jobs.goTo(f.http.URL + "/dashboard/#/jobs")
+	jobs.until("the live subscription", `document.getElementById('live') && document.getElementById('live').textContent.includes('live')`)
+	if n := jobs.text("#job-rows"); n != "" {
+		t.Fatalf("jobs before any Link session: %q", n)
+	}
+	p.goTo(f.http.URL + "/dashboard/#/link")
+	p.set("#link-end-user", "dash-user")
+	p.shoot("link", `!!document.getElementById('open-link')`)
+	p.click("#open-link")
+	m := modal{t: t, ctx: p.ctx}
+	m.click("#consent-continue")
+	m.typeInto("#search-input", "summit payroll")
+	m.click(`.result[data-kind="platform"]`)
+	m.click("#confirm-provider")
+	m.typeInto("#username", sandbox.UserGood)
+	m.typeInto("#password", sandbox.Password)
+	m.click("#login-submit")
+	m.click("#done")
+	p.until("Link's events on the page", `document.getElementById('link-events').textContent.includes('success')`)
+	jobs.until("the jobs on the Jobs page, without a reload", `document.querySelectorAll('#job-rows tr').length >= 3`)
+	jobs.until("every job finished", `[...document.querySelectorAll('#job-rows .pill')].every(p => p.textContent === 'success')`)
+	jobs.shoot("jobs", `document.querySelectorAll('#job-rows tr').length >= 3`)
+
+	// The end user's paystubs, and the overview now counting them.
+	p.goTo(f.http.URL + "/dashboard/#/end-users/dash-user")
+	p.until("the paystubs", `document.querySelectorAll('table.paystubs tbody tr').length > 0`)
+	p.shoot("end-user", `document.querySelectorAll('table.paystubs tbody tr').length > 0`)
+	p.goTo(f.http.URL + "/dashboard/#/overview")
+	p.until("the overview's counts", `document.getElementById('stat-accounts') && document.getElementById('stat-accounts').textContent === '1'`)
+	p.shoot("overview", `!!document.querySelector('svg.chart')`)
+
+	// Sign out: the sign-in form is back, and the cookie no longer works.
+	p.click("#signout")
+	p.until("the sign-in form", `!document.getElementById('signin').hidden`)
+	ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`fetch('/dashboard/session').then(r => r.status === 401)`, chromedp.EvalAwaitPromise))
+	if err != nil || !ok {
+		t.Errorf("the session after signing out: ok=%v err=%v", ok, err)
+	}
+}
