@@ -22,6 +22,9 @@ import (
 type tab struct {
 	t   *testing.T
 	ctx context.Context
+	// save writes screenshots to docs/dashboard under
+	// PAYLINE_UPDATE_SCREENSHOTS=1 (one database's run only).
+	save bool
 }
 
 // until runs JS in the page until it returns true, or fails after 20s.
@@ -87,7 +90,7 @@ func (p tab) shoot(name, ready string) {
 			p.t.Fatal(err)
 		}
 		out := filepath.Join(p.t.TempDir(), name+".png")
-		if os.Getenv("PAYLINE_UPDATE_SCREENSHOTS") == "1" {
+		if p.save && os.Getenv("PAYLINE_UPDATE_SCREENSHOTS") == "1" {
 			out = filepath.Join("..", "docs", "dashboard", fmt.Sprintf("%d-%s.png", width, name))
 		}
 		if err := os.WriteFile(out, png, 0o644); err != nil {
@@ -105,13 +108,18 @@ func (p tab) shoot(name, ready string) {
 // it a test event, completes a sandbox Link session from Link preview
 // while a second tab's Jobs page shows the jobs arrive without a reload,
 // opens the end user's paystubs, and signs out. Each page is
-// photographed at 1280 and 375 px (docs/dashboard).
+// photographed at 1280 and 375 px (docs/dashboard), on both databases.
 func TestBrowserDashboard(t *testing.T) {
-	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		browseDashboard(t, db, db.Dialect == storage.SQLite)
+	})
+}
+
+func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	rcv := newReceiver(t, always(200))
 	f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
 	f.addMember("acme", "ada@acme.test", domain.RoleAdministrator)
-	p := tab{t: t, ctx: newBrowser(t)}
+	p := tab{t: t, ctx: newBrowser(t), save: save}
 	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +179,7 @@ func TestBrowserDashboard(t *testing.T) {
 	p.shoot("webhooks", `!!document.querySelector('table.deliveries')`)
 
 	// Jobs in a second tab (same browser, same cookie), Link in the first.
-	jobs := tab{t: t, ctx: func() context.Context { c, _ := chromedp.NewContext(p.ctx); return c }()}
+	jobs := tab{t: t, ctx: func() context.Context { c, _ := chromedp.NewContext(p.ctx); return c }(), save: save}
 	jobs.goTo(f.http.URL + "/dashboard/#/jobs")
 	jobs.until("the live subscription", `document.getElementById('live') && document.getElementById('live').textContent.includes('live')`)
 	if n := jobs.text("#job-rows"); n != "" {

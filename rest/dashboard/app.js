@@ -90,7 +90,9 @@ function subscribe(query, variables, onData, onState) {
   return () => { closed = true; ws.close(); };
 }
 
-const fmtTime = (t) => (t ? new Date(t).toLocaleString() : '—');
+// fmtTime shows a time in the viewer's time zone, with UTC on hover.
+const fmtTime = (t) => (t ? h('time', { datetime: t, title: new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') },
+  new Date(t).toLocaleString()) : '—');
 const pill = (s) => h('span', { className: 'pill ' + (s || '') }, s || '—');
 const canWrite = () => session && session.role !== 'viewer';
 const isAdmin = () => session && session.role === 'administrator';
@@ -156,6 +158,7 @@ const pages = {
 async function route() {
   if (!session) return;
   if (stopLive) { stopLive(); stopLive = null; }
+  document.getElementById('flash').hidden = true;
   const [name, arg] = location.hash.replace(/^#\//, '').split('/');
   const render = pages[name] || overviewPage;
   for (const a of document.querySelectorAll('#nav a')) {
@@ -236,6 +239,8 @@ async function endUsersPage(id) {
   }
   const { endUser: u } = await gql(`query($id: ID!) { endUser(id: $id) { id firstConnectedAt
     accounts(first: 25) { edges { node { id connected monitoringStatus createdAt platform { name }
+      identity { fullName lastFourSsn } employment { employerName title status startDate }
+      income { compensation { formatted } compensationUnit payFrequency }
       jobs(first: 5) { edges { node { id name outcome timestamp errorCode } } }
       paystubs(first: 12) { edges { node { id payDate grossPay { formatted } netPay { formatted } } } }
       } } }
@@ -245,7 +250,7 @@ async function endUsersPage(id) {
     page.append(h('p', { className: 'empty' }, 'No end user "' + id + '" in this workspace. The id is the end_user_id you set on the link token.'));
     return;
   }
-  page.append(h('h2', {}, 'End user ', h('code', {}, u.id)), h('p', { className: 'muted' }, 'First connected ' + fmtTime(u.firstConnectedAt)));
+  page.append(h('h2', {}, 'End user ', h('code', {}, u.id)), h('p', { className: 'muted' }, 'First connected ', fmtTime(u.firstConnectedAt)));
   const reports = h('div', { className: 'row-actions' });
   for (const [label, r] of [['VOIE report (PDF)', u.voie], ['VOE report (PDF)', u.voe]]) {
     if (r) reports.append(h('a', { href: r.downloadUrl, className: 'report-link' }, label));
@@ -253,6 +258,11 @@ async function endUsersPage(id) {
   page.append(h('h2', {}, 'Verification reports'), reports.children.length ? reports : h('p', { className: 'empty' }, 'No report yet: reports need an income, employment or paystubs job to have read data.'));
   for (const { node: a } of u.accounts.edges) {
     page.append(h('h2', {}, a.platform.name, ' ', pill(a.connected ? 'active' : 'disconnected'), ' ', h('span', { className: 'muted small' }, 'account ', h('code', {}, a.id))));
+    const facts = [];
+    if (a.identity) facts.push('Employee: ' + a.identity.fullName + ' · SSN ···' + a.identity.lastFourSsn);
+    if (a.employment) facts.push('Employment: ' + a.employment.title + ' at ' + a.employment.employerName + ' since ' + a.employment.startDate + ' (' + a.employment.status + ')');
+    if (a.income) facts.push('Income: ' + a.income.compensation.formatted + ' ' + a.income.compensationUnit + ', paid ' + a.income.payFrequency);
+    if (facts.length) page.append(h('ul', { className: 'facts' }, facts.map((f) => h('li', {}, f))));
     page.append(h('div', { className: 'table-wrap' }, h('table', { className: 'jobs' },
       h('thead', {}, h('tr', {}, h('th', {}, 'Job'), h('th', {}, 'Outcome'), h('th', {}, 'When'))),
       h('tbody', {}, a.jobs.edges.map(({ node: j }) => h('tr', {}, h('td', {}, j.name), h('td', {}, pill(j.outcome), j.errorCode ? ' ' + j.errorCode : ''), h('td', {}, fmtTime(j.timestamp))))))));
