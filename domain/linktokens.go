@@ -388,10 +388,18 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkTo
 		if !slices.Contains(required, JobDirectDepositSwitch) {
 			p.Invalid("required_jobs", "must include direct_deposit_switch when end_user.platform_matching is present")
 		}
-		if VersionBefore(apiVersion, PlatformMatchingVersion) {
-			p.Invalid("end_user.platform_matching", "needs Service-Version %s or later, got %s", PlatformMatchingVersion, apiVersion)
-		}
 	}
+	checkVersionFields(&p, "POST /v1/link_tokens", apiVersion, func(field string) bool {
+		switch field {
+		case "solution":
+			return r.Solution != ""
+		case "features":
+			return r.Features != nil
+		case "end_user.platform_matching":
+			return r.PlatformMatching != nil
+		}
+		return false
+	})
 	c.lifetime = LinkTokenLifetime
 	if r.Site != nil {
 		c.lifetime = checkSite(&p, *r.Site)

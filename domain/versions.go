@@ -26,6 +26,35 @@ func WebhookVersions() []string {
 	return Versions[:slices.Index(Versions, firstWebhookVersion)+1]
 }
 
+// RequestRule is a request field tied to a version: a request pinned to
+// an older version may not send it (400 INVALID_FIELDS saying which
+// version it needs), so an integrator pinned to an old version never
+// gets behaviour it did not ask for.
+type RequestRule struct {
+	Since    string // first version that accepts the field
+	Endpoint string
+	Field    string
+	Instead  string // what an older version uses, for the message
+}
+
+// RequestRules is the one table of version-tied request fields.
+// docs/versions.md lists it (a test checks).
+var RequestRules = []RequestRule{
+	{Since: LatestVersion, Endpoint: "POST /v1/link_tokens", Field: "solution", Instead: "required_jobs"},
+	{Since: LatestVersion, Endpoint: "POST /v1/link_tokens", Field: "features", Instead: "required_jobs"},
+	{Since: PlatformMatchingVersion, Endpoint: "POST /v1/link_tokens", Field: "end_user.platform_matching", Instead: "a token without platform matching"},
+}
+
+// checkVersionFields records a problem for each field of the endpoint
+// that the request sends and its version does not accept.
+func checkVersionFields(p *Problems, endpoint, version string, sent func(field string) bool) {
+	for _, r := range RequestRules {
+		if r.Endpoint == endpoint && sent(r.Field) && VersionBefore(version, r.Since) {
+			p.Invalid(r.Field, "needs Service-Version %s or later, got %s; use %s", r.Since, version, r.Instead)
+		}
+	}
+}
+
 // KnownVersion reports whether v is one of Versions.
 func KnownVersion(v string) bool { return slices.Contains(Versions, v) }
 
