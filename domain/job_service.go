@@ -63,6 +63,7 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		if fetched, err = s.fetch(ctx, r.Scope, a, product, now, &j); err != nil {
 			return 0, fmt.Errorf("fetch %s for job %s: %w", product, j.ID, err)
 		}
+		j.Params.Read = readParams(j.Name, fetched)
 	}
 	wait := time.Duration(0)
 	if res.Outcome == OutcomePending {

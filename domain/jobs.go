@@ -52,6 +52,24 @@ func (j Job) Scope() Scope { return Scope{CustomerID: j.CustomerID, Mode: j.Mode
 type JobParams struct {
 	Action     string
 	Allocation *JobParamsAllocation
+	// Read says what a read job (identity, paystubs, tax_forms, ...)
+	// fetched, as the vendor's job params do; nil for other jobs.
+	Read *ReadParams
+}
+
+// ReadParams is what a successful read job fetched.
+type ReadParams struct {
+	// Count is how many data objects the job fetched.
+	Count int
+	// FromPayDate and ToPayDate bound the paystubs a paystubs job read.
+	FromPayDate, ToPayDate string
+	// SyncStatus is complete once every object was read (Payline reads
+	// in one pass, so always complete).
+	SyncStatus string
+	// Year is the newest tax year a tax_forms job read; DocumentType the
+	// form it read ("W-2").
+	Year         int
+	DocumentType string
 }
 
 // JobParamsAllocation is the allocation a switch applied.
@@ -71,8 +89,14 @@ type JobParamsTarget struct {
 // jobParamsJSON is the API shape of params: allocation.value is dollars
 // for an amount and the percentage for a percentage, absent otherwise.
 type jobParamsJSON struct {
-	Action     string                   `json:"action,omitempty"`
-	Allocation *jobParamsAllocationJSON `json:"allocation,omitempty"`
+	Action       string                   `json:"action,omitempty"`
+	Allocation   *jobParamsAllocationJSON `json:"allocation,omitempty"`
+	Count        *int                     `json:"count,omitempty"`
+	FromPayDate  string                   `json:"from_pay_date,omitempty"`
+	ToPayDate    string                   `json:"to_pay_date,omitempty"`
+	SyncStatus   string                   `json:"sync_status,omitempty"`
+	Year         int                      `json:"year,omitempty"`
+	DocumentType string                   `json:"document_type,omitempty"`
 }
 
 type jobParamsAllocationJSON struct {
@@ -95,6 +119,10 @@ func (p JobParams) MarshalJSON() ([]byte, error) {
 	if a := p.Allocation; a != nil {
 		out.Allocation = &jobParamsAllocationJSON{Type: a.Type, Value: a.Split.ValueJSON(),
 			Target: jobParamsTargetJSON(a.Target)}
+	}
+	if r := p.Read; r != nil {
+		out.Count, out.FromPayDate, out.ToPayDate, out.SyncStatus = &r.Count, r.FromPayDate, r.ToPayDate, r.SyncStatus
+		out.Year, out.DocumentType = r.Year, r.DocumentType
 	}
 	return json.Marshal(out)
 }

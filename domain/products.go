@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -95,6 +96,50 @@ type Fetched struct {
 	Shifts      []DatedShift
 	// switches is how many switches the allocations were computed from.
 	switches int
+}
+
+// readParams says what a read job fetched, nil for a job that reads no
+// product of its own (a switch refreshes allocations but reports its
+// allocation instead).
+func readParams(j JobType, f Fetched) *ReadParams {
+	r := &ReadParams{SyncStatus: "complete"}
+	switch j {
+	case JobIdentity:
+		r.Count = btoi(f.Identity != nil)
+	case JobEmployment:
+		r.Count = btoi(f.Employment != nil)
+	case JobIncome:
+		r.Count = btoi(f.Income != nil)
+	case JobDirectDepositAllocations:
+		r.Count = len(f.Allocations)
+	case JobShifts:
+		r.Count = len(f.Shifts)
+	case JobPaystubs:
+		r.Count = len(f.Paystubs)
+		for _, p := range f.Paystubs {
+			if r.FromPayDate == "" || p.PayDate < r.FromPayDate {
+				r.FromPayDate = p.PayDate
+			}
+			r.ToPayDate = max(r.ToPayDate, p.PayDate)
+		}
+	case JobTaxForms:
+		r.Count, r.DocumentType = len(f.W2s), "W-2"
+		for _, w := range f.W2s {
+			if y, err := strconv.Atoi(w.TaxYear); err == nil {
+				r.Year = max(r.Year, y)
+			}
+		}
+	default:
+		return nil
+	}
+	return r
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // productOf is the data product a job produces ("" for jobs that produce

@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +371,36 @@ func TestEarningsStreamAndBillNavigator(t *testing.T) {
 		put("earner", `{"reason": "x"}`).wantError(t, 400, typeInvalid, domain.CodeMissingFields)
 		put("earner", `{"action": "explode"}`).wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 		put("nobody", `{"action": "deactivate"}`).wantError(t, 404, typeNotFound, domain.CodeEndUserNotFound)
+	})
+}
+
+// TestReadJobParams checks that read jobs report what they fetched, as the
+// vendor's job params do: count, the paystubs' pay-date range, the tax
+// forms' newest year and type, and sync_status.
+func TestReadJobParams(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		acct, tokenID := f.connectWithJobs("params-user", "identity", "paystubs", "tax_forms")
+		stubs := f.allPages("/v1/accounts/" + acct + "/paystubs?limit=100")
+		forms := f.allPages("/v1/accounts/" + acct + "/tax_forms?limit=100")
+		jobs := map[string]map[string]any{}
+		for _, j := range f.get("/v1/jobs?link_token_id=" + tokenID).list(t) {
+			jobs[j["name"].(string)] = j["params"].(map[string]any)
+		}
+		newest, oldest := stubs[0]["pay_date"], stubs[len(stubs)-1]["pay_date"]
+		if p := jobs["paystubs"]; p["count"] != float64(len(stubs)) || p["from_pay_date"] != oldest || p["to_pay_date"] != newest || p["sync_status"] != "complete" {
+			t.Errorf("paystubs params %v; %d paystubs from %v to %v", p, len(stubs), oldest, newest)
+		}
+		if p := jobs["identity"]; p["count"] != float64(1) || p["sync_status"] != "complete" || len(p) != 2 {
+			t.Errorf("identity params %v", p)
+		}
+		year := 0.0
+		for _, fm := range forms {
+			y, _ := strconv.Atoi(fmt.Sprint(fm["year"]))
+			year = max(year, float64(y))
+		}
+		if p := jobs["tax_forms"]; p["count"] != float64(len(forms)) || p["year"] != year || p["document_type"] != "W-2" {
+			t.Errorf("tax_forms params %v; %d forms, newest %v", p, len(forms), year)
+		}
 	})
 }

@@ -355,6 +355,16 @@ const jobColumns = `id, customer_id, mode, account_id, platform_id, platform_nam
 type storedJobParams struct {
 	Action     string               `json:"action,omitempty"`
 	Allocation *storedJobAllocation `json:"allocation,omitempty"`
+	Read       *storedReadParams    `json:"read,omitempty"`
+}
+
+type storedReadParams struct {
+	Count        int    `json:"count"`
+	FromPayDate  string `json:"from_pay_date,omitempty"`
+	ToPayDate    string `json:"to_pay_date,omitempty"`
+	SyncStatus   string `json:"sync_status,omitempty"`
+	Year         int    `json:"year,omitempty"`
+	DocumentType string `json:"document_type,omitempty"`
 }
 
 type storedJobAllocation struct {
@@ -372,6 +382,9 @@ type storedJobTarget struct {
 
 func jobParamsText(p domain.JobParams) string {
 	s := storedJobParams{Action: p.Action}
+	if r := p.Read; r != nil {
+		s.Read = (*storedReadParams)(r)
+	}
 	if a := p.Allocation; a != nil {
 		s.Allocation = &storedJobAllocation{Type: a.Type, Target: storedJobTarget(a.Target)}
 		switch a.Type {
@@ -389,7 +402,7 @@ func parseJobParams(text string) (domain.JobParams, error) {
 	if err := json.Unmarshal([]byte(text), &s); err != nil {
 		return domain.JobParams{}, fmt.Errorf("jobs.params: %w", err)
 	}
-	p := domain.JobParams{Action: s.Action}
+	p := domain.JobParams{Action: s.Action, Read: (*domain.ReadParams)(s.Read)}
 	if a := s.Allocation; a != nil {
 		p.Allocation = &domain.JobParamsAllocation{Split: domain.Split{Type: a.Type}, Target: domain.JobParamsTarget(a.Target)}
 		if a.AmountCents != nil {
