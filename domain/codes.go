@@ -61,6 +61,7 @@ const (
 	CodeEndUserNotFound   = "END_USER_NOT_FOUND"
 	CodeDocumentNotFound  = "DOCUMENT_NOT_FOUND"
 	CodePaystubNotFound   = "PAYSTUB_NOT_FOUND"
+	CodeTaxFormNotFound   = "TAX_FORM_NOT_FOUND"
 	CodeProductNotFound   = "PRODUCT_NOT_FOUND"
 	CodeNotSandbox        = "SANDBOX_ONLY"
 )

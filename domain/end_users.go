@@ -2,7 +2,9 @@ package domain
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -65,6 +67,39 @@ func (s *AccountService) AccountRecords(ctx context.Context, sc Scope, accountID
 	}
 	page, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: kind, AccountID: accountID}, p)
 	return page, a, err
+}
+
+// TaxForm returns one of an account's tax forms, with a signed link to
+// the form's document. Errors: ACCOUNT_NOT_FOUND, TAX_FORM_NOT_FOUND.
+func (s *AccountService) TaxForm(ctx context.Context, sc Scope, accountID, id string) (Record, error) {
+	if _, err := s.Account(ctx, sc, accountID); err != nil {
+		return Record{}, err
+	}
+	if err := CheckID("tax_form_id", id); err != nil {
+		return Record{}, err
+	}
+	r, err := s.tx.Records().Record(ctx, sc, RecordTaxForm, id)
+	if errors.Is(err, ErrNoRows) || (err == nil && r.AccountID != accountID) {
+		return Record{}, Errorf(KindNotFound, CodeTaxFormNotFound, "account %s has no tax form %s", accountID, id)
+	}
+	if err != nil {
+		return Record{}, err
+	}
+	var body struct {
+		DocumentID string `json:"document_id"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil || body.DocumentID == "" {
+		return r, err
+	}
+	doc, err := s.tx.Records().Record(ctx, sc, RecordDocument, body.DocumentID)
+	if err != nil {
+		return Record{}, fmt.Errorf("document of tax form %s: %w", id, err)
+	}
+	if err := s.link(ctx, sc, &doc); err != nil {
+		return Record{}, err
+	}
+	r.Link = doc.Link
+	return r, nil
 }
 
 // Documents pages an end user's documents; docType filters by type.

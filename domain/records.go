@@ -81,3 +81,12 @@ type DatedW2 struct {
 	DocumentID string
 	W2
 }
+
+// TaxFormType is a stored tax form type as the APIs name it: the vendor's
+// "W-2" for what Payline stores (and documents call) "w2".
+func TaxFormType(stored string) string {
+	if stored == "w2" {
+		return "W-2"
+	}
+	return stored
+}

@@ -213,7 +213,7 @@ func taxFormOf(rec domain.Record) (*model.TaxForm, error) {
 	if err := json.Unmarshal(rec.Body, &body); err != nil {
 		return nil, err
 	}
-	return &model.TaxForm{ID: rec.ID, Year: body.Year, FormType: body.FormType, DocumentID: body.DocumentID, W2: &body.ParsedData}, nil
+	return &model.TaxForm{ID: rec.ID, Year: body.Year, FormType: domain.TaxFormType(body.FormType), DocumentID: body.DocumentID, W2: &body.ParsedData}, nil
 }
 
 // pointers relays a channel of values as pointers until it closes.

@@ -2,7 +2,9 @@ package rest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"payline/domain"
@@ -81,6 +83,16 @@ func recordJSON(r domain.Record) (map[string]any, error) {
 		return nil, err
 	}
 	out["id"], out["created_at"] = r.ID, wire.Time(r.CreatedAt)
+	if r.Kind == domain.RecordTaxForm {
+		// The vendor's tax form: form_type "W-2" and an integer year.
+		out["form_type"] = domain.TaxFormType(fmt.Sprint(out["form_type"]))
+		if y, err := strconv.Atoi(fmt.Sprint(out["year"])); err == nil {
+			out["year"] = y
+		}
+		if r.Link != nil {
+			out["document"] = r.Link
+		}
+	}
 	if r.Kind == domain.RecordDocument {
 		out["end_user_id"] = r.EndUserID
 		if r.Link != nil {
@@ -143,6 +155,18 @@ func (s *Server) listDocuments(r *http.Request) (response, error) {
 		return response{}, err
 	}
 	return page(domain.RecordDocument, items, pg.Next), nil
+}
+
+func (s *Server) getTaxForm(r *http.Request) (response, error) {
+	f, err := s.accounts.TaxForm(r.Context(), scopeOf(r), r.PathValue("account_id"), r.PathValue("tax_form_id"))
+	if err != nil {
+		return response{}, err
+	}
+	out, err := recordJSON(f)
+	if err != nil {
+		return response{}, err
+	}
+	return object(domain.RecordTaxForm, out), nil
 }
 
 func (s *Server) getDocument(r *http.Request) (response, error) {

@@ -247,10 +247,18 @@ func TestTaxFormsAndDocuments(t *testing.T) {
 			t.Fatalf("tax forms %s", forms.raw)
 		}
 		form := list[0]
-		year := form["year"].(string)
-		if form["form_type"] != "w2" || form["account_id"] != acct || year != fmt.Sprint(f.clock.Now().Year()-1) {
-			t.Errorf("tax form %v", form)
+		year := fmt.Sprint(form["year"])
+		if form["form_type"] != "W-2" || form["account_id"] != acct || form["year"] != float64(f.clock.Now().Year()-1) || form["document"] != nil {
+			t.Errorf("tax form %v: want form_type W-2, an integer year and no document link in the list", form)
 		}
+		// One form by id carries a signed link to its document.
+		one := f.get("/v1/accounts/" + acct + "/tax_forms/" + form["id"].(string)).data(t)
+		if d, _ := one["document"].(map[string]any); d == nil || d["id"] != form["document_id"] || !strings.HasPrefix(d["download_url"].(string), f.http.URL+"/files/") ||
+			one["year"] != form["year"] || one["form_type"] != "W-2" {
+			t.Errorf("GET one tax form: %v", one)
+		}
+		f.get("/v1/accounts/"+acct+"/tax_forms/"+domain.NewID()).wantError(t, 404, typeNotFound, domain.CodeTaxFormNotFound)
+		f.get("/v1/accounts/"+acct+"/tax_forms/nope").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 		// The W-2 agrees with the year's paystubs as the API serves them.
 		var gross, pretax float64
 		for _, s := range f.allPages("/v1/accounts/" + acct + "/paystubs?limit=100&from_pay_date=" + year + "-01-01") {
@@ -284,6 +292,8 @@ func TestTaxFormsAndDocuments(t *testing.T) {
 		f.get("/v1/end_users/w2-user/documents/not-a-uuid").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 		f.connectWithJobs("someone-else", "income")
 		f.get("/v1/end_users/someone-else/documents/"+form["document_id"].(string)).wantError(t, 404, typeNotFound, domain.CodeDocumentNotFound)
+		other := f.get("/v1/end_users/someone-else/accounts").list(t)[0]["id"].(string)
+		f.get("/v1/accounts/"+other+"/tax_forms/"+form["id"].(string)).wantError(t, 404, typeNotFound, domain.CodeTaxFormNotFound)
 		f.get("/v1/accounts/"+acct+"/shifts").wantError(t, 404, typeNotFound, domain.CodeProductNotFound)
 	})
 }

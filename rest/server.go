@@ -163,6 +163,7 @@ func (s *Server) routes() {
 		s.handle("POST /v1/accounts/{account_id}/disconnect", s.disconnect)
 		s.handle("POST /v1/accounts/{account_id}/disable_monitoring", s.disableMonitoring)
 		s.handle("GET /v1/accounts/{account_id}/tax_forms", s.accountRecords(domain.RecordTaxForm, domain.ProductTaxForms))
+		s.handle("GET /v1/accounts/{account_id}/tax_forms/{tax_form_id}", s.getTaxForm)
 		s.handle("GET /v1/accounts/{account_id}/shifts", s.accountRecords(domain.RecordShift, domain.ProductShifts))
 		s.handle("GET /v1/end_users/{end_user_id}/documents", s.listDocuments)
 		s.handle("GET /v1/end_users/{end_user_id}/documents/{document_id}", s.getDocument)
