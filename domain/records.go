@@ -56,17 +56,59 @@ type RecordStore interface {
 
 // Shift is a worked shift from a time-and-attendance platform.
 type Shift struct {
-	StartDate  string           `json:"start_date"`
-	EndDate    string           `json:"end_date"`
-	Timezone   string           `json:"timezone"`
-	Timestamps []ShiftTimestamp `json:"timestamps"`
-	Earnings   []PayLine        `json:"earnings"`
+	StartDate string `json:"start_date"`
+	EndDate   string `json:"end_date"`
+	// Type is the work performed: shift, rideshare, delivery or other.
+	Type     string `json:"type"`
+	Timezone string `json:"timezone"`
+	// Timestamps are the periods worked, clock-in to clock-out.
+	Timestamps []ShiftPeriod `json:"timestamps"`
+	Earnings   []PayLine     `json:"earnings"`
+	Currency   string        `json:"currency"`
 }
 
-// ShiftTimestamp is a clock-in or clock-out.
-type ShiftTimestamp struct {
-	Type      string `json:"type"`
-	Timestamp string `json:"timestamp"`
+// ShiftPeriod is one period worked, from clock-in to clock-out (RFC 3339).
+type ShiftPeriod struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// UnmarshalJSON reads a shift in the vendor's shape, and shifts stored
+// before Payline used it: timestamps as [{type: shift_start|shift_end,
+// timestamp}], no type and no currency.
+func (s *Shift) UnmarshalJSON(b []byte) error {
+	type plain Shift
+	var raw struct {
+		plain
+		Timestamps []struct {
+			From      string `json:"from"`
+			To        string `json:"to"`
+			Type      string `json:"type"`
+			Timestamp string `json:"timestamp"`
+		} `json:"timestamps"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*s = Shift(raw.plain)
+	s.Timestamps = nil
+	for _, t := range raw.Timestamps {
+		switch {
+		case t.Type == "shift_start":
+			s.Timestamps = append(s.Timestamps, ShiftPeriod{From: t.Timestamp})
+		case t.Type == "shift_end" && len(s.Timestamps) > 0 && s.Timestamps[len(s.Timestamps)-1].To == "":
+			s.Timestamps[len(s.Timestamps)-1].To = t.Timestamp
+		case t.Type == "":
+			s.Timestamps = append(s.Timestamps, ShiftPeriod{From: t.From, To: t.To})
+		}
+	}
+	if s.Type == "" {
+		s.Type = "shift"
+	}
+	if s.Currency == "" {
+		s.Currency = "USD"
+	}
+	return nil
 }
 
 // DatedShift is a shift with its record id.

@@ -186,15 +186,13 @@ func shiftOf(rec domain.Record) (*model.Shift, error) {
 		return nil, err
 	}
 	out := &model.Shift{ID: rec.ID, StartDate: s.StartDate, EndDate: s.EndDate, Timezone: s.Timezone}
-	for _, t := range s.Timestamps {
-		at, err := time.Parse(time.RFC3339Nano, t.Timestamp)
-		if err != nil {
+	if n := len(s.Timestamps); n > 0 {
+		var err error
+		if out.StartedAt, err = time.Parse(time.RFC3339Nano, s.Timestamps[0].From); err != nil {
 			return nil, err
 		}
-		if t.Type == "shift_start" {
-			out.StartedAt = at
-		} else {
-			out.EndedAt = at
+		if out.EndedAt, err = time.Parse(time.RFC3339Nano, s.Timestamps[n-1].To); err != nil {
+			return nil, err
 		}
 	}
 	for i := range s.Earnings {

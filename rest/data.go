@@ -78,8 +78,18 @@ func (s *Server) disableMonitoring(r *http.Request) (response, error) {
 
 // recordJSON renders a stored record with its id, account and time.
 func recordJSON(r domain.Record) (map[string]any, error) {
+	body := r.Body
+	if r.Kind == domain.RecordShift {
+		// Through domain.Shift, so shifts stored in the earlier shape are
+		// served in the vendor's.
+		var s domain.Shift
+		if err := json.Unmarshal(body, &s); err != nil {
+			return nil, err
+		}
+		body, _ = json.Marshal(s)
+	}
 	var out map[string]any
-	if err := json.Unmarshal(r.Body, &out); err != nil {
+	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, err
 	}
 	out["id"], out["created_at"] = r.ID, wire.Time(r.CreatedAt)

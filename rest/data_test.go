@@ -326,11 +326,14 @@ func TestShifts(t *testing.T) {
 			// rounded half up, computed in integers.
 			e := s["earnings"].([]any)[0].(map[string]any)
 			ts := s["timestamps"].([]any)
-			if len(ts) != 2 {
-				t.Fatalf("shift %v: want a start and an end", s)
+			if len(ts) != 1 || s["type"] != "shift" || s["currency"] != "USD" {
+				t.Fatalf("shift %v: want one period worked, type shift, currency USD", s)
 			}
-			start, _ := time.Parse(time.RFC3339, ts[0].(map[string]any)["timestamp"].(string))
-			end, _ := time.Parse(time.RFC3339, ts[1].(map[string]any)["timestamp"].(string))
+			start, err1 := time.Parse(time.RFC3339, ts[0].(map[string]any)["from"].(string))
+			end, err2 := time.Parse(time.RFC3339, ts[0].(map[string]any)["to"].(string))
+			if err1 != nil || err2 != nil || !end.After(start) {
+				t.Fatalf("shift %v: from/to %v %v", s, err1, err2)
+			}
 			minutes, rate := int64(end.Sub(start)/time.Minute), int64(e["rate"].(float64))
 			if want := (minutes*rate + 30) / 60; int64(e["amount"].(float64)) != want {
 				t.Errorf("shift %v: amount %v, want %d for %d minutes at %d", s, e["amount"], want, minutes, rate)

@@ -394,9 +394,9 @@ func (p Person) Shifts(now time.Time) []domain.DatedShift {
 			ID: uuid.NewSHA1(namespace, []byte("shift/"+p.AccountID+"/"+day.Format(time.DateOnly))).String(),
 			Shift: domain.Shift{
 				StartDate: day.Format(time.DateOnly), EndDate: end.Format(time.DateOnly), Timezone: "UTC",
-				Timestamps: []domain.ShiftTimestamp{
-					{Type: "shift_start", Timestamp: domain.APITime(start)},
-					{Type: "shift_end", Timestamp: domain.APITime(end)},
+				Type: "shift", Currency: "USD",
+				Timestamps: []domain.ShiftPeriod{
+					{From: domain.APITime(start), To: domain.APITime(end)},
 				},
 				Earnings: []domain.PayLine{{Name: "Shift pay", Category: "hourly", Amount: pay, Hours: &hours, Rate: &r2}},
 			},

@@ -1,0 +1,28 @@
+package domain_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"payline/domain"
+)
+
+// TestShiftReadsBothShapes: shifts stored before Payline used the vendor's
+// shape ([{type: shift_start|shift_end, timestamp}], no type or currency)
+// read as the vendor's ([{from, to}], type shift, currency USD).
+func TestShiftReadsBothShapes(t *testing.T) {
+	old := `{"start_date": "2026-11-02", "end_date": "2026-11-02", "timezone": "UTC", "earnings": [],
+		"timestamps": [{"type": "shift_start", "timestamp": "2026-11-02T09:00:00Z"}, {"type": "shift_end", "timestamp": "2026-11-02T17:30:00Z"}]}`
+	want := domain.Shift{StartDate: "2026-11-02", EndDate: "2026-11-02", Type: "shift", Timezone: "UTC", Currency: "USD",
+		Timestamps: []domain.ShiftPeriod{{From: "2026-11-02T09:00:00Z", To: "2026-11-02T17:30:00Z"}}, Earnings: []domain.PayLine{}}
+	var got domain.Shift
+	if err := json.Unmarshal([]byte(old), &got); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("old shape read as %+v, %v", got, err)
+	}
+	b, _ := json.Marshal(got)
+	var again domain.Shift
+	if err := json.Unmarshal(b, &again); err != nil || !reflect.DeepEqual(again, want) {
+		t.Fatalf("new shape %s read back as %+v, %v", b, again, err)
+	}
+}
