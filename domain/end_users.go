@@ -150,8 +150,10 @@ func (s *AccountService) Document(ctx context.Context, sc Scope, endUserID, id s
 
 // Payout is an expected payout of the earnings stream.
 type Payout struct {
-	Status   string          `json:"status"`
-	PayDate  string          `json:"pay_date"`
+	Status  string `json:"status"`
+	PayDate string `json:"pay_date"`
+	// NetPay is what the payout brings: the sum of its earnings' net pay.
+	NetPay   Money           `json:"net_pay"`
 	Earnings []PayoutEarning `json:"earnings"`
 }
 
@@ -224,6 +226,7 @@ func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID
 			}
 			p.Earnings = append(p.Earnings, PayoutEarning{Date: date, ConfidenceScore: score,
 				NetPay: Money{Amount: mean, Currency: stubs[0].Currency}})
+			p.NetPay = Money{Amount: p.NetPay.Amount + mean, Currency: stubs[0].Currency}
 		}
 	}
 	for _, p := range byDate {

@@ -367,6 +367,13 @@ func TestEarningsStreamAndBillNavigator(t *testing.T) {
 			if e["net_pay"].(map[string]any)["currency"] != "USD" || e["net_pay"].(map[string]any)["amount"].(float64) <= 0 {
 				t.Errorf("net pay %v", e)
 			}
+			var sum float64
+			for _, e := range p["earnings"].([]any) {
+				sum += e.(map[string]any)["net_pay"].(map[string]any)["amount"].(float64)
+			}
+			if np := p["net_pay"].(map[string]any); np["amount"] != sum || np["currency"] != "USD" {
+				t.Errorf("payout net_pay %v, want the earnings' sum %v", np, sum)
+			}
 		}
 		// A disconnected account stops the stream.
 		f.request("POST", "/v1/accounts/"+acct+"/disconnect", nil)
