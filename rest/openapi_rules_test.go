@@ -2,8 +2,11 @@ package rest
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -83,5 +86,116 @@ func TestOpenAPINullability(t *testing.T) {
 	slices.Sort(bad)
 	if len(bad) > 0 {
 		t.Errorf("nullable but not required (a field that can be null must always be present):\n%s", fmt.Sprint(slices.Compact(bad)))
+	}
+}
+
+// vendorDoc loads one of the vendor's OpenAPI documents from ../shared.
+func vendorDoc(t *testing.T, name string) *openapi3.T {
+	t.Helper()
+	path := filepath.Join("..", "..", "shared", "reference", "vendor", "openapi", name)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the vendor's OpenAPI documents are not beside this checkout (%s): CI clones ../shared next to main", path)
+	}
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return doc
+}
+
+// schemaAt walks a path like "Job.params.allocation.target.name" or
+// "Paystub.taxes[].amount" from a named component schema, through allOf.
+func schemaAt(doc *openapi3.T, path string) (*openapi3.Schema, error) {
+	parts := strings.Split(strings.ReplaceAll(path, "[]", ".[]"), ".")
+	ref := doc.Components.Schemas[parts[0]]
+	for i, part := range parts {
+		if ref == nil || ref.Value == nil {
+			return nil, fmt.Errorf("%s: no schema at %s", path, strings.Join(parts[:i], "."))
+		}
+		if i == 0 {
+			continue
+		}
+		s := ref.Value
+		for s.Properties == nil && s.Items == nil && len(s.AllOf) == 1 && s.AllOf[0].Value != nil {
+			s = s.AllOf[0].Value
+		}
+		if part == "[]" {
+			ref = s.Items
+		} else {
+			ref = s.Properties[part]
+		}
+	}
+	if ref == nil || ref.Value == nil {
+		return nil, fmt.Errorf("%s: no such field", path)
+	}
+	s := ref.Value
+	for s.Type == nil && len(s.AllOf) == 1 && s.AllOf[0].Value != nil { // "allOf: [{type: string, enum: ...}]"
+		s = s.AllOf[0].Value
+	}
+	return s, nil
+}
+
+// TestOpenAPIAgreesWithVendor compares docs/openapi.yaml with the vendor's
+// documents for the fields the shapes issue took from them: the type and
+// format of each, and every enum value Payline names is one of the
+// vendor's.
+func TestOpenAPIAgreesWithVendor(t *testing.T) {
+	openAPIRouter(t, "http://127.0.0.1")
+	ours := specDoc
+	docs := map[string]*openapi3.T{}
+	for _, pair := range []struct{ ours, file, vendor string }{
+		{"Paystub.taxes", "income-and-employment", "PaystubObjResponse_v2022_03_02.taxes"},
+		{"Paystub.taxes[].name", "income-and-employment", "PaystubObjResponse_v2022_03_02.taxes[].name"},
+		{"Paystub.taxes[].amount", "income-and-employment", "PaystubObjResponse_v2022_03_02.taxes[].amount"},
+		{"Paystub.deductions", "income-and-employment", "PaystubObjResponse_v2022_03_02.deductions"},
+		{"Paystub.deductions[].name", "income-and-employment", "PaystubObjResponse_v2022_03_02.deductions[].name"},
+		{"Paystub.deductions[].amount", "income-and-employment", "PaystubObjResponse_v2022_03_02.deductions[].amount"},
+		{"Paystub.time_off", "income-and-employment", "PaystubObjResponse_v2022_03_02.time_off"},
+		{"Job.error_type", "jobs", "JobObjResponse_v2023_11_22.error_type"},
+		{"Job.error_code", "jobs", "JobObjResponse_v2023_11_22.error_code"},
+		{"Job.params.count", "jobs", "JobObjResponse_v2023_11_22.params.count"},
+		{"Job.params.from_pay_date", "jobs", "JobObjResponse_v2023_11_22.params.from_pay_date"},
+		{"Job.params.to_pay_date", "jobs", "JobObjResponse_v2023_11_22.params.to_pay_date"},
+		{"Job.params.sync_status", "jobs", "JobObjResponse_v2023_11_22.params.sync_status"},
+		{"Job.params.year", "jobs", "JobObjResponse_v2023_11_22.params.year"},
+		{"Job.params.document_type", "jobs", "JobObjResponse_v2023_11_22.params.document_type"},
+		{"Job.params.action", "jobs", "JobObjResponse_v2023_11_22.params.action"},
+		{"Job.params.allocation.type", "jobs", "JobObjResponse_v2023_11_22.params.allocation.type"},
+		{"Job.params.allocation.target.account_type", "jobs", "JobObjResponse_v2023_11_22.params.allocation.target.account_type"},
+		{"Job.params.allocation.target.last_four_account_number", "jobs", "JobObjResponse_v2023_11_22.params.allocation.target.last_four_account_number"},
+		{"Shift.type", "income-and-employment", "ShiftObjResponse.type"},
+		{"Shift.timezone", "income-and-employment", "ShiftObjResponse.timezone"},
+		{"Shift.currency", "income-and-employment", "ShiftObjResponse.currency"},
+		{"Shift.timestamps", "income-and-employment", "ShiftObjResponse.timestamps"},
+		{"Shift.timestamps[].from", "income-and-employment", "ShiftObjResponse.timestamps[].from"},
+		{"Shift.timestamps[].to", "income-and-employment", "ShiftObjResponse.timestamps[].to"},
+		{"TaxForm.form_type", "tax-forms", "TaxFormObjResponse_v2022_06_22.form_type"},
+		{"TaxForm.year", "tax-forms", "TaxFormObjResponse_v2022_06_22.year"},
+		{"Payout.net_pay.amount", "earnings-stream", "EarningsStreamPayoutObjResponse_v2023_04_18.net_pay.amount"},
+		{"Payout.net_pay.currency", "earnings-stream", "EarningsStreamPayoutObjResponse_v2023_04_18.net_pay.currency"},
+		{"Payout.status", "earnings-stream", "EarningsStreamPayoutObjResponse_v2023_04_18.status"},
+	} {
+		if docs[pair.file] == nil {
+			docs[pair.file] = vendorDoc(t, "pinwheel-"+pair.file+"-api-openapi.yml")
+		}
+		o, err := schemaAt(ours, pair.ours)
+		if err != nil {
+			t.Errorf("docs/openapi.yaml: %v", err)
+			continue
+		}
+		v, err := schemaAt(docs[pair.file], pair.vendor)
+		if err != nil {
+			t.Errorf("vendor %s: %v", pair.file, err)
+			continue
+		}
+		if fmt.Sprint(o.Type.Slice()) != fmt.Sprint(v.Type.Slice()) || o.Format != v.Format {
+			t.Errorf("%s is %v/%q, the vendor's %s is %v/%q", pair.ours, o.Type.Slice(), o.Format, pair.vendor, v.Type.Slice(), v.Format)
+		}
+		for _, e := range o.Enum {
+			if len(v.Enum) > 0 && !slices.Contains(v.Enum, e) {
+				t.Errorf("%s names %v, which the vendor's %s does not (%v)", pair.ours, e, pair.vendor, v.Enum)
+			}
+		}
 	}
 }
