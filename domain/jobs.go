@@ -42,6 +42,9 @@ type Job struct {
 	Monitoring bool
 	// Target is where a switch sent pay (internal, never rendered).
 	Target *SwitchTarget
+	// SealedPayment is a bill switch's card number, sealed with the master
+	// key bound to the job id (internal, never rendered).
+	SealedPayment []byte
 }
 
 // Scope is the job's tenant.
@@ -55,6 +58,8 @@ type JobParams struct {
 	// Read says what a read job (identity, paystubs, tax_forms, ...)
 	// fetched, as the vendor's job params do; nil for other jobs.
 	Read *ReadParams
+	// Bill is what a bill switch set (nil for other jobs).
+	Bill *BillParams
 }
 
 // ReadParams is what a successful read job fetched.
@@ -97,6 +102,16 @@ type jobParamsJSON struct {
 	SyncStatus   string                   `json:"sync_status,omitempty"`
 	Year         int                      `json:"year,omitempty"`
 	DocumentType string                   `json:"document_type,omitempty"`
+	Type         string                   `json:"type,omitempty"`
+	Payment      *billPaymentJSON         `json:"payment,omitempty"`
+}
+
+type billPaymentJSON struct {
+	CardName           string `json:"card_name,omitempty"`
+	LastFourCardNumber string `json:"last_four_card_number,omitempty"`
+	AccountName        string `json:"account_name,omitempty"`
+	AccountType        string `json:"account_type,omitempty"`
+	LastFourAccount    string `json:"last_four_account_number,omitempty"`
 }
 
 type jobParamsAllocationJSON struct {
@@ -123,6 +138,12 @@ func (p JobParams) MarshalJSON() ([]byte, error) {
 	if r := p.Read; r != nil {
 		out.Count, out.FromPayDate, out.ToPayDate, out.SyncStatus = &r.Count, r.FromPayDate, r.ToPayDate, r.SyncStatus
 		out.Year, out.DocumentType = r.Year, r.DocumentType
+	}
+	if b := p.Bill; b != nil {
+		out.Type = b.Type
+		if b.Payment != nil {
+			out.Payment = (*billPaymentJSON)(b.Payment)
+		}
 	}
 	return json.Marshal(out)
 }

@@ -232,13 +232,13 @@ func (s *LinkService) Login(ctx context.Context, value string, r LoginRequest) (
 	if err != nil {
 		return Account{}, err
 	}
-	return s.login(ctx, sess, r, nil)
+	return s.login(ctx, sess, r, nil, nil)
 }
 
 // login checks the token and the platform, logs in through the connector
 // and connects. With a switch, the switch is checked before the login and
 // queued in the login's transaction: a bad allocation leaves nothing.
-func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginRequest, sw *SwitchRequest) (Account, error) {
+func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginRequest, sw *SwitchRequest, bill *BillRequest) (Account, error) {
 	t := sess.Token
 	if sess.Account != nil {
 		return Account{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already logged in to account %s; create a new one", sess.Account.ID)
@@ -250,6 +250,12 @@ func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginReques
 	var sp switchPlan
 	if sw != nil {
 		if sp, err = planSwitch(t, p, *sw); err != nil {
+			return Account{}, err
+		}
+	}
+	var bp billPlan
+	if bill != nil {
+		if bp, err = planBill(t, p, *bill, s.clock.Now()); err != nil {
 			return Account{}, err
 		}
 	}
@@ -266,6 +272,11 @@ func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginReques
 		if acct, err = s.connect(ctx, tx, t, p, employerID, employerName, conn); err != nil {
 			return err
 		}
+		if bill != nil {
+			if _, err := s.queueBill(ctx, tx, t, acct, p, bp); err != nil {
+				return err
+			}
+		}
 		if sw == nil {
 			return nil
 		}
@@ -281,7 +292,7 @@ func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginReques
 // is validated before the login, and account, jobs, events and the token's
 // use commit together. Sandbox only; another tenant's token reads as
 // invalid. Errors: those of Login and Switch, MFA_REQUIRED.
-func (s *LinkService) SandboxSession(ctx context.Context, sc Scope, value string, r LoginRequest, sw *SwitchRequest) (Account, LinkToken, error) {
+func (s *LinkService) SandboxSession(ctx context.Context, sc Scope, value string, r LoginRequest, sw *SwitchRequest, bill *BillRequest) (Account, LinkToken, error) {
 	if err := sandboxOnly(sc); err != nil {
 		return Account{}, LinkToken{}, err
 	}
@@ -307,7 +318,10 @@ func (s *LinkService) SandboxSession(ctx context.Context, sc Scope, value string
 	} else if sw == nil {
 		sw = &SwitchRequest{Action: ActionFullSwitch}
 	}
-	acct, err := s.login(ctx, sess, r, sw)
+	if bill == nil && slices.Contains(sess.Token.Jobs(), JobBillCancellation) && !slices.Contains(sess.Token.Jobs(), JobBillSwitch) {
+		bill = &BillRequest{Job: JobBillCancellation}
+	}
+	acct, err := s.login(ctx, sess, r, sw, bill)
 	var mfa *MFARequiredError
 	if errors.As(err, &mfa) {
 		return Account{}, LinkToken{}, Errorf(KindInvalid, CodeMFARequired, "this login needs mfa_code: %s", mfa.Prompt)
@@ -397,12 +411,17 @@ func readJobs(t LinkToken, p Platform) []JobType {
 }
 
 func (s *LinkService) createJob(ctx context.Context, tx Tx, t LinkToken, a Account, p Platform, name JobType, params JobParams, now time.Time, target *SwitchTarget) (Job, error) {
+	return s.createJobWithID(ctx, tx, NewID(), t, a, p, name, params, now, target, nil)
+}
+
+func (s *LinkService) createJobWithID(ctx context.Context, tx Tx, id string, t LinkToken, a Account, p Platform, name JobType, params JobParams,
+	now time.Time, target *SwitchTarget, sealedPayment []byte) (Job, error) {
 	pname := p.Name
 	if p.Partnership {
 		pname += " (Partnership)"
 	}
-	j := Job{ID: NewID(), CustomerID: t.CustomerID, Mode: t.Mode, AccountID: a.ID, PlatformID: p.ID, PlatformName: pname,
-		EndUserID: a.EndUserID, LinkTokenID: t.ID, Name: name, CreatedAt: now, Params: params, Target: target}
+	j := Job{ID: id, CustomerID: t.CustomerID, Mode: t.Mode, AccountID: a.ID, PlatformID: p.ID, PlatformName: pname,
+		EndUserID: a.EndUserID, LinkTokenID: t.ID, Name: name, CreatedAt: now, Params: params, Target: target, SealedPayment: sealedPayment}
 	if err := tx.Jobs().CreateJob(ctx, t.Scope(), j); err != nil {
 		return Job{}, err
 	}

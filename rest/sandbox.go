@@ -21,6 +21,9 @@ type sandboxLinkSessionBody struct {
 		Type   string       `json:"type"`
 		Value  *wire.Number `json:"value"`
 	} `json:"allocation"`
+	// Bill is the bill change of a token that asks for bill_switch or
+	// bill_cancellation: job, and for a switch a card or a target.
+	Bill *wire.BillBody `json:"bill"`
 }
 
 func (s *Server) sandboxLinkSession(r *http.Request) (response, error) {
@@ -33,7 +36,7 @@ func (s *Server) sandboxLinkSession(r *http.Request) (response, error) {
 		sw = &domain.SwitchRequest{Action: a.Action, Type: a.Type, Value: a.Value.Domain()}
 	}
 	acct, t, err := s.link.SandboxSession(r.Context(), scopeOf(r), b.Token, domain.LoginRequest{PlatformID: b.PlatformID,
-		EmployerID: b.EmployerID, Credentials: domain.Credentials{Username: b.Username, Password: b.Password, MFACode: b.MFACode}}, sw)
+		EmployerID: b.EmployerID, Credentials: domain.Credentials{Username: b.Username, Password: b.Password, MFACode: b.MFACode}}, sw, b.Bill.Request())
 	if err != nil {
 		return response{}, err
 	}

@@ -356,6 +356,20 @@ type storedJobParams struct {
 	Action     string               `json:"action,omitempty"`
 	Allocation *storedJobAllocation `json:"allocation,omitempty"`
 	Read       *storedReadParams    `json:"read,omitempty"`
+	Bill       *storedBillParams    `json:"bill,omitempty"`
+}
+
+type storedBillParams struct {
+	Type    string             `json:"type,omitempty"`
+	Payment *storedBillPayment `json:"payment,omitempty"`
+}
+
+type storedBillPayment struct {
+	CardName           string `json:"card_name,omitempty"`
+	LastFourCardNumber string `json:"last_four_card,omitempty"`
+	AccountName        string `json:"account_name,omitempty"`
+	AccountType        string `json:"account_type,omitempty"`
+	LastFourAccount    string `json:"last_four_account,omitempty"`
 }
 
 type storedReadParams struct {
@@ -385,6 +399,9 @@ func jobParamsText(p domain.JobParams) string {
 	if r := p.Read; r != nil {
 		s.Read = (*storedReadParams)(r)
 	}
+	if b := p.Bill; b != nil {
+		s.Bill = &storedBillParams{Type: b.Type, Payment: (*storedBillPayment)(b.Payment)}
+	}
 	if a := p.Allocation; a != nil {
 		s.Allocation = &storedJobAllocation{Type: a.Type, Target: storedJobTarget(a.Target)}
 		switch a.Type {
@@ -403,6 +420,9 @@ func parseJobParams(text string) (domain.JobParams, error) {
 		return domain.JobParams{}, fmt.Errorf("jobs.params: %w", err)
 	}
 	p := domain.JobParams{Action: s.Action, Read: (*domain.ReadParams)(s.Read)}
+	if b := s.Bill; b != nil {
+		p.Bill = &domain.BillParams{Type: b.Type, Payment: (*domain.BillPayment)(b.Payment)}
+	}
 	if a := s.Allocation; a != nil {
 		p.Allocation = &domain.JobParamsAllocation{Split: domain.Split{Type: a.Type}, Target: domain.JobParamsTarget(a.Target)}
 		if a.AmountCents != nil {
@@ -445,11 +465,11 @@ func (r jobRow) domain() (domain.Job, error) {
 }
 
 func (s stores) CreateJob(ctx context.Context, sc domain.Scope, j domain.Job) error {
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO jobs (`+jobColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO jobs (`+jobColumns+`, sealed_payment)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		j.ID, sc.CustomerID, string(sc.Mode), j.AccountID, j.PlatformID, j.PlatformName, j.EndUserID, j.LinkTokenID,
 		string(j.Name), j.CreatedAt, j.Timestamp, nullable(string(j.Outcome)), nullable(j.ErrorCode), nullable(j.ErrorType),
-		jobParamsText(j.Params), j.Monitoring, targetText(j.Target))
+		jobParamsText(j.Params), j.Monitoring, targetText(j.Target), j.SealedPayment)
 	return translate(err)
 }
 

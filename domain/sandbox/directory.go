@@ -127,6 +127,11 @@ func (g *generator) platforms() []domain.Platform {
 			if g.chance(0.6) {
 				p.SupportedJobs = append(p.SupportedJobs, domain.JobBillCancellation)
 			}
+			if cat == domain.MerchantCategories[0] && name == merchants[cat][0] {
+				// One merchant only cancels, as some do: its bills cannot be
+				// moved to another payment method.
+				p.SupportedJobs = []domain.JobType{domain.JobBillCancellation}
+			}
 			add(p)
 		}
 	}

@@ -77,6 +77,7 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("GET /link/v1/api/matches", h.api(h.matches))
 	h.mux.HandleFunc("POST /link/v1/api/login", h.api(h.login))
 	h.mux.HandleFunc("POST /link/v1/api/switch", h.api(h.doSwitch))
+	h.mux.HandleFunc("POST /link/v1/api/bill", h.api(h.bill))
 	h.mux.HandleFunc("POST /link/v1/api/matched_switch", h.api(h.matchedSwitch))
 	h.mux.HandleFunc("GET /link/v1/api/jobs/{job_id}", h.api(h.job))
 	h.mux.HandleFunc("POST /link/v1/api/dd_form", h.api(h.depositForm))
@@ -288,6 +289,19 @@ func (h *Handler) doSwitch(r *http.Request, token string) (any, error) {
 		return nil, err
 	}
 	j, err := h.link.Switch(r.Context(), token, domain.SwitchRequest{Action: b.Action, Type: b.Type, Value: b.Value.Domain()})
+	if err != nil {
+		return nil, err
+	}
+	return newJobJSON(j), nil
+}
+
+// bill queues the bill switch or cancellation the user chose.
+func (h *Handler) bill(r *http.Request, token string) (any, error) {
+	var b wire.BillBody
+	if err := wire.Decode(r, &b); err != nil {
+		return nil, err
+	}
+	j, err := h.link.Bill(r.Context(), token, *b.Request())
 	if err != nil {
 		return nil, err
 	}
