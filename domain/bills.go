@@ -182,3 +182,22 @@ func (s *LinkService) queueBill(ctx context.Context, tx Tx, t LinkToken, a Accou
 	}
 	return job, err
 }
+
+// checkBillNavigator refuses a bill change for an end user whose bill
+// navigator was deactivated (PUT /end_users/{id}/bill_navigator/status):
+// the end user opted out of bill prompts, so Link must not offer one.
+func (s *LinkService) checkBillNavigator(ctx context.Context, sc Scope, t LinkToken) error {
+	jobs := t.Jobs()
+	if t.EndUserID == "" || (!slices.Contains(jobs, JobBillSwitch) && !slices.Contains(jobs, JobBillCancellation)) {
+		return nil
+	}
+	status, err := s.tx.Records().BillNavigatorStatus(ctx, sc, t.EndUserID)
+	if err != nil {
+		return err
+	}
+	if status == "deactivated" {
+		return Errorf(KindInvalid, CodeInvalidFields,
+			"required_jobs: end user %q deactivated the bill navigator, so Link offers them no bill changes; drop bill_switch and bill_cancellation", t.EndUserID)
+	}
+	return nil
+}

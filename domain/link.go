@@ -54,6 +54,9 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	if err := s.checkReferences(ctx, sc, &t); err != nil {
 		return LinkToken{}, "", err
 	}
+	if err := s.checkBillNavigator(ctx, sc, t); err != nil {
+		return LinkToken{}, "", err
+	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return LinkToken{}, "", err

@@ -52,6 +52,8 @@ type RecordStore interface {
 	Record(ctx context.Context, s Scope, kind, id string) (Record, error)
 	// SetBillNavigatorStatus records the end user's bill navigator status.
 	SetBillNavigatorStatus(ctx context.Context, s Scope, endUserID, status, reason string, at time.Time) error
+	// BillNavigatorStatus is the end user's recorded status, "" for none.
+	BillNavigatorStatus(ctx context.Context, s Scope, endUserID string) (string, error)
 }
 
 // Shift is a worked shift from a time-and-attendance platform.

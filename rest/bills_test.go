@@ -139,5 +139,18 @@ func TestBillJobs(t *testing.T) {
 		if names["bill_switch.added"] != 2 || names["bill_cancellation.added"] != 3 {
 			t.Errorf("events %v", names)
 		}
+
+		// An end user who deactivated the bill navigator is offered no bill
+		// change; their other tokens are unaffected.
+		if res := f.request("PUT", "/v1/end_users/biller/bill_navigator/status", strings.NewReader(`{"action": "deactivate", "reason": "asked us to stop"}`),
+			"Content-Type", "application/json"); res.status != 204 {
+			t.Fatalf("deactivate: %d %s", res.status, res.raw)
+		}
+		res := f.post("/v1/link_tokens", `{"org_name": "Acme Bank", "end_user_id": "biller", "required_jobs": ["bill_cancellation"]}`)
+		if res.status != 400 || !strings.Contains(res.errorMessage(), "deactivated the bill navigator") {
+			t.Errorf("bill token after deactivation: %d %s", res.status, res.raw)
+		}
+		f.createToken(`{"org_name": "Acme Bank", "end_user_id": "biller", "required_jobs": ["paystubs"]}`)
+		f.createToken(`{"org_name": "Acme Bank", "end_user_id": "someone-else", "required_jobs": ["bill_cancellation"]}`)
 	})
 }

@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -85,4 +87,14 @@ func (s stores) SetBillNavigatorStatus(ctx context.Context, sc domain.Scope, end
 		DO UPDATE SET status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`),
 		sc.CustomerID, string(sc.Mode), endUserID, status, reason, at)
 	return translate(err)
+}
+
+func (s stores) BillNavigatorStatus(ctx context.Context, sc domain.Scope, endUserID string) (string, error) {
+	var status string
+	err := sqlx.GetContext(ctx, s.q, &status, s.q.Rebind(`SELECT status FROM bill_navigator
+		WHERE customer_id = ? AND mode = ? AND end_user_id = ?`), sc.CustomerID, string(sc.Mode), endUserID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return status, translate(err)
 }

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"payline/domain"
@@ -74,6 +75,7 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.Handle("GET /link/v1/assets/", http.StripPrefix("/link/v1/assets", files))
 	h.mux.HandleFunc("GET /link/v1/api/session", h.api(h.session))
 	h.mux.HandleFunc("GET /link/v1/api/search", h.api(h.search))
+	h.mux.HandleFunc("GET /link/v1/api/merchants", h.api(h.merchants))
 	h.mux.HandleFunc("GET /link/v1/api/matches", h.api(h.matches))
 	h.mux.HandleFunc("POST /link/v1/api/login", h.api(h.login))
 	h.mux.HandleFunc("POST /link/v1/api/switch", h.api(h.doSwitch))
@@ -178,6 +180,7 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		"wants_switch": t.WantsSwitch(), "disable_splitting": t.DisableDirectDepositSplitting,
 		"skip_intro_screen": t.SkipIntroScreen, "platform_matching": t.PlatformMatching != nil,
 		"on_demand_update": t.AccountID != "", "privacy_url": h.privacyURL, "redirect_url": t.RedirectURL,
+		"bill_job": billJob(t),
 	}
 	if t.Allocation != nil {
 		var targets []targetJSON
@@ -237,6 +240,66 @@ func (h *Handler) search(r *http.Request, token string) (any, error) {
 		}
 	}
 	return map[string]any{"results": out}, nil
+}
+
+// billJob is the bill change a token asks for ("" for none): a switch
+// when it asks for both.
+func billJob(t domain.LinkToken) domain.JobType {
+	jobs := t.Jobs()
+	for _, j := range []domain.JobType{domain.JobBillSwitch, domain.JobBillCancellation} {
+		if slices.Contains(jobs, j) {
+			return j
+		}
+	}
+	return ""
+}
+
+// merchants lists the merchants that can make the token's bill change,
+// with the categories that have any, for Link's category chips; with
+// ?category= only that category's.
+func (h *Handler) merchants(r *http.Request, token string) (any, error) {
+	sess, err := h.link.Open(r.Context(), token)
+	if err != nil {
+		return nil, err
+	}
+	job := billJob(sess.Token)
+	if job == "" {
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeUnsupportedJobs, "this link token asks for no bill change")
+	}
+	category := r.URL.Query().Get("category")
+	var out []map[string]any
+	seen := map[string]bool{}
+	var cursor *domain.Cursor
+	for {
+		page, err := h.directory.ListPlatforms(r.Context(), domain.PlatformFilter{Type: domain.PlatformMerchant},
+			domain.PageRequest{Limit: domain.MaxPageLimit, Cursor: cursor})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range page.Items {
+			if !slices.Contains(p.SupportedJobs, job) {
+				continue
+			}
+			for _, c := range p.MerchantCategories {
+				seen[c] = true
+			}
+			if category == "" || slices.Contains(p.MerchantCategories, category) {
+				out = append(out, map[string]any{"kind": "platform", "id": p.ID, "name": p.Name, "platform_id": p.ID,
+					"platform_name": p.Name, "logo_url": p.LogoURL, "categories": p.MerchantCategories})
+			}
+		}
+		if page.Next == nil {
+			break
+		}
+		cursor = page.Next
+	}
+	var categories []string
+	for _, c := range domain.MerchantCategories {
+		if seen[c] {
+			categories = append(categories, c)
+		}
+	}
+	return map[string]any{"categories": categories, "results": out}, nil
 }
 
 // matches runs platform matching; an empty list sends the user to search.

@@ -127,6 +127,7 @@
   function h(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
+      if (attrs[k] === null || attrs[k] === undefined) return;
       if (k === 'onclick' || k === 'oninput' || k === 'onsubmit') node[k] = attrs[k];
       else if (k === 'text') node.textContent = attrs[k];
       else node.setAttribute(k, attrs[k]);
@@ -220,7 +221,9 @@
     paystubs: 'Your paystubs: pay, taxes and deductions',
     direct_deposit_allocations: 'Where your paycheck is deposited today',
     tax_forms: 'Your W-2 tax forms',
-    shifts: 'Your shifts and hours worked'
+    shifts: 'Your shifts and hours worked',
+    bill_switch: 'Permission to change how you pay one bill, to the payment method you choose next',
+    bill_cancellation: 'Permission to cancel one subscription, after you confirm it'
   };
 
   // The consent screen comes before anything else (unless the token skips
@@ -235,7 +238,8 @@
       return true;
     });
     if (!items.length) items = ['That your payroll account is connected'];
-    screen(s.org_name + ' uses Payline to connect your payroll account', 'With your permission, ' + s.org_name + ' will get:', [
+    var title = s.bill_job ? s.org_name + ' uses Payline to manage a bill for you' : s.org_name + ' uses Payline to connect your payroll account';
+    screen(title, 'With your permission, ' + s.org_name + ' will get:', [
       h('ul', { 'class': 'shares', id: 'shares' }, items.map(function (t) { return h('li', { text: t }); })),
       h('p', { 'class': 'muted' }, [
         document.createTextNode('Your login goes to your payroll provider, never to ' + s.org_name + '. '),
@@ -258,7 +262,49 @@
       return transition('LOGIN', renderLogin);
     }
     if (s.platform_matching) return startMatching();
+    if (s.bill_job) return transition('SEARCH_DEFAULT', renderMerchantSearch);
     transition('SEARCH_DEFAULT', renderSearch);
+  }
+
+  // renderMerchantSearch finds the company that bills the user: category
+  // chips of the merchants that can make the token's change, and search
+  // by name.
+  function renderMerchantSearch() {
+    var list = h('ul', { 'class': 'results', id: 'results' });
+    var chips = h('div', { 'class': 'chips', id: 'categories', role: 'group', 'aria-label': 'Categories' });
+    var input = h('input', { id: 'search-input', type: 'search', autocomplete: 'off', placeholder: 'Search for the company', 'aria-label': 'Search' });
+    input.oninput = function () {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(function () { runSearch(input.value, list, true); }, 150);
+    };
+    function show(results) {
+      list.innerHTML = '';
+      results.forEach(function (r) { list.appendChild(resultItem(r, 'Company')); });
+    }
+    api('GET', 'merchants').then(function (data) {
+      (data.categories || []).forEach(function (c) {
+        var chip = h('button', { 'class': 'chip', 'data-category': c, 'aria-pressed': 'false', text: categoryName(c) });
+        chip.onclick = function () {
+          Array.prototype.forEach.call(chips.children, function (b) { b.setAttribute('aria-pressed', String(b === chip)); });
+          api('GET', 'merchants?category=' + encodeURIComponent(c)).then(function (d) {
+            if (state.screen !== 'SEARCH_RESULTS') {
+              emit('screen_transition', { screen_name: 'SEARCH_RESULTS' });
+              state.screen = 'SEARCH_RESULTS';
+            }
+            show(d.results || []);
+          }, function (err) { showMessage(userMessage(linkError(err))); });
+        };
+        chips.appendChild(chip);
+      });
+    }, function (err) { showMessage(userMessage(linkError(err))); });
+    screen('Which company bills you?', 'Search by name, or pick a category.', [input, chips, list]);
+  }
+
+  // categoryName writes a merchant category for people: food_and_delivery
+  // is Food and delivery.
+  function categoryName(c) {
+    var t = c.replace(/_/g, ' ');
+    return t.charAt(0).toUpperCase() + t.slice(1);
   }
 
   // --- search -------------------------------------------------------------
@@ -292,13 +338,16 @@
       list.innerHTML = '';
       if (!results.length) list.appendChild(h('li', { 'class': 'muted none', text: 'No matches. Try the name of your payroll provider instead.' }));
       results.forEach(function (r) {
-        list.appendChild(h('li', {}, [h('button', {
-          'class': 'result', 'data-id': r.id, 'data-kind': r.kind,
-          onclick: function () { choose(r); }
-        }, [logo(r.name, r.logo_url), h('span', { 'class': 'name', text: r.name }),
-          h('span', { 'class': 'kind', text: r.kind === 'employer' ? 'Employer' : 'Payroll provider' })])]));
+        list.appendChild(resultItem(r, state.session.bill_job ? 'Company' : r.kind === 'employer' ? 'Employer' : 'Payroll provider'));
       });
     }, function (err) { showMessage(userMessage(linkError(err))); });
+  }
+
+  function resultItem(r, kind) {
+    return h('li', {}, [h('button', {
+      'class': 'result', 'data-id': r.id, 'data-kind': r.kind,
+      onclick: function () { choose(r); }
+    }, [logo(r.name, r.logo_url), h('span', { 'class': 'name', text: r.name }), h('span', { 'class': 'kind', text: kind })])]);
   }
 
   function choose(r) {
@@ -346,7 +395,7 @@
                 runJob(api('POST', 'matched_switch', { platform_id: p.id }).then(function (job) {
                   state.accountId = job.account_id;
                   return job;
-                }), null);
+                }), null, 'direct_deposit_switch', 'Switching your direct deposit…');
               }
             });
           }));
@@ -405,6 +454,8 @@
 
   function afterLogin() {
     var s = state.session;
+    if (s.bill_job === 'bill_switch') return transition('BILL_PAYMENT', renderBillPayment);
+    if (s.bill_job === 'bill_cancellation') return transition('BILL_CANCEL_CONFIRMATION', renderCancelConfirmation);
     if (!s.wants_switch) {
       emit('success', { accountId: state.accountId, platformId: state.platform.id, job: 'login' });
       return transition('JOB_SUCCESS', renderSuccess);
@@ -420,6 +471,78 @@
       return transition('DD_CONFIRMATION', renderConfirmation);
     }
     transition('DD_AMOUNT_SELECTION', renderAmountSelection);
+  }
+
+  // --- bills ---------------------------------------------------------------
+
+  // luhn reports whether a card number's check digit is right, so a typo
+  // is caught before anything is sent.
+  function luhn(n) {
+    if (!/^\d{12,19}$/.test(n)) return false;
+    var sum = 0;
+    for (var i = 0; i < n.length; i++) {
+      var d = Number(n[n.length - 1 - i]);
+      if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+      sum += d;
+    }
+    return sum % 10 === 0;
+  }
+
+  // renderBillPayment asks how the bill should be paid from now on: one of
+  // the bank accounts the link token names, or a card.
+  function renderBillPayment() {
+    var targets = ((state.session.allocation || {}).targets) || [];
+    var options = targets.map(function (t, i) {
+      return h('label', { 'class': 'choice' }, [
+        h('input', { type: 'radio', name: 'pay', id: 'pay-target-' + i, value: String(i), checked: i === 0 ? 'checked' : null }),
+        document.createTextNode((t.name || t.type) + ' ••••' + t.last_four)]);
+    });
+    var cardRadio = h('input', { type: 'radio', name: 'pay', id: 'pay-card', value: 'card', checked: targets.length ? null : 'checked' });
+    options.push(h('label', { 'class': 'choice' }, [cardRadio, document.createTextNode('A debit or credit card')]));
+    var number = h('input', { id: 'card-number', inputmode: 'numeric', autocomplete: 'cc-number' });
+    var name = h('input', { id: 'card-name', autocomplete: 'cc-name' });
+    var month = h('input', { id: 'card-exp-month', inputmode: 'numeric', autocomplete: 'cc-exp-month', placeholder: 'MM' });
+    var year = h('input', { id: 'card-exp-year', inputmode: 'numeric', autocomplete: 'cc-exp-year', placeholder: 'YYYY' });
+    var card = h('div', { id: 'card-form', 'class': 'stack', hidden: targets.length ? 'hidden' : null }, [
+      h('label', { 'for': 'card-number', text: 'Card number' }), number,
+      h('label', { 'for': 'card-name', text: 'Name on the card' }), name,
+      h('div', { 'class': 'row' }, [
+        h('div', {}, [h('label', { 'for': 'card-exp-month', text: 'Expiry month' }), month]),
+        h('div', {}, [h('label', { 'for': 'card-exp-year', text: 'Expiry year' }), year])])]);
+    var group = h('div', { 'class': 'choices', role: 'radiogroup', 'aria-label': 'Payment method' }, options);
+    group.onchange = function () { card.hidden = !cardRadio.checked; };
+    var confirm = h('button', { id: 'confirm-bill', 'class': 'primary', text: 'Switch this bill' });
+    confirm.onclick = function () {
+      var body = { job: 'bill_switch' };
+      var picked = group.querySelector('input:checked');
+      if (picked && picked.value !== 'card') {
+        body.target = targets[Number(picked.value)].name || '';
+      } else {
+        var digits = number.value.replace(/[\s-]/g, '');
+        if (!luhn(digits)) return showMessage('That card number does not look right. Check it and try again.');
+        if (!name.value.trim()) return showMessage('Enter the name on the card.');
+        var m = Number(month.value), y = Number(year.value);
+        if (!(m >= 1 && m <= 12) || !(y >= 2000)) return showMessage('Enter the expiry month and year as they appear on the card.');
+        body.card = { number: digits, name: name.value.trim(), exp_month: m, exp_year: y };
+        state.card = { name: body.card.name, last_four: digits.slice(-4) };
+      }
+      state.billTarget = body.target !== undefined ? targets[Number(picked.value)] : null;
+      confirm.disabled = true;
+      runJob(api('POST', 'bill', body), null, 'bill_switch', 'Switching your bill…');
+    };
+    screen('How should ' + state.platform.name + ' charge you?', 'Nothing changes until you confirm.', [group, card, confirm]);
+  }
+
+  function renderCancelConfirmation() {
+    screen('Cancel your ' + state.platform.name + ' subscription?', 'Nothing changes until you confirm.', [
+      h('div', { 'class': 'summary', id: 'summary', text: 'Payline will ask ' + state.platform.name + ' to cancel your subscription.' }),
+      h('button', {
+        id: 'confirm-cancel', 'class': 'primary', text: 'Cancel subscription', onclick: function (ev) {
+          ev.target.disabled = true;
+          runJob(api('POST', 'bill', { job: 'bill_cancellation' }), null, 'bill_cancellation', 'Cancelling your subscription…');
+        }
+      })
+    ]);
   }
 
   // --- allocation -----------------------------------------------------------
@@ -497,7 +620,7 @@
         id: 'confirm-switch', 'class': 'primary', text: 'Confirm switch', onclick: function (ev) {
           ev.target.disabled = true;
           var a = state.allocation;
-          runJob(api('POST', 'switch', { action: a.action, type: a.type || '', value: a.value }), a);
+          runJob(api('POST', 'switch', { action: a.action, type: a.type || '', value: a.value }), a, 'direct_deposit_switch', 'Switching your direct deposit…');
         }
       })
     ]);
@@ -505,22 +628,22 @@
 
   // --- jobs -------------------------------------------------------------------
 
-  function runJob(started, allocation) {
-    screen('Switching your direct deposit…', 'This usually takes a few seconds. Please keep this window open.',
+  function runJob(started, allocation, jobName, working) {
+    screen(working, 'This usually takes a few seconds. Please keep this window open.',
       [h('div', { 'class': 'spinner', role: 'progressbar', 'aria-label': 'Working' })]);
-    started.then(function (job) { poll(job.id, allocation, Date.now()); }, function (err) {
+    started.then(function (job) { poll(job.id, allocation, Date.now(), jobName); }, function (err) {
       fail(err);
       transition('JOB_ERROR', renderError);
     });
   }
 
-  function poll(id, allocation, since) {
+  function poll(id, allocation, since, jobName) {
     api('GET', 'jobs/' + id).then(function (job) {
       if (!job.outcome || (job.outcome === 'pending' && Date.now() - since < 4000)) {
-        return setTimeout(function () { poll(id, allocation, since); }, 250);
+        return setTimeout(function () { poll(id, allocation, since, jobName); }, 250);
       }
       if (job.outcome === 'success') {
-        var payload = { accountId: job.account_id, platformId: job.platform_id, job: 'direct_deposit_switch' };
+        var payload = { accountId: job.account_id, platformId: job.platform_id, job: jobName };
         if (allocation) {
           payload.params = { action: allocation.action };
           if (allocation.action === 'partial_switch') {
@@ -556,6 +679,12 @@
   // successText says what happened, in words.
   function successText() {
     var s = state.session;
+    if (s.bill_job === 'bill_cancellation') return state.platform.name + ' has your cancellation. You will not be charged again.';
+    if (s.bill_job === 'bill_switch') {
+      var how = state.card ? (state.card.name + ' card ••••' + state.card.last_four)
+        : state.billTarget ? (state.billTarget.name || state.billTarget.type) + ' ••••' + state.billTarget.last_four : 'your new payment method';
+      return state.platform.name + ' will charge ' + how + ' from your next bill.';
+    }
     if (!s.wants_switch) {
       return 'Your ' + state.platform.name + ' account is connected. ' + s.org_name + ' can now see what you agreed to share.';
     }
@@ -570,7 +699,9 @@
     var children = [checkIcon(), h('p', { 'class': 'outcome', id: 'outcome', text: successText() })];
     if (state.session.wants_switch) children.push(depositFormButton());
     children.push(h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit }));
-    screen(state.session.wants_switch ? 'Your direct deposit is switched' : 'You are connected', '', children);
+    var bill = state.session.bill_job;
+    screen(bill === 'bill_switch' ? 'Your bill is switched' : bill === 'bill_cancellation' ? 'Your subscription is cancelled'
+      : state.session.wants_switch ? 'Your direct deposit is switched' : 'You are connected', '', children);
   }
 
   // The direct deposit form of the switch: some employers want it on paper.
