@@ -104,12 +104,22 @@ func (s *AccountService) TaxForm(ctx context.Context, sc Scope, accountID, id st
 
 // Documents pages an end user's documents; docType filters by type.
 func (s *AccountService) Documents(ctx context.Context, sc Scope, endUserID, docType string, p PageRequest) (Page[Record], error) {
-	if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
-		return Page[Record]{}, err
-	}
 	page, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID, DocumentType: docType}, p)
 	if err != nil {
 		return Page[Record]{}, err
+	}
+	// An end user is known by an account or, after uploading documents in
+	// Link without logging in, by those documents alone.
+	if len(page.Items) == 0 && p.Cursor == nil {
+		any, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID}, PageRequest{Limit: 1})
+		if err != nil {
+			return Page[Record]{}, err
+		}
+		if len(any.Items) == 0 {
+			if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
+				return Page[Record]{}, err
+			}
+		}
 	}
 	for i := range page.Items {
 		if err := s.link(ctx, sc, &page.Items[i]); err != nil {

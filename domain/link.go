@@ -24,12 +24,17 @@ type LinkService struct {
 	connector Connector
 	clock     Clock
 	reporter  Reporter
+	parser    UploadParser // nil: uploads are kept but not read
 }
 
 // NewLinkService wires the Link use cases; reporter renders the direct
 // deposit form Link offers after a switch.
 func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, connector Connector, clock Clock, reporter Reporter) *LinkService {
-	return &LinkService{tx: tx, directory: directory, box: box, connector: connector, clock: clock, reporter: reporter}
+	s := &LinkService{tx: tx, directory: directory, box: box, connector: connector, clock: clock, reporter: reporter}
+	if p, ok := reporter.(UploadParser); ok { // the reports service also reads the documents it renders
+		s.parser = p
+	}
+	return s
 }
 
 // CreateLinkToken validates a request and creates a token. It returns the

@@ -334,3 +334,42 @@ func TestOtherDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestPaystubRoundTrip renders paystubs with RenderPaystub and reads them
+// back with ParseUpload: the employer, dates and amounts come back to the
+// cent; figures that contradict each other are flagged; a W-2 PDF and an
+// image read as nothing.
+func TestPaystubRoundTrip(t *testing.T) {
+	src := goldenSources()
+	svc := &reports.Service{}
+	for _, s := range src {
+		for _, p := range s.Paystubs[len(s.Paystubs)-3:] {
+			pdf, err := reports.RenderPaystub(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf)
+			want := map[string]any{"document_type": "paystub", "employer_name": p.EmployerName, "pay_date": p.PayDate,
+				"pay_period_start": p.PayPeriodStart, "pay_period_end": p.PayPeriodEnd, "gross_pay_amount": p.GrossPayAmount,
+				"net_pay_amount": p.NetPayAmount, "gross_pay_ytd": p.GrossPayYTD, "net_pay_ytd": p.NetPayYTD, "currency": "USD"}
+			if fmt.Sprint(got.Data) != fmt.Sprint(want) || got.Inconsistent {
+				t.Errorf("paystub %s read back as %v (inconsistent %v), want %v", p.PayDate, got.Data, got.Inconsistent, want)
+			}
+		}
+	}
+	doctored := src[0].Paystubs[len(src[0].Paystubs)-1]
+	doctored.NetPayAmount = doctored.GrossPayAmount + 100
+	pdf, _ := reports.RenderPaystub(doctored)
+	if got := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); got.Data == nil || !got.Inconsistent {
+		t.Errorf("net pay above gross read as %v, inconsistent %v", got.Data, got.Inconsistent)
+	}
+	w2, _ := reports.RenderW2("doc", domain.W2{TaxYear: "2025"}, goldenNow)
+	for _, c := range []struct {
+		typ, ct string
+		data    []byte
+	}{{domain.DocumentPaystub, "application/pdf", w2}, {domain.DocumentPaystub, "image/png", pdf}, {domain.DocumentW2, "application/pdf", pdf}} {
+		if got := svc.ParseUpload(c.typ, c.ct, c.data); got.Data != nil {
+			t.Errorf("%s %s read as %v", c.typ, c.ct, got.Data)
+		}
+	}
+}

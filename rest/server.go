@@ -254,7 +254,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("route", r.Pattern), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
 			slog.Duration("duration", elapsed), slog.String("key_id", rec.keyID))
 	}()
-	r.Body = http.MaxBytesReader(rec, r.Body, MaxBodyBytes)
+	limit := int64(MaxBodyBytes)
+	if r.URL.Path == "/link/v1/api/uploads" { // Link's document uploads: up to ten files of 10 MB
+		limit = domain.MaxUploadRequestBytes
+	}
+	r.Body = http.MaxBytesReader(rec, r.Body, limit)
 	if clean := cleanPath(r.URL.Path); clean != r.URL.Path {
 		// ServeMux would answer 307 to the cleaned path; an API names no
 		// such paths, so it answers 404 in its own shape instead.

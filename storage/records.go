@@ -17,7 +17,7 @@ func (s stores) Records() domain.RecordStore { return s }
 type recordRow struct {
 	ID           string    `db:"id"`
 	Kind         string    `db:"kind"`
-	AccountID    string    `db:"account_id"`
+	AccountID    *string   `db:"account_id"` // null for an uploaded document
 	EndUserID    string    `db:"end_user_id"`
 	DocumentType string    `db:"document_type"`
 	SortKey      string    `db:"sort_key"`
@@ -28,7 +28,11 @@ type recordRow struct {
 const recordColumns = `id, kind, account_id, end_user_id, document_type, sort_key, created_at, body`
 
 func (r recordRow) domain() (domain.Record, error) {
-	return domain.Record{ID: r.ID, Kind: r.Kind, AccountID: r.AccountID, EndUserID: r.EndUserID, DocumentType: r.DocumentType,
+	var account string
+	if r.AccountID != nil {
+		account = *r.AccountID
+	}
+	return domain.Record{ID: r.ID, Kind: r.Kind, AccountID: account, EndUserID: r.EndUserID, DocumentType: r.DocumentType,
 		SortKey: r.SortKey, CreatedAt: r.CreatedAt.UTC(), Body: json.RawMessage(r.Body)}, nil
 }
 
@@ -37,7 +41,7 @@ func (s stores) PutRecords(ctx context.Context, sc domain.Scope, rs []domain.Rec
 	for _, r := range rs {
 		n, err := insertIfNew(ctx, s.q, `INSERT INTO account_records (customer_id, mode, `+recordColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, sc.CustomerID, string(sc.Mode), r.ID, r.Kind,
-			r.AccountID, r.EndUserID, r.DocumentType, r.SortKey, r.CreatedAt, string(r.Body))
+			nullable(r.AccountID), r.EndUserID, r.DocumentType, r.SortKey, r.CreatedAt, string(r.Body))
 		if err != nil {
 			return added, err
 		}

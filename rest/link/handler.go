@@ -9,6 +9,7 @@ package link
 import (
 	"embed"
 	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -80,6 +81,7 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("POST /link/v1/api/login", h.api(h.login))
 	h.mux.HandleFunc("POST /link/v1/api/switch", h.api(h.doSwitch))
 	h.mux.HandleFunc("POST /link/v1/api/bill", h.api(h.bill))
+	h.mux.HandleFunc("POST /link/v1/api/uploads", h.api(h.uploads))
 	h.mux.HandleFunc("POST /link/v1/api/matched_switch", h.api(h.matchedSwitch))
 	h.mux.HandleFunc("GET /link/v1/api/jobs/{job_id}", h.api(h.job))
 	h.mux.HandleFunc("POST /link/v1/api/dd_form", h.api(h.depositForm))
@@ -181,6 +183,9 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		"skip_intro_screen": t.SkipIntroScreen, "platform_matching": t.PlatformMatching != nil,
 		"on_demand_update": t.AccountID != "", "privacy_url": h.privacyURL, "redirect_url": t.RedirectURL,
 		"bill_job": billJob(t),
+		// A user who cannot log in may upload documents instead, when the
+		// token names the end user they would belong to.
+		"uploads": t.EndUserID != "" && t.AccountID == "" && billJob(t) == "",
 	}
 	if t.Allocation != nil {
 		var targets []targetJSON
@@ -356,6 +361,59 @@ func (h *Handler) doSwitch(r *http.Request, token string) (any, error) {
 		return nil, err
 	}
 	return newJobJSON(j), nil
+}
+
+// uploads takes the documents a user who cannot log in uploads:
+// multipart/form-data with document_type and up to ten files. A file is
+// read only up to the size limit, so an oversized one costs no memory.
+func (h *Handler) uploads(r *http.Request, token string) (any, error) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeUnsupportedMediaType, "send the files as multipart/form-data")
+	}
+	var docType string
+	var files []domain.UploadFile
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the upload is larger than %d files of %d MB", domain.MaxUploadFiles, domain.MaxUploadBytes>>20)
+		}
+		if err != nil {
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "the multipart body is malformed: %v", err)
+		}
+		switch part.FormName() {
+		case "document_type":
+			b, _ := io.ReadAll(io.LimitReader(part, 64))
+			docType = string(b)
+		case "files":
+			f := domain.UploadFile{Name: part.FileName()}
+			if len(files) < domain.MaxUploadFiles {
+				f.Data, err = io.ReadAll(io.LimitReader(part, domain.MaxUploadBytes+1))
+			}
+			rest, copyErr := io.Copy(io.Discard, part)
+			if err == nil {
+				err = copyErr
+			}
+			if errors.As(err, &tooLarge) {
+				return nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the upload is larger than %d files of %d MB", domain.MaxUploadFiles, domain.MaxUploadBytes>>20)
+			}
+			if err != nil {
+				return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "could not read %s: %v", f.Name, err)
+			}
+			f.Size = int64(len(f.Data)) + rest
+			files = append(files, f)
+		}
+		part.Close()
+	}
+	n, err := h.link.UploadDocuments(r.Context(), token, docType, files)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"submitted": n}, nil
 }
 
 // bill queues the bill switch or cancellation the user chose.

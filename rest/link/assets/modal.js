@@ -92,6 +92,11 @@
       case 'PLATFORM_UNAVAILABLE': return provider + ' is not responding right now. Try again in a few minutes.';
       case 'UNSUPPORTED_JOBS': return provider + ' cannot do what ' + org + ' asked for. Try another payroll provider.';
       case 'NETWORK_ERROR': return 'We could not reach Payline. Check your connection and try again.';
+      case 'REQUEST_TOO_LARGE': return 'Each file can be at most 10 MB. Choose smaller files and try again.';
+      case 'UNSUPPORTED_CONTENT_TYPE': return 'We could not read what was sent. Choose the files again.';
+    }
+    if (state.screen === 'DOC_UPLOAD' && e.code === 'INVALID_FIELDS') {
+      return 'We can take up to 10 PDF, PNG or JPEG files of 10 MB each. Check the files and try again.';
     }
     if (e.pendingRetry) return provider + ' is still processing your request. It can take a day or two; ' + org + ' will let you know.';
     if (e.type === 'JOB_ERROR' || e.type === 'PLATFORM_ERROR' || /JOB/.test(e.code || '')) {
@@ -108,7 +113,9 @@
 
   function api(method, path, body) {
     var opts = { method: method, headers: { 'Authorization': 'Bearer ' + state.token } };
-    if (body) {
+    if (body instanceof FormData) {
+      opts.body = body; // the browser sets the multipart Content-Type
+    } else if (body) {
       opts.headers['Content-Type'] = 'application/json';
       opts.body = JSON.stringify(body);
     }
@@ -444,8 +451,15 @@
     var hint = mfaPrompt ? mfaPrompt
       : state.session.mode === 'sandbox' ? 'Sandbox: sign in as user_good with password pass_good.'
         : 'Your login goes to ' + state.platform.name + ', never to ' + state.session.org_name + '.';
+    var upload = !mfaPrompt && state.session.uploads ? h('button', {
+      id: 'upload-instead', 'class': 'link', text: 'I cannot sign in: upload my documents instead',
+      onclick: function () {
+        emit('doc_uploads_begin', {});
+        transition('DOC_UPLOAD', renderUpload);
+      }
+    }) : null;
     screen(mfaPrompt ? 'Verify it is you' : 'Sign in to ' + state.platform.name, hint,
-      [form, restricted ? h('button', {
+      [form, upload, restricted ? h('button', {
         id: 'not-my-platform', 'class': 'link', text: 'This is not my payroll provider',
         onclick: function () { emit('incorrect_platform_given', {}); exit(); }
       }) : null]);
@@ -471,6 +485,59 @@
       return transition('DD_CONFIRMATION', renderConfirmation);
     }
     transition('DD_AMOUNT_SELECTION', renderAmountSelection);
+  }
+
+  // --- document uploads ------------------------------------------------------
+
+  var MAX_FILES = 10, MAX_BYTES = 10 * 1024 * 1024;
+
+  // renderUpload takes paystubs or W-2s from a user who cannot sign in.
+  // Sizes and counts are checked here for a quick answer; types are
+  // checked by the server, by content.
+  function renderUpload() {
+    var kinds = [['paystub', 'Paystubs'], ['w2', 'W-2 forms']].map(function (k, i) {
+      return h('label', { 'class': 'choice' }, [
+        h('input', { type: 'radio', name: 'doc-type', id: 'doc-type-' + k[0], value: k[0], checked: i === 0 ? 'checked' : null }),
+        document.createTextNode(k[1])]);
+    });
+    var input = h('input', { id: 'upload-files', type: 'file', multiple: 'multiple', accept: 'application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg' });
+    var list = h('ul', { 'class': 'files', id: 'upload-list' });
+    input.onchange = function () {
+      list.innerHTML = '';
+      Array.prototype.forEach.call(input.files, function (f) {
+        list.appendChild(h('li', { text: f.name + ' · ' + (f.size / 1048576).toFixed(1) + ' MB' }));
+      });
+    };
+    var submit = h('button', { id: 'upload-submit', 'class': 'primary', text: 'Send documents' });
+    submit.onclick = function () {
+      var files = Array.prototype.slice.call(input.files || []);
+      if (!files.length) return showMessage('Choose at least one file.');
+      if (files.length > MAX_FILES) return showMessage('You can send up to 10 files at a time.');
+      var big = files.filter(function (f) { return f.size > MAX_BYTES; })[0];
+      if (big) return showMessage(big.name + ' is ' + (big.size / 1048576).toFixed(1) + ' MB. Each file can be at most 10 MB.');
+      var form = new FormData();
+      form.append('document_type', document.querySelector('input[name="doc-type"]:checked').value);
+      files.forEach(function (f) { form.append('files', f, f.name); });
+      submit.disabled = true;
+      api('POST', 'uploads', form).then(function (res) {
+        state.uploaded = res.submitted;
+        emit('doc_uploads_submitted', { uploadedDocumentSubmittedCount: res.submitted });
+        transition('DOC_UPLOAD_SUCCESS', renderUploadSuccess);
+      }, function (err) {
+        submit.disabled = false;
+        showMessage(userMessage(fail(err)));
+      });
+    };
+    screen('Upload your documents', 'Send recent paystubs or W-2s instead: PDF, PNG or JPEG, up to 10 files of 10 MB each.', [
+      h('div', { 'class': 'choices', role: 'radiogroup', 'aria-label': 'Document type' }, kinds),
+      h('label', { 'for': 'upload-files', text: 'Files' }), input, list, submit]);
+  }
+
+  function renderUploadSuccess() {
+    var n = state.uploaded;
+    screen('We received your documents', '', [checkIcon(),
+      h('p', { 'class': 'outcome', id: 'outcome', text: n + (n === 1 ? ' document was' : ' documents were') + ' sent to ' + state.session.org_name + '.' }),
+      h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit })]);
   }
 
   // --- bills ---------------------------------------------------------------

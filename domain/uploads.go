@@ -1,0 +1,174 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Document uploads: a user who cannot log in to their payroll account
+// uploads paystubs or W-2s in Link instead.
+const (
+	MaxUploadFiles = 10
+	MaxUploadBytes = 10 << 20 // per file
+	// MaxUploadRequestBytes bounds a whole upload request: every file at
+	// its largest, plus the multipart framing.
+	MaxUploadRequestBytes = MaxUploadFiles*MaxUploadBytes + 1<<20
+	DocumentPaystub       = "paystub"
+)
+
+// uploadTypes are the content types an upload may have, by what its bytes
+// are (net/http's sniffing), never by its name.
+var uploadTypes = map[string]string{"application/pdf": "pdf", "image/png": "png", "image/jpeg": "jpg"}
+
+// UploadFile is one file as the user sent it.
+type UploadFile struct {
+	Name string
+	Data []byte
+	// Size is the file's whole size when Data holds only its start (a
+	// transport stops reading a file past MaxUploadBytes).
+	Size int64
+}
+
+// ParsedUpload is what a document parser read from an uploaded file: the
+// document's parsed_data, or nil when nothing could be read, and whether
+// the figures it read contradict each other.
+type ParsedUpload struct {
+	Data         map[string]any
+	Inconsistent bool
+}
+
+// UploadParser reads uploaded documents (the reports package reads the
+// paystubs Payline renders).
+type UploadParser interface {
+	ParseUpload(documentType, contentType string, data []byte) ParsedUpload
+}
+
+// UploadDocuments stores the files a user uploaded in Link as documents of
+// the token's end user, in one transaction with their documents.added
+// events; the token is then used. Every file is checked first (type by
+// content: PDF, PNG or JPEG; at most MaxUploadBytes; at most
+// MaxUploadFiles), so a refusal stores nothing. Each document has
+// warnings (unparsable when nothing could be read) and fraud.status
+// (unavailable then, suspected when the figures contradict each other).
+func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType string, files []UploadFile) (int, error) {
+	sess, err := s.Open(ctx, value)
+	if err != nil {
+		return 0, err
+	}
+	t := sess.Token
+	if sess.Account != nil {
+		return 0, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already connected an account; create a new one to upload documents")
+	}
+	if t.EndUserID == "" {
+		return 0, Errorf(KindInvalid, CodeInvalidFields, "this link token names no end_user_id to keep the documents for")
+	}
+	var p Problems
+	if documentType != DocumentPaystub && documentType != DocumentW2 {
+		p.Invalid("document_type", "must be paystub or w2, got %q", documentType)
+	}
+	switch {
+	case len(files) == 0:
+		p.Missing("files")
+	case len(files) > MaxUploadFiles:
+		p.Invalid("files", "at most %d files, got %d", MaxUploadFiles, len(files))
+	}
+	types := make([]string, len(files))
+	for i, f := range files {
+		field := fmt.Sprintf("files[%d] (%s)", i, f.Name)
+		switch {
+		case len(f.Data) == 0:
+			p.Invalid(field, "is empty")
+		case max(f.Size, int64(len(f.Data))) > MaxUploadBytes:
+			p.Invalid(field, "is %.1f MB; files must be at most %d MB", float64(max(f.Size, int64(len(f.Data))))/(1<<20), MaxUploadBytes>>20)
+		default:
+			ct, _, _ := cutParams(http.DetectContentType(f.Data))
+			if _, ok := uploadTypes[ct]; !ok {
+				p.Invalid(field, "is not a PDF, PNG or JPEG (its content is %s, whatever its name says)", ct)
+			}
+			types[i] = ct
+		}
+	}
+	if err := p.Err(); err != nil {
+		return 0, err
+	}
+	now := s.clock.Now()
+	type doc struct {
+		rec  Record
+		file File
+	}
+	docs := make([]doc, len(files))
+	for i, f := range files {
+		parsed := ParsedUpload{}
+		if s.parser != nil {
+			parsed = s.parser.ParseUpload(documentType, types[i], f.Data)
+		}
+		warnings, fraud := []map[string]string{}, "not_suspected"
+		switch {
+		case parsed.Data == nil:
+			fraud = "unavailable"
+			warnings = append(warnings, map[string]string{"field": "parsed_data", "status": "unparsable",
+				"message": "Nothing could be read from this file: Payline reads PDFs with a text layer in the layout it renders."})
+		case parsed.Inconsistent:
+			fraud = "suspected"
+		}
+		id := NewID()
+		body, err := json.Marshal(map[string]any{
+			"document_type": documentType, "account_id": nil, "parsed_data": parsed.Data,
+			"warnings": warnings, "fraud": map[string]string{"status": fraud}, "file_name": f.Name,
+		})
+		if err != nil {
+			return 0, err
+		}
+		sum := sha256.Sum256(f.Data)
+		docs[i] = doc{
+			rec: Record{ID: id, Kind: RecordDocument, EndUserID: t.EndUserID, DocumentType: documentType,
+				SortKey: now.Format(time.RFC3339Nano), CreatedAt: now, Body: body},
+			file: File{ID: id, CustomerID: t.CustomerID, Mode: t.Mode, Kind: documentType,
+				Filename: fmt.Sprintf("%s-%d.%s", documentType, i+1, uploadTypes[types[i]]), ContentType: types[i],
+				SHA256: hex.EncodeToString(sum[:]), CreatedAt: now, Body: f.Data},
+		}
+	}
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.LinkTokens().MarkLinkTokenUsed(ctx, t.Scope(), t.ID, now); err != nil {
+			if errors.Is(err, ErrNoRows) {
+				return Errorf(KindInvalid, CodeLinkTokenUsed, "this link token was already used; create a new one")
+			}
+			return err
+		}
+		for _, d := range docs {
+			if _, err := tx.Records().PutRecords(ctx, t.Scope(), []Record{d.rec}); err != nil {
+				return err
+			}
+			if err := tx.Reports().PutFile(ctx, t.Scope(), d.file); err != nil {
+				return err
+			}
+			if err := PublishEvent(ctx, tx, t.Scope(), "documents.added", now, map[string]any{
+				"document_id": d.rec.ID, "document_type": documentType, "end_user_id": t.EndUserID, "account_id": nil,
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(docs), nil
+}
+
+// cutParams drops the parameters of a media type: "text/plain; charset=utf-8"
+// is "text/plain".
+func cutParams(ct string) (string, string, bool) {
+	for i := range len(ct) {
+		if ct[i] == ';' {
+			return ct[:i], ct[i+1:], true
+		}
+	}
+	return ct, "", false
+}

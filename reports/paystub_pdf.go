@@ -1,0 +1,181 @@
+package reports
+
+import (
+	"bytes"
+	"compress/zlib"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"golang.org/x/text/encoding/charmap"
+
+	"payline/domain"
+)
+
+// paystubTitle marks a paystub Payline rendered; ParseUpload reads only
+// that layout.
+const paystubTitle = "Earnings Statement"
+
+// Labels of the paystub's fields, written by RenderPaystub and read back
+// by ParseUpload.
+const (
+	labelEmployer    = "Employer"
+	labelPayDate     = "Pay date"
+	labelPeriodStart = "Period start"
+	labelPeriodEnd   = "Period end"
+	labelGross       = "Gross pay"
+	labelNet         = "Net pay"
+	labelGrossYTD    = "Gross pay YTD"
+	labelNetYTD      = "Net pay YTD"
+)
+
+// RenderPaystub renders one paystub as a one-page PDF: the employer, pay
+// date and period, the pay and year-to-date totals on labelled lines, and
+// the earnings, taxes and deductions. The same paystub renders the same
+// bytes.
+func RenderPaystub(p domain.Paystub) ([]byte, error) {
+	created := p.CreatedAt
+	if created.IsZero() {
+		created, _ = time.Parse(time.DateOnly, p.PayDate)
+	}
+	return renderPDF("Paystub "+p.PayDate, created, "Payline · Paystub · "+p.ID, func(d *pdfDoc) {
+		d.titleBlock(paystubTitle, orDash(p.EmployerName), [][2]string{{"Paid on", day(p.PayDate)}, {"Paystub", p.ExternalPaystubID}})
+		d.section("Pay", 40)
+		d.fields([][2]string{
+			{labelEmployer, p.EmployerName}, {labelPayDate, p.PayDate},
+			{labelPeriodStart, p.PayPeriodStart}, {labelPeriodEnd, p.PayPeriodEnd},
+			{labelGross, money(p.GrossPayAmount)}, {labelNet, money(p.NetPayAmount)},
+			{labelGrossYTD, money(p.GrossPayYTD)}, {labelNetYTD, money(p.NetPayYTD)},
+		})
+		lines := func(title string, ls []domain.PayLine) {
+			if len(ls) == 0 {
+				return
+			}
+			d.section(title, 25)
+			rows := make([][]string, len(ls))
+			for i, l := range ls {
+				rows[i] = []string{l.Name, titleCase(l.Category), money(l.Amount)}
+			}
+			d.table([]column{{"Name", 80, "L"}, {"Category", 60, "L"}, {"Amount", d.width - 140, "R"}}, rows)
+		}
+		lines("Earnings", p.Earnings)
+		lines("Taxes", p.Taxes)
+		lines("Deductions", p.Deductions)
+	})
+}
+
+// ParseUpload implements domain.UploadParser: a paystub PDF in the layout
+// RenderPaystub writes gives its employer, dates and amounts; anything
+// else (images, other PDFs, W-2s) gives nothing.
+func (s *Service) ParseUpload(documentType, contentType string, data []byte) domain.ParsedUpload {
+	if documentType != domain.DocumentPaystub || contentType != "application/pdf" {
+		return domain.ParsedUpload{}
+	}
+	return parsePaystubPDF(data)
+}
+
+func parsePaystubPDF(data []byte) domain.ParsedUpload {
+	texts := pdfTexts(data)
+	if !slicesContains(texts, paystubTitle) {
+		return domain.ParsedUpload{}
+	}
+	value := func(label string) string {
+		for i := 0; i+1 < len(texts); i++ {
+			if texts[i] == label {
+				return texts[i+1]
+			}
+		}
+		return ""
+	}
+	out := map[string]any{"document_type": domain.DocumentPaystub, "employer_name": value(labelEmployer)}
+	for key, label := range map[string]string{"pay_date": labelPayDate, "pay_period_start": labelPeriodStart, "pay_period_end": labelPeriodEnd} {
+		v := value(label)
+		if _, err := time.Parse(time.DateOnly, v); err != nil {
+			return domain.ParsedUpload{}
+		}
+		out[key] = v
+	}
+	amounts := map[string]int64{}
+	for key, label := range map[string]string{"gross_pay_amount": labelGross, "net_pay_amount": labelNet,
+		"gross_pay_ytd": labelGrossYTD, "net_pay_ytd": labelNetYTD} {
+		m, err := domain.ParseDollars(domain.Number(strings.NewReplacer("$", "", ",", "").Replace(value(label))), domain.ExactlyTwoPlaces)
+		if err != nil {
+			return domain.ParsedUpload{}
+		}
+		amounts[key], out[key] = m.Amount, m.Amount
+	}
+	out["currency"] = domain.CurrencyUSD
+	// A paystub whose figures contradict each other may have been edited.
+	inconsistent := amounts["net_pay_amount"] > amounts["gross_pay_amount"] || amounts["gross_pay_ytd"] < amounts["gross_pay_amount"] ||
+		amounts["net_pay_ytd"] < amounts["net_pay_amount"] || out["pay_period_end"].(string) > out["pay_date"].(string)
+	return domain.ParsedUpload{Data: out, Inconsistent: inconsistent}
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	pdfStream = regexp.MustCompile(`(?s)stream\r?\n(.*?)\r?\nendstream`)
+	pdfShow   = regexp.MustCompile(`\(((?:\\.|[^\\)])*)\)\s*Tj`)
+)
+
+// pdfTexts lists the strings a PDF shows with Tj, in order, from its
+// (Flate-compressed or plain) content streams: enough for the PDFs fpdf
+// writes in a standard font, which is what RenderPaystub makes. Streams
+// that do not inflate are read as they are.
+func pdfTexts(data []byte) []string {
+	var out []string
+	dec := charmap.Windows1252.NewDecoder()
+	for _, m := range pdfStream.FindAllSubmatch(data, -1) {
+		content := m[1]
+		if r, err := zlib.NewReader(bytes.NewReader(content)); err == nil {
+			if inflated, err := io.ReadAll(io.LimitReader(r, 8<<20)); err == nil {
+				content = inflated
+			}
+		}
+		for _, s := range pdfShow.FindAllSubmatch(content, -1) {
+			text, err := dec.String(unescapePDF(s[1]))
+			if err == nil {
+				out = append(out, text)
+			}
+		}
+	}
+	return out
+}
+
+// unescapePDF undoes a PDF literal string's escapes: \( \) \\ \n and \ddd.
+func unescapePDF(b []byte) string {
+	var sb strings.Builder
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 == len(b) {
+			sb.WriteByte(b[i])
+			continue
+		}
+		i++
+		switch c := b[i]; {
+		case c == 'n':
+			sb.WriteByte('\n')
+		case c == 'r':
+			sb.WriteByte('\r')
+		case c == 't':
+			sb.WriteByte('\t')
+		case c >= '0' && c <= '7':
+			v, n := 0, 0
+			for n < 3 && i < len(b) && b[i] >= '0' && b[i] <= '7' {
+				v, n, i = v*8+int(b[i]-'0'), n+1, i+1
+			}
+			i--
+			sb.WriteByte(byte(v))
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
