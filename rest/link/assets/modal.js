@@ -503,9 +503,10 @@
     var input = h('input', { id: 'upload-files', type: 'file', multiple: 'multiple', accept: 'application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg' });
     var list = h('ul', { 'class': 'files', id: 'upload-list' });
     input.onchange = function () {
+      showMessage('');
       list.innerHTML = '';
       Array.prototype.forEach.call(input.files, function (f) {
-        list.appendChild(h('li', { text: f.name + ' · ' + (f.size / 1048576).toFixed(1) + ' MB' }));
+        list.appendChild(h('li', { text: f.name + ' · ' + size(f.size) }));
       });
     };
     var submit = h('button', { id: 'upload-submit', 'class': 'primary', text: 'Send documents' });
@@ -514,7 +515,7 @@
       if (!files.length) return showMessage('Choose at least one file.');
       if (files.length > MAX_FILES) return showMessage('You can send up to 10 files at a time.');
       var big = files.filter(function (f) { return f.size > MAX_BYTES; })[0];
-      if (big) return showMessage(big.name + ' is ' + (big.size / 1048576).toFixed(1) + ' MB. Each file can be at most 10 MB.');
+      if (big) return showMessage(big.name + ' is ' + size(big.size) + '. Each file can be at most 10 MB.');
       var form = new FormData();
       form.append('document_type', document.querySelector('input[name="doc-type"]:checked').value);
       files.forEach(function (f) { form.append('files', f, f.name); });
@@ -531,6 +532,10 @@
     screen('Upload your documents', 'Send recent paystubs or W-2s instead: PDF, PNG or JPEG, up to 10 files of 10 MB each.', [
       h('div', { 'class': 'choices', role: 'radiogroup', 'aria-label': 'Document type' }, kinds),
       h('label', { 'for': 'upload-files', text: 'Files' }), input, list, submit]);
+  }
+
+  function size(bytes) {
+    return bytes < 1048576 ? Math.max(1, Math.round(bytes / 1024)) + ' KB' : (bytes / 1048576).toFixed(1) + ' MB';
   }
 
   function renderUploadSuccess() {
