@@ -97,6 +97,19 @@ func TestBillJobs(t *testing.T) {
 		if j := jobOf(okTok); j["outcome"] != "success" || len(j["params"].(map[string]any)) != 0 {
 			t.Errorf("cancellation job %v", j)
 		}
+		// The two outcomes left: a cancellation that errors, a switch that
+		// stays pending and then errors (its pending event is counted below).
+		errTok, tok := token(domain.JobBillCancellation)
+		session(tok, both.ID, sandbox.UserError, `{"job": "bill_cancellation"}`).data(t)
+		if j := jobOf(errTok); j["outcome"] != "error" || j["error_code"] != domain.CodeSandboxJobError {
+			t.Errorf("erroring cancellation job %v", j)
+		}
+		pendTok, tok := token(domain.JobBillSwitch)
+		session(tok, both.ID, sandbox.UserPending, `{"job": "bill_switch", "target": "Everyday"}`).data(t)
+		waitFor(t, "the pending switch to end", func() bool {
+			jobs := f.get("/v1/jobs?job_types=bill_switch&link_token_id=" + pendTok).list(t)
+			return len(jobs) == 1 && jobs[0]["outcome"] == "error"
+		})
 
 		// Refusals, each before anything is stored.
 		accounts := len(f.allPages("/v1/accounts?limit=100"))
@@ -118,12 +131,12 @@ func TestBillJobs(t *testing.T) {
 		}
 
 		// GET /jobs lists them, and each became a webhook.
-		if got := len(f.get("/v1/jobs?job_types=bill_switch,bill_cancellation&limit=100").list(t)); got != 4 {
-			t.Errorf("GET /jobs lists %d bill jobs, want 4", got)
+		if got := len(f.get("/v1/jobs?job_types=bill_switch,bill_cancellation&limit=100").list(t)); got != 6 {
+			t.Errorf("GET /jobs lists %d bill jobs, want 6", got)
 		}
-		// Five events: the pending cancellation has one for pending and one
-		// for its error.
-		waitFor(t, "the five bill events", func() bool { return len(rcv.deliveries()) == 5 })
+		// Eight events: each pending job has one for pending and one for
+		// its error.
+		waitFor(t, "the eight bill events", func() bool { return len(rcv.deliveries()) == 8 })
 		names := map[string]int{}
 		for _, d := range rcv.deliveries() {
 			var body struct {
@@ -136,7 +149,7 @@ func TestBillJobs(t *testing.T) {
 				t.Errorf("%s payload %v", body.Event, body.Payload)
 			}
 		}
-		if names["bill_switch.added"] != 2 || names["bill_cancellation.added"] != 3 {
+		if names["bill_switch.added"] != 4 || names["bill_cancellation.added"] != 4 {
 			t.Errorf("events %v", names)
 		}
 
