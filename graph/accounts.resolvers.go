@@ -312,6 +312,34 @@ func (r *jobParamsResolver) Action(ctx context.Context, obj *domain.JobParams) (
 	return optional(obj.Action), nil
 }
 
+// Read is the resolver for the read field.
+func (r *jobParamsResolver) Read(ctx context.Context, obj *domain.JobParams) (*model.JobRead, error) {
+	rp := obj.Read
+	if rp == nil {
+		return nil, nil
+	}
+	out := &model.JobRead{Count: rp.Count, FromPayDate: optional(rp.FromPayDate), ToPayDate: optional(rp.ToPayDate),
+		SyncStatus: rp.SyncStatus, DocumentType: optional(rp.DocumentType)}
+	if rp.Year != 0 {
+		out.Year = &rp.Year
+	}
+	return out, nil
+}
+
+// Bill is the resolver for the bill field.
+func (r *jobParamsResolver) Bill(ctx context.Context, obj *domain.JobParams) (*model.JobBill, error) {
+	b := obj.Bill
+	if b == nil {
+		return nil, nil
+	}
+	out := &model.JobBill{Type: b.Type}
+	if p := b.Payment; p != nil {
+		out.CardName, out.LastFourCardNumber = optional(p.CardName), optional(p.LastFourCardNumber)
+		out.AccountName, out.AccountType, out.LastFourAccountNumber = optional(p.AccountName), optional(p.AccountType), optional(p.LastFourAccount)
+	}
+	return out, nil
+}
+
 // Used is the resolver for the used field.
 func (r *linkTokenResolver) Used(ctx context.Context, obj *domain.LinkToken) (bool, error) {
 	return obj.UsedAt != nil, nil

@@ -210,9 +210,10 @@ func TestGraphQLEveryField(t *testing.T) {
 					dataUpdatedAt { product at } dataRefreshedAt { product at }
 					platform { id } endUser { id }
 					linkToken { id createdAt expires used orgName endUserId requiredJobs features accountId }
-					jobs(first: 10, filter: {types: [direct_deposit_switch, shifts], outcome: success, from: $from, to: $to}) {
+					jobs(first: 10, filter: {types: [direct_deposit_switch, shifts, paystubs, tax_forms], outcome: success, from: $from, to: $to}) {
 						edges { cursor node { id name outcome timestamp platformName errorCode account { id } platform { id } linkToken { id }
-							params { action allocation { type amount { amount } percentage targetAccountName targetAccountType } } } }
+							params { action allocation { type amount { amount } percentage targetAccountName targetAccountType }
+								read { count fromPayDate toPayDate syncStatus year documentType } } } }
 						pageInfo { hasNextPage endCursor } }
 					paystubs(first: 2, fromPayDate: "2000-01-01") { pageInfo { hasNextPage endCursor } edges { cursor node {
 						id payDate payPeriodStart payPeriodEnd grossPay { `+moneyFields+` } grossPayYtd { amount } netPay { amount }
@@ -255,8 +256,13 @@ func TestGraphQLEveryField(t *testing.T) {
 				at(n, "paystubs", "edges", 0, "node", "netPay", "amount") != stubs[0]["net_pay_amount"] {
 				t.Errorf("paystubs differ from REST: %v vs %v", at(n, "paystubs", "edges", 0), stubs[0])
 			}
-			if job := at(n, "jobs", "edges", 0, "node"); at(job, "params", "allocation", "amount", "amount") != float64(25000) ||
-				at(job, "linkToken", "id") != tokenID {
+			var job any
+			for i := range 10 {
+				if j := at(n, "jobs", "edges", i, "node"); at(j, "name") == "direct_deposit_switch" {
+					job = j
+				}
+			}
+			if at(job, "params", "allocation", "amount", "amount") != float64(25000) || at(job, "linkToken", "id") != tokenID {
 				t.Errorf("the switch job %v, want a $250.00 allocation", job)
 			}
 		}
@@ -310,6 +316,17 @@ func TestGraphQLEveryField(t *testing.T) {
 		c.run(t, f, `mutation ($id: ID!) { disconnectAccount(id: $id) { id } }`, map[string]any{"id": gigAcct})
 		c.run(t, f, `mutation { refreshVerificationReport(endUserId: "every", type: "voe") { id } }`, nil)
 		c.run(t, f, `mutation ($id: ID!) { sendTestEvent(webhookId: $id) { id outcome } }`, map[string]any{"id": hookID})
+
+		// A bill switch by card, and one by bank account.
+		for _, bill := range []string{`{"job": "bill_switch", "card": {"number": "4242424242424242", "name": "Travel", "exp_month": 12, "exp_year": 2031}}`,
+			`{"job": "bill_switch", "target": "Main"}`} {
+			billTok, tok := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "every", "required_jobs": ["bill_switch"],
+				"allocation": {"targets": [{"name": "Main", "type": "checking", "account_number": "123456789", "routing_number": "` + goodRouting + `"}]}}`)
+			f.linkSession(sessionBody(tok, merchant(t, domain.JobBillSwitch, domain.JobBillCancellation).ID, sandbox.UserGood, `, "bill": `+bill)).data(t)
+			f.waitJobs(billTok, 1)
+			c.run(t, f, `query ($tok: ID!) { jobs(filter: {linkTokenId: $tok}) { edges { node { params {
+				bill { type cardName lastFourCardNumber accountName accountType lastFourAccountNumber } } } } } }`, map[string]any{"tok": billTok})
+		}
 
 		// The dashboard's own fields, as a signed-in member.
 		f.addMember("acme", "every@acme.test", domain.RoleDeveloper)

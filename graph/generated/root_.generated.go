@@ -264,6 +264,15 @@ type ComplexityRoot struct {
 		Type              func(childComplexity int) int
 	}
 
+	JobBill struct {
+		AccountName           func(childComplexity int) int
+		AccountType           func(childComplexity int) int
+		CardName              func(childComplexity int) int
+		LastFourAccountNumber func(childComplexity int) int
+		LastFourCardNumber    func(childComplexity int) int
+		Type                  func(childComplexity int) int
+	}
+
 	JobConnection struct {
 		Edges    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
@@ -284,6 +293,17 @@ type ComplexityRoot struct {
 	JobParams struct {
 		Action     func(childComplexity int) int
 		Allocation func(childComplexity int) int
+		Bill       func(childComplexity int) int
+		Read       func(childComplexity int) int
+	}
+
+	JobRead struct {
+		Count        func(childComplexity int) int
+		DocumentType func(childComplexity int) int
+		FromPayDate  func(childComplexity int) int
+		SyncStatus   func(childComplexity int) int
+		ToPayDate    func(childComplexity int) int
+		Year         func(childComplexity int) int
 	}
 
 	LinkToken struct {
@@ -1472,6 +1492,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JobAllocation.Type(childComplexity), true
 
+	case "JobBill.accountName":
+		if e.ComplexityRoot.JobBill.AccountName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobBill.AccountName(childComplexity), true
+	case "JobBill.accountType":
+		if e.ComplexityRoot.JobBill.AccountType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobBill.AccountType(childComplexity), true
+	case "JobBill.cardName":
+		if e.ComplexityRoot.JobBill.CardName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobBill.CardName(childComplexity), true
+	case "JobBill.lastFourAccountNumber":
+		if e.ComplexityRoot.JobBill.LastFourAccountNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobBill.LastFourAccountNumber(childComplexity), true
+	case "JobBill.lastFourCardNumber":
+		if e.ComplexityRoot.JobBill.LastFourCardNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobBill.LastFourCardNumber(childComplexity), true
+	case "JobBill.type":
+		if e.ComplexityRoot.JobBill.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobBill.Type(childComplexity), true
+
 	case "JobConnection.edges":
 		if e.ComplexityRoot.JobConnection.Edges == nil {
 			break
@@ -1535,6 +1592,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JobParams.Allocation(childComplexity), true
+	case "JobParams.bill":
+		if e.ComplexityRoot.JobParams.Bill == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobParams.Bill(childComplexity), true
+	case "JobParams.read":
+		if e.ComplexityRoot.JobParams.Read == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobParams.Read(childComplexity), true
+
+	case "JobRead.count":
+		if e.ComplexityRoot.JobRead.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobRead.Count(childComplexity), true
+	case "JobRead.documentType":
+		if e.ComplexityRoot.JobRead.DocumentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobRead.DocumentType(childComplexity), true
+	case "JobRead.fromPayDate":
+		if e.ComplexityRoot.JobRead.FromPayDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobRead.FromPayDate(childComplexity), true
+	case "JobRead.syncStatus":
+		if e.ComplexityRoot.JobRead.SyncStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobRead.SyncStatus(childComplexity), true
+	case "JobRead.toPayDate":
+		if e.ComplexityRoot.JobRead.ToPayDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobRead.ToPayDate(childComplexity), true
+	case "JobRead.year":
+		if e.ComplexityRoot.JobRead.Year == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobRead.Year(childComplexity), true
 
 	case "LinkToken.accountId":
 		if e.ComplexityRoot.LinkToken.AccountID == nil {
@@ -3114,10 +3220,40 @@ type Job implements Node {
   linkToken: LinkToken
 }
 
-"A switch's action and allocation; both null for platform-matching switches."
+"What a job did: a switch's action and allocation (both null for platform-matching switches), what a read job fetched, or the payment method a bill switch set."
 type JobParams {
   action: String
   allocation: JobAllocation
+  "Read jobs (identity, paystubs, tax_forms, ...): what they fetched; null for other jobs."
+  read: JobRead
+  "Bill switches: the new payment method, never in full; null for other jobs."
+  bill: JobBill
+}
+
+"What a read job fetched, as REST's params show it."
+type JobRead {
+  "How many data objects the job fetched."
+  count: Int!
+  "The paystubs' pay-date range (paystubs jobs)."
+  fromPayDate: Date
+  toPayDate: Date
+  "complete once every object was read."
+  syncStatus: String!
+  "The newest tax year read (tax_forms jobs)."
+  year: Int
+  "The form read (tax_forms jobs): W-2."
+  documentType: String
+}
+
+"The payment method a bill switch set."
+type JobBill {
+  "card or ach."
+  type: String!
+  cardName: String
+  lastFourCardNumber: String
+  accountName: String
+  accountType: String
+  lastFourAccountNumber: String
 }
 
 type JobAllocation {
@@ -4210,6 +4346,24 @@ func (ec *executionContext) childFields_JobAllocation(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type JobAllocation", field.Name)
 }
 
+func (ec *executionContext) childFields_JobBill(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_JobBill_type(ctx, field)
+	case "cardName":
+		return ec.fieldContext_JobBill_cardName(ctx, field)
+	case "lastFourCardNumber":
+		return ec.fieldContext_JobBill_lastFourCardNumber(ctx, field)
+	case "accountName":
+		return ec.fieldContext_JobBill_accountName(ctx, field)
+	case "accountType":
+		return ec.fieldContext_JobBill_accountType(ctx, field)
+	case "lastFourAccountNumber":
+		return ec.fieldContext_JobBill_lastFourAccountNumber(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobBill", field.Name)
+}
+
 func (ec *executionContext) childFields_JobConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -4250,8 +4404,30 @@ func (ec *executionContext) childFields_JobParams(ctx context.Context, field gra
 		return ec.fieldContext_JobParams_action(ctx, field)
 	case "allocation":
 		return ec.fieldContext_JobParams_allocation(ctx, field)
+	case "read":
+		return ec.fieldContext_JobParams_read(ctx, field)
+	case "bill":
+		return ec.fieldContext_JobParams_bill(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JobParams", field.Name)
+}
+
+func (ec *executionContext) childFields_JobRead(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "count":
+		return ec.fieldContext_JobRead_count(ctx, field)
+	case "fromPayDate":
+		return ec.fieldContext_JobRead_fromPayDate(ctx, field)
+	case "toPayDate":
+		return ec.fieldContext_JobRead_toPayDate(ctx, field)
+	case "syncStatus":
+		return ec.fieldContext_JobRead_syncStatus(ctx, field)
+	case "year":
+		return ec.fieldContext_JobRead_year(ctx, field)
+	case "documentType":
+		return ec.fieldContext_JobRead_documentType(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobRead", field.Name)
 }
 
 func (ec *executionContext) childFields_LinkToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

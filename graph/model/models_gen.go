@@ -129,6 +129,17 @@ type EndUserEdge struct {
 	Node   *domain.EndUser `json:"node"`
 }
 
+// The payment method a bill switch set.
+type JobBill struct {
+	// card or ach.
+	Type                  string  `json:"type"`
+	CardName              *string `json:"cardName,omitempty"`
+	LastFourCardNumber    *string `json:"lastFourCardNumber,omitempty"`
+	AccountName           *string `json:"accountName,omitempty"`
+	AccountType           *string `json:"accountType,omitempty"`
+	LastFourAccountNumber *string `json:"lastFourAccountNumber,omitempty"`
+}
+
 type JobConnection struct {
 	Edges    []*JobEdge `json:"edges"`
 	PageInfo *PageInfo  `json:"pageInfo"`
@@ -149,6 +160,21 @@ type JobFilter struct {
 	From *time.Time `json:"from,omitempty"`
 	// Completed before this time.
 	To *time.Time `json:"to,omitempty"`
+}
+
+// What a read job fetched, as REST's params show it.
+type JobRead struct {
+	// How many data objects the job fetched.
+	Count int `json:"count"`
+	// The paystubs' pay-date range (paystubs jobs).
+	FromPayDate *string `json:"fromPayDate,omitempty"`
+	ToPayDate   *string `json:"toPayDate,omitempty"`
+	// complete once every object was read.
+	SyncStatus string `json:"syncStatus"`
+	// The newest tax year read (tax_forms jobs).
+	Year *int `json:"year,omitempty"`
+	// The form read (tax_forms jobs): W-2.
+	DocumentType *string `json:"documentType,omitempty"`
 }
 
 type Mutation struct {
