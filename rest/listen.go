@@ -43,9 +43,16 @@ type ListenerMessage struct {
 // enabled_events (comma-separated, default all) and version (default the
 // latest).
 func (s *Server) webhookListener(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Service-Version", domain.LatestVersion)
 	key, err := s.authenticate(w, r)
 	if err == nil {
 		err = s.rateLimit(r.Context(), w, key)
+	}
+	if err == nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		// Checked before any listener webhook exists, so a plain GET
+		// leaves nothing behind and gets the API's error body.
+		err = domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields,
+			"this endpoint is a websocket: connect with Upgrade: websocket and the %s subprotocol (payline webhooks listen does)", ListenerProtocol)
 	}
 	if err != nil {
 		s.writeError(w, r, err)
