@@ -19,7 +19,12 @@ const (
 	CodeMethodNotAllowed      = "METHOD_NOT_ALLOWED"
 	CodeConflict              = "CONFLICT"
 	CodeRateLimitExceeded     = "RATE_LIMIT_EXCEEDED"
-	CodeUnknown               = "UNKNOWN_ERROR"
+	// CodeServerBusy refuses a request when the instance already serves
+	// as many as it may at once.
+	CodeServerBusy = "SERVER_BUSY"
+	// CodeHeadersTooLarge refuses headers over the API's limit.
+	CodeHeadersTooLarge = "HEADERS_TOO_LARGE"
+	CodeUnknown         = "UNKNOWN_ERROR"
 )
 
 // GraphQL.

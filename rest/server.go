@@ -72,7 +72,19 @@ type Config struct {
 	// SecureCookies marks the dashboard's cookie Secure even when this
 	// server sees plain HTTP (TLS ends at a proxy in front of it).
 	SecureCookies bool
+	// MaxConcurrent caps the requests this instance serves at once (zero:
+	// DefaultMaxConcurrent; negative: no cap). Websockets do not count.
+	MaxConcurrent int
 }
+
+// DefaultMaxConcurrent is the requests an instance serves at once before
+// it answers 429 SERVER_BUSY.
+const DefaultMaxConcurrent = 512
+
+// MaxHeaderBytes is the most header bytes a request may carry; net/http's
+// own limit (http.Server.MaxHeaderBytes, 1 MiB) sits above it, so all but
+// the most oversized headers get the API's error body.
+const MaxHeaderBytes = 64 << 10
 
 // Server serves the REST API.
 type Server struct {
@@ -95,6 +107,7 @@ type Server struct {
 	members       *domain.MemberService
 	secureCookies bool
 	crossOrigin   *http.CrossOriginProtection
+	slots         chan struct{} // nil: no cap
 }
 
 // NewServer builds the server and its routes.
@@ -116,6 +129,12 @@ func NewServer(cfg Config) *Server {
 	}
 	if cfg.Redis != nil {
 		s.limiter = newRedisLimiter(cfg.Redis, limitFor(cfg.Mode, cfg.RateLimit), s.log)
+	}
+	if n := cfg.MaxConcurrent; n >= 0 {
+		if n == 0 {
+			n = DefaultMaxConcurrent
+		}
+		s.slots = make(chan struct{}, n)
 	}
 	s.routes()
 	if cfg.GraphQL != nil {
@@ -254,6 +273,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("route", r.Pattern), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
 			slog.Duration("duration", elapsed), slog.String("key_id", rec.keyID))
 	}()
+	if headerBytes(r.Header) > MaxHeaderBytes {
+		rec.Header().Set("Service-Version", domain.LatestVersion)
+		s.writeError(rec, r, domain.Errorf(domain.KindInvalid, domain.CodeHeadersTooLarge,
+			"the request's headers are over %d KiB; send fewer or shorter headers", MaxHeaderBytes>>10))
+		return
+	}
+	if s.slots != nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+		default:
+			rec.Header().Set("Service-Version", domain.LatestVersion)
+			rec.Header().Set("Retry-After", "1")
+			s.writeError(rec, r, domain.Errorf(domain.KindRateLimited, domain.CodeServerBusy,
+				"this instance is serving %d requests at once; retry after 1 second with exponential backoff", cap(s.slots)))
+			return
+		}
+	}
 	limit := int64(MaxBodyBytes)
 	if r.URL.Path == "/link/v1/api/uploads" { // Link's document uploads: up to ten files of 10 MB
 		limit = domain.MaxUploadRequestBytes
@@ -357,6 +394,18 @@ func (s *Server) rateLimit(ctx context.Context, w http.ResponseWriter, key domai
 	w.Header().Set("Retry-After", retryAfterSeconds(wait))
 	return domain.Errorf(domain.KindRateLimited, domain.CodeRateLimitExceeded,
 		"more than %s requests per second for this customer; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond))
+}
+
+// headerBytes is the size of a request's headers as sent: names, values
+// and the ": " and CRLF around each.
+func headerBytes(h http.Header) int {
+	n := 0
+	for k, vs := range h {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
 }
 
 // retryAfterSeconds is a Retry-After value: whole seconds, rounded up.

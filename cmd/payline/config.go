@@ -276,3 +276,10 @@ func (e environment) boolean(name string, def bool) bool {
 	}
 	return def
 }
+
+func (e environment) integer(name string, def int) int {
+	if n, err := strconv.Atoi(e.getenv(name)); err == nil {
+		return n
+	}
+	return def
+}

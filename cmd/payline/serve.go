@@ -60,6 +60,8 @@ type ServeConfig struct {
 	Console bool
 	// PrivacyURL is the privacy notice Link's consent screen links to.
 	PrivacyURL string
+	// MaxConcurrent caps the requests served at once; see rest.Config.
+	MaxConcurrent int
 	// RedisURL, when set, shares the rate limit among every instance that
 	// uses the same Redis.
 	RedisURL string
@@ -242,7 +244,7 @@ func (m *Main) Start(ctx context.Context) error {
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
 		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
-		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: stores.members,
+		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: stores.members, MaxConcurrent: m.Config.MaxConcurrent,
 	})
 	if !m.Config.NoWorkers {
 		if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
@@ -256,7 +258,7 @@ func (m *Main) Start(ctx context.Context) error {
 	bg, stop := context.WithCancel(context.Background())
 	// Requests derive from bg, so long-lived ones (GraphQL subscriptions,
 	// webhook listeners) end when the server closes.
-	m.server = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	m.server = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, MaxHeaderBytes: 1 << 20,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg }}
 	m.stop = stop
 	m.done = make(chan struct{})
@@ -470,6 +472,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"this process's name in logs and metrics (PAYLINE_INSTANCE_ID); default the host name and a random suffix")
 	privacy := fs.String("privacy-url", e.getenv("PAYLINE_PRIVACY_URL"),
 		"the privacy notice Link's consent screen links to (PAYLINE_PRIVACY_URL); default Payline's own at /link/v1/privacy")
+	maxConcurrent := fs.Int("max-concurrent", e.integer("PAYLINE_MAX_CONCURRENT", rest.DefaultMaxConcurrent),
+		"requests this instance serves at once before answering 429 SERVER_BUSY (PAYLINE_MAX_CONCURRENT); websockets do not count; negative for no cap")
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
 		"run queued work (Link jobs, webhook deliveries, monitoring) in this process (PAYLINE_WORKERS); false for a request-only instance beside others that run it")
 	if err := parse(fs, args); err != nil {
@@ -491,7 +495,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
-			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL},
+			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
