@@ -26,3 +26,25 @@ func TestShiftReadsBothShapes(t *testing.T) {
 		t.Fatalf("new shape %s read back as %+v, %v", b, again, err)
 	}
 }
+
+// FuzzShiftJSON: any JSON a shift row could hold reads without panicking,
+// and what it reads writes back to the same shift.
+func FuzzShiftJSON(f *testing.F) {
+	f.Add(`{"start_date": "2026-11-02", "timestamps": [{"type": "shift_start", "timestamp": "a"}, {"type": "shift_end", "timestamp": "b"}]}`)
+	f.Add(`{"timestamps": [{"from": "a", "to": "b"}], "type": "delivery", "currency": "CAD"}`)
+	f.Add(`{"timestamps": [{"type": "shift_end", "timestamp": "b"}]}`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		var s domain.Shift
+		if json.Unmarshal([]byte(raw), &s) != nil {
+			return
+		}
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var again domain.Shift
+		if err := json.Unmarshal(b, &again); err != nil || !reflect.DeepEqual(again, s) {
+			t.Fatalf("%s read back as %+v, not %+v (%v)", b, again, s, err)
+		}
+	})
+}

@@ -373,3 +373,23 @@ func TestPaystubRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseUpload feeds the paystub reader arbitrary bytes and mutations of
+// a real paystub: it never panics, and anything it reads is a paystub.
+func FuzzParseUpload(f *testing.F) {
+	src := goldenSources()
+	pdf, err := reports.RenderPaystub(src[0].Paystubs[len(src[0].Paystubs)-1])
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(pdf)
+	f.Add([]byte("%PDF-1.4\nstream\n(Earnings Statement) Tj\nendstream"))
+	f.Add([]byte{})
+	svc := &reports.Service{}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", data)
+		if got.Data != nil && got.Data["document_type"] != domain.DocumentPaystub {
+			t.Fatalf("read %v", got.Data)
+		}
+	})
+}

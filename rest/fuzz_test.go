@@ -173,3 +173,18 @@ func forgedCursorWith(list, s string) string {
 func encodeCursor(list, s string) string {
 	return domain.Cursor{List: list, Key: s, ID: s}.Encode()
 }
+
+// FuzzAdminBodies fuzzes the admin API's bodies: sign-in and key creation.
+func FuzzAdminBodies(f *testing.F) {
+	bodyFuzzer(f, func(fx *fixture) [][2]string { return [][2]string{{"POST", "/v1/admin/token"}} },
+		`{"username": "ada@acme.test", "password": "correct horse battery staple"}`, `{"username": "", "password": null}`,
+		`{"username": "\u0000", "password": "x"}`, `{"expires_at": "2030-01-01 00:00:00"}`, `null`)
+}
+
+// FuzzSandboxBillBody fuzzes the sandbox helper's bill change.
+func FuzzSandboxBillBody(f *testing.F) {
+	bodyFuzzer(f, func(fx *fixture) [][2]string { return [][2]string{{"POST", "/v1/sandbox/link_sessions"}} },
+		`{"token": "lt_x", "platform_id": "x", "username": "user_good", "password": "pass_good", "bill": {"job": "bill_switch", "card": {"number": "4242424242424242", "name": "a", "exp_month": 1, "exp_year": 2030}}}`,
+		`{"token": "lt_x", "bill": {"job": "bill_cancellation", "target": "\u0000"}}`,
+		`{"token": "lt_x", "bill": {"job": 5, "card": {"exp_month": 1e400}}}`)
+}
