@@ -1,8 +1,6 @@
 package rest
 
 import (
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -24,39 +22,22 @@ func TestInstanceLimits(t *testing.T) {
 		t.Errorf("oversized headers: %d %s", res.status, res.raw)
 	}
 
-	// A request whose body has not finished arriving holds the one slot.
-	body, writer := io.Pipe()
-	req, _ := http.NewRequest("POST", f.http.URL+"/v1/link_tokens", body)
-	req.Header.Set("x-api-secret", f.secret)
-	req.Header.Set("Service-Version", domain.LatestVersion)
-	req.Header.Set("Content-Type", "application/json")
-	done := make(chan int)
-	go func() {
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			done <- 0
-			return
-		}
-		resp.Body.Close()
-		done <- resp.StatusCode
-	}()
-	if _, err := writer.Write([]byte(`{"org_name": "Acme Bank", `)); err != nil { // the handler is reading it
-		t.Fatal(err)
-	}
-	var busy result
-	waitFor(t, "the instance to be busy", func() bool {
-		busy = f.get("/v1/accounts")
-		return busy.status == 429
-	})
-	if busy.errorCode() != domain.CodeServerBusy || busy.header.Get("Retry-After") != "1" {
+	// The one slot is taken (as by a request still being served): the next
+	// request is refused at once, and served again once the slot frees.
+	f.server.slots <- struct{}{}
+	busy := f.get("/v1/accounts")
+	<-f.server.slots
+	if busy.status != 429 || busy.errorCode() != domain.CodeServerBusy || busy.header.Get("Retry-After") != "1" {
 		t.Errorf("busy: %d %s (Retry-After %q)", busy.status, busy.raw, busy.header.Get("Retry-After"))
-	}
-	_, _ = writer.Write([]byte(`"end_user_id": "slow", "required_jobs": ["paystubs"]}`))
-	writer.Close()
-	if status := <-done; status != 200 {
-		t.Errorf("the slow request: %d", status)
 	}
 	if res := f.get("/v1/accounts"); res.status != 200 {
 		t.Errorf("after the slot freed: %d %s", res.status, res.raw)
+	}
+	// A request releases its slot when it ends, however it ends.
+	for range 3 {
+		f.get("/v1/accounts/not-a-uuid")
+	}
+	if n := len(f.server.slots); n != 0 {
+		t.Errorf("%d slots still held after the requests ended", n)
 	}
 }
