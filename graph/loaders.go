@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -45,13 +46,16 @@ type pageKey struct {
 
 type loadersKey struct{}
 
-// batchWait is how long a loader waits for more keys after the first.
-// Connection resolvers also queue their children's keys at once (see
-// preload), so batches do not depend on it.
-const batchWait = 250 * time.Microsecond
+// DefaultBatchWait is how long a loader waits for more keys after the
+// first (Resolver.BatchWait overrides it). Connection resolvers also queue
+// their children's keys at once (see preload), so batches rarely depend on
+// it; a resolver goroutine scheduled later than the wait on a loaded
+// machine costs one more batch, never a wrong answer.
+const DefaultBatchWait = 250 * time.Microsecond
 
 func withLoaders(ctx context.Context, r *Resolver) context.Context {
 	sc := scope(ctx)
+	batchWait := cmp.Or(r.BatchWait, DefaultBatchWait)
 	opt := dataloadgen.WithWait(batchWait)
 	l := &loaders{platforms: dataloadgen.NewLoader(r.Directory.PlatformsByID, opt)}
 	if r.AccountService != nil {
@@ -61,14 +65,14 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 		l.products = dataloadgen.NewMappedLoader(func(ctx context.Context, keys []productKey) (map[productKey]*domain.StoredProduct, error) {
 			return loadProducts(ctx, r.AccountService, sc, keys)
 		}, opt)
-		l.endUserAccounts = pageLoader(func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Account], error) {
+		l.endUserAccounts = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Account], error) {
 			p, err := a.request(domain.ListAccounts)
 			if err != nil {
 				return nil, err
 			}
 			return r.AccountService.AccountsOfEndUsers(ctx, sc, parents, p)
 		})
-		l.accountJobs = pageLoader(func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Job], error) {
+		l.accountJobs = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Job], error) {
 			p, err := a.request(domain.ListJobs)
 			if err != nil {
 				return nil, err
@@ -81,7 +85,7 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 			}
 			return r.AccountService.JobsOfAccounts(ctx, sc, parents, f, p)
 		})
-		l.accountPaystubs = pageLoader(func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Paystub], error) {
+		l.accountPaystubs = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Paystub], error) {
 			p, err := a.request(domain.ListPaystubs)
 			if err != nil {
 				return nil, err
@@ -95,7 +99,7 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 		}, opt)
 	}
 	if r.WebhookService != nil {
-		l.webhookDeliveries = pageLoader(func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Delivery], error) {
+		l.webhookDeliveries = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Delivery], error) {
 			p, err := a.request(domain.ListDeliveries)
 			if err != nil {
 				return nil, err
@@ -112,7 +116,7 @@ func (a pageArgs) request(list string) (domain.PageRequest, error) {
 
 // pageLoader batches pages of children per parent: keys with the same
 // arguments are fetched together in one query.
-func pageLoader[T any](fetch func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[T], error)) *dataloadgen.Loader[pageKey, domain.Page[T]] {
+func pageLoader[T any](wait time.Duration, fetch func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[T], error)) *dataloadgen.Loader[pageKey, domain.Page[T]] {
 	return dataloadgen.NewLoader(func(ctx context.Context, keys []pageKey) ([]domain.Page[T], []error) {
 		out, errs := make([]domain.Page[T], len(keys)), make([]error, len(keys))
 		groups := map[pageArgs][]int{}
@@ -130,7 +134,7 @@ func pageLoader[T any](fetch func(ctx context.Context, parents []string, a pageA
 			}
 		}
 		return out, errs
-	}, dataloadgen.WithWait(batchWait))
+	}, dataloadgen.WithWait(wait))
 }
 
 func loadProducts(ctx context.Context, accounts *domain.AccountService, sc domain.Scope, keys []productKey) (map[productKey]*domain.StoredProduct, error) {

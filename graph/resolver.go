@@ -24,6 +24,9 @@ type Resolver struct {
 	Reporter       domain.Reporter
 	// Keys finds the key that signs webhooks a signed-in member creates.
 	Keys *domain.KeyService
+	// BatchWait is how long a dataloader waits for more keys
+	// (DefaultBatchWait when zero).
+	BatchWait time.Duration
 	// Logger receives unexpected errors with the request id.
 	Logger *slog.Logger
 }

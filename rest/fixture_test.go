@@ -71,6 +71,8 @@ type fixtureSetup struct {
 	linkTTL time.Duration
 	// wsInitTimeout is how long a GraphQL websocket may wait to init.
 	wsInitTimeout time.Duration
+	// batchWait is the GraphQL dataloaders' wait (the default when zero).
+	batchWait time.Duration
 }
 
 // offsetClock is the real clock moved by a settable offset, so tests can
@@ -151,7 +153,8 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock, reporter)
 	if cfg.GraphQL == nil { // the real GraphQL facade over the same services
 		cfg.GraphQL = graph.NewHandler(&graph.Resolver{Directory: dir, AccountService: cfg.Accounts, LinkService: cfg.Link,
-			WebhookService: webhooks, Reporter: reporter, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Keys: keys},
+			WebhookService: webhooks, Reporter: reporter, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Keys: keys,
+			BatchWait: setup.batchWait},
 			graph.Options{Keys: keys, Mode: setup.rest.Mode, Console: true, InitTimeout: setup.wsInitTimeout})
 		cfg.GraphQLPublic = graph.IsPublic
 	}
