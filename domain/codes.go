@@ -22,6 +22,10 @@ const (
 	// CodeServerBusy refuses a request when the instance already serves
 	// as many as it may at once.
 	CodeServerBusy = "SERVER_BUSY"
+	// CodeServiceUnavailable answers 503 while the database cannot be
+	// reached (stopped, restarting, network cut); Retry-After says when to
+	// try again.
+	CodeServiceUnavailable = "SERVICE_UNAVAILABLE"
 	// CodeHeadersTooLarge refuses headers over the API's limit.
 	CodeHeadersTooLarge = "HEADERS_TOO_LARGE"
 	CodeUnknown         = "UNKNOWN_ERROR"

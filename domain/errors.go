@@ -1,8 +1,10 @@
 package domain
 
 import (
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 	"time"
@@ -27,6 +29,9 @@ const (
 	KindConflict
 	// KindRateLimited is a caller over its request rate (429).
 	KindRateLimited
+	// KindUnavailable is a request that could not be served because a
+	// dependency (the database) is unreachable; retrying later works (503).
+	KindUnavailable
 )
 
 // Type is the spec's error type of the kind, the same in every transport:
@@ -42,6 +47,8 @@ func (k ErrorKind) Type() string {
 		return "UNAUTHORIZED_REQUEST"
 	case KindRateLimited:
 		return "RATE_LIMIT_EXCEEDED"
+	case KindUnavailable:
+		return "SERVICE_UNAVAILABLE"
 	}
 	return "UNKNOWN_ERROR"
 }
@@ -85,6 +92,10 @@ func AsError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	if Unreachable(err) {
+		return &Error{Kind: KindUnavailable, Code: CodeServiceUnavailable, RetryAfter: 2 * time.Second,
+			Message: "the service cannot reach its database at the moment; retry in a few seconds", Err: err}
+	}
 	return &Error{Kind: KindInternal, Code: CodeUnknown, Message: "an unknown error occurred; retry later", Err: err}
 }
 
@@ -92,6 +103,18 @@ func AsError(err error) *Error {
 func IsKind(err error, kind ErrorKind) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == kind
+}
+
+// ErrUnavailable marks a failure to reach the database (connection
+// refused or cut, server shutting down or starting up); storage wraps such
+// errors with it and AsError turns them into KindUnavailable.
+var ErrUnavailable = errors.New("database unavailable")
+
+// Unreachable reports whether err means the database could not be reached:
+// ErrUnavailable, a network error, or database/sql's bad connection.
+func Unreachable(err error) bool {
+	var op *net.OpError
+	return errors.Is(err, ErrUnavailable) || errors.Is(err, driver.ErrBadConn) || errors.As(err, &op)
 }
 
 // ErrNoRows is returned by stores when a lookup finds nothing; services

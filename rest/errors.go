@@ -25,9 +25,16 @@ type errorJSON struct {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := domain.AsError(err)
 	status := wire.Status(e.Kind)
-	if e.Kind == domain.KindInternal {
+	switch e.Kind {
+	case domain.KindInternal:
 		s.log.ErrorContext(r.Context(), "request failed", slog.String("request_id", domain.RequestID(r.Context())),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("error", err))
+	case domain.KindUnavailable:
+		s.log.WarnContext(r.Context(), "database unreachable", slog.String("request_id", domain.RequestID(r.Context())),
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("error", err))
+	}
+	if e.RetryAfter > 0 && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", retryAfterSeconds(e.RetryAfter))
 	}
 	wire.Write(w, status, errorBody{Error: errorJSON{Type: e.Kind.Type(), Code: e.Code, Message: e.Message, StatusCode: status}})
 }

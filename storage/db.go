@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -146,8 +147,8 @@ func rowLock(q sqlx.ExtContext, clause string) string {
 // translate turns driver errors into the domain's sentinel errors, keeping
 // the original for logs.
 func translate(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, domain.ErrUnavailable) {
+		return err
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("%w: %w", domain.ErrNoRows, err)
@@ -156,11 +157,30 @@ func translate(err error) error {
 	if errors.As(err, &pqErr) && pqErr.Code == "23505" {
 		return fmt.Errorf("%w: %w", domain.ErrDuplicate, err)
 	}
+	if unreachable(err) {
+		return fmt.Errorf("%w: %w", domain.ErrUnavailable, err)
+	}
 	var sqErr *sqlite.Error
 	if errors.As(err, &sqErr) && (sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
 		return fmt.Errorf("%w: %w", domain.ErrDuplicate, err)
 	}
 	return err
+}
+
+// unreachable reports whether err says the database could not be reached
+// rather than refused a statement: a refused or cut connection, or a
+// PostgreSQL server shutting down, starting up or out of connections
+// (SQLSTATE classes 08 and 57P, 53300).
+func unreachable(err error) bool {
+	if domain.Unreachable(err) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) {
+		c := string(pqErr.Code)
+		return strings.HasPrefix(c, "08") || strings.HasPrefix(c, "57P") || c == "53300"
+	}
+	return false
 }
 
 // inTx runs fn in a transaction, committing when it returns nil and
@@ -171,7 +191,7 @@ func translate(err error) error {
 func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, tx *sqlx.Tx) error) (err error) {
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
-		return err
+		return translate(err)
 	}
 	done := false
 	defer func() {
@@ -183,7 +203,7 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, tx *sqlx.Tx
 		return err
 	}
 	done = true
-	return tx.Commit()
+	return translate(tx.Commit())
 }
 
 type inTxKey struct{}

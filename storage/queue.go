@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -69,6 +70,10 @@ type Queue struct {
 	monitoring time.Duration
 	db         *DB
 	running    atomic.Bool
+	rescuer    *rescuer
+	// stopRescuer ends the heartbeat goroutine, which closes rescuerDone.
+	stopRescuer context.CancelFunc
+	rescuerDone chan struct{}
 }
 
 // QueueConfig tunes the queue; zero values pick the defaults.
@@ -82,6 +87,12 @@ type QueueConfig struct {
 	// MonitoringInterval is how often monitored accounts are refreshed
 	// (default one hour).
 	MonitoringInterval time.Duration
+	// InstanceID names the process; its queue client is the instance id
+	// and the start time, unique per start.
+	InstanceID string
+	// HeartbeatEvery and DeadAfter tune the crash rescue (see rescuer);
+	// zero takes DefaultHeartbeatEvery and DefaultDeadAfter.
+	HeartbeatEvery, DeadAfter time.Duration
 }
 
 // Runners are the functions the queue's workers call.
@@ -177,7 +188,22 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	river.AddWorker(workers, q.deliverer)
 	river.AddWorker(workers, q.scheduler)
 	river.AddWorker(workers, q.refresher)
+	if cfg.HeartbeatEvery <= 0 {
+		cfg.HeartbeatEvery = DefaultHeartbeatEvery
+	}
+	if cfg.DeadAfter <= 0 {
+		cfg.DeadAfter = DefaultDeadAfter
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	started := time.Now()
+	clientID := ""
+	if cfg.InstanceID != "" {
+		clientID = fmt.Sprintf("%s@%d", cfg.InstanceID, started.UnixNano())
+	}
 	client, err := river.NewClient(db.RiverDriver(), &river.Config{
+		ID: clientID,
 		Queues: map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
 			webhookQueue:       {MaxWorkers: cfg.WebhookWorkers},
@@ -196,8 +222,14 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		return nil, err
 	}
 	q.client = client
+	q.rescuer = &rescuer{db: db, clientID: client.ID(), instanceID: cfg.InstanceID, every: cfg.HeartbeatEvery,
+		deadAfter: cfg.DeadAfter, log: cfg.Logger, now: time.Now, started: started}
 	return q, nil
 }
+
+// Rescued counts the jobs this process queued again after the instance
+// running them died.
+func (q *Queue) Rescued() int64 { return q.rescuer.rescued.Load() }
 
 // Start begins working queued runs.
 func (q *Queue) Start(ctx context.Context, r Runners) error {
@@ -205,11 +237,30 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 		return errors.New("queue: job, delivery, schedule and refresh functions are all needed")
 	}
 	q.worker.run, q.deliverer.deliver, q.scheduler.schedule, q.refresher.refresh = r.Job, r.Delivery, r.Schedule, r.Refresh
+	if err := q.rescuer.beat(ctx); err != nil {
+		return fmt.Errorf("queue heartbeat: %w", err)
+	}
 	if err := q.client.Start(ctx); err != nil {
 		return err
 	}
+	beating, stop := context.WithCancel(context.WithoutCancel(ctx))
+	q.stopRescuer = stop
+	q.rescuerDone = make(chan struct{})
+	go func() {
+		defer close(q.rescuerDone)
+		q.rescuer.run(beating)
+	}()
 	q.running.Store(true)
 	return nil
+}
+
+// stopBeating ends the heartbeat, marking this client stopped.
+func (q *Queue) stopBeating() {
+	if q.stopRescuer != nil {
+		q.stopRescuer()
+		<-q.rescuerDone
+		q.stopRescuer = nil
+	}
 }
 
 // Running reports whether this process works the queue (Start was called
@@ -237,13 +288,17 @@ func (q *Queue) Depth(ctx context.Context) (map[string]int, error) {
 // cancelled attempts are retried by the next process.
 func (q *Queue) StopAndCancel(ctx context.Context) error {
 	q.running.Store(false)
-	return q.client.StopAndCancel(ctx)
+	err := q.client.StopAndCancel(ctx)
+	q.stopBeating()
+	return err
 }
 
 // Stop waits for running jobs to finish (up to ctx's deadline).
 func (q *Queue) Stop(ctx context.Context) error {
 	q.running.Store(false)
-	return q.client.Stop(ctx)
+	err := q.client.Stop(ctx)
+	q.stopBeating()
+	return err
 }
 
 // insert queues a run, inside tx when one is given.

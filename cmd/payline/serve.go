@@ -70,6 +70,9 @@ type ServeConfig struct {
 	// InstanceID names this process in logs and metrics (generated when
 	// empty).
 	InstanceID string
+	// HeartbeatEvery and DeadAfter tune how soon the jobs of a crashed
+	// instance run again (storage.QueueConfig); zero is the default.
+	HeartbeatEvery, DeadAfter time.Duration
 	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
 	// monitoring) to other processes on the same database: this one
 	// serves requests and queues work but runs none.
@@ -190,7 +193,8 @@ func (m *Main) Start(ctx context.Context) error {
 		return fmt.Errorf("listen for other instances' changes: %w", err)
 	}
 	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval,
-		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval})
+		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval, InstanceID: m.Config.InstanceID,
+		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter})
 	if err != nil {
 		db.Close()
 		return err

@@ -133,6 +133,8 @@ func errorType(code string) string {
 		return domain.ErrorTypePlatform
 	case domain.CodeUnknown:
 		return "UNKNOWN_ERROR"
+	case domain.CodeServiceUnavailable:
+		return "SERVICE_UNAVAILABLE"
 	}
 	return "INVALID_REQUEST"
 }
@@ -141,7 +143,10 @@ func errorType(code string) string {
 // unexpected errors are logged with the request id and never shown.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := domain.AsError(err)
-	if e.Kind == domain.KindInternal {
+	if e.Kind == domain.KindUnavailable {
+		w.Header().Set("Retry-After", "2")
+	}
+	if e.Kind == domain.KindInternal || e.Kind == domain.KindUnavailable {
 		h.log.ErrorContext(r.Context(), "link request failed", slog.String("request_id", domain.RequestID(r.Context())),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("error", err))
 	}

@@ -33,6 +33,8 @@ func Status(k domain.ErrorKind) int {
 		return http.StatusForbidden
 	case domain.KindRateLimited:
 		return http.StatusTooManyRequests
+	case domain.KindUnavailable:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }

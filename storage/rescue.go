@@ -1,0 +1,166 @@
+package storage
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Defaults of the crash rescue: a queue client beats every 2 s and is
+// taken for dead after 10 s of silence, so a delivery cut off by kill -9
+// runs again about 12 s later, not after River's stuck-job threshold.
+const (
+	DefaultHeartbeatEvery = 2 * time.Second
+	DefaultDeadAfter      = 10 * time.Second
+)
+
+// rescuer keeps this process's queue client beating in queue_clients and
+// queues again the running jobs of clients that stopped beating: their
+// process died mid-attempt (kill -9, power loss) and nothing else would
+// touch those jobs until River's stuck-job rescuer, minutes later.
+//
+// A job is only ever rescued from a client that wrote a heartbeat and then
+// went silent for deadAfter, judged by a rescuer that has itself been
+// beating for deadAfter (after a database outage every process is silent
+// for a while; none rescues another until all have had time to beat
+// again). Jobs of clients that never beat (an older Payline) are left to
+// River. A cut-off attempt does not use up the job's attempts.
+type rescuer struct {
+	db                   *DB
+	clientID, instanceID string
+	every, deadAfter     time.Duration
+	log                  *slog.Logger
+	now                  func() time.Time
+	started              time.Time
+	healthySince         time.Time
+	rescued              atomic.Int64
+}
+
+// run beats and rescues until ctx ends, then marks this client stopped.
+func (r *rescuer) run(ctx context.Context) {
+	t := time.NewTicker(r.every)
+	defer t.Stop()
+	for {
+		r.tick(ctx)
+		select {
+		case <-ctx.Done():
+			// A stop says so at once (any job it left running is rescued
+			// on the next pass elsewhere); a crash leaves the row to go stale.
+			done, cancel := context.WithTimeout(context.Background(), time.Second)
+			_, _ = r.db.ExecContext(done, r.db.Rebind(`UPDATE queue_clients SET heartbeat_at = ? WHERE client_id = ?`),
+				time.Unix(0, 0).UTC(), r.clientID)
+			cancel()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// beat records that this client is alive; it runs once before River
+// starts, so every job this client fetches has a live heartbeat behind it.
+func (r *rescuer) beat(ctx context.Context) error {
+	now := r.now().UTC()
+	_, err := r.db.ExecContext(ctx, r.db.Rebind(`INSERT INTO queue_clients (client_id, instance_id, started_at, heartbeat_at)
+		VALUES (?, ?, ?, ?) ON CONFLICT (client_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`),
+		r.clientID, r.instanceID, r.started.UTC(), now)
+	return translate(err)
+}
+
+func (r *rescuer) tick(ctx context.Context) {
+	if err := r.beat(ctx); err != nil {
+		r.healthySince = time.Time{}
+		if ctx.Err() == nil {
+			r.log.WarnContext(ctx, "queue heartbeat failed", slog.Any("error", err))
+		}
+		return
+	}
+	now := r.now()
+	if r.healthySince.IsZero() {
+		r.healthySince = now
+	}
+	if now.Sub(r.healthySince) < r.deadAfter {
+		return
+	}
+	if n, err := r.rescue(ctx, now); err != nil {
+		if ctx.Err() == nil {
+			r.log.WarnContext(ctx, "rescue of cut-off jobs failed", slog.Any("error", err))
+		}
+	} else if n > 0 {
+		r.rescued.Add(int64(n))
+	}
+}
+
+// lastAttemptedBy is the SQL of the client that fetched a running job.
+func (r *rescuer) lastAttemptedBy() string {
+	if r.db.Dialect == Postgres {
+		return `attempted_by[array_length(attempted_by, 1)]`
+	}
+	return `json_extract(CAST(attempted_by AS TEXT), '$[#-1]')`
+}
+
+// rescue makes the running jobs of dead clients available again and
+// forgets clients dead for a day.
+func (r *rescuer) rescue(ctx context.Context, now time.Time) (int, error) {
+	var clients []struct {
+		ID        string    `db:"client_id"`
+		Instance  string    `db:"instance_id"`
+		Heartbeat time.Time `db:"heartbeat_at"`
+	}
+	if err := sqlx.SelectContext(ctx, r.db, &clients, `SELECT client_id, instance_id, heartbeat_at FROM queue_clients`); err != nil {
+		return 0, translate(err)
+	}
+	dead := map[string]string{}
+	for _, c := range clients {
+		if silent := now.Sub(c.Heartbeat); silent > r.deadAfter && c.ID != r.clientID {
+			dead[c.ID] = c.Instance
+			if silent > 24*time.Hour {
+				defer r.forget(ctx, c.ID)
+			}
+		}
+	}
+	if len(dead) == 0 {
+		return 0, nil
+	}
+	var running []struct {
+		ID     int64   `db:"id"`
+		Client *string `db:"client"`
+	}
+	if err := sqlx.SelectContext(ctx, r.db, &running, `SELECT id, `+r.lastAttemptedBy()+` AS client FROM river_job WHERE state = 'running'`); err != nil {
+		return 0, translate(err)
+	}
+	// The client check makes the update a no-op for a job another rescuer
+	// already freed and a live client fetched again.
+	update := r.db.Rebind(`UPDATE river_job SET state = 'available',
+		max_attempts = CASE WHEN max_attempts > attempt THEN max_attempts ELSE attempt + 1 END
+		WHERE id = ? AND state = 'running' AND ` + r.lastAttemptedBy() + ` = ?`)
+	n := 0
+	perClient := map[string]int{}
+	for _, j := range running {
+		if j.Client == nil {
+			continue
+		}
+		if _, ok := dead[*j.Client]; !ok {
+			continue
+		}
+		res, err := r.db.ExecContext(ctx, update, j.ID, *j.Client)
+		if err != nil {
+			return n, translate(err)
+		}
+		if k, _ := res.RowsAffected(); k > 0 {
+			n++
+			perClient[*j.Client]++
+		}
+	}
+	for client, k := range perClient {
+		r.log.WarnContext(ctx, "queued again the jobs a stopped instance was running",
+			slog.String("dead_instance", dead[client]), slog.String("dead_client", client), slog.Int("jobs", k))
+	}
+	return n, nil
+}
+
+func (r *rescuer) forget(ctx context.Context, clientID string) {
+	_, _ = r.db.ExecContext(ctx, r.db.Rebind(`DELETE FROM queue_clients WHERE client_id = ?`), clientID)
+}
