@@ -436,3 +436,194 @@ func TestFaultKillOneOfThree(t *testing.T) {
 		t.Log("note: the killed process held no delivery at the moment of the kill")
 	}
 }
+
+// privatePostgres is a PostgreSQL cluster of this test's own, in a
+// temporary directory on a free port, so the test can stop and start it
+// without touching the server every other test uses.
+type privatePostgres struct {
+	t       *testing.T
+	bin     string
+	dir     string
+	port    string
+	asOwner func(name string, args ...string) *exec.Cmd
+}
+
+// startPrivatePostgres initialises and starts a cluster with Debian's
+// PostgreSQL binaries (root runs them as the postgres user, as the server
+// refuses root). Missing binaries skip the test, or fail it under CI.
+func startPrivatePostgres(t *testing.T) *privatePostgres {
+	t.Helper()
+	storagetest.PostgresServer(t) // the same skip-or-fail rule as every PostgreSQL test
+	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
+	if len(bins) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("PostgreSQL's server binaries (/usr/lib/postgresql/*/bin/pg_ctl) are missing: the database-restart fault test needs them")
+		}
+		t.Skip("PostgreSQL's server binaries are not installed; skipping the database-restart fault test")
+	}
+	p := &privatePostgres{t: t, bin: filepath.Dir(bins[len(bins)-1])}
+	p.asOwner = exec.Command
+	dir, err := os.MkdirTemp("", "payline-pg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	p.dir = dir
+	if os.Geteuid() == 0 {
+		out, err := exec.Command("id", "-u", "postgres").Output()
+		if err != nil {
+			t.Fatalf("running as root, the test needs the postgres user to run PostgreSQL: %v", err)
+		}
+		var uid int
+		fmt.Sscan(string(out), &uid)
+		if err := os.Chown(dir, uid, -1); err != nil {
+			t.Fatal(err)
+		}
+		p.asOwner = func(name string, args ...string) *exec.Cmd {
+			return exec.Command("runuser", append([]string{"-u", "postgres", "--", name}, args...)...)
+		}
+	}
+	_, p.port, _ = net.SplitHostPort(freeAddr(t))
+	if out, err := p.asOwner(filepath.Join(p.bin, "initdb"), "-D", filepath.Join(dir, "data"), "-U", "postgres",
+		"--auth=trust", "--no-sync").CombinedOutput(); err != nil {
+		t.Fatalf("initdb: %v\n%s", err, out)
+	}
+	p.start()
+	t.Cleanup(func() { p.stop() })
+	return p
+}
+
+func (p *privatePostgres) url() string {
+	return "postgres://postgres@127.0.0.1:" + p.port + "/postgres?sslmode=disable"
+}
+
+func (p *privatePostgres) start() {
+	p.t.Helper()
+	opts := fmt.Sprintf("-p %s -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", p.port, p.dir)
+	if out, err := p.asOwner(filepath.Join(p.bin, "pg_ctl"), "-D", filepath.Join(p.dir, "data"), "-o", opts,
+		"-l", filepath.Join(p.dir, "log"), "-w", "start").CombinedOutput(); err != nil {
+		log, _ := os.ReadFile(filepath.Join(p.dir, "log"))
+		p.t.Fatalf("pg_ctl start: %v\n%s\n%s", err, out, log)
+	}
+}
+
+// stop shuts the server down at once: connections are cut, as when a
+// database host fails over.
+func (p *privatePostgres) stop() {
+	_ = p.asOwner(filepath.Join(p.bin, "pg_ctl"), "-D", filepath.Join(p.dir, "data"), "-m", "immediate", "-w", "stop").Run()
+}
+
+// apiCall makes one request and returns its status, body and duration.
+func apiCall(method, addr, secret, path, body string) (int, map[string]any, http.Header, time.Duration) {
+	req, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
+	req.Header.Set("x-api-secret", secret)
+	req.Header.Set("Service-Version", "2025-07-08")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	began := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, map[string]any{"transport": err.Error()}, nil, time.Since(began)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out, resp.Header, time.Since(began)
+}
+
+// TestFaultDatabaseRestart: PostgreSQL stops while two instances deliver
+// events. During the outage requests fail fast with 503 and the spec's
+// body and /readyz names the database; when it is back both instances
+// recover by themselves, and every event, published before and after,
+// arrives.
+func TestFaultDatabaseRestart(t *testing.T) {
+	pg := startPrivatePostgres(t)
+	url := pg.url()
+	rcv := newFaultReceiver(t)
+	var insts []*faultInstance
+	for i := range 2 {
+		insts = append(insts, startFaultInstance(t, fmt.Sprintf("pg-%d", i), url, "--webhook-ca-file", rcv.caFile))
+	}
+	tenant := newFaultTenant(t, url, "restart", insts[0].addr, rcv.url)
+	pub := newPublisher(t, url)
+	sc := domain.Scope{CustomerID: tenant.customerID, Mode: domain.ModeSandbox}
+	if err := pub.publish(context.Background(), sc, 0, 3000, 250); err != nil {
+		t.Fatal(err)
+	}
+	waiting := time.After(60 * time.Second)
+	for d, _ := rcv.counts(); d < 500; d, _ = rcv.counts() {
+		select {
+		case <-rcv.arrived:
+		case <-waiting:
+			t.Fatalf("only %d deliveries in 60 s", d)
+		}
+	}
+	pg.stop()
+	stoppedAt := time.Now()
+
+	// During the outage: 503 with the spec's body, fast, from every instance.
+	var slowest time.Duration
+	for _, in := range insts {
+		for _, c := range []struct{ method, path, body string }{
+			{"GET", "/v1/accounts", ""},
+			{"GET", "/v1/webhooks", ""},
+			{"POST", "/v1/link_tokens", `{"org_name": "Acme Bank", "end_user_id": "outage", "required_jobs": ["read"]}`},
+		} {
+			status, body, header, took := apiCall(c.method, in.addr, tenant.secret, c.path, c.body)
+			slowest = max(slowest, took)
+			e, _ := body["error"].(map[string]any)
+			if status != 503 || e == nil || e["code"] != domain.CodeServiceUnavailable || e["type"] != "SERVICE_UNAVAILABLE" ||
+				e["status_code"] != float64(503) || e["message"] == "" || header.Get("Retry-After") == "" {
+				t.Errorf("%s %s on %s during the outage: %d %v (Retry-After %q)", c.method, c.path, in.id, status, body, header.Get("Retry-After"))
+			}
+		}
+		status, body, _, _ := apiCall("GET", in.addr, "", "/readyz", "")
+		checks, _ := body["checks"].(map[string]any)
+		if status != 503 || checks == nil || checks["database"] == "ok" || checks["database"] == nil {
+			t.Errorf("/readyz on %s during the outage: %d %v", in.id, status, body)
+		}
+	}
+	t.Logf("during the outage every request failed with 503 in at most %v", slowest.Round(time.Millisecond))
+	if slowest > 5*time.Second {
+		t.Errorf("a request took %v to fail during the outage; it should fail fast", slowest)
+	}
+
+	// Keep it down for 5 s: longer than a connection retry, long enough
+	// for every heartbeat to fail.
+	time.Sleep(time.Until(stoppedAt.Add(5 * time.Second)))
+	pg.start()
+	startedAt := time.Now()
+	t.Logf("PostgreSQL was down %v", startedAt.Sub(stoppedAt).Round(time.Millisecond))
+	for _, in := range insts {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			status, _, _, _ := apiCall("GET", in.addr, "", "/readyz", "")
+			if status == 200 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s not ready 30 s after PostgreSQL came back", in.id)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	t.Logf("both instances ready %v after PostgreSQL came back", time.Since(startedAt).Round(time.Millisecond))
+	if status, body, _, _ := apiCall("GET", insts[1].addr, tenant.secret, "/v1/webhooks", ""); status != 200 {
+		t.Errorf("after the outage: %d %v", status, body)
+	}
+	if err := pub.publish(context.Background(), sc, 3000, 1000, 250); err != nil {
+		t.Fatal(err)
+	}
+	last, ok := rcv.waitAll(t, func() []string { return eventIDs(t, pub.db) }, 90*time.Second)
+	all := eventIDs(t, pub.db)
+	distinct, dups := rcv.counts()
+	t.Logf("database restart: %d events, %d received, %d lost, %d duplicate deliveries", len(all), distinct, len(rcv.missing(all)), dups)
+	if !ok || len(all) != 4000 {
+		t.Fatalf("%d of %d events never arrived", len(rcv.missing(all)), len(all))
+	}
+	t.Logf("full delivery %v after PostgreSQL came back", last.Sub(startedAt).Round(time.Millisecond))
+	if d := last.Sub(startedAt); d > 30*time.Second {
+		t.Errorf("full delivery took %v after the database came back; the bar is 30 s", d)
+	}
+}
