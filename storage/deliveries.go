@@ -31,9 +31,14 @@ const webhookQueue = "webhooks"
 type DeliveryFunc func(ctx context.Context, r domain.DeliveryRun, attempt int, next *time.Time) (domain.DeliveryResult, error)
 
 // RetrySchedule spaces delivery retries: exponential caps (Base, 2×Base,
-// 4×Base, ...) with full jitter, never later than Window after the
-// delivery was queued. The jitter is a hash of the job and attempt, so the
-// time the worker logs as "next attempt" is the time River uses.
+// 4×Base, ...) with "equal jitter" (half the cap, plus up to the other
+// half drawn uniformly), never later than Window after the delivery was
+// queued. Half of every cap is always waited, so five retries span at
+// least 15.5×Base: with the spec's 30 s that is 7m45s, and a receiver down
+// for a few minutes still gets every event (full jitter could spend all
+// five retries in under a minute). The jitter is a hash of the job and
+// attempt, so the time the worker logs as "next attempt" is the time
+// River uses.
 type RetrySchedule struct {
 	Base   time.Duration
 	Window time.Duration
@@ -53,7 +58,7 @@ func (r RetrySchedule) Next(jobID int64, attempt int, created, attemptedAt time.
 	h.Write(b[:])
 	frac := float64(h.Sum64()>>11) / float64(1<<53)
 	limit := r.Base << max(0, attempt-1)
-	next := attemptedAt.Add(time.Duration(frac * float64(limit)))
+	next := attemptedAt.Add(limit/2 + time.Duration(frac*float64(limit/2)))
 	if deadline := created.Add(r.Window); next.After(deadline) {
 		next = deadline
 	}

@@ -17,6 +17,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -85,8 +86,12 @@ func newFaultReceiver(t *testing.T) *faultReceiver {
 	return r
 }
 
-// down closes the receiver's listener, so deliveries are refused.
-func (r *faultReceiver) down() { r.srv.Listener.Close() }
+// down closes the receiver's listener and its open connections, so
+// deliveries are refused.
+func (r *faultReceiver) down() {
+	r.srv.Listener.Close()
+	r.srv.CloseClientConnections()
+}
 
 // up listens again on the same address with the same certificate.
 func (r *faultReceiver) up(t *testing.T) {
@@ -625,5 +630,67 @@ func TestFaultDatabaseRestart(t *testing.T) {
 	t.Logf("full delivery %v after PostgreSQL came back", last.Sub(startedAt).Round(time.Millisecond))
 	if d := last.Sub(startedAt); d > 30*time.Second {
 		t.Errorf("full delivery took %v after the database came back; the bar is 30 s", d)
+	}
+}
+
+// TestFaultReceiverOutage: the receiver is down for two minutes of the
+// real schedule, compressed 30 times (4 s, with retries based on 1 s
+// instead of 30 s inside a 30 s window instead of 15 min). Events queued
+// before and during the outage all arrive once it is back, inside the
+// window, and no delivery is given up.
+func TestFaultReceiverOutage(t *testing.T) {
+	const compression = 30
+	retry := storage.RetrySchedule{Base: storage.DefaultRetrySchedule.Base / compression, Window: storage.DefaultRetrySchedule.Window / compression}
+	outage := 2 * time.Minute / compression
+	url := storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
+	rcv := newFaultReceiver(t)
+	m := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: url, Mode: domain.ModeSandbox, WebhookCAFile: rcv.caFile, WebhookRetry: retry},
+		Stdout: io.Discard, Logger: slog.New(slog.DiscardHandler), Getenv: env("PAYLINE_MASTER_KEY", testMasterKey)}
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close(context.Background()) })
+	tenant := newFaultTenant(t, url, "outage", m.Addr(), rcv.url)
+	pub := newPublisher(t, url)
+	sc := domain.Scope{CustomerID: tenant.customerID, Mode: domain.ModeSandbox}
+
+	if err := pub.publish(context.Background(), sc, 0, 200, 100); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rcv.waitAll(t, func() []string { return eventIDs(t, pub.db) }, 30*time.Second); !ok {
+		t.Fatal("the first 200 events did not arrive")
+	}
+	rcv.down()
+	downAt := time.Now()
+	if err := pub.publish(context.Background(), sc, 200, 300, 100); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the failures are being retried: the outage is seen.
+	waitUntil(t, "failed attempts during the outage", func() bool {
+		var n int
+		_ = pub.db.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM river_job WHERE kind = 'webhook_delivery' AND state = 'retryable'`)
+		return n > 0
+	})
+	time.Sleep(time.Until(downAt.Add(outage))) // the outage itself, not a wait for a result
+	rcv.up(t)
+	upAt := time.Now()
+
+	last, ok := rcv.waitAll(t, func() []string { return eventIDs(t, pub.db) }, retry.Window+10*time.Second)
+	all := eventIDs(t, pub.db)
+	distinct, dups := rcv.counts()
+	var givenUp, failed int
+	_ = pub.db.GetContext(context.Background(), &givenUp, `SELECT COUNT(*) FROM river_job WHERE kind = 'webhook_delivery' AND state IN ('cancelled', 'discarded')`)
+	_ = pub.db.GetContext(context.Background(), &failed, `SELECT COUNT(*) FROM webhook_deliveries WHERE status_code IS NULL`)
+	t.Logf("receiver down %v (2 min compressed %dx): %d events, %d received, %d lost, %d duplicates, %d failed attempts, %d given up",
+		upAt.Sub(downAt).Round(time.Millisecond), compression, len(all), distinct, len(rcv.missing(all)), dups, failed, givenUp)
+	if !ok || len(all) != 500 {
+		t.Fatalf("%d of %d events never arrived", len(rcv.missing(all)), len(all))
+	}
+	t.Logf("every event arrived %v after the receiver came back (window %v)", last.Sub(upAt).Round(time.Millisecond), retry.Window)
+	if givenUp != 0 {
+		t.Errorf("%d deliveries were given up", givenUp)
+	}
+	if failed == 0 {
+		t.Error("no failed attempt was recorded: the outage was not seen")
 	}
 }
