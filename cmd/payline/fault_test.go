@@ -694,3 +694,132 @@ func TestFaultReceiverOutage(t *testing.T) {
 		t.Error("no failed attempt was recorded: the outage was not seen")
 	}
 }
+
+// retrying makes a request until it is not refused for the rate (429),
+// waiting as Retry-After says, as a well-behaved client does.
+func retrying(t *testing.T, method, addr, secret, path, body string) (int, map[string]any) {
+	t.Helper()
+	for range 200 {
+		status, out, header, _ := apiCall(method, addr, secret, path, body)
+		if status != http.StatusTooManyRequests {
+			return status, out
+		}
+		wait, _ := time.ParseDuration(header.Get("Retry-After") + "s")
+		time.Sleep(max(wait, 100*time.Millisecond) / 4)
+	}
+	t.Fatalf("%s %s: still refused for the rate after 200 tries", method, path)
+	return 0, nil
+}
+
+// TestFaultLinkSessionsOverThreeInstances: 1,000 sandbox Link sessions
+// from ten customers, spread over three instances. Every payroll job runs
+// exactly once (one attempt, completed) and every event is delivered.
+func TestFaultLinkSessionsOverThreeInstances(t *testing.T) {
+	const sessions, tenants = 1000, 10
+	url := storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
+	rcv := newFaultReceiver(t)
+	var insts []*faultInstance
+	for i := range 3 {
+		insts = append(insts, startFaultInstance(t, fmt.Sprintf("link-%d", i), url, "--webhook-ca-file", rcv.caFile))
+	}
+	var ts []faultTenant
+	for i := range tenants {
+		ts = append(ts, newFaultTenant(t, url, fmt.Sprintf("tenant-%d", i), insts[i%3].addr, rcv.url))
+	}
+	_, search := retrying(t, "GET", insts[0].addr, ts[0].secret, "/v1/search?q=summit+payroll&response_types=platform", "")
+	platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
+
+	start := time.Now()
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failures []string
+	for range 24 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				tn, addr := ts[i%tenants], insts[i%3].addr
+				status, tok := retrying(t, "POST", addr, tn.secret, "/v1/link_tokens", fmt.Sprintf(`{"org_name": "Acme Bank", "end_user_id": "user-%d",
+					"required_jobs": ["direct_deposit_switch"], "allocation": {"targets": [{"type": "checking", "account_number": "123456789", "routing_number": "011000015"}]}}`, i))
+				if status != 200 {
+					mu.Lock()
+					failures = append(failures, fmt.Sprintf("link token %d: %d %v", i, status, tok))
+					mu.Unlock()
+					continue
+				}
+				token := tok["data"].(map[string]any)["token"].(string)
+				// The session goes to the next instance: nothing ties a
+				// token to the process that made it.
+				status, sess := retrying(t, "POST", insts[(i+1)%3].addr, tn.secret, "/v1/sandbox/link_sessions",
+					`{"token": "`+token+`", "platform_id": "`+platformID+`", "username": "user_good", "password": "pass_good"}`)
+				if status != 200 {
+					mu.Lock()
+					failures = append(failures, fmt.Sprintf("link session %d: %d %v", i, status, sess))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range sessions {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Fatalf("%d of %d sessions failed; first: %s", len(failures), sessions, failures[0])
+	}
+	t.Logf("%d Link sessions over 3 instances in %v", sessions, time.Since(start).Round(time.Millisecond))
+
+	pub := newPublisher(t, url)
+	ctx := context.Background()
+	var jobs int
+	waitUntil(t, "every payroll job finished", func() bool {
+		var open int
+		_ = pub.db.GetContext(ctx, &open, `SELECT COUNT(*) FROM river_job WHERE kind = 'payroll_job' AND state <> 'completed'`)
+		_ = pub.db.GetContext(ctx, &jobs, `SELECT COUNT(*) FROM jobs`)
+		return open == 0 && jobs >= sessions
+	})
+	var runs []struct {
+		Attempt int    `db:"attempt"`
+		State   string `db:"state"`
+		JobID   string `db:"job_id"`
+	}
+	if err := pub.db.SelectContext(ctx, &runs, `SELECT attempt, state, args->>'job_id' AS job_id FROM river_job WHERE kind = 'payroll_job'`); err != nil {
+		t.Fatal(err)
+	}
+	perJob := map[string]int{}
+	for _, r := range runs {
+		perJob[r.JobID]++
+		if r.Attempt != 1 || r.State != "completed" {
+			t.Errorf("job %s: attempt %d, %s; want one completed attempt", r.JobID, r.Attempt, r.State)
+		}
+	}
+	var outcomes []string
+	if err := pub.db.SelectContext(ctx, &outcomes, `SELECT COALESCE(outcome, '') FROM jobs`); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outcomes {
+		if o != "success" {
+			t.Errorf("a job ended %q", o)
+			break
+		}
+	}
+	if len(perJob) != jobs {
+		t.Errorf("%d jobs but %d queued runs of them", jobs, len(perJob))
+	}
+	for id, n := range perJob {
+		if n != 1 {
+			t.Errorf("job %s was queued %d times", id, n)
+		}
+	}
+
+	last, ok := rcv.waitAll(t, func() []string { return eventIDs(t, pub.db) }, 60*time.Second)
+	all := eventIDs(t, pub.db)
+	distinct, dups := rcv.counts()
+	t.Logf("%d jobs, each run once; %d events, %d received, %d lost, %d duplicates; all delivered %v after the first session",
+		jobs, len(all), distinct, len(rcv.missing(all)), dups, last.Sub(start).Round(time.Millisecond))
+	if !ok {
+		t.Fatalf("%d of %d events never arrived", len(rcv.missing(all)), len(all))
+	}
+}
