@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -73,6 +74,10 @@ type ServeConfig struct {
 	// HeartbeatEvery and DeadAfter tune how soon the jobs of a crashed
 	// instance run again (storage.QueueConfig); zero is the default.
 	HeartbeatEvery, DeadAfter time.Duration
+	// ReadTimeout bounds reading one request, body included, so a client
+	// that trickles its body (slow loris) cannot hold a connection; zero
+	// is 30 s.
+	ReadTimeout time.Duration
 	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
 	// monitoring) to other processes on the same database: this one
 	// serves requests and queues work but runs none.
@@ -262,7 +267,8 @@ func (m *Main) Start(ctx context.Context) error {
 	bg, stop := context.WithCancel(context.Background())
 	// Requests derive from bg, so long-lived ones (GraphQL subscriptions,
 	// webhook listeners) end when the server closes.
-	m.server = &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, MaxHeaderBytes: 1 << 20,
+	readTimeout := cmp.Or(m.Config.ReadTimeout, 30*time.Second)
+	m.server = &http.Server{Handler: api, ReadHeaderTimeout: min(10*time.Second, readTimeout), ReadTimeout: readTimeout, MaxHeaderBytes: 1 << 20,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg }}
 	m.stop = stop
 	m.done = make(chan struct{})

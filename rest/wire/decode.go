@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,8 +38,13 @@ func Decode(r *http.Request, dst any) error {
 	if errors.As(err, &maxErr) {
 		return domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the request body is larger than %d bytes", maxErr.Limit)
 	}
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON,
+			"the request body did not arrive in time; send the whole body at once, right after the headers")
+	}
 	if err != nil {
-		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON, "the request body could not be read: %v", err)
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON, "the request body could not be read; send it again")
 	}
 	return DecodeBytes(body, dst)
 }
