@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"cmp"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -73,6 +74,10 @@ type fixtureSetup struct {
 	wsInitTimeout time.Duration
 	// batchWait is the GraphQL dataloaders' wait (the default when zero).
 	batchWait time.Duration
+	// pollInterval is the queue's poll (50 ms when zero); pollOnly turns
+	// PostgreSQL's insert notifications off.
+	pollInterval time.Duration
+	pollOnly     bool
 }
 
 // offsetClock is the real clock moved by a settable offset, so tests can
@@ -114,7 +119,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	for _, c := range configure {
 		c(&setup)
 	}
-	queue, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, Retry: setup.retry,
+	queue, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: cmp.Or(setup.pollInterval, 50*time.Millisecond), PollOnly: setup.pollOnly, Retry: setup.retry,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))})
 	if err != nil {
 		t.Fatal(err)

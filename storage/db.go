@@ -43,6 +43,9 @@ type DB struct {
 	// costs.
 	Statements atomic.Int64
 	feed       *Feed
+	// dsn is PostgreSQL's connection string, for the connections that
+	// LISTEN (the event feed, the job queue's notifications).
+	dsn string
 }
 
 // Close stops the event feed's listener and closes the database.
@@ -99,7 +102,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		x.SetMaxOpenConns(20)
 		x.SetMaxIdleConns(20)
 		x.SetConnMaxIdleTime(5 * time.Minute)
-		db = &DB{DB: x, Dialect: Postgres}
+		db = &DB{DB: x, Dialect: Postgres, dsn: dsn}
 		db.feed = newFeed(db, dsn)
 	case SQLite:
 		abs, err := filepath.Abs(dsn)

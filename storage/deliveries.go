@@ -110,6 +110,22 @@ func (w *deliveryWorker) Work(ctx context.Context, j *river.Job[deliveryArgs]) e
 }
 
 func (q *Queue) insertDelivery(ctx context.Context, tx *sql.Tx, r domain.DeliveryRun) error {
-	args := deliveryArgs{CustomerID: r.Scope.CustomerID, Mode: string(r.Scope.Mode), WebhookID: r.WebhookID, EventID: r.EventID}
-	return q.insertArgs(ctx, tx, args, &river.InsertOpts{Queue: webhookQueue, MaxAttempts: domain.WebhookMaxAttempts})
+	return q.insertArgs(ctx, tx, deliveryJob(r).Args, deliveryJob(r).InsertOpts)
+}
+
+// insertDeliveries queues many deliveries in tx with one statement.
+func (q *Queue) insertDeliveries(ctx context.Context, tx *sql.Tx, runs []domain.DeliveryRun) error {
+	params := make([]river.InsertManyParams, len(runs))
+	for i, r := range runs {
+		params[i] = deliveryJob(r)
+	}
+	_, err := q.client.InsertManyTx(ctx, tx, params)
+	return err
+}
+
+func deliveryJob(r domain.DeliveryRun) river.InsertManyParams {
+	return river.InsertManyParams{
+		Args:       deliveryArgs{CustomerID: r.Scope.CustomerID, Mode: string(r.Scope.Mode), WebhookID: r.WebhookID, EventID: r.EventID},
+		InsertOpts: &river.InsertOpts{Queue: webhookQueue, MaxAttempts: domain.WebhookMaxAttempts},
+	}
 }

@@ -88,17 +88,48 @@ func (f *Feed) deliver(sc domain.Scope, e domain.Event) {
 // notify announces an event written through q: NOTIFY on PostgreSQL
 // (delivered when q's transaction commits), in process on SQLite, where
 // an event written in a transaction waits in pending for the commit.
+//
+// Inside a transaction the event waits in pending on both databases: on
+// PostgreSQL the transaction's flush sends the NOTIFYs (notifyMany), on
+// SQLite the commit hands the events to the subscribers.
 func (f *Feed) notify(ctx context.Context, s stores, sc domain.Scope, e domain.Event) error {
-	if f.db.Dialect == Postgres {
-		_, err := s.q.ExecContext(ctx, `SELECT pg_notify($1, $2)`, feedChannel, sc.CustomerID+"\t"+string(sc.Mode)+"\t"+e.ID)
-		return translate(err)
-	}
 	if s.pending != nil {
 		*s.pending = append(*s.pending, published{sc, e})
 		return nil
 	}
+	if f.db.Dialect == Postgres {
+		return f.notifyMany(ctx, s, []published{{sc, e}})
+	}
 	f.deliver(sc, e)
 	return nil
+}
+
+// notifyMany sends events as NOTIFY payloads of one "customer TAB mode TAB
+// event id" line per event, as many lines per NOTIFY as fit well inside
+// PostgreSQL's 8000-byte payload.
+func (f *Feed) notifyMany(ctx context.Context, s stores, events []published) error {
+	var payload strings.Builder
+	send := func() error {
+		if payload.Len() == 0 {
+			return nil
+		}
+		_, err := s.q.ExecContext(ctx, `SELECT pg_notify($1, $2)`, feedChannel, payload.String())
+		payload.Reset()
+		return translate(err)
+	}
+	for _, p := range events {
+		line := p.scope.CustomerID + "\t" + string(p.scope.Mode) + "\t" + p.event.ID
+		if payload.Len()+len(line)+1 > 7000 {
+			if err := send(); err != nil {
+				return err
+			}
+		}
+		if payload.Len() > 0 {
+			payload.WriteByte('\n')
+		}
+		payload.WriteString(line)
+	}
+	return send()
 }
 
 // published is an event waiting for its transaction to commit.
@@ -124,23 +155,25 @@ func (f *Feed) listen() {
 			if n == nil {
 				continue // reconnected: events in between are missed
 			}
-			parts := strings.SplitN(n.Extra, "\t", 3)
-			if len(parts) != 3 {
-				continue
+			for line := range strings.SplitSeq(n.Extra, "\n") {
+				parts := strings.SplitN(line, "\t", 3)
+				if len(parts) != 3 {
+					continue
+				}
+				sc := domain.Scope{CustomerID: parts[0], Mode: domain.Mode(parts[1])}
+				f.mu.Lock()
+				wanted := len(f.subs[sc]) > 0
+				f.mu.Unlock()
+				if !wanted {
+					continue
+				}
+				e, err := events.Event(context.Background(), sc, parts[2])
+				if err != nil {
+					f.log.Warn("event feed: read event", slog.String("event_id", parts[2]), slog.Any("error", err))
+					continue
+				}
+				f.deliver(sc, e)
 			}
-			sc := domain.Scope{CustomerID: parts[0], Mode: domain.Mode(parts[1])}
-			f.mu.Lock()
-			wanted := len(f.subs[sc]) > 0
-			f.mu.Unlock()
-			if !wanted {
-				continue
-			}
-			e, err := events.Event(context.Background(), sc, parts[2])
-			if err != nil {
-				f.log.Warn("event feed: read event", slog.String("event_id", parts[2]), slog.Any("error", err))
-				continue
-			}
-			f.deliver(sc, e)
 		}
 	}()
 }

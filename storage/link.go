@@ -32,9 +32,14 @@ func NewTransactor(db *DB, queue *Queue) *Transactor {
 func (t *Transactor) InTx(ctx context.Context, fn func(context.Context, domain.Tx) error) error {
 	var pending []published
 	err := t.db.inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
-		return fn(ctx, &txStores{stores: stores{q: tx, feed: t.db.feed, pending: &pending}, tx: tx.Tx, queue: t.queue})
+		st := &txStores{stores: stores{q: tx, feed: t.db.feed, pending: &pending}, tx: tx.Tx, queue: t.queue,
+			hooks: map[hookKey][]domain.Webhook{}}
+		if err := fn(ctx, st); err != nil {
+			return err
+		}
+		return st.flush(ctx)
 	})
-	if err == nil {
+	if err == nil && t.db.Dialect == SQLite {
 		for _, p := range pending {
 			t.db.feed.deliver(p.scope, p.event)
 		}
@@ -65,18 +70,83 @@ func (t *Transactor) EnqueueRefresh(ctx context.Context, r domain.RefreshRun) er
 	return t.queue.insertRefresh(ctx, nil, r)
 }
 
+// txStores are the stores of one transaction. Events published in it
+// cost one statement each: the fan-out lookup is memoised, and their
+// delivery jobs and feed notifications are written once, just before the
+// commit (flush).
 type txStores struct {
 	stores
-	tx    *sql.Tx
-	queue *Queue
+	tx         *sql.Tx
+	queue      *Queue
+	hooks      map[hookKey][]domain.Webhook
+	deliveries []domain.DeliveryRun
+}
+
+type hookKey struct {
+	scope domain.Scope
+	event string
+}
+
+// Webhooks memoises ActiveWebhooksFor for the transaction; a webhook
+// change made in it forgets what was memoised.
+func (t *txStores) Webhooks() domain.WebhookStore { return memoWebhooks{stores: t.stores, t: t} }
+
+type memoWebhooks struct {
+	stores
+	t *txStores
+}
+
+func (m memoWebhooks) ActiveWebhooksFor(ctx context.Context, sc domain.Scope, event string) ([]domain.Webhook, error) {
+	k := hookKey{sc, event}
+	if hooks, ok := m.t.hooks[k]; ok {
+		return hooks, nil
+	}
+	hooks, err := m.stores.ActiveWebhooksFor(ctx, sc, event)
+	if err == nil {
+		m.t.hooks[k] = hooks
+	}
+	return hooks, err
+}
+
+func (m memoWebhooks) CreateWebhook(ctx context.Context, sc domain.Scope, w domain.Webhook) error {
+	clear(m.t.hooks)
+	return m.stores.CreateWebhook(ctx, sc, w)
+}
+
+func (m memoWebhooks) UpdateWebhook(ctx context.Context, sc domain.Scope, w domain.Webhook) error {
+	clear(m.t.hooks)
+	return m.stores.UpdateWebhook(ctx, sc, w)
+}
+
+func (m memoWebhooks) DeleteWebhook(ctx context.Context, sc domain.Scope, id string) error {
+	clear(m.t.hooks)
+	return m.stores.DeleteWebhook(ctx, sc, id)
+}
+
+// flush writes what the transaction deferred: its deliveries in one
+// River insert, and on PostgreSQL the feed's notifications, several
+// events per NOTIFY (delivered at commit, as each would be).
+func (t *txStores) flush(ctx context.Context) error {
+	if len(t.deliveries) > 0 {
+		if err := t.queue.insertDeliveries(ctx, t.tx, t.deliveries); err != nil {
+			return translate(err)
+		}
+	}
+	if t.feed != nil && t.feed.db.Dialect == Postgres && t.pending != nil && len(*t.pending) > 0 {
+		if err := t.feed.notifyMany(ctx, t.stores, *t.pending); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *txStores) EnqueueJobRun(ctx context.Context, r domain.JobRun) error {
 	return t.queue.insert(ctx, t.tx, r)
 }
 
-func (t *txStores) EnqueueDelivery(ctx context.Context, r domain.DeliveryRun) error {
-	return t.queue.insertDelivery(ctx, t.tx, r)
+func (t *txStores) EnqueueDelivery(_ context.Context, r domain.DeliveryRun) error {
+	t.deliveries = append(t.deliveries, r)
+	return nil
 }
 
 func (t *txStores) EnqueueRefresh(ctx context.Context, r domain.RefreshRun) error {

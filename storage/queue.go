@@ -9,8 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"payline/domain"
 )
@@ -62,7 +64,12 @@ func (w *payrollWorker) Work(ctx context.Context, j *river.Job[payrollJobArgs]) 
 // deliveries and monitoring refreshes on the same database as everything
 // else.
 type Queue struct {
+	// client inserts jobs (in the caller's *sql.Tx); runner works them.
+	// They are one client except on PostgreSQL, where runner listens for
+	// inserts over pgx (see newNotifiedClients) and pool is its own.
 	client     *river.Client[*sql.Tx]
+	runner     riverRunner
+	pool       *pgxpool.Pool
 	worker     *payrollWorker
 	deliverer  *deliveryWorker
 	scheduler  *monitoringWorker
@@ -74,6 +81,15 @@ type Queue struct {
 	// stopRescuer ends the heartbeat goroutine, which closes rescuerDone.
 	stopRescuer context.CancelFunc
 	rescuerDone chan struct{}
+}
+
+// riverRunner is what the queue needs of the client that works jobs,
+// whatever its driver.
+type riverRunner interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+	StopAndCancel(ctx context.Context) error
+	ID() string
 }
 
 // QueueConfig tunes the queue; zero values pick the defaults.
@@ -93,6 +109,10 @@ type QueueConfig struct {
 	// HeartbeatEvery and DeadAfter tune the crash rescue (see rescuer);
 	// zero takes DefaultHeartbeatEvery and DefaultDeadAfter.
 	HeartbeatEvery, DeadAfter time.Duration
+	// PollOnly keeps PostgreSQL's workers polling every PollInterval
+	// instead of listening for inserts (the baseline of the webhook
+	// benchmark).
+	PollOnly bool
 }
 
 // Runners are the functions the queue's workers call.
@@ -202,7 +222,7 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	if cfg.InstanceID != "" {
 		clientID = fmt.Sprintf("%s@%d", cfg.InstanceID, started.UnixNano())
 	}
-	client, err := river.NewClient(db.RiverDriver(), &river.Config{
+	config := &river.Config{
 		ID: clientID,
 		Queues: map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
@@ -212,19 +232,59 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		FetchPollInterval: cfg.PollInterval,
 		FetchCooldown:     cfg.PollInterval / 4,
 		// A process killed mid-job leaves it running; rescue it once no
-		// job could still be working (see jobTimeout).
+		// job could still be working (see jobTimeout). The heartbeat
+		// rescuer usually does it much sooner.
 		RescueStuckJobsAfter: rescueAfter,
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.MonitoringInterval),
 			func() (river.JobArgs, *river.InsertOpts) { return monitoringArgs{}, &river.InsertOpts{MaxAttempts: 3} }, nil)},
 		Logger: cfg.Logger,
-	})
-	if err != nil {
+	}
+	if db.Dialect == SQLite || cfg.PollOnly {
+		client, err := river.NewClient(db.RiverDriver(), config)
+		if err != nil {
+			return nil, err
+		}
+		q.client, q.runner = client, client
+	} else if err := q.newNotifiedClients(db, config); err != nil {
 		return nil, err
 	}
-	q.client = client
-	q.rescuer = &rescuer{db: db, clientID: client.ID(), instanceID: cfg.InstanceID, every: cfg.HeartbeatEvery,
+	q.rescuer = &rescuer{db: db, clientID: q.runner.ID(), instanceID: cfg.InstanceID, every: cfg.HeartbeatEvery,
 		deadAfter: cfg.DeadAfter, log: cfg.Logger, now: time.Now, started: started}
 	return q, nil
+}
+
+// newNotifiedClients splits the queue on PostgreSQL in two River clients:
+// jobs are inserted through database/sql (lib/pq), in the same *sql.Tx as
+// the rows that cause them, and that insert sends River's NOTIFY; they are
+// worked by a client on pgx, River's only PostgreSQL driver with a
+// listener, so a new job is fetched as soon as its transaction commits
+// instead of at the next poll.
+func (q *Queue) newNotifiedClients(db *DB, config *river.Config) error {
+	pc, err := pgxpool.ParseConfig(db.dsn)
+	if err != nil {
+		return fmt.Errorf("job queue connection: %w", err)
+	}
+	// One connection listens; the rest fetch, complete and run River's
+	// maintenance.
+	pc.MaxConns = 8
+	pool, err := pgxpool.NewWithConfig(context.Background(), pc)
+	if err != nil {
+		return fmt.Errorf("job queue connection: %w", err)
+	}
+	runner, err := river.NewClient(riverpgxv5.New(pool), config)
+	if err != nil {
+		pool.Close()
+		return err
+	}
+	inserts := *config
+	inserts.ID, inserts.Queues, inserts.PeriodicJobs = "", nil, nil
+	inserter, err := river.NewClient(db.RiverDriver(), &inserts)
+	if err != nil {
+		pool.Close()
+		return err
+	}
+	q.client, q.runner, q.pool = inserter, runner, pool
+	return nil
 }
 
 // Rescued counts the jobs this process queued again after the instance
@@ -240,7 +300,7 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	if err := q.rescuer.beat(ctx); err != nil {
 		return fmt.Errorf("queue heartbeat: %w", err)
 	}
-	if err := q.client.Start(ctx); err != nil {
+	if err := q.runner.Start(ctx); err != nil {
 		return err
 	}
 	beating, stop := context.WithCancel(context.WithoutCancel(ctx))
@@ -252,6 +312,13 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	}()
 	q.running.Store(true)
 	return nil
+}
+
+// closePool closes the pgx connections of the working client, if any.
+func (q *Queue) closePool() {
+	if q.pool != nil {
+		q.pool.Close()
+	}
 }
 
 // stopBeating ends the heartbeat, marking this client stopped.
@@ -288,16 +355,18 @@ func (q *Queue) Depth(ctx context.Context) (map[string]int, error) {
 // cancelled attempts are retried by the next process.
 func (q *Queue) StopAndCancel(ctx context.Context) error {
 	q.running.Store(false)
-	err := q.client.StopAndCancel(ctx)
+	err := q.runner.StopAndCancel(ctx)
 	q.stopBeating()
+	q.closePool()
 	return err
 }
 
 // Stop waits for running jobs to finish (up to ctx's deadline).
 func (q *Queue) Stop(ctx context.Context) error {
 	q.running.Store(false)
-	err := q.client.Stop(ctx)
+	err := q.runner.Stop(ctx)
 	q.stopBeating()
+	q.closePool()
 	return err
 }
 
