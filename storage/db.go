@@ -43,6 +43,10 @@ type DB struct {
 	// costs.
 	Statements atomic.Int64
 	feed       *Feed
+	// deliveries and targets group the webhook workers' statements made
+	// outside transactions (newDeliveryLog, newTargetReader).
+	deliveries *grouped[loggedDelivery, struct{}]
+	targets    *grouped[targetKey, deliveryTarget]
 	// dsn is PostgreSQL's connection string, for the connections that
 	// LISTEN (the event feed, the job queue's notifications).
 	dsn string
@@ -129,6 +133,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		db = &DB{DB: x, Dialect: SQLite, Path: abs}
 		db.feed = newFeed(db, "")
 	}
+	db.deliveries, db.targets = newDeliveryLog(db), newTargetReader(db)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {

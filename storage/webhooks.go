@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -150,14 +152,15 @@ func (r deliveryRow) domain() (domain.Delivery, error) {
 	return d, nil
 }
 
+// RecordDelivery writes one attempt: in the transaction, or outside one
+// through the database's group-committing delivery log.
 func (s stores) RecordDelivery(ctx context.Context, sc domain.Scope, d domain.Delivery) error {
-	var status *int
-	if d.StatusCode != 0 {
-		status = &d.StatusCode
+	if db, ok := s.q.(*DB); ok {
+		_, err := db.deliveries.do(ctx, loggedDelivery{sc, d})
+		return err
 	}
 	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO webhook_deliveries (customer_id, mode, `+deliveryColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), sc.CustomerID, string(sc.Mode),
-		d.ID, d.WebhookID, d.EventID, d.EventName, d.Attempt, status, d.Latency.Microseconds(), d.Error, d.Outcome, d.NextAttempt, d.CreatedAt)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), deliveryValues(sc, d)...)
 	return translate(err)
 }
 
@@ -183,21 +186,89 @@ func (s stores) Event(ctx context.Context, sc domain.Scope, id string) (domain.E
 
 // DeliveryTarget joins the webhook and the event a delivery needs, so an
 // attempt costs one read.
+// DeliveryTarget reads the webhook and the event of a delivery in one
+// query; outside a transaction concurrent workers' reads are grouped
+// (newTargetReader).
 func (s stores) DeliveryTarget(ctx context.Context, sc domain.Scope, webhookID, eventID string) (domain.Webhook, domain.Event, error) {
-	var r struct {
+	k := targetKey{sc: sc, webhookID: webhookID, eventID: eventID}
+	var t deliveryTarget
+	if db, ok := s.q.(*DB); ok {
+		var err error
+		if t, err = db.targets.do(ctx, k); err != nil {
+			return domain.Webhook{}, domain.Event{}, err
+		}
+	} else {
+		found, err := readTargets(ctx, s.q, []targetKey{k})
+		if err != nil {
+			return domain.Webhook{}, domain.Event{}, err
+		}
+		t = found[0]
+	}
+	if !t.found {
+		return domain.Webhook{}, domain.Event{}, translate(sql.ErrNoRows)
+	}
+	return t.webhook, t.event, nil
+}
+
+type targetKey struct {
+	sc                 domain.Scope
+	webhookID, eventID string
+}
+
+type deliveryTarget struct {
+	found   bool
+	webhook domain.Webhook
+	event   domain.Event
+}
+
+// maxTargetsPerRead bounds a grouped read's parameters (4 a target).
+const maxTargetsPerRead = 200
+
+func newTargetReader(db *DB) *grouped[targetKey, deliveryTarget] {
+	return &grouped[targetKey, deliveryTarget]{max: maxTargetsPerRead, run: func(ctx context.Context, keys []targetKey) ([]deliveryTarget, error) {
+		return readTargets(ctx, db, keys)
+	}}
+}
+
+// readTargets reads the webhook and event of each key with one query;
+// keys with no match (a deleted webhook) come back not found.
+func readTargets(ctx context.Context, q sqlx.ExtContext, keys []targetKey) ([]deliveryTarget, error) {
+	var where strings.Builder
+	args := make([]any, 0, 4*len(keys))
+	for i, k := range keys {
+		if i > 0 {
+			where.WriteString(" OR ")
+		}
+		where.WriteString("(w.id = ? AND e.id = ? AND w.customer_id = ? AND w.mode = ?)")
+		args = append(args, k.webhookID, k.eventID, k.sc.CustomerID, string(k.sc.Mode))
+	}
+	var rows []struct {
 		webhookRow
+		EventID        string    `db:"event_id"`
 		EventName      string    `db:"event_name"`
 		EventCreatedAt time.Time `db:"event_created_at"`
 		EventPayload   string    `db:"event_payload"`
 	}
-	err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT w.id, w.customer_id, w.mode, w.api_key_id, w.url, w.enabled_events,
+	err := sqlx.SelectContext(ctx, q, &rows, q.Rebind(`SELECT w.id, w.customer_id, w.mode, w.api_key_id, w.url, w.enabled_events,
 		w.status, w.version, w.created_at, w.last_updated, w.failing_since, w.last_success,
-		e.name AS event_name, e.created_at AS event_created_at, e.payload AS event_payload
+		e.id AS event_id, e.name AS event_name, e.created_at AS event_created_at, e.payload AS event_payload
 		FROM webhooks w JOIN events e ON e.customer_id = w.customer_id AND e.mode = w.mode
-		WHERE w.id = ? AND e.id = ? AND w.customer_id = ? AND w.mode = ?`), webhookID, eventID, sc.CustomerID, string(sc.Mode))
+		WHERE `+where.String()), args...)
 	if err != nil {
-		return domain.Webhook{}, domain.Event{}, translate(err)
+		return nil, translate(err)
 	}
-	w, err := r.webhookRow.domain()
-	return w, domain.Event{ID: eventID, Name: r.EventName, CreatedAt: r.EventCreatedAt.UTC(), Payload: json.RawMessage(r.EventPayload)}, err
+	byKey := make(map[[2]string]deliveryTarget, len(rows))
+	for _, r := range rows {
+		w, err := r.webhookRow.domain()
+		if err != nil {
+			return nil, err
+		}
+		byKey[[2]string{w.ID, r.EventID}] = deliveryTarget{found: true, webhook: w,
+			event: domain.Event{ID: r.EventID, Name: r.EventName, CreatedAt: r.EventCreatedAt.UTC(), Payload: json.RawMessage(r.EventPayload)}}
+	}
+	out := make([]deliveryTarget, len(keys))
+	for i, k := range keys {
+		out[i] = byKey[[2]string{k.webhookID, k.eventID}]
+	}
+	return out, nil
 }
