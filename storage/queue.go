@@ -97,6 +97,10 @@ type QueueConfig struct {
 	Logger         *slog.Logger
 	PollInterval   time.Duration
 	Workers        int
+	// WebhookWorkers deliver at once (default 100): a delivery spends most
+	// of its time waiting on the receiver and on grouped statements, so
+	// the delivery rate grows with it (50 gave ~900/s, 100 ~1,200/s on
+	// the 2-core benchmark machine; docs/benchmarks.md).
 	WebhookWorkers int
 	// Retry spaces webhook retries; tests scale it down.
 	Retry RetrySchedule
@@ -192,7 +196,7 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		cfg.Workers = 10
 	}
 	if cfg.WebhookWorkers <= 0 {
-		cfg.WebhookWorkers = 50
+		cfg.WebhookWorkers = 100
 	}
 	if cfg.Retry.Base <= 0 {
 		cfg.Retry = DefaultRetrySchedule
