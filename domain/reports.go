@@ -24,7 +24,10 @@ type Timestamp time.Time
 
 // MarshalJSON implements json.Marshaler.
 func (t Timestamp) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + APITime(time.Time(t)) + `"`), nil
+	b := make([]byte, 0, len(`"2006-01-02T15:04:05.000000+00:00"`))
+	b = append(b, '"')
+	b = time.Time(t).UTC().AppendFormat(b, "2006-01-02T15:04:05.000000")
+	return append(b, `+00:00"`...), nil
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote.

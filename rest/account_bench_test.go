@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/rest/wire"
@@ -79,7 +81,7 @@ func BenchmarkGetAccount(b *testing.B) {
 					return
 				}
 				var updated, refreshed map[string]time.Time
-				if json.Unmarshal([]byte(row.DataUpdatedAt), &updated) != nil || json.Unmarshal([]byte(row.DataRefreshedAt), &refreshed) != nil {
+				if jsonv2.Unmarshal([]byte(row.DataUpdatedAt), &updated) != nil || jsonv2.Unmarshal([]byte(row.DataRefreshedAt), &refreshed) != nil {
 					http.Error(w, "bad time map", 500)
 					return
 				}

@@ -1,8 +1,8 @@
 package rest
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"

@@ -269,9 +269,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		elapsed := time.Since(start)
 		s.metrics.request(r.Pattern, r.Method, rec.status, elapsed)
-		s.log.InfoContext(ctx, "request", slog.String("request_id", id), slog.String("method", r.Method),
-			slog.String("route", r.Pattern), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
-			slog.Duration("duration", elapsed), slog.String("key_id", rec.keyID))
+		if s.log.Enabled(ctx, slog.LevelInfo) {
+			s.log.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("request_id", id), slog.String("method", r.Method),
+				slog.String("route", r.Pattern), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
+				slog.Duration("duration", elapsed), slog.String("key_id", rec.keyID))
+		}
 	}()
 	if headerBytes(r.Header) > MaxHeaderBytes {
 		rec.Header().Set("Service-Version", domain.LatestVersion)
@@ -481,11 +483,19 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, version string, r
 		wire.Write(w, resp.status, data)
 		return
 	}
-	body := map[string]any{"data": data}
+	body := envelope{Data: data}
 	if resp.meta != nil {
-		body["meta"] = resp.meta
+		body.Meta = resp.meta
 	}
 	wire.Write(w, resp.status, body)
+}
+
+// envelope is the body of every API answer: {"data": ..., "meta": ...},
+// meta only on lists and where a handler sets it. A struct, not a map,
+// so encoding it reflects no map and sorts no keys.
+type envelope struct {
+	Data any `json:"data"`
+	Meta any `json:"meta,omitempty"`
 }
 
 // noRoute answers /v1 paths no route matches: 405 when another method

@@ -94,9 +94,9 @@ type riverRunner interface {
 
 // QueueConfig tunes the queue; zero values pick the defaults.
 type QueueConfig struct {
-	Logger         *slog.Logger
-	PollInterval   time.Duration
-	Workers        int
+	Logger       *slog.Logger
+	PollInterval time.Duration
+	Workers      int
 	// WebhookWorkers deliver at once (default 100): a delivery spends most
 	// of its time waiting on the receiver and on grouped statements, so
 	// the delivery rate grows with it (50 gave ~900/s, 100 ~1,200/s on
