@@ -65,6 +65,10 @@ func (r RetrySchedule) Next(jobID int64, attempt int, created, attemptedAt time.
 	return next
 }
 
+// databaseRetry is how soon a delivery cut off by an unreachable
+// database runs again.
+const databaseRetry = 2 * time.Second
+
 type deliveryWorker struct {
 	river.WorkerDefaults[deliveryArgs]
 	deliver DeliveryFunc
@@ -99,6 +103,11 @@ func (w *deliveryWorker) Work(ctx context.Context, j *river.Job[deliveryArgs]) e
 		WebhookID: j.Args.WebhookID, EventID: j.Args.EventID}
 	res, err := w.deliver(ctx, run, j.Attempt, next)
 	switch {
+	case err != nil && domain.Unreachable(err):
+		// Our database, not the receiver, failed: try again shortly
+		// without using up an attempt or waiting out the receiver's
+		// backoff (a snooze raises MaxAttempts by one).
+		return river.JobSnooze(databaseRetry)
 	case err != nil:
 		return err
 	case res == domain.DeliveryRetry:

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"payline/domain"
 )
@@ -113,6 +115,10 @@ type QueueConfig struct {
 	// HeartbeatEvery and DeadAfter tune the crash rescue (see rescuer);
 	// zero takes DefaultHeartbeatEvery and DefaultDeadAfter.
 	HeartbeatEvery, DeadAfter time.Duration
+	// OrphanAfter is how long a job this process's database shows running
+	// but no worker here runs stays so before it is queued again (see
+	// rescuer); zero is 15 s.
+	OrphanAfter time.Duration
 	// PollOnly keeps PostgreSQL's workers polling every PollInterval
 	// instead of listening for inserts (the baseline of the webhook
 	// benchmark).
@@ -226,6 +232,7 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	if cfg.InstanceID != "" {
 		clientID = fmt.Sprintf("%s@%d", cfg.InstanceID, started.UnixNano())
 	}
+	working := newWorkingSet()
 	config := &river.Config{
 		ID: clientID,
 		Queues: map[string]river.QueueConfig{
@@ -241,7 +248,8 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		RescueStuckJobsAfter: rescueAfter,
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.MonitoringInterval),
 			func() (river.JobArgs, *river.InsertOpts) { return monitoringArgs{}, &river.InsertOpts{MaxAttempts: 3} }, nil)},
-		Logger: cfg.Logger,
+		Logger:     cfg.Logger,
+		Middleware: []rivertype.Middleware{working},
 	}
 	if db.Dialect == SQLite || cfg.PollOnly {
 		client, err := river.NewClient(db.RiverDriver(), config)
@@ -253,7 +261,7 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		return nil, err
 	}
 	q.rescuer = &rescuer{db: db, clientID: q.runner.ID(), instanceID: cfg.InstanceID, every: cfg.HeartbeatEvery,
-		deadAfter: cfg.DeadAfter, log: cfg.Logger, now: time.Now, started: started}
+		deadAfter: cfg.DeadAfter, orphanAfter: cmp.Or(cfg.OrphanAfter, orphanAfter), log: cfg.Logger, now: time.Now, started: started, working: working}
 	return q, nil
 }
 

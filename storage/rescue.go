@@ -3,10 +3,13 @@ package storage
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // Defaults of the crash rescue: a queue client beats every 2 s and is
@@ -15,6 +18,8 @@ import (
 const (
 	DefaultHeartbeatEvery = 2 * time.Second
 	DefaultDeadAfter      = 10 * time.Second
+	// orphanAfter is well above the ~7 s River's completer keeps retrying.
+	orphanAfter = 15 * time.Second
 )
 
 // rescuer keeps this process's queue client beating in queue_clients and
@@ -28,15 +33,55 @@ const (
 // for a while; none rescues another until all have had time to beat
 // again). Jobs of clients that never beat (an older Payline) are left to
 // River. A cut-off attempt does not use up the job's attempts.
+//
+// It also frees this client's own orphans: jobs the database shows running
+// here that no worker here is running. River's completer gives up
+// recording results after about 7 s of database errors, so after an
+// outage some finished (or snoozed) jobs stay "running" with nothing
+// behind them; once such a job has stayed orphaned for orphanAfter, it is
+// made available again (a delivery may then arrive twice: at least once).
 type rescuer struct {
 	db                   *DB
 	clientID, instanceID string
 	every, deadAfter     time.Duration
+	orphanAfter          time.Duration
 	log                  *slog.Logger
 	now                  func() time.Time
 	started              time.Time
 	healthySince         time.Time
 	rescued              atomic.Int64
+	working              *workingSet
+	orphans              map[int64]time.Time // own running jobs no worker holds: since when
+}
+
+// workingSet is the River middleware that tracks which jobs this process's
+// workers are running.
+type workingSet struct {
+	river.MiddlewareDefaults
+	mu  sync.Mutex
+	ids map[int64]struct{}
+}
+
+func newWorkingSet() *workingSet { return &workingSet{ids: map[int64]struct{}{}} }
+
+// Work implements rivertype.WorkerMiddleware.
+func (w *workingSet) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
+	w.mu.Lock()
+	w.ids[job.ID] = struct{}{}
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		delete(w.ids, job.ID)
+		w.mu.Unlock()
+	}()
+	return doInner(ctx)
+}
+
+func (w *workingSet) has(id int64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.ids[id]
+	return ok
 }
 
 // run beats and rescues until ctx ends, then marks this client stopped.
@@ -81,10 +126,10 @@ func (r *rescuer) tick(ctx context.Context) {
 	if r.healthySince.IsZero() {
 		r.healthySince = now
 	}
-	if now.Sub(r.healthySince) < r.deadAfter {
-		return
-	}
-	if n, err := r.rescue(ctx, now); err != nil {
+	// Others' silence means death only once this process has itself
+	// beaten for deadAfter; its own orphans need no such wait.
+	judgeOthers := now.Sub(r.healthySince) >= r.deadAfter
+	if n, err := r.rescue(ctx, now, judgeOthers); err != nil {
 		if ctx.Err() == nil {
 			r.log.WarnContext(ctx, "rescue of cut-off jobs failed", slog.Any("error", err))
 		}
@@ -101,9 +146,9 @@ func (r *rescuer) lastAttemptedBy() string {
 	return `json_extract(CAST(attempted_by AS TEXT), '$[#-1]')`
 }
 
-// rescue makes the running jobs of dead clients available again and
-// forgets clients dead for a day.
-func (r *rescuer) rescue(ctx context.Context, now time.Time) (int, error) {
+// rescue makes available again the running jobs of dead clients and this
+// client's orphans, and forgets clients dead for a day.
+func (r *rescuer) rescue(ctx context.Context, now time.Time, judgeOthers bool) (int, error) {
 	var clients []struct {
 		ID        string    `db:"client_id"`
 		Instance  string    `db:"instance_id"`
@@ -114,15 +159,12 @@ func (r *rescuer) rescue(ctx context.Context, now time.Time) (int, error) {
 	}
 	dead := map[string]string{}
 	for _, c := range clients {
-		if silent := now.Sub(c.Heartbeat); silent > r.deadAfter && c.ID != r.clientID {
+		if silent := now.Sub(c.Heartbeat); judgeOthers && silent > r.deadAfter && c.ID != r.clientID {
 			dead[c.ID] = c.Instance
 			if silent > 24*time.Hour {
 				defer r.forget(ctx, c.ID)
 			}
 		}
-	}
-	if len(dead) == 0 {
-		return 0, nil
 	}
 	var running []struct {
 		ID     int64   `db:"id"`
@@ -138,11 +180,22 @@ func (r *rescuer) rescue(ctx context.Context, now time.Time) (int, error) {
 		WHERE id = ? AND state = 'running' AND ` + r.lastAttemptedBy() + ` = ?`)
 	n := 0
 	perClient := map[string]int{}
+	stillOrphaned := map[int64]time.Time{}
 	for _, j := range running {
 		if j.Client == nil {
 			continue
 		}
-		if _, ok := dead[*j.Client]; !ok {
+		_, isDead := dead[*j.Client]
+		if !isDead && *j.Client == r.clientID && r.working != nil && !r.working.has(j.ID) {
+			since, seen := r.orphans[j.ID]
+			if !seen {
+				since = now
+			}
+			if now.Sub(since) < r.orphanAfter {
+				stillOrphaned[j.ID] = since
+				continue
+			}
+		} else if !isDead {
 			continue
 		}
 		res, err := r.db.ExecContext(ctx, update, j.ID, *j.Client)
@@ -154,7 +207,12 @@ func (r *rescuer) rescue(ctx context.Context, now time.Time) (int, error) {
 			perClient[*j.Client]++
 		}
 	}
+	r.orphans = stillOrphaned
 	for client, k := range perClient {
+		if client == r.clientID {
+			r.log.WarnContext(ctx, "queued again jobs whose results were lost to a database outage", slog.Int("jobs", k))
+			continue
+		}
 		r.log.WarnContext(ctx, "queued again the jobs a stopped instance was running",
 			slog.String("dead_instance", dead[client]), slog.String("dead_client", client), slog.Int("jobs", k))
 	}

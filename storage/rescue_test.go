@@ -42,7 +42,7 @@ func TestCrashedClientsJobsRunAgain(t *testing.T) {
 		}
 
 		q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: "rescuer",
-			HeartbeatEvery: 50 * time.Millisecond, DeadAfter: 300 * time.Millisecond})
+			HeartbeatEvery: 50 * time.Millisecond, DeadAfter: 300 * time.Millisecond, OrphanAfter: time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,5 +91,52 @@ func TestCrashedClientsJobsRunAgain(t *testing.T) {
 		if q.Rescued() != 1 {
 			t.Errorf("Rescued() = %d, want 1", q.Rescued())
 		}
+	})
+}
+
+// TestOrphanedJobsRunAgain: a job the database shows running under this
+// process's own client, but that no worker here runs (River's completer
+// gave up recording its result during a database outage), is queued again
+// once it has stayed so for OrphanAfter.
+func TestOrphanedJobsRunAgain(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: "self",
+			HeartbeatEvery: 50 * time.Millisecond, DeadAfter: 200 * time.Millisecond, OrphanAfter: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var delivered []string
+		err = q.Start(ctx, storage.Runners{Job: noJobs, Schedule: func(context.Context, string) (string, error) { return "", nil },
+			Refresh: func(context.Context, domain.RefreshRun) error { return nil },
+			Delivery: func(_ context.Context, r domain.DeliveryRun, attempt int, _ *time.Time) (domain.DeliveryResult, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				delivered = append(delivered, r.EventID)
+				return domain.DeliveryDone, nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer q.Stop(ctx)
+		var self string
+		if err := db.GetContext(ctx, &self, `SELECT client_id FROM queue_clients WHERE instance_id = 'self'`); err != nil {
+			t.Fatal(err)
+		}
+		insert := `INSERT INTO river_job (args, kind, max_attempts, queue, state, attempt, attempted_at, attempted_by, scheduled_at)
+			VALUES (?, 'webhook_delivery', 6, 'webhooks', 'running', 1, now(), ARRAY[?], now())`
+		if db.Dialect == storage.SQLite {
+			insert = `INSERT INTO river_job (args, kind, max_attempts, queue, state, attempt, attempted_at, attempted_by, scheduled_at)
+				VALUES (?, 'webhook_delivery', 6, 'webhooks', 'running', 1, CURRENT_TIMESTAMP, json_array(?), CURRENT_TIMESTAMP)`
+		}
+		if _, err := db.ExecContext(ctx, db.Rebind(insert), `{"customer_id": "c", "mode": "sandbox", "webhook_id": "w", "event_id": "E-orphan"}`, self); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 20*time.Second, "the orphaned delivery to run", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(delivered) == 1 && delivered[0] == "E-orphan"
+		})
 	})
 }
