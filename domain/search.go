@@ -62,105 +62,161 @@ type SearchResult struct {
 // word-suffix of every name; the substring tier walks the posting list of
 // the query's rarest trigram. A query therefore touches only candidates,
 // not the whole directory.
+//
+// Memory is kept to what a query needs, as a directory of a million
+// employers must fit well under 300 MB (docs/benchmarks.md): an entry
+// refers to its employer or platform by index rather than copying its
+// fields, a word suffix is an entry and an offset into that entry's name,
+// and the trigram posting lists share one array.
 type SearchIndex struct {
-	entries  []searchEntry
-	suffixes []wordSuffix
-	trigrams map[string][]int32
+	employers []Employer
+	platforms []Platform
+	entries   []searchEntry
+	suffixes  []wordSuffix
+	trigrams  map[uint32][]int32
+	postings  []int32 // every posting list, back to back
+	ptypes    []PlatformType
 }
 
 type searchEntry struct {
-	compact  string
-	spaced   string
-	result   SearchResult
-	jobs     []JobType
-	amountOK bool
+	compact string
+	spaced  string
+	// ref is the employer's index, or -1 minus the platform's.
+	ref   int32
+	ptype uint8 // index into SearchIndex.ptypes
 }
 
+// wordSuffix is entries[entry].spaced[off:], where a word starts.
 type wordSuffix struct {
-	text  string
 	entry int32
+	off   uint32
 }
 
-// NewSearchIndex indexes employers and platforms. ESPs are indexed once,
-// as employers, since the employer row and the platform row are the same
-// organisation.
+func (idx *SearchIndex) suffixText(w wordSuffix) string { return idx.entries[w.entry].spaced[w.off:] }
+
+// NewSearchIndex indexes employers and platforms, keeping both slices (it
+// returns pointers into them). ESPs are indexed once, as employers, since
+// the employer row and the platform row are the same organisation.
 func NewSearchIndex(employers []Employer, platforms []Platform) *SearchIndex {
+	idx := &SearchIndex{employers: employers, platforms: platforms}
+	ptypeCode := map[PlatformType]uint8{}
+	code := func(t PlatformType) uint8 {
+		c, ok := ptypeCode[t]
+		if !ok {
+			c = uint8(len(idx.ptypes))
+			ptypeCode[t] = c
+			idx.ptypes = append(idx.ptypes, t)
+		}
+		return c
+	}
 	types := make(map[string]PlatformType, len(platforms))
 	for _, p := range platforms {
 		types[p.ID] = p.Type
 	}
 	entries := make([]searchEntry, 0, len(employers)+len(platforms))
 	for i := range employers {
-		e := &employers[i]
-		ptype, ok := types[e.PlatformID]
+		ptype, ok := types[employers[i].PlatformID]
 		if !ok {
 			ptype = PlatformPayroll
 		}
-		entries = append(entries, newSearchEntry(e.Name, SearchResult{
-			ResponseType: ResponseEmployer, Employer: e, PlatformType: ptype,
-		}, e.SupportedJobs, e.AmountSupported))
+		entries = append(entries, newSearchEntry(employers[i].Name, int32(i), code(ptype)))
 	}
 	for i := range platforms {
-		p := &platforms[i]
-		if p.ESP {
-			continue
+		if !platforms[i].ESP {
+			entries = append(entries, newSearchEntry(platforms[i].Name, -1-int32(i), code(platforms[i].Type)))
 		}
-		entries = append(entries, newSearchEntry(p.Name, SearchResult{
-			ResponseType: ResponsePlatform, Platform: p, PlatformType: p.Type,
-		}, p.SupportedJobs, p.AmountSupported))
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].less(&entries[j]) })
+	idx.entries = entries
+	sort.Slice(entries, func(i, j int) bool { return idx.less(&entries[i], &entries[j]) })
 
-	idx := &SearchIndex{entries: entries, trigrams: make(map[string][]int32)}
+	// Trigram posting lists in two passes: count, then fill one array, so
+	// no list carries append's spare capacity.
+	counts := map[uint32]int32{}
+	idx.eachTrigram(func(_ int32, g uint32) { counts[g]++ })
+	idx.postings = make([]int32, 0, sum(counts))
+	idx.trigrams = make(map[uint32][]int32, len(counts))
+	for g, n := range counts {
+		start := len(idx.postings)
+		idx.postings = idx.postings[:start+int(n)]
+		idx.trigrams[g] = idx.postings[start : start : start+int(n)]
+	}
+	idx.eachTrigram(func(i int32, g uint32) { idx.trigrams[g] = append(idx.trigrams[g], i) })
+
+	words := 0
 	for i := range entries {
-		e := &entries[i]
-		for k := 1; k < len(e.spaced); k++ {
-			if e.spaced[k-1] == ' ' {
-				idx.suffixes = append(idx.suffixes, wordSuffix{text: e.spaced[k:], entry: int32(i)})
-			}
-		}
-		seen := map[string]bool{}
-		for k := 0; k+3 <= len(e.compact); k++ {
-			g := e.compact[k : k+3]
-			if !seen[g] {
-				seen[g] = true
-				idx.trigrams[g] = append(idx.trigrams[g], int32(i))
+		words += strings.Count(entries[i].spaced, " ")
+	}
+	idx.suffixes = make([]wordSuffix, 0, words)
+	for i := range entries {
+		sp := entries[i].spaced
+		for k := 1; k < len(sp); k++ {
+			if sp[k-1] == ' ' {
+				idx.suffixes = append(idx.suffixes, wordSuffix{entry: int32(i), off: uint32(k)})
 			}
 		}
 	}
 	sort.Slice(idx.suffixes, func(i, j int) bool {
 		a, b := idx.suffixes[i], idx.suffixes[j]
-		if a.text != b.text {
-			return a.text < b.text
+		if ta, tb := idx.suffixText(a), idx.suffixText(b); ta != tb {
+			return ta < tb
 		}
 		return a.entry < b.entry
 	})
 	return idx
 }
 
-func newSearchEntry(name string, r SearchResult, jobs []JobType, amountOK bool) searchEntry {
+func sum(m map[uint32]int32) int {
+	n := 0
+	for _, v := range m {
+		n += int(v)
+	}
+	return n
+}
+
+// eachTrigram calls fn once for each distinct trigram of each entry's
+// compact name, entries in order.
+func (idx *SearchIndex) eachTrigram(fn func(entry int32, g uint32)) {
+	var seen []uint32
+	for i := range idx.entries {
+		c := idx.entries[i].compact
+		seen = seen[:0]
+		for k := 0; k+3 <= len(c); k++ {
+			g := trigram(c[k : k+3])
+			if !slices.Contains(seen, g) {
+				seen = append(seen, g)
+				fn(int32(i), g)
+			}
+		}
+	}
+}
+
+func trigram(s string) uint32 { return uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2]) }
+
+func newSearchEntry(name string, ref int32, ptype uint8) searchEntry {
 	spaced := NormalizeSearchText(name)
-	return searchEntry{
-		compact:  strings.ReplaceAll(spaced, " ", ""),
-		spaced:   spaced,
-		result:   r,
-		jobs:     jobs,
-		amountOK: amountOK,
-	}
+	return searchEntry{compact: strings.ReplaceAll(spaced, " ", ""), spaced: spaced, ref: ref, ptype: ptype}
 }
 
-func (e *searchEntry) id() string {
-	if e.result.Employer != nil {
-		return e.result.Employer.ID
+func (idx *SearchIndex) id(e *searchEntry) string {
+	if e.ref >= 0 {
+		return idx.employers[e.ref].ID
 	}
-	return e.result.Platform.ID
+	return idx.platforms[-1-e.ref].ID
 }
 
-func (e *searchEntry) less(o *searchEntry) bool {
-	if e.compact != o.compact {
-		return e.compact < o.compact
+func (idx *SearchIndex) less(a, b *searchEntry) bool {
+	if a.compact != b.compact {
+		return a.compact < b.compact
 	}
-	return e.id() < o.id()
+	return idx.id(a) < idx.id(b)
+}
+
+// result is the entry's employer or platform as a search result.
+func (idx *SearchIndex) result(e *searchEntry) SearchResult {
+	if e.ref >= 0 {
+		return SearchResult{ResponseType: ResponseEmployer, Employer: &idx.employers[e.ref], PlatformType: idx.ptypes[e.ptype]}
+	}
+	return SearchResult{ResponseType: ResponsePlatform, Platform: &idx.platforms[-1-e.ref], PlatformType: idx.ptypes[e.ptype]}
 }
 
 // NormalizeSearchText lower-cases s, keeps letters and digits, drops
@@ -198,8 +254,9 @@ func (idx *SearchIndex) Search(q SearchQuery) []SearchResult {
 	}
 	var picked []int32
 	taken := map[int32]bool{}
+	eligible := func(i int32) bool { return !taken[i] && idx.matches(&idx.entries[i], &q) }
 	take := func(i int32) bool {
-		if !taken[i] && idx.entries[i].matches(&q) {
+		if eligible(i) {
 			taken[i] = true
 			picked = append(picked, i)
 		}
@@ -215,15 +272,38 @@ func (idx *SearchIndex) Search(q SearchQuery) []SearchResult {
 		}
 	}
 
-	// Word prefix: candidates come in suffix order, so gather them all and
-	// order them by name before filling the page.
-	var words []int32
-	start = sort.Search(len(idx.suffixes), func(i int) bool { return idx.suffixes[i].text >= spaced })
-	for i := start; i < len(idx.suffixes) && strings.HasPrefix(idx.suffixes[i].text, spaced); i++ {
-		words = append(words, idx.suffixes[i].entry)
+	// Word prefix: candidates come in suffix order; the page needs only the
+	// first few in name (entry) order, so keep the smallest eligible ones
+	// in a bounded max-heap instead of sorting them all (a common word
+	// matches a hundred thousand names at a million employers).
+	need := q.Limit - len(picked)
+	best := make([]int32, 0, need)
+	start = sort.Search(len(idx.suffixes), func(i int) bool { return idx.suffixText(idx.suffixes[i]) >= spaced })
+	for i := start; i < len(idx.suffixes); i++ {
+		text := idx.suffixText(idx.suffixes[i])
+		if !strings.HasPrefix(text, spaced) {
+			break
+		}
+		e := idx.suffixes[i].entry
+		if len(best) == need && e >= best[0] {
+			// Suffixes with the same text are in entry order: the rest of
+			// this text's run cannot make the page either.
+			rest := idx.suffixes[i+1:]
+			i += sort.Search(len(rest), func(k int) bool { return idx.suffixText(rest[k]) != text })
+			continue
+		}
+		if !eligible(e) || slices.Contains(best, e) {
+			continue
+		}
+		if len(best) < need {
+			heapPush(&best, e)
+		} else {
+			best[0] = e
+			heapDown(best, 0)
+		}
 	}
-	slices.Sort(words)
-	for _, i := range words {
+	slices.Sort(best)
+	for _, i := range best {
 		if take(i) {
 			return idx.results(picked)
 		}
@@ -238,6 +318,37 @@ func (idx *SearchIndex) Search(q SearchQuery) []SearchResult {
 	return idx.results(picked)
 }
 
+// heapPush and heapDown keep h a max-heap of entry indexes.
+func heapPush(h *[]int32, v int32) {
+	*h = append(*h, v)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if s[p] >= s[i] {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func heapDown(h []int32, i int) {
+	for {
+		l, big := 2*i+1, i
+		if l < len(h) && h[l] > h[big] {
+			big = l
+		}
+		if r := l + 1; r < len(h) && h[r] > h[big] {
+			big = r
+		}
+		if big == i {
+			return
+		}
+		h[i], h[big] = h[big], h[i]
+		i = big
+	}
+}
+
 // substringCandidates is the posting list of the query's rarest trigram,
 // or every entry for queries too short to have one.
 func (idx *SearchIndex) substringCandidates(compact string) []int32 {
@@ -250,7 +361,7 @@ func (idx *SearchIndex) substringCandidates(compact string) []int32 {
 	}
 	var best []int32
 	for k := 0; k+3 <= len(compact); k++ {
-		list, ok := idx.trigrams[compact[k:k+3]]
+		list, ok := idx.trigrams[trigram(compact[k:k+3])]
 		if !ok {
 			return nil
 		}
@@ -261,23 +372,33 @@ func (idx *SearchIndex) substringCandidates(compact string) []int32 {
 	return best
 }
 
-func (e *searchEntry) matches(q *SearchQuery) bool {
-	if len(q.ResponseTypes) > 0 && !slices.Contains(q.ResponseTypes, e.result.ResponseType) {
+func (idx *SearchIndex) matches(e *searchEntry, q *SearchQuery) bool {
+	rtype, ptype := ResponseEmployer, idx.ptypes[e.ptype]
+	var jobs []JobType
+	var amountOK bool
+	if e.ref >= 0 {
+		emp := &idx.employers[e.ref]
+		jobs, amountOK = emp.SupportedJobs, emp.AmountSupported
+	} else {
+		p := &idx.platforms[-1-e.ref]
+		rtype, jobs, amountOK = ResponsePlatform, p.SupportedJobs, p.AmountSupported
+	}
+	if len(q.ResponseTypes) > 0 && !slices.Contains(q.ResponseTypes, rtype) {
 		return false
 	}
-	if q.PlatformType != "" && e.result.PlatformType != q.PlatformType {
+	if q.PlatformType != "" && ptype != q.PlatformType {
 		return false
 	}
-	if q.AmountSupported != nil && *q.AmountSupported != e.amountOK {
+	if q.AmountSupported != nil && *q.AmountSupported != amountOK {
 		return false
 	}
-	return Supports(e.jobs, q.SupportedJobs)
+	return Supports(jobs, q.SupportedJobs)
 }
 
 func (idx *SearchIndex) results(picked []int32) []SearchResult {
 	out := make([]SearchResult, len(picked))
 	for k, i := range picked {
-		out[k] = idx.entries[i].result
+		out[k] = idx.result(&idx.entries[i])
 	}
 	return out
 }

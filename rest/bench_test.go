@@ -38,9 +38,15 @@ type benchEnv struct {
 
 func newBenchEnv(b *testing.B, d storage.Dialect) *benchEnv {
 	b.Helper()
+	return newBenchEnvWith(b, d, func() ([]domain.Platform, []domain.Employer) { return sandbox.Directory(benchDirectorySize) })
+}
+
+// newBenchEnvWith seeds the directory directory returns.
+func newBenchEnvWith(b *testing.B, d storage.Dialect, directory func() ([]domain.Platform, []domain.Employer)) *benchEnv {
+	b.Helper()
 	ctx := context.Background()
 	db := storagetest.Open(b, d, storagetest.Empty)
-	platforms, employers := sandbox.Directory(benchDirectorySize)
+	platforms, employers := directory()
 	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
 	if err := dir.Seed(ctx, platforms, employers); err != nil {
 		b.Fatal(err)
