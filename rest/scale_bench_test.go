@@ -98,7 +98,7 @@ func BenchmarkDataScale(b *testing.B) {
 	if os.Getenv("PAYLINE_SCALE") != "1" {
 		b.Skip("set PAYLINE_SCALE=1 to seed 1,000 and 10,000 end users")
 	}
-	for _, users := range []int{1_000, 10_000} {
+	for _, users := range scaleUsers() {
 		b.Run("end_users="+strconv.Itoa(users/1000)+"k", func(b *testing.B) {
 			db := storagetest.Open(b, storage.Postgres, storagetest.Seeded)
 			f := newFixture(b, db)
@@ -203,4 +203,13 @@ func (f *fixture) seedEndUsers(n int, platformID string) (accounts []string, stu
 		}
 	}
 	return accounts, stubs
+}
+
+// scaleUsers are the sizes BenchmarkDataScale seeds (PAYLINE_SCALE_USERS
+// picks one, for profiling).
+func scaleUsers() []int {
+	if n, err := strconv.Atoi(os.Getenv("PAYLINE_SCALE_USERS")); err == nil && n > 0 {
+		return []int{n}
+	}
+	return []int{1_000, 10_000}
 }
