@@ -26,6 +26,9 @@ const (
 	// reached (stopped, restarting, network cut); Retry-After says when to
 	// try again.
 	CodeServiceUnavailable = "SERVICE_UNAVAILABLE"
+	// CodeHTTPSRequired refuses a plain-HTTP request that reached a
+	// production or development server through a TLS proxy (--trust-proxy).
+	CodeHTTPSRequired = "HTTPS_REQUIRED"
 	// CodeHeadersTooLarge refuses headers over the API's limit.
 	CodeHeadersTooLarge = "HEADERS_TOO_LARGE"
 	CodeUnknown         = "UNKNOWN_ERROR"

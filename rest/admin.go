@@ -284,7 +284,7 @@ func (s *Server) dashboardSignIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		Secure: s.secureCookies || r.TLS != nil, Expires: sess.ExpiresAt})
+		Secure: s.secureCookies || s.overHTTPS(r), Expires: sess.ExpiresAt})
 	wire.Write(w, http.StatusOK, map[string]any{"data": newDashboardSessionJSON(sess)})
 }
 
@@ -310,6 +310,6 @@ func (s *Server) dashboardSignOut(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		Secure: s.secureCookies || r.TLS != nil, MaxAge: -1})
+		Secure: s.secureCookies || s.overHTTPS(r), MaxAge: -1})
 	w.WriteHeader(http.StatusNoContent)
 }

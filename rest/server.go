@@ -72,6 +72,10 @@ type Config struct {
 	// SecureCookies marks the dashboard's cookie Secure even when this
 	// server sees plain HTTP (TLS ends at a proxy in front of it).
 	SecureCookies bool
+	// TrustProxy (outside the sandbox) refuses API requests that did not
+	// reach the proxy in front over HTTPS, as X-Forwarded-Proto tells, and
+	// marks cookies Secure for those that did.
+	TrustProxy bool
 	// MaxConcurrent caps the requests this instance serves at once (zero:
 	// DefaultMaxConcurrent; negative: no cap). Websockets do not count.
 	MaxConcurrent int
@@ -106,6 +110,7 @@ type Server struct {
 	ready         func(ctx context.Context) []Check
 	members       *domain.MemberService
 	secureCookies bool
+	trustProxy    bool
 	crossOrigin   *http.CrossOriginProtection
 	slots         chan struct{} // nil: no cap
 }
@@ -122,7 +127,7 @@ func NewServer(cfg Config) *Server {
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
 		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
 		publicURL: cfg.PublicURL, metrics: cfg.Metrics, ready: cfg.Ready,
-		members: cfg.Members, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"),
+		members: cfg.Members, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"), trustProxy: cfg.TrustProxy,
 		crossOrigin: http.NewCrossOriginProtection(),
 		limiter:     newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
 		mux:         http.NewServeMux(),
@@ -281,6 +286,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"the request's headers are over %d KiB; send fewer or shorter headers", MaxHeaderBytes>>10))
 		return
 	}
+	if s.trustProxy && !s.overHTTPS(r) && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
+		rec.Header().Set("Service-Version", domain.LatestVersion)
+		s.writeError(rec, r, domain.Errorf(domain.KindInvalid, domain.CodeHTTPSRequired,
+			"this server takes requests over HTTPS only: call https:// (the proxy in front reported X-Forwarded-Proto %q)",
+			r.Header.Get("X-Forwarded-Proto")))
+		return
+	}
 	if s.slots != nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		select {
 		case s.slots <- struct{}{}:
@@ -307,6 +319,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// overHTTPS reports whether the caller used HTTPS: to this server, or to
+// the trusted proxy in front of it (X-Forwarded-Proto, set by the proxy).
+func (s *Server) overHTTPS(r *http.Request) bool {
+	return r.TLS != nil || s.trustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
 // response is what an API handler returns: a status, and data tagged with

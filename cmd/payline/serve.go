@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -74,6 +75,13 @@ type ServeConfig struct {
 	// HeartbeatEvery and DeadAfter tune how soon the jobs of a crashed
 	// instance run again (storage.QueueConfig); zero is the default.
 	HeartbeatEvery, DeadAfter time.Duration
+	// TLSCert and TLSKey are PEM files: when set, the server speaks HTTPS
+	// (TLS 1.2 or later) on Addr.
+	TLSCert, TLSKey string
+	// TrustProxy says a TLS-terminating proxy is in front: outside the
+	// sandbox, plain HTTP is then accepted from it, and a request is taken
+	// as HTTPS when X-Forwarded-Proto says so (and refused otherwise).
+	TrustProxy bool
 	// ReadTimeout bounds reading one request, body included, so a client
 	// that trickles its body (slow loris) cannot hold a connection; zero
 	// is 30 s.
@@ -111,12 +119,20 @@ func (m *Main) Start(ctx context.Context) error {
 	// Bind first: a busy port must fail before anything is created or
 	// printed (a one-time secret printed by a server that then exits is
 	// lost).
+	tlsConfig, err := m.Config.tls()
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
 	}
 	if m.Config.PublicURL == "" {
-		m.Config.PublicURL = "http://" + ln.Addr().String()
+		scheme := "http://"
+		if tlsConfig != nil {
+			scheme = "https://"
+		}
+		m.Config.PublicURL = scheme + ln.Addr().String()
 	}
 	var metricsLn net.Listener
 	if m.Config.MetricsAddr != "" {
@@ -254,6 +270,7 @@ func (m *Main) Start(ctx context.Context) error {
 		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
 		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: stores.members, MaxConcurrent: m.Config.MaxConcurrent,
+		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: tlsConfig != nil,
 	})
 	if !m.Config.NoWorkers {
 		if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
@@ -269,7 +286,11 @@ func (m *Main) Start(ctx context.Context) error {
 	// webhook listeners) end when the server closes.
 	readTimeout := cmp.Or(m.Config.ReadTimeout, 30*time.Second)
 	m.server = &http.Server{Handler: api, ReadHeaderTimeout: min(10*time.Second, readTimeout), ReadTimeout: readTimeout, MaxHeaderBytes: 1 << 20,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg }}
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg },
+		TLSConfig: tlsConfig}
+	if tlsConfig != nil {
+		ln = tls.NewListener(ln, tlsConfig)
+	}
 	m.stop = stop
 	m.done = make(chan struct{})
 	if db.Dialect == storage.SQLite {
@@ -437,6 +458,25 @@ Then create a link token (README, "Link, end to end") and open %s/link/v1/demo#t
 	return nil
 }
 
+// tls loads the certificate when one is configured, and refuses plain
+// HTTP outside the sandbox unless a TLS proxy is said to be in front.
+func (c ServeConfig) tls() (*tls.Config, error) {
+	switch {
+	case (c.TLSCert == "") != (c.TLSKey == ""):
+		return nil, errors.New("--tls-cert and --tls-key go together: give both PEM files, or neither")
+	case c.TLSCert == "" && c.Mode != domain.ModeSandbox && !c.TrustProxy:
+		return nil, fmt.Errorf("%s mode serves people's financial data and so only over HTTPS: give --tls-cert and --tls-key, "+
+			"or --trust-proxy when a proxy in front of Payline ends TLS (README, \"HTTPS\")", c.Mode)
+	case c.TLSCert == "":
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey)
+	if err != nil {
+		return nil, fmt.Errorf("load --tls-cert %s and --tls-key %s: %w", c.TLSCert, c.TLSKey, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}, nil
+}
+
 // refreshSearch picks up directory changes made by other processes.
 func (m *Main) refreshSearch(ctx context.Context) {
 	every := m.Config.SearchRefresh
@@ -484,6 +524,10 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"the privacy notice Link's consent screen links to (PAYLINE_PRIVACY_URL); default Payline's own at /link/v1/privacy")
 	maxConcurrent := fs.Int("max-concurrent", e.integer("PAYLINE_MAX_CONCURRENT", rest.DefaultMaxConcurrent),
 		"requests this instance serves at once before answering 429 SERVER_BUSY (PAYLINE_MAX_CONCURRENT); websockets do not count; negative for no cap")
+	tlsCert := fs.String("tls-cert", e.getenv("PAYLINE_TLS_CERT"), "PEM certificate (chain) to serve HTTPS with, together with --tls-key (PAYLINE_TLS_CERT)")
+	tlsKey := fs.String("tls-key", e.getenv("PAYLINE_TLS_KEY"), "PEM private key of --tls-cert (PAYLINE_TLS_KEY)")
+	trustProxy := fs.Bool("trust-proxy", e.boolean("PAYLINE_TRUST_PROXY", false),
+		"a proxy in front ends TLS (PAYLINE_TRUST_PROXY): outside the sandbox, serve plain HTTP to it and refuse requests whose X-Forwarded-Proto is not https")
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
 		"run queued work (Link jobs, webhook deliveries, monitoring) in this process (PAYLINE_WORKERS); false for a request-only instance beside others that run it")
 	if err := parse(fs, args); err != nil {
@@ -505,7 +549,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
-			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent},
+			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
+			TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
