@@ -243,6 +243,32 @@ func pathWildcards(pattern string) []string {
 	return out
 }
 
+// loggedPath is the request's path as the log may keep it: a path value
+// that is not one of Payline's UUIDs (a customer's end_user_id, which may
+// be an e-mail address, or anything a caller typed) shows as its name,
+// and a path no route matched shows only its first two segments. Logs
+// must not become a copy of people's identifiers.
+func loggedPath(r *http.Request) string {
+	if r.Pattern == "" {
+		segs := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/"), "/", 3)
+		return "/" + strings.Join(segs[:min(2, len(segs))], "/") + "/..."
+	}
+	_, pattern, found := strings.Cut(r.Pattern, " ")
+	if !found {
+		pattern = r.Pattern
+	}
+	segs := strings.Split(pattern, "/")
+	for i, seg := range segs {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			name = strings.TrimSuffix(strings.TrimSuffix(name, "}"), "...")
+			if v := r.PathValue(name); domain.ValidID(v) {
+				segs[i] = v
+			}
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
 // cleanPath is the path ServeMux would redirect to: no empty, . or ..
 // segments (a trailing slash is kept).
 func cleanPath(p string) string {
@@ -276,7 +302,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics.request(r.Pattern, r.Method, rec.status, elapsed)
 		if s.log.Enabled(ctx, slog.LevelInfo) {
 			s.log.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("request_id", id), slog.String("method", r.Method),
-				slog.String("route", r.Pattern), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
+				slog.String("route", r.Pattern), slog.String("path", loggedPath(r)), slog.Int("status", rec.status),
 				slog.Duration("duration", elapsed), slog.String("key_id", rec.keyID))
 		}
 	}()

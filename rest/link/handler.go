@@ -85,7 +85,28 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("POST /link/v1/api/matched_switch", h.api(h.matchedSwitch))
 	h.mux.HandleFunc("GET /link/v1/api/jobs/{job_id}", h.api(h.job))
 	h.mux.HandleFunc("POST /link/v1/api/dd_form", h.api(h.depositForm))
+	// Anything else under the API, a wrong method included, is answered in
+	// Link's error shape rather than net/http's plain text.
+	h.mux.HandleFunc("/link/v1/api/", h.api(h.noRoute))
 	return h
+}
+
+// noRoute refuses an API path or method the modal never calls, naming the
+// methods the path takes when there are any.
+func (h *Handler) noRoute(r *http.Request, _ string) (any, error) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := h.mux.Handler(probe); pattern != "" && pattern != "/link/v1/api/" {
+			allowed = append(allowed, m)
+		}
+	}
+	path := strings.ToValidUTF8(r.URL.Path, "?")
+	if len(allowed) > 0 {
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeMethodNotAllowed, "%s takes %s, not %s", path, strings.Join(allowed, " or "), r.Method)
+	}
+	return nil, domain.Errorf(domain.KindNotFound, domain.CodeRouteNotFound, "the Link API has no endpoint %s", path)
 }
 
 func serveAsset(files http.Handler, w http.ResponseWriter, r *http.Request, name string) {
