@@ -287,7 +287,7 @@ func (m *Main) Start(ctx context.Context) error {
 	readTimeout := cmp.Or(m.Config.ReadTimeout, 30*time.Second)
 	m.server = &http.Server{Handler: api, ReadHeaderTimeout: min(10*time.Second, readTimeout), ReadTimeout: readTimeout, MaxHeaderBytes: 1 << 20,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg },
-		TLSConfig: tlsConfig}
+		TLSConfig: tlsConfig, ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn)}
 	if tlsConfig != nil {
 		ln = tls.NewListener(ln, tlsConfig)
 	}
@@ -464,7 +464,7 @@ func (c ServeConfig) tls() (*tls.Config, error) {
 	switch {
 	case (c.TLSCert == "") != (c.TLSKey == ""):
 		return nil, errors.New("--tls-cert and --tls-key go together: give both PEM files, or neither")
-	case c.TLSCert == "" && c.Mode != domain.ModeSandbox && !c.TrustProxy:
+	case c.TLSCert == "" && c.Mode != domain.ModeSandbox && c.Mode != "" && !c.TrustProxy: // "" is the sandbox default
 		return nil, fmt.Errorf("%s mode serves people's financial data and so only over HTTPS: give --tls-cert and --tls-key, "+
 			"or --trust-proxy when a proxy in front of Payline ends TLS (README, \"HTTPS\")", c.Mode)
 	case c.TLSCert == "":
