@@ -152,6 +152,17 @@ func (s *KeyService) EnsureCustomer(ctx context.Context, name string) (Customer,
 }
 
 // Customers lists every customer.
+// AuditLog lists a tenant's audit entries, newest first.
+func (s *KeyService) AuditLog(ctx context.Context, sc Scope, limit int) ([]AuditEntry, error) {
+	var out []AuditEntry
+	err := s.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		var err error
+		out, err = tx.Audit().AuditLog(ctx, sc, limit)
+		return err
+	})
+	return out, err
+}
+
 func (s *KeyService) Customers(ctx context.Context) ([]Customer, error) {
 	return s.customers.Customers(ctx)
 }

@@ -33,6 +33,8 @@ commands:
                               server (sandbox and development; the secret comes from PAYLINE_API_SECRET)
   directory seed [--employers N]
                               load the generated sandbox employer and platform directory
+  audit list [--customer NAME] [--limit N] [--json]
+                              print the audit log (key and member changes, sign-ins), newest first
   reports render --end-user ID [--type voie|voe] [--customer NAME] -o FILE.pdf
                               render an end user's verification report from the stored data
 
@@ -84,6 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return env.directory(ctx, args[1:])
 	case "reports":
 		return env.reports(ctx, args[1:])
+	case "audit":
+		return env.audit(ctx, args[1:])
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, versionLine())
 		return nil
