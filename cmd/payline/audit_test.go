@@ -28,7 +28,9 @@ func TestAuditList(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var k struct{ KeyID string `json:"key_id"` }
+			var k struct {
+				KeyID string `json:"key_id"`
+			}
 			if err := json.Unmarshal([]byte(out), &k); err != nil {
 				t.Fatal(err)
 			}
