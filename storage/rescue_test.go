@@ -28,17 +28,8 @@ func TestCrashedClientsJobsRunAgain(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		insert := `INSERT INTO river_job (args, kind, max_attempts, queue, state, attempt, attempted_at, attempted_by, scheduled_at)
-			VALUES (?, 'webhook_delivery', 6, 'webhooks', 'running', 6, now(), ARRAY[?], now())`
-		if db.Dialect == storage.SQLite {
-			insert = `INSERT INTO river_job (args, kind, max_attempts, queue, state, attempt, attempted_at, attempted_by, scheduled_at)
-				VALUES (?, 'webhook_delivery', 6, 'webhooks', 'running', 6, CURRENT_TIMESTAMP, json_array(?), CURRENT_TIMESTAMP)`
-		}
 		for _, held := range []struct{ event, client string }{{"E-dead", "dead@1"}, {"E-alive", "alive@1"}, {"E-unknown", "older-payline"}} {
-			args := `{"customer_id": "c", "mode": "sandbox", "webhook_id": "w", "event_id": "` + held.event + `"}`
-			if _, err := db.ExecContext(ctx, db.Rebind(insert), args, held.client); err != nil {
-				t.Fatal(err)
-			}
+			insertRunningDelivery(t, db, held.event, held.client, 6)
 		}
 
 		q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: "rescuer",
@@ -124,19 +115,28 @@ func TestOrphanedJobsRunAgain(t *testing.T) {
 		if err := db.GetContext(ctx, &self, `SELECT client_id FROM queue_clients WHERE instance_id = 'self'`); err != nil {
 			t.Fatal(err)
 		}
-		insert := `INSERT INTO river_job (args, kind, max_attempts, queue, state, attempt, attempted_at, attempted_by, scheduled_at)
-			VALUES (?, 'webhook_delivery', 6, 'webhooks', 'running', 1, now(), ARRAY[?], now())`
-		if db.Dialect == storage.SQLite {
-			insert = `INSERT INTO river_job (args, kind, max_attempts, queue, state, attempt, attempted_at, attempted_by, scheduled_at)
-				VALUES (?, 'webhook_delivery', 6, 'webhooks', 'running', 1, CURRENT_TIMESTAMP, json_array(?), CURRENT_TIMESTAMP)`
-		}
-		if _, err := db.ExecContext(ctx, db.Rebind(insert), `{"customer_id": "c", "mode": "sandbox", "webhook_id": "w", "event_id": "E-orphan"}`, self); err != nil {
-			t.Fatal(err)
-		}
+		insertRunningDelivery(t, db, "E-orphan", self, 1)
 		waitFor(t, 20*time.Second, "the orphaned delivery to run", func() bool {
 			mu.Lock()
 			defer mu.Unlock()
 			return len(delivered) == 1 && delivered[0] == "E-orphan"
 		})
 	})
+}
+
+// insertRunningDelivery writes a webhook delivery job as River leaves one
+// that a client was running when it stopped: state running, attempted by
+// client, on its attempt'th attempt.
+func insertRunningDelivery(t *testing.T, db *storage.DB, eventID, client string, attempt int) {
+	t.Helper()
+	insert := `INSERT INTO river_job (args, kind, max_attempts, queue, state, attempt, attempted_at, attempted_by, scheduled_at)
+		VALUES (?, 'webhook_delivery', 6, 'webhooks', 'running', ?, now(), ARRAY[?], now())`
+	if db.Dialect == storage.SQLite {
+		insert = `INSERT INTO river_job (args, kind, max_attempts, queue, state, attempt, attempted_at, attempted_by, scheduled_at)
+			VALUES (?, 'webhook_delivery', 6, 'webhooks', 'running', ?, CURRENT_TIMESTAMP, json_array(?), CURRENT_TIMESTAMP)`
+	}
+	args := `{"customer_id": "c", "mode": "sandbox", "webhook_id": "w", "event_id": "` + eventID + `"}`
+	if _, err := db.ExecContext(context.Background(), db.Rebind(insert), args, attempt, client); err != nil {
+		t.Fatal(err)
+	}
 }

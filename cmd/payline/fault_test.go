@@ -152,6 +152,20 @@ func (r *faultReceiver) arrivedBy(ids []string, since time.Time) (time.Time, boo
 	return last, true
 }
 
+// waitDistinct waits until n distinct events arrived, failing the test
+// after within.
+func (r *faultReceiver) waitDistinct(t *testing.T, n int, within time.Duration) {
+	t.Helper()
+	waiting := time.After(within)
+	for d, _ := r.counts(); d < n; d, _ = r.counts() {
+		select {
+		case <-r.arrived:
+		case <-waiting:
+			t.Fatalf("only %d of %d deliveries in %v", d, n, within)
+		}
+	}
+}
+
 // waitAll waits until every id in want arrived, or the deadline passes,
 // and returns when the last of them first arrived.
 func (r *faultReceiver) waitAll(t *testing.T, want func() []string, within time.Duration) (time.Time, bool) {
@@ -392,14 +406,7 @@ func TestFaultKillOneOfThree(t *testing.T) {
 	go func() { published <- pub.publish(context.Background(), sc, 0, events, 250) }()
 
 	// Kill instance 1 once deliveries are well under way.
-	waiting := time.After(60 * time.Second)
-	for d, _ := rcv.counts(); d < events*7/10; d, _ = rcv.counts() {
-		select {
-		case <-rcv.arrived:
-		case <-waiting:
-			t.Fatalf("only %d deliveries in 60 s", d)
-		}
-	}
+	rcv.waitDistinct(t, events*7/10, 60*time.Second)
 	victim := insts[1]
 	victim.kill()
 	killedAt := time.Now()
@@ -525,23 +532,15 @@ func (p *privatePostgres) stop() {
 	_ = p.asOwner(filepath.Join(p.bin, "pg_ctl"), "-D", filepath.Join(p.dir, "data"), "-m", "immediate", "-w", "stop").Run()
 }
 
-// apiCall makes one request and returns its status, body and duration.
+// apiCall makes one request and returns its status, body and duration;
+// a transport error is the body.
 func apiCall(method, addr, secret, path, body string) (int, map[string]any, http.Header, time.Duration) {
-	req, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
-	req.Header.Set("x-api-secret", secret)
-	req.Header.Set("Service-Version", "2025-07-08")
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
 	began := time.Now()
-	resp, err := http.DefaultClient.Do(req)
+	status, out, header, err := apiDo(nil, method, "http://"+addr+path, secret, body, nil)
 	if err != nil {
-		return 0, map[string]any{"transport": err.Error()}, nil, time.Since(began)
+		out = map[string]any{"transport": err.Error()}
 	}
-	defer resp.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out, resp.Header, time.Since(began)
+	return status, out, header, time.Since(began)
 }
 
 // TestFaultDatabaseRestart: PostgreSQL stops while two instances deliver
@@ -563,14 +562,7 @@ func TestFaultDatabaseRestart(t *testing.T) {
 	if err := pub.publish(context.Background(), sc, 0, 3000, 250); err != nil {
 		t.Fatal(err)
 	}
-	waiting := time.After(60 * time.Second)
-	for d, _ := rcv.counts(); d < 500; d, _ = rcv.counts() {
-		select {
-		case <-rcv.arrived:
-		case <-waiting:
-			t.Fatalf("only %d deliveries in 60 s", d)
-		}
-	}
+	rcv.waitDistinct(t, 500, 60*time.Second)
 	pg.stop()
 	stoppedAt := time.Now()
 

@@ -73,17 +73,40 @@ var secretLine = regexp.MustCompile(`(?m)^    ([0-9a-f]{64})$`)
 
 func apiGet(t *testing.T, base, secret, path string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", "http://"+base+path, nil)
-	req.Header.Set("x-api-secret", secret)
-	req.Header.Set("Service-Version", "2025-07-08")
-	resp, err := http.DefaultClient.Do(req)
+	status, body, _, err := apiDo(nil, "GET", "http://"+base+path, secret, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return status, body
+}
+
+// apiDo makes one API call with the secret and version headers (and a
+// JSON content type when there is a body) plus any extra headers, on
+// client or the default one, and decodes the JSON answer.
+func apiDo(client *http.Client, method, url, secret, body string, extra http.Header) (int, map[string]any, http.Header, error) {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	req.Header.Set("x-api-secret", secret)
+	req.Header.Set("Service-Version", domain.LatestVersion)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range extra {
+		req.Header[k] = v
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
 	defer resp.Body.Close()
-	var body map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&body)
-	return resp.StatusCode, body
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out, resp.Header, nil
 }
 
 // TestServeFreshDatabase is the README's first command: a fresh database
@@ -274,18 +297,11 @@ func TestServeShutsDownOnSignal(t *testing.T) {
 
 func apiPost(t *testing.T, base, secret, path, body string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", "http://"+base+path, strings.NewReader(body))
-	req.Header.Set("x-api-secret", secret)
-	req.Header.Set("Service-Version", "2025-07-08")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	status, out, _, err := apiDo(nil, "POST", "http://"+base+path, secret, body, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out
+	return status, out
 }
 
 func linkThroughBinary(t *testing.T, addr, secret string) {

@@ -91,16 +91,17 @@ func TestHTTPS(t *testing.T) {
 			t.Fatalf("no secret printed: %s", out.String())
 		}
 		client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
-		req, _ := http.NewRequest("GET", "https://"+m.Addr()+"/v1/platforms?limit=1", nil)
-		req.Header.Set("x-api-secret", secret[1])
-		req.Header.Set("Service-Version", domain.LatestVersion)
-		resp, err := client.Do(req)
+		var state *tls.ConnectionState
+		client.Transport.(*http.Transport).TLSClientConfig.VerifyConnection = func(cs tls.ConnectionState) error {
+			state = &cs
+			return nil
+		}
+		status, _, _, err := apiDo(client, "GET", "https://"+m.Addr()+"/v1/platforms?limit=1", secret[1], "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 || resp.TLS == nil || resp.TLS.Version < tls.VersionTLS12 {
-			t.Errorf("over HTTPS: %d, TLS %v", resp.StatusCode, resp.TLS)
+		if status != 200 || state == nil || state.Version < tls.VersionTLS12 {
+			t.Errorf("over HTTPS: %d, TLS %v", status, state)
 		}
 		if !strings.HasPrefix(m.Config.PublicURL, "https://") {
 			t.Errorf("public URL %s", m.Config.PublicURL)
@@ -157,20 +158,15 @@ func TestHTTPS(t *testing.T) {
 			t.Fatal(err)
 		}
 		call := func(proto string) (int, map[string]any) {
-			req, _ := http.NewRequest("GET", "http://"+m.Addr()+"/v1/platforms?limit=1", nil)
-			req.Header.Set("x-api-secret", key.Secret)
-			req.Header.Set("Service-Version", domain.LatestVersion)
+			extra := http.Header{}
 			if proto != "" {
-				req.Header.Set("X-Forwarded-Proto", proto)
+				extra.Set("X-Forwarded-Proto", proto)
 			}
-			resp, err := http.DefaultClient.Do(req)
+			status, body, _, err := apiDo(nil, "GET", "http://"+m.Addr()+"/v1/platforms?limit=1", key.Secret, "", extra)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer resp.Body.Close()
-			var body map[string]any
-			_ = json.NewDecoder(resp.Body).Decode(&body)
-			return resp.StatusCode, body
+			return status, body
 		}
 		if status, body := call("https"); status != 200 {
 			t.Errorf("X-Forwarded-Proto https: %d %v", status, body)
