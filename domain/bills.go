@@ -172,7 +172,7 @@ func (s *LinkService) queueBill(ctx context.Context, tx Tx, t LinkToken, a Accou
 	id := NewID()
 	if plan.cardNumber != "" {
 		var err error
-		if sealed, err = s.box.Seal([]byte(plan.cardNumber), []byte(id)); err != nil {
+		if sealed, err = s.box.Seal([]byte(plan.cardNumber), BillCardAD(id)); err != nil {
 			return Job{}, fmt.Errorf("seal card: %w", err)
 		}
 	}

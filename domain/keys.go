@@ -205,7 +205,7 @@ func (s *KeyService) createKey(ctx context.Context, sc Scope, expiresAt *time.Ti
 	now := s.clock.Now()
 	k := APIKey{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, CreatedAt: now, ExpiresAt: expiresAt, SecretHash: hash[:]}
 	var err error
-	if k.SealedSecret, err = s.box.Seal([]byte(secret), []byte(k.ID)); err != nil {
+	if k.SealedSecret, err = s.box.Seal([]byte(secret), KeySecretAD(k.ID)); err != nil {
 		return CreatedKey{}, fmt.Errorf("seal secret: %w", err)
 	}
 	err = s.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
@@ -338,7 +338,7 @@ func (s *KeyService) ForgetAll() {
 
 // Secret recovers a key's plain secret, to sign webhook deliveries.
 func (s *KeyService) Secret(k APIKey) (string, error) {
-	b, err := s.box.Open(k.SealedSecret, []byte(k.ID))
+	b, err := s.box.Open(k.SealedSecret, KeySecretAD(k.ID))
 	if err != nil {
 		return "", fmt.Errorf("open secret of key %s: %w", k.ID, err)
 	}

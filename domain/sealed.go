@@ -37,8 +37,20 @@ type sealedMatching struct {
 	Email                  string `json:"email,omitempty"`
 }
 
-func allocationAD(tokenID string) []byte { return []byte("allocation:" + tokenID) }
-func matchingAD(tokenID string) []byte   { return []byte("matching:" + tokenID) }
+// The additional data that binds each value the domain seals to its row;
+// storage's master-key rotation re-seals with the same.
+
+// AllocationAD binds a link token's sealed allocation to the token.
+func AllocationAD(tokenID string) []byte { return []byte("allocation:" + tokenID) }
+
+// MatchingAD binds a link token's sealed platform-matching identifiers.
+func MatchingAD(tokenID string) []byte { return []byte("matching:" + tokenID) }
+
+// KeySecretAD binds an API key's sealed secret to the key.
+func KeySecretAD(keyID string) []byte { return []byte(keyID) }
+
+// BillCardAD binds a bill switch's sealed card number to its job.
+func BillCardAD(jobID string) []byte { return []byte(jobID) }
 
 // sealToken encrypts a token's allocation and matching identifiers, each
 // bound to the token id; nil stays nil.
@@ -55,13 +67,13 @@ func sealToken(box *SecretBox, t LinkToken) (alloc, matching []byte, err error) 
 			s.Targets = append(s.Targets, sealedTarget(tg))
 		}
 		b, _ := json.Marshal(s) // strings and numbers always marshal
-		if alloc, err = box.Seal(b, allocationAD(t.ID)); err != nil {
+		if alloc, err = box.Seal(b, AllocationAD(t.ID)); err != nil {
 			return nil, nil, err
 		}
 	}
 	if m := t.PlatformMatching; m != nil {
 		b, _ := json.Marshal(sealedMatching(*m))
-		if matching, err = box.Seal(b, matchingAD(t.ID)); err != nil {
+		if matching, err = box.Seal(b, MatchingAD(t.ID)); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -71,7 +83,7 @@ func sealToken(box *SecretBox, t LinkToken) (alloc, matching []byte, err error) 
 // openToken decrypts what sealToken sealed into t.
 func openToken(box *SecretBox, t *LinkToken, alloc, matching []byte) error {
 	if alloc != nil {
-		b, err := box.Open(alloc, allocationAD(t.ID))
+		b, err := box.Open(alloc, AllocationAD(t.ID))
 		if err != nil {
 			return err
 		}
@@ -89,7 +101,7 @@ func openToken(box *SecretBox, t *LinkToken, alloc, matching []byte) error {
 		t.Allocation = a
 	}
 	if matching != nil {
-		b, err := box.Open(matching, matchingAD(t.ID))
+		b, err := box.Open(matching, MatchingAD(t.ID))
 		if err != nil {
 			return err
 		}

@@ -105,6 +105,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.SealWith(box)
 	ks := storage.NewKeyStore(db)
 	clock := &offsetClock{}
 	keys := domain.NewKeyService(ks, ks, box, clock)

@@ -2,8 +2,6 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -14,13 +12,13 @@ import (
 // parents (accounts, end users, webhooks) in one statement.
 
 func (s stores) AccountsByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.Account, error) {
-	return selectByIDs(ctx, s, sc, "accounts", accountColumns, ids, accountRow.domain)
+	return selectByIDs(ctx, s, sc, "accounts", accountColumns, ids, s.account)
 }
 
 func (s stores) AccountsOfEndUsers(ctx context.Context, sc domain.Scope, endUserIDs []string, p domain.PageRequest) (map[string]domain.Page[domain.Account], error) {
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
-	return selectPagesBy(ctx, s.q, accountsNewest, "accounts", accountColumns, "end_user_id", endUserIDs, q, p, accountRow.domain,
+	return selectPagesBy(ctx, s.q, accountsNewest, "accounts", accountColumns, "end_user_id", endUserIDs, q, p, s.account,
 		func(a domain.Account) string { return a.EndUserID })
 }
 
@@ -70,18 +68,16 @@ func (s stores) ProductsOfAccounts(ctx context.Context, sc domain.Scope, account
 	if err := byIDs(&q, "account_id", accountIDs); err != nil {
 		return nil, err
 	}
-	var rows []struct {
-		AccountID string    `db:"account_id"`
-		ID        string    `db:"id"`
-		CreatedAt time.Time `db:"created_at"`
-		UpdatedAt time.Time `db:"updated_at"`
-		Body      string    `db:"body"`
-	}
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT account_id, id, created_at, updated_at, body FROM account_products`+q.clause()), q.args...); err != nil {
+	var rows []productRow
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT account_id, product, id, created_at, updated_at, body FROM account_products`+q.clause()), q.args...); err != nil {
 		return nil, translate(err)
 	}
 	for _, r := range rows {
-		out[r.AccountID] = domain.StoredProduct{ID: r.ID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Body: json.RawMessage(r.Body)}
+		p, err := s.product(r)
+		if err != nil {
+			return nil, err
+		}
+		out[r.AccountID] = p
 	}
 	return out, nil
 }
@@ -93,25 +89,25 @@ func (s stores) PaystubsOfAccounts(ctx context.Context, sc domain.Scope, account
 		q.where("pay_date >= ?", from)
 	}
 	return selectPagesBy(ctx, s.q, paystubsNewest, "paystubs", "account_id, body, pay_date, id", "account_id", accountIDs, q, p,
-		func(r paystubWithKeys) (domain.Paystub, error) { return parsePaystub(r.Body) },
+		func(r paystubWithKeys) (domain.Paystub, error) { return s.paystub(paystubRow{ID: r.ID, Body: r.Body}) },
 		func(s domain.Paystub) string { return s.AccountID })
 }
 
 // paystubWithKeys carries the columns the window query orders by.
 type paystubWithKeys struct {
 	AccountID string `db:"account_id"`
-	Body      string `db:"body"`
+	Body      []byte `db:"body"`
 	PayDate   string `db:"pay_date"`
 	ID        string `db:"id"`
 }
 
 func (s stores) PaystubByID(ctx context.Context, sc domain.Scope, id string) (domain.Paystub, error) {
-	var body string
-	if err := sqlx.GetContext(ctx, s.q, &body, s.q.Rebind(`SELECT body FROM paystubs WHERE id = ? AND customer_id = ? AND mode = ?`),
+	var r paystubRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT id, body FROM paystubs WHERE id = ? AND customer_id = ? AND mode = ?`),
 		id, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.Paystub{}, translate(err)
 	}
-	return parsePaystub(body)
+	return s.paystub(r)
 }
 
 func (s stores) LinkTokensByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.LinkToken, error) {

@@ -14,41 +14,62 @@ import (
 func (s stores) PutProduct(ctx context.Context, sc domain.Scope, accountID, product string, body any, now time.Time) (bool, error) {
 	b := jsonText(body)
 	cur, err := s.Product(ctx, sc, accountID, product)
-	switch {
-	case errors.Is(err, domain.ErrNoRows):
-		_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO account_products (account_id, product, customer_id, mode, id, created_at, updated_at, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), accountID, product, sc.CustomerID, string(sc.Mode), domain.NewID(), now, now, b)
-		return true, translate(err)
-	case err != nil:
-		return false, err
-	case string(cur.Body) == b:
+	if err == nil && string(cur.Body) == b {
 		return false, nil
 	}
+	if err != nil && !errors.Is(err, domain.ErrNoRows) {
+		return false, err
+	}
+	sealed, serr := s.seal.seal([]byte(b), "account_products", accountID, product)
+	if serr != nil {
+		return false, serr
+	}
+	if err != nil { // no such row yet
+		_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO account_products (account_id, product, customer_id, mode, id, created_at, updated_at, body)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), accountID, product, sc.CustomerID, string(sc.Mode), domain.NewID(), now, now, sealed)
+		return true, translate(err)
+	}
 	_, err = s.q.ExecContext(ctx, s.q.Rebind(`UPDATE account_products SET body = ?, updated_at = ?
-		WHERE account_id = ? AND product = ? AND customer_id = ? AND mode = ?`), b, now, accountID, product, sc.CustomerID, string(sc.Mode))
+		WHERE account_id = ? AND product = ? AND customer_id = ? AND mode = ?`), sealed, now, accountID, product, sc.CustomerID, string(sc.Mode))
 	return true, translate(err)
 }
 
 func (s stores) Product(ctx context.Context, sc domain.Scope, accountID, product string) (domain.StoredProduct, error) {
-	var r struct {
-		ID        string    `db:"id"`
-		CreatedAt time.Time `db:"created_at"`
-		UpdatedAt time.Time `db:"updated_at"`
-		Body      string    `db:"body"`
-	}
-	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT id, created_at, updated_at, body FROM account_products
+	var r productRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT account_id, product, id, created_at, updated_at, body FROM account_products
 		WHERE account_id = ? AND product = ? AND customer_id = ? AND mode = ?`), accountID, product, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.StoredProduct{}, translate(err)
 	}
-	return domain.StoredProduct{ID: r.ID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Body: json.RawMessage(r.Body)}, nil
+	return s.product(r)
+}
+
+type productRow struct {
+	AccountID string    `db:"account_id"`
+	Product   string    `db:"product"`
+	ID        string    `db:"id"`
+	CreatedAt time.Time `db:"created_at"`
+	UpdatedAt time.Time `db:"updated_at"`
+	Body      []byte    `db:"body"`
+}
+
+func (s stores) product(r productRow) (domain.StoredProduct, error) {
+	body, err := s.seal.open(r.Body, "account_products", r.AccountID, r.Product)
+	if err != nil {
+		return domain.StoredProduct{}, err
+	}
+	return domain.StoredProduct{ID: r.ID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Body: json.RawMessage(body)}, nil
 }
 
 func (s stores) PutPaystubs(ctx context.Context, sc domain.Scope, accountID string, stubs []domain.Paystub) (int, error) {
 	added := 0
 	for _, p := range stubs {
+		body, err := s.seal.seal([]byte(jsonText(p)), "paystubs", p.ID)
+		if err != nil {
+			return added, err
+		}
 		n, err := insertIfNew(ctx, s.q, `INSERT INTO paystubs (id, customer_id, mode, account_id, pay_date, created_at, body)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-			p.ID, sc.CustomerID, string(sc.Mode), accountID, p.PayDate, p.CreatedAt, jsonText(p))
+			p.ID, sc.CustomerID, string(sc.Mode), accountID, p.PayDate, p.CreatedAt, body)
 		if err != nil {
 			return added, err
 		}
@@ -63,23 +84,34 @@ func (s stores) FindPaystubs(ctx context.Context, sc domain.Scope, accountID, fr
 	if from != "" {
 		q.where("pay_date >= ?", from)
 	}
-	return selectPage(ctx, s.q, paystubsNewest, `SELECT body FROM paystubs`, q, p, parsePaystub)
+	return selectPage(ctx, s.q, paystubsNewest, `SELECT id, body FROM paystubs`, q, p, s.paystub)
 }
 
-// parsePaystub reads a stored paystub body.
-func parsePaystub(body string) (domain.Paystub, error) {
+// paystubRow is a stored paystub: its id, which its sealed body is bound
+// to, and the body.
+type paystubRow struct {
+	ID   string `db:"id"`
+	Body []byte `db:"body"`
+}
+
+// paystub opens and reads a stored paystub.
+func (s stores) paystub(r paystubRow) (domain.Paystub, error) {
+	body, err := s.seal.open(r.Body, "paystubs", r.ID)
+	if err != nil {
+		return domain.Paystub{}, err
+	}
 	var p domain.Paystub
-	err := json.Unmarshal([]byte(body), &p)
+	err = json.Unmarshal(body, &p)
 	return p, err
 }
 
 func (s stores) Paystub(ctx context.Context, sc domain.Scope, accountID, id string) (domain.Paystub, error) {
-	var body string
-	if err := sqlx.GetContext(ctx, s.q, &body, s.q.Rebind(`SELECT body FROM paystubs WHERE id = ? AND account_id = ? AND customer_id = ? AND mode = ?`),
+	var r paystubRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT id, body FROM paystubs WHERE id = ? AND account_id = ? AND customer_id = ? AND mode = ?`),
 		id, accountID, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.Paystub{}, translate(err)
 	}
-	return parsePaystub(body)
+	return s.paystub(r)
 }
 
 func (s stores) LatestPayDate(ctx context.Context, sc domain.Scope, accountID string) (string, error) {
@@ -99,5 +131,5 @@ func (s stores) MonitoredAccounts(ctx context.Context, limit int, afterID string
 		true, string(domain.MonitoringActive), afterID, limit); err != nil {
 		return nil, translate(err)
 	}
-	return convertAll(rows, accountRow.domain)
+	return convertAll(rows, s.account)
 }

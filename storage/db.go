@@ -47,6 +47,8 @@ type DB struct {
 	// outside transactions (newDeliveryLog, newTargetReader).
 	deliveries *grouped[loggedDelivery, struct{}]
 	targets    *grouped[targetKey, deliveryTarget]
+	// sealer seals people's data at rest (SealWith).
+	sealer sealer
 	// dsn is PostgreSQL's connection string, for the connections that
 	// LISTEN (the event feed, the job queue's notifications).
 	dsn string

@@ -149,7 +149,7 @@ func (f *Feed) listen() {
 		f.log.Error("event feed: cannot listen", slog.Any("error", err))
 		return
 	}
-	events := stores{q: f.db}
+	events := stores{q: f.db, seal: &f.db.sealer}
 	go func() {
 		for n := range f.listener.Notify {
 			if n == nil {

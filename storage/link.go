@@ -25,7 +25,7 @@ type Transactor struct {
 
 // NewTransactor binds the stores to db and queued runs to queue.
 func NewTransactor(db *DB, queue *Queue) *Transactor {
-	return &Transactor{db: db, queue: queue, stores: stores{q: db, feed: db.feed}}
+	return &Transactor{db: db, queue: queue, stores: stores{q: db, feed: db.feed, seal: &db.sealer}}
 }
 
 // InTx runs fn in one transaction; see domain.Transactor. Events it
@@ -33,7 +33,7 @@ func NewTransactor(db *DB, queue *Queue) *Transactor {
 func (t *Transactor) InTx(ctx context.Context, fn func(context.Context, domain.Tx) error) error {
 	var pending []published
 	err := t.db.inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
-		st := &txStores{stores: stores{q: tx, feed: t.db.feed, pending: &pending}, tx: tx.Tx, queue: t.queue,
+		st := &txStores{stores: stores{q: tx, feed: t.db.feed, pending: &pending, seal: &t.db.sealer}, tx: tx.Tx, queue: t.queue,
 			hooks: map[hookKey][]domain.Webhook{}}
 		if err := fn(ctx, st); err != nil {
 			return err
@@ -161,6 +161,7 @@ type stores struct {
 	q       sqlx.ExtContext
 	feed    *Feed
 	pending *[]published
+	seal    *sealer
 }
 
 func (s stores) LinkTokens() domain.LinkTokenStore { return s }
@@ -312,24 +313,29 @@ type accountRow struct {
 	MonitoringStatus string    `db:"monitoring_status"`
 	DataUpdatedAt    string    `db:"data_updated_at"`
 	DataRefreshedAt  string    `db:"data_refreshed_at"`
-	Connection       string    `db:"connection"`
+	Connection       []byte    `db:"connection"` // sealed
 }
 
 const accountColumns = `id, customer_id, mode, created_at, link_token_id, platform_id, employer_id, end_user_id,
 	connected, monitoring_status, data_updated_at, data_refreshed_at, connection, employer_name`
 
-func (r accountRow) domain() (domain.Account, error) {
+// account reads a stored account, opening its connection.
+func (s stores) account(r accountRow) (domain.Account, error) {
+	conn, err := s.seal.open(r.Connection, "accounts", r.ID)
+	if err != nil {
+		return domain.Account{}, err
+	}
 	a := domain.Account{
 		ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),
 		LinkTokenID: r.LinkTokenID, PlatformID: r.PlatformID, EmployerID: deref(r.EmployerID), EndUserID: r.EndUserID,
-		EmployerName: r.EmployerName, Connected: r.Connected, MonitoringStatus: domain.MonitoringStatus(r.MonitoringStatus), Connection: r.Connection,
+		EmployerName: r.EmployerName, Connected: r.Connected, MonitoringStatus: domain.MonitoringStatus(r.MonitoringStatus), Connection: string(conn),
 	}
 	// JSON v2 reads the time maps in half the time of encoding/json, on
 	// every account read (docs/benchmarks.md, request pipeline).
 	if err := jsonv2.Unmarshal([]byte(r.DataUpdatedAt), &a.DataUpdatedAt); err != nil {
 		return a, err
 	}
-	err := jsonv2.Unmarshal([]byte(r.DataRefreshedAt), &a.DataRefreshedAt)
+	err = jsonv2.Unmarshal([]byte(r.DataRefreshedAt), &a.DataRefreshedAt)
 	return a, err
 }
 
@@ -341,10 +347,14 @@ func timeMap(m map[string]time.Time) string {
 }
 
 func (s stores) CreateAccount(ctx context.Context, sc domain.Scope, a domain.Account) error {
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO accounts (`+accountColumns+`)
+	conn, err := s.seal.seal([]byte(a.Connection), "accounts", a.ID)
+	if err != nil {
+		return err
+	}
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO accounts (`+accountColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		a.ID, sc.CustomerID, string(sc.Mode), a.CreatedAt, a.LinkTokenID, a.PlatformID, nullable(a.EmployerID), a.EndUserID,
-		a.Connected, string(a.MonitoringStatus), timeMap(a.DataUpdatedAt), timeMap(a.DataRefreshedAt), a.Connection, a.EmployerName)
+		a.Connected, string(a.MonitoringStatus), timeMap(a.DataUpdatedAt), timeMap(a.DataRefreshedAt), conn, a.EmployerName)
 	return translate(err)
 }
 
@@ -354,7 +364,7 @@ func (s stores) Account(ctx context.Context, sc domain.Scope, id string) (domain
 		WHERE id = ? AND customer_id = ? AND mode = ?`), id, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.Account{}, translate(err)
 	}
-	return r.domain()
+	return s.account(r)
 }
 
 // AccountForUpdate locks the row on PostgreSQL with FOR NO KEY UPDATE,
@@ -368,7 +378,7 @@ func (s stores) AccountForUpdate(ctx context.Context, sc domain.Scope, id string
 		WHERE id = ? AND customer_id = ? AND mode = ?`+rowLock(s.q, "FOR NO KEY UPDATE")), id, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.Account{}, translate(err)
 	}
-	return r.domain()
+	return s.account(r)
 }
 
 func (s stores) FindAccounts(ctx context.Context, sc domain.Scope, f domain.AccountFilter, p domain.PageRequest) (domain.Page[domain.Account], error) {
@@ -389,13 +399,17 @@ func (s stores) FindAccounts(ctx context.Context, sc domain.Scope, f domain.Acco
 	if f.PlatformID != "" {
 		q.where("platform_id = ?", f.PlatformID)
 	}
-	return selectPage(ctx, s.q, accountsNewest, `SELECT `+accountColumns+` FROM accounts`, q, p, accountRow.domain)
+	return selectPage(ctx, s.q, accountsNewest, `SELECT `+accountColumns+` FROM accounts`, q, p, s.account)
 }
 
 func (s stores) UpdateAccount(ctx context.Context, sc domain.Scope, a domain.Account) error {
+	conn, err := s.seal.seal([]byte(a.Connection), "accounts", a.ID)
+	if err != nil {
+		return err
+	}
 	return expectOne(s.q.ExecContext(ctx, s.q.Rebind(`UPDATE accounts SET connected = ?, monitoring_status = ?,
 		data_updated_at = ?, data_refreshed_at = ?, connection = ? WHERE id = ? AND customer_id = ? AND mode = ?`),
-		a.Connected, string(a.MonitoringStatus), timeMap(a.DataUpdatedAt), timeMap(a.DataRefreshedAt), a.Connection,
+		a.Connected, string(a.MonitoringStatus), timeMap(a.DataUpdatedAt), timeMap(a.DataRefreshedAt), conn,
 		a.ID, sc.CustomerID, string(sc.Mode)))
 }
 

@@ -45,6 +45,14 @@ func (s *MasterKeyStore) Record(ctx context.Context, r MasterKeyRecord, at time.
 	return got, err
 }
 
+// Replace records r as the database's key, after every sealed value was
+// sealed with it again (payline keys rotate-master).
+func (s *MasterKeyStore) Replace(ctx context.Context, r MasterKeyRecord, at time.Time) error {
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE master_key SET key_id = ?, check_value = ?, recorded_at = ? WHERE singleton = 1`),
+		r.KeyID, r.Check, at.UTC())
+	return translate(err)
+}
+
 // SealedSample returns one API key's id and sealed secret, for a database
 // whose secrets were sealed before fingerprints were recorded.
 func (s *MasterKeyStore) SealedSample(ctx context.Context) (keyID string, sealed []byte, found bool, err error) {

@@ -22,26 +22,34 @@ type recordRow struct {
 	DocumentType string    `db:"document_type"`
 	SortKey      string    `db:"sort_key"`
 	CreatedAt    time.Time `db:"created_at"`
-	Body         string    `db:"body"`
+	Body         []byte    `db:"body"`
 }
 
 const recordColumns = `id, kind, account_id, end_user_id, document_type, sort_key, created_at, body`
 
-func (r recordRow) domain() (domain.Record, error) {
+func (s stores) record(r recordRow) (domain.Record, error) {
+	body, err := s.seal.open(r.Body, "account_records", r.ID)
+	if err != nil {
+		return domain.Record{}, err
+	}
 	var account string
 	if r.AccountID != nil {
 		account = *r.AccountID
 	}
 	return domain.Record{ID: r.ID, Kind: r.Kind, AccountID: account, EndUserID: r.EndUserID, DocumentType: r.DocumentType,
-		SortKey: r.SortKey, CreatedAt: r.CreatedAt.UTC(), Body: json.RawMessage(r.Body)}, nil
+		SortKey: r.SortKey, CreatedAt: r.CreatedAt.UTC(), Body: json.RawMessage(body)}, nil
 }
 
 func (s stores) PutRecords(ctx context.Context, sc domain.Scope, rs []domain.Record) (int, error) {
 	added := 0
 	for _, r := range rs {
+		body, err := s.seal.seal(r.Body, "account_records", r.ID)
+		if err != nil {
+			return added, err
+		}
 		n, err := insertIfNew(ctx, s.q, `INSERT INTO account_records (customer_id, mode, `+recordColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, sc.CustomerID, string(sc.Mode), r.ID, r.Kind,
-			nullable(r.AccountID), r.EndUserID, r.DocumentType, r.SortKey, r.CreatedAt, string(r.Body))
+			nullable(r.AccountID), r.EndUserID, r.DocumentType, r.SortKey, r.CreatedAt, body)
 		if err != nil {
 			return added, err
 		}
@@ -73,7 +81,7 @@ func (s stores) FindRecords(ctx context.Context, sc domain.Scope, f domain.Recor
 	if f.DocumentType != "" {
 		q.where("document_type = ?", f.DocumentType)
 	}
-	return selectPage(ctx, s.q, recordsNewest(f.Kind), `SELECT `+recordColumns+` FROM account_records`, q, p, recordRow.domain)
+	return selectPage(ctx, s.q, recordsNewest(f.Kind), `SELECT `+recordColumns+` FROM account_records`, q, p, s.record)
 }
 
 func (s stores) Record(ctx context.Context, sc domain.Scope, kind, id string) (domain.Record, error) {
@@ -82,7 +90,7 @@ func (s stores) Record(ctx context.Context, sc domain.Scope, kind, id string) (d
 		WHERE id = ? AND kind = ? AND customer_id = ? AND mode = ?`), id, kind, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.Record{}, translate(err)
 	}
-	return r.domain()
+	return s.record(r)
 }
 
 func (s stores) SetBillNavigatorStatus(ctx context.Context, sc domain.Scope, endUserID, status, reason string, at time.Time) error {

@@ -19,7 +19,7 @@ type reportRow struct {
 	DataVersion string    `db:"data_version"`
 	DocumentID  string    `db:"document_id"`
 	RefreshedAt time.Time `db:"refreshed_at"`
-	Body        string    `db:"body"`
+	Body        []byte    `db:"body"`
 }
 
 func (s stores) Report(ctx context.Context, sc domain.Scope, endUserID, reportType string) (domain.StoredReport, error) {
@@ -29,17 +29,25 @@ func (s stores) Report(ctx context.Context, sc domain.Scope, endUserID, reportTy
 		sc.CustomerID, string(sc.Mode), endUserID, reportType); err != nil {
 		return domain.StoredReport{}, translate(err)
 	}
+	body, err := s.seal.open(r.Body, "verification_reports", sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type)
+	if err != nil {
+		return domain.StoredReport{}, err
+	}
 	return domain.StoredReport{ID: r.ID, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion, DocumentID: r.DocumentID,
-		RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(r.Body)}, nil
+		RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(body)}, nil
 }
 
 func (s stores) PutReport(ctx context.Context, sc domain.Scope, r domain.StoredReport) error {
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO verification_reports
+	body, err := s.seal.seal(r.Body, "verification_reports", sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type)
+	if err != nil {
+		return err
+	}
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO verification_reports
 		(customer_id, mode, end_user_id, report_type, id, data_version, document_id, refreshed_at, body)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (customer_id, mode, end_user_id, report_type) DO UPDATE SET id = excluded.id,
 		data_version = excluded.data_version, document_id = excluded.document_id, refreshed_at = excluded.refreshed_at, body = excluded.body`),
-		sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type, r.ID, r.DataVersion, r.DocumentID, r.RefreshedAt, string(r.Body))
+		sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type, r.ID, r.DataVersion, r.DocumentID, r.RefreshedAt, body)
 	return translate(err)
 }
 
@@ -55,15 +63,14 @@ type fileRow struct {
 	Body        []byte    `db:"body"`
 }
 
-func (r fileRow) domain() domain.File {
-	return domain.File{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), Kind: r.Kind, Filename: r.Filename,
-		ContentType: r.ContentType, SHA256: r.SHA256, CreatedAt: r.CreatedAt.UTC(), Body: r.Body}
-}
-
 func (s stores) PutFile(ctx context.Context, sc domain.Scope, f domain.File) error {
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO files (id, customer_id, mode, kind, filename, content_type, sha256, created_at, body)
+	body, err := s.seal.seal(f.Body, "files", f.ID)
+	if err != nil {
+		return err
+	}
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO files (id, customer_id, mode, kind, filename, content_type, sha256, created_at, body)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
-		f.ID, sc.CustomerID, string(sc.Mode), f.Kind, f.Filename, f.ContentType, f.SHA256, f.CreatedAt, f.Body)
+		f.ID, sc.CustomerID, string(sc.Mode), f.Kind, f.Filename, f.ContentType, f.SHA256, f.CreatedAt, body)
 	return translate(err)
 }
 
@@ -81,5 +88,14 @@ func (s stores) file(ctx context.Context, id, body string) (domain.File, error) 
 		FROM files WHERE id = ?`), id); err != nil {
 		return domain.File{}, translate(err)
 	}
-	return r.domain(), nil
+	f := domain.File{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), Kind: r.Kind, Filename: r.Filename,
+		ContentType: r.ContentType, SHA256: r.SHA256, CreatedAt: r.CreatedAt.UTC()}
+	if r.Body != nil {
+		b, err := s.seal.open(r.Body, "files", r.ID)
+		if err != nil {
+			return domain.File{}, err
+		}
+		f.Body = b
+	}
+	return f, nil
 }

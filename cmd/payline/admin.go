@@ -66,7 +66,7 @@ func (e environment) customers(ctx context.Context, args []string) error {
 
 func (e environment) keys(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, "usage: payline keys create|list|revoke [flags]\n")
+		fmt.Fprint(e.stderr, "usage: payline keys create|list|revoke|rotate-master [flags]\n")
 		return errUsage
 	}
 	fs := e.flagSet("keys " + args[0])
@@ -129,6 +129,16 @@ func (e environment) keys(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "revoked key %s\n", fs.Arg(0))
 		return nil
+	case "rotate-master":
+		batch := fs.Int("batch", 500, "values sealed again per transaction")
+		if err := parse(fs, args[1:]); err != nil {
+			return err
+		}
+		if *batch < 1 {
+			fmt.Fprint(e.stderr, "usage: payline keys rotate-master [--batch N] [--master-key-file NEW] [--previous-master-key-file OLD]\n")
+			return errUsage
+		}
+		return e.rotateMaster(ctx, d, *batch)
 	}
 	fmt.Fprintf(e.stderr, "payline keys: unknown subcommand %q\n", args[0])
 	return errUsage
@@ -232,6 +242,44 @@ func (e environment) members(ctx context.Context, args []string) error {
 	fmt.Fprintf(e.stdout, "added %s (%s) to %s\n", added.Member.Email, added.Member.Role, added.Customer.Name)
 	if added.Password != "" {
 		fmt.Fprintf(e.stdout, "password: %s\n(shown once; sign in at /dashboard or POST /v1/admin/token)\n", added.Password)
+	}
+	return nil
+}
+
+// rotateMaster seals again, with the master key, everything sealed with
+// the previous one (and any plaintext from before sealing), in batches
+// while instances serve, then records the master key as the database's.
+// README, "Rotating the master key", gives the steps around it.
+func (e environment) rotateMaster(ctx context.Context, d *dataFlags, batch int) error {
+	stores, err := e.openSealedStores(ctx, d)
+	if err != nil {
+		return err
+	}
+	defer stores.db.Close()
+	sealed := map[string]int{}
+	total, err := stores.db.ReSeal(ctx, batch, func(p storage.ReSealProgress) { sealed[p.Column] += p.Sealed })
+	if err != nil {
+		return fmt.Errorf("after sealing %d values again: %w", total, err)
+	}
+	stale, err := stores.db.StaleSealed(ctx)
+	if err != nil {
+		return err
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("values sealed by another key are still being written (%v): restart every instance with the new master key and the previous one, then run rotate-master again", stale)
+	}
+	id, check := domain.MasterKeyFingerprint(stores.masterKey)
+	if err := storage.NewMasterKeyStore(stores.db).Replace(ctx, storage.MasterKeyRecord{KeyID: id, Check: check}, time.Now()); err != nil {
+		return err
+	}
+	for _, c := range storage.SealedColumns() {
+		if sealed[c] > 0 {
+			fmt.Fprintf(e.stdout, "%-34s %d sealed again\n", c, sealed[c])
+		}
+	}
+	fmt.Fprintf(e.stdout, "sealed %d values again; this database's master key is now %s.\n", total, id)
+	if d.previousKeyFile != "" || e.getenv("PAYLINE_PREVIOUS_MASTER_KEY") != "" {
+		fmt.Fprint(e.stdout, "Remove the previous master key from every instance's configuration and restart them.\n")
 	}
 	return nil
 }

@@ -31,6 +31,9 @@ type environment struct {
 type dataFlags struct {
 	databaseURL   string
 	masterKeyFile string
+	// previousKeyFile is the master key being rotated away from, which
+	// still opens what it sealed (payline keys rotate-master).
+	previousKeyFile string
 }
 
 func (e environment) envOr(name, def string) string {
@@ -52,7 +55,9 @@ func (e environment) addDataFlags(fs *flag.FlagSet) *dataFlags {
 	fs.StringVar(&d.databaseURL, "database-url", e.envOr("PAYLINE_DATABASE_URL", "sqlite:payline.db"),
 		"sqlite:PATH or postgres://USER@HOST:PORT/DB (PAYLINE_DATABASE_URL)")
 	fs.StringVar(&d.masterKeyFile, "master-key-file", e.getenv("PAYLINE_MASTER_KEY_FILE"),
-		"file holding the 32-byte master key that encrypts API secrets; default: beside the SQLite database (PAYLINE_MASTER_KEY_FILE; PAYLINE_MASTER_KEY takes the key itself)")
+		"file holding the 32-byte master key that encrypts API secrets and people's data; default: beside the SQLite database (PAYLINE_MASTER_KEY_FILE; PAYLINE_MASTER_KEY takes the key itself)")
+	fs.StringVar(&d.previousKeyFile, "previous-master-key-file", e.getenv("PAYLINE_PREVIOUS_MASTER_KEY_FILE"),
+		"during a master key rotation, the file holding the old key, which still opens what it sealed (PAYLINE_PREVIOUS_MASTER_KEY_FILE; PAYLINE_PREVIOUS_MASTER_KEY takes the key itself)")
 	return d
 }
 
@@ -101,7 +106,10 @@ func (e environment) openStores(ctx context.Context, d *dataFlags) (*storage.DB,
 type sealedStores struct {
 	db        *storage.DB
 	masterKey []byte
-	box       *domain.SecretBox
+	// rotating: the database's recorded key is the previous one; payline
+	// keys rotate-master has not finished.
+	rotating bool
+	box      *domain.SecretBox
 	keys      *domain.KeyService
 	members   *domain.MemberService
 }
@@ -113,19 +121,20 @@ func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealed
 	if err != nil {
 		return sealedStores{}, err
 	}
-	key, err := e.masterKey(ctx, db, d)
+	ring, err := e.masterKey(ctx, db, d)
 	if err != nil {
 		db.Close()
 		return sealedStores{}, err
 	}
-	box, err := domain.NewSecretBox(key)
+	box, err := domain.NewSecretBox(ring.key, ring.previous...)
 	if err != nil {
 		db.Close()
 		return sealedStores{}, err
 	}
+	db.SealWith(box)
 	ks := storage.NewKeyStore(db)
 	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
-	return sealedStores{db: db, masterKey: key, box: box, keys: keys,
+	return sealedStores{db: db, masterKey: ring.key, rotating: ring.rotating, box: box, keys: keys,
 		members: domain.NewMemberService(keys, ks, ks, domain.SystemClock{}, 0)}, nil
 }
 
@@ -137,34 +146,65 @@ func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealed
 // beside a server. A key file is created (mode 0600) only for a database
 // that has sealed nothing yet; a missing or different key is refused with
 // what to do, because a new key would leave every sealed secret unreadable.
-func (e environment) masterKey(ctx context.Context, db *storage.DB, d *dataFlags) ([]byte, error) {
+//
+// During a rotation the previous key (PAYLINE_PREVIOUS_MASTER_KEY or
+// --previous-master-key-file) joins the ring: the database may still
+// record it until payline keys rotate-master has sealed everything again.
+func (e environment) masterKey(ctx context.Context, db *storage.DB, d *dataFlags) (keyRing, error) {
+	ring, err := e.findKeyRing(ctx, db, d)
+	if err != nil {
+		return keyRing{}, err
+	}
+	if ring.previous != nil && ring.recorded.Check != "" {
+		_, check := domain.MasterKeyFingerprint(ring.previous[0])
+		ring.rotating = ring.recorded.Check == check
+	}
+	return ring, nil
+}
+
+// keyRing is the master key, any previous one, and what the database
+// records.
+type keyRing struct {
+	key      []byte
+	previous [][]byte
+	recorded storage.MasterKeyRecord
+	rotating bool
+}
+
+func (e environment) findKeyRing(ctx context.Context, db *storage.DB, d *dataFlags) (keyRing, error) {
 	store := storage.NewMasterKeyStore(db)
 	recorded, hasRecord, err := store.Recorded(ctx)
 	if err != nil {
-		return nil, err
+		return keyRing{}, err
 	}
 	sampleID, sample, hasSealed, err := store.SealedSample(ctx)
 	if err != nil {
-		return nil, err
+		return keyRing{}, err
 	}
 	key, source, path, err := e.findMasterKey(db, d)
 	if err != nil {
-		return nil, err
+		return keyRing{}, err
 	}
+	previous, err := e.findPreviousKey(d)
+	if err != nil {
+		return keyRing{}, err
+	}
+	ring := keyRing{key: key, previous: previous, recorded: recorded}
 	if key == nil { // the key file does not exist
 		if hasRecord || hasSealed {
 			id := "of unknown id (sealed before ids were recorded)"
 			if hasRecord {
 				id = recorded.KeyID
 			}
-			return nil, fmt.Errorf(`this database's secrets were sealed with master key %s, and %s does not exist.
+			return keyRing{}, fmt.Errorf(`this database's secrets were sealed with master key %s, and %s does not exist.
 Restore that file from your backup, or set PAYLINE_MASTER_KEY to the key, and start again.
 Payline will not make a new key: it could not open the API secrets and webhook data already sealed.
 README, "Master key", explains where the key lives and how to recover`, id, source)
 		}
 		if key, err = createKeyFile(path); err != nil {
-			return nil, err
+			return keyRing{}, err
 		}
+		ring.key = key
 	}
 	id, check := domain.MasterKeyFingerprint(key)
 	wrong := func(want string) error {
@@ -173,28 +213,54 @@ Point PAYLINE_MASTER_KEY or --master-key-file at the original key and start agai
 README, "Master key", explains where the key lives and how to recover`, source, id, want)
 	}
 	if hasRecord {
-		if recorded.Check != check {
-			return nil, wrong(recorded.KeyID)
+		for _, k := range append([][]byte{key}, previous...) {
+			if _, c := domain.MasterKeyFingerprint(k); c == recorded.Check {
+				return ring, nil
+			}
 		}
-		return key, nil
+		return keyRing{}, wrong(recorded.KeyID)
 	}
 	if hasSealed { // sealed before fingerprints: the key must open a secret
-		box, err := domain.NewSecretBox(key)
+		box, err := domain.NewSecretBox(key, previous...)
 		if err != nil {
-			return nil, err
+			return keyRing{}, err
 		}
-		if _, err := box.Open(sample, []byte(sampleID)); err != nil {
-			return nil, wrong("unknown, sealed before ids were recorded")
+		if _, err := box.Open(sample, domain.KeySecretAD(sampleID)); err != nil {
+			return keyRing{}, wrong("unknown, sealed before ids were recorded")
 		}
 	}
 	got, err := store.Record(ctx, storage.MasterKeyRecord{KeyID: id, Check: check}, time.Now())
 	if err != nil {
-		return nil, err
+		return keyRing{}, err
 	}
 	if got.Check != check { // another process recorded its key first
-		return nil, wrong(got.KeyID)
+		return keyRing{}, wrong(got.KeyID)
 	}
-	return key, nil
+	ring.recorded = got
+	return ring, nil
+}
+
+// findPreviousKey reads the key being rotated away from, if one is set.
+func (e environment) findPreviousKey(d *dataFlags) ([][]byte, error) {
+	if v := strings.TrimSpace(e.getenv("PAYLINE_PREVIOUS_MASTER_KEY")); v != "" {
+		key, err := decodeMasterKey(v)
+		if err != nil {
+			return nil, fmt.Errorf("PAYLINE_PREVIOUS_MASTER_KEY: %w", err)
+		}
+		return [][]byte{key}, nil
+	}
+	if d.previousKeyFile == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(d.previousKeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("read previous master key file: %w", err)
+	}
+	key, err := decodeMasterKey(strings.TrimSpace(string(b)))
+	if err != nil {
+		return nil, fmt.Errorf("the previous key file %s: %w", d.previousKeyFile, err)
+	}
+	return [][]byte{key}, nil
 }
 
 // findMasterKey reads the configured key and says where it came from; a

@@ -37,7 +37,9 @@ type ServeConfig struct {
 	Addr          string
 	DatabaseURL   string
 	MasterKeyFile string
-	Mode          domain.Mode
+	// PreviousMasterKeyFile is the key a rotation moves away from.
+	PreviousMasterKeyFile string
+	Mode                  domain.Mode
 	// PublicURL is where integrators and browsers reach the server;
 	// empty is http:// and the address it listens on.
 	PublicURL string
@@ -175,7 +177,7 @@ func (m *Main) Start(ctx context.Context) error {
 		}()
 	}
 	env := environment{getenv: m.Getenv, stdout: m.Stdout, stderr: io.Discard}
-	stores, err := env.openSealedStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile})
+	stores, err := env.openSealedStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile, previousKeyFile: m.Config.PreviousMasterKeyFile})
 	if err != nil {
 		return err
 	}
@@ -546,7 +548,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		}
 	}
 	svc := &Main{
-		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, Mode: m,
+		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, PreviousMasterKeyFile: d.previousKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,

@@ -9,6 +9,7 @@
 package storagetest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -88,8 +89,19 @@ func Open(t testing.TB, d storage.Dialect, v Variant) *storage.DB {
 		t.Fatalf("open %s: %v", d, err)
 	}
 	t.Cleanup(func() { db.Close() })
+	db.SealWith(TestBox)
 	return db
 }
+
+// TestBox seals people's data in the databases Open returns, under a
+// fixed test master key.
+var TestBox = func() *domain.SecretBox {
+	box, err := domain.NewSecretBox(bytes.Repeat([]byte{0x5a}, domain.MasterKeySize))
+	if err != nil {
+		panic(err)
+	}
+	return box
+}()
 
 // NewURL creates a fresh database of the dialect and returns its
 // --database-url, for tests that start the whole service.

@@ -1,0 +1,241 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/jmoiron/sqlx"
+
+	"payline/domain"
+)
+
+// sealer seals the columns that hold people's data (paystubs, identity,
+// tax forms, reports, rendered documents, connector credentials) with the
+// master key the DB was given (SealWith). Each value is bound to its row
+// by additional data naming the table and the row's key, so a ciphertext
+// copied to another row, or another tenant's, does not open.
+type sealer struct {
+	box atomic.Pointer[domain.SecretBox]
+}
+
+// errNoMasterKey is what a store returns when it must seal or open people's
+// data on a DB that was given no key: a wiring mistake, never plaintext.
+var errNoMasterKey = errors.New("storage: no master key to seal people's data with (call DB.SealWith)")
+
+// SealWith gives the database the key ring that seals people's data at
+// rest. Until it is called, storing or reading such data fails.
+func (db *DB) SealWith(box *domain.SecretBox) { db.sealer.box.Store(box) }
+
+// rowAD is the additional data of a sealed column's value: the table and
+// the row's key, NUL-separated (no key holds a NUL).
+func rowAD(table string, key ...string) []byte {
+	return []byte(table + "\x00" + strings.Join(key, "\x00"))
+}
+
+func (s *sealer) seal(plain []byte, table string, key ...string) ([]byte, error) {
+	box := s.box.Load()
+	if box == nil {
+		return nil, errNoMasterKey
+	}
+	return box.Seal(plain, rowAD(table, key...))
+}
+
+// open reads a sealed value, or the plaintext a row held before its table
+// was sealed (payline keys rotate-master seals those).
+func (s *sealer) open(stored []byte, table string, key ...string) ([]byte, error) {
+	box := s.box.Load()
+	if box == nil {
+		return nil, errNoMasterKey
+	}
+	b, err := box.OpenStored(stored, rowAD(table, key...))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", table, strings.Join(key, "/"), err)
+	}
+	return b, nil
+}
+
+// sealedColumn is a column whose values are sealed, for re-sealing under a
+// new master key.
+type sealedColumn struct {
+	table, column string
+	key           []string // the columns of the primary key
+	ad            func(key []string) []byte
+	// plainBefore: rows written before the column was sealed hold
+	// plaintext, which re-sealing seals.
+	plainBefore bool
+}
+
+func storageAD(table string) func([]string) []byte {
+	return func(key []string) []byte { return rowAD(table, key...) }
+}
+
+// sealedColumns lists every sealed column: those the domain seals with its
+// own additional data, and those storage seals (rowAD).
+var sealedColumns = []sealedColumn{
+	{"api_keys", "sealed_secret", []string{"id"}, func(k []string) []byte { return domain.KeySecretAD(k[0]) }, false},
+	{"link_tokens", "sealed_allocation", []string{"id"}, func(k []string) []byte { return domain.AllocationAD(k[0]) }, false},
+	{"link_tokens", "sealed_matching", []string{"id"}, func(k []string) []byte { return domain.MatchingAD(k[0]) }, false},
+	{"jobs", "sealed_payment", []string{"id"}, func(k []string) []byte { return domain.BillCardAD(k[0]) }, false},
+	{"accounts", "connection", []string{"id"}, storageAD("accounts"), true},
+	{"account_products", "body", []string{"account_id", "product"}, storageAD("account_products"), true},
+	{"paystubs", "body", []string{"id"}, storageAD("paystubs"), true},
+	{"account_records", "body", []string{"id"}, storageAD("account_records"), true},
+	{"verification_reports", "body", []string{"customer_id", "mode", "end_user_id", "report_type"}, storageAD("verification_reports"), true},
+	{"files", "body", []string{"id"}, storageAD("files"), true},
+}
+
+// SealedColumns names every sealed column as table.column, for tests and
+// docs.
+func SealedColumns() []string {
+	out := make([]string, len(sealedColumns))
+	for i, c := range sealedColumns {
+		out[i] = c.table + "." + c.column
+	}
+	return out
+}
+
+// ReSealProgress reports one re-sealed batch.
+type ReSealProgress struct {
+	Column string // table.column
+	Sealed int    // values sealed again in this batch
+}
+
+// ReSeal seals again, with the primary key of the DB's box, every value
+// that is not sealed by it: values sealed by a previous master key, and the
+// plaintext of rows written before their table was sealed. It works in
+// batches of batchSize rows, one short transaction each, while the
+// database serves: a row a request rewrote meanwhile is left as the
+// request wrote it (compare and set) and looked at again. It returns how
+// many values it sealed; a value no key opens stops it with an error naming
+// the row.
+func (db *DB) ReSeal(ctx context.Context, batchSize int, progress func(ReSealProgress)) (int, error) {
+	box := db.sealer.box.Load()
+	if box == nil {
+		return 0, errNoMasterKey
+	}
+	total := 0
+	for _, c := range sealedColumns {
+		for {
+			n, err := db.reSealBatch(ctx, box, c, batchSize)
+			if err != nil {
+				return total, err
+			}
+			if n == 0 {
+				break
+			}
+			total += n
+			if progress != nil {
+				progress(ReSealProgress{Column: c.table + "." + c.column, Sealed: n})
+			}
+		}
+	}
+	return total, nil
+}
+
+// raw is the column as bytes: SQLite keeps pre-sealing plaintext as TEXT,
+// which compares unequal to any BLOB.
+func (db *DB) raw(column string) string {
+	if db.Dialect == SQLite {
+		return "CAST(" + column + " AS BLOB)"
+	}
+	return column
+}
+
+// StaleSealed counts the values of every sealed column that the primary
+// key did not seal.
+func (db *DB) StaleSealed(ctx context.Context) (map[string]int, error) {
+	box := db.sealer.box.Load()
+	if box == nil {
+		return nil, errNoMasterKey
+	}
+	out := map[string]int{}
+	for _, c := range sealedColumns {
+		var n int
+		if err := db.GetContext(ctx, &n, db.Rebind(`SELECT COUNT(*) FROM `+c.table+` WHERE `+c.column+` IS NOT NULL AND substr(`+
+			db.raw(c.column)+`, 1, ?) <> ?`), len(box.Tag()), box.Tag()); err != nil {
+			return nil, translate(err)
+		}
+		if n > 0 {
+			out[c.table+"."+c.column] = n
+		}
+	}
+	return out, nil
+}
+
+func (db *DB) reSealBatch(ctx context.Context, box *domain.SecretBox, c sealedColumn, batchSize int) (int, error) {
+	tag := box.Tag()
+	keys := strings.Join(c.key, ", ")
+	var sealed int
+	err := db.inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+		rows, err := tx.QueryxContext(ctx, tx.Rebind(`SELECT `+keys+`, `+db.raw(c.column)+` FROM `+c.table+`
+			WHERE `+c.column+` IS NOT NULL AND substr(`+db.raw(c.column)+`, 1, ?) <> ? ORDER BY `+keys+` LIMIT ?`+rowLock(tx, "FOR UPDATE")),
+			len(tag), tag, batchSize)
+		if err != nil {
+			return err
+		}
+		type stale struct {
+			key   []string
+			value []byte
+		}
+		var batch []stale
+		for rows.Next() {
+			dest := make([]any, len(c.key)+1)
+			key := make([]string, len(c.key))
+			for i := range key {
+				dest[i] = &key[i]
+			}
+			var value []byte
+			dest[len(key)] = &value
+			if err := rows.Scan(dest...); err != nil {
+				rows.Close()
+				return err
+			}
+			batch = append(batch, stale{key, value})
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		where := make([]string, len(c.key))
+		for i, k := range c.key {
+			where[i] = k + " = ?"
+		}
+		update := tx.Rebind(`UPDATE ` + c.table + ` SET ` + c.column + ` = ? WHERE ` + strings.Join(where, " AND ") + ` AND ` + db.raw(c.column) + ` = ?`)
+		for _, s := range batch {
+			ad := c.ad(s.key)
+			open := box.Open
+			if c.plainBefore {
+				open = box.OpenStored
+			}
+			plain, err := open(s.value, ad)
+			if err != nil {
+				return fmt.Errorf("%s.%s of row %s does not open with the master key or the previous one: %w",
+					c.table, c.column, strings.Join(s.key, "/"), err)
+			}
+			again, err := box.Seal(plain, ad)
+			if err != nil {
+				return err
+			}
+			args := []any{again}
+			for _, k := range s.key {
+				args = append(args, k)
+			}
+			res, err := tx.ExecContext(ctx, update, append(args, s.value)...)
+			if err != nil {
+				return err
+			}
+			n, _ := res.RowsAffected()
+			sealed += int(n)
+		}
+		if len(batch) > 0 && sealed == 0 {
+			sealed = -1 // every row changed under us; look again
+		}
+		return nil
+	})
+	if sealed < 0 {
+		return db.reSealBatch(ctx, box, c, batchSize)
+	}
+	return sealed, translate(err)
+}
