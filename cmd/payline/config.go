@@ -110,8 +110,8 @@ type sealedStores struct {
 	// keys rotate-master has not finished.
 	rotating bool
 	box      *domain.SecretBox
-	keys      *domain.KeyService
-	members   *domain.MemberService
+	keys     *domain.KeyService
+	members  *domain.MemberService
 }
 
 // openSealedStores opens and migrates the database and finds and verifies
