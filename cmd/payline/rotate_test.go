@@ -194,4 +194,3 @@ func readAll(t *testing.T, addr, secret, accountID string) map[string]any {
 	}
 	return out
 }
-
