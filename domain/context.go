@@ -29,3 +29,32 @@ func APIKeyFrom(ctx context.Context) (APIKey, bool) {
 	k, ok := ctx.Value(apiKeyCtxKey{}).(APIKey)
 	return k, ok
 }
+
+type clientAddressCtxKey struct{}
+
+// WithClientAddress returns ctx carrying the address a request came from,
+// for the audit log.
+func WithClientAddress(ctx context.Context, addr string) context.Context {
+	return context.WithValue(ctx, clientAddressCtxKey{}, addr)
+}
+
+// ClientAddress is the address of ctx's request; "local" outside one (the
+// command line).
+func ClientAddress(ctx context.Context) string {
+	if a, ok := ctx.Value(clientAddressCtxKey{}).(string); ok && a != "" {
+		return a
+	}
+	return "local"
+}
+
+// ActorOf names who acts in ctx for the audit log: the signed-in member
+// or the API key that authenticated the request, else the command line.
+func ActorOf(ctx context.Context) string {
+	if s, ok := SessionFrom(ctx); ok {
+		return "member:" + s.Email
+	}
+	if k, ok := APIKeyFrom(ctx); ok {
+		return "key:" + k.ID
+	}
+	return "cli"
+}

@@ -229,6 +229,8 @@ type Tx interface {
 	Data() DataStore
 	Records() RecordStore
 	Reports() ReportStore
+	// Audit is the audit log, for changes recorded with their entry.
+	Audit() AuditStore
 	// EnqueueJobRun queues a run of the job, visible once the transaction
 	// commits.
 	EnqueueJobRun(ctx context.Context, r JobRun) error

@@ -128,7 +128,12 @@ func (s *KeyService) CreateCustomer(ctx context.Context, name string) (Customer,
 		return Customer{}, Errorf(KindInvalid, CodeInvalidFields, "customer name must not be blank")
 	}
 	c := Customer{ID: NewID(), Name: name, CreatedAt: s.clock.Now()}
-	err := s.customers.CreateCustomer(ctx, c)
+	err := s.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		if err := tx.CustomerStore().CreateCustomer(ctx, c); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditCustomerAdded, c.ID, c.CreatedAt))
+	})
 	if errors.Is(err, ErrDuplicate) {
 		return Customer{}, Errorf(KindConflict, CodeConflict, "a customer named %q already exists", name)
 	}
@@ -212,8 +217,7 @@ func (s *KeyService) createKey(ctx context.Context, sc Scope, expiresAt *time.Ti
 		if err := tx.Keys().CreateAPIKey(ctx, sc, k); err != nil {
 			return fmt.Errorf("store key: %w", err)
 		}
-		return tx.Audit().AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, Actor: actor,
-			Action: AuditKeyCreated, Target: k.ID, At: now})
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, actor, AuditKeyCreated, k.ID, now))
 	})
 	if err != nil {
 		return CreatedKey{}, err
@@ -307,8 +311,7 @@ func (s *KeyService) revoke(ctx context.Context, sc Scope, id, actor string) (AP
 		if k, err = tx.Keys().APIKey(ctx, sc, id); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, Actor: actor,
-			Action: AuditKeyRevoked, Target: id, At: now})
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, actor, AuditKeyRevoked, id, now))
 	})
 	if err != nil {
 		return APIKey{}, err

@@ -27,8 +27,13 @@ func (m *memKeys) InAdminTx(ctx context.Context, fn func(context.Context, domain
 	return fn(ctx, m)
 }
 
-func (m *memKeys) Keys() domain.APIKeyStore { return m }
-func (m *memKeys) Audit() domain.AuditStore { return m }
+func (m *memKeys) Keys() domain.APIKeyStore            { return m }
+func (m *memKeys) CustomerStore() domain.CustomerStore { return m }
+
+// Members: the fake holds no members; the member rules are tested on the
+// SQL stores (rest, cmd/payline).
+func (m *memKeys) Members() domain.MemberStore { return nil }
+func (m *memKeys) Audit() domain.AuditStore    { return m }
 
 func (m *memKeys) AppendAudit(_ context.Context, e domain.AuditEntry) error {
 	m.mu.Lock()

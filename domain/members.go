@@ -71,13 +71,19 @@ type Session struct {
 // Scope is the tenant the session acts for.
 func (s Session) Scope() Scope { return Scope{CustomerID: s.CustomerID, Mode: s.Mode} }
 
-// AuditEntry records one change made to a tenant's credentials.
+// AuditEntry records one change made to a tenant's credentials, webhooks
+// or customer record, or a sign-in.
 type AuditEntry struct {
 	ID         string
 	CustomerID string
-	Mode       Mode
-	// Actor is who made the change: "member:<email>" or "cli".
+	// Mode is the changed tenant's mode; empty for a change to the
+	// customer itself (created, a member added), which spans modes.
+	Mode Mode
+	// Actor is who made the change: "member:<email>", "key:<id>" or "cli".
 	Actor string
+	// Address is where the change came from: the caller's IP address, or
+	// "local" for the command line.
+	Address string
 	// Action is what was done: api_key.created, api_key.revoked, ...
 	Action string
 	// Target is the id of what was changed.
@@ -94,7 +100,17 @@ const (
 	AuditSignedOut      = "member.signed_out"
 	AuditSignInRefused  = "member.sign_in_refused"
 	AuditSignInThrottle = "member.sign_in_throttled"
+	AuditCustomerAdded  = "customer.created"
+	AuditWebhookCreated = "webhook.created"
+	AuditWebhookUpdated = "webhook.updated"
+	AuditWebhookDeleted = "webhook.deleted"
 )
+
+// newAudit is an audit entry of now, from ctx's caller's address.
+func newAudit(ctx context.Context, sc Scope, actor, action, target string, at time.Time) AuditEntry {
+	return AuditEntry{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, Actor: actor, Address: ClientAddress(ctx),
+		Action: action, Target: target, At: at}
+}
 
 // MemberStore holds members and their sessions.
 type MemberStore interface {
@@ -119,6 +135,8 @@ type AuditStore interface {
 
 // AdminTx is one transaction over the credential stores.
 type AdminTx interface {
+	CustomerStore() CustomerStore
+	Members() MemberStore
 	Keys() APIKeyStore
 	Audit() AuditStore
 }
@@ -207,7 +225,13 @@ func (s *MemberService) AddMember(ctx context.Context, customerName, email, role
 		return AddedMember{}, fmt.Errorf("hash password: %w", err)
 	}
 	m := Member{ID: NewID(), CustomerID: c.ID, Email: strings.ToLower(addr.Address), PasswordHash: hash, Role: r, CreatedAt: s.clock.Now()}
-	if err := s.members.CreateMember(ctx, m); err != nil {
+	err = s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		if err := tx.Members().CreateMember(ctx, m); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditMemberAdded, m.ID, m.CreatedAt))
+	})
+	if err != nil {
 		if errors.Is(err, ErrDuplicate) {
 			return AddedMember{}, Errorf(KindConflict, CodeConflict, "a member with e-mail %s already exists", m.Email)
 		}
@@ -257,8 +281,7 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 	}
 	if bcrypt.CompareHashAndPassword(m.PasswordHash, []byte(password)) != nil {
 		s.failed(now, "email:"+email, "addr:"+clientAddr)
-		_ = s.audit.AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: m.CustomerID, Mode: mode, Actor: "member:" + m.Email,
-			Action: AuditSignInRefused, Target: m.ID, At: now})
+		_ = s.audit.AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, AuditSignInRefused, m.ID, now))
 		return Session{}, "", refused
 	}
 	name, err := s.members.CustomerName(ctx, m.CustomerID)
@@ -272,8 +295,7 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 	if err := s.members.CreateSession(ctx, hash[:], sess); err != nil {
 		return Session{}, "", fmt.Errorf("store session: %w", err)
 	}
-	_ = s.audit.AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: m.CustomerID, Mode: mode, Actor: "member:" + m.Email,
-		Action: AuditSignedIn, Target: m.ID, At: now})
+	_ = s.audit.AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, AuditSignedIn, m.ID, now))
 	return sess, token, nil
 }
 
@@ -346,8 +368,7 @@ func (s *MemberService) SignOut(ctx context.Context, token string) error {
 	if err := s.members.DeleteSession(ctx, hash[:]); err != nil {
 		return err
 	}
-	return s.audit.AppendAudit(ctx, AuditEntry{ID: NewID(), CustomerID: sess.CustomerID, Mode: sess.Mode, Actor: "member:" + sess.Email,
-		Action: AuditSignedOut, Target: sess.MemberID, At: s.clock.Now()})
+	return s.audit.AppendAudit(ctx, newAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSignedOut, sess.MemberID, s.clock.Now()))
 }
 
 // AuditLog lists the session's tenant's audit entries, newest first.

@@ -236,7 +236,10 @@ func (s *WebhookService) Create(ctx context.Context, key APIKey, in WebhookInput
 			return Errorf(KindInvalid, CodeWebhookLimit,
 				"this API key already has %d webhooks, the most allowed; delete one before creating another", MaxWebhooksPerKey)
 		}
-		return tx.Webhooks().CreateWebhook(ctx, sc, w)
+		if err := tx.Webhooks().CreateWebhook(ctx, sc, w); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, ActorOf(ctx), AuditWebhookCreated, w.ID, now))
 	})
 	return w, err
 }
@@ -288,7 +291,12 @@ func (s *WebhookService) Update(ctx context.Context, sc Scope, id string, in Web
 		return Webhook{}, err
 	}
 	w.LastUpdated = s.clock.Now()
-	return w, s.tx.Webhooks().UpdateWebhook(ctx, sc, w)
+	return w, s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.Webhooks().UpdateWebhook(ctx, sc, w); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, ActorOf(ctx), AuditWebhookUpdated, w.ID, w.LastUpdated))
+	})
 }
 
 // Delete removes a webhook; queued deliveries to it are dropped.
@@ -296,7 +304,12 @@ func (s *WebhookService) Delete(ctx context.Context, sc Scope, id string) error 
 	if _, err := s.Webhook(ctx, sc, id); err != nil {
 		return err
 	}
-	return s.tx.Webhooks().DeleteWebhook(ctx, sc, id)
+	return s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.Webhooks().DeleteWebhook(ctx, sc, id); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, ActorOf(ctx), AuditWebhookDeleted, id, s.clock.Now()))
+	})
 }
 
 // Deliveries pages a webhook's delivery attempts, newest first.

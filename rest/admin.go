@@ -105,9 +105,22 @@ func (s *Server) sameSite(r *http.Request) error {
 	return nil
 }
 
-// clientAddr is the address sign-in failures are counted against: the
-// peer's, since Payline trusts no forwarding header by default.
-func clientAddr(r *http.Request) string {
+// clientAddr is where a request came from, for sign-in throttling and
+// the audit log: the peer's address, or behind a trusted proxy
+// (--trust-proxy) the address the proxy appended to X-Forwarded-For. The
+// header's earlier entries are the client's to write and are ignored.
+func (s *Server) clientAddr(r *http.Request) string {
+	if s.trustProxy {
+		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+			last := xff[len(xff)-1]
+			if i := strings.LastIndexByte(last, ','); i >= 0 {
+				last = last[i+1:]
+			}
+			if ip := net.ParseIP(strings.TrimSpace(last)); ip != nil {
+				return ip.String()
+			}
+		}
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
@@ -140,7 +153,7 @@ func (s *Server) adminToken(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	sess, token, err := s.members.SignIn(r.Context(), b.Username, b.Password, clientAddr(r), s.mode, domain.SessionTTL)
+	sess, token, err := s.members.SignIn(r.Context(), b.Username, b.Password, s.clientAddr(r), s.mode, domain.SessionTTL)
 	if err != nil {
 		s.writeSignInError(w, r, err)
 		return
@@ -278,7 +291,7 @@ func (s *Server) dashboardSignIn(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	sess, token, err := s.members.SignIn(r.Context(), b.Email, b.Password, clientAddr(r), s.mode, domain.DashboardSessionTTL)
+	sess, token, err := s.members.SignIn(r.Context(), b.Email, b.Password, s.clientAddr(r), s.mode, domain.DashboardSessionTTL)
 	if err != nil {
 		s.writeSignInError(w, r, err)
 		return

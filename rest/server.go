@@ -287,7 +287,7 @@ func cleanPath(p string) string {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := uuid.NewString()
 	w.Header().Set("x-service-request-id", id)
-	ctx := domain.WithRequestID(r.Context(), id)
+	ctx := domain.WithClientAddress(domain.WithRequestID(r.Context(), id), s.clientAddr(r))
 	r = r.WithContext(ctx)
 	rec := &statusRecorder{ResponseWriter: w}
 	start := time.Now()

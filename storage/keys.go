@@ -24,6 +24,15 @@ type keyQueryer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	GetContext(ctx context.Context, dest any, query string, args ...any) error
 	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	sqlx.QueryerContext
+}
+
+// auditQueryer is what the audit log's statements need: the database, a
+// key store's transaction or the Link stores' one.
+type auditQueryer interface {
+	Rebind(query string) string
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	sqlx.QueryerContext
 }
 
 // NewKeyStore returns the credential store of db.
@@ -41,6 +50,12 @@ func (s *KeyStore) Keys() domain.APIKeyStore { return s }
 
 // Audit is the audit log of the transaction.
 func (s *KeyStore) Audit() domain.AuditStore { return s }
+
+// CustomerStore is the customers of the transaction.
+func (s *KeyStore) CustomerStore() domain.CustomerStore { return s }
+
+// Members is the members of the transaction.
+func (s *KeyStore) Members() domain.MemberStore { return s }
 
 type customerRow struct {
 	ID        string    `db:"id"`
@@ -236,6 +251,7 @@ type auditRow struct {
 	CustomerID string    `db:"customer_id"`
 	Mode       string    `db:"mode"`
 	Actor      string    `db:"actor"`
+	Address    string    `db:"address"`
 	Action     string    `db:"action"`
 	Target     string    `db:"target"`
 	At         time.Time `db:"at"`
@@ -243,22 +259,30 @@ type auditRow struct {
 
 // AppendAudit adds an entry to the audit log.
 func (s *KeyStore) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO audit_log (id, customer_id, mode, actor, action, target, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`), e.ID, e.CustomerID, string(e.Mode), e.Actor, e.Action, e.Target, e.At)
-	return translate(err)
+	return appendAudit(ctx, s.q, e)
 }
 
 // AuditLog lists the scope's entries, newest first.
 func (s *KeyStore) AuditLog(ctx context.Context, sc domain.Scope, limit int) ([]domain.AuditEntry, error) {
+	return auditLog(ctx, s.q, sc, limit)
+}
+
+func appendAudit(ctx context.Context, q auditQueryer, e domain.AuditEntry) error {
+	_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO audit_log (id, customer_id, mode, actor, address, action, target, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), e.ID, e.CustomerID, string(e.Mode), e.Actor, e.Address, e.Action, e.Target, e.At)
+	return translate(err)
+}
+
+func auditLog(ctx context.Context, q auditQueryer, sc domain.Scope, limit int) ([]domain.AuditEntry, error) {
 	var rows []auditRow
-	err := s.q.SelectContext(ctx, &rows, s.q.Rebind(`SELECT id, customer_id, mode, actor, action, target, at FROM audit_log
+	err := sqlx.SelectContext(ctx, q, &rows, q.Rebind(`SELECT id, customer_id, mode, actor, address, action, target, at FROM audit_log
 		WHERE customer_id = ? AND mode = ? ORDER BY at DESC, id DESC LIMIT ?`), sc.CustomerID, string(sc.Mode), limit)
 	if err != nil {
 		return nil, translate(err)
 	}
 	out := make([]domain.AuditEntry, len(rows))
 	for i, r := range rows {
-		out[i] = domain.AuditEntry{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), Actor: r.Actor,
+		out[i] = domain.AuditEntry{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), Actor: r.Actor, Address: r.Address,
 			Action: r.Action, Target: r.Target, At: r.At.UTC()}
 	}
 	return out, nil

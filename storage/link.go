@@ -170,6 +170,17 @@ func (s stores) Jobs() domain.JobStore             { return s }
 func (s stores) Events() domain.EventStore         { return s }
 func (s stores) Webhooks() domain.WebhookStore     { return s }
 func (s stores) Data() domain.DataStore            { return s }
+func (s stores) Audit() domain.AuditStore          { return s }
+
+// AppendAudit adds an entry to the audit log, in the stores' transaction.
+func (s stores) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
+	return appendAudit(ctx, s.q, e)
+}
+
+// AuditLog lists the scope's entries, newest first.
+func (s stores) AuditLog(ctx context.Context, sc domain.Scope, limit int) ([]domain.AuditEntry, error) {
+	return auditLog(ctx, s.q, sc, limit)
+}
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v) // the domain values stored as JSON always marshal

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -47,7 +48,8 @@ func (e environment) audit(ctx context.Context, args []string) error {
 			continue
 		}
 		names[c.ID] = c.Name
-		for _, m := range []domain.Mode{domain.ModeSandbox, domain.ModeDevelopment, domain.ModeProduction} {
+		// "": the customer's own changes (created, members added).
+		for _, m := range []domain.Mode{"", domain.ModeSandbox, domain.ModeDevelopment, domain.ModeProduction} {
 			got, err := keys.AuditLog(ctx, domain.Scope{CustomerID: c.ID, Mode: m}, *limit)
 			if err != nil {
 				return err
@@ -69,16 +71,20 @@ func (e environment) audit(ctx context.Context, args []string) error {
 		enc := json.NewEncoder(e.stdout)
 		for _, a := range entries {
 			if err := enc.Encode(map[string]string{"at": a.At.UTC().Format(time.RFC3339Nano), "customer": names[a.CustomerID],
-				"customer_id": a.CustomerID, "mode": string(a.Mode), "actor": a.Actor, "action": a.Action, "target": a.Target}); err != nil {
+				"customer_id": a.CustomerID, "mode": string(a.Mode), "actor": a.Actor, "address": a.Address, "action": a.Action, "target": a.Target}); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AT (UTC)\tCUSTOMER\tMODE\tACTOR\tACTION\tTARGET")
+	fmt.Fprintln(tw, "AT (UTC)\tCUSTOMER\tMODE\tACTOR\tADDRESS\tACTION\tTARGET")
 	for _, a := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.At.UTC().Format(time.RFC3339), names[a.CustomerID], a.Mode, a.Actor, a.Action, a.Target)
+		mode := string(a.Mode)
+		if mode == "" {
+			mode = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.At.UTC().Format(time.RFC3339), names[a.CustomerID], mode, a.Actor, cmp.Or(a.Address, "-"), a.Action, a.Target)
 	}
 	return tw.Flush()
 }
