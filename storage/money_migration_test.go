@@ -20,14 +20,7 @@ func TestMoneyMigrationConvertsRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Now().UTC()
-		stmts := []struct {
-			sql  string
-			args []any
-		}{
-			{`INSERT INTO customers (id, name, created_at) VALUES ('c', 'acme', ?)`, []any{now}},
-			{`INSERT INTO platforms (id, name, display_name, type, esp, partnership, last_updated, merchant_categories, supported_jobs,
-				amount_supported, fractional_amount_supported, percentage_supported, min_percentage, max_percentage)
-				VALUES ('p', 'P', 'P', 'payroll', false, false, ?, '[]', '[]', true, true, true, 1, 100)`, []any{now}},
+		execAll(t, db, append(tenantRows(now), []stmt{
 			{`INSERT INTO link_tokens (id, customer_id, mode, token_hash, created_at, expires, api_version, org_name, end_user_id,
 				solution, features, required_jobs, amount, skip_intro_screen, disable_direct_deposit_splitting, language)
 				VALUES ('t', 'c', 'sandbox', 'h', ?, ?, '2025-07-08', 'Acme', 'u', '', '[]', '[]', 19.99, false, false, '')`, []any{now, now}},
@@ -40,12 +33,7 @@ func TestMoneyMigrationConvertsRows(t *testing.T) {
 			{`INSERT INTO jobs (id, customer_id, mode, account_id, platform_id, platform_name, end_user_id, link_token_id, name,
 				created_at, params, monitoring) VALUES ('j2', 'c', 'sandbox', 'a', 'p', 'P', 'u', 'other', 'direct_deposit_switch', ?,
 				'{"action":"partial_switch","allocation":{"type":"percentage","value":50,"target":{"account_type":"savings"}}}', false)`, []any{now}},
-		}
-		for _, s := range stmts {
-			if _, err := db.Exec(db.Rebind(s.sql), s.args...); err != nil {
-				t.Fatalf("%s: %v", s.sql, err)
-			}
-		}
+		}...))
 		if err := db.Migrate(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -64,4 +52,31 @@ func TestMoneyMigrationConvertsRows(t *testing.T) {
 			t.Errorf("percentage job %+v (%v), want 50%%", j2.Params.Allocation, err)
 		}
 	})
+}
+
+// stmt is one statement with its arguments, for writing rows as an older
+// schema held them.
+type stmt struct {
+	sql  string
+	args []any
+}
+
+// tenantRows are a customer "c" and a payroll platform "p", as every
+// schema version has held them.
+func tenantRows(now time.Time) []stmt {
+	return []stmt{
+		{`INSERT INTO customers (id, name, created_at) VALUES ('c', 'acme', ?)`, []any{now}},
+		{`INSERT INTO platforms (id, name, display_name, type, esp, partnership, last_updated, merchant_categories, supported_jobs,
+			amount_supported, fractional_amount_supported, percentage_supported, min_percentage, max_percentage)
+			VALUES ('p', 'P', 'P', 'payroll', false, false, ?, '[]', '[]', true, true, true, 1, 100)`, []any{now}},
+	}
+}
+
+func execAll(t *testing.T, db *storage.DB, stmts []stmt) {
+	t.Helper()
+	for _, s := range stmts {
+		if _, err := db.Exec(db.Rebind(s.sql), s.args...); err != nil {
+			t.Fatalf("%s: %v", s.sql, err)
+		}
+	}
 }

@@ -23,14 +23,7 @@ func TestPlaintextFromBeforeSealingIsSealed(t *testing.T) {
 		}
 		now := time.Now().UTC()
 		const stub = `{"id":"s1","account_id":"a","pay_date":"2026-01-02","gross_pay_amount":123456}`
-		for _, s := range []struct {
-			sql  string
-			args []any
-		}{
-			{`INSERT INTO customers (id, name, created_at) VALUES ('c', 'acme', ?)`, []any{now}},
-			{`INSERT INTO platforms (id, name, display_name, type, esp, partnership, last_updated, merchant_categories, supported_jobs,
-				amount_supported, fractional_amount_supported, percentage_supported, min_percentage, max_percentage)
-				VALUES ('p', 'P', 'P', 'payroll', false, false, ?, '[]', '[]', true, true, true, 1, 100)`, []any{now}},
+		execAll(t, db, append(tenantRows(now), []stmt{
 			{`INSERT INTO link_tokens (id, customer_id, mode, token_hash, created_at, expires, api_version, org_name, end_user_id,
 				solution, features, required_jobs, skip_intro_screen, disable_direct_deposit_splitting, language)
 				VALUES ('t', 'c', 'sandbox', 'h', ?, ?, '2025-07-08', 'Acme', 'u', '', '[]', '[]', false, false, '')`, []any{now, now}},
@@ -41,11 +34,7 @@ func TestPlaintextFromBeforeSealingIsSealed(t *testing.T) {
 			{`INSERT INTO paystubs (id, customer_id, mode, account_id, pay_date, created_at, body) VALUES ('s2', 'c', 'sandbox', 'a', '2026-01-16', ?, ?)`, []any{now, stub}},
 			{`INSERT INTO files (id, customer_id, mode, kind, filename, content_type, sha256, created_at, body)
 				VALUES ('f', 'c', 'sandbox', 'report', 'r.pdf', 'application/pdf', 'x', ?, ?)`, []any{now, []byte("%PDF-1.4 Ada Lovelace")}},
-		} {
-			if _, err := db.Exec(db.Rebind(s.sql), s.args...); err != nil {
-				t.Fatalf("%s: %v", s.sql, err)
-			}
-		}
+		}...))
 		if err := db.Migrate(ctx); err != nil {
 			t.Fatal(err)
 		}

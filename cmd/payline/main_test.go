@@ -304,12 +304,16 @@ func apiPost(t *testing.T, base, secret, path, body string) (int, map[string]any
 	return status, out
 }
 
-func linkThroughBinary(t *testing.T, addr, secret string) {
+// linkThroughBinary links a sandbox account for end user e2e through the
+// API with a deposit switch and the given read jobs, waits until every job
+// succeeded, and returns the account's id.
+func linkThroughBinary(t *testing.T, addr, secret string, reads ...string) string {
 	t.Helper()
 	_, search := apiGet(t, addr, secret, "/v1/search?q=summit+payroll&response_types=platform")
 	platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
+	jobs := append([]string{"direct_deposit_switch"}, reads...)
 	status, tok := apiPost(t, addr, secret, "/v1/link_tokens", `{"org_name": "Acme Bank", "end_user_id": "e2e",
-		"required_jobs": ["direct_deposit_switch"], "allocation": {"targets": [{"type": "checking", "account_number": "123456789", "routing_number": "011000015"}]}}`)
+		"required_jobs": ["`+strings.Join(jobs, `", "`)+`"], "allocation": {"targets": [{"type": "checking", "account_number": "123456789", "routing_number": "011000015"}]}}`)
 	if status != 200 {
 		t.Fatalf("link token: %d %v", status, tok)
 	}
@@ -319,14 +323,15 @@ func linkThroughBinary(t *testing.T, addr, secret string) {
 	if status != 200 {
 		t.Fatalf("link session: %d %v", status, sess)
 	}
+	var succeeded map[string]any
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		_, jobs := apiGet(t, addr, secret, "/v1/jobs?outcome=success&job_types=direct_deposit_switch&link_token_id="+data["id"].(string))
-		if len(jobs["data"].([]any)) == 1 {
-			return
+		_, succeeded = apiGet(t, addr, secret, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
+		if len(succeeded["data"].([]any)) == len(jobs) {
+			return sess["data"].(map[string]any)["account_id"].(string)
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the switch job did not succeed through the binary: %v", jobs)
+			t.Fatalf("the jobs %v did not all succeed through the binary: %v", jobs, succeeded)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -34,7 +34,7 @@ func TestRotateMasterWhileServing(t *testing.T) {
 			t.Fatalf("no secret printed: %s", out.String())
 		}
 		secret := match[1]
-		accountID := connectWithReads(t, m.Addr(), secret, "rotation")
+		accountID := linkThroughBinary(t, m.Addr(), secret, "identity", "paystubs", "employment", "income")
 		before := readAll(t, m.Addr(), secret, accountID)
 		if err := m.Close(ctx); err != nil {
 			t.Fatal(err)
@@ -59,7 +59,7 @@ func TestRotateMasterWhileServing(t *testing.T) {
 				case 1:
 					path = "/v1/accounts/" + accountID + "/identity"
 				case 2:
-					path, body = "/v1/link_tokens", `{"org_name": "Acme Bank", "end_user_id": "rotation", "required_jobs": ["direct_deposit_switch"],
+					path, body = "/v1/link_tokens", `{"org_name": "Acme Bank", "end_user_id": "e2e", "required_jobs": ["direct_deposit_switch"],
 						"allocation": {"targets": [{"type": "checking", "account_number": "55500`+fmt.Sprint(i)+`", "routing_number": "011000015"}]}}`
 				}
 				method := "GET"
@@ -153,31 +153,6 @@ func mustHex(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// connectWithReads links a sandbox account for endUser with the read
-// products and a deposit switch, waits for its jobs and returns its id.
-func connectWithReads(t *testing.T, addr, secret, endUser string) string {
-	t.Helper()
-	_, search := apiGet(t, addr, secret, "/v1/search?q=summit+payroll&response_types=platform")
-	platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
-	status, tok := apiPost(t, addr, secret, "/v1/link_tokens", `{"org_name": "Acme Bank", "end_user_id": "`+endUser+`",
-		"required_jobs": ["direct_deposit_switch", "identity", "paystubs", "employment", "income"],
-		"allocation": {"targets": [{"type": "checking", "account_number": "123456789", "routing_number": "011000015"}]}}`)
-	if status != 200 {
-		t.Fatalf("link token: %d %v", status, tok)
-	}
-	data := tok["data"].(map[string]any)
-	status, sess := apiPost(t, addr, secret, "/v1/sandbox/link_sessions", `{"token": "`+data["token"].(string)+`", "platform_id": "`+platformID+`",
-		"username": "user_good", "password": "pass_good"}`)
-	if status != 200 {
-		t.Fatalf("link session: %d %v", status, sess)
-	}
-	waitUntil(t, "the link session's five jobs", func() bool {
-		_, jobs := apiGet(t, addr, secret, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
-		return len(jobs["data"].([]any)) == 5
-	})
-	return sess["data"].(map[string]any)["account_id"].(string)
 }
 
 // readAll reads an account's sealed data through the API.
