@@ -400,7 +400,10 @@ func (f *fixture) seedEndUser(endUser string, n int, platformID string) {
 // and 50 accounts. The loaders wait 20 ms here instead of 250 µs: on a
 // loaded CI machine (race detector, packages in parallel) a resolver
 // goroutine scheduled after the short wait costs one more batch, which is
-// a scheduling delay, not the design this test pins.
+// a scheduling delay, not the design this test pins. For the same reason
+// each size counts the fewest statements of three runs: a late goroutine
+// only ever adds a batch, while a query per account would show in every
+// run.
 func TestGraphQLStatementsDoNotGrowWithFanOut(t *testing.T) {
 	p := switchPlatform(t)
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
@@ -410,17 +413,21 @@ func TestGraphQLStatementsDoNotGrowWithFanOut(t *testing.T) {
 			user := fmt.Sprintf("fan-%d", n)
 			f.seedEndUser(user, n, p.ID)
 			f.gql(`{ platforms(first: 1) { edges { node { id } } } }`, nil).ok(t) // authentication is cached after this
-			before := db.Statements.Load()
-			d := f.gql(dashboardQuery, map[string]any{"id": user, "first": 50}).ok(t)
-			counts[n] = db.Statements.Load() - before
-			edges := at(d, "endUser", "accounts", "edges").([]any)
-			if len(edges) != n {
-				t.Fatalf("%d accounts, want %d", len(edges), n)
-			}
-			for _, e := range edges {
-				if len(at(e, "node", "jobs", "edges").([]any)) != 5 || len(at(e, "node", "paystubs", "edges").([]any)) != 12 ||
-					at(e, "node", "identity", "fullName") == nil || at(e, "node", "platform", "id") != p.ID {
-					t.Fatalf("account %v lacks its data", at(e, "node", "id"))
+			for run := range 3 {
+				before := db.Statements.Load()
+				d := f.gql(dashboardQuery, map[string]any{"id": user, "first": 50}).ok(t)
+				if c := db.Statements.Load() - before; run == 0 || c < counts[n] {
+					counts[n] = c
+				}
+				edges := at(d, "endUser", "accounts", "edges").([]any)
+				if len(edges) != n {
+					t.Fatalf("%d accounts, want %d", len(edges), n)
+				}
+				for _, e := range edges {
+					if len(at(e, "node", "jobs", "edges").([]any)) != 5 || len(at(e, "node", "paystubs", "edges").([]any)) != 12 ||
+						at(e, "node", "identity", "fullName") == nil || at(e, "node", "platform", "id") != p.ID {
+						t.Fatalf("account %v lacks its data", at(e, "node", "id"))
+					}
 				}
 			}
 		}
