@@ -48,7 +48,10 @@ var curlCall = regexp.MustCompile(`(^|[|(]\s*|\s)curl `)
 // TestREADMEWalkthrough runs the README's walkthrough as a new user would
 // paste it, against a fresh sandbox server: only the port and the printed
 // secret are substituted. Every curl fails the script on an HTTP error,
-// except the one the README says answers 401.
+// except the one the README says answers 401. The server allows 4
+// requests a second instead of the sandbox's 10, so the walkthrough
+// certainly meets 429s and must ride them out: a retried curl prints the
+// 429's body before the answer, which once broke a value read with jq.
 func TestREADMEWalkthrough(t *testing.T) {
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -59,7 +62,8 @@ func TestREADMEWalkthrough(t *testing.T) {
 
 	var out bytes.Buffer
 	m := &Main{
-		Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "payline.db"), Mode: domain.ModeSandbox},
+		Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "payline.db"), Mode: domain.ModeSandbox,
+			RateLimit: 4},
 		Stdout: &out, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey),
 	}
@@ -105,5 +109,8 @@ func TestREADMEWalkthrough(t *testing.T) {
 	}
 	if !strings.Contains(string(got), `HTTP/1.1 401`) || !strings.Contains(string(got), "openapi: 3") {
 		t.Errorf("the 401 example or the OpenAPI document is missing from the output:\n%s", got)
+	}
+	if !strings.Contains(string(got), "returned error: 429") {
+		t.Errorf("no call met a 429 at 4 requests a second, so retries went untested:\n%s", got)
 	}
 }
