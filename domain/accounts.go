@@ -91,6 +91,9 @@ type AccountStore interface {
 	AccountsOfEndUsers(ctx context.Context, s Scope, endUserIDs []string, p PageRequest) (map[string]Page[Account], error)
 	// FindEndUsers pages the scope's end users by id.
 	FindEndUsers(ctx context.Context, s Scope, p PageRequest) (Page[EndUser], error)
+	// EndUsersByID returns the scope's end users with the given ids in one
+	// query, in no particular order; ids without accounts are left out.
+	EndUsersByID(ctx context.Context, s Scope, ids []string) ([]EndUser, error)
 	// Overview reads the scope's connected accounts, and its jobs
 	// completed and delivery attempts made since the time.
 	Overview(ctx context.Context, s Scope, since time.Time) (OverviewData, error)

@@ -22,6 +22,9 @@ const (
 	// CodeServerBusy refuses a request when the instance already serves
 	// as many as it may at once.
 	CodeServerBusy = "SERVER_BUSY"
+	// CodeTooManyConcurrent refuses a request when the same key already
+	// has as many in flight on this instance as one key may.
+	CodeTooManyConcurrent = "TOO_MANY_CONCURRENT_REQUESTS"
 	// CodeServiceUnavailable answers 503 while the database cannot be
 	// reached (stopped, restarting, network cut); Retry-After says when to
 	// try again.
@@ -41,6 +44,21 @@ const (
 	CodeComplexityLimit = "COMPLEXITY_LIMIT_EXCEEDED"
 	// CodeDepthLimit refuses a query nested deeper than the limit.
 	CodeDepthLimit = "DEPTH_LIMIT_EXCEEDED"
+	// CodeQueryTooLarge refuses a document over the text bounds (tokens,
+	// fields once fragments are spread, repeats of one field, fragments)
+	// before it is validated.
+	CodeQueryTooLarge = "QUERY_TOO_LARGE"
+	// CodeSubscriptionNeedsWebsocket refuses a subscription sent over
+	// plain HTTP, where it could never answer.
+	CodeSubscriptionNeedsWebsocket = "SUBSCRIPTION_REQUIRES_WEBSOCKET"
+	// CodeTooManySubscriptions refuses a subscription over the limit of
+	// one websocket, or of one credential on this instance.
+	CodeTooManySubscriptions = "TOO_MANY_SUBSCRIPTIONS"
+	// CodeTooManyConnections refuses a websocket over the limit of one
+	// credential on this instance.
+	CodeTooManyConnections = "TOO_MANY_CONNECTIONS"
+	// CodeOperationTimeout ends an operation that ran past its deadline.
+	CodeOperationTimeout = "OPERATION_TIMEOUT"
 )
 
 // Authentication.

@@ -1,6 +1,9 @@
 package domain
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 type apiKeyCtxKey struct{}
 
@@ -57,4 +60,52 @@ func ActorOf(ctx context.Context) string {
 		return "key:" + k.ID
 	}
 	return "cli"
+}
+
+// Credential is what authenticated a connection that outlives its
+// request (a GraphQL websocket), so the connection can be checked again:
+// a revoked or expired key, or a member who signed out, must not keep a
+// socket that reads people's data.
+type Credential struct {
+	// Holder names the credential for per-credential limits: "key:<id>"
+	// or "member:<id>".
+	Holder string
+	// KeyID is the API key's id, for revocation notices ("" for a member).
+	KeyID string
+	// ExpiresAt is when the credential stops working (zero: no expiry).
+	ExpiresAt time.Time
+	// Check returns the error the credential would get if presented now.
+	Check func(ctx context.Context) error
+}
+
+type credentialCtxKey struct{}
+
+// WithCredential returns ctx carrying the credential that authenticated it.
+func WithCredential(ctx context.Context, c Credential) context.Context {
+	return context.WithValue(ctx, credentialCtxKey{}, c)
+}
+
+// CredentialFrom returns the credential of ctx, if a transport set one.
+func CredentialFrom(ctx context.Context) (Credential, bool) {
+	c, ok := ctx.Value(credentialCtxKey{}).(Credential)
+	return c, ok
+}
+
+// RateLimiter takes one request from a tenant's rate, or refuses with
+// RATE_LIMIT_EXCEEDED and the wait in RetryAfter.
+type RateLimiter func(ctx context.Context, sc Scope) error
+
+type rateLimiterCtxKey struct{}
+
+// WithRateLimiter returns ctx carrying the rate limit of the transport
+// that accepted it, for operations that arrive inside one request (the
+// messages of a websocket).
+func WithRateLimiter(ctx context.Context, l RateLimiter) context.Context {
+	return context.WithValue(ctx, rateLimiterCtxKey{}, l)
+}
+
+// RateLimiterFrom returns the rate limit of ctx's transport, if any.
+func RateLimiterFrom(ctx context.Context) (RateLimiter, bool) {
+	l, ok := ctx.Value(rateLimiterCtxKey{}).(RateLimiter)
+	return l, ok && l != nil
 }

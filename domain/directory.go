@@ -154,6 +154,9 @@ type DirectoryStore interface {
 	ListEmployers(ctx context.Context, f EmployerFilter, p PageRequest) (Page[Employer], error)
 	// Employer returns ErrNoRows when id is unknown.
 	Employer(ctx context.Context, id string) (Employer, error)
+	// EmployersByID returns the employers with the given ids, in one
+	// query, in no particular order; unknown ids are left out.
+	EmployersByID(ctx context.Context, ids []string) ([]Employer, error)
 	// EmployerByEIN returns ErrNoRows when no employer has the EIN.
 	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
 	// ListPlatforms pages platforms ordered by (name, id).

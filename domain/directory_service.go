@@ -93,6 +93,18 @@ func (s *DirectoryService) PlatformsByID(ctx context.Context, ids []string) ([]P
 	})
 }
 
+// EmployersByID returns the employers with the given ids in key order,
+// for batch reads. An unknown id gets EMPLOYER_NOT_FOUND in its slot.
+func (s *DirectoryService) EmployersByID(ctx context.Context, ids []string) ([]Employer, []error) {
+	found, err := s.store.EmployersByID(ctx, ids)
+	if err != nil {
+		return failAll[Employer](len(ids), err)
+	}
+	return inOrder(ids, found, func(e Employer) string { return e.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodeEmployerNotFound, "no employer with id %s", id)
+	})
+}
+
 // Search finds employers and platforms by name. Errors: INVALID_FIELDS
 // for an empty or too long q or a limit outside 1..100, the same rules for
 // REST, GraphQL and Link.

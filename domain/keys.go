@@ -102,6 +102,10 @@ type KeyService struct {
 	cacheTTL time.Duration
 	mu       sync.Mutex
 	cache    map[[sha256.Size]byte]cachedKey
+	// revoked are told of every revocation this process learns of, so
+	// connections that outlive a request (GraphQL websockets) can close.
+	revoked map[int]func(keyID string)
+	nextID  int
 }
 
 type cachedKey struct {
@@ -116,7 +120,7 @@ const AuthCacheTTL = 5 * time.Second
 func NewKeyService(customers CustomerStore, keys KeyAdminStore, box *SecretBox, clock Clock) *KeyService {
 	return &KeyService{
 		customers: customers, keys: keys, box: box, clock: clock,
-		cacheTTL: AuthCacheTTL, cache: map[[sha256.Size]byte]cachedKey{},
+		cacheTTL: AuthCacheTTL, cache: map[[sha256.Size]byte]cachedKey{}, revoked: map[int]func(string){},
 	}
 }
 
@@ -320,15 +324,39 @@ func (s *KeyService) revoke(ctx context.Context, sc Scope, id, actor string) (AP
 	return k, nil
 }
 
-// Forget drops any remembered authentication of the key, so its next use
-// is checked against the database (another process revoked it).
+// Forget drops any remembered authentication of a revoked key, so its
+// next use is checked against the database, and tells OnRevoked's
+// watchers. Revocations through this service call it; another process's
+// reach it through the database's notifications.
 func (s *KeyService) Forget(keyID string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for h, c := range s.cache {
 		if c.key.ID == keyID {
 			delete(s.cache, h)
 		}
+	}
+	watchers := make([]func(string), 0, len(s.revoked))
+	for _, fn := range s.revoked {
+		watchers = append(watchers, fn)
+	}
+	s.mu.Unlock()
+	for _, fn := range watchers {
+		fn(keyID)
+	}
+}
+
+// OnRevoked calls fn with the id of every key revoked from now on, until
+// stop is called. fn runs on the revoking goroutine and must not block.
+func (s *KeyService) OnRevoked(fn func(keyID string)) (stop func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.nextID
+	s.nextID++
+	s.revoked[id] = fn
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.revoked, id)
 	}
 }
 
@@ -395,4 +423,16 @@ func (s *KeyService) Authenticate(ctx context.Context, secret string, mode Mode)
 	s.cache[hash] = cachedKey{key: k, expires: now.Add(s.cacheTTL)}
 	s.mu.Unlock()
 	return k, nil
+}
+
+// KeyCredential is the credential of an API key presented as secret.
+func (s *KeyService) KeyCredential(k APIKey, secret string, mode Mode) Credential {
+	c := Credential{Holder: "key:" + k.ID, KeyID: k.ID, Check: func(ctx context.Context) error {
+		_, err := s.Authenticate(ctx, secret, mode)
+		return err
+	}}
+	if k.ExpiresAt != nil {
+		c.ExpiresAt = *k.ExpiresAt
+	}
+	return c
 }

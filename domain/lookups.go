@@ -208,3 +208,66 @@ func (s *LinkService) LinkTokensByID(ctx context.Context, sc Scope, ids []string
 func (s *WebhookService) DeliveriesOfWebhooks(ctx context.Context, sc Scope, ids []string, p PageRequest) (map[string]Page[Delivery], error) {
 	return s.tx.Webhooks().DeliveriesOfWebhooks(ctx, sc, ids, p)
 }
+
+// JobsByID loads jobs for a batch read.
+func (s *AccountService) JobsByID(ctx context.Context, sc Scope, ids []string) ([]Job, []error) {
+	found, err := s.tx.Jobs().JobsByID(ctx, sc, ids)
+	if err != nil {
+		return failAll[Job](len(ids), err)
+	}
+	return inOrder(ids, found, func(j Job) string { return j.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodeJobNotFound, "no job with id %s", id)
+	})
+}
+
+// PaystubsByID loads paystubs of any of the scope's accounts for a batch
+// read.
+func (s *AccountService) PaystubsByID(ctx context.Context, sc Scope, ids []string) ([]Paystub, []error) {
+	found, err := s.tx.Data().PaystubsByID(ctx, sc, ids)
+	if err != nil {
+		return failAll[Paystub](len(ids), err)
+	}
+	return inOrder(ids, found, func(p Paystub) string { return p.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodePaystubNotFound, "no paystub with id %s", id)
+	})
+}
+
+// DocumentsByID loads documents of any of the scope's end users for a
+// batch read, each with a fresh download link.
+func (s *AccountService) DocumentsByID(ctx context.Context, sc Scope, ids []string) ([]Record, []error) {
+	found, err := s.tx.Records().RecordsByID(ctx, sc, RecordDocument, ids)
+	if err != nil {
+		return failAll[Record](len(ids), err)
+	}
+	for i := range found {
+		if err := s.link(ctx, sc, &found[i]); err != nil {
+			return failAll[Record](len(ids), err)
+		}
+	}
+	return inOrder(ids, found, func(r Record) string { return r.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodeDocumentNotFound, "no document with id %s", id)
+	})
+}
+
+// EndUsersByID loads end users for a batch read: an id with no account is
+// END_USER_NOT_FOUND in its slot.
+func (s *AccountService) EndUsersByID(ctx context.Context, sc Scope, ids []string) ([]EndUser, []error) {
+	found, err := s.tx.Accounts().EndUsersByID(ctx, sc, ids)
+	if err != nil {
+		return failAll[EndUser](len(ids), err)
+	}
+	return inOrder(ids, found, func(u EndUser) string { return u.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodeEndUserNotFound, "no end user with id %q", id)
+	})
+}
+
+// WebhooksByID loads webhooks for a batch read.
+func (s *WebhookService) WebhooksByID(ctx context.Context, sc Scope, ids []string) ([]Webhook, []error) {
+	found, err := s.tx.Webhooks().WebhooksByID(ctx, sc, ids)
+	if err != nil {
+		return failAll[Webhook](len(ids), err)
+	}
+	return inOrder(ids, found, func(w Webhook) string { return w.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodeWebhookNotFound, "no webhook with id %s", id)
+	})
+}

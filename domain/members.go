@@ -408,3 +408,11 @@ func CheckWrite(ctx context.Context) error {
 	}
 	return nil
 }
+
+// SessionCredential is the credential of a member's session token.
+func (s *MemberService) SessionCredential(sess Session, token string) Credential {
+	return Credential{Holder: "member:" + sess.MemberID, ExpiresAt: sess.ExpiresAt, Check: func(ctx context.Context) error {
+		_, err := s.Authenticate(ctx, token, sess.Mode)
+		return err
+	}}
+}

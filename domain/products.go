@@ -74,6 +74,9 @@ type DataStore interface {
 	// PaystubByID finds a paystub of any of the scope's accounts; ErrNoRows
 	// if none.
 	PaystubByID(ctx context.Context, s Scope, id string) (Paystub, error)
+	// PaystubsByID finds paystubs of any of the scope's accounts in one
+	// query, in no particular order; unknown ids are left out.
+	PaystubsByID(ctx context.Context, s Scope, ids []string) ([]Paystub, error)
 }
 
 // FetchRequest asks a connector for one product of an account.

@@ -50,6 +50,9 @@ type RecordStore interface {
 	FindRecords(ctx context.Context, s Scope, f RecordFilter, p PageRequest) (Page[Record], error)
 	// Record returns ErrNoRows when the scope has no such record.
 	Record(ctx context.Context, s Scope, kind, id string) (Record, error)
+	// RecordsByID returns the scope's records of the kind with the given
+	// ids in one query, in no particular order; unknown ids are left out.
+	RecordsByID(ctx context.Context, s Scope, kind string, ids []string) ([]Record, error)
 	// SetBillNavigatorStatus records the end user's bill navigator status.
 	SetBillNavigatorStatus(ctx context.Context, s Scope, endUserID, status, reason string, at time.Time) error
 	// BillNavigatorStatus is the end user's recorded status, "" for none.

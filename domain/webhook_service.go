@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -25,39 +24,6 @@ func SignWebhook(secret string, timestamp int64, body []byte) string {
 	mac.Write([]byte("v2:" + strconv.FormatInt(timestamp, 10) + ":"))
 	mac.Write(body)
 	return "v2=" + hex.EncodeToString(mac.Sum(nil))
-}
-
-// blockedPrefixes are address ranges no webhook may reach outside the
-// sandbox: beyond loopback, private and link-local (which includes the
-// 169.254.169.254 metadata service), the shared CGNAT space and "this
-// network".
-var blockedPrefixes = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),
-	netip.MustParsePrefix("100.64.0.0/10"),
-	netip.MustParsePrefix("192.0.0.0/24"),
-	netip.MustParsePrefix("198.18.0.0/15"),
-	netip.MustParsePrefix("fd00:ec2::254/128"),
-}
-
-// BlockedIP reports whether a webhook must not be delivered to ip.
-func BlockedIP(ip net.IP) bool {
-	if ip4 := ip.To4(); ip4 != nil {
-		ip = ip4
-	}
-	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() {
-		return true
-	}
-	addr, ok := netip.AddrFromSlice(ip)
-	if !ok {
-		return true
-	}
-	for _, p := range blockedPrefixes {
-		if p.Contains(addr.Unmap()) {
-			return true
-		}
-	}
-	return false
 }
 
 // Resolver looks host names up; *net.Resolver is one.

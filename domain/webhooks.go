@@ -92,6 +92,9 @@ type WebhookStore interface {
 	CreateWebhook(ctx context.Context, s Scope, w Webhook) error
 	// Webhook returns ErrNoRows when the scope has no such webhook.
 	Webhook(ctx context.Context, s Scope, id string) (Webhook, error)
+	// WebhooksByID returns the scope's webhooks with the given ids in one
+	// query, in no particular order; unknown ids are left out.
+	WebhooksByID(ctx context.Context, s Scope, ids []string) ([]Webhook, error)
 	FindWebhooks(ctx context.Context, s Scope, p PageRequest) (Page[Webhook], error)
 	// CountWebhooksOfKey counts the webhooks a key created. Inside a
 	// transaction it first locks the key, so concurrent creates for one

@@ -153,6 +153,16 @@ func (r *depositAllocationResolver) Amount(ctx context.Context, obj *domain.Depo
 	return moneyIn(*obj.Amount, obj.Currency), nil
 }
 
+// ID is the resolver for the id field.
+func (r *endUserResolver) ID(ctx context.Context, obj *domain.EndUser) (string, error) {
+	return endUserNodeID(obj.ID), nil
+}
+
+// EndUserID is the resolver for the endUserId field.
+func (r *endUserResolver) EndUserID(ctx context.Context, obj *domain.EndUser) (string, error) {
+	return obj.ID, nil
+}
+
 // FirstConnectedAt is the resolver for the firstConnectedAt field.
 func (r *endUserResolver) FirstConnectedAt(ctx context.Context, obj *domain.EndUser) (*time.Time, error) {
 	if obj.FirstConnected.IsZero() {

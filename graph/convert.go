@@ -236,45 +236,4 @@ func (r *endUserResolver) report(ctx context.Context, endUserID, reportType stri
 	return orNull(&rep, err)
 }
 
-// node finds any object of the caller's by id: the UUID types in turn,
-// then an end user (whose id is the customer's own string).
-func (r *Resolver) node(ctx context.Context, id string) (model.Node, error) {
-	sc := scope(ctx)
-	if domain.ValidID(id) {
-		lookups := []func() (model.Node, error){
-			func() (model.Node, error) { v, err := r.AccountService.Account(ctx, sc, id); return &v, err },
-			func() (model.Node, error) { v, err := r.AccountService.Job(ctx, sc, id); return &v, err },
-			func() (model.Node, error) { v, err := r.LinkService.LinkToken(ctx, sc, id); return &v, err },
-			func() (model.Node, error) { v, err := r.WebhookService.Webhook(ctx, sc, id); return &v, err },
-			func() (model.Node, error) { v, err := r.AccountService.PaystubByID(ctx, sc, id); return &v, err },
-			func() (model.Node, error) {
-				rec, err := r.AccountService.DocumentByID(ctx, sc, id)
-				if err != nil {
-					return nil, err
-				}
-				return documentOf(rec)
-			},
-			func() (model.Node, error) { v, err := r.Directory.Employer(ctx, id); return &v, err },
-			func() (model.Node, error) { v, err := r.Directory.Platform(ctx, id); return &v, err },
-		}
-		for _, lookup := range lookups {
-			n, err := lookup()
-			if err == nil {
-				return n, nil
-			}
-			if !domain.IsKind(err, domain.KindNotFound) {
-				return nil, err
-			}
-		}
-	}
-	u, err := r.AccountService.EndUser(ctx, sc, id)
-	if domain.IsKind(err, domain.KindNotFound) || domain.IsKind(err, domain.KindInvalid) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &u, nil
-}
-
 var _ = errors.New

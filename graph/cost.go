@@ -39,6 +39,8 @@ func setComplexity(cfg *generated.Config) {
 	c.Query.Search = func(child int, _ string, _ []domain.JobType, _ []domain.ResponseType, _ *bool, _ *domain.PlatformType, limit *int) int {
 		return connectionCost(child, limit)
 	}
+	// nodes prices each id as a node: the ids are the fan-out.
+	c.Query.Nodes = func(child int, ids []string) int { return 1 + max(1, len(ids))*child }
 	c.Query.EndUsers = func(child int, first *int, _ *string) int { return connectionCost(child, first) }
 	c.Query.Accounts = func(child int, _ *model.AccountFilter, first *int, _ *string) int {
 		return connectionCost(child, first)

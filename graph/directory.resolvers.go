@@ -79,20 +79,16 @@ func (r *platformResolver) MaximumAmount(ctx context.Context, obj *domain.Platfo
 
 // Node is the resolver for the node field.
 func (r *queryResolver) Node(ctx context.Context, id string) (model.Node, error) {
-	return r.node(ctx, id)
+	n, err := r.nodes(ctx, []string{id})
+	if err != nil {
+		return nil, err
+	}
+	return n[0], nil
 }
 
 // Nodes is the resolver for the nodes field.
 func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]model.Node, error) {
-	out := make([]model.Node, len(ids))
-	for i, id := range ids {
-		n, err := r.node(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = n
-	}
-	return out, nil
+	return r.nodes(ctx, ids)
 }
 
 // Employers is the resolver for the employers field.

@@ -1,12 +1,16 @@
 package graph
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -34,6 +38,10 @@ const (
 	// DefaultInitTimeout is how long a websocket may wait before
 	// connection_init.
 	DefaultInitTimeout = 5 * time.Second
+	// OperationTimeout bounds a query or mutation from validation to its
+	// answer, over HTTP and websockets alike; the limits above keep a
+	// valid one far below it, so it is the backstop, not the budget.
+	OperationTimeout = 10 * time.Second
 )
 
 // Options are what the handler needs beyond the resolvers.
@@ -47,6 +55,11 @@ type Options struct {
 	// InitTimeout is how long a websocket may wait before connection_init
 	// (DefaultInitTimeout when zero).
 	InitTimeout time.Duration
+	// RecheckEvery is how often a websocket's credential is checked
+	// between operations (DefaultRecheckEvery when zero).
+	RecheckEvery time.Duration
+	// WriteTimeout bounds one websocket write (WriteTimeout when zero).
+	WriteTimeout time.Duration
 }
 
 // NewHandler serves GraphQL over POST, GET and graphql-transport-ws, the
@@ -61,17 +74,22 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 	cfg := generated.Config{Resolvers: r}
 	setComplexity(&cfg)
 	schema := generated.NewExecutableSchema(cfg)
+	socks := newSockets(o.Keys, cmp.Or(o.RecheckEvery, DefaultRecheckEvery))
 	srv := handler.New(schema)
+	readLimit := int64(MaxBodyBytes)
 	srv.AddTransport(transport.Websocket{
-		Implementation:        closeCodes{transport.CoderWebsocketImplementation{}},
-		InitFunc:              websocketInit(o),
+		Implementation:        websocketImpl{writeTimeout: cmp.Or(o.WriteTimeout, WriteTimeout)},
+		InitFunc:              websocketInit(o, socks),
 		InitTimeout:           cmp.Or(o.InitTimeout, DefaultInitTimeout),
 		KeepAlivePingInterval: 10 * time.Second,
+		PayloadReadLimit:      &readLimit,
 	})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	srv.SetParserTokenLimit(MaxQueryTokens)
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	srv.Use(textBounds{}) // after the persisted query is looked up, before anything parses it
 	srv.Use(extension.FixedComplexityLimit(ComplexityLimit))
 	srv.Use(depthLimit{})
 	srv.Use(&costReport{})
@@ -86,19 +104,23 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		return next(withLoaders(ctx, r))
 	})
-	// A member whose role only reads may not run a mutation: refused
-	// before any resolver runs, with HTTP 403 where the transport has a
-	// status of its own.
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-		if op := graphql.GetOperationContext(ctx).Operation; op != nil && op.Operation == ast.Mutation {
-			if err := domain.CheckWrite(ctx); err != nil {
-				if f, ok := ctx.Value(forbiddenKey{}).(*bool); ok {
-					*f = true
-				}
-				return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{presentError(ctx, log, err)}})
-			}
+		op := graphql.GetOperationContext(ctx).Operation
+		release, err := admit(ctx, op)
+		if err != nil {
+			return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{presentError(ctx, log, err)}})
 		}
-		return next(ctx)
+		if op.Operation == ast.Subscription {
+			context.AfterFunc(ctx, release)
+			return next(ctx)
+		}
+		defer release()
+		ctx, cancel := context.WithTimeoutCause(ctx, OperationTimeout, errOperationTimeout)
+		responses := next(ctx)
+		return func(ctx context.Context) *graphql.Response {
+			defer cancel()
+			return responses(ctx)
+		}
 	})
 	schemaText := SDL(schema)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -116,41 +138,85 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{})
 			_ = rc.SetWriteDeadline(time.Time{})
-			srv.ServeHTTP(w, req)
+			srv.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), socketCtxKey{}, &socket{})))
 		default:
-			forbidden := false
-			req = req.WithContext(context.WithValue(req.Context(), forbiddenKey{}, &forbidden))
-			srv.ServeHTTP(&forbiddenWriter{ResponseWriter: w, forbidden: &forbidden}, req)
+			req, err := readRequest(req)
+			if err != nil {
+				writeRefusal(w, err)
+				return
+			}
+			status := new(int)
+			req = req.WithContext(context.WithValue(req.Context(), statusKey{}, status))
+			srv.ServeHTTP(&statusWriter{ResponseWriter: w, status: status}, req)
 		}
 	})
 }
 
-type forbiddenKey struct{}
+// errOperationTimeout is the cause of an operation's context ending at
+// OperationTimeout.
+var errOperationTimeout = errors.New("operation timeout")
 
-// forbiddenWriter answers 403 instead of 200 when the operation was
-// refused for the caller's role.
-type forbiddenWriter struct {
-	http.ResponseWriter
-	forbidden *bool
-	wrote     bool
+// admit decides whether an operation may run, before any resolver does.
+// Over HTTP a subscription is refused (it could never answer, and it
+// would hold a request slot until the client left). On a websocket the
+// credential is checked again, the operation counts against the tenant's
+// rate as an HTTP request does, and a subscription takes one of the
+// socket's and the credential's places until it ends (release). A member
+// whose role only reads may not run a mutation.
+func admit(ctx context.Context, op *ast.OperationDefinition) (release func(), err error) {
+	release = func() {}
+	if s, ok := socketFrom(ctx); ok {
+		if release, err = s.admit(ctx, op.Operation == ast.Subscription); err != nil {
+			return nil, err
+		}
+	} else if op.Operation == ast.Subscription {
+		setStatus(ctx, http.StatusBadRequest)
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeSubscriptionNeedsWebsocket,
+			"subscriptions run over a websocket (graphql-transport-ws at /graphql), not over HTTP %s", "POST or GET")
+	}
+	if op.Operation == ast.Mutation {
+		if err := domain.CheckWrite(ctx); err != nil {
+			release()
+			setStatus(ctx, http.StatusForbidden)
+			return nil, err
+		}
+	}
+	return release, nil
 }
 
-func (w *forbiddenWriter) WriteHeader(code int) {
-	if !w.wrote && code == http.StatusOK && *w.forbidden {
-		code = http.StatusForbidden
+type statusKey struct{}
+
+// setStatus makes an HTTP answer use status instead of 200, where the
+// transport has a status of its own.
+func setStatus(ctx context.Context, status int) {
+	if p, ok := ctx.Value(statusKey{}).(*int); ok {
+		*p = status
+	}
+}
+
+// statusWriter answers the status setStatus chose instead of 200.
+type statusWriter struct {
+	http.ResponseWriter
+	status *int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote && code == http.StatusOK && *w.status != 0 {
+		code = *w.status
 	}
 	w.wrote = true
 	w.ResponseWriter.WriteHeader(code)
 }
 
-func (w *forbiddenWriter) Write(b []byte) (int, error) {
+func (w *statusWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		w.WriteHeader(http.StatusOK)
 	}
 	return w.ResponseWriter.Write(b)
 }
 
-func (w *forbiddenWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // SDL is the schema as GraphQL text, what /graphql/schema.graphql serves
 // and docs/schema.graphql holds.
@@ -186,67 +252,148 @@ func IsWebsocket(r *http.Request) bool {
 }
 
 // websocketInit authenticates a websocket by its connection_init payload
-// (x-api-secret), unless the upgrade request already carried the header
-// and was authenticated. A refused secret closes with 4403.
-func websocketInit(o Options) transport.WebsocketInitFunc {
+// (x-api-secret), unless the upgrade request already carried a
+// credential (the header, or the dashboard's cookie) and was
+// authenticated. A refused secret closes with 4403. The socket then
+// lives as long as its credential works (sockets.open).
+func websocketInit(o Options, socks *sockets) transport.WebsocketInitFunc {
 	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-		if _, ok := domain.APIKeyFrom(ctx); ok {
-			return ctx, nil, nil
+		s, ok := socketFrom(ctx)
+		if !ok {
+			return ctx, nil, errors.New("no socket")
 		}
-		if _, ok := domain.SessionFrom(ctx); ok { // the dashboard's cookie
-			return ctx, nil, nil
-		}
-		secret := ""
-		for k, v := range payload {
-			if strings.EqualFold(k, "x-api-secret") {
-				secret, _ = v.(string)
+		cred, authenticated := domain.CredentialFrom(ctx)
+		if !authenticated {
+			secret := ""
+			for k, v := range payload {
+				if strings.EqualFold(k, "x-api-secret") {
+					secret, _ = v.(string)
+				}
 			}
+			if o.Keys == nil {
+				return transport.WithWebsocketCloseCode(ctx, closeForbidden), nil, errors.New("subscriptions are not authenticated on this server")
+			}
+			secret = strings.TrimSpace(secret)
+			key, err := o.Keys.Authenticate(ctx, secret, o.Mode)
+			if err != nil {
+				ctx = transport.WithWebsocketCloseCode(ctx, closeForbidden)
+				return transport.AppendCloseReason(ctx, closeReasonForbidden), nil, errors.New(domain.AsError(err).Message)
+			}
+			ctx, cred = domain.WithAPIKey(ctx, key), o.Keys.KeyCredential(key, secret, o.Mode)
+			ctx = domain.WithCredential(ctx, cred)
 		}
-		if o.Keys == nil {
-			return transport.WithWebsocketCloseCode(ctx, 4403), nil, errors.New("subscriptions are not authenticated on this server")
-		}
-		key, err := o.Keys.Authenticate(ctx, strings.TrimSpace(secret), o.Mode)
+		ctx, err := socks.open(ctx, s, cred)
 		if err != nil {
-			ctx = transport.WithWebsocketCloseCode(ctx, 4403)
-			return transport.AppendCloseReason(ctx, "Forbidden"), nil, errors.New(domain.AsError(err).Message)
+			ctx = transport.WithWebsocketCloseCode(ctx, closeTooManySockets)
+			return transport.AppendCloseReason(ctx, "Too many connections"), nil, errors.New(domain.AsError(err).Message)
 		}
-		return domain.WithAPIKey(ctx, key), nil, nil
+		return ctx, nil, nil
 	}
 }
 
-// closeCodes closes a websocket whose connection_init never came with
-// 4408, as graphql-transport-ws says, where gqlgen uses 1002.
-type closeCodes struct {
-	transport.WebsocketImplementation
-}
-
-func (c closeCodes) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
-	conn, err := c.WebsocketImplementation.Accept(w, r, o)
-	return initTimeoutCode{conn}, err
-}
-
-type initTimeoutCode struct{ transport.WebsocketConn }
-
-func (c initTimeoutCode) WriteClose(code int, message string) error {
-	if code == transport.WebsocketCloseProtocolError && strings.Contains(message, "initialisation timeout") {
-		code, message = 4408, "Connection initialisation timeout"
+// readRequest reads an HTTP request's body whole, up to MaxBodyBytes,
+// and checks that a JSON body is one GraphQL request, so that nothing
+// gqlgen would answer with the body quoted in its error (and our log
+// would keep) gets that far. The refusals name what is wrong, never the
+// body's contents.
+func readRequest(r *http.Request) (*http.Request, error) {
+	if r.Body == nil || r.Method != http.MethodPost {
+		return r, nil
 	}
-	return c.WebsocketConn.WriteClose(code, message)
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if !errors.As(err, &tooLarge) {
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON, "the request body could not be read; send it again")
+		}
+		body = make([]byte, MaxBodyBytes+1)
+	}
+	if len(body) > MaxBodyBytes {
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge,
+			"the GraphQL request body is over %d KiB; send a smaller query, with large inputs split over several operations", MaxBodyBytes>>10)
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+		if err := checkRequestJSON(body); err != nil {
+			return nil, err
+		}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return r, nil
+}
+
+// checkRequestJSON refuses a body that is not one GraphQL request object
+// with fields of the right types.
+func checkRequestJSON(body []byte) error {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON,
+			"batched operations are not supported: send one operation per request, as {\"query\": ..., \"variables\": {...}}")
+	}
+	var req struct {
+		Query         *string        `json:"query"`
+		OperationName *string        `json:"operationName"`
+		Variables     map[string]any `json:"variables"`
+		Extensions    map[string]any `json:"extensions"`
+	}
+	err := json.Unmarshal(body, &req)
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON,
+			"%s must be %s, not a JSON %s", typeErr.Field, requestFieldType(typeErr.Field), typeErr.Value)
+	case errors.As(err, &syntaxErr):
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON, "the body is not valid JSON (at byte %d)", syntaxErr.Offset)
+	}
+	return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON,
+		"the body must be one JSON object: {\"query\": string, \"operationName\": string, \"variables\": object, \"extensions\": object}")
+}
+
+func requestFieldType(field string) string {
+	switch field {
+	case "query", "operationName":
+		return "a string"
+	}
+	return "an object"
+}
+
+// writeRefusal answers an HTTP request refused before gqlgen saw it, in
+// GraphQL's error shape with the code and type in extensions.
+func writeRefusal(w http.ResponseWriter, err error) {
+	e := domain.AsError(err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]any{{
+		"message": e.Message, "extensions": map[string]any{"code": e.Code, "type": e.Kind.Type()},
+	}}})
 }
 
 // presentError is the one mapping from domain errors to GraphQL errors:
 // extensions carry the REST error's code and type (and the fields a
 // validation error is about), and errors that are not the domain's never
 // show their text; they are logged with the request id, as REST logs them.
+// An operation cut off by OperationTimeout says so.
 func presentError(ctx context.Context, log *slog.Logger, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
 	var de *domain.Error
 	if !errors.As(err, &de) {
 		var existing *gqlerror.Error
-		if errors.As(err, &existing) && existing.Extensions != nil {
+		switch {
+		case errors.As(err, &existing) && existing.Extensions != nil:
 			return gerr // gqlgen's own validation, parse and limit errors
+		case errors.As(err, &existing) && existing.Err == nil:
+			// A transport's refusal of the request itself, whose text may
+			// quote the body: named, never logged or echoed.
+			de = domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON,
+				"the request could not be read as a GraphQL request; send {\"query\": ..., \"variables\": {...}}")
+		case errors.Is(context.Cause(ctx), errOperationTimeout):
+			de = domain.Errorf(domain.KindUnavailable, domain.CodeOperationTimeout,
+				"the operation ran longer than %s and was stopped; ask for fewer objects or smaller pages", OperationTimeout)
+		default:
+			de = domain.AsError(err)
 		}
-		de = domain.AsError(err)
 	}
 	if de.Kind == domain.KindInternal {
 		log.ErrorContext(ctx, "graphql request failed", slog.String("request_id", domain.RequestID(ctx)),

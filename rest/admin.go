@@ -12,8 +12,33 @@ import (
 	"payline/rest/wire"
 )
 
-// SessionCookie holds a dashboard member's session token.
-const SessionCookie = "payline_session"
+// The cookie holding a dashboard member's session token. Over HTTPS it is
+// HostSessionCookie: browsers take a __Host- cookie only when it is
+// Secure, set for the whole host (Path=/) and by the host itself (no
+// Domain), so neither a sibling subdomain nor plain HTTP can plant or
+// read one. Plain HTTP (the sandbox on localhost) cannot carry a Secure
+// cookie, and uses SessionCookie.
+const (
+	SessionCookie     = "payline_session"
+	HostSessionCookie = "__Host-payline_session"
+)
+
+// sessionCookieName is the session cookie's name for a request: the
+// __Host- form whenever the cookie is Secure.
+func (s *Server) sessionCookieName(r *http.Request) string {
+	if s.secureCookie(r) {
+		return HostSessionCookie
+	}
+	return SessionCookie
+}
+
+// secureCookie reports whether cookies set in answer to r are Secure.
+func (s *Server) secureCookie(r *http.Request) bool { return s.secureCookies || s.overHTTPS(r) }
+
+// sessionCookie is the request's session cookie, under its name for r.
+func (s *Server) sessionCookie(r *http.Request) (*http.Cookie, error) {
+	return r.Cookie(s.sessionCookieName(r))
+}
 
 // Resource names of the admin API, for the version transforms.
 const (
@@ -86,7 +111,7 @@ func (s *Server) sessionOf(r *http.Request) (domain.Session, error) {
 		}
 		return s.members.Authenticate(r.Context(), strings.TrimSpace(token), s.mode)
 	}
-	c, err := r.Cookie(SessionCookie)
+	c, err := s.sessionCookie(r)
 	if err != nil {
 		return s.members.Authenticate(r.Context(), "", s.mode)
 	}
@@ -296,8 +321,8 @@ func (s *Server) dashboardSignIn(w http.ResponseWriter, r *http.Request) {
 		s.writeSignInError(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		Secure: s.secureCookies || s.overHTTPS(r), Expires: sess.ExpiresAt})
+	http.SetCookie(w, &http.Cookie{Name: s.sessionCookieName(r), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: s.secureCookie(r), Expires: sess.ExpiresAt})
 	wire.Write(w, http.StatusOK, map[string]any{"data": newDashboardSessionJSON(sess)})
 }
 
@@ -316,13 +341,13 @@ func (s *Server) dashboardSignOut(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if c, err := r.Cookie(SessionCookie); err == nil {
+	if c, err := s.sessionCookie(r); err == nil {
 		if err := s.members.SignOut(r.Context(), c.Value); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		Secure: s.secureCookies || s.overHTTPS(r), MaxAge: -1})
+	http.SetCookie(w, &http.Cookie{Name: s.sessionCookieName(r), Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: s.secureCookie(r), MaxAge: -1})
 	w.WriteHeader(http.StatusNoContent)
 }

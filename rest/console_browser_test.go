@@ -36,7 +36,7 @@ func TestBrowserGraphQLConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.until("the result", `(() => { try { const r = JSON.parse(document.querySelector('#result').textContent);
-		return r.data.jobs.edges.length === 3 && r.data.jobs.edges.every(e => e.node.account.endUser.id === 'maria-lopez'); }
+		return r.data.jobs.edges.length === 3 && r.data.jobs.edges.every(e => e.node.account.endUser.endUserId === 'maria-lopez'); }
 		catch (e) { return false; } })()`)
 	m.until("the cost in the status line", `/cost \d+ of 10000/.test(document.querySelector('#status').textContent)`)
 

@@ -74,6 +74,9 @@ type fixtureSetup struct {
 	wsInitTimeout time.Duration
 	// batchWait is the GraphQL dataloaders' wait (the default when zero).
 	batchWait time.Duration
+	// wsRecheck and wsWriteTimeout are graph.Options' RecheckEvery and
+	// WriteTimeout (the defaults when zero).
+	wsRecheck, wsWriteTimeout time.Duration
 	// pollInterval is the queue's poll (50 ms when zero); pollOnly turns
 	// PostgreSQL's insert notifications off.
 	pollInterval time.Duration
@@ -157,17 +160,18 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	cfg.Reports = reporter
 	cfg.Members = members
 	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock, reporter)
-	if cfg.GraphQL == nil { // the real GraphQL facade over the same services
-		cfg.GraphQL = graph.NewHandler(&graph.Resolver{Directory: dir, AccountService: cfg.Accounts, LinkService: cfg.Link,
-			WebhookService: webhooks, Reporter: reporter, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Keys: keys,
-			BatchWait: setup.batchWait},
-			graph.Options{Keys: keys, Mode: setup.rest.Mode, Console: true, InitTimeout: setup.wsInitTimeout})
-		cfg.GraphQLPublic = graph.IsPublic
-	}
 	if setup.logs == nil {
 		setup.logs = io.Discard
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(setup.logs, nil))
+	if cfg.GraphQL == nil { // the real GraphQL facade over the same services
+		cfg.GraphQL = graph.NewHandler(&graph.Resolver{Directory: dir, AccountService: cfg.Accounts, LinkService: cfg.Link,
+			WebhookService: webhooks, Reporter: reporter, Logger: cfg.Logger, Keys: keys,
+			BatchWait: setup.batchWait},
+			graph.Options{Keys: keys, Mode: setup.rest.Mode, Console: true, InitTimeout: setup.wsInitTimeout,
+				RecheckEvery: setup.wsRecheck, WriteTimeout: setup.wsWriteTimeout})
+		cfg.GraphQLPublic = graph.IsPublic
+	}
 	s := NewServer(cfg)
 	srv.Config.Handler = s
 	srv.Start()

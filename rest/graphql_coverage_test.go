@@ -204,7 +204,7 @@ func TestGraphQLEveryField(t *testing.T) {
 		d = c.run(t, f, `query ($id: ID!, $from: Time!, $to: Time!) {
 			endUsers(first: 5) { edges { cursor node { id firstConnectedAt } } pageInfo { hasNextPage endCursor } }
 			endUser(id: $id) {
-				id firstConnectedAt
+				id endUserId firstConnectedAt
 				accounts(first: 5) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
 					id createdAt connected monitoringStatus
 					dataUpdatedAt { product at } dataRefreshedAt { product at }

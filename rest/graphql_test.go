@@ -178,7 +178,7 @@ func TestGraphQLNodesAndTenants(t *testing.T) {
 		hook := f.createWebhook("https://example.com/h", `"account.added"`)
 		ids := map[string]string{
 			acct: "Account", job["id"].(string): "Job", job["link_token_id"].(string): "LinkToken", hook: "Webhook",
-			stub["id"].(string): "Paystub", doc["id"].(string): "Document", p.ID: "Platform", "noder": "EndUser",
+			stub["id"].(string): "Paystub", doc["id"].(string): "Document", p.ID: "Platform", "EndUser:noder": "EndUser",
 			employer.ID: "Employer",
 		}
 		for id, typ := range ids {

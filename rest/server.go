@@ -77,8 +77,13 @@ type Config struct {
 	// marks cookies Secure for those that did.
 	TrustProxy bool
 	// MaxConcurrent caps the requests this instance serves at once (zero:
-	// DefaultMaxConcurrent; negative: no cap). Websockets do not count.
+	// DefaultMaxConcurrent; negative: no cap). Websockets and the health
+	// probes do not count.
 	MaxConcurrent int
+	// MaxConcurrentPerKey caps the requests one API key or member session
+	// has in flight on this instance (zero: DefaultMaxConcurrentPerKey;
+	// negative: no cap).
+	MaxConcurrentPerKey int
 }
 
 // DefaultMaxConcurrent is the requests an instance serves at once before
@@ -113,6 +118,7 @@ type Server struct {
 	trustProxy    bool
 	crossOrigin   *http.CrossOriginProtection
 	slots         chan struct{} // nil: no cap
+	inFlight      *inFlight
 }
 
 // NewServer builds the server and its routes.
@@ -135,6 +141,11 @@ func NewServer(cfg Config) *Server {
 	if cfg.Redis != nil {
 		s.limiter = newRedisLimiter(cfg.Redis, limitFor(cfg.Mode, cfg.RateLimit), s.log)
 	}
+	perKey := cfg.MaxConcurrentPerKey
+	if perKey == 0 {
+		perKey = DefaultMaxConcurrentPerKey
+	}
+	s.inFlight = newInFlight(perKey)
 	if n := cfg.MaxConcurrent; n >= 0 {
 		if n == 0 {
 			n = DefaultMaxConcurrent
@@ -287,6 +298,7 @@ func cleanPath(p string) string {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := uuid.NewString()
 	w.Header().Set("x-service-request-id", id)
+	s.securityHeaders(w.Header(), r)
 	ctx := domain.WithClientAddress(domain.WithRequestID(r.Context(), id), s.clientAddr(r))
 	r = r.WithContext(ctx)
 	rec := &statusRecorder{ResponseWriter: w}
@@ -319,7 +331,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Header.Get("X-Forwarded-Proto")))
 		return
 	}
-	if s.slots != nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+	if s.slots != nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
 		select {
 		case s.slots <- struct{}{}:
 			defer func() { <-s.slots }()
@@ -345,6 +357,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// securityHeaders go on every response. Answers carry people's data
+// unless a handler says otherwise (static assets and the directory's
+// documents set their own Cache-Control), so nothing is stored by a
+// browser or proxy; no page leaks its URL (link tokens, signed download
+// links) as a referrer; no response is sniffed into another type; and a
+// client that reached the server over HTTPS keeps to it (HSTS, also
+// behind a trusted TLS proxy).
+func (s *Server) securityHeaders(h http.Header, r *http.Request) {
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	if s.overHTTPS(r) {
+		h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+	}
 }
 
 // overHTTPS reports whether the caller used HTTPS: to this server, or to
@@ -399,6 +427,11 @@ func (s *Server) handle(pattern string, h apiHandler) {
 		if err == nil {
 			err = s.rateLimit(r.Context(), w, key)
 		}
+		release := func() {}
+		if err == nil {
+			release, err = s.inFlight.take("key:" + key.ID)
+		}
+		defer release()
 		for _, name := range wildcards {
 			if err == nil {
 				err = wire.CheckText(name, r.PathValue(name))
@@ -430,16 +463,28 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (domain.AP
 	return key, nil
 }
 
-// rateLimit takes a token from the tenant's bucket or says when to retry.
+// rateLimit takes a token from the tenant's bucket or says when to retry
+// (Retry-After).
 func (s *Server) rateLimit(ctx context.Context, w http.ResponseWriter, key domain.APIKey) error {
-	wait, ok := s.limiter.allow(ctx, key.CustomerID+"/"+string(key.Mode))
+	err := s.allow(ctx, key.Scope())
+	if e, ok := err.(*domain.Error); ok && e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", retryAfterSeconds(e.RetryAfter))
+	}
+	return err
+}
+
+// allow takes one request from the tenant's rate: RATE_LIMIT_EXCEEDED,
+// with the wait in RetryAfter, when there is none left. It is the
+// domain.RateLimiter websockets count their operations with.
+func (s *Server) allow(ctx context.Context, sc domain.Scope) error {
+	wait, ok := s.limiter.allow(ctx, sc.CustomerID+"/"+string(sc.Mode))
 	if ok {
 		return nil
 	}
-	s.metrics.rateLimited(key.Mode)
-	w.Header().Set("Retry-After", retryAfterSeconds(wait))
-	return domain.Errorf(domain.KindRateLimited, domain.CodeRateLimitExceeded,
-		"more than %s requests per second for this customer; retry after %s with exponential backoff", s.limiter.describe(), wait.Round(time.Millisecond))
+	s.metrics.rateLimited(sc.Mode)
+	return &domain.Error{Kind: domain.KindRateLimited, Code: domain.CodeRateLimitExceeded, RetryAfter: wait,
+		Message: fmt.Sprintf("more than %s requests per second for this customer; retry after %s with exponential backoff",
+			s.limiter.describe(), wait.Round(time.Millisecond))}
 }
 
 // headerBytes is the size of a request's headers as sent: names, values
@@ -463,50 +508,80 @@ func retryAfterSeconds(wait time.Duration) string {
 // limit: an API secret, or a dashboard member's session cookie (whose
 // writes must come from this site). Refusals keep the status REST would
 // use but take GraphQL's error shape, with the REST code and type in
-// extensions.
+// extensions. The credential goes with the request, so a websocket can
+// check it again for as long as it stays open, and so does the rate
+// limit, which every operation on a websocket counts against.
 func (s *Server) graphQL(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			ctx = domain.WithRateLimiter(ctx, s.allow)
+		}
 		if s.graphQLPublic != nil && s.graphQLPublic(r) {
-			if s.members != nil && graphWebsocketCookie(r) {
+			if s.members != nil && s.graphWebsocketCookie(r) {
 				// The dashboard's websocket: its cookie came with the
 				// upgrade, and coder/websocket refuses other origins.
 				if sess, err := s.sessionOf(r); err == nil {
-					r = r.WithContext(domain.WithSession(r.Context(), sess))
+					ctx = domain.WithCredential(domain.WithSession(ctx, sess), s.members.SessionCredential(sess, s.sessionToken(r)))
 				}
 			}
-			h.ServeHTTP(w, r)
+			h.ServeHTTP(w, r.WithContext(ctx))
 			return
 		}
-		ctx := r.Context()
+		var cred domain.Credential
+		var sc domain.Scope
 		var err error
-		if _, cookie := r.Cookie(SessionCookie); s.members != nil && apiSecret(r) == "" && cookie == nil {
+		if _, cookie := s.sessionCookie(r); s.members != nil && apiSecret(r) == "" && cookie == nil {
 			var sess domain.Session
 			if sess, err = s.sessionOf(r); err == nil {
-				err = s.rateLimit(ctx, w, domain.APIKey{CustomerID: sess.CustomerID, Mode: sess.Mode})
+				cred, sc = s.members.SessionCredential(sess, s.sessionToken(r)), sess.Scope()
 				ctx = domain.WithSession(ctx, sess)
 			}
 		} else {
 			var key domain.APIKey
 			if key, err = s.authenticate(w, r); err == nil {
-				err = s.rateLimit(ctx, w, key)
+				cred, sc = s.keys.KeyCredential(key, apiSecret(r), s.mode), key.Scope()
 				ctx = domain.WithAPIKey(ctx, key)
 			}
 		}
+		if err == nil {
+			err = s.allow(ctx, sc)
+		}
+		release := func() {}
+		if err == nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			release, err = s.inFlight.take(cred.Holder)
+		}
 		if err != nil {
 			e := domain.AsError(err)
+			if e.RetryAfter > 0 {
+				w.Header().Set("Retry-After", retryAfterSeconds(e.RetryAfter))
+			}
 			wire.Write(w, wire.Status(e.Kind), map[string]any{"errors": []map[string]any{{
 				"message": e.Message, "extensions": map[string]any{"code": e.Code, "type": e.Kind.Type()},
 			}}})
 			return
 		}
-		h.ServeHTTP(w, r.WithContext(ctx))
+		defer release()
+		h.ServeHTTP(w, r.WithContext(domain.WithCredential(ctx, cred)))
 	})
+}
+
+// sessionToken is the member's token a request presents: the Bearer
+// token, or the dashboard's cookie.
+func (s *Server) sessionToken(r *http.Request) string {
+	if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		return strings.TrimSpace(token)
+	}
+	if c, err := s.sessionCookie(r); err == nil {
+		return c.Value
+	}
+	return ""
 }
 
 // graphWebsocketCookie reports whether a request opens a websocket with
 // the dashboard's session cookie.
-func graphWebsocketCookie(r *http.Request) bool {
-	_, err := r.Cookie(SessionCookie)
+func (s *Server) graphWebsocketCookie(r *http.Request) bool {
+	_, err := s.sessionCookie(r)
 	return err == nil && strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 

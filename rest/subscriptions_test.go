@@ -99,7 +99,7 @@ func TestSubscriptions(t *testing.T) {
 		ws.init(f.secret)
 		tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "live", "required_jobs": ["identity", "paystubs"]}`)
 		ws.send(map[string]any{"id": "jobs", "type": "subscribe", "payload": map[string]any{
-			"query":     `subscription ($t: ID) { jobUpdated(linkTokenId: $t) { id name outcome timestamp account { id endUser { id } } } }`,
+			"query":     `subscription ($t: ID) { jobUpdated(linkTokenId: $t) { id name outcome timestamp account { id endUser { endUserId } } } }`,
 			"variables": map[string]any{"t": tokenID}}})
 		ws.send(map[string]any{"id": "accounts", "type": "subscribe", "payload": map[string]any{
 			"query": `subscription { accountUpdated(endUserId: "live") { id connected } }`}})
@@ -122,7 +122,7 @@ func TestSubscriptions(t *testing.T) {
 			switch m["id"] {
 			case "jobs":
 				j := at(m, "payload", "data", "jobUpdated")
-				if at(j, "outcome") != "success" || at(j, "account", "id") != acct || at(j, "account", "endUser", "id") != "live" {
+				if at(j, "outcome") != "success" || at(j, "account", "id") != acct || at(j, "account", "endUser", "endUserId") != "live" {
 					t.Errorf("jobUpdated %v", j)
 				}
 				committed, _ := time.Parse(time.RFC3339, at(j, "timestamp").(string))
@@ -162,7 +162,7 @@ func TestSubscriptions(t *testing.T) {
 		}
 		spy := f.dialGraphQL(t)
 		spy.init(other.Secret)
-		spy.send(map[string]any{"id": "all", "type": "subscribe", "payload": map[string]any{"query": `subscription { jobUpdated { id endUser: account { endUser { id } } } }`}})
+		spy.send(map[string]any{"id": "all", "type": "subscribe", "payload": map[string]any{"query": `subscription { jobUpdated { id endUser: account { endUser { endUserId } } } }`}})
 		waitFor(t, "the other customer's subscription", func() bool { return subscriptionGoroutines() >= 2 })
 		ws2 := f.dialGraphQL(t)
 		ws2.init(f.secret)
@@ -178,7 +178,7 @@ func TestSubscriptions(t *testing.T) {
 		f.post("/v1/sandbox/link_sessions", sessionBody(token2, p.ID, sandbox.UserGood, ""), "x-api-secret", other.Secret).data(t)
 		f.waitJobs(tokenID2, 1, "x-api-secret", other.Secret)
 		m, err := spy.next(10 * time.Second)
-		if err != nil || at(m, "payload", "data", "jobUpdated", "endUser", "endUser", "id") != "spy-user" {
+		if err != nil || at(m, "payload", "data", "jobUpdated", "endUser", "endUser", "endUserId") != "spy-user" {
 			t.Errorf("the other customer's first update is %v (%v), want its own job", m, err)
 		}
 	})

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"slices"
 
 	"github.com/jmoiron/sqlx"
 
@@ -43,6 +44,47 @@ func (s stores) FindEndUsers(ctx context.Context, sc domain.Scope, p domain.Page
 		users[i] = domain.EndUser{ID: r.ID, FirstConnected: r.First.UTC(), Accounts: r.Count}
 	}
 	return endUsersByID.page(users, p.Limit), nil
+}
+
+func (s stores) EndUsersByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.EndUser, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
+	if err := byIDs(&q, "end_user_id", ids); err != nil {
+		return nil, err
+	}
+	var rows []struct {
+		ID    string        `db:"end_user_id"`
+		First aggregateTime `db:"first_connected"`
+		Count int           `db:"accounts"`
+	}
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT end_user_id, MIN(created_at) AS first_connected, COUNT(*) AS accounts
+		FROM accounts`+q.clause()+` GROUP BY end_user_id`), q.args...); err != nil {
+		return nil, translate(err)
+	}
+	users := make([]domain.EndUser, len(rows))
+	for i, r := range rows {
+		users[i] = domain.EndUser{ID: r.ID, FirstConnected: r.First.UTC(), Accounts: r.Count}
+	}
+	return users, nil
+}
+
+func (s stores) PaystubsByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.Paystub, error) {
+	return selectByIDs(ctx, s, sc, "paystubs", "id, body", ids, s.paystub)
+}
+
+func (s stores) WebhooksByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.Webhook, error) {
+	return selectByIDs(ctx, s, sc, "webhooks", webhookColumns, ids, webhookRow.domain)
+}
+
+func (s stores) RecordsByID(ctx context.Context, sc domain.Scope, kind string, ids []string) ([]domain.Record, error) {
+	found, err := selectByIDs(ctx, s, sc, "account_records", recordColumns, ids, s.record)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(found, func(r domain.Record) bool { return r.Kind != kind }), nil
 }
 
 func (s stores) JobsByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.Job, error) {

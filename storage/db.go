@@ -63,6 +63,9 @@ func (db *DB) Close() error {
 // Feed is the database's feed of committed events.
 func (db *DB) Feed() *Feed { return db.feed }
 
+// sqliteURIPath escapes what ends or changes a path in an SQLite URI.
+var sqliteURIPath = strings.NewReplacer("%", "%25", "#", "%23", "?", "%3f")
+
 // ParseURL splits a --database-url into dialect and driver DSN. Accepted:
 // sqlite:PATH (also sqlite://PATH) and postgres:// or postgresql:// URLs.
 func ParseURL(raw string) (Dialect, string, error) {
@@ -125,7 +128,9 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_time_format", "sqlite")
 		q.Set("_txlock", "immediate")
-		x, err := sqlx.Open("sqlite", "file:"+abs+"?"+q.Encode())
+		// The path is escaped in the URI: a '#' or '?' in a directory name
+		// would otherwise end it, and SQLite would open another file.
+		x, err := sqlx.Open("sqlite", "file:"+sqliteURIPath.Replace(abs)+"?"+q.Encode())
 		if err != nil {
 			return nil, err
 		}

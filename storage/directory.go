@@ -137,6 +137,22 @@ func (s *DirectoryStore) Employer(ctx context.Context, id string) (domain.Employ
 	return s.employerWhere(ctx, "id = ?", id)
 }
 
+// EmployersByID loads many employers in one query.
+func (s *DirectoryStore) EmployersByID(ctx context.Context, ids []string) ([]domain.Employer, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	query, args, err := sqlx.In(`SELECT `+employerColumns+` FROM employers WHERE id IN (?)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	var rows []employerRow
+	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(query), args...); err != nil {
+		return nil, translate(err)
+	}
+	return convertAll(rows, employerRow.domain)
+}
+
 // EmployerByEIN returns the employer with the EIN.
 func (s *DirectoryStore) EmployerByEIN(ctx context.Context, ein string) (domain.Employer, error) {
 	return s.employerWhere(ctx, "ein = ?", ein)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -120,4 +122,26 @@ func TestRiverRunsJobs(t *testing.T) {
 			t.Fatal("job was not worked within 30s")
 		}
 	})
+}
+
+// TestSQLitePathWithURICharacters: a database path whose directories hold
+// '#', '?' or '%' opens that very file (in an SQLite URI they would end
+// the path, and another file would open).
+func TestSQLitePathWithURICharacters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a#b?c%20d")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "payline.db")
+	db, err := storage.Open(context.Background(), "sqlite:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Size() == 0 {
+		t.Fatalf("the database is not at %s: %v", path, err)
+	}
 }

@@ -64,8 +64,9 @@ type ServeConfig struct {
 	Console bool
 	// PrivacyURL is the privacy notice Link's consent screen links to.
 	PrivacyURL string
-	// MaxConcurrent caps the requests served at once; see rest.Config.
-	MaxConcurrent int
+	// MaxConcurrent caps the requests served at once, and
+	// MaxConcurrentPerKey those of one key; see rest.Config.
+	MaxConcurrent, MaxConcurrentPerKey int
 	// RedisURL, when set, shares the rate limit among every instance that
 	// uses the same Redis.
 	RedisURL string
@@ -272,7 +273,8 @@ func (m *Main) Start(ctx context.Context) error {
 		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
 		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: stores.members, MaxConcurrent: m.Config.MaxConcurrent,
-		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: tlsConfig != nil,
+		MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
+		TrustProxy:          m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: tlsConfig != nil,
 	})
 	if !m.Config.NoWorkers {
 		if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
@@ -526,6 +528,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"the privacy notice Link's consent screen links to (PAYLINE_PRIVACY_URL); default Payline's own at /link/v1/privacy")
 	maxConcurrent := fs.Int("max-concurrent", e.integer("PAYLINE_MAX_CONCURRENT", rest.DefaultMaxConcurrent),
 		"requests this instance serves at once before answering 429 SERVER_BUSY (PAYLINE_MAX_CONCURRENT); websockets do not count; negative for no cap")
+	maxPerKey := fs.Int("max-concurrent-per-key", e.integer("PAYLINE_MAX_CONCURRENT_PER_KEY", rest.DefaultMaxConcurrentPerKey),
+		"requests one API key or member session may have in flight on this instance before 429 TOO_MANY_CONCURRENT_REQUESTS (PAYLINE_MAX_CONCURRENT_PER_KEY); negative for no cap")
 	tlsCert := fs.String("tls-cert", e.getenv("PAYLINE_TLS_CERT"), "PEM certificate (chain) to serve HTTPS with, together with --tls-key (PAYLINE_TLS_CERT)")
 	tlsKey := fs.String("tls-key", e.getenv("PAYLINE_TLS_KEY"), "PEM private key of --tls-cert (PAYLINE_TLS_KEY)")
 	trustProxy := fs.Bool("trust-proxy", e.boolean("PAYLINE_TRUST_PROXY", false),
@@ -552,7 +556,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
-			TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy},
+			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {

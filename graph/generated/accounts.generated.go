@@ -37,6 +37,8 @@ type DepositAllocationResolver interface {
 	Amount(ctx context.Context, obj *domain.DepositAllocation) (*domain.Money, error)
 }
 type EndUserResolver interface {
+	ID(ctx context.Context, obj *domain.EndUser) (string, error)
+	EndUserID(ctx context.Context, obj *domain.EndUser) (string, error)
 	FirstConnectedAt(ctx context.Context, obj *domain.EndUser) (*time.Time, error)
 	Accounts(ctx context.Context, obj *domain.EndUser, first *int, after *string) (*model.AccountConnection, error)
 	Documents(ctx context.Context, obj *domain.EndUser, typeArg *model.DocumentType, first *int, after *string) (*model.DocumentConnection, error)
@@ -1817,7 +1819,7 @@ func (ec *executionContext) _EndUser_id(ctx context.Context, field graphql.Colle
 			return ec.fieldContext_EndUser_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
+			return ec.Resolvers.EndUser().ID(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -1828,7 +1830,30 @@ func (ec *executionContext) _EndUser_id(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_EndUser_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("EndUser", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("EndUser", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _EndUser_endUserId(ctx context.Context, field graphql.CollectedField, obj *domain.EndUser) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EndUser_endUserId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.EndUser().EndUserID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EndUser_endUserId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EndUser", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _EndUser_firstConnectedAt(ctx context.Context, field graphql.CollectedField, obj *domain.EndUser) (ret graphql.Marshaler) {
@@ -6552,10 +6577,81 @@ func (ec *executionContext) _EndUser(ctx context.Context, sel ast.SelectionSet, 
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("EndUser")
 		case "id":
-			out.Values[i] = ec._EndUser_id(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._EndUser_id(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "endUserId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._EndUser_endUserId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "firstConnectedAt":
 			field := field
 

@@ -212,6 +212,7 @@ type ComplexityRoot struct {
 		Accounts              func(childComplexity int, first *int, after *string) int
 		Documents             func(childComplexity int, typeArg *model.DocumentType, first *int, after *string) int
 		EarningsStreamPayouts func(childComplexity int) int
+		EndUserID             func(childComplexity int) int
 		FirstConnectedAt      func(childComplexity int) int
 		ID                    func(childComplexity int) int
 		Voe                   func(childComplexity int) int
@@ -1293,6 +1294,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EndUser.EarningsStreamPayouts(childComplexity), true
+	case "EndUser.endUserId":
+		if e.ComplexityRoot.EndUser.EndUserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUser.EndUserID(childComplexity), true
 	case "EndUser.firstConnectedAt":
 		if e.ComplexityRoot.EndUser.FirstConnectedAt == nil {
 			break
@@ -3117,10 +3124,17 @@ enum MonitoringStatus {
   unavailable
 }
 
-"A customer's end user: the end_user_id its accounts were connected with."
+"""
+A customer's end user: the end_user_id its accounts were connected with.
+Its id is its global id, "EndUser:" followed by the end_user_id, because an
+end_user_id is the customer's own string and may look like any other
+object's UUID; endUserId is the end_user_id REST uses.
+"""
 type EndUser implements Node {
-  "The customer's own end_user_id."
+  "The global id node(id:) takes: EndUser:<end_user_id>."
   id: ID!
+  "The customer's own end_user_id, as REST and endUser(id:) take it."
+  endUserId: String!
   "When the first of its accounts was connected."
   firstConnectedAt: Time!
   accounts(first: Int = 25, after: String): AccountConnection!
@@ -3482,6 +3496,7 @@ type Payout {
 }
 
 extend type Query {
+  "One end user by its end_user_id (REST's), or null when it has no accounts."
   endUser(id: ID!): EndUser
   "End users by id."
   endUsers(first: Int = 25, after: String): EndUserConnection!
@@ -3668,9 +3683,12 @@ type PlatformConnection {
 }
 
 type Query {
-  "Any object by its id (the id REST returns), or null when this customer has none with it."
+  """
+  Any object by its id, or null when this customer has none with it. Every
+  id is the UUID REST returns, except an end user's: EndUser:<end_user_id>.
+  """
   node(id: ID!): Node
-  "Objects by id, in the order asked; null where none."
+  "Objects by id (at most 100), in the order asked; null where none. Each id costs as much as a node."
   nodes(ids: [ID!]!): [Node]!
   "Employers by name; first is 1 to 100, after a previous endCursor."
   employers(first: Int = 25, after: String, lastUpdated: Time): EmployerConnection!
@@ -4238,6 +4256,8 @@ func (ec *executionContext) childFields_EndUser(ctx context.Context, field graph
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_EndUser_id(ctx, field)
+	case "endUserId":
+		return ec.fieldContext_EndUser_endUserId(ctx, field)
 	case "firstConnectedAt":
 		return ec.fieldContext_EndUser_firstConnectedAt(ctx, field)
 	case "accounts":

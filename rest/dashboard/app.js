@@ -226,7 +226,7 @@ async function endUsersPage(id) {
     h('div', { className: 'field' }, h('label', { for: 'end-user-id' }, 'Find an end user'), search), h('button', { type: 'submit' }, 'Search'));
   page.replaceChildren(h('h1', {}, 'End users'), form);
   if (!id) {
-    const { endUsers } = await gql(`{ endUsers(first: 25) { edges { node { id firstConnectedAt } } } }`);
+    const { endUsers } = await gql(`{ endUsers(first: 25) { edges { node { endUserId firstConnectedAt } } } }`);
     if (!endUsers.edges.length) {
       page.append(h('p', { className: 'empty' }, 'No end users yet. An end user appears when they connect a payroll account through Link; try ', h('a', { href: '#/link' }, 'Link preview'), '.'));
       return;
@@ -234,10 +234,10 @@ async function endUsersPage(id) {
     page.append(h('h2', {}, 'Recent end users'), h('div', { className: 'table-wrap' }, h('table', {},
       h('thead', {}, h('tr', {}, h('th', {}, 'End user id'), h('th', {}, 'First connected'))),
       h('tbody', {}, endUsers.edges.map(({ node }) => h('tr', {},
-        h('td', {}, h('a', { href: '#/end-users/' + encodeURIComponent(node.id) }, node.id)), h('td', {}, fmtTime(node.firstConnectedAt))))))));
+        h('td', {}, h('a', { href: '#/end-users/' + encodeURIComponent(node.endUserId) }, node.endUserId)), h('td', {}, fmtTime(node.firstConnectedAt))))))));
     return;
   }
-  const { endUser: u } = await gql(`query($id: ID!) { endUser(id: $id) { id firstConnectedAt
+  const { endUser: u } = await gql(`query($id: ID!) { endUser(id: $id) { endUserId firstConnectedAt
     accounts(first: 25) { edges { node { id connected monitoringStatus createdAt platform { name }
       identity { fullName lastFourSsn } employment { employerName title status startDate }
       income { compensation { formatted } compensationUnit payFrequency }
@@ -250,7 +250,7 @@ async function endUsersPage(id) {
     page.append(h('p', { className: 'empty' }, 'No end user "' + id + '" in this workspace. The id is the end_user_id you set on the link token.'));
     return;
   }
-  page.append(h('h2', {}, 'End user ', h('code', {}, u.id)), h('p', { className: 'muted' }, 'First connected ', fmtTime(u.firstConnectedAt)));
+  page.append(h('h2', {}, 'End user ', h('code', {}, u.endUserId)), h('p', { className: 'muted' }, 'First connected ', fmtTime(u.firstConnectedAt)));
   const reports = h('div', { className: 'row-actions' });
   for (const [label, r] of [['VOIE report (PDF)', u.voie], ['VOE report (PDF)', u.voe]]) {
     if (r) reports.append(h('a', { href: r.downloadUrl, className: 'report-link' }, label));
@@ -279,11 +279,11 @@ async function endUsersPage(id) {
   }
 }
 
-const jobFields = 'id name outcome timestamp platformName errorCode account { id endUser { id } }';
+const jobFields = 'id name outcome timestamp platformName errorCode account { id endUser { endUserId } }';
 
 function jobRow(j) {
   return h('tr', { dataset: { job: j.id } }, h('td', {}, j.name), h('td', {}, pill(j.outcome), j.errorCode ? ' ' + j.errorCode : ''),
-    h('td', {}, j.platformName), h('td', {}, h('a', { href: '#/end-users/' + encodeURIComponent(j.account.endUser.id) }, j.account.endUser.id)),
+    h('td', {}, j.platformName), h('td', {}, h('a', { href: '#/end-users/' + encodeURIComponent(j.account.endUser.endUserId) }, j.account.endUser.endUserId)),
     h('td', { className: 'hide-narrow' }, fmtTime(j.timestamp)));
 }
 
