@@ -69,6 +69,42 @@ func (s *AccountService) AccountRecords(ctx context.Context, sc Scope, accountID
 	return page, a, err
 }
 
+// RecordsOfAccounts pages the tax forms or shifts of many accounts at
+// once, as AccountRecords does one account's: an account the scope lacks,
+// or whose product no job has read yet, gets an empty page here (where
+// AccountRecords names the error). Two statements for any number.
+func (s *AccountService) RecordsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, kind, product string, p PageRequest) (map[string]Page[Record], error) {
+	accounts, err := s.tx.Accounts().AccountsByID(ctx, sc, accountIDs)
+	if err != nil {
+		return nil, err
+	}
+	var ready []string
+	for _, a := range accounts {
+		if !a.DataRefreshedAt[product].IsZero() {
+			ready = append(ready, a.ID)
+		}
+	}
+	return s.tx.Records().RecordsOfAccounts(ctx, sc, kind, ready, p)
+}
+
+// DocumentsOfEndUsers pages the documents of many end users at once, each
+// with a fresh download link, as Documents does one end user's; the end
+// users are known (a parent already read), so none is refused.
+func (s *AccountService) DocumentsOfEndUsers(ctx context.Context, sc Scope, endUserIDs []string, docType string, p PageRequest) (map[string]Page[Record], error) {
+	pages, err := s.tx.Records().DocumentsOfEndUsers(ctx, sc, docType, endUserIDs, p)
+	if err != nil {
+		return nil, err
+	}
+	for _, page := range pages {
+		for i := range page.Items {
+			if err := s.link(ctx, sc, &page.Items[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return pages, nil
+}
+
 // TaxForm returns one of an account's tax forms, with a signed link to
 // the form's document. Errors: ACCOUNT_NOT_FOUND, TAX_FORM_NOT_FOUND.
 func (s *AccountService) TaxForm(ctx context.Context, sc Scope, accountID, id string) (Record, error) {
@@ -191,14 +227,59 @@ func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID
 	if err != nil {
 		return EarningsStream{}, err
 	}
+	streams, err := s.estimate(ctx, sc, map[string][]Account{endUserID: accounts})
+	return streams[endUserID], err
+}
+
+// EarningsStreams estimates the payouts of many end users at once, in
+// three statements for any number (one more per end user with more than
+// MaxPageLimit accounts). End users the scope lacks get an empty stream.
+func (s *AccountService) EarningsStreams(ctx context.Context, sc Scope, endUserIDs []string) (map[string]EarningsStream, error) {
+	pages, err := s.tx.Accounts().AccountsOfEndUsers(ctx, sc, endUserIDs, PageRequest{Limit: MaxPageLimit})
+	if err != nil {
+		return nil, err
+	}
+	byUser := map[string][]Account{}
+	for id, page := range pages {
+		all := page.Items
+		if page.Next != nil {
+			if all, err = EndUserAccounts(ctx, s.tx.Accounts(), sc, id); err != nil {
+				return nil, err
+			}
+		}
+		byUser[id] = slices.DeleteFunc(slices.Clone(all), func(a Account) bool { return !a.Connected })
+	}
+	return s.estimate(ctx, sc, byUser)
+}
+
+// estimate computes each end user's stream from the last four paystubs
+// of each of their connected accounts, read in one statement.
+func (s *AccountService) estimate(ctx context.Context, sc Scope, byUser map[string][]Account) (map[string]EarningsStream, error) {
+	var ids []string
+	for _, accounts := range byUser {
+		for _, a := range accounts {
+			ids = append(ids, a.ID)
+		}
+	}
+	stubs, err := s.tx.Data().PaystubsOfAccounts(ctx, sc, ids, "", PageRequest{Limit: 4})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]EarningsStream, len(byUser))
+	for user, accounts := range byUser {
+		out[user] = earningsStream(accounts, stubs)
+	}
+	return out, nil
+}
+
+// earningsStream is the estimate for one end user's connected accounts,
+// given each account's newest paystubs.
+func earningsStream(accounts []Account, stubsOf map[string]Page[Paystub]) EarningsStream {
 	var out EarningsStream
 	byDate := map[string]*Payout{}
 	for _, a := range accounts {
-		page, err := s.tx.Data().FindPaystubs(ctx, sc, a.ID, "", PageRequest{Limit: 4})
-		if err != nil {
-			return EarningsStream{}, err
-		}
-		if len(page.Items) < 2 {
+		stubs := stubsOf[a.ID].Items // newest first
+		if len(stubs) < 2 {
 			continue
 		}
 		if t := a.DataRefreshedAt[ProductPaystubs]; t.After(out.RefreshedAt) {
@@ -207,7 +288,6 @@ func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID
 		if t := a.DataUpdatedAt[ProductPaystubs]; t.After(out.UpdatedAt) {
 			out.UpdatedAt = t
 		}
-		stubs := page.Items // newest first
 		last, prev := stubs[0].PayDateTime(), stubs[1].PayDateTime()
 		interval := last.Sub(prev)
 		recent := stubs[:min(3, len(stubs))]
@@ -243,7 +323,7 @@ func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID
 		out.Payouts = append(out.Payouts, *p)
 	}
 	slices.SortFunc(out.Payouts, func(a, b Payout) int { return strings.Compare(a.PayDate, b.PayDate) })
-	return out, nil
+	return out
 }
 
 // BillNavigatorActions are the actions PUT bill_navigator/status takes.

@@ -53,6 +53,12 @@ type RecordStore interface {
 	// RecordsByID returns the scope's records of the kind with the given
 	// ids in one query, in no particular order; unknown ids are left out.
 	RecordsByID(ctx context.Context, s Scope, kind string, ids []string) ([]Record, error)
+	// RecordsOfAccounts pages the records of a kind of each account, as
+	// FindRecords would one account's, in one query.
+	RecordsOfAccounts(ctx context.Context, s Scope, kind string, accountIDs []string, p PageRequest) (map[string]Page[Record], error)
+	// DocumentsOfEndUsers pages each end user's documents (of one type,
+	// or all when docType is ""), in one query.
+	DocumentsOfEndUsers(ctx context.Context, s Scope, docType string, endUserIDs []string, p PageRequest) (map[string]Page[Record], error)
 	// SetBillNavigatorStatus records the end user's bill navigator status.
 	SetBillNavigatorStatus(ctx context.Context, s Scope, endUserID, status, reason string, at time.Time) error
 	// BillNavigatorStatus is the end user's recorded status, "" for none.

@@ -99,14 +99,7 @@ func (r *accountResolver) DirectDepositAllocations(ctx context.Context, obj *dom
 
 // Shifts is the resolver for the shifts field.
 func (r *accountResolver) Shifts(ctx context.Context, obj *domain.Account, first *int, after *string) (*model.ShiftConnection, error) {
-	p, err := domain.NewPageRequest(domain.RecordShift, deref(first), deref(after))
-	if err != nil {
-		return nil, err
-	}
-	page, _, err := r.AccountService.AccountRecords(ctx, scope(ctx), obj.ID, domain.RecordShift, domain.ProductShifts, p)
-	if domain.IsKind(err, domain.KindNotFound) {
-		return &model.ShiftConnection{Edges: []*model.ShiftEdge{}, PageInfo: &model.PageInfo{}}, nil
-	}
+	page, err := loadersFrom(ctx).accountShifts.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after)}})
 	if err != nil {
 		return nil, err
 	}
@@ -123,14 +116,7 @@ func (r *accountResolver) Shifts(ctx context.Context, obj *domain.Account, first
 
 // TaxForms is the resolver for the taxForms field.
 func (r *accountResolver) TaxForms(ctx context.Context, obj *domain.Account, first *int, after *string) (*model.TaxFormConnection, error) {
-	p, err := domain.NewPageRequest(domain.RecordTaxForm, deref(first), deref(after))
-	if err != nil {
-		return nil, err
-	}
-	page, _, err := r.AccountService.AccountRecords(ctx, scope(ctx), obj.ID, domain.RecordTaxForm, domain.ProductTaxForms, p)
-	if domain.IsKind(err, domain.KindNotFound) {
-		return &model.TaxFormConnection{Edges: []*model.TaxFormEdge{}, PageInfo: &model.PageInfo{}}, nil
-	}
+	page, err := loadersFrom(ctx).accountTaxForms.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after)}})
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +152,7 @@ func (r *endUserResolver) EndUserID(ctx context.Context, obj *domain.EndUser) (s
 // FirstConnectedAt is the resolver for the firstConnectedAt field.
 func (r *endUserResolver) FirstConnectedAt(ctx context.Context, obj *domain.EndUser) (*time.Time, error) {
 	if obj.FirstConnected.IsZero() {
-		u, err := r.AccountService.EndUser(ctx, scope(ctx), obj.ID)
+		u, err := loadersFrom(ctx).endUsers.Load(ctx, obj.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -192,15 +178,11 @@ func (r *endUserResolver) Accounts(ctx context.Context, obj *domain.EndUser, fir
 
 // Documents is the resolver for the documents field.
 func (r *endUserResolver) Documents(ctx context.Context, obj *domain.EndUser, typeArg *model.DocumentType, first *int, after *string) (*model.DocumentConnection, error) {
-	p, err := domain.NewPageRequest(domain.RecordDocument, deref(first), deref(after))
-	if err != nil {
-		return nil, err
-	}
 	docType := ""
 	if typeArg != nil {
 		docType = string(*typeArg)
 	}
-	page, err := r.AccountService.Documents(ctx, scope(ctx), obj.ID, docType, p)
+	page, err := loadersFrom(ctx).endUserDocuments.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after), extra: docType}})
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +199,7 @@ func (r *endUserResolver) Documents(ctx context.Context, obj *domain.EndUser, ty
 
 // EarningsStreamPayouts is the resolver for the earningsStreamPayouts field.
 func (r *endUserResolver) EarningsStreamPayouts(ctx context.Context, obj *domain.EndUser) ([]*domain.Payout, error) {
-	es, err := r.AccountService.EarningsStream(ctx, scope(ctx), obj.ID)
+	es, err := loadersFrom(ctx).earningsStreams.Load(ctx, obj.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -435,6 +417,11 @@ func (r *queryResolver) EndUsers(ctx context.Context, first *int, after *string)
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, len(page.Items))
+	for i, u := range page.Items {
+		ids[i] = u.ID
+	}
+	preloadEndUsers(ctx, ids, "edges", "node")
 	return &model.EndUserConnection{Edges: edges(page, func(c string, n *domain.EndUser) *model.EndUserEdge { return &model.EndUserEdge{Cursor: c, Node: n} }),
 		PageInfo: pageInfo(page)}, nil
 }

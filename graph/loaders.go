@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -26,6 +27,11 @@ type loaders struct {
 	endUserAccounts   *dataloadgen.Loader[pageKey, domain.Page[domain.Account]]
 	accountJobs       *dataloadgen.Loader[pageKey, domain.Page[domain.Job]]
 	accountPaystubs   *dataloadgen.Loader[pageKey, domain.Page[domain.Paystub]]
+	accountShifts     *dataloadgen.Loader[pageKey, domain.Page[domain.Record]]
+	accountTaxForms   *dataloadgen.Loader[pageKey, domain.Page[domain.Record]]
+	endUserDocuments  *dataloadgen.Loader[pageKey, domain.Page[domain.Record]] // extra: the document type
+	endUsers          *dataloadgen.Loader[string, domain.EndUser]
+	earningsStreams   *dataloadgen.Loader[string, domain.EarningsStream]
 	webhookDeliveries *dataloadgen.Loader[pageKey, domain.Page[domain.Delivery]]
 }
 
@@ -92,6 +98,30 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 			}
 			return r.AccountService.PaystubsOfAccounts(ctx, sc, parents, a.extra, p)
 		})
+		records := func(kind, product string) *dataloadgen.Loader[pageKey, domain.Page[domain.Record]] {
+			return pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Record], error) {
+				p, err := a.request(kind)
+				if err != nil {
+					return nil, err
+				}
+				return r.AccountService.RecordsOfAccounts(ctx, sc, parents, kind, product, p)
+			})
+		}
+		l.accountShifts = records(domain.RecordShift, domain.ProductShifts)
+		l.accountTaxForms = records(domain.RecordTaxForm, domain.ProductTaxForms)
+		l.endUserDocuments = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Record], error) {
+			p, err := a.request(domain.RecordDocument)
+			if err != nil {
+				return nil, err
+			}
+			return r.AccountService.DocumentsOfEndUsers(ctx, sc, parents, a.extra, p)
+		})
+		l.endUsers = dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]domain.EndUser, []error) {
+			return r.AccountService.EndUsersByID(ctx, sc, ids)
+		}, opt)
+		l.earningsStreams = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []string) (map[string]domain.EarningsStream, error) {
+			return r.AccountService.EarningsStreams(ctx, sc, ids)
+		}, opt)
 	}
 	if r.LinkService != nil {
 		l.linkTokens = dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]domain.LinkToken, []error) {
@@ -272,6 +302,45 @@ func preloadAccounts(ctx context.Context, accounts []domain.Account, path ...str
 		args := argsOf(ctx, f)
 		args.extra = stringArg(f.ArgumentMap(graphql.GetOperationContext(ctx).Variables)["fromPayDate"])
 		l.accountPaystubs.LoadAllThunk(ctx, pageKeys(accounts, args))
+	}
+	if f := at("shifts"); f != nil {
+		l.accountShifts.LoadAllThunk(ctx, pageKeys(accounts, argsOf(ctx, f)))
+	}
+	if f := at("taxForms"); f != nil {
+		l.accountTaxForms.LoadAllThunk(ctx, pageKeys(accounts, argsOf(ctx, f)))
+	}
+	if at("endUser") != nil {
+		ids := make([]string, len(accounts))
+		for i, a := range accounts {
+			ids[i] = a.EndUserID
+		}
+		preloadEndUsers(ctx, ids, append(slices.Clone(path), "endUser")...)
+	}
+}
+
+// preloadEndUsers queues, in one batch per field, what the query will ask
+// of the end users with these ids below path: documents, payouts, and
+// (through the reports' loaders) verification reports.
+func preloadEndUsers(ctx context.Context, ids []string, path ...string) {
+	if len(ids) == 0 {
+		return
+	}
+	l := loadersFrom(ctx)
+	at := func(name string) *graphql.CollectedField { return collected(ctx, append(slices.Clone(path), name)...) }
+	if at("firstConnectedAt") != nil {
+		l.endUsers.LoadAllThunk(ctx, ids)
+	}
+	if f := at("documents"); f != nil {
+		args := argsOf(ctx, f)
+		args.extra = stringArg(f.ArgumentMap(graphql.GetOperationContext(ctx).Variables)["type"])
+		keys := make([]pageKey, len(ids))
+		for i, id := range ids {
+			keys[i] = pageKey{id, args}
+		}
+		l.endUserDocuments.LoadAllThunk(ctx, keys)
+	}
+	if at("earningsStreamPayouts") != nil {
+		l.earningsStreams.LoadAllThunk(ctx, ids)
 	}
 }
 

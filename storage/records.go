@@ -84,6 +84,23 @@ func (s stores) FindRecords(ctx context.Context, sc domain.Scope, f domain.Recor
 	return selectPage(ctx, s.q, recordsNewest(f.Kind), `SELECT `+recordColumns+` FROM account_records`, q, p, s.record)
 }
 
+func (s stores) RecordsOfAccounts(ctx context.Context, sc domain.Scope, kind string, accountIDs []string, p domain.PageRequest) (map[string]domain.Page[domain.Record], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ? AND kind = ?", sc.CustomerID, string(sc.Mode), kind)
+	return selectPagesBy(ctx, s.q, recordsNewest(kind), "account_records", recordColumns, "account_id", accountIDs, q, p,
+		s.record, func(r domain.Record) string { return r.AccountID })
+}
+
+func (s stores) DocumentsOfEndUsers(ctx context.Context, sc domain.Scope, docType string, endUserIDs []string, p domain.PageRequest) (map[string]domain.Page[domain.Record], error) {
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ? AND kind = ?", sc.CustomerID, string(sc.Mode), domain.RecordDocument)
+	if docType != "" {
+		q.where("document_type = ?", docType)
+	}
+	return selectPagesBy(ctx, s.q, recordsNewest(domain.RecordDocument), "account_records", recordColumns, "end_user_id", endUserIDs, q, p,
+		s.record, func(r domain.Record) string { return r.EndUserID })
+}
+
 func (s stores) Record(ctx context.Context, sc domain.Scope, kind, id string) (domain.Record, error) {
 	var r recordRow
 	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT `+recordColumns+` FROM account_records
