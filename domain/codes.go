@@ -29,6 +29,10 @@ const (
 	// reached (stopped, restarting, network cut); Retry-After says when to
 	// try again.
 	CodeServiceUnavailable = "SERVICE_UNAVAILABLE"
+	// CodeUpstreamUnavailable answers 503 while a service this one calls
+	// out to (a payroll upstream, a connector) cannot be reached: its own
+	// code, so a caller never reads it as this service's database.
+	CodeUpstreamUnavailable = "UPSTREAM_UNAVAILABLE"
 	// CodeHTTPSRequired refuses a plain-HTTP request that reached a
 	// production or development server through a TLS proxy (--trust-proxy).
 	CodeHTTPSRequired = "HTTPS_REQUIRED"
@@ -134,3 +138,22 @@ const (
 
 // ErrorTypePlatform is the error_type of a job the platform could not do.
 const ErrorTypePlatform = "PLATFORM_ERROR"
+
+// LinkErrorType groups the codes Link shows into the error types
+// docs/link.md lists: what the end user can fix, a token to replace, the
+// platform, or the service.
+func LinkErrorType(code string) string {
+	switch code {
+	case CodeInvalidCredentials, CodeInvalidMFACode, CodeAccountLocked, CodeMFARequired:
+		return "USER_ACTION_REQUIRED"
+	case CodeLinkTokenInvalid, CodeLinkTokenExpired, CodeLinkTokenUsed:
+		return "INVALID_LINK_TOKEN"
+	case CodePlatformUnavailable:
+		return ErrorTypePlatform
+	case CodeUnknown:
+		return "UNKNOWN_ERROR"
+	case CodeServiceUnavailable, CodeUpstreamUnavailable:
+		return "SERVICE_UNAVAILABLE"
+	}
+	return "INVALID_REQUEST"
+}

@@ -1,17 +1,15 @@
 package domain
 
 import (
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 	"time"
 )
 
 // ErrorKind is the broad category of an Error. Each transport maps every
-// kind to exactly one status and error type (REST: rest.writeError).
+// kind to exactly one status and error type (rest/wire.Status, Kind.Type).
 type ErrorKind int
 
 const (
@@ -106,15 +104,24 @@ func IsKind(err error, kind ErrorKind) bool {
 }
 
 // ErrUnavailable marks a failure to reach the database (connection
-// refused or cut, server shutting down or starting up); storage wraps such
-// errors with it and AsError turns them into KindUnavailable.
+// refused or cut, server shutting down or starting up). Storage alone
+// decides which driver errors mean that and wraps them with it; AsError
+// turns them into KindUnavailable. Any other network error (a webhook
+// receiver, an upstream) is not the database's and never reads as it.
 var ErrUnavailable = errors.New("database unavailable")
 
-// Unreachable reports whether err means the database could not be reached:
-// ErrUnavailable, a network error, or database/sql's bad connection.
+// Unreachable reports whether err means the database could not be
+// reached, as storage marked it.
 func Unreachable(err error) bool {
-	var op *net.OpError
-	return errors.Is(err, ErrUnavailable) || errors.Is(err, driver.ErrBadConn) || errors.As(err, &op)
+	return errors.Is(err, ErrUnavailable)
+}
+
+// UpstreamUnavailable is the error of a call out to a service that could
+// not be reached or did not answer in time: 503 UPSTREAM_UNAVAILABLE
+// naming it, with a retry hint, and the cause kept for logs.
+func UpstreamUnavailable(what string, retryAfter time.Duration, err error) *Error {
+	return &Error{Kind: KindUnavailable, Code: CodeUpstreamUnavailable, RetryAfter: retryAfter, Err: err,
+		Message: fmt.Sprintf("%s cannot be reached at the moment; retry in a few seconds", what)}
 }
 
 // ErrNoRows is returned by stores when a lookup finds nothing; services

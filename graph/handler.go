@@ -26,6 +26,7 @@ import (
 
 	"payline/domain"
 	"payline/graph/generated"
+	"payline/rest/wire"
 )
 
 // Limits of one operation.
@@ -395,10 +396,7 @@ func presentError(ctx context.Context, log *slog.Logger, err error) *gqlerror.Er
 			de = domain.AsError(err)
 		}
 	}
-	if de.Kind == domain.KindInternal {
-		log.ErrorContext(ctx, "graphql request failed", slog.String("request_id", domain.RequestID(ctx)),
-			slog.String("path", gerr.Path.String()), slog.Any("error", err))
-	}
+	wire.Failed(ctx, log, de, err, slog.String("graphql_path", gerr.Path.String()))
 	gerr.Message = de.Message
 	gerr.Extensions = map[string]any{"code": de.Code, "type": de.Kind.Type()}
 	if len(de.Fields) > 0 {

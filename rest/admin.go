@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"strings"
@@ -180,19 +179,11 @@ func (s *Server) adminToken(w http.ResponseWriter, r *http.Request) {
 	}
 	sess, token, err := s.members.SignIn(r.Context(), b.Username, b.Password, s.clientAddr(r), s.mode, domain.SessionTTL)
 	if err != nil {
-		s.writeSignInError(w, r, err)
+		s.writeError(w, r, err)
 		return
 	}
 	s.write(w, r, version, object(resAdminToken, adminTokenJSON{Token: token, Expiration: domain.Timestamp(sess.ExpiresAt),
 		WorkspaceName: sess.WorkspaceName, Mode: sess.Mode, UserRole: sess.Role}))
-}
-
-func (s *Server) writeSignInError(w http.ResponseWriter, r *http.Request, err error) {
-	var de *domain.Error
-	if errors.As(err, &de) && de.RetryAfter > 0 {
-		w.Header().Set("Retry-After", retryAfterSeconds(de.RetryAfter))
-	}
-	s.writeError(w, r, err)
 }
 
 type apiKeyJSON struct {
@@ -318,7 +309,7 @@ func (s *Server) dashboardSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	sess, token, err := s.members.SignIn(r.Context(), b.Email, b.Password, s.clientAddr(r), s.mode, domain.DashboardSessionTTL)
 	if err != nil {
-		s.writeSignInError(w, r, err)
+		s.writeError(w, r, err)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.sessionCookieName(r), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,

@@ -500,9 +500,7 @@ func headerBytes(h http.Header) int {
 }
 
 // retryAfterSeconds is a Retry-After value: whole seconds, rounded up.
-func retryAfterSeconds(wait time.Duration) string {
-	return strconv.Itoa(int(math.Ceil(wait.Seconds())))
-}
+var retryAfterSeconds = wire.RetryAfter
 
 // graphQL puts the GraphQL handler behind authentication and the rate
 // limit: an API secret, or a dashboard member's session cookie (whose

@@ -3,9 +3,11 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -187,7 +189,8 @@ func translate(err error) error {
 // PostgreSQL server shutting down, starting up or out of connections
 // (SQLSTATE classes 08 and 57P, 53300).
 func unreachable(err error) bool {
-	if domain.Unreachable(err) || errors.Is(err, io.ErrUnexpectedEOF) {
+	var op *net.OpError
+	if domain.Unreachable(err) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, driver.ErrBadConn) || errors.As(err, &op) {
 		return true
 	}
 	var pqErr *pq.Error

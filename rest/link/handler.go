@@ -143,35 +143,13 @@ type linkError struct {
 	PendingRetry bool   `json:"pending_retry"`
 }
 
-// errorType groups Link error codes into the types docs/link.md lists.
-func errorType(code string) string {
-	switch code {
-	case domain.CodeInvalidCredentials, domain.CodeInvalidMFACode, domain.CodeAccountLocked, domain.CodeMFARequired:
-		return "USER_ACTION_REQUIRED"
-	case domain.CodeLinkTokenInvalid, domain.CodeLinkTokenExpired, domain.CodeLinkTokenUsed:
-		return "INVALID_LINK_TOKEN"
-	case domain.CodePlatformUnavailable:
-		return domain.ErrorTypePlatform
-	case domain.CodeUnknown:
-		return "UNKNOWN_ERROR"
-	case domain.CodeServiceUnavailable:
-		return "SERVICE_UNAVAILABLE"
-	}
-	return "INVALID_REQUEST"
-}
-
-// writeError sends a Link error with the status REST would use for it;
-// unexpected errors are logged with the request id and never shown.
+// writeError sends a Link error with the status REST would use for it,
+// through the one writer every HTTP transport shares; the type groups the
+// code as domain.LinkErrorType says.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	e := domain.AsError(err)
-	if e.Kind == domain.KindUnavailable {
-		w.Header().Set("Retry-After", "2")
-	}
-	if e.Kind == domain.KindInternal || e.Kind == domain.KindUnavailable {
-		h.log.ErrorContext(r.Context(), "link request failed", slog.String("request_id", domain.RequestID(r.Context())),
-			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("error", err))
-	}
-	wire.Write(w, wire.Status(e.Kind), map[string]linkError{"error": {Type: errorType(e.Code), Code: e.Code, Message: e.Message}})
+	wire.WriteError(w, r, h.log, err, func(e *domain.Error, _ int) any {
+		return map[string]linkError{"error": {Type: domain.LinkErrorType(e.Code), Code: e.Code, Message: e.Message}}
+	})
 }
 
 type targetJSON struct {
