@@ -119,19 +119,26 @@ func putW2s(ctx context.Context, tx Tx, sc Scope, a Account, w2s []DatedW2, now 
 	return added > 0, err
 }
 
+// successfulSwitches are every successful switch of the account, newest
+// first, read through tx.
+func successfulSwitches(ctx context.Context, tx interface{ Jobs() JobStore }, sc Scope, accountID string) ([]Job, error) {
+	return ReadAll(ctx, func(ctx context.Context, p PageRequest) (Page[Job], error) {
+		return tx.Jobs().FindJobs(ctx, sc, JobFilter{AccountID: accountID, JobTypes: []JobType{JobDirectDepositSwitch}, Outcome: OutcomeSuccess}, p)
+	})
+}
+
 // fetch reads one product of an account through the connector, giving it
 // the account's successful switches so allocations can reflect them;
 // current is a switch succeeding now, not yet recorded as such.
 func (s *JobService) fetch(ctx context.Context, sc Scope, a Account, product string, now time.Time, current *Job) (Fetched, error) {
 	req := FetchRequest{Account: a, Product: product, Since: now.Add(-PaystubHistory), Now: now}
 	if product == ProductAllocations {
-		page, err := s.tx.Jobs().FindJobs(ctx, sc, JobFilter{AccountID: a.ID, JobTypes: []JobType{JobDirectDepositSwitch},
-			Outcome: OutcomeSuccess}, PageRequest{Limit: MaxPageLimit})
+		done, err := successfulSwitches(ctx, s.tx, sc, a.ID)
 		if err != nil {
 			return Fetched{}, err
 		}
-		for i := len(page.Items) - 1; i >= 0; i-- { // oldest first
-			req.Switches = append(req.Switches, page.Items[i])
+		for i := len(done) - 1; i >= 0; i-- { // oldest first
+			req.Switches = append(req.Switches, done[i])
 		}
 		if current != nil && current.Name == JobDirectDepositSwitch {
 			req.Switches = append(req.Switches, *current)
@@ -161,12 +168,11 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	case ProductAllocations:
 		// Reads race with switches: one computed before a switch succeeded
 		// must not overwrite one that includes it, whatever commits last.
-		done, ferr := tx.Jobs().FindJobs(ctx, sc, JobFilter{AccountID: accountID, JobTypes: []JobType{JobDirectDepositSwitch},
-			Outcome: OutcomeSuccess}, PageRequest{Limit: MaxPageLimit})
+		done, ferr := successfulSwitches(ctx, tx, sc, accountID)
 		if ferr != nil {
 			return ferr
 		}
-		if len(done.Items) <= f.switches {
+		if len(done) <= f.switches {
 			changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, map[string]any{"allocations": f.Allocations}, now)
 		}
 	case ProductPaystubs:

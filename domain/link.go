@@ -589,12 +589,14 @@ func (s *LinkService) MatchPlatforms(ctx context.Context, value string) ([]Platf
 	if t.PlatformMatching == nil || t.PlatformID != "" || t.EmployerID != "" {
 		return nil, nil
 	}
-	all, err := s.directory.ListPlatforms(ctx, PlatformFilter{Type: PlatformPayroll}, PageRequest{Limit: MaxPageLimit})
+	all, err := ReadAll(ctx, func(ctx context.Context, p PageRequest) (Page[Platform], error) {
+		return s.directory.ListPlatforms(ctx, PlatformFilter{Type: PlatformPayroll}, p)
+	})
 	if err != nil {
 		return nil, err
 	}
 	var candidates []Platform
-	for _, p := range all.Items {
+	for _, p := range all {
 		if p.Partnership && Supports(p.SupportedJobs, t.RequiredJobs) {
 			candidates = append(candidates, p)
 		}

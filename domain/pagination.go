@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"strings"
@@ -95,4 +96,23 @@ func PageOf[T any](list string, rows []T, limit int, key func(T) (sortKey, id st
 		p.Next = &p.Cursors[len(rows)-1]
 	}
 	return p
+}
+
+// ReadAll pages through a list to its end, MaxPageLimit at a time: the
+// internal reads that need every row (an account's switches, the
+// directory's platforms) use it, so none stops silently at one page.
+func ReadAll[T any](ctx context.Context, read func(ctx context.Context, p PageRequest) (Page[T], error)) ([]T, error) {
+	var all []T
+	p := PageRequest{Limit: MaxPageLimit}
+	for {
+		page, err := read(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, page.Items...)
+		if page.Next == nil {
+			return all, nil
+		}
+		p.Cursor = page.Next
+	}
 }

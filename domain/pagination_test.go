@@ -1,6 +1,8 @@
 package domain_test
 
 import (
+	"context"
+	"strconv"
 	"testing"
 
 	"payline/domain"
@@ -66,5 +68,33 @@ func TestProblemsNameEveryField(t *testing.T) {
 	e = domain.AsError(p.Err())
 	if e.Code != domain.CodeMissingFields || e.Message != "missing required fields: q; limit: must be 1 to 100; cursor: bad" {
 		t.Errorf("with missing: %s %q", e.Code, e.Message)
+	}
+}
+
+// TestReadAllPagesToTheEnd: 250 rows come back whole, in order, through
+// three pages, where one page once stopped internal reads at 100.
+func TestReadAllPagesToTheEnd(t *testing.T) {
+	rows := make([]int, 250)
+	for i := range rows {
+		rows[i] = i
+	}
+	pages := 0
+	got, err := domain.ReadAll(t.Context(), func(_ context.Context, p domain.PageRequest) (domain.Page[int], error) {
+		pages++
+		start := 0
+		if p.Cursor != nil {
+			start, _ = strconv.Atoi(p.Cursor.ID)
+			start++
+		}
+		end := min(start+p.Limit+1, len(rows))
+		return domain.PageOf("n", rows[start:end], p.Limit, func(n int) (string, string) { return "", strconv.Itoa(n) }), nil
+	})
+	if err != nil || len(got) != 250 || got[249] != 249 || pages != 3 {
+		t.Fatalf("read %d rows in %d pages (%v); want 250 in 3", len(got), pages, err)
+	}
+	for i, n := range got {
+		if n != i {
+			t.Fatalf("row %d is %d", i, n)
+		}
 	}
 }

@@ -96,3 +96,14 @@ func TestSecurityHeaders(t *testing.T) {
 		}
 	})
 }
+
+// TestScopeOfRequiresIdentity: a handler asking for the tenant of a
+// request no key authenticated fails, instead of reading an empty tenant.
+func TestScopeOfRequiresIdentity(t *testing.T) {
+	defer func() {
+		if p := recover(); p != errNoIdentity {
+			t.Fatalf("scopeOf without a key: recovered %v", p)
+		}
+	}()
+	scopeOf(httptest.NewRequest("GET", "/v1/accounts", nil))
+}

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -654,11 +655,19 @@ func apiSecret(r *http.Request) string { return strings.TrimSpace(r.Header.Get("
 
 type versionKey struct{}
 
-// scopeOf is the tenant of an authenticated API request.
+// scopeOf is the tenant of an authenticated API request. A request no
+// credential authenticated has none: a handler that asks is mounted
+// without authentication, a bug that must fail (the recovery middleware
+// answers 500 and logs it) rather than read or write an empty tenant.
 func scopeOf(r *http.Request) domain.Scope {
-	k, _ := domain.APIKeyFrom(r.Context())
+	k, ok := domain.APIKeyFrom(r.Context())
+	if !ok || k.CustomerID == "" {
+		panic(errNoIdentity)
+	}
 	return k.Scope()
 }
+
+var errNoIdentity = errors.New("rest: a handler asked for the tenant of a request no API key authenticated; mount it behind authentication")
 
 // versionOf is the Service-Version of an API request.
 func versionOf(r *http.Request) string {
