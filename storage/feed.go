@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -34,7 +35,22 @@ type Feed struct {
 	subs      map[domain.Scope]map[chan domain.Event]struct{}
 	listening bool
 	listener  *pq.Listener
+	problem   string // why events do not arrive now, "" when they do
+	retry     time.Duration
+	closed    bool
 }
+
+// Listen retry bounds: a LISTEN that fails (the database away at the
+// first subscription) is tried again after listenRetryMin, doubling to
+// listenRetryMax, for as long as it fails. Once listening, pq.Listener
+// reconnects by itself within the same bounds.
+const (
+	listenRetryMin = 100 * time.Millisecond
+	listenRetryMax = 10 * time.Second
+	// eventReadTimeout bounds the read of one notified event, so a stuck
+	// read cannot stall every subscriber behind it.
+	eventReadTimeout = 5 * time.Second
+)
 
 // SubscriberBuffer is how many events a subscriber may fall behind by.
 const SubscriberBuffer = 256
@@ -138,20 +154,43 @@ type published struct {
 	event domain.Event
 }
 
-// listen starts the PostgreSQL listener; f.mu is held.
+// listen starts the PostgreSQL listener; f.mu is held. A LISTEN that
+// fails is retried with backoff until it succeeds or the feed closes;
+// Problem says meanwhile (and while pq.Listener reconnects) that events
+// are not arriving.
 func (f *Feed) listen() {
-	f.listener = pq.NewListener(f.dsn, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, err error) {
+	if f.closed {
+		return
+	}
+	l := pq.NewListener(f.dsn, listenRetryMin, listenRetryMax, func(ev pq.ListenerEventType, err error) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		switch ev {
+		case pq.ListenerEventConnected, pq.ListenerEventReconnected:
+			f.problem = ""
+		case pq.ListenerEventDisconnected, pq.ListenerEventConnectionAttemptFailed:
+			f.problem = fmt.Sprintf("listening for events: %v (reconnecting; live subscriptions miss events meanwhile)", err)
+		}
 		if err != nil {
 			f.log.Warn("event feed listener", slog.Any("error", err))
 		}
 	})
-	if err := f.listener.Listen(feedChannel); err != nil {
-		f.log.Error("event feed: cannot listen", slog.Any("error", err))
+	if err := l.Listen(feedChannel); err != nil {
+		_ = l.Close()
+		f.problem = fmt.Sprintf("cannot listen for events: %v (retrying)", err)
+		f.retry = min(max(2*f.retry, listenRetryMin), listenRetryMax)
+		f.log.Error("event feed: cannot listen; retrying", slog.Duration("retry_in", f.retry), slog.Any("error", err))
+		time.AfterFunc(f.retry, func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.listen()
+		})
 		return
 	}
+	f.listener, f.problem, f.retry = l, "", 0
 	events := stores{q: f.db, seal: &f.db.sealer}
 	go func() {
-		for n := range f.listener.Notify {
+		for n := range l.Notify {
 			if n == nil {
 				continue // reconnected: events in between are missed
 			}
@@ -167,7 +206,9 @@ func (f *Feed) listen() {
 				if !wanted {
 					continue
 				}
-				e, err := events.Event(context.Background(), sc, parts[2])
+				ctx, cancel := context.WithTimeout(context.Background(), eventReadTimeout)
+				e, err := events.Event(ctx, sc, parts[2])
+				cancel()
 				if err != nil {
 					f.log.Warn("event feed: read event", slog.String("event_id", parts[2]), slog.Any("error", err))
 					continue
@@ -178,10 +219,19 @@ func (f *Feed) listen() {
 	}()
 }
 
+// Problem says why committed events are not reaching subscribers now,
+// for /readyz: "" while they do (or nothing listens yet).
+func (f *Feed) Problem() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.problem
+}
+
 // Close stops the PostgreSQL listener.
 func (f *Feed) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.closed = true
 	if f.listener == nil {
 		return nil
 	}

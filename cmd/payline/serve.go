@@ -378,6 +378,9 @@ func (m *Main) readiness(ctx context.Context) []rest.Check {
 		}
 		checks = append(checks, r)
 	}
+	if problem := m.db.Feed().Problem(); problem != "" || m.db.Dialect == storage.Postgres {
+		checks = append(checks, rest.Check{Name: "event_feed", Problem: problem})
+	}
 	if !m.Config.NoWorkers {
 		q := rest.Check{Name: "queue"}
 		if !m.queue.Running() {
