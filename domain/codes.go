@@ -33,6 +33,9 @@ const (
 	// out to (a payroll upstream, a connector) cannot be reached: its own
 	// code, so a caller never reads it as this service's database.
 	CodeUpstreamUnavailable = "UPSTREAM_UNAVAILABLE"
+	// CodeInvalidWebhookSignature refuses (401) an upstream's delivery
+	// whose signature or timestamp does not check out.
+	CodeInvalidWebhookSignature = "INVALID_WEBHOOK_SIGNATURE"
 	// CodeHTTPSRequired refuses a plain-HTTP request that reached a
 	// production or development server through a TLS proxy (--trust-proxy).
 	CodeHTTPSRequired = "HTTPS_REQUIRED"

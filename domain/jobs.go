@@ -231,6 +231,8 @@ type Tx interface {
 	Reports() ReportStore
 	// Audit is the audit log, for changes recorded with their entry.
 	Audit() AuditStore
+	// Upstream ties link tokens to an upstream's, in relayed modes.
+	Upstream() UpstreamStore
 	// EnqueueJobRun queues a run of the job, visible once the transaction
 	// commits.
 	EnqueueJobRun(ctx context.Context, r JobRun) error

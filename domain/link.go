@@ -21,6 +21,7 @@ type LinkService struct {
 	tx        Transactor
 	directory *DirectoryService
 	box       *SecretBox
+	upstream  Upstream // nil unless this mode relays to one
 	connector Connector
 	clock     Clock
 	reporter  Reporter
@@ -75,11 +76,39 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	if err != nil {
 		return LinkToken{}, "", err
 	}
-	if err := s.tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
-		return LinkToken{}, "", fmt.Errorf("store link token: %w", err)
+	if s.upstream == nil {
+		if err := s.tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
+			return LinkToken{}, "", fmt.Errorf("store link token: %w", err)
+		}
+		return t, value, nil
+	}
+	// A relayed mode: the upstream's token first (network I/O outside the
+	// transaction), then both here together. An upstream that is away
+	// fails the request with UPSTREAM_UNAVAILABLE and stores nothing.
+	endUser := ""
+	if t.EndUserID != "" {
+		endUser = UpstreamEndUser(sc.CustomerID, t.EndUserID)
+	}
+	r.EndUserID, r.PlatformID, r.EmployerID = t.EndUserID, t.PlatformID, t.EmployerID
+	ut, err := s.upstream.CreateLinkToken(ctx, r, endUser)
+	if err != nil {
+		return LinkToken{}, "", err
+	}
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
+			return fmt.Errorf("store link token: %w", err)
+		}
+		return tx.Upstream().PutUpstreamLink(ctx, sc, UpstreamLink{LinkTokenID: t.ID, UpstreamToken: ut}, t.CreatedAt)
+	})
+	if err != nil {
+		return LinkToken{}, "", err
 	}
 	return t, value, nil
 }
+
+// RelayTo makes this Link relay to an upstream: tokens are created there
+// too, and the modal opens the upstream's Link with its token.
+func (s *LinkService) RelayTo(u Upstream) { s.upstream = u }
 
 // checkReferences resolves employer, platform and account ids against
 // the directory and the customer's accounts, and checks the platform can
@@ -131,6 +160,9 @@ type LinkSession struct {
 	Token LinkToken
 	// Account is the account this token logged in to, once it has.
 	Account *Account
+	// Upstream is, in a relayed mode, the upstream's token the modal opens
+	// the upstream's Link with.
+	Upstream *UpstreamToken
 }
 
 // Open finds the token of a value and checks it may still start Link.
@@ -151,6 +183,15 @@ func (s *LinkService) Open(ctx context.Context, value string) (LinkSession, erro
 		return LinkSession{}, fmt.Errorf("open sealed fields of link token %s: %w", t.ID, err)
 	}
 	sess := LinkSession{Token: t}
+	if s.upstream != nil {
+		l, err := s.tx.Upstream().UpstreamLink(ctx, t.Scope(), t.ID)
+		if err != nil && !errors.Is(err, ErrNoRows) {
+			return LinkSession{}, err
+		}
+		if err == nil {
+			sess.Upstream = &l.UpstreamToken
+		}
+	}
 	if t.UsedAt != nil {
 		a, err := s.loginAccount(ctx, t)
 		if err != nil {

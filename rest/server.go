@@ -36,6 +36,9 @@ type Config struct {
 	Link      *domain.LinkService
 	Accounts  *domain.AccountService
 	Webhooks  *domain.WebhookService
+	// Relay, in a relayed mode, receives the upstream's webhooks at
+	// POST /v1/upstream/webhooks.
+	Relay *domain.RelayService
 	// Reports serves verification reports and document downloads.
 	Reports domain.Reporter
 	// GraphQL, when set, is served at /graphql behind the same API-secret
@@ -105,6 +108,7 @@ type Server struct {
 	accounts  *domain.AccountService
 	webhooks  *domain.WebhookService
 	reports   domain.Reporter
+	relay     *domain.RelayService
 	log       *slog.Logger
 
 	graphQLPublic func(r *http.Request) bool
@@ -132,7 +136,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
-		reports: cfg.Reports, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
+		reports: cfg.Reports, relay: cfg.Relay, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
 		publicURL: cfg.PublicURL, metrics: cfg.Metrics, ready: cfg.Ready,
 		members: cfg.Members, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"), trustProxy: cfg.TrustProxy,
 		crossOrigin: http.NewCrossOriginProtection(),
@@ -220,6 +224,10 @@ func (s *Server) routes() {
 		s.handle("DELETE /v1/webhooks/{webhook_id}", s.deleteWebhook)
 		s.handle("GET /v1/webhooks/{webhook_id}/deliveries", s.listDeliveries)
 		s.handle("POST /v1/sandbox/webhooks/{webhook_id}/test", s.sandboxTestWebhook)
+	}
+	if s.relay != nil {
+		// The upstream's deliveries carry its signature, not an API secret.
+		s.mux.HandleFunc("POST /v1/upstream/webhooks", s.upstreamWebhook)
 	}
 	s.adminRoutes()
 	s.dashboardRoutes()

@@ -75,6 +75,7 @@ type Queue struct {
 	worker     *payrollWorker
 	deliverer  *deliveryWorker
 	scheduler  *monitoringWorker
+	reconciler *reconcileWorker
 	refresher  *refreshWorker
 	monitoring time.Duration
 	db         *DB
@@ -119,6 +120,9 @@ type QueueConfig struct {
 	// but no worker here runs stays so before it is queued again (see
 	// rescuer); zero is 15 s.
 	OrphanAfter time.Duration
+	// ReconcileInterval is how often a relayed mode reconciles with its
+	// upstream (Runners.Reconcile); zero when nothing is relayed.
+	ReconcileInterval time.Duration
 	// PollOnly keeps PostgreSQL's workers polling every PollInterval
 	// instead of listening for inserts (the baseline of the webhook
 	// benchmark).
@@ -136,6 +140,29 @@ type Runners struct {
 	Schedule func(ctx context.Context, after string) (string, error)
 	// Refresh refreshes one account.
 	Refresh func(ctx context.Context, r domain.RefreshRun) error
+	// Reconcile, in a relayed mode, ingests what the upstream's webhooks
+	// missed; it runs at start and every QueueConfig.ReconcileInterval on
+	// the leader process.
+	Reconcile func(ctx context.Context) error
+}
+
+// reconcileArgs starts a reconciliation with the upstream.
+type reconcileArgs struct{}
+
+func (reconcileArgs) Kind() string { return "upstream_reconcile" }
+
+type reconcileWorker struct {
+	river.WorkerDefaults[reconcileArgs]
+	reconcile func(ctx context.Context) error
+}
+
+func (w *reconcileWorker) Timeout(*river.Job[reconcileArgs]) time.Duration { return jobTimeout }
+
+func (w *reconcileWorker) Work(ctx context.Context, _ *river.Job[reconcileArgs]) error {
+	if w.reconcile == nil {
+		return nil
+	}
+	return w.reconcile(ctx)
 }
 
 // monitoringArgs is one step of scheduling monitoring refreshes: a batch
@@ -218,6 +245,8 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	river.AddWorker(workers, q.deliverer)
 	river.AddWorker(workers, q.scheduler)
 	river.AddWorker(workers, q.refresher)
+	q.reconciler = &reconcileWorker{}
+	river.AddWorker(workers, q.reconciler)
 	if cfg.HeartbeatEvery <= 0 {
 		cfg.HeartbeatEvery = DefaultHeartbeatEvery
 	}
@@ -233,6 +262,14 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		clientID = fmt.Sprintf("%s@%d", cfg.InstanceID, started.UnixNano())
 	}
 	working := newWorkingSet()
+	periodic := []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.MonitoringInterval),
+		func() (river.JobArgs, *river.InsertOpts) { return monitoringArgs{}, &river.InsertOpts{MaxAttempts: 3} }, nil)}
+	if cfg.ReconcileInterval > 0 {
+		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(cfg.ReconcileInterval),
+			func() (river.JobArgs, *river.InsertOpts) {
+				return reconcileArgs{}, &river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByPeriod: cfg.ReconcileInterval}}
+			}, &river.PeriodicJobOpts{RunOnStart: true}))
+	}
 	config := &river.Config{
 		ID: clientID,
 		Queues: map[string]river.QueueConfig{
@@ -246,10 +283,9 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		// job could still be working (see jobTimeout). The heartbeat
 		// rescuer usually does it much sooner.
 		RescueStuckJobsAfter: rescueAfter,
-		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.MonitoringInterval),
-			func() (river.JobArgs, *river.InsertOpts) { return monitoringArgs{}, &river.InsertOpts{MaxAttempts: 3} }, nil)},
-		Logger:     cfg.Logger,
-		Middleware: []rivertype.Middleware{working},
+		PeriodicJobs:         periodic,
+		Logger:               cfg.Logger,
+		Middleware:           []rivertype.Middleware{working},
 	}
 	if db.Dialect == SQLite || cfg.PollOnly {
 		client, err := river.NewClient(db.RiverDriver(), config)
@@ -309,6 +345,7 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 		return errors.New("queue: job, delivery, schedule and refresh functions are all needed")
 	}
 	q.worker.run, q.deliverer.deliver, q.scheduler.schedule, q.refresher.refresh = r.Job, r.Delivery, r.Schedule, r.Refresh
+	q.reconciler.reconcile = r.Reconcile
 	if err := q.rescuer.beat(ctx); err != nil {
 		return fmt.Errorf("queue heartbeat: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/graph"
@@ -89,6 +90,13 @@ type ServeConfig struct {
 	// that trickles its body (slow loris) cannot hold a connection; zero
 	// is 30 s.
 	ReadTimeout time.Duration
+	// UpstreamURL, in development and production, relays to this
+	// Pinwheel-compatible API (its secret from PAYLINE_UPSTREAM_SECRET);
+	// UpstreamVersion and UpstreamLinkJS as docs/upstreams.md says.
+	UpstreamURL, UpstreamVersion, UpstreamLinkJS string
+	// ReconcileInterval is how often a relayed mode reconciles with its
+	// upstream (zero: DefaultReconcileInterval).
+	ReconcileInterval time.Duration
 	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
 	// monitoring) to other processes on the same database: this one
 	// serves requests and queues work but runs none.
@@ -190,8 +198,8 @@ func (m *Main) Start(ctx context.Context) error {
 			db.Close()
 			return err
 		}
-	} else {
-		m.Logger.Warn("only the sandbox payroll connector ships today: in this mode the directory is what you load into it and payroll logins will be refused",
+	} else if m.Config.UpstreamURL == "" {
+		m.Logger.Warn("without --upstream-url this mode has no payroll data: the directory is what you load into it and payroll logins are refused (docs/upstreams.md)",
 			slog.String("mode", string(m.Config.Mode)))
 	}
 	if err := m.directory.RefreshSearchIndex(ctx); err != nil {
@@ -218,7 +226,7 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval,
 		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval, InstanceID: m.Config.InstanceID,
-		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter})
+		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter, ReconcileInterval: m.reconcileInterval()})
 	if err != nil {
 		db.Close()
 		return err
@@ -233,6 +241,16 @@ func (m *Main) Start(ctx context.Context) error {
 		connector = sandbox.Connector{PendingDelay: delay}
 	}
 	clock := domain.SystemClock{}
+	var up *upstream.Client
+	var relay *domain.RelayService
+	if m.Config.UpstreamURL != "" {
+		if up, err = m.startUpstream(ctx); err != nil {
+			db.Close()
+			return err
+		}
+		connector = up
+		relay = domain.NewRelayService(tx, up, m.directory, clock)
+	}
 	jobs := domain.NewJobService(tx, connector, clock)
 	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
 	if err != nil {
@@ -264,21 +282,27 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	reporter := reports.NewService(tx, signer, clock)
 	link := domain.NewLinkService(tx, m.directory, box, connector, clock, reporter)
+	if up != nil {
+		link.RelayTo(up)
+	}
 	accounts := domain.NewAccountService(tx, clock, reporter)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		WebhookService: webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console})
 	api := rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
-		Webhooks: webhooks, Reports: reporter, Logger: m.Logger, RateLimit: m.Config.RateLimit,
+		Webhooks: webhooks, Reports: reporter, Relay: relay, Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
 		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: stores.members, MaxConcurrent: m.Config.MaxConcurrent,
 		MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
 		TrustProxy:          m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: tlsConfig != nil,
 	})
 	if !m.Config.NoWorkers {
-		if err := m.queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver,
-			Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount}); err != nil {
+		runners := storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount}
+		if relay != nil {
+			runners.Reconcile = m.reconciler(up, relay)
+		}
+		if err := m.queue.Start(context.Background(), runners); err != nil {
 			db.Close()
 			return fmt.Errorf("start job queue: %w", err)
 		}
@@ -537,6 +561,14 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	tlsKey := fs.String("tls-key", e.getenv("PAYLINE_TLS_KEY"), "PEM private key of --tls-cert (PAYLINE_TLS_KEY)")
 	trustProxy := fs.Bool("trust-proxy", e.boolean("PAYLINE_TRUST_PROXY", false),
 		"a proxy in front ends TLS (PAYLINE_TRUST_PROXY): outside the sandbox, serve plain HTTP to it and refuse requests whose X-Forwarded-Proto is not https")
+	upstreamURL := fs.String("upstream-url", e.getenv("PAYLINE_UPSTREAM_URL"),
+		"development and production: relay to this Pinwheel-compatible API, its secret in PAYLINE_UPSTREAM_SECRET (PAYLINE_UPSTREAM_URL; docs/upstreams.md)")
+	upstreamVersion := fs.String("upstream-version", e.envOr("PAYLINE_UPSTREAM_VERSION", upstream.DefaultVersion),
+		"the API version asked of the upstream (PAYLINE_UPSTREAM_VERSION)")
+	upstreamLinkJS := fs.String("upstream-link-js", e.getenv("PAYLINE_UPSTREAM_LINK_JS"),
+		"the upstream's Link SDK the modal loads (PAYLINE_UPSTREAM_LINK_JS); default {upstream-url}/link/v1/link.js, right for a Payline upstream")
+	reconcileEvery := fs.Duration("upstream-reconcile-interval", e.duration("PAYLINE_UPSTREAM_RECONCILE_INTERVAL", DefaultReconcileInterval),
+		"how often a relayed mode lists the upstream's recent accounts for what its webhooks missed (PAYLINE_UPSTREAM_RECONCILE_INTERVAL)")
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
 		"run queued work (Link jobs, webhook deliveries, monitoring) in this process (PAYLINE_WORKERS); false for a request-only instance beside others that run it")
 	if err := parse(fs, args); err != nil {
@@ -545,6 +577,10 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	m, err := domain.ParseMode(*mode)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "payline serve:", err)
+		return errUsage
+	}
+	if *upstreamURL != "" && m == domain.ModeSandbox {
+		fmt.Fprintln(e.stderr, "payline serve: --upstream-url relays development or production; the sandbox serves its own simulated data")
 		return errUsage
 	}
 	consoleOn := m == domain.ModeSandbox
@@ -559,7 +595,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
-			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy},
+			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
+			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, ReconcileInterval: *reconcileEvery},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {

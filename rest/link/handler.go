@@ -191,6 +191,11 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		// token names the end user they would belong to.
 		"uploads": t.EndUserID != "" && t.AccountID == "" && billJob(t) == "",
 	}
+	if sess.Upstream != nil {
+		// A relayed mode: the modal opens the upstream's Link with its own
+		// token, inside itself; credentials go to the upstream only.
+		out["upstream"] = map[string]string{"link_token": sess.Upstream.Token, "sdk_url": sess.Upstream.SDKURL}
+	}
 	if t.Allocation != nil {
 		var targets []targetJSON
 		for _, tg := range t.Allocation.Targets {

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"payline/domain"
+	"payline/storage"
+)
+
+// relayPair is an upstream Payline in sandbox mode and a relaying Payline
+// in development mode in front of it, serving TLS with a certificate the
+// upstream trusts for its webhook deliveries.
+type relayPair struct {
+	upstream, relay             *Main
+	upstreamBase, relayBase     string
+	upstreamSecret, relaySecret string
+	relayDB                     string
+	client                      *http.Client
+}
+
+// createKey makes a customer and its key in a database through the CLI.
+func createKey(t *testing.T, url, customer string, mode domain.Mode) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"keys", "create", "--customer", customer, "--mode", string(mode), "--json", "--database-url", url},
+		&out, &errOut, env("PAYLINE_MASTER_KEY", testMasterKey)); err != nil {
+		t.Fatalf("keys create: %v %s", err, errOut.String())
+	}
+	var k map[string]string
+	if err := json.Unmarshal(out.Bytes(), &k); err != nil {
+		t.Fatal(err)
+	}
+	return k["secret"]
+}
+
+func startRelayPair(t *testing.T, relayDB string, logs io.Writer) *relayPair {
+	t.Helper()
+	ctx := context.Background()
+	certFile, keyFile, pool := selfSigned(t)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	pemBytes, err := os.ReadFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(caFile, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	upURL := "sqlite:" + filepath.Join(t.TempDir(), "upstream.db")
+	up := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile, RateLimit: -1},
+		Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(logs, nil)).With("instance", "upstream"),
+		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey)}
+	if err := up.Start(ctx); err != nil {
+		t.Fatalf("start the upstream: %v", err)
+	}
+	t.Cleanup(func() { up.Close(context.Background()) })
+	p := &relayPair{upstream: up, upstreamBase: "http://" + up.Addr(), relayDB: relayDB,
+		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
+	p.upstreamSecret = createKey(t, upURL, "relay operator", domain.ModeSandbox)
+	p.relaySecret = createKey(t, relayDB, "acme lending", domain.ModeDevelopment)
+	addr := freeAddr(t)
+	relay := &Main{Config: ServeConfig{Addr: addr, DatabaseURL: relayDB, Mode: domain.ModeDevelopment, PublicURL: "https://" + addr,
+		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: p.upstreamBase, ReconcileInterval: time.Hour, RateLimit: -1},
+		Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(logs, nil)).With("instance", "relay"),
+		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_UPSTREAM_SECRET", p.upstreamSecret)}
+	if err := relay.Start(ctx); err != nil {
+		t.Fatalf("start the relay: %v", err)
+	}
+	t.Cleanup(func() { relay.Close(context.Background()) })
+	p.relay, p.relayBase = relay, "https://"+addr
+	return p
+}
+
+// call sends a request to one of the pair and decodes the answer.
+func (p *relayPair) call(t *testing.T, method, url, secret, body string, header ...string) (int, map[string]any) {
+	t.Helper()
+	h := http.Header{}
+	for i := 0; i+1 < len(header); i += 2 {
+		h.Set(header[i], header[i+1])
+	}
+	status, out, _, err := apiDo(p.client, method, url, secret, body, h)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	return status, out
+}
+
+// all reads every page of a list.
+func (p *relayPair) all(t *testing.T, base, secret, path string) []any {
+	t.Helper()
+	var items []any
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	cursor := ""
+	for {
+		url := base + path + sep + "limit=100"
+		if cursor != "" {
+			url += "&cursor=" + cursor
+		}
+		status, page := p.call(t, "GET", url, secret, "")
+		if status != 200 {
+			t.Fatalf("GET %s: %d %v", path, status, page)
+		}
+		items = append(items, page["data"].([]any)...)
+		next, _ := page["meta"].(map[string]any)["next_cursor"].(string)
+		if next == "" {
+			return items
+		}
+		cursor = next
+	}
+}
+
+// TestRelayEndToEnd: a token created on the relay opens the upstream's
+// Link (session.upstream), the upstream's sandbox helper completes it,
+// and within 30 s the relay holds the account with the upstream's
+// platform id, every job with the upstream's id and outcome, every
+// paystub to the cent, identity and employment, a VOIE report, the
+// account through GraphQL, and its own account.added and paystubs.added
+// events. Replaying an upstream delivery, or a forged one, changes
+// nothing.
+func TestRelayEndToEnd(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, dbURL string) {
+		var logs bytes.Buffer
+		p := startRelayPair(t, dbURL, &logs)
+		defer func() {
+			if t.Failed() {
+				t.Log(logs.String())
+			}
+		}()
+		// The platform, as the relay's synced directory has it.
+		status, search := p.call(t, "GET", p.relayBase+"/v1/search?q=summit+payroll&response_types=platform", p.relaySecret, "")
+		if status != 200 || len(search["data"].([]any)) == 0 {
+			t.Fatalf("search on the relay: %d %v", status, search)
+		}
+		platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
+		jobs := []string{"paystubs", "identity", "employment", "income"}
+		status, tok := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
+			`{"org_name": "Acme Lending", "end_user_id": "alice", "required_jobs": ["`+strings.Join(jobs, `", "`)+`"]}`)
+		if status != 200 {
+			t.Fatalf("link token on the relay: %d %v", status, tok)
+		}
+		relayToken := tok["data"].(map[string]any)["token"].(string)
+		status, sess := p.call(t, "GET", p.relayBase+"/link/v1/api/session", "", "", "Authorization", "Bearer "+relayToken)
+		if status != 200 {
+			t.Fatalf("session on the relay: %d %v", status, sess)
+		}
+		upstreamSession, _ := sess["upstream"].(map[string]any)
+		if upstreamSession == nil || upstreamSession["sdk_url"] != p.upstreamBase+"/link/v1/link.js" {
+			t.Fatalf("the relay's session does not open the upstream's Link: %v", sess)
+		}
+		status, done := p.call(t, "POST", p.upstreamBase+"/v1/sandbox/link_sessions", p.upstreamSecret,
+			fmt.Sprintf(`{"token": %q, "platform_id": %q, "username": "user_good", "password": "pass_good"}`, upstreamSession["link_token"], platformID))
+		if status != 200 {
+			t.Fatalf("the upstream's sandbox session: %d %v", status, done)
+		}
+		accountID := done["data"].(map[string]any)["account_id"].(string)
+
+		// Within 30 s the relay has every job the upstream ran, final.
+		started := time.Now()
+		var relayJobs []any
+		for {
+			relayJobs = p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+accountID)
+			if len(relayJobs) == len(jobs) {
+				break
+			}
+			if time.Since(started) > 30*time.Second {
+				t.Fatalf("after 30 s the relay has %d of %d jobs: %v", len(relayJobs), len(jobs), relayJobs)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("the relay held every job %s after the upstream's session", time.Since(started).Round(time.Millisecond))
+		upstreamJobs := p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/jobs?account_id="+accountID)
+		outcomes := func(list []any) map[string]string {
+			out := map[string]string{}
+			for _, j := range list {
+				m := j.(map[string]any)
+				out[m["id"].(string)] = m["name"].(string) + ":" + m["outcome"].(string)
+			}
+			return out
+		}
+		if got, want := outcomes(relayJobs), outcomes(upstreamJobs); !reflect.DeepEqual(got, want) {
+			t.Errorf("jobs on the relay %v, upstream %v", got, want)
+		}
+
+		// The account, with the upstream's platform id and the customer's
+		// own end user.
+		status, acct := p.call(t, "GET", p.relayBase+"/v1/accounts/"+accountID, p.relaySecret, "")
+		if status != 200 || acct["data"].(map[string]any)["platform_id"] != platformID || acct["data"].(map[string]any)["end_user_id"] != "alice" {
+			t.Fatalf("account on the relay: %d %v", status, acct)
+		}
+		// Every paystub, to the cent.
+		strip := func(v any) any {
+			m := v.(map[string]any)
+			for _, k := range []string{"created_at", "updated_at"} {
+				delete(m, k)
+			}
+			return m
+		}
+		relayStubs := p.all(t, p.relayBase, p.relaySecret, "/v1/accounts/"+accountID+"/paystubs")
+		upstreamStubs := p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/accounts/"+accountID+"/paystubs")
+		if len(relayStubs) == 0 || len(relayStubs) != len(upstreamStubs) {
+			t.Fatalf("%d paystubs on the relay, %d upstream", len(relayStubs), len(upstreamStubs))
+		}
+		for i := range relayStubs {
+			if got, want := strip(relayStubs[i]), strip(upstreamStubs[i]); !reflect.DeepEqual(got, want) {
+				t.Fatalf("paystub %d differs:\nrelay    %v\nupstream %v", i, got, want)
+			}
+		}
+		// Identity and employment, equal.
+		for _, product := range []string{"identity", "employment", "income"} {
+			_, r := p.call(t, "GET", p.relayBase+"/v1/accounts/"+accountID+"/"+product, p.relaySecret, "")
+			_, u := p.call(t, "GET", p.upstreamBase+"/v1/accounts/"+accountID+"/"+product, p.upstreamSecret, "")
+			rd, ud := r["data"].(map[string]any), u["data"].(map[string]any)
+			for _, k := range []string{"id", "created_at", "updated_at"} {
+				delete(rd, k)
+				delete(ud, k)
+			}
+			if !reflect.DeepEqual(rd, ud) {
+				t.Errorf("%s differs:\nrelay    %v\nupstream %v", product, rd, ud)
+			}
+		}
+		// A VOIE report of the relayed data.
+		status, voie := p.call(t, "GET", p.relayBase+"/v1/end_users/alice/verification_reports/voie", p.relaySecret, "")
+		if status != 200 {
+			t.Errorf("VOIE on the relay: %d %v", status, voie)
+		}
+		// The account through GraphQL.
+		status, gql := p.call(t, "POST", p.relayBase+"/graphql", p.relaySecret,
+			`{"query": "{ endUser(id: \"alice\") { accounts { edges { node { id platform { id } } } } } }"}`)
+		edges, _ := at(gql, "data", "endUser", "accounts", "edges").([]any)
+		if status != 200 || len(edges) != 1 || at(edges[0], "node", "id") != accountID {
+			t.Errorf("GraphQL on the relay: %d %v", status, gql)
+		}
+		// The relay's own events.
+		db, err := storage.Open(context.Background(), dbURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var names []string
+		if err := db.SelectContext(context.Background(), &names, `SELECT name FROM events ORDER BY name`); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"account.added", "paystubs.added"} {
+			if n := strings.Count(strings.Join(names, " ")+" ", want+" "); n != 1 {
+				t.Errorf("the relay emitted %s %d times: %v", want, n, names)
+			}
+		}
+
+		// A forged delivery is refused; a replay of a real one changes
+		// nothing.
+		body := []byte(`{"event": "account.added", "event_id": "` + domain.NewID() + `", "payload": {"account_id": "` + accountID + `"}}`)
+		ts := time.Now().Unix()
+		forged := domain.SignWebhook("not the upstream secret", ts, body)
+		status, refused := p.call(t, "POST", p.relayBase+"/v1/upstream/webhooks", "", string(body),
+			"x-service-signature", forged, "x-timestamp", fmt.Sprint(ts), "Content-Type", "application/json")
+		if status != 401 {
+			t.Errorf("a forged delivery: %d %v", status, refused)
+		}
+		genuine := domain.SignWebhook(p.upstreamSecret, ts, body)
+		for range 2 {
+			status, ok := p.call(t, "POST", p.relayBase+"/v1/upstream/webhooks", "", string(body),
+				"x-service-signature", genuine, "x-timestamp", fmt.Sprint(ts), "Content-Type", "application/json")
+			if status != 200 {
+				t.Fatalf("a genuine delivery: %d %v", status, ok)
+			}
+		}
+		var after []string
+		if err := db.SelectContext(context.Background(), &after, `SELECT name FROM events ORDER BY name`); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(after, names) {
+			t.Errorf("replayed deliveries changed the relay's events: %v, then %v", names, after)
+		}
+		if accounts := p.all(t, p.relayBase, p.relaySecret, "/v1/accounts"); len(accounts) != 1 {
+			t.Errorf("the relay has %d accounts after replays", len(accounts))
+		}
+	})
+}
+
+// at walks decoded JSON by keys.
+func at(v any, path ...string) any {
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+

@@ -1,0 +1,218 @@
+// Package upstream relays to a Pinwheel-compatible payroll API (the
+// vendor's own, or another Payline): its HTTP client and wire shapes,
+// the directory sync, the link token relay, reading accounts, jobs and
+// data products, and verifying its webhooks. It implements
+// domain.Upstream; everything it reads becomes domain types here, so the
+// rest of the service never sees the upstream's shapes.
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"payline/domain"
+)
+
+// DefaultVersion is the API version sent when none is configured.
+const DefaultVersion = "2025-07-08"
+
+// Config is how to reach the upstream.
+type Config struct {
+	// URL is the upstream's base URL, such as https://api.example.com.
+	URL string
+	// Secret is the upstream API secret (PAYLINE_UPSTREAM_SECRET).
+	Secret string
+	// Version is the API version to ask for (DefaultVersion when empty).
+	Version string
+	// LinkJS is the upstream's Link SDK, which the modal loads; default
+	// {URL}/link/v1/link.js, right for a Payline upstream.
+	LinkJS string
+	// HTTP sends the requests (a client with a 15 s timeout when nil).
+	HTTP *http.Client
+	// RequestTimeout bounds one request (10 s when zero).
+	RequestTimeout time.Duration
+}
+
+// Client is the upstream's HTTP API.
+type Client struct {
+	base    *url.URL
+	secret  string
+	version string
+	linkJS  string
+	http    *http.Client
+	timeout time.Duration
+}
+
+// New checks the configuration and returns a client; it does not call
+// the upstream (Verify does).
+func New(cfg Config) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(cfg.URL, "/"))
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("--upstream-url %q: must be an http or https URL", cfg.URL)
+	}
+	if cfg.Secret == "" {
+		return nil, errors.New("PAYLINE_UPSTREAM_SECRET is not set: the relay needs the upstream's API secret")
+	}
+	c := &Client{base: u, secret: cfg.Secret, version: cfg.Version, linkJS: cfg.LinkJS, http: cfg.HTTP, timeout: cfg.RequestTimeout}
+	if c.version == "" {
+		c.version = DefaultVersion
+	}
+	if c.linkJS == "" {
+		c.linkJS = u.String() + "/link/v1/link.js"
+	}
+	if c.http == nil {
+		c.http = &http.Client{Timeout: 15 * time.Second}
+	}
+	if c.timeout == 0 {
+		c.timeout = 10 * time.Second
+	}
+	return c, nil
+}
+
+// Verify asks the upstream for one platform: it says whether the URL
+// answers and the secret is accepted, in one line for serve to print.
+func (c *Client) Verify(ctx context.Context) error {
+	var out paged
+	err := c.do(ctx, "GET", "/v1/platforms?limit=1", nil, &out)
+	var e *domain.Error
+	if errors.As(err, &e) && e.Kind == domain.KindUnauthorized {
+		return fmt.Errorf("the upstream at %s refused PAYLINE_UPSTREAM_SECRET: %s", c.base, e.Message)
+	}
+	if err != nil {
+		return fmt.Errorf("the upstream at %s: %w", c.base, err)
+	}
+	return nil
+}
+
+// unavailableRetry is the retry hint of an upstream that did not answer.
+const unavailableRetry = 5 * time.Second
+
+// do sends one request and decodes the response's data into out. Errors:
+// UPSTREAM_UNAVAILABLE (503) for a network failure, a timeout, a 5XX or
+// a 429 (with the upstream's Retry-After); domain.ErrNoRows for a 404; a
+// KindUnauthorized error for a 401; the upstream's own code and message
+// otherwise, as an invalid request.
+func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("x-api-secret", c.secret)
+	// The spec says Service-Version where the vendor says its own name.
+	req.Header.Set("Service-Version", c.version)
+	req.Header.Set("Pinwheel-Version", c.version)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+	if err != nil {
+		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, err)
+	}
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		wait := unavailableRetry
+		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+			wait = time.Duration(s) * time.Second
+		}
+		return domain.UpstreamUnavailable("the upstream payroll API (rate limited)", wait, fmt.Errorf("%s %s: 429", method, path))
+	case resp.StatusCode >= 500:
+		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, fmt.Errorf("%s %s: %d", method, path, resp.StatusCode))
+	case resp.StatusCode == http.StatusNotFound:
+		return fmt.Errorf("%s %s: %w", method, path, domain.ErrNoRows)
+	case resp.StatusCode >= 400:
+		var eb struct {
+			Error struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		_ = json.Unmarshal(raw, &eb)
+		kind := domain.KindInvalid
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+			kind = domain.KindUnauthorized
+		}
+		code := eb.Error.Code
+		if code == "" {
+			code = domain.CodeUnknown
+		}
+		return &domain.Error{Kind: kind, Code: code, Message: "the upstream payroll API refused the request: " + eb.Error.Message}
+	}
+	if out == nil {
+		return nil
+	}
+	var env struct {
+		Data json.RawMessage `json:"data"`
+		Meta struct {
+			NextCursor *string `json:"next_cursor"`
+		} `json:"meta"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return fmt.Errorf("%s %s: the upstream answered something that is not JSON: %w", method, path, err)
+	}
+	if p, ok := out.(*paged); ok {
+		p.data = env.Data
+		p.next = ""
+		if env.Meta.NextCursor != nil {
+			p.next = *env.Meta.NextCursor
+		}
+		return nil
+	}
+	if err := json.Unmarshal(env.Data, out); err != nil {
+		return fmt.Errorf("%s %s: unexpected response: %w", method, path, err)
+	}
+	return nil
+}
+
+// paged is one page of a list: its data, still raw, and the next cursor.
+type paged struct {
+	data json.RawMessage
+	next string
+}
+
+// each pages through a list, decoding each page's data into a []T.
+func each[T any](ctx context.Context, c *Client, path string, query url.Values, fn func([]T) (more bool, err error)) error {
+	if query == nil {
+		query = url.Values{}
+	}
+	query.Set("limit", "100")
+	for {
+		var p paged
+		if err := c.do(ctx, "GET", path+"?"+query.Encode(), nil, &p); err != nil {
+			return err
+		}
+		var items []T
+		if err := json.Unmarshal(p.data, &items); err != nil {
+			return fmt.Errorf("GET %s: unexpected page: %w", path, err)
+		}
+		more, err := fn(items)
+		if err != nil || !more || p.next == "" {
+			return err
+		}
+		query.Set("cursor", p.next)
+	}
+}

@@ -1,0 +1,182 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"payline/domain"
+)
+
+// Fetch implements domain.Connector: a data product of a connected
+// account, read from the upstream's REST API (every page of a list). The
+// upstream's product bodies are the spec's shapes, which the domain's
+// types read directly; amounts stay integer cents throughout.
+func (c *Client) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetched, error) {
+	base := "/v1/accounts/" + url.PathEscape(r.Account.ID)
+	var f domain.Fetched
+	var err error
+	switch r.Product {
+	case domain.ProductIdentity:
+		f.Identity = new(domain.Identity)
+		err = c.do(ctx, "GET", base+"/identity", nil, f.Identity)
+	case domain.ProductEmployment:
+		f.Employment = new(domain.Employment)
+		err = c.do(ctx, "GET", base+"/employment", nil, f.Employment)
+	case domain.ProductIncome:
+		f.Income = new(domain.Income)
+		err = c.do(ctx, "GET", base+"/income", nil, f.Income)
+	case domain.ProductAllocations:
+		var body struct {
+			Allocations []domain.DepositAllocation `json:"allocations"`
+		}
+		err = c.do(ctx, "GET", base+"/direct_deposit_allocations", nil, &body)
+		f.Allocations = body.Allocations
+	case domain.ProductPaystubs:
+		q := url.Values{}
+		if !r.Since.IsZero() {
+			q.Set("from_pay_date", r.Since.UTC().Format(time.DateOnly))
+		}
+		err = each(ctx, c, base+"/paystubs", q, func(items []domain.Paystub) (bool, error) {
+			f.Paystubs = append(f.Paystubs, items...)
+			return true, nil
+		})
+	case domain.ProductShifts:
+		err = each(ctx, c, base+"/shifts", nil, func(items []json.RawMessage) (bool, error) {
+			for _, raw := range items {
+				var s domain.DatedShift
+				if err := json.Unmarshal(raw, &s.Shift); err != nil {
+					return false, err
+				}
+				var id struct {
+					ID string `json:"id"`
+				}
+				if err := json.Unmarshal(raw, &id); err != nil {
+					return false, err
+				}
+				s.ID = id.ID
+				f.Shifts = append(f.Shifts, s)
+			}
+			return true, nil
+		})
+	case domain.ProductTaxForms:
+		err = each(ctx, c, base+"/tax_forms", nil, func(items []struct {
+			ID         string    `json:"id"`
+			FormType   string    `json:"form_type"`
+			DocumentID string    `json:"document_id"`
+			ParsedData domain.W2 `json:"parsed_data"`
+		}) (bool, error) {
+			for _, t := range items {
+				if t.FormType != "W-2" && t.FormType != "w2" {
+					continue // only W-2s are stored here
+				}
+				f.W2s = append(f.W2s, domain.DatedW2{TaxFormID: t.ID, DocumentID: t.DocumentID, W2: t.ParsedData})
+			}
+			return true, nil
+		})
+	default:
+		return f, fmt.Errorf("the upstream relay does not read %s yet", r.Product)
+	}
+	if err != nil {
+		return domain.Fetched{}, fmt.Errorf("read %s of upstream account %s: %w", r.Product, r.Account.ID, err)
+	}
+	return f, nil
+}
+
+// platformJSON is an upstream platform with its switch limits, dollars
+// as the upstream wrote them.
+type platformJSON struct {
+	ID                        string          `json:"id"`
+	Name                      string          `json:"name"`
+	DisplayName               string          `json:"display_name"`
+	Type                      string          `json:"type"`
+	LastUpdated               time.Time       `json:"last_updated"`
+	LogoURL                   string          `json:"logo_url"`
+	MerchantCategories        []string        `json:"merchant_categories"`
+	MerchantCategory          *string         `json:"merchant_category"`
+	SupportedJobs             []string        `json:"supported_jobs"`
+	AmountSupported           bool            `json:"amount_supported"`
+	FractionalAmountSupported bool            `json:"fractional_amount_supported"`
+	MinAmount                 json.RawMessage `json:"min_amount"`
+	MaxAmount                 json.RawMessage `json:"max_amount"`
+	PercentageSupported       bool            `json:"percentage_supported"`
+	MinPercentage             json.RawMessage `json:"min_percentage"`
+	MaxPercentage             json.RawMessage `json:"max_percentage"`
+}
+
+// Platforms reads the upstream's whole platform directory.
+func (c *Client) Platforms(ctx context.Context) ([]domain.Platform, error) {
+	var out []domain.Platform
+	err := each(ctx, c, "/v1/platforms", nil, func(items []platformJSON) (bool, error) {
+		for _, p := range items {
+			d, err := p.domain()
+			if err != nil {
+				return false, fmt.Errorf("platform %s: %w", p.ID, err)
+			}
+			out = append(out, d)
+		}
+		return true, nil
+	})
+	return out, err
+}
+
+func (p platformJSON) domain() (domain.Platform, error) {
+	t, ok := domain.ParsePlatformType(p.Type)
+	if !ok {
+		t = domain.PlatformPayroll
+	}
+	d := domain.Platform{ID: p.ID, Name: p.Name, DisplayName: p.DisplayName, Type: t, LastUpdated: p.LastUpdated.UTC(),
+		LogoURL: p.LogoURL, MerchantCategories: p.MerchantCategories}
+	if p.MerchantCategory != nil {
+		d.MerchantCategory = *p.MerchantCategory
+	}
+	for _, j := range p.SupportedJobs {
+		if jt, ok := domain.ParseJobType(j); ok {
+			d.SupportedJobs = append(d.SupportedJobs, jt)
+		}
+	}
+	d.AmountSupported, d.FractionalAmountSupported, d.PercentageSupported = p.AmountSupported, p.FractionalAmountSupported, p.PercentageSupported
+	var err error
+	if d.MinAmount, err = cents(p.MinAmount); err != nil {
+		return d, fmt.Errorf("min_amount: %w", err)
+	}
+	if d.MaxAmount, err = cents(p.MaxAmount); err != nil {
+		return d, fmt.Errorf("max_amount: %w", err)
+	}
+	if d.MinPercentage, err = percent(p.MinPercentage); err != nil {
+		return d, fmt.Errorf("min_percentage: %w", err)
+	}
+	if d.MaxPercentage, err = percent(p.MaxPercentage); err != nil {
+		return d, fmt.Errorf("max_percentage: %w", err)
+	}
+	return d, nil
+}
+
+// cents parses a dollar amount from its JSON text, never through a float.
+func cents(raw json.RawMessage) (*int64, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	m, err := domain.ParseDollars(domain.Number(raw), domain.UpToTwoPlaces)
+	if err != nil {
+		return nil, err
+	}
+	return &m.Amount, nil
+}
+
+func percent(raw json.RawMessage) (int, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, nil
+	}
+	// Whole percentages, 0 included (a platform without percentage
+	// switches says 0); a vendor may write 10.0.
+	n, err := strconv.Atoi(strings.TrimSuffix(string(raw), ".0"))
+	if err != nil || n < 0 || n > 100 {
+		return 0, fmt.Errorf("not a whole percentage from 0 to 100: %s", raw)
+	}
+	return n, nil
+}

@@ -1,0 +1,220 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"payline/domain"
+)
+
+var _ domain.Upstream = (*Client)(nil)
+
+// linkTokenBody is POST /v1/link_tokens as the upstream takes it.
+type linkTokenBody struct {
+	OrgName                       string          `json:"org_name"`
+	EndUserID                     string          `json:"end_user_id,omitempty"`
+	Solution                      string          `json:"solution,omitempty"`
+	Features                      []string        `json:"features,omitempty"`
+	RequiredJobs                  []string        `json:"required_jobs,omitempty"`
+	Allocation                    *allocationBody `json:"allocation,omitempty"`
+	EmployerID                    string          `json:"employer_id,omitempty"`
+	PlatformID                    string          `json:"platform_id,omitempty"`
+	AccountID                     string          `json:"account_id,omitempty"`
+	Amount                        json.RawMessage `json:"amount,omitempty"`
+	SkipIntroScreen               bool            `json:"skip_intro_screen,omitempty"`
+	DisableDirectDepositSplitting bool            `json:"disable_direct_deposit_splitting,omitempty"`
+	Language                      string          `json:"language,omitempty"`
+	EndUser                       *endUserBody    `json:"end_user,omitempty"`
+}
+
+type allocationBody struct {
+	Type    string          `json:"type,omitempty"`
+	Value   json.RawMessage `json:"value,omitempty"`
+	Targets []targetBody    `json:"targets,omitempty"`
+}
+
+type targetBody struct {
+	Name          string `json:"name,omitempty"`
+	Type          string `json:"type"`
+	AccountNumber string `json:"account_number"`
+	RoutingNumber string `json:"routing_number"`
+}
+
+type endUserBody struct {
+	PlatformMatching *matchingBody `json:"platform_matching"`
+}
+
+type matchingBody struct {
+	SocialSecurityNumber   string `json:"social_security_number,omitempty"`
+	SocialSecurityLastFour string `json:"social_security_last_four,omitempty"`
+	FirstName              string `json:"first_name,omitempty"`
+	LastName               string `json:"last_name,omitempty"`
+	DateOfBirth            string `json:"date_of_birth,omitempty"`
+	MobilePhoneNumber      string `json:"mobile_phone_number,omitempty"`
+	HomeAddressZipCode     string `json:"home_address_zip_code,omitempty"`
+	Email                  string `json:"email,omitempty"`
+}
+
+// CreateLinkToken implements domain.Upstream: the same jobs, allocation,
+// amounts and preselection as the request, for the namespaced end user.
+// Numbers go on as the caller wrote them (never through a float).
+func (c *Client) CreateLinkToken(ctx context.Context, r domain.LinkTokenRequest, endUser string) (domain.UpstreamToken, error) {
+	b := linkTokenBody{OrgName: r.OrgName, EndUserID: endUser, Solution: r.Solution, Features: r.Features, RequiredJobs: r.RequiredJobs,
+		EmployerID: r.EmployerID, PlatformID: r.PlatformID, AccountID: r.AccountID, SkipIntroScreen: r.SkipIntroScreen,
+		DisableDirectDepositSplitting: r.DisableDirectDepositSplitting, Language: r.Language}
+	if r.Amount != nil {
+		b.Amount = json.RawMessage(*r.Amount)
+	}
+	if a := r.Allocation; a != nil {
+		b.Allocation = &allocationBody{Type: a.Type}
+		if a.Value != nil {
+			b.Allocation.Value = json.RawMessage(*a.Value)
+		}
+		for _, t := range a.Targets {
+			b.Allocation.Targets = append(b.Allocation.Targets, targetBody(t))
+		}
+	}
+	if m := r.PlatformMatching; m != nil {
+		mb := matchingBody(*m)
+		b.EndUser = &endUserBody{PlatformMatching: &mb}
+	}
+	var out struct {
+		ID    string `json:"id"`
+		Token string `json:"token"`
+	}
+	if err := c.do(ctx, "POST", "/v1/link_tokens", b, &out); err != nil {
+		return domain.UpstreamToken{}, err
+	}
+	if out.ID == "" || out.Token == "" {
+		return domain.UpstreamToken{}, errors.New("the upstream created a link token without an id or token")
+	}
+	return domain.UpstreamToken{ID: out.ID, Token: out.Token, SDKURL: c.linkJS}, nil
+}
+
+type accountJSON struct {
+	ID               string    `json:"id"`
+	CreatedAt        time.Time `json:"created_at"`
+	LinkTokenID      string    `json:"link_token_id"`
+	PlatformID       string    `json:"platform_id"`
+	EndUserID        string    `json:"end_user_id"`
+	Connected        bool      `json:"connected"`
+	MonitoringStatus string    `json:"monitoring_status"`
+}
+
+func (a accountJSON) domain() domain.UpstreamAccount {
+	return domain.UpstreamAccount{ID: a.ID, LinkTokenID: a.LinkTokenID, EndUserID: a.EndUserID, PlatformID: a.PlatformID,
+		CreatedAt: a.CreatedAt.UTC(), Connected: a.Connected, MonitoringStatus: domain.MonitoringStatus(a.MonitoringStatus)}
+}
+
+// Account implements domain.Upstream.
+func (c *Client) Account(ctx context.Context, id string) (domain.UpstreamAccount, error) {
+	var a accountJSON
+	if err := c.do(ctx, "GET", "/v1/accounts/"+url.PathEscape(id), nil, &a); err != nil {
+		return domain.UpstreamAccount{}, err
+	}
+	return a.domain(), nil
+}
+
+// Accounts implements domain.Upstream: one page of the upstream's
+// accounts, newest first, stopping at the first created before since.
+func (c *Client) Accounts(ctx context.Context, since time.Time, cursor string) ([]domain.UpstreamAccount, string, error) {
+	q := url.Values{"limit": {"100"}}
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	var p paged
+	if err := c.do(ctx, "GET", "/v1/accounts?"+q.Encode(), nil, &p); err != nil {
+		return nil, "", err
+	}
+	var items []accountJSON
+	if err := json.Unmarshal(p.data, &items); err != nil {
+		return nil, "", fmt.Errorf("GET /v1/accounts: unexpected page: %w", err)
+	}
+	var out []domain.UpstreamAccount
+	for _, a := range items {
+		if a.CreatedAt.Before(since) {
+			return out, "", nil
+		}
+		out = append(out, a.domain())
+	}
+	return out, p.next, nil
+}
+
+type jobJSON struct {
+	ID        string          `json:"id"`
+	AccountID string          `json:"account_id"`
+	Name      string          `json:"name"`
+	Timestamp *time.Time      `json:"timestamp"`
+	Outcome   string          `json:"outcome"`
+	ErrorCode *string         `json:"error_code"`
+	ErrorType *string         `json:"error_type"`
+	Params    json.RawMessage `json:"params"`
+}
+
+// Jobs implements domain.Upstream: every job of the account.
+func (c *Client) Jobs(ctx context.Context, accountID string) ([]domain.UpstreamJob, error) {
+	var out []domain.UpstreamJob
+	err := each(ctx, c, "/v1/jobs", url.Values{"account_id": {accountID}}, func(items []jobJSON) (bool, error) {
+		for _, j := range items {
+			uj := domain.UpstreamJob{ID: j.ID, AccountID: j.AccountID, Name: domain.JobType(j.Name), Outcome: domain.Outcome(j.Outcome)}
+			if j.Timestamp != nil {
+				uj.CreatedAt = j.Timestamp.UTC()
+			}
+			if j.ErrorCode != nil {
+				uj.ErrorCode = *j.ErrorCode
+			}
+			if j.ErrorType != nil {
+				uj.ErrorType = *j.ErrorType
+			}
+			var params struct {
+				Action string `json:"action"`
+			}
+			if len(j.Params) > 0 && json.Unmarshal(j.Params, &params) == nil {
+				uj.Params.Action = params.Action
+			}
+			out = append(out, uj)
+		}
+		return true, nil
+	})
+	return out, err
+}
+
+// Login implements domain.Connector: a relayed mode never sees
+// credentials; the end user logs in through the upstream's own Link.
+func (c *Client) Login(context.Context, domain.Platform, domain.Credentials) (string, error) {
+	return "", domain.Errorf(domain.KindInvalid, domain.CodePlatformUnavailable,
+		"this server relays to an upstream: log in through the upstream's Link, which the modal opens")
+}
+
+// Match implements domain.Connector: the upstream's Link matches
+// platforms itself.
+func (c *Client) Match(context.Context, domain.PlatformMatching, []domain.Platform) []domain.Platform { return nil }
+
+// pendingRecheck is how soon a job pending upstream is asked about again
+// (its webhook usually comes first and runs it at once).
+const pendingRecheck = 30 * time.Second
+
+// Run implements domain.Connector: the job's outcome is the upstream's.
+// A job the upstream does not list yet is pending.
+func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, _, _ time.Time) (domain.JobResult, error) {
+	jobs, err := c.Jobs(ctx, a.ID)
+	if err != nil {
+		return domain.JobResult{}, err
+	}
+	for _, uj := range jobs {
+		if uj.ID != j.ID {
+			continue
+		}
+		switch uj.Outcome {
+		case domain.OutcomeSuccess:
+			return domain.JobResult{Outcome: domain.OutcomeSuccess}, nil
+		case domain.OutcomeError:
+			return domain.JobResult{Outcome: domain.OutcomeError, ErrorCode: uj.ErrorCode, ErrorType: uj.ErrorType}, nil
+		}
+	}
+	return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: pendingRecheck}, nil
+}
