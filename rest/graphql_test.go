@@ -365,7 +365,8 @@ func (f *fixture) seedEndUser(endUser string, n int, platformID string) {
 			LinkTokenID: tok.ID, PlatformID: platformID, EndUserID: endUser, EmployerName: "Seeded", Connected: true,
 			MonitoringStatus: domain.MonitoringActive, Connection: "good",
 			DataUpdatedAt: map[string]time.Time{}, DataRefreshedAt: map[string]time.Time{}}
-		for _, product := range []string{domain.ProductIdentity, domain.ProductIncome, domain.ProductPaystubs} {
+		for _, product := range []string{domain.ProductIdentity, domain.ProductIncome, domain.ProductPaystubs,
+			domain.ProductShifts, domain.ProductTaxForms} {
 			a.DataUpdatedAt[product], a.DataRefreshedAt[product] = now, now
 		}
 		person := sandbox.NewPerson(a)
@@ -383,6 +384,24 @@ func (f *fixture) seedEndUser(endUser string, n int, platformID string) {
 		_, err = tx.PutProduct(ctx, sc, a.ID, domain.ProductIncome, income, now)
 		check(err)
 		_, err = tx.PutPaystubs(ctx, sc, a.ID, stubs[len(stubs)-12:])
+		check(err)
+		// Two W-2s (tax forms and documents) and a month of shifts, stored
+		// as the jobs store them.
+		var records []domain.Record
+		for _, w := range person.W2s(now.AddDate(-2, 0, 0), now) {
+			form, _ := json.Marshal(map[string]any{"year": w.TaxYear, "form_type": "w2", "document_id": w.DocumentID, "parsed_data": w.W2})
+			doc, _ := json.Marshal(map[string]any{"document_type": "w2", "account_id": a.ID, "parsed_data": w.W2})
+			records = append(records,
+				domain.Record{ID: w.TaxFormID, Kind: domain.RecordTaxForm, AccountID: a.ID, EndUserID: endUser, SortKey: w.TaxYear, CreatedAt: now, Body: form},
+				domain.Record{ID: w.DocumentID, Kind: domain.RecordDocument, AccountID: a.ID, EndUserID: endUser, DocumentType: domain.DocumentW2,
+					SortKey: w.TaxYear, CreatedAt: now, Body: doc})
+		}
+		for _, sh := range person.Shifts(now) {
+			body, _ := json.Marshal(sh.Shift)
+			records = append(records, domain.Record{ID: sh.ID, Kind: domain.RecordShift, AccountID: a.ID, EndUserID: endUser, SortKey: sh.StartDate,
+				CreatedAt: now, Body: body})
+		}
+		_, err = tx.Records().PutRecords(ctx, sc, records)
 		check(err)
 		for j := range 5 {
 			at := now.Add(time.Duration(j) * time.Minute)
@@ -436,5 +455,91 @@ func TestGraphQLStatementsDoNotGrowWithFanOut(t *testing.T) {
 			t.Errorf("statements for 1, 10 and 50 accounts: %d, %d, %d; want the same, and few", counts[1], counts[10], counts[50])
 		}
 		t.Logf("statements per dashboard query: %d", counts[1])
+	})
+}
+
+// endUserChildren and accountChildren ask for every list and object
+// field of an end user and of an account.
+const endUserChildren = `
+  id endUserId firstConnectedAt
+  documents(first: 2) { edges { node { id documentType downloadUrl } } }
+  earningsStreamPayouts { payDate earnings { netPay { amount } } }
+  voie { id employee { name { fullName } } }
+  voe { id }
+  accounts(first: 1) { edges { node { id } } }`
+
+const accountChildren = `
+  id dataUpdatedAt { product at } dataRefreshedAt { product at }
+  platform { id } linkToken { id } endUser { id firstConnectedAt }
+  jobs(first: 2) { edges { node { id } } }
+  paystubs(first: 2) { edges { node { id } } }
+  identity { fullName } employment { title } income { compensationUnit }
+  directDepositAllocations { priority }
+  shifts(first: 3) { edges { node { id startDate } } }
+  taxForms(first: 2) { edges { node { id year } } }`
+
+// TestGraphQLChildFieldsBatched: every list and object field of EndUser
+// and of Account costs the same statements for 1, 10 and 50 parents.
+// The end users come from endUsers(first: n); the accounts from one end
+// user's accounts(first: n). As in the dashboard test the loaders wait
+// 20 ms and each size counts the fewest statements of three runs.
+func TestGraphQLChildFieldsBatched(t *testing.T) {
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db, func(s *fixtureSetup) { s.batchWait = 20 * time.Millisecond })
+		for i := range 50 {
+			f.seedEndUser(fmt.Sprintf("child-%02d", i), 1, p.ID)
+		}
+		f.seedEndUser("many", 50, p.ID)
+		f.gql(`{ platforms(first: 1) { edges { node { id } } } }`, nil).ok(t) // authentication is cached after this
+		fewest := func(query string, vars map[string]any, check func(d map[string]any)) int64 {
+			var least int64
+			for run := range 3 {
+				before := db.Statements.Load()
+				d := f.gql(query, vars).ok(t)
+				if c := db.Statements.Load() - before; run == 0 || c < least {
+					least = c
+				}
+				if run == 0 {
+					check(d)
+				}
+			}
+			return least
+		}
+		endUsers, accounts := map[int]int64{}, map[int]int64{}
+		for _, n := range []int{1, 10, 50} {
+			endUsers[n] = fewest(`query ($n: Int!) { endUsers(first: $n) { edges { node { `+endUserChildren+` } } } }`, map[string]any{"n": n},
+				func(d map[string]any) {
+					edges := at(d, "endUsers", "edges").([]any)
+					if len(edges) != n {
+						t.Fatalf("%d end users, want %d", len(edges), n)
+					}
+					for _, e := range edges {
+						u := at(e, "node").(map[string]any)
+						if len(at(u, "documents", "edges").([]any)) == 0 || len(at(u, "earningsStreamPayouts").([]any)) == 0 ||
+							at(u, "firstConnectedAt") == nil {
+							t.Fatalf("end user %v lacks its data: %v", u["endUserId"], u)
+						}
+					}
+				})
+			accounts[n] = fewest(`query ($n: Int!) { endUser(id: "many") { accounts(first: $n) { edges { node { `+accountChildren+` } } } } }`, map[string]any{"n": n},
+				func(d map[string]any) {
+					edges := at(d, "endUser", "accounts", "edges").([]any)
+					if len(edges) != n {
+						t.Fatalf("%d accounts, want %d", len(edges), n)
+					}
+					for _, e := range edges {
+						if len(at(e, "node", "shifts", "edges").([]any)) != 3 || len(at(e, "node", "taxForms", "edges").([]any)) != 2 {
+							t.Fatalf("account %v lacks its shifts or tax forms", at(e, "node", "id"))
+						}
+					}
+				})
+		}
+		for name, counts := range map[string]map[int]int64{"end users": endUsers, "accounts": accounts} {
+			if counts[1] != counts[10] || counts[10] != counts[50] {
+				t.Errorf("statements for 1, 10 and 50 %s: %d, %d, %d; want the same", name, counts[1], counts[10], counts[50])
+			}
+			t.Logf("statements for %s with every child field: %d", name, counts[1])
+		}
 	})
 }

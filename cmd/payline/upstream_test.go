@@ -303,4 +303,3 @@ func at(v any, path ...string) any {
 	}
 	return v
 }
-

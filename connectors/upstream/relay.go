@@ -192,7 +192,9 @@ func (c *Client) Login(context.Context, domain.Platform, domain.Credentials) (st
 
 // Match implements domain.Connector: the upstream's Link matches
 // platforms itself.
-func (c *Client) Match(context.Context, domain.PlatformMatching, []domain.Platform) []domain.Platform { return nil }
+func (c *Client) Match(context.Context, domain.PlatformMatching, []domain.Platform) []domain.Platform {
+	return nil
+}
 
 // pendingRecheck is how soon a job pending upstream is asked about again
 // (its webhook usually comes first and runs it at once).
