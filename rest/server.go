@@ -37,8 +37,10 @@ type Config struct {
 	Accounts  *domain.AccountService
 	Webhooks  *domain.WebhookService
 	// Relay, in a relayed mode, receives the upstream's webhooks at
-	// POST /v1/upstream/webhooks.
-	Relay *domain.RelayService
+	// POST /v1/upstream/webhooks; UpstreamLinkOrigin is where the
+	// upstream's Link SDK comes from, which the modal loads.
+	Relay              *domain.RelayService
+	UpstreamLinkOrigin string
 	// Reports serves verification reports and document downloads.
 	Reports domain.Reporter
 	// GraphQL, when set, is served at /graphql behind the same API-secret
@@ -109,7 +111,9 @@ type Server struct {
 	webhooks  *domain.WebhookService
 	reports   domain.Reporter
 	relay     *domain.RelayService
-	log       *slog.Logger
+	// upstreamLinkOrigin: see Config.UpstreamLinkOrigin.
+	upstreamLinkOrigin string
+	log                *slog.Logger
 
 	graphQLPublic func(r *http.Request) bool
 	limiter       limiter
@@ -136,7 +140,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
-		reports: cfg.Reports, relay: cfg.Relay, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
+		reports: cfg.Reports, relay: cfg.Relay, upstreamLinkOrigin: cfg.UpstreamLinkOrigin, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
 		publicURL: cfg.PublicURL, metrics: cfg.Metrics, ready: cfg.Ready,
 		members: cfg.Members, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"), trustProxy: cfg.TrustProxy,
 		crossOrigin: http.NewCrossOriginProtection(),
@@ -185,7 +189,11 @@ func (s *Server) routes() {
 	s.handle("GET /v1/platforms/{platform_id}", s.getPlatform)
 	s.handle("GET /v1/search", s.search)
 	if s.link != nil && s.accounts != nil {
-		s.mux.Handle("/link/", link.NewHandler(s.link, s.directory, s.log, s.privacyURL))
+		lh := link.NewHandler(s.link, s.directory, s.log, s.privacyURL)
+		if s.upstreamLinkOrigin != "" {
+			lh.RelayTo(s.upstreamLinkOrigin)
+		}
+		s.mux.Handle("/link/", lh)
 		s.handle("POST /v1/link_tokens", s.createLinkToken)
 		s.handle("POST /v1/sites", s.createSite)
 		s.handle("GET /v1/jobs", s.listJobs)

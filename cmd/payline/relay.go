@@ -39,7 +39,7 @@ func (m *Main) startUpstream(ctx context.Context) (*upstream.Client, error) {
 		secret = m.Getenv("PAYLINE_UPSTREAM_SECRET")
 	}
 	up, err := upstream.New(upstream.Config{URL: m.Config.UpstreamURL, Secret: secret, Version: m.Config.UpstreamVersion,
-		LinkJS: m.Config.UpstreamLinkJS})
+		LinkJS: m.Config.UpstreamLinkJS, CAFile: m.Config.UpstreamCAFile})
 	if err != nil {
 		return nil, err
 	}
@@ -101,4 +101,13 @@ func (m *Main) reconciler(up *upstream.Client, relay *domain.RelayService) func(
 		m.Logger.Debug("reconciled with the upstream", slog.Int("accounts", n))
 		return nil
 	}
+}
+
+// upstreamLinkOrigin is where the upstream's Link SDK loads from, "" when
+// nothing is relayed.
+func upstreamLinkOrigin(up *upstream.Client) string {
+	if up == nil {
+		return ""
+	}
+	return up.LinkOrigin()
 }

@@ -94,6 +94,9 @@ type ServeConfig struct {
 	// Pinwheel-compatible API (its secret from PAYLINE_UPSTREAM_SECRET);
 	// UpstreamVersion and UpstreamLinkJS as docs/upstreams.md says.
 	UpstreamURL, UpstreamVersion, UpstreamLinkJS string
+	// UpstreamCAFile is a PEM bundle of extra CAs the upstream's
+	// certificate may chain to.
+	UpstreamCAFile string
 	// ReconcileInterval is how often a relayed mode reconciles with its
 	// upstream (zero: DefaultReconcileInterval).
 	ReconcileInterval time.Duration
@@ -291,7 +294,7 @@ func (m *Main) Start(ctx context.Context) error {
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console})
 	api := rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
-		Webhooks: webhooks, Reports: reporter, Relay: relay, Logger: m.Logger, RateLimit: m.Config.RateLimit,
+		Webhooks: webhooks, Reports: reporter, Relay: relay, UpstreamLinkOrigin: upstreamLinkOrigin(up), Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
 		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: stores.members, MaxConcurrent: m.Config.MaxConcurrent,
 		MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
@@ -567,6 +570,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"the API version asked of the upstream (PAYLINE_UPSTREAM_VERSION)")
 	upstreamLinkJS := fs.String("upstream-link-js", e.getenv("PAYLINE_UPSTREAM_LINK_JS"),
 		"the upstream's Link SDK the modal loads (PAYLINE_UPSTREAM_LINK_JS); default {upstream-url}/link/v1/link.js, right for a Payline upstream")
+	upstreamCA := fs.String("upstream-ca-file", e.getenv("PAYLINE_UPSTREAM_CA_FILE"),
+		"PEM bundle of extra CAs trusted for an upstream with a private certificate (PAYLINE_UPSTREAM_CA_FILE)")
 	reconcileEvery := fs.Duration("upstream-reconcile-interval", e.duration("PAYLINE_UPSTREAM_RECONCILE_INTERVAL", DefaultReconcileInterval),
 		"how often a relayed mode lists the upstream's recent accounts for what its webhooks missed (PAYLINE_UPSTREAM_RECONCILE_INTERVAL)")
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
@@ -596,7 +601,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
-			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, ReconcileInterval: *reconcileEvery},
+			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {

@@ -47,6 +47,13 @@ func createKey(t *testing.T, url, customer string, mode domain.Mode) string {
 }
 
 func startRelayPair(t *testing.T, relayDB string, logs io.Writer) *relayPair {
+	return startRelayPairTLS(t, relayDB, logs, false)
+}
+
+// startRelayPairTLS starts the pair; with upstreamTLS the upstream serves
+// HTTPS too (a browser on the relay's HTTPS page loads its Link SDK),
+// with the same certificate, which the relay trusts by --upstream-ca-file.
+func startRelayPairTLS(t *testing.T, relayDB string, logs io.Writer, upstreamTLS bool) *relayPair {
 	t.Helper()
 	ctx := context.Background()
 	certFile, keyFile, pool := selfSigned(t)
@@ -59,20 +66,25 @@ func startRelayPair(t *testing.T, relayDB string, logs io.Writer) *relayPair {
 		t.Fatal(err)
 	}
 	upURL := "sqlite:" + filepath.Join(t.TempDir(), "upstream.db")
-	up := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile, RateLimit: -1},
+	upCfg := ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile, RateLimit: -1}
+	scheme := "http://"
+	if upstreamTLS {
+		upCfg.TLSCert, upCfg.TLSKey, scheme = certFile, keyFile, "https://"
+	}
+	up := &Main{Config: upCfg,
 		Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(logs, nil)).With("instance", "upstream"),
 		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey)}
 	if err := up.Start(ctx); err != nil {
 		t.Fatalf("start the upstream: %v", err)
 	}
 	t.Cleanup(func() { up.Close(context.Background()) })
-	p := &relayPair{upstream: up, upstreamBase: "http://" + up.Addr(), relayDB: relayDB,
+	p := &relayPair{upstream: up, upstreamBase: scheme + up.Addr(), relayDB: relayDB,
 		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
 	p.upstreamSecret = createKey(t, upURL, "relay operator", domain.ModeSandbox)
 	p.relaySecret = createKey(t, relayDB, "acme lending", domain.ModeDevelopment)
 	addr := freeAddr(t)
 	relay := &Main{Config: ServeConfig{Addr: addr, DatabaseURL: relayDB, Mode: domain.ModeDevelopment, PublicURL: "https://" + addr,
-		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: p.upstreamBase, ReconcileInterval: time.Hour, RateLimit: -1},
+		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: p.upstreamBase, UpstreamCAFile: caFile, ReconcileInterval: time.Hour, RateLimit: -1},
 		Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(logs, nil)).With("instance", "relay"),
 		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_UPSTREAM_SECRET", p.upstreamSecret)}
 	if err := relay.Start(ctx); err != nil {

@@ -9,12 +9,15 @@ package upstream
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +43,9 @@ type Config struct {
 	HTTP *http.Client
 	// RequestTimeout bounds one request (10 s when zero).
 	RequestTimeout time.Duration
+	// CAFile is a PEM bundle of extra CAs to trust for an upstream with a
+	// private certificate (ignored when HTTP is set).
+	CAFile string
 }
 
 // Client is the upstream's HTTP API.
@@ -70,12 +76,37 @@ func New(cfg Config) (*Client, error) {
 		c.linkJS = u.String() + "/link/v1/link.js"
 	}
 	if c.http == nil {
-		c.http = &http.Client{Timeout: 15 * time.Second}
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		if cfg.CAFile != "" {
+			pem, err := os.ReadFile(cfg.CAFile)
+			if err != nil {
+				return nil, fmt.Errorf("--upstream-ca-file: %w", err)
+			}
+			roots, err := x509.SystemCertPool()
+			if err != nil {
+				roots = x509.NewCertPool()
+			}
+			if !roots.AppendCertsFromPEM(pem) {
+				return nil, fmt.Errorf("--upstream-ca-file %s holds no PEM certificate", cfg.CAFile)
+			}
+			transport.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+		}
+		c.http = &http.Client{Timeout: 15 * time.Second, Transport: transport}
 	}
 	if c.timeout == 0 {
 		c.timeout = 10 * time.Second
 	}
 	return c, nil
+}
+
+// LinkOrigin is the origin (scheme, host, port) of the upstream's Link
+// SDK, which the modal loads and frames.
+func (c *Client) LinkOrigin() string {
+	u, err := url.Parse(c.linkJS)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // Verify asks the upstream for one platform: it says whether the URL

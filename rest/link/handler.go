@@ -30,7 +30,14 @@ type Handler struct {
 	log        *slog.Logger
 	mux        *http.ServeMux
 	privacyURL string
+	// upstream is, in a relayed mode, the origin of the upstream's Link
+	// SDK, which the modal loads and frames.
+	upstream string
 }
+
+// RelayTo lets the modal load and frame the upstream's Link from origin
+// (its SDK's scheme, host and port).
+func (h *Handler) RelayTo(origin string) { h.upstream = origin }
 
 // DefaultPrivacyURL is Payline's own privacy notice, linked from Link's
 // consent screen unless the operator names another.
@@ -53,7 +60,12 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("GET /link/v1/modal", func(w http.ResponseWriter, r *http.Request) {
 		// The modal is framed by integrators' pages, so framing is allowed;
 		// everything it loads and calls is this origin.
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors *")
+		csp := "default-src 'self'; img-src 'self' data:; frame-ancestors *"
+		if h.upstream != "" {
+			// A relayed mode opens the upstream's Link inside the modal.
+			csp += "; script-src 'self' " + h.upstream + "; frame-src " + h.upstream
+		}
+		w.Header().Set("Content-Security-Policy", csp)
 		w.Header().Set("Cache-Control", "no-store")
 		serveAsset(files, w, r, "/modal.html")
 	})

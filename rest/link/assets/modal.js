@@ -208,6 +208,7 @@
         state.screen = 'JOB_ERROR';
         return screen('Link cannot start', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
       }
+      if (s.upstream) return openUpstream(s.upstream);
       emit('open', {});
       if (s.skip_intro_screen) return begin();
       renderConsent();
@@ -216,6 +217,30 @@
       state.screen = 'JOB_ERROR';
       screen('Link cannot start', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
     });
+  }
+
+  // openUpstream runs a relayed token's Link: the upstream's own SDK,
+  // opened inside this modal with the upstream's token. The user types
+  // credentials into the upstream's page only; its client events reach
+  // the integrator unchanged in name and payload, and its exit closes
+  // this modal too.
+  function openUpstream(up) {
+    state.screen = 'UPSTREAM';
+    var failed = function () {
+      var e = fail({ type: 'SERVICE_UNAVAILABLE', code: 'UPSTREAM_UNAVAILABLE',
+        message: 'the upstream Link SDK at ' + up.sdk_url + ' could not be loaded' });
+      state.screen = 'JOB_ERROR';
+      screen('Link cannot start', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
+    };
+    var script = document.createElement('script');
+    script.src = up.sdk_url;
+    script.onerror = failed;
+    script.onload = function () {
+      var sdk = window.PaylineLink || window.Pinwheel;
+      if (!sdk || typeof sdk.open !== 'function') return failed();
+      sdk.open({ linkToken: up.link_token, sdkVersion: state.sdkVersion, onEvent: function (name, payload) { emit(name, payload); } });
+    };
+    document.head.appendChild(script);
   }
 
   // What each job lets the organisation see or do, in the user's words.
