@@ -22,13 +22,52 @@ import (
 
 // relayPair is an upstream Payline in sandbox mode and a relaying Payline
 // in development mode in front of it, serving TLS with a certificate the
-// upstream trusts for its webhook deliveries.
+// upstream trusts for its webhook deliveries. Either can be stopped and
+// started again on the same address and database.
 type relayPair struct {
 	upstream, relay             *Main
 	upstreamBase, relayBase     string
 	upstreamSecret, relaySecret string
 	relayDB                     string
 	client                      *http.Client
+	upCfg, relayCfg             ServeConfig
+	logs                        io.Writer
+}
+
+func (p *relayPair) startUpstream(t *testing.T) {
+	t.Helper()
+	up := &Main{Config: p.upCfg, Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(p.logs, nil)).With("instance", "upstream"),
+		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey)}
+	if err := up.Start(context.Background()); err != nil {
+		t.Fatalf("start the upstream: %v", err)
+	}
+	p.upstream = up
+	t.Cleanup(func() { p.stopUpstream() })
+}
+
+func (p *relayPair) stopUpstream() {
+	if p.upstream != nil {
+		p.upstream.Close(context.Background())
+		p.upstream = nil
+	}
+}
+
+func (p *relayPair) startRelay(t *testing.T) {
+	t.Helper()
+	relay := &Main{Config: p.relayCfg, Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(p.logs, nil)).With("instance", "relay"),
+		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_UPSTREAM_SECRET", p.upstreamSecret)}
+	if err := relay.Start(context.Background()); err != nil {
+		t.Fatalf("start the relay: %v", err)
+	}
+	p.relay = relay
+	t.Cleanup(func() { p.stopRelay() })
+}
+
+func (p *relayPair) stopRelay() {
+	if p.relay != nil {
+		p.relay.Close(context.Background())
+		p.relay = nil
+	}
 }
 
 // createKey makes a customer and its key in a database through the CLI.
@@ -55,7 +94,6 @@ func startRelayPair(t *testing.T, relayDB string, logs io.Writer) *relayPair {
 // with the same certificate, which the relay trusts by --upstream-ca-file.
 func startRelayPairTLS(t *testing.T, relayDB string, logs io.Writer, upstreamTLS bool) *relayPair {
 	t.Helper()
-	ctx := context.Background()
 	certFile, keyFile, pool := selfSigned(t)
 	caFile := filepath.Join(t.TempDir(), "ca.pem")
 	pemBytes, err := os.ReadFile(certFile)
@@ -66,32 +104,22 @@ func startRelayPairTLS(t *testing.T, relayDB string, logs io.Writer, upstreamTLS
 		t.Fatal(err)
 	}
 	upURL := "sqlite:" + filepath.Join(t.TempDir(), "upstream.db")
-	upCfg := ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile, RateLimit: -1}
-	scheme := "http://"
-	if upstreamTLS {
-		upCfg.TLSCert, upCfg.TLSKey, scheme = certFile, keyFile, "https://"
-	}
-	up := &Main{Config: upCfg,
-		Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(logs, nil)).With("instance", "upstream"),
-		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey)}
-	if err := up.Start(ctx); err != nil {
-		t.Fatalf("start the upstream: %v", err)
-	}
-	t.Cleanup(func() { up.Close(context.Background()) })
-	p := &relayPair{upstream: up, upstreamBase: scheme + up.Addr(), relayDB: relayDB,
+	upAddr := freeAddr(t)
+	p := &relayPair{relayDB: relayDB, logs: logs,
+		upCfg: ServeConfig{Addr: upAddr, DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile, RateLimit: -1},
 		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
+	p.upstreamBase = "http://" + upAddr
+	if upstreamTLS {
+		p.upCfg.TLSCert, p.upCfg.TLSKey, p.upstreamBase = certFile, keyFile, "https://"+upAddr
+	}
+	p.startUpstream(t)
 	p.upstreamSecret = createKey(t, upURL, "relay operator", domain.ModeSandbox)
 	p.relaySecret = createKey(t, relayDB, "acme lending", domain.ModeDevelopment)
 	addr := freeAddr(t)
-	relay := &Main{Config: ServeConfig{Addr: addr, DatabaseURL: relayDB, Mode: domain.ModeDevelopment, PublicURL: "https://" + addr,
-		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: p.upstreamBase, UpstreamCAFile: caFile, ReconcileInterval: time.Hour, RateLimit: -1},
-		Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(logs, nil)).With("instance", "relay"),
-		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_UPSTREAM_SECRET", p.upstreamSecret)}
-	if err := relay.Start(ctx); err != nil {
-		t.Fatalf("start the relay: %v", err)
-	}
-	t.Cleanup(func() { relay.Close(context.Background()) })
-	p.relay, p.relayBase = relay, "https://"+addr
+	p.relayCfg = ServeConfig{Addr: addr, DatabaseURL: relayDB, Mode: domain.ModeDevelopment, PublicURL: "https://" + addr,
+		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: p.upstreamBase, UpstreamCAFile: caFile, ReconcileInterval: time.Hour, RateLimit: -1}
+	p.relayBase = "https://" + addr
+	p.startRelay(t)
 	return p
 }
 
@@ -314,4 +342,104 @@ func at(v any, path ...string) any {
 		v = m[k]
 	}
 	return v
+}
+
+// relayToken creates a token on the relay and returns the upstream's
+// token its modal session opens.
+func (p *relayPair) relayToken(t *testing.T, endUser string, jobs ...string) string {
+	t.Helper()
+	status, tok := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
+		`{"org_name": "Acme Lending", "end_user_id": "`+endUser+`", "required_jobs": ["`+strings.Join(jobs, `", "`)+`"]}`)
+	if status != 200 {
+		t.Fatalf("link token on the relay: %d %v", status, tok)
+	}
+	status, sess := p.call(t, "GET", p.relayBase+"/link/v1/api/session", "", "", "Authorization", "Bearer "+tok["data"].(map[string]any)["token"].(string))
+	up, _ := sess["upstream"].(map[string]any)
+	if status != 200 || up == nil {
+		t.Fatalf("session on the relay: %d %v", status, sess)
+	}
+	return up["link_token"].(string)
+}
+
+// completeUpstream signs in at the upstream with its sandbox helper.
+func (p *relayPair) completeUpstream(t *testing.T, upstreamToken, platformID string) string {
+	t.Helper()
+	status, done := p.call(t, "POST", p.upstreamBase+"/v1/sandbox/link_sessions", p.upstreamSecret,
+		fmt.Sprintf(`{"token": %q, "platform_id": %q, "username": "user_good", "password": "pass_good"}`, upstreamToken, platformID))
+	if status != 200 {
+		t.Fatalf("the upstream's sandbox session: %d %v", status, done)
+	}
+	return done["data"].(map[string]any)["account_id"].(string)
+}
+
+// waitJobs waits until the relay holds n final jobs of the account, and
+// says how long that took.
+func (p *relayPair) waitJobs(t *testing.T, accountID string, n int, within time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for {
+		jobs := p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+accountID)
+		if len(jobs) == n {
+			return time.Since(start)
+		}
+		if time.Since(start) > within {
+			t.Fatalf("after %s the relay holds %d of %d jobs of %s", within, len(jobs), n, accountID)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (p *relayPair) platformID(t *testing.T) string {
+	t.Helper()
+	status, search := p.call(t, "GET", p.relayBase+"/v1/search?q=summit+payroll&response_types=platform", p.relaySecret, "")
+	if status != 200 || len(search["data"].([]any)) == 0 {
+		t.Fatalf("search on the relay: %d %v", status, search)
+	}
+	return search["data"].([]any)[0].(map[string]any)["id"].(string)
+}
+
+// TestRelayFaults: with the upstream down, new tokens answer 503
+// UPSTREAM_UNAVAILABLE (never a hang) while reads of relayed data still
+// answer, and tokens work again once it is back; a session completed
+// upstream while the relay is down appears on the relay within 60 s of
+// its restart (its reconciliation at start, or the upstream's retried
+// delivery, whichever comes first).
+func TestRelayFaults(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, dbURL string) {
+		var logs bytes.Buffer
+		p := startRelayPair(t, dbURL, &logs)
+		defer func() {
+			if t.Failed() {
+				t.Log(logs.String())
+			}
+		}()
+		platform := p.platformID(t)
+		first := p.completeUpstream(t, p.relayToken(t, "bob", "paystubs", "identity"), platform)
+		p.waitJobs(t, first, 2, 30*time.Second)
+
+		p.stopUpstream()
+		status, refused := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
+			`{"org_name": "Acme Lending", "end_user_id": "bob", "required_jobs": ["paystubs"]}`)
+		if status != 503 || at(refused, "error", "code") != domain.CodeUpstreamUnavailable {
+			t.Errorf("a token while the upstream is down: %d %v", status, refused)
+		}
+		for _, path := range []string{"/v1/accounts/" + first, "/v1/accounts/" + first + "/paystubs", "/v1/accounts/" + first + "/identity",
+			"/v1/end_users/bob/verification_reports/voie"} {
+			if status, body := p.call(t, "GET", p.relayBase+path, p.relaySecret, ""); status != 200 {
+				t.Errorf("GET %s while the upstream is down: %d %v", path, status, body)
+			}
+		}
+		p.startUpstream(t)
+		second := p.relayToken(t, "carol", "paystubs", "identity") // works again
+
+		p.stopRelay()
+		account := p.completeUpstream(t, second, platform)
+		p.startRelay(t)
+		took := p.waitJobs(t, account, 2, 60*time.Second)
+		t.Logf("the account completed while the relay was down arrived %s after its restart", took.Round(time.Millisecond))
+		if status, acct := p.call(t, "GET", p.relayBase+"/v1/accounts/"+account, p.relaySecret, ""); status != 200 ||
+			at(acct, "data", "end_user_id") != "carol" {
+			t.Errorf("the account after the restart: %d %v", status, acct)
+		}
+	})
 }

@@ -57,10 +57,16 @@ func (c *Client) EnsureWebhook(ctx context.Context, url string) error {
 		return fmt.Errorf("list the upstream's webhooks: %w", err)
 	}
 	var out webhookJSON
-	if found != nil {
+	switch {
+	case found != nil && found.Version == c.version:
+		delete(body, "version") // a webhook's version cannot change
 		err = c.do(ctx, "PUT", "/v1/webhooks/"+found.ID, body, &out)
-	} else {
-		err = c.do(ctx, "POST", "/v1/webhooks", body, &out)
+	default:
+		// New, or of another version: the spec has a new one created and
+		// the old one deleted.
+		if err = c.do(ctx, "POST", "/v1/webhooks", body, &out); err == nil && found != nil {
+			err = c.do(ctx, "DELETE", "/v1/webhooks/"+found.ID, nil, nil)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("register the upstream webhook for %s: %w", url, err)
