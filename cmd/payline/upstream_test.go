@@ -94,6 +94,18 @@ func startRelayPair(t *testing.T, relayDB string, logs io.Writer) *relayPair {
 // with the same certificate, which the relay trusts by --upstream-ca-file.
 func startRelayPairTLS(t *testing.T, relayDB string, logs io.Writer, upstreamTLS bool) *relayPair {
 	t.Helper()
+	return startRelayPairWith(t, relayDB, logs, upstreamTLS, nil)
+}
+
+// startRelayPairVia starts the pair with the relay reaching the upstream
+// through the URL via returns for the upstream's own.
+func startRelayPairVia(t *testing.T, relayDB string, logs io.Writer, via func(upstreamBase string) string) *relayPair {
+	t.Helper()
+	return startRelayPairWith(t, relayDB, logs, false, via)
+}
+
+func startRelayPairWith(t *testing.T, relayDB string, logs io.Writer, upstreamTLS bool, via func(string) string) *relayPair {
+	t.Helper()
 	certFile, keyFile, pool := selfSigned(t)
 	caFile := filepath.Join(t.TempDir(), "ca.pem")
 	pemBytes, err := os.ReadFile(certFile)
@@ -116,8 +128,12 @@ func startRelayPairTLS(t *testing.T, relayDB string, logs io.Writer, upstreamTLS
 	p.upstreamSecret = createKey(t, upURL, "relay operator", domain.ModeSandbox)
 	p.relaySecret = createKey(t, relayDB, "acme lending", domain.ModeDevelopment)
 	addr := freeAddr(t)
+	upstreamURL := p.upstreamBase
+	if via != nil {
+		upstreamURL = via(p.upstreamBase)
+	}
 	p.relayCfg = ServeConfig{Addr: addr, DatabaseURL: relayDB, Mode: domain.ModeDevelopment, PublicURL: "https://" + addr,
-		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: p.upstreamBase, UpstreamCAFile: caFile, ReconcileInterval: time.Hour, RateLimit: -1}
+		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: upstreamURL, UpstreamCAFile: caFile, ReconcileInterval: time.Hour, RateLimit: -1}
 	p.relayBase = "https://" + addr
 	p.startRelay(t)
 	return p

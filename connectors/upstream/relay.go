@@ -59,11 +59,29 @@ type matchingBody struct {
 	Email                  string `json:"email,omitempty"`
 }
 
+// solutionFor is the token's solution, which the vendor's API requires:
+// the caller's, or the one its jobs imply (a switch, a bill, or a
+// verification).
+func solutionFor(r domain.LinkTokenRequest) string {
+	if r.Solution != "" {
+		return r.Solution
+	}
+	for _, j := range r.RequiredJobs {
+		switch domain.JobType(j) {
+		case domain.JobDirectDepositSwitch, domain.JobDirectDepositPayment:
+			return "Deposit Switch"
+		case domain.JobBillSwitch, domain.JobBillCancellation:
+			return "Bill Switch"
+		}
+	}
+	return "Verify"
+}
+
 // CreateLinkToken implements domain.Upstream: the same jobs, allocation,
 // amounts and preselection as the request, for the namespaced end user.
 // Numbers go on as the caller wrote them (never through a float).
 func (c *Client) CreateLinkToken(ctx context.Context, r domain.LinkTokenRequest, endUser string) (domain.UpstreamToken, error) {
-	b := linkTokenBody{OrgName: r.OrgName, EndUserID: endUser, Solution: r.Solution, Features: r.Features, RequiredJobs: r.RequiredJobs,
+	b := linkTokenBody{OrgName: r.OrgName, EndUserID: endUser, Solution: solutionFor(r), Features: r.Features, RequiredJobs: r.RequiredJobs,
 		EmployerID: r.EmployerID, PlatformID: r.PlatformID, AccountID: r.AccountID, SkipIntroScreen: r.SkipIntroScreen,
 		DisableDirectDepositSplitting: r.DisableDirectDepositSplitting, Language: r.Language}
 	if r.Amount != nil {

@@ -20,10 +20,16 @@ func (c *Client) VerifyWebhook(header func(string) string, body []byte, now time
 }
 
 // WebhookEvents are the upstream events the relay subscribes to: an
-// account's arrival and every job's outcome.
+// account's arrival and the outcome of every job the vendor's API names
+// an event for (it has none for direct_deposit_payment and
+// bill_cancellation; those jobs arrive with the account's next event or
+// the reconciliation).
 func WebhookEvents() []string {
 	events := []string{"account.added"}
 	for _, j := range domain.JobTypes {
+		if j == domain.JobDirectDepositPayment || j == domain.JobBillCancellation {
+			continue
+		}
 		events = append(events, string(j)+".added")
 	}
 	return events
