@@ -194,6 +194,7 @@ func TestRelayContract(t *testing.T) {
 //   - paystub deductions carry name, category and amount, not the
 //     vendor's required type;
 //   - the sandbox directory's merchant categories are its own.
+//
 // Anything else fails the test.
 func deviations(err error) []string {
 	var out []string

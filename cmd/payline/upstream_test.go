@@ -118,7 +118,7 @@ func startRelayPairWith(t *testing.T, relayDB string, logs io.Writer, upstreamTL
 	upURL := "sqlite:" + filepath.Join(t.TempDir(), "upstream.db")
 	upAddr := freeAddr(t)
 	p := &relayPair{relayDB: relayDB, logs: logs,
-		upCfg: ServeConfig{Addr: upAddr, DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile, RateLimit: -1},
+		upCfg:  ServeConfig{Addr: upAddr, DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile, RateLimit: -1},
 		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
 	p.upstreamBase = "http://" + upAddr
 	if upstreamTLS {
