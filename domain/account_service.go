@@ -12,7 +12,11 @@ type AccountService struct {
 	tx       Transactor
 	clock    Clock
 	reporter Reporter
+	upstream Upstream // nil unless this mode relays to one
 }
+
+// RelayTo makes account actions take effect at the upstream first.
+func (s *AccountService) RelayTo(u Upstream) { s.upstream = u }
 
 // NewAccountService wires the account use cases; reporter renders and
 // links documents (nil leaves documents without download links).
@@ -98,14 +102,14 @@ func (s *AccountService) SimulateMonitoringStatus(ctx context.Context, sc Scope,
 		return Account{}, Errorf(KindInvalid, CodeInvalidFields,
 			"monitoring_status: must be active, degraded, user_action_required or unavailable (customer_disabled comes from POST /accounts/{id}/disable_monitoring)")
 	}
-	if err := s.setMonitoring(ctx, sc, id, func(a *Account) { a.MonitoringStatus = status }); err != nil {
+	if err := s.setMonitoring(ctx, sc, id, "", func(a *Account) { a.MonitoringStatus = status }); err != nil {
 		return Account{}, err
 	}
 	return s.Account(ctx, sc, id)
 }
 
-// NoConnector stands in for real payroll connectors in development and
-// production modes, which do not ship yet: it says so instead of
+// NoConnector stands in for a payroll source in development and
+// production modes without --upstream-url: it says so instead of
 // pretending.
 type NoConnector struct{}
 
@@ -168,9 +172,17 @@ func (s *AccountService) Paystub(ctx context.Context, sc Scope, accountID, id st
 
 // setMonitoring changes an account in a transaction and writes
 // account.monitoring_status.updated when its status changes.
-func (s *AccountService) setMonitoring(ctx context.Context, sc Scope, id string, change func(a *Account)) error {
+func (s *AccountService) setMonitoring(ctx context.Context, sc Scope, id, action string, change func(a *Account)) error {
 	if _, err := s.Account(ctx, sc, id); err != nil {
 		return err
+	}
+	if s.upstream != nil && action != "" {
+		// The upstream holds the connection: the action takes effect there
+		// first (an upstream that is away fails it and nothing changes),
+		// and its own events come back through ingest.
+		if err := s.upstream.Act(ctx, id, action); err != nil {
+			return err
+		}
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		a, err := tx.Accounts().AccountForUpdate(ctx, sc, id)
@@ -196,7 +208,7 @@ func (s *AccountService) setMonitoring(ctx context.Context, sc Scope, id string,
 // readable, and On Demand Updates are refused from then on. Repeating it
 // changes nothing.
 func (s *AccountService) Disconnect(ctx context.Context, sc Scope, id string) error {
-	return s.setMonitoring(ctx, sc, id, func(a *Account) {
+	return s.setMonitoring(ctx, sc, id, ActionDisconnect, func(a *Account) {
 		a.Connected, a.MonitoringStatus = false, MonitoringUnavailable
 	})
 }
@@ -204,7 +216,7 @@ func (s *AccountService) Disconnect(ctx context.Context, sc Scope, id string) er
 // DisableMonitoring stops refreshes: monitoring_status becomes
 // customer_disabled (a disconnected account stays unavailable).
 func (s *AccountService) DisableMonitoring(ctx context.Context, sc Scope, id string) error {
-	return s.setMonitoring(ctx, sc, id, func(a *Account) {
+	return s.setMonitoring(ctx, sc, id, ActionDisableMonitoring, func(a *Account) {
 		if a.Connected {
 			a.MonitoringStatus = MonitoringCustomerDisabled
 		}

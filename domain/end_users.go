@@ -347,5 +347,10 @@ func (s *AccountService) SetBillNavigatorStatus(ctx context.Context, sc Scope, e
 	if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
 		return err
 	}
+	if s.upstream != nil {
+		if err := s.upstream.SetBillNavigatorStatus(ctx, UpstreamEndUser(sc.CustomerID, endUserID), action, reason); err != nil {
+			return err
+		}
+	}
 	return s.tx.Records().SetBillNavigatorStatus(ctx, sc, endUserID, action+"d", reason, s.clock.Now())
 }

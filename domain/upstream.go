@@ -33,7 +33,19 @@ type Upstream interface {
 	// VerifyWebhook checks a delivery's signature with the upstream's
 	// scheme; header reads the delivery's headers.
 	VerifyWebhook(header func(name string) string, body []byte, now time.Time) error
+	// Act relays an account action ("disconnect", "disable_monitoring")
+	// to the upstream, where it takes effect.
+	Act(ctx context.Context, accountID, action string) error
+	// SetBillNavigatorStatus relays a bill navigator action for the
+	// upstream end user.
+	SetBillNavigatorStatus(ctx context.Context, endUser, action, reason string) error
 }
+
+// The account actions an upstream relays.
+const (
+	ActionDisconnect        = "disconnect"
+	ActionDisableMonitoring = "disable_monitoring"
+)
 
 // WebhookTolerance is how far a delivery's x-timestamp may be from now
 // before its signature is refused as stale (a replay).

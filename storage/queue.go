@@ -53,7 +53,15 @@ const (
 func (w *payrollWorker) Work(ctx context.Context, j *river.Job[payrollJobArgs]) error {
 	wait, err := w.run(ctx, domain.JobRun{
 		Scope: domain.Scope{CustomerID: j.Args.CustomerID, Mode: domain.Mode(j.Args.Mode)}, JobID: j.Args.JobID})
-	if err != nil {
+	var de *domain.Error
+	switch {
+	case errors.As(err, &de) && de.Code == domain.CodeUpstreamUnavailable && de.RetryAfter > 0 && time.Since(j.CreatedAt) < domain.PendingWindow:
+		// An upstream that is away or rate limiting says when to come
+		// back; waiting that long spends no attempt (a snooze), for as
+		// long as a pending job may wait, after which River's attempts
+		// run out as for any failure.
+		return river.JobSnooze(de.RetryAfter)
+	case err != nil:
 		return err
 	}
 	if wait > 0 {

@@ -285,10 +285,11 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	reporter := reports.NewService(tx, signer, clock)
 	link := domain.NewLinkService(tx, m.directory, box, connector, clock, reporter)
+	accounts := domain.NewAccountService(tx, clock, reporter)
 	if up != nil {
 		link.RelayTo(up)
+		accounts.RelayTo(up)
 	}
-	accounts := domain.NewAccountService(tx, clock, reporter)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		WebhookService: webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console})

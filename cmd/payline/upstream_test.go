@@ -345,6 +345,28 @@ func TestRelayEndToEnd(t *testing.T) {
 		if accounts := p.all(t, p.relayBase, p.relaySecret, "/v1/accounts"); len(accounts) != 1 {
 			t.Errorf("the relay has %d accounts after replays", len(accounts))
 		}
+
+		// Actions on the relay take effect at the upstream.
+		if status, body := p.call(t, "PUT", p.relayBase+"/v1/end_users/alice/bill_navigator/status", p.relaySecret,
+			`{"action": "deactivate"}`); status != 200 && status != 204 {
+			t.Errorf("bill navigator through the relay: %d %v", status, body)
+		}
+		for _, step := range []struct{ action, field, want string }{
+			{"disable_monitoring", "monitoring_status", "customer_disabled"},
+			{"disconnect", "connected", "false"},
+		} {
+			if status, body := p.call(t, "POST", p.relayBase+"/v1/accounts/"+accountID+"/"+step.action, p.relaySecret, ""); status != 200 && status != 204 {
+				t.Fatalf("%s on the relay: %d %v", step.action, status, body)
+			}
+			_, up := p.call(t, "GET", p.upstreamBase+"/v1/accounts/"+accountID, p.upstreamSecret, "")
+			_, here := p.call(t, "GET", p.relayBase+"/v1/accounts/"+accountID, p.relaySecret, "")
+			if got := fmt.Sprint(at(up, "data", step.field)); got != step.want {
+				t.Errorf("after %s on the relay the upstream's %s is %s", step.action, step.field, got)
+			}
+			if got := fmt.Sprint(at(here, "data", step.field)); got != step.want {
+				t.Errorf("after %s the relay's %s is %s", step.action, step.field, got)
+			}
+		}
 	})
 }
 

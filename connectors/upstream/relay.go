@@ -238,3 +238,23 @@ func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, _, _ t
 	}
 	return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: pendingRecheck}, nil
 }
+
+// Act implements domain.Upstream: POST /v1/accounts/{id}/disconnect or
+// /disable_monitoring at the upstream.
+func (c *Client) Act(ctx context.Context, accountID, action string) error {
+	switch action {
+	case domain.ActionDisconnect, domain.ActionDisableMonitoring:
+	default:
+		return fmt.Errorf("the upstream relay has no account action %q", action)
+	}
+	return c.do(ctx, "POST", "/v1/accounts/"+url.PathEscape(accountID)+"/"+action, nil, nil)
+}
+
+// SetBillNavigatorStatus implements domain.Upstream.
+func (c *Client) SetBillNavigatorStatus(ctx context.Context, endUser, action, reason string) error {
+	body := map[string]string{"action": action}
+	if reason != "" {
+		body["reason"] = reason
+	}
+	return c.do(ctx, "PUT", "/v1/end_users/"+url.PathEscape(endUser)+"/bill_navigator/status", body, nil)
+}
