@@ -47,7 +47,7 @@ type Connector interface {
 
 func (NoConnector) unavailable() error {
 	return Errorf(KindInvalid, CodePlatformUnavailable,
-		"no payroll connector for real platforms ships with this server yet; use the sandbox mode")
+		"this server has no payroll source in this mode: start it with --upstream-url to relay to a Pinwheel-compatible API (docs/upstreams.md), or use the sandbox mode")
 }
 
 // Login implements Connector.
