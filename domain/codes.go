@@ -91,6 +91,7 @@ const (
 	CodePlatformNotFound  = "PLATFORM_NOT_FOUND"
 	CodeCustomerNotFound  = "CUSTOMER_NOT_FOUND"
 	CodeAPIKeyNotFound    = "API_KEY_NOT_FOUND"
+	CodeMemberNotFound    = "MEMBER_NOT_FOUND"
 	CodeAccountNotFound   = "ACCOUNT_NOT_FOUND"
 	CodeJobNotFound       = "JOB_NOT_FOUND"
 	CodeLinkTokenNotFound = "LINK_TOKEN_NOT_FOUND"

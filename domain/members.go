@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
-	"golang.org/x/time/rate"
 )
 
 // Role is what a workspace member may do. Administrators manage API keys;
@@ -42,6 +40,10 @@ func (r Role) CanWrite() bool { return r == RoleAdministrator || r == RoleDevelo
 
 // CanManageKeys reports whether the role may create and revoke API keys.
 func (r Role) CanManageKeys() bool { return r == RoleAdministrator }
+
+// CanManageMembers reports whether the role may end other members'
+// sessions.
+func (r Role) CanManageMembers() bool { return r == RoleAdministrator }
 
 // Member is a person of a customer's team who signs in to the dashboard
 // or the admin API. Only a bcrypt hash of the password is stored.
@@ -98,6 +100,7 @@ const (
 	AuditMemberAdded    = "member.added"
 	AuditSignedIn       = "member.signed_in"
 	AuditSignedOut      = "member.signed_out"
+	AuditSessionsEnded  = "member.sessions_ended"
 	AuditSignInRefused  = "member.sign_in_refused"
 	AuditSignInThrottle = "member.sign_in_throttled"
 	AuditCustomerAdded  = "customer.created"
@@ -118,10 +121,18 @@ type MemberStore interface {
 	CreateMember(ctx context.Context, m Member) error
 	// MemberByEmail returns ErrNoRows when no member has the e-mail.
 	MemberByEmail(ctx context.Context, email string) (Member, error)
+	// MemberOf returns the customer's member by id; ErrNoRows when the
+	// customer has no such member (another customer's included).
+	MemberOf(ctx context.Context, customerID, id string) (Member, error)
+	// MembersOf lists the customer's members by e-mail.
+	MembersOf(ctx context.Context, customerID string) ([]Member, error)
 	CreateSession(ctx context.Context, tokenHash []byte, s Session) error
 	// SessionByHash returns ErrNoRows when no session has the hash.
 	SessionByHash(ctx context.Context, tokenHash []byte) (Session, error)
 	DeleteSession(ctx context.Context, tokenHash []byte) error
+	// DeleteMemberSessions ends every session of a member, in every mode,
+	// and says how many there were.
+	DeleteMemberSessions(ctx context.Context, memberID string) (int, error)
 	// CustomerName names a customer (the workspace); ErrNoRows if unknown.
 	CustomerName(ctx context.Context, customerID string) (string, error)
 }
@@ -148,39 +159,35 @@ const (
 	DashboardSessionTTL = 8 * time.Hour
 )
 
-// Sign-in throttling: a member's e-mail address, and a client address,
-// may each fail signInBurst times, then one more attempt per
-// signInEvery.
-const (
-	signInBurst = 5
-	signInEvery = time.Minute
-)
+// SignInRule throttles sign-ins: a member's e-mail address, and a client
+// address, may each fail five times, then one more attempt a minute. The
+// counts live in a SignInThrottle every instance shares.
+var SignInRule = ThrottleRule{Burst: 5, Every: time.Minute}
 
 // MemberService adds members and signs them in and out.
 type MemberService struct {
 	customers *KeyService
 	members   MemberStore
 	audit     AuditStore
+	throttle  SignInThrottle
 	clock     Clock
 	// Cost is bcrypt's work factor for new passwords.
 	cost int
 
-	mu       sync.Mutex
-	failures map[string]*rate.Limiter // "email:..." and "addr:..."
 	// dummy is a hash compared against when the e-mail is unknown, so an
 	// unknown member costs the same time as a wrong password.
 	dummy []byte
 }
 
-// NewMemberService wires the member use cases. cost is bcrypt's work
-// factor (bcrypt.DefaultCost when zero).
-func NewMemberService(keys *KeyService, members MemberStore, audit AuditStore, clock Clock, cost int) *MemberService {
+// NewMemberService wires the member use cases. throttle counts failed
+// sign-ins for every instance; cost is bcrypt's work factor
+// (bcrypt.DefaultCost when zero).
+func NewMemberService(keys *KeyService, members MemberStore, audit AuditStore, throttle SignInThrottle, clock Clock, cost int) *MemberService {
 	if cost == 0 {
 		cost = bcrypt.DefaultCost
 	}
 	dummy, _ := bcrypt.GenerateFromPassword([]byte("payline-unknown-member"), cost)
-	return &MemberService{customers: keys, members: members, audit: audit, clock: clock, cost: cost,
-		failures: map[string]*rate.Limiter{}, dummy: dummy}
+	return &MemberService{customers: keys, members: members, audit: audit, throttle: throttle, clock: clock, cost: cost, dummy: dummy}
 }
 
 // AddedMember is a new member, with the password when Payline chose it.
@@ -249,9 +256,12 @@ func newPassword() string {
 // SignIn checks an e-mail and password and starts a session of ttl in the
 // server's mode, returning its token (shown once). Every refusal is the
 // same INVALID_CREDENTIALS whichever part was wrong, and takes the same
-// bcrypt time; after signInBurst failures for the e-mail or for the
-// client address, attempts are refused with RATE_LIMIT_EXCEEDED until the
-// limiter refills.
+// bcrypt time; after SignInRule's failures for the e-mail or for the
+// client address, counted on every instance alike, attempts are refused
+// with RATE_LIMIT_EXCEEDED until the throttle forgives one. The session
+// and its audit entry commit together, and a refusal is answered only
+// once its audit entry is written: when either cannot be written the
+// sign-in fails with that error.
 func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr string, mode Mode, ttl time.Duration) (Session, string, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	var p Problems
@@ -265,24 +275,25 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 		return Session{}, "", err
 	}
 	now := s.clock.Now()
-	if wait, ok := s.throttled(now, "email:"+email, "addr:"+clientAddr); !ok {
+	keys := []string{ThrottleKey("email", email), ThrottleKey("addr", clientAddr)}
+	wait, err := s.throttle.Wait(ctx, SignInRule, now, keys...)
+	if err != nil {
+		return Session{}, "", fmt.Errorf("sign-in throttle: %w", err)
+	}
+	if wait > 0 {
 		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
 			Message: fmt.Sprintf("too many failed sign-ins; try again in %s", wait.Round(time.Second))}
 	}
-	refused := Errorf(KindUnauthorized, CodeInvalidCredentials, "the e-mail address or password is wrong")
 	m, err := s.members.MemberByEmail(ctx, email)
 	if errors.Is(err, ErrNoRows) {
 		_ = bcrypt.CompareHashAndPassword(s.dummy, []byte(password))
-		s.failed(now, "email:"+email, "addr:"+clientAddr)
-		return Session{}, "", refused
+		return Session{}, "", s.refuse(ctx, now, keys, nil, mode)
 	}
 	if err != nil {
 		return Session{}, "", err
 	}
 	if bcrypt.CompareHashAndPassword(m.PasswordHash, []byte(password)) != nil {
-		s.failed(now, "email:"+email, "addr:"+clientAddr)
-		_ = s.audit.AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, AuditSignInRefused, m.ID, now))
-		return Session{}, "", refused
+		return Session{}, "", s.refuse(ctx, now, keys, &m, mode)
 	}
 	name, err := s.members.CustomerName(ctx, m.CustomerID)
 	if err != nil {
@@ -292,44 +303,38 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 	sess := Session{MemberID: m.ID, CustomerID: m.CustomerID, WorkspaceName: name, Email: m.Email, Role: m.Role, Mode: mode,
 		CreatedAt: now, ExpiresAt: now.Add(ttl)}
 	hash := sha256.Sum256([]byte(token))
-	if err := s.members.CreateSession(ctx, hash[:], sess); err != nil {
-		return Session{}, "", fmt.Errorf("store session: %w", err)
+	err = s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		if err := tx.Members().CreateSession(ctx, hash[:], sess); err != nil {
+			return fmt.Errorf("store session: %w", err)
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sess.Scope(), "member:"+m.Email, AuditSignedIn, m.ID, now))
+	})
+	if err != nil {
+		return Session{}, "", err
 	}
-	_ = s.audit.AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, AuditSignedIn, m.ID, now))
 	return sess, token, nil
+}
+
+// refuse counts a failed sign-in against the throttle's keys and, when
+// the e-mail is a member's, writes the refusal to the audit log. It
+// returns INVALID_CREDENTIALS, or the error of the throttle or the log.
+func (s *MemberService) refuse(ctx context.Context, now time.Time, keys []string, m *Member, mode Mode) error {
+	if err := s.throttle.Fail(ctx, SignInRule, now, keys...); err != nil {
+		return fmt.Errorf("sign-in throttle: %w", err)
+	}
+	if m != nil {
+		e := newAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, AuditSignInRefused, m.ID, now)
+		if err := s.audit.AppendAudit(ctx, e); err != nil {
+			return fmt.Errorf("audit refused sign-in: %w", err)
+		}
+	}
+	return Errorf(KindUnauthorized, CodeInvalidCredentials, "the e-mail address or password is wrong")
 }
 
 func newToken() string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// throttled reports whether any of the keys has used up its failures.
-func (s *MemberService) throttled(now time.Time, keys ...string) (time.Duration, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var wait time.Duration
-	for _, k := range keys {
-		if l, ok := s.failures[k]; ok && l.TokensAt(now) < 1 {
-			wait = max(wait, time.Duration((1-l.TokensAt(now))*float64(signInEvery)))
-		}
-	}
-	return wait, wait == 0
-}
-
-// failed counts a failed sign-in against each key.
-func (s *MemberService) failed(now time.Time, keys ...string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, k := range keys {
-		l, ok := s.failures[k]
-		if !ok {
-			l = rate.NewLimiter(rate.Every(signInEvery), signInBurst)
-			s.failures[k] = l
-		}
-		l.AllowN(now, 1)
-	}
 }
 
 // Authenticate returns the session of a token. Unknown and expired tokens
@@ -355,20 +360,75 @@ func (s *MemberService) Authenticate(ctx context.Context, token string, mode Mod
 	return sess, nil
 }
 
-// SignOut ends the session of a token; an unknown token is already out.
+// SignOut ends the session of a token, whether a dashboard cookie's or
+// an admin API token; an unknown token is already out. The session's end
+// and its audit entry commit together, or neither does.
 func (s *MemberService) SignOut(ctx context.Context, token string) error {
 	hash := sha256.Sum256([]byte(token))
-	sess, err := s.members.SessionByHash(ctx, hash[:])
-	if errors.Is(err, ErrNoRows) {
-		return nil
+	now := s.clock.Now()
+	return s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		sess, err := tx.Members().SessionByHash(ctx, hash[:])
+		if errors.Is(err, ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := tx.Members().DeleteSession(ctx, hash[:]); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSignedOut, sess.MemberID, now))
+	})
+}
+
+// Members lists the members of the session's workspace by e-mail; every
+// role may (their password hashes never leave the domain).
+func (s *MemberService) Members(ctx context.Context, sess Session) ([]Member, error) {
+	return s.members.MembersOf(ctx, sess.CustomerID)
+}
+
+// EndedSessions is what EndSessions did: whose sessions ended, and how
+// many there were.
+type EndedSessions struct {
+	Member Member
+	Count  int
+}
+
+// EndSessions is an administrator ending every session of a member of
+// its workspace: dashboard cookies and admin API tokens, in every mode,
+// its own included. The member's open GraphQL websockets close at their
+// next credential check. The end and its audit entry commit together.
+// Errors: ROLE_FORBIDDEN for any role but administrator, MEMBER_NOT_FOUND
+// (also for another workspace's member).
+func (s *MemberService) EndSessions(ctx context.Context, sess Session, memberID string) (EndedSessions, error) {
+	if !sess.Role.CanManageMembers() {
+		return EndedSessions{}, Errorf(KindForbidden, CodeRoleForbidden, "only administrators end members' sessions; your role is %s", sess.Role)
 	}
+	notFound := Errorf(KindNotFound, CodeMemberNotFound, "no member %s in this workspace", memberID)
+	if !ValidID(memberID) {
+		return EndedSessions{}, notFound
+	}
+	now := s.clock.Now()
+	var ended EndedSessions
+	err := s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		m, err := tx.Members().MemberOf(ctx, sess.CustomerID, memberID)
+		if errors.Is(err, ErrNoRows) {
+			return notFound
+		}
+		if err != nil {
+			return err
+		}
+		n, err := tx.Members().DeleteMemberSessions(ctx, m.ID)
+		if err != nil {
+			return err
+		}
+		ended = EndedSessions{Member: m, Count: n}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSessionsEnded, m.ID, now))
+	})
 	if err != nil {
-		return err
+		return EndedSessions{}, err
 	}
-	if err := s.members.DeleteSession(ctx, hash[:]); err != nil {
-		return err
-	}
-	return s.audit.AppendAudit(ctx, newAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSignedOut, sess.MemberID, s.clock.Now()))
+	return ended, nil
 }
 
 // AuditLog lists the session's tenant's audit entries, newest first.

@@ -41,8 +41,10 @@ func (s *Server) sessionCookie(r *http.Request) (*http.Cookie, error) {
 
 // Resource names of the admin API, for the version transforms.
 const (
-	resAdminToken = "admin_token"
-	resAPIKey     = "api_key"
+	resAdminToken    = "admin_token"
+	resAPIKey        = "api_key"
+	resMember        = "member"
+	resEndedSessions = "ended_sessions"
 )
 
 // adminHandler is an admin API handler: it runs for a signed-in member.
@@ -58,6 +60,8 @@ func (s *Server) adminRoutes() {
 	s.handleAdmin("GET /v1/admin/api_keys", s.adminListKeys)
 	s.handleAdmin("POST /v1/admin/api_keys", s.adminCreateKey)
 	s.handleAdmin("POST /v1/admin/api_keys/{api_key}/revoke", s.adminRevokeKey)
+	s.handleAdmin("GET /v1/admin/members", s.adminListMembers)
+	s.handleAdmin("DELETE /v1/admin/members/{member_id}/sessions", s.adminEndSessions)
 	s.mux.HandleFunc("POST /dashboard/session", s.dashboardSignIn)
 	s.mux.HandleFunc("GET /dashboard/session", s.dashboardWhoAmI)
 	s.mux.HandleFunc("DELETE /dashboard/session", s.dashboardSignOut)
@@ -102,22 +106,33 @@ func (s *Server) handleAdmin(pattern string, h adminHandler) {
 // from a page of this site (Sec-Fetch-Site / Origin), so another site
 // cannot make a signed-in browser act.
 func (s *Server) sessionOf(r *http.Request) (domain.Session, error) {
+	token, err := s.memberToken(r)
+	if err != nil {
+		return domain.Session{}, err
+	}
+	return s.members.Authenticate(r.Context(), token, s.mode)
+}
+
+// memberToken is the member's token a request carries: the Authorization
+// bearer token, else the session cookie's (from this site only); ""
+// when it carries neither.
+func (s *Server) memberToken(r *http.Request) (string, error) {
 	if auth := r.Header.Get("Authorization"); auth != "" {
 		token, ok := strings.CutPrefix(auth, "Bearer ")
 		if !ok {
-			return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeInvalidAdminToken,
+			return "", domain.Errorf(domain.KindUnauthorized, domain.CodeInvalidAdminToken,
 				"the Authorization header must be \"Bearer <token>\" with the token of POST /v1/admin/token")
 		}
-		return s.members.Authenticate(r.Context(), strings.TrimSpace(token), s.mode)
+		return strings.TrimSpace(token), nil
 	}
 	c, err := s.sessionCookie(r)
 	if err != nil {
-		return s.members.Authenticate(r.Context(), "", s.mode)
+		return "", nil
 	}
 	if err := s.sameSite(r); err != nil {
-		return domain.Session{}, err
+		return "", err
 	}
-	return s.members.Authenticate(r.Context(), c.Value, s.mode)
+	return c.Value, nil
 }
 
 // sameSite refuses an unsafe request made from another site.
@@ -276,6 +291,42 @@ func (s *Server) adminRevokeKey(r *http.Request, sess domain.Session) (response,
 	return object(resAPIKey, newAPIKeyJSON(k, time.Now())), nil
 }
 
+type memberJSON struct {
+	ID        string           `json:"id"`
+	Email     string           `json:"email"`
+	Role      domain.Role      `json:"role"`
+	CreatedAt domain.Timestamp `json:"created_at"`
+}
+
+// adminListMembers lists the workspace's members, in one page: a
+// workspace has a team, not thousands.
+func (s *Server) adminListMembers(r *http.Request, sess domain.Session) (response, error) {
+	ms, err := s.members.Members(r.Context(), sess)
+	if err != nil {
+		return response{}, err
+	}
+	out := make([]memberJSON, len(ms))
+	for i, m := range ms {
+		out[i] = memberJSON{ID: m.ID, Email: m.Email, Role: m.Role, CreatedAt: domain.Timestamp(m.CreatedAt)}
+	}
+	return page(resMember, out, nil), nil
+}
+
+type endedSessionsJSON struct {
+	MemberID      string `json:"member_id"`
+	Email         string `json:"email"`
+	SessionsEnded int    `json:"sessions_ended"`
+}
+
+// adminEndSessions ends every session and admin token of a member.
+func (s *Server) adminEndSessions(r *http.Request, sess domain.Session) (response, error) {
+	ended, err := s.members.EndSessions(r.Context(), sess, r.PathValue("member_id"))
+	if err != nil {
+		return response{}, err
+	}
+	return object(resEndedSessions, endedSessionsJSON{MemberID: ended.Member.ID, Email: ended.Member.Email, SessionsEnded: ended.Count}), nil
+}
+
 type dashboardSessionJSON struct {
 	Email         string           `json:"email"`
 	Role          domain.Role      `json:"role"`
@@ -326,17 +377,19 @@ func (s *Server) dashboardWhoAmI(w http.ResponseWriter, r *http.Request) {
 	wire.Write(w, http.StatusOK, map[string]any{"data": newDashboardSessionJSON(sess)})
 }
 
-// dashboardSignOut ends the session and clears the cookie.
+// dashboardSignOut ends the request's session and clears the cookie. The
+// session is the Authorization bearer token's when one is sent (an admin
+// API token: signing out revokes it), else the cookie's. Only the cookie
+// needs the same-site check: a browser attaches it by itself, never a
+// bearer token.
 func (s *Server) dashboardSignOut(w http.ResponseWriter, r *http.Request) {
-	if err := s.sameSite(r); err != nil {
+	token, err := s.memberToken(r)
+	if err == nil && token != "" {
+		err = s.members.SignOut(r.Context(), token)
+	}
+	if err != nil {
 		s.writeError(w, r, err)
 		return
-	}
-	if c, err := s.sessionCookie(r); err == nil {
-		if err := s.members.SignOut(r.Context(), c.Value); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.sessionCookieName(r), Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
 		Secure: s.secureCookie(r), MaxAge: -1})

@@ -228,7 +228,7 @@ func TestSignInTimeDoesNotTellMembersApart(t *testing.T) {
 	ks := storage.NewKeyStore(db)
 	box, _ := domain.NewSecretBox(testMasterKey)
 	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
-	members := domain.NewMemberService(keys, ks, ks, domain.SystemClock{}, bcrypt.DefaultCost)
+	members := domain.NewMemberService(keys, ks, ks, storage.NewSignInThrottle(db), domain.SystemClock{}, bcrypt.DefaultCost)
 	ctx := context.Background()
 	if _, err := members.AddMember(ctx, "acme", "ada@acme.test", "administrator", memberPassword); err != nil {
 		t.Fatal(err)

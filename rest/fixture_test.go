@@ -112,7 +112,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	ks := storage.NewKeyStore(db)
 	clock := &offsetClock{}
 	keys := domain.NewKeyService(ks, ks, box, clock)
-	members := domain.NewMemberService(keys, ks, ks, clock, bcrypt.MinCost)
+	members := domain.NewMemberService(keys, ks, ks, storage.NewSignInThrottle(db), clock, bcrypt.MinCost)
 	var created domain.CreatedKey
 	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
 	setup := fixtureSetup{

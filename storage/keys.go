@@ -198,12 +198,40 @@ func (s *KeyStore) CreateMember(ctx context.Context, m domain.Member) error {
 	return translate(err)
 }
 
+func (r memberRow) domain() domain.Member {
+	return domain.Member{ID: r.ID, CustomerID: r.CustomerID, Email: r.Email, PasswordHash: []byte(r.PasswordHash),
+		Role: domain.Role(r.Role), CreatedAt: r.CreatedAt.UTC()}
+}
+
+const memberColumns = `id, customer_id, email, password_hash, role, created_at`
+
 // MemberByEmail finds a member by e-mail (stored lower-case).
 func (s *KeyStore) MemberByEmail(ctx context.Context, email string) (domain.Member, error) {
 	var r memberRow
-	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT id, customer_id, email, password_hash, role, created_at FROM members WHERE email = ?`), email)
-	return domain.Member{ID: r.ID, CustomerID: r.CustomerID, Email: r.Email, PasswordHash: []byte(r.PasswordHash),
-		Role: domain.Role(r.Role), CreatedAt: r.CreatedAt.UTC()}, translate(err)
+	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+memberColumns+` FROM members WHERE email = ?`), email)
+	return r.domain(), translate(err)
+}
+
+// MemberOf finds a customer's member by id; domain.ErrNoRows for another
+// customer's.
+func (s *KeyStore) MemberOf(ctx context.Context, customerID, id string) (domain.Member, error) {
+	var r memberRow
+	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+memberColumns+` FROM members WHERE id = ? AND customer_id = ?`), id, customerID)
+	return r.domain(), translate(err)
+}
+
+// MembersOf lists a customer's members by e-mail.
+func (s *KeyStore) MembersOf(ctx context.Context, customerID string) ([]domain.Member, error) {
+	var rows []memberRow
+	err := s.q.SelectContext(ctx, &rows, s.q.Rebind(`SELECT `+memberColumns+` FROM members WHERE customer_id = ? ORDER BY email`), customerID)
+	if err != nil {
+		return nil, translate(err)
+	}
+	out := make([]domain.Member, len(rows))
+	for i, r := range rows {
+		out[i] = r.domain()
+	}
+	return out, nil
 }
 
 // CustomerName names a customer.
@@ -244,6 +272,16 @@ func (s *KeyStore) SessionByHash(ctx context.Context, hash []byte) (domain.Sessi
 func (s *KeyStore) DeleteSession(ctx context.Context, hash []byte) error {
 	_, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM member_sessions WHERE token_hash = ?`), hex.EncodeToString(hash))
 	return translate(err)
+}
+
+// DeleteMemberSessions ends every session of a member and counts them.
+func (s *KeyStore) DeleteMemberSessions(ctx context.Context, memberID string) (int, error) {
+	res, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM member_sessions WHERE member_id = ?`), memberID)
+	if err != nil {
+		return 0, translate(err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), translate(err)
 }
 
 type auditRow struct {

@@ -235,11 +235,14 @@ func (e environment) members(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.db.Close()
-	added, err := s.members.AddMember(ctx, *customer, *email, *role, password)
+	ks := storage.NewKeyStore(s.db)
+	members := domain.NewMemberService(s.keys, ks, ks, storage.NewSignInThrottle(s.db), domain.SystemClock{}, 0)
+	added, err := members.AddMember(ctx, *customer, *email, *role, password)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "added %s (%s) to %s\n", added.Member.Email, added.Member.Role, added.Customer.Name)
+	// The id is what DELETE /v1/admin/members/{member_id}/sessions takes.
+	fmt.Fprintf(e.stdout, "added %s (%s) to %s as member %s\n", added.Member.Email, added.Member.Role, added.Customer.Name, added.Member.ID)
 	if added.Password != "" {
 		fmt.Fprintf(e.stdout, "password: %s\n(shown once; sign in at /dashboard or POST /v1/admin/token)\n", added.Password)
 	}

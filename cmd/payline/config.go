@@ -111,7 +111,6 @@ type sealedStores struct {
 	rotating bool
 	box      *domain.SecretBox
 	keys     *domain.KeyService
-	members  *domain.MemberService
 }
 
 // openSealedStores opens and migrates the database and finds and verifies
@@ -134,8 +133,7 @@ func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealed
 	db.SealWith(box)
 	ks := storage.NewKeyStore(db)
 	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
-	return sealedStores{db: db, masterKey: ring.key, rotating: ring.rotating, box: box, keys: keys,
-		members: domain.NewMemberService(keys, ks, ks, domain.SystemClock{}, 0)}, nil
+	return sealedStores{db: db, masterKey: ring.key, rotating: ring.rotating, box: box, keys: keys}, nil
 }
 
 // masterKey finds the key that seals API secrets and proves it is the one

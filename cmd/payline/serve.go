@@ -284,6 +284,14 @@ func (m *Main) Start(ctx context.Context) error {
 		return err
 	}
 	reporter := reports.NewService(tx, signer, clock)
+	// Failed sign-ins are counted where the rate limit is: in Redis when
+	// the instances share one, else in the database they share anyway.
+	var throttle domain.SignInThrottle = storage.NewSignInThrottle(db)
+	if m.redis != nil {
+		throttle = storage.NewRedisSignInThrottle(m.redis)
+	}
+	ks := storage.NewKeyStore(db)
+	members := domain.NewMemberService(keys, ks, ks, throttle, clock, 0)
 	link := domain.NewLinkService(tx, m.directory, box, connector, clock, reporter)
 	accounts := domain.NewAccountService(tx, clock, reporter)
 	if up != nil {
@@ -297,7 +305,7 @@ func (m *Main) Start(ctx context.Context) error {
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
 		Webhooks: webhooks, Reports: reporter, Relay: relay, UpstreamLinkOrigin: upstreamLinkOrigin(up), Logger: m.Logger, RateLimit: m.Config.RateLimit,
 		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
-		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: stores.members, MaxConcurrent: m.Config.MaxConcurrent,
+		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: members, MaxConcurrent: m.Config.MaxConcurrent,
 		MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
 		TrustProxy:          m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: tlsConfig != nil,
 	})
