@@ -95,11 +95,24 @@ func (s *AccountService) DocumentsOfEndUsers(ctx context.Context, sc Scope, endU
 	if err != nil {
 		return nil, err
 	}
+	if s.reporter == nil {
+		return pages, nil
+	}
+	var docs []Record
+	for _, page := range pages {
+		docs = append(docs, page.Items...)
+	}
+	links, err := s.reporter.DocumentLinks(ctx, sc, docs)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*DocumentLink{}
+	for i := range docs {
+		byID[docs[i].ID] = &links[i]
+	}
 	for _, page := range pages {
 		for i := range page.Items {
-			if err := s.link(ctx, sc, &page.Items[i]); err != nil {
-				return nil, err
-			}
+			page.Items[i].Link = byID[page.Items[i].ID]
 		}
 	}
 	return pages, nil

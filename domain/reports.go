@@ -186,6 +186,11 @@ type ReportStore interface {
 	File(ctx context.Context, id string) (File, error)
 	// FileInfo is File without the body, for HEAD and checks.
 	FileInfo(ctx context.Context, id string) (File, error)
+	// ReportsOf returns the stored reports of a type of many end users in
+	// one query, by end user; those without one are absent.
+	ReportsOf(ctx context.Context, s Scope, endUserIDs []string, reportType string) (map[string]StoredReport, error)
+	// FilesExist says which of the ids have a file, in one query.
+	FilesExist(ctx context.Context, ids []string) (map[string]bool, error)
 }
 
 // DepositForm is a direct deposit authorisation: who is paid, by whom,
@@ -209,6 +214,13 @@ type Reporter interface {
 	// END_USER_NOT_FOUND, PRODUCT_NOT_FOUND (no payroll data yet),
 	// INVALID_FIELDS.
 	VerificationReport(ctx context.Context, s Scope, endUserID, reportType string) (VerificationReport, error)
+	// VerificationReports is VerificationReport for many end users, in a
+	// fixed number of statements while their reports are current; end
+	// users without payroll data yet are absent.
+	VerificationReports(ctx context.Context, s Scope, endUserIDs []string, reportType string) (map[string]VerificationReport, error)
+	// DocumentLinks is DocumentLink for many documents, one file check
+	// for all of them.
+	DocumentLinks(ctx context.Context, s Scope, docs []Record) ([]DocumentLink, error)
 	// DocumentLink renders a document's PDF if it has none yet and returns
 	// a fresh download link.
 	DocumentLink(ctx context.Context, s Scope, doc Record) (DocumentLink, error)

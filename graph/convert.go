@@ -232,8 +232,11 @@ func pointers[T any](ctx context.Context, in <-chan T) <-chan *T {
 
 // report returns an end user's report, null while no job has read data.
 func (r *endUserResolver) report(ctx context.Context, endUserID, reportType string) (*domain.VerificationReport, error) {
-	rep, err := r.Reporter.VerificationReport(ctx, scope(ctx), endUserID, reportType)
-	return orNull(&rep, err)
+	l := loadersFrom(ctx).voie
+	if reportType == domain.ReportVOE {
+		l = loadersFrom(ctx).voe
+	}
+	return l.Load(ctx, endUserID)
 }
 
 var _ = errors.New

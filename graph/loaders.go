@@ -32,6 +32,7 @@ type loaders struct {
 	endUserDocuments  *dataloadgen.Loader[pageKey, domain.Page[domain.Record]] // extra: the document type
 	endUsers          *dataloadgen.Loader[string, domain.EndUser]
 	earningsStreams   *dataloadgen.Loader[string, domain.EarningsStream]
+	voie, voe         *dataloadgen.Loader[string, *domain.VerificationReport] // nil: no payroll data yet
 	webhookDeliveries *dataloadgen.Loader[pageKey, domain.Page[domain.Delivery]]
 }
 
@@ -122,6 +123,26 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 		l.earningsStreams = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []string) (map[string]domain.EarningsStream, error) {
 			return r.AccountService.EarningsStreams(ctx, sc, ids)
 		}, opt)
+	}
+	if r.Reporter != nil {
+		reports := func(reportType string) *dataloadgen.Loader[string, *domain.VerificationReport] {
+			return dataloadgen.NewMappedLoader(func(ctx context.Context, ids []string) (map[string]*domain.VerificationReport, error) {
+				found, err := r.Reporter.VerificationReports(ctx, sc, ids, reportType)
+				if err != nil {
+					return nil, err
+				}
+				out := make(map[string]*domain.VerificationReport, len(ids))
+				for _, id := range ids {
+					if rep, ok := found[id]; ok {
+						out[id] = &rep
+					} else {
+						out[id] = nil
+					}
+				}
+				return out, nil
+			}, opt)
+		}
+		l.voie, l.voe = reports(domain.ReportVOIE), reports(domain.ReportVOE)
 	}
 	if r.LinkService != nil {
 		l.linkTokens = dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]domain.LinkToken, []error) {
@@ -341,6 +362,12 @@ func preloadEndUsers(ctx context.Context, ids []string, path ...string) {
 	}
 	if at("earningsStreamPayouts") != nil {
 		l.earningsStreams.LoadAllThunk(ctx, ids)
+	}
+	if at("voie") != nil && l.voie != nil {
+		l.voie.LoadAllThunk(ctx, ids)
+	}
+	if at("voe") != nil && l.voe != nil {
+		l.voe.LoadAllThunk(ctx, ids)
 	}
 }
 

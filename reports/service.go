@@ -69,6 +69,74 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 	return s.build(ctx, sc, endUserID, reportType, id, version, accounts)
 }
 
+// VerificationReports implements domain.Reporter: the end users'
+// accounts and stored reports in one query each, a fresh link for every
+// current report, and VerificationReport for those whose data changed
+// (which rebuilds them). End users without payroll data are absent.
+func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endUserIDs []string, reportType string) (map[string]domain.VerificationReport, error) {
+	if reportType != domain.ReportVOIE && reportType != domain.ReportVOE {
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "report_type: must be voie or voe, got %q", reportType)
+	}
+	pages, err := s.tx.Accounts().AccountsOfEndUsers(ctx, sc, endUserIDs, domain.PageRequest{Limit: domain.MaxPageLimit})
+	if err != nil {
+		return nil, err
+	}
+	stored, err := s.tx.Reports().ReportsOf(ctx, sc, endUserIDs, reportType)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]domain.VerificationReport{}
+	for _, id := range endUserIDs {
+		page, ok := pages[id]
+		if !ok || len(page.Items) == 0 {
+			continue // no accounts: no end user to report on
+		}
+		if st, ok := stored[id]; ok && page.Next == nil && st.DataVersion == dataVersion(reportType, page.Items) {
+			var r domain.VerificationReport
+			if err := json.Unmarshal(st.Body, &r); err != nil {
+				return nil, fmt.Errorf("stored %s report of %q: %w", reportType, id, err)
+			}
+			link := s.links.Link(st.DocumentID, sc)
+			r.Document = &link
+			out[id] = r
+			continue
+		}
+		r, err := s.VerificationReport(ctx, sc, id, reportType)
+		if domain.IsKind(err, domain.KindNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[id] = r
+	}
+	return out, nil
+}
+
+// DocumentLinks implements domain.Reporter: one query finds which
+// documents have their PDF; a W-2 without one is rendered (once), and
+// every document gets a fresh link.
+func (s *Service) DocumentLinks(ctx context.Context, sc domain.Scope, docs []domain.Record) ([]domain.DocumentLink, error) {
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	have, err := s.tx.Reports().FilesExist(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.DocumentLink, len(docs))
+	for i, d := range docs {
+		if !have[d.ID] && d.DocumentType == domain.DocumentW2 {
+			if err := s.renderW2(ctx, sc, d); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = s.links.Link(d.ID, sc)
+	}
+	return out, nil
+}
+
 // Render assembles and renders an end user's report from the stored data
 // without storing anything or emitting events, for `payline reports
 // render`. Errors: those of VerificationReport.

@@ -37,6 +37,51 @@ func (s stores) Report(ctx context.Context, sc domain.Scope, endUserID, reportTy
 		RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(body)}, nil
 }
 
+func (s stores) ReportsOf(ctx context.Context, sc domain.Scope, endUserIDs []string, reportType string) (map[string]domain.StoredReport, error) {
+	out := map[string]domain.StoredReport{}
+	if len(endUserIDs) == 0 {
+		return out, nil
+	}
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ? AND report_type = ?", sc.CustomerID, string(sc.Mode), reportType)
+	if err := byIDs(&q, "end_user_id", endUserIDs); err != nil {
+		return nil, err
+	}
+	var rows []reportRow
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT id, end_user_id, report_type, data_version, document_id, refreshed_at, body
+		FROM verification_reports`+q.clause()), q.args...); err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		body, err := s.seal.open(r.Body, "verification_reports", sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type)
+		if err != nil {
+			return nil, err
+		}
+		out[r.EndUserID] = domain.StoredReport{ID: r.ID, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion,
+			DocumentID: r.DocumentID, RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(body)}
+	}
+	return out, nil
+}
+
+func (s stores) FilesExist(ctx context.Context, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	q := sqlBuilder{}
+	if err := byIDs(&q, "id", ids); err != nil {
+		return nil, err
+	}
+	var found []string
+	if err := sqlx.SelectContext(ctx, s.q, &found, s.q.Rebind(`SELECT id FROM files`+q.clause()), q.args...); err != nil {
+		return nil, translate(err)
+	}
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, nil
+}
+
 func (s stores) PutReport(ctx context.Context, sc domain.Scope, r domain.StoredReport) error {
 	body, err := s.seal.seal(r.Body, "verification_reports", sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type)
 	if err != nil {
