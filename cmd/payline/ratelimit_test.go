@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,35 +12,11 @@ import (
 	"payline/domain"
 	"payline/storage"
 	"payline/storage/storagetest"
-
-	"github.com/redis/go-redis/v9"
 )
 
-// testRedisURL is the Redis the shared rate-limit test uses; under CI it
-// must answer.
-func testRedisURL(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv("PAYLINE_TEST_REDIS_URL")
-	if u == "" {
-		u = "redis://127.0.0.1:6379/0"
-	}
-	err := func() error {
-		opts, err := redis.ParseURL(u)
-		if err != nil {
-			return err
-		}
-		client := redis.NewClient(opts)
-		defer client.Close()
-		return client.Ping(context.Background()).Err()
-	}()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Redis at %s: %v (CI must run the shared rate-limit test)", u, err)
-		}
-		t.Skipf("*** SKIPPING: no Redis at %s (set PAYLINE_TEST_REDIS_URL): %v ***", u, err)
-	}
-	return u
-}
+// testRedisURL is the Redis the shared-limit tests use; under CI it must
+// answer.
+func testRedisURL(t *testing.T) string { return storagetest.RedisURL(t) }
 
 // TestRateLimitSharedThroughRedis: three instances on one PostgreSQL and
 // one Redis; a customer sending 30 requests a second spread over the three
