@@ -83,3 +83,70 @@ func TestRateLimitSharedThroughRedis(t *testing.T) {
 		t.Errorf("accepted %.2f requests a second across three instances, want 10 (±10%%)", rate)
 	}
 }
+
+// TestSignInThrottleSharedByInstances: three instances on one PostgreSQL,
+// counting failed sign-ins in the database, and three that share a Redis
+// too (--redis-url), counting them there: five wrong passwords spread over
+// the three make the next attempt refused by every instance, even with the
+// right password.
+func TestSignInThrottleSharedByInstances(t *testing.T) {
+	for _, backend := range []string{"database", "redis"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			getenv := env("PAYLINE_MASTER_KEY", testMasterKey)
+			dbURL := storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
+			cfg := ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: dbURL, Mode: domain.ModeSandbox}
+			if backend == "redis" {
+				cfg.RedisURL = testRedisURL(t)
+				// Every instance sees the test's requests come from
+				// 127.0.0.1; Redis outlives the test, so that address
+				// starts and ends with a clean slate.
+				client := storagetest.Redis(t)
+				key := "payline:sign_in:" + domain.ThrottleKey("addr", "127.0.0.1")
+				forget := func() { client.Del(context.Background(), key) }
+				forget()
+				t.Cleanup(forget)
+				// The failures were counted in Redis, not the database.
+				t.Cleanup(func() {
+					if n, err := client.Exists(context.Background(), key).Result(); n != 1 {
+						t.Errorf("the address's failures are not in Redis (%d keys, %v)", n, err)
+					}
+				})
+			}
+			email := "ada-" + domain.NewID() + "@acme.test"
+			const password = "correct horse battery staple"
+			e := environment{getenv: getenv, stdout: io.Discard, stderr: io.Discard, stdin: strings.NewReader(password + "\n")}
+			if err := e.members(ctx, []string{"add", "--customer", "acme", "--email", email, "--role", "administrator",
+				"--password-stdin", "--database-url", dbURL}); err != nil {
+				t.Fatal(err)
+			}
+			var addrs []string
+			for range 3 {
+				m := &Main{Config: cfg, Stdout: io.Discard, Logger: slog.New(slog.DiscardHandler), Getenv: getenv}
+				if err := m.Start(ctx); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { m.Close(context.Background()) })
+				addrs = append(addrs, m.Addr())
+			}
+			signIn := func(i int, password string) int {
+				body := `{"username": "` + email + `", "password": "` + password + `"}`
+				status, _, _, err := apiDo(nil, "POST", "http://"+addrs[i%3]+"/v1/admin/token", "", body, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return status
+			}
+			for i := range domain.SignInRule.Burst {
+				if status := signIn(i, "a guess"); status != http.StatusUnauthorized {
+					t.Fatalf("guess %d on instance %d: %d, want 401", i, i%3, status)
+				}
+			}
+			for i := range addrs {
+				if status := signIn(i, password); status != http.StatusTooManyRequests {
+					t.Errorf("instance %d after five failures across the three: %d, want 429", i, status)
+				}
+			}
+		})
+	}
+}
