@@ -24,6 +24,9 @@ func (r ThrottleRule) Window() time.Duration { return time.Duration(r.Burst) * r
 // wait at now before it may fail again: zero when it has a failure to
 // spare.
 func (r ThrottleRule) Wait(freeAt, now time.Time) time.Duration {
+	if !freeAt.After(now) { // all forgiven (and no far past to overflow on)
+		return 0
+	}
 	return max(0, freeAt.Sub(now)-time.Duration(r.Burst-1)*r.Every)
 }
 

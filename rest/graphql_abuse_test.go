@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -363,6 +364,27 @@ func TestWebsocketBoundToCredential(t *testing.T) {
 			}
 			if code := closeCode(ws); code != 4403 {
 				t.Errorf("after the member signed out the socket closed with %d, want 4403", code)
+			}
+		})
+
+		t.Run("sessions ended by an administrator", func(t *testing.T) {
+			f.addMember("acme", "bob@acme.test", domain.RoleDeveloper)
+			ws := f.dialGraphQLWith(t, http.Header{"Cookie": {f.dashboardCookie("bob@acme.test")}})
+			ws.send(map[string]any{"type": "connection_init"})
+			if m, err := ws.next(5 * time.Second); err != nil || m["type"] != "connection_ack" {
+				t.Fatalf("connection_init with the cookie: %v %v", m, err)
+			}
+			members, err := f.members.Members(ctx, domain.Session{CustomerID: f.key.CustomerID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(members, func(m domain.Member) bool { return m.Email == "bob@acme.test" })
+			res := f.request("DELETE", "/v1/admin/members/"+members[i].ID+"/sessions", nil, asMember(f.adminToken("ada@acme.test"))...)
+			if res.status != 200 {
+				t.Fatalf("end bob's sessions: %d %s", res.status, res.raw)
+			}
+			if code := closeCode(ws); code != 4403 {
+				t.Errorf("after an administrator ended the member's sessions the socket closed with %d, want 4403", code)
 			}
 		})
 	})

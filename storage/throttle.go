@@ -44,19 +44,28 @@ const failSQL = `INSERT INTO sign_in_throttle (throttle_key, free_at) VALUES (?,
 		WHEN sign_in_throttle.free_at + ? > ? THEN CAST(? AS BIGINT)
 		ELSE sign_in_throttle.free_at + ? END`
 
-// Fail counts one failure against each key, and forgets every key whose
-// failures are all forgiven by now.
+// pruneSQL forgets up to 100 keys whose failures are all forgiven: a
+// failure adds at most two keys, so pruning a hundred with each keeps the
+// table to the keys that failed lately. On PostgreSQL rows another
+// instance is pruning or counting are skipped, never waited for, so two
+// prunes cannot deadlock.
+func pruneSQL(q sqlx.ExtContext) string {
+	return `DELETE FROM sign_in_throttle WHERE throttle_key IN (
+		SELECT throttle_key FROM sign_in_throttle WHERE free_at <= ? LIMIT 100` + rowLock(q, "FOR UPDATE SKIP LOCKED") + `)`
+}
+
+// Fail counts one failure against each key, and forgets keys whose
+// failures are all forgiven by now. Each key's count is one atomic
+// statement; no transaction spans them, so no instance waits on another's.
 func (t *SignInThrottle) Fail(ctx context.Context, rule domain.ThrottleRule, now time.Time, keys ...string) error {
 	at, every, limit := now.UnixMicro(), rule.Every.Microseconds(), now.Add(rule.Window()).UnixMicro()
-	return t.db.inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM sign_in_throttle WHERE free_at <= ?`), at); err != nil {
+	if _, err := t.db.ExecContext(ctx, t.db.Rebind(pruneSQL(t.db)), at); err != nil {
+		return translate(err)
+	}
+	for _, k := range keys {
+		if _, err := t.db.ExecContext(ctx, t.db.Rebind(failSQL), k, at+every, every, every, limit, limit, every); err != nil {
 			return translate(err)
 		}
-		for _, k := range keys {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(failSQL), k, at+every, every, every, limit, limit, every); err != nil {
-				return translate(err)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,35 +12,11 @@ import (
 	"payline/domain"
 	"payline/storage"
 	"payline/storage/storagetest"
-
-	"github.com/redis/go-redis/v9"
 )
 
-// testRedisURL is the Redis the shared rate-limit test uses; under CI it
-// must answer.
-func testRedisURL(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv("PAYLINE_TEST_REDIS_URL")
-	if u == "" {
-		u = "redis://127.0.0.1:6379/0"
-	}
-	err := func() error {
-		opts, err := redis.ParseURL(u)
-		if err != nil {
-			return err
-		}
-		client := redis.NewClient(opts)
-		defer client.Close()
-		return client.Ping(context.Background()).Err()
-	}()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Redis at %s: %v (CI must run the shared rate-limit test)", u, err)
-		}
-		t.Skipf("*** SKIPPING: no Redis at %s (set PAYLINE_TEST_REDIS_URL): %v ***", u, err)
-	}
-	return u
-}
+// testRedisURL is the Redis the shared-limit tests use; under CI it must
+// answer.
+func testRedisURL(t *testing.T) string { return storagetest.RedisURL(t) }
 
 // TestRateLimitSharedThroughRedis: three instances on one PostgreSQL and
 // one Redis; a customer sending 30 requests a second spread over the three
@@ -106,5 +81,72 @@ func TestRateLimitSharedThroughRedis(t *testing.T) {
 	// Limits kept per process would accept all 30 a second (10 at each).
 	if rate < 9 || rate > 11 {
 		t.Errorf("accepted %.2f requests a second across three instances, want 10 (±10%%)", rate)
+	}
+}
+
+// TestSignInThrottleSharedByInstances: three instances on one PostgreSQL,
+// counting failed sign-ins in the database, and three that share a Redis
+// too (--redis-url), counting them there: five wrong passwords spread over
+// the three make the next attempt refused by every instance, even with the
+// right password.
+func TestSignInThrottleSharedByInstances(t *testing.T) {
+	for _, backend := range []string{"database", "redis"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			getenv := env("PAYLINE_MASTER_KEY", testMasterKey)
+			dbURL := storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
+			cfg := ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: dbURL, Mode: domain.ModeSandbox}
+			if backend == "redis" {
+				cfg.RedisURL = testRedisURL(t)
+				// Every instance sees the test's requests come from
+				// 127.0.0.1; Redis outlives the test, so that address
+				// starts and ends with a clean slate.
+				client := storagetest.Redis(t)
+				key := "payline:sign_in:" + domain.ThrottleKey("addr", "127.0.0.1")
+				forget := func() { client.Del(context.Background(), key) }
+				forget()
+				t.Cleanup(forget)
+				// The failures were counted in Redis, not the database.
+				t.Cleanup(func() {
+					if n, err := client.Exists(context.Background(), key).Result(); n != 1 {
+						t.Errorf("the address's failures are not in Redis (%d keys, %v)", n, err)
+					}
+				})
+			}
+			email := "ada-" + domain.NewID() + "@acme.test"
+			const password = "correct horse battery staple"
+			e := environment{getenv: getenv, stdout: io.Discard, stderr: io.Discard, stdin: strings.NewReader(password + "\n")}
+			if err := e.members(ctx, []string{"add", "--customer", "acme", "--email", email, "--role", "administrator",
+				"--password-stdin", "--database-url", dbURL}); err != nil {
+				t.Fatal(err)
+			}
+			var addrs []string
+			for range 3 {
+				m := &Main{Config: cfg, Stdout: io.Discard, Logger: slog.New(slog.DiscardHandler), Getenv: getenv}
+				if err := m.Start(ctx); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { m.Close(context.Background()) })
+				addrs = append(addrs, m.Addr())
+			}
+			signIn := func(i int, password string) int {
+				body := `{"username": "` + email + `", "password": "` + password + `"}`
+				status, _, _, err := apiDo(nil, "POST", "http://"+addrs[i%3]+"/v1/admin/token", "", body, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return status
+			}
+			for i := range domain.SignInRule.Burst {
+				if status := signIn(i, "a guess"); status != http.StatusUnauthorized {
+					t.Fatalf("guess %d on instance %d: %d, want 401", i, i%3, status)
+				}
+			}
+			for i := range addrs {
+				if status := signIn(i, password); status != http.StatusTooManyRequests {
+					t.Errorf("instance %d after five failures across the three: %d, want 429", i, status)
+				}
+			}
+		})
 	}
 }

@@ -68,8 +68,9 @@ type ServeConfig struct {
 	// MaxConcurrent caps the requests served at once, and
 	// MaxConcurrentPerKey those of one key; see rest.Config.
 	MaxConcurrent, MaxConcurrentPerKey int
-	// RedisURL, when set, shares the rate limit among every instance that
-	// uses the same Redis.
+	// RedisURL, when set, shares the rate limit and the count of failed
+	// sign-ins among every instance that uses the same Redis (the
+	// database holds the count otherwise).
 	RedisURL string
 	// MetricsAddr serves Prometheus /metrics when set.
 	MetricsAddr string
@@ -558,7 +559,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	console := fs.String("graphiql", e.getenv("PAYLINE_GRAPHIQL"),
 		"serve the GraphQL query console at GET /graphql: true or false (PAYLINE_GRAPHIQL); default true in the sandbox, false otherwise")
 	redisURL := fs.String("redis-url", e.getenv("PAYLINE_REDIS_URL"),
-		"share the rate limit among instances through this Redis, such as redis://127.0.0.1:6379/0 (PAYLINE_REDIS_URL); without it each process limits alone")
+		"share the rate limit and the failed sign-in count among instances through this Redis, such as redis://127.0.0.1:6379/0 (PAYLINE_REDIS_URL); without it each process rate-limits alone and the database counts failed sign-ins")
 	metricsAddr := fs.String("metrics-addr", e.getenv("PAYLINE_METRICS_ADDR"),
 		"serve Prometheus /metrics on this address, such as 127.0.0.1:9090 (PAYLINE_METRICS_ADDR); off when empty")
 	instance := fs.String("instance-id", e.getenv("PAYLINE_INSTANCE_ID"),
