@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -146,6 +147,53 @@ func (p JobParams) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads params as MarshalJSON writes them (and as an
+// upstream's jobs carry them): amounts from their text, never through a
+// float.
+func (p *JobParams) UnmarshalJSON(b []byte) error {
+	var in jobParamsJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*p = JobParams{Action: in.Action}
+	if a := in.Allocation; a != nil {
+		alloc := &JobParamsAllocation{Split: Split{Type: a.Type},
+			Target: JobParamsTarget{AccountName: a.Target.AccountName, AccountType: a.Target.AccountType, LastFour: a.Target.LastFour}}
+		if len(a.Value) > 0 && string(a.Value) != "null" {
+			switch a.Type {
+			case AllocationAmount:
+				m, err := ParseDollars(Number(a.Value), UpToTwoPlaces)
+				if err != nil {
+					return fmt.Errorf("params.allocation.value: %w", err)
+				}
+				alloc.Amount = m
+			case AllocationPercentage:
+				n, err := ParsePercentage(Number(a.Value))
+				if err != nil {
+					return fmt.Errorf("params.allocation.value: %w", err)
+				}
+				alloc.Percentage = n
+			}
+		}
+		p.Allocation = alloc
+	}
+	if in.Count != nil || in.SyncStatus != "" {
+		p.Read = &ReadParams{FromPayDate: in.FromPayDate, ToPayDate: in.ToPayDate, SyncStatus: in.SyncStatus, Year: in.Year,
+			DocumentType: in.DocumentType}
+		if in.Count != nil {
+			p.Read.Count = *in.Count
+		}
+	}
+	if in.Type != "" || in.Payment != nil {
+		p.Bill = &BillParams{Type: in.Type}
+		if in.Payment != nil {
+			pay := BillPayment(*in.Payment)
+			p.Bill.Payment = &pay
+		}
+	}
+	return nil
 }
 
 // ValueJSON is the split's value as the API writes it: dollars for an

@@ -48,3 +48,29 @@ func FuzzShiftJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestJobParamsRoundTrip: params read back as MarshalJSON wrote them,
+// amounts from their text, as a relayed upstream's jobs carry them.
+func TestJobParamsRoundTrip(t *testing.T) {
+	for _, p := range []domain.JobParams{
+		{Action: "partial_switch", Allocation: &domain.JobParamsAllocation{Split: domain.Split{Type: domain.AllocationAmount, Amount: domain.USD(15001)},
+			Target: domain.JobParamsTarget{AccountName: "Main", AccountType: "checking", LastFour: "6789"}}},
+		{Action: "partial_switch", Allocation: &domain.JobParamsAllocation{Split: domain.Split{Type: domain.AllocationPercentage, Percentage: 25},
+			Target: domain.JobParamsTarget{AccountType: "savings", LastFour: "1234"}}},
+		{Read: &domain.ReadParams{Count: 12, FromPayDate: "2025-01-03", ToPayDate: "2026-11-20", SyncStatus: "complete"}},
+		{Bill: &domain.BillParams{Type: "card", Payment: &domain.BillPayment{CardName: "Visa", LastFourCardNumber: "4242"}}},
+		{},
+	} {
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back domain.JobParams
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if again, _ := json.Marshal(back); string(again) != string(b) {
+			t.Errorf("%s read back as %s", b, again)
+		}
+	}
+}

@@ -203,9 +203,10 @@ func TestRelayEndToEnd(t *testing.T) {
 			t.Fatalf("search on the relay: %d %v", status, search)
 		}
 		platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
-		jobs := []string{"paystubs", "identity", "employment", "income"}
+		jobs := []string{"direct_deposit_switch", "paystubs", "identity", "employment", "income"}
 		status, tok := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
-			`{"org_name": "Acme Lending", "end_user_id": "alice", "required_jobs": ["`+strings.Join(jobs, `", "`)+`"]}`)
+			`{"org_name": "Acme Lending", "end_user_id": "alice", "required_jobs": ["`+strings.Join(jobs, `", "`)+`"],
+			  "allocation": {"targets": [{"name": "Main", "type": "checking", "account_number": "123456789", "routing_number": "011000015"}]}}`)
 		if status != 200 {
 			t.Fatalf("link token on the relay: %d %v", status, tok)
 		}
@@ -245,6 +246,10 @@ func TestRelayEndToEnd(t *testing.T) {
 			for _, j := range list {
 				m := j.(map[string]any)
 				out[m["id"].(string)] = m["name"].(string) + ":" + m["outcome"].(string)
+				if m["name"] == "direct_deposit_switch" { // the switch's params: action and allocation
+					params, _ := json.Marshal(m["params"])
+					out[m["id"].(string)] += ":" + string(params)
+				}
 			}
 			return out
 		}

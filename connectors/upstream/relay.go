@@ -188,11 +188,10 @@ func (c *Client) Jobs(ctx context.Context, accountID string) ([]domain.UpstreamJ
 			if j.ErrorType != nil {
 				uj.ErrorType = *j.ErrorType
 			}
-			var params struct {
-				Action string `json:"action"`
-			}
-			if len(j.Params) > 0 && json.Unmarshal(j.Params, &params) == nil {
-				uj.Params.Action = params.Action
+			if len(j.Params) > 0 && string(j.Params) != "null" {
+				if err := json.Unmarshal(j.Params, &uj.Params); err != nil {
+					return false, fmt.Errorf("job %s: params: %w", j.ID, err)
+				}
 			}
 			out = append(out, uj)
 		}
