@@ -143,6 +143,9 @@ func (s *AccountService) Product(ctx context.Context, sc Scope, accountID, produ
 // Paystubs pages an account's paystubs, newest pay date first. from, when
 // given, is a YYYY-MM-DD date: only stubs paid on or after it.
 func (s *AccountService) Paystubs(ctx context.Context, sc Scope, accountID, from string, p PageRequest) (Page[Paystub], Account, error) {
+	if err := checkFromPayDate(from); err != nil {
+		return Page[Paystub]{}, Account{}, err
+	}
 	a, err := s.Account(ctx, sc, accountID)
 	if err != nil {
 		return Page[Paystub]{}, Account{}, err

@@ -143,12 +143,23 @@ func (s *AccountService) ProductsOfAccounts(ctx context.Context, sc Scope, accou
 // PaystubsOfAccounts pages each account's paystubs, newest pay date first;
 // from (YYYY-MM-DD) keeps stubs paid on or after it.
 func (s *AccountService) PaystubsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, from string, p PageRequest) (map[string]Page[Paystub], error) {
-	if from != "" {
-		if _, err := time.Parse(time.DateOnly, from); err != nil || !dateOnly.MatchString(from) {
-			return nil, Errorf(KindInvalid, CodeInvalidFields, "from_pay_date: must be a date in YYYY-MM-DD form, got %q", from)
-		}
+	if err := checkFromPayDate(from); err != nil {
+		return nil, err
 	}
 	return s.tx.Data().PaystubsOfAccounts(ctx, sc, accountIDs, from, p)
+}
+
+// checkFromPayDate is the one rule for from_pay_date, which REST's
+// paystub list and GraphQL's paystubs(fromPayDate:) both take: empty, or
+// a date in YYYY-MM-DD form.
+func checkFromPayDate(from string) error {
+	if from == "" {
+		return nil
+	}
+	if _, err := time.Parse(time.DateOnly, from); err != nil || !dateOnly.MatchString(from) {
+		return Errorf(KindInvalid, CodeInvalidFields, "from_pay_date: must be a date in YYYY-MM-DD form, got %q", from)
+	}
+	return nil
 }
 
 // PaystubByID returns a paystub of any of the scope's accounts. Errors:
