@@ -33,6 +33,9 @@ const (
 	// out to (a payroll upstream, a connector) cannot be reached: its own
 	// code, so a caller never reads it as this service's database.
 	CodeUpstreamUnavailable = "UPSTREAM_UNAVAILABLE"
+	// CodeIntrospectionDisabled refuses __schema and __type on a server
+	// started with --graphql-introspection=false.
+	CodeIntrospectionDisabled = "INTROSPECTION_DISABLED"
 	// CodeInvalidWebhookSignature refuses (401) an upstream's delivery
 	// whose signature or timestamp does not check out.
 	CodeInvalidWebhookSignature = "INVALID_WEBHOOK_SIGNATURE"

@@ -84,7 +84,10 @@ func depth(set ast.SelectionSet, fragments ast.FragmentDefinitionList, seen int)
 		var d int
 		switch s := sel.(type) {
 		case *ast.Field:
-			if len(s.SelectionSet) == 0 {
+			// Introspection's meta fields nest type references deeply
+			// (ofType { ofType { ... } }) but read only the schema: they
+			// count as one level.
+			if len(s.SelectionSet) == 0 || strings.HasPrefix(s.Name, "__") {
 				d = seen + 1
 			} else {
 				d = depth(s.SelectionSet, fragments, seen+1)

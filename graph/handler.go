@@ -53,6 +53,9 @@ type Options struct {
 	Mode domain.Mode
 	// Console serves the query console to browsers at GET /graphql.
 	Console bool
+	// NoIntrospection turns introspection off (--graphql-introspection=
+	// false): __schema and __type then answer INTROSPECTION_DISABLED.
+	NoIntrospection bool
 	// InitTimeout is how long a websocket may wait before connection_init
 	// (DefaultInitTimeout when zero).
 	InitTimeout time.Duration
@@ -89,6 +92,11 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 	srv.AddTransport(transport.POST{})
 	srv.SetParserTokenLimit(MaxQueryTokens)
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	if !o.NoIntrospection {
+		// Tools (GraphiQL, codegen, IDE plugins) start from introspection;
+		// the schema is public anyway at /graphql/schema.graphql.
+		srv.Use(extension.Introspection{})
+	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	srv.Use(textBounds{}) // after the persisted query is looked up, before anything parses it
 	srv.Use(extension.FixedComplexityLimit(ComplexityLimit))
@@ -382,6 +390,9 @@ func presentError(ctx context.Context, log *slog.Logger, err error) *gqlerror.Er
 	if !errors.As(err, &de) {
 		var existing *gqlerror.Error
 		switch {
+		case errors.As(err, &existing) && existing.Message == "introspection disabled":
+			de = domain.Errorf(domain.KindForbidden, domain.CodeIntrospectionDisabled,
+				"introspection is off on this server (--graphql-introspection=false); the schema is at GET /graphql/schema.graphql")
 		case errors.As(err, &existing) && existing.Extensions != nil:
 			return gerr // gqlgen's own validation, parse and limit errors
 		case errors.As(err, &existing) && existing.Err == nil:

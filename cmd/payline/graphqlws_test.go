@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"payline/domain"
 )
 
 // runMainEnv makes the test binary act as `payline` itself (see TestMain),
@@ -172,4 +176,47 @@ func TestNodeGraphQLWS(t *testing.T) {
 		}
 		t.Logf("%d jobs; the slowest update arrived %.0f ms after its commit", len(result.Jobs), result.MaxLatency)
 	})
+}
+
+// TestNodeIntrospection: graphql-js's getIntrospectionQuery() against a
+// running server builds a client schema identical to docs/schema.graphql,
+// as GraphiQL, codegen and IDE plugins would read it; with
+// --graphql-introspection=false the same query answers
+// INTROSPECTION_DISABLED, never UNKNOWN_ERROR.
+func TestNodeIntrospection(t *testing.T) {
+	node, dir := nodeScript(t)
+	url := "sqlite:" + filepath.Join(t.TempDir(), "payline.db")
+	var out bytes.Buffer
+	m := startMain(t, url, &out)
+	defer m.Close(context.Background())
+	secret := secretLine.FindStringSubmatch(out.String())[1]
+	cmd := exec.Command(node, "introspect.mjs")
+	cmd.Dir = dir
+	schema, err := filepath.Abs(filepath.Join("..", "..", "docs", "schema.graphql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), "API_URL=http://"+m.Addr(), "SECRET="+secret, "SCHEMA_FILE="+schema)
+	got, err := cmd.Output()
+	var result struct {
+		OK    bool   `json:"ok"`
+		Error string `json:"error"`
+		Types int    `json:"types"`
+	}
+	if jerr := json.Unmarshal(bytes.TrimSpace(got), &result); jerr != nil || err != nil || !result.OK {
+		t.Fatalf("node introspect.mjs: %v\n%s", err, got)
+	}
+	t.Logf("the introspected schema has %d types and matches docs/schema.graphql", result.Types)
+
+	off, err := startServe(t, ServeConfig{Mode: domain.ModeSandbox, NoIntrospection: true}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offSecret := secretLine.FindAllStringSubmatch(out.String(), -1)
+	status, body, _, err := apiDo(nil, "POST", "http://"+off.Addr()+"/graphql", offSecret[len(offSecret)-1][1],
+		`{"query": "{ __schema { types { name } } }"}`, nil)
+	if err != nil || status != 200 || fmt.Sprint(body["errors"]) == "" ||
+		!strings.Contains(fmt.Sprint(body["errors"]), domain.CodeIntrospectionDisabled) {
+		t.Errorf("introspection when off: %d %v %v", status, body, err)
+	}
 }

@@ -63,6 +63,8 @@ type ServeConfig struct {
 	DownloadURLTTL time.Duration
 	// Console serves the GraphQL query console at GET /graphql.
 	Console bool
+	// NoIntrospection turns GraphQL introspection off.
+	NoIntrospection bool
 	// PrivacyURL is the privacy notice Link's consent screen links to.
 	PrivacyURL string
 	// MaxConcurrent caps the requests served at once, and
@@ -301,7 +303,7 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		WebhookService: webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
-		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console})
+		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection})
 	api := rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
 		Webhooks: webhooks, Reports: reporter, Relay: relay, UpstreamLinkOrigin: upstreamLinkOrigin(up), Logger: m.Logger, RateLimit: m.Config.RateLimit,
@@ -558,6 +560,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"how long a report's or document's download_url works (PAYLINE_DOWNLOAD_URL_TTL)")
 	console := fs.String("graphiql", e.getenv("PAYLINE_GRAPHIQL"),
 		"serve the GraphQL query console at GET /graphql: true or false (PAYLINE_GRAPHIQL); default true in the sandbox, false otherwise")
+	introspection := fs.Bool("graphql-introspection", e.boolean("PAYLINE_GRAPHQL_INTROSPECTION", true),
+		"answer GraphQL introspection (__schema, __type), which tools start from (PAYLINE_GRAPHQL_INTROSPECTION); false refuses it with INTROSPECTION_DISABLED")
 	redisURL := fs.String("redis-url", e.getenv("PAYLINE_REDIS_URL"),
 		"share the rate limit and the failed sign-in count among instances through this Redis, such as redis://127.0.0.1:6379/0 (PAYLINE_REDIS_URL); without it each process rate-limits alone and the database counts failed sign-ins")
 	metricsAddr := fs.String("metrics-addr", e.getenv("PAYLINE_METRICS_ADDR"),
@@ -609,7 +613,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, PreviousMasterKeyFile: d.previousKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
-			Console: consoleOn, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
+			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
 			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery},
 		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
