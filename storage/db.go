@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -145,11 +146,53 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	db.deliveries, db.targets = newDeliveryLog(db), newTargetReader(db)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := db.PingContext(pingCtx); err != nil {
+	err = db.PingContext(pingCtx)
+	var pqErr *pq.Error
+	if dialect == Postgres && errors.As(err, &pqErr) && pqErr.Code == "3D000" { // invalid_catalog_name
+		// A new user's first run: create the database when the role may.
+		if cerr := createDatabase(pingCtx, dsn); cerr != nil {
+			db.Close()
+			return nil, cerr
+		}
+		err = db.PingContext(pingCtx)
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to %s database: %w", dialect, err)
 	}
 	return db, nil
+}
+
+// createDatabase creates the database a PostgreSQL URL names, connecting
+// to the server's postgres database with the same role. A role that may
+// not gets one line saying what to run instead.
+func createDatabase(ctx context.Context, dsn string) error {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	admin := *u
+	admin.Path = "/postgres"
+	x, err := sqlx.Open("postgres", admin.String())
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	_, err = x.ExecContext(ctx, "CREATE DATABASE "+pq.QuoteIdentifier(name))
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) && pqErr.Code == "42P04" { // duplicate_database: another process made it first
+		return nil
+	}
+	if err != nil {
+		user := ""
+		if u.User != nil {
+			user = " -U " + u.User.Username()
+		}
+		return fmt.Errorf("PostgreSQL database %q does not exist and this role cannot create it (%v): run createdb -h %s -p %s%s %s",
+			name, err, u.Hostname(), cmp.Or(u.Port(), "5432"), user, name)
+	}
+	return nil
 }
 
 // rowLock is a row-locking clause on PostgreSQL and nothing on SQLite,

@@ -116,6 +116,12 @@ type sealedStores struct {
 // openSealedStores opens and migrates the database and finds and verifies
 // its master key, once.
 func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealedStores, error) {
+	// A PostgreSQL deployment without a key is refused before anything
+	// is created in its database.
+	if dialect, _, err := storage.ParseURL(d.databaseURL); err == nil && dialect == storage.Postgres &&
+		strings.TrimSpace(e.getenv("PAYLINE_MASTER_KEY")) == "" && d.masterKeyFile == "" {
+		return sealedStores{}, errNoPostgresKey
+	}
 	db, err := openMigrated(ctx, d.databaseURL)
 	if err != nil {
 		return sealedStores{}, err
@@ -261,6 +267,8 @@ func (e environment) findPreviousKey(d *dataFlags) ([][]byte, error) {
 	return [][]byte{key}, nil
 }
 
+var errNoPostgresKey = errors.New("set PAYLINE_MASTER_KEY (64 hex characters) or --master-key-file: PostgreSQL deployments need a master key to encrypt API secrets")
+
 // findMasterKey reads the configured key and says where it came from; a
 // key file that does not exist gives a nil key and its path.
 func (e environment) findMasterKey(db *storage.DB, d *dataFlags) (key []byte, source, path string, err error) {
@@ -271,7 +279,7 @@ func (e environment) findMasterKey(db *storage.DB, d *dataFlags) (key []byte, so
 	path = d.masterKeyFile
 	if path == "" {
 		if db.Dialect != storage.SQLite {
-			return nil, "", "", errors.New("set PAYLINE_MASTER_KEY (64 hex characters) or --master-key-file: PostgreSQL deployments need a master key to encrypt API secrets")
+			return nil, "", "", errNoPostgresKey
 		}
 		path = db.Path + ".master-key"
 	}

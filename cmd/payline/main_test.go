@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -462,4 +463,34 @@ func TestMembersAdd(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPostgresWithoutKeyCreatesNothing: serve on PostgreSQL without a
+// master key is refused before it creates or migrates anything, so a
+// mistyped start leaves the server as it was.
+func TestPostgresWithoutKeyCreatesNothing(t *testing.T) {
+	server := storagetest.PostgresServer(t)
+	u, err := neturl.Parse(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "payline_nokey_" + strings.ReplaceAll(domain.NewID()[:8], "-", "")
+	u.Path = "/" + name
+	var errOut bytes.Buffer
+	err = run(context.Background(), []string{"serve", "--database-url", u.String(), "--addr", "127.0.0.1:0"}, io.Discard, &errOut, env())
+	if err == nil || !strings.Contains(err.Error()+errOut.String(), "PAYLINE_MASTER_KEY") {
+		t.Fatalf("serve without a key: %v %s", err, errOut.String())
+	}
+	admin, err := storage.Open(context.Background(), server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	var n int
+	if err := admin.GetContext(context.Background(), &n, `SELECT count(*) FROM pg_database WHERE datname = $1`, name); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("a refused start created database %s", name)
+	}
 }

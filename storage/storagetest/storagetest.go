@@ -143,7 +143,7 @@ func newPostgres(t testing.TB, v Variant) string {
 	if err != nil {
 		t.Fatalf("postgres template: %v", err)
 	}
-	name := "payline_test_" + randomHex(6)
+	name := dbPrefix() + "test_" + randomHex(6)
 	admin, err := storage.Open(context.Background(), server)
 	if err != nil {
 		t.Fatalf("connect to %s: %v", EnvURL, err)
@@ -154,6 +154,23 @@ func newPostgres(t testing.TB, v Variant) string {
 	}
 	t.Cleanup(func() { dropDatabase(server, name) })
 	return withDatabase(server, name)
+}
+
+// dbPrefix begins the names of the databases tests create on the server
+// (PAYLINE_TEST_DB_PREFIX, default "payline_"), so checkouts or CI jobs
+// sharing one server can tell theirs apart; letters, digits and
+// underscores only.
+func dbPrefix() string {
+	p := os.Getenv("PAYLINE_TEST_DB_PREFIX")
+	if p == "" {
+		return "payline_"
+	}
+	for _, r := range p {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			panic("PAYLINE_TEST_DB_PREFIX may hold lower-case letters, digits and underscores only, got " + p)
+		}
+	}
+	return p
 }
 
 // template builds the template of a dialect and variant once per process.
@@ -177,7 +194,7 @@ func template(d storage.Dialect, v Variant, server string) (string, error) {
 		handle = filepath.Join(tmpDir, fmt.Sprintf("template-%d.db", v))
 		rawURL = "sqlite:" + handle
 	} else {
-		handle = "payline_tmpl_" + randomHex(6)
+		handle = dbPrefix() + "tmpl_" + randomHex(6)
 		admin, err := storage.Open(ctx, server)
 		if err != nil {
 			return "", err
