@@ -81,6 +81,14 @@ func (e environment) keys(ctx context.Context, args []string) error {
 		}
 		m, err := domain.ParseMode(*mode)
 		if *customer == "" || err != nil {
+			switch {
+			case *customer == "":
+				fmt.Fprintln(e.stderr, "payline keys create: --customer is required")
+			case *mode == "":
+				fmt.Fprintln(e.stderr, "payline keys create: --mode is required")
+			default:
+				fmt.Fprintf(e.stderr, "payline keys create: --mode %q: must be sandbox, development or production\n", *mode)
+			}
 			fmt.Fprint(e.stderr, "usage: payline keys create --customer NAME --mode sandbox|development|production [--json]\n")
 			return errUsage
 		}

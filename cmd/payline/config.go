@@ -326,11 +326,35 @@ func decodeMasterKey(s string) ([]byte, error) {
 	return nil, errors.New("master key must be 32 bytes as 64 hex characters or base64")
 }
 
-func (e environment) logger(format string) *slog.Logger {
+func (e environment) logger(format string, level slog.Level) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(e.stderr, nil))
+		return slog.New(slog.NewJSONHandler(e.stderr, opts))
 	}
-	return slog.New(slog.NewTextHandler(e.stderr, nil))
+	return slog.New(slog.NewTextHandler(e.stderr, opts))
+}
+
+// atLeast passes on the records of min and above: the job queue's own
+// INFO lines (clients starting, poll modes, elections) are kept out of
+// the log unless --log-level is debug.
+type atLeast struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+func (h atLeast) WithAttrs(a []slog.Attr) slog.Handler { return atLeast{h.Handler.WithAttrs(a), h.min} }
+func (h atLeast) WithGroup(name string) slog.Handler { return atLeast{h.Handler.WithGroup(name), h.min} }
+
+// queueLogger is the job queue's logger: WARN and above, or everything
+// the service logs when it logs debug.
+func queueLogger(l *slog.Logger) *slog.Logger {
+	if l.Enabled(context.Background(), slog.LevelDebug) {
+		return l
+	}
+	return slog.New(atLeast{l.Handler(), slog.LevelWarn})
 }
 
 func (e environment) duration(name string, def time.Duration) time.Duration {

@@ -26,6 +26,11 @@ func (e environment) webhooks(ctx context.Context, args []string) error {
 		return errUsage
 	}
 	fs := e.flagSet("webhooks listen")
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, "usage: payline webhooks listen --forward-to URL [--api-url URL] [--events a,b] [--version V]\n"+
+			"The API secret comes from PAYLINE_API_SECRET (a sandbox or development secret; never a flag, so it stays out of the process list).\n")
+		fs.PrintDefaults()
+	}
 	forwardTo := fs.String("forward-to", "", "local URL each delivery is POSTed to, such as http://localhost:3000/hook (required)")
 	apiURL := fs.String("api-url", e.envOr("PAYLINE_API_URL", "http://127.0.0.1:8080"), "the Payline server (PAYLINE_API_URL)")
 	events := fs.String("events", "", "comma-separated event names to receive; default every event")

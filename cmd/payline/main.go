@@ -25,6 +25,9 @@ commands:
                               create an API key (and the customer if new); prints the secret once
   keys list [--customer NAME] list API keys (never their secrets)
   keys revoke KEY_ID          revoke an API key
+  keys rotate-master [--batch N]
+                              seal every secret again under a new master key (the old one in
+                              --previous-master-key-file or PAYLINE_PREVIOUS_MASTER_KEY)
   members add --customer NAME --email E --role R [--password-stdin]
                               add a dashboard and admin API member (administrator, developer or
                               viewer); prints a one-time password unless one is read from stdin

@@ -363,6 +363,55 @@ func TestCommandLineErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "sqlite:PATH or postgres://") {
 		t.Errorf("bad database url: %v", err)
 	}
+	// A bad value is named with what it must be, not only the usage line.
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"keys", "create", "--customer", "a", "--mode", "prod"}, `--mode "prod": must be sandbox, development or production`},
+		{[]string{"keys", "create", "--mode", "sandbox"}, "--customer is required"},
+		{[]string{"serve", "--log-level", "loud"}, `--log-level "loud": must be debug, info, warn or error`},
+		{[]string{"webhooks", "listen", "--help"}, "PAYLINE_API_SECRET"},
+	} {
+		var stderr bytes.Buffer
+		_ = run(context.Background(), c.args, io.Discard, &stderr, env())
+		if !strings.Contains(stderr.String(), c.says) {
+			t.Errorf("%v says %q; want it to say %q", c.args, stderr.String(), c.says)
+		}
+	}
+	var help bytes.Buffer
+	_ = run(context.Background(), []string{"help"}, &help, &help, env())
+	for _, cmd := range []string{"keys rotate-master", "members add", "webhooks listen", "reports render"} {
+		if !strings.Contains(help.String(), cmd) {
+			t.Errorf("payline help does not name %s", cmd)
+		}
+	}
+	if plural(1, "employment") != "1 employment" || plural(2, "employment") != "2 employments" {
+		t.Error("plural forms")
+	}
+}
+
+// TestQueueLogsOnlyWarnings: the job queue's own INFO lines (clients
+// starting and stopping, poll modes) stay out of the log unless the log
+// level is debug.
+func TestQueueLogsOnlyWarnings(t *testing.T) {
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		var logs bytes.Buffer
+		m := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "p.db"), Mode: domain.ModeSandbox},
+			Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: level})),
+			Getenv: env("PAYLINE_MASTER_KEY", testMasterKey)}
+		if err := m.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		m.Close(context.Background())
+		riverInfo := strings.Contains(logs.String(), `msg="River client started"`)
+		if riverInfo != (level == slog.LevelDebug) {
+			t.Errorf("at %s the queue's start line logged: %v\n%s", level, riverInfo, logs.String())
+		}
+		if !strings.Contains(logs.String(), "payline listening") {
+			t.Errorf("at %s Payline's own INFO line is missing", level)
+		}
+	}
 }
 
 func TestDirectorySeedAndMigrate(t *testing.T) {

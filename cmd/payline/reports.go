@@ -51,7 +51,7 @@ func (e environment) reports(ctx context.Context, args []string) error {
 	if err := os.WriteFile(*out, pdf, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote %s: %s report %s of %q, %d employments, %d bytes\n", *out, *typ, r.ID, *endUser, len(r.Employments), len(pdf))
+	fmt.Fprintf(e.stdout, "wrote %s: %s report %s of %q, %s, %d bytes\n", *out, *typ, r.ID, *endUser, plural(len(r.Employments), "employment"), len(pdf))
 	return nil
 }
 
@@ -70,4 +70,12 @@ func (e environment) pickCustomer(ctx context.Context, keys *domain.KeyService, 
 		return domain.Customer{}, fmt.Errorf("there are %d customers; name one with --customer", len(all))
 	}
 	return domain.Customer{}, fmt.Errorf("no customer named %q (payline customers list)", name)
+}
+
+// plural is "1 employment", "2 employments".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

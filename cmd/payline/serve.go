@@ -230,7 +230,7 @@ func (m *Main) Start(ctx context.Context) error {
 		db.Close()
 		return fmt.Errorf("listen for other instances' changes: %w", err)
 	}
-	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: m.Logger, PollInterval: m.Config.QueuePollInterval,
+	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: queueLogger(m.Logger), PollInterval: m.Config.QueuePollInterval,
 		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval, InstanceID: m.Config.InstanceID,
 		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter, ReconcileInterval: m.reconcileInterval()})
 	if err != nil {
@@ -550,6 +550,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	mode := fs.String("mode", e.envOr("PAYLINE_MODE", "sandbox"), "sandbox, development or production (PAYLINE_MODE)")
 	publicURL := fs.String("public-url", e.getenv("PAYLINE_PUBLIC_URL"), "URL integrators and browsers reach this server at (PAYLINE_PUBLIC_URL); default http://ADDR")
 	logFormat := fs.String("log-format", e.envOr("PAYLINE_LOG_FORMAT", "text"), "text or json (PAYLINE_LOG_FORMAT)")
+	logLevel := fs.String("log-level", e.envOr("PAYLINE_LOG_LEVEL", "info"),
+		"debug, info, warn or error (PAYLINE_LOG_LEVEL); the job queue's own lines appear from debug, else only its warnings")
 	monitorEvery := fs.Duration("monitoring-interval", e.duration("PAYLINE_MONITORING_INTERVAL", time.Hour),
 		"how often connected, monitored accounts are refreshed (PAYLINE_MONITORING_INTERVAL)")
 	caFile := fs.String("webhook-ca-file", e.getenv("PAYLINE_WEBHOOK_CA_FILE"),
@@ -598,6 +600,11 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		fmt.Fprintln(e.stderr, "payline serve:", err)
 		return errUsage
 	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(e.stderr, "payline serve: --log-level %q: must be debug, info, warn or error\n", *logLevel)
+		return errUsage
+	}
 	if *upstreamURL != "" && m == domain.ModeSandbox {
 		fmt.Fprintln(e.stderr, "payline serve: --upstream-url relays development or production; the sandbox serves its own simulated data")
 		return errUsage
@@ -616,7 +623,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
 			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery},
-		Stdout: e.stdout, Logger: e.logger(*logFormat), Getenv: e.getenv,
+		Stdout: e.stdout, Logger: e.logger(*logFormat, level), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
 		if ctx.Err() != nil {
