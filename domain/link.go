@@ -370,6 +370,13 @@ func (s *LinkService) SandboxSession(ctx context.Context, sc Scope, value string
 	if bill == nil && slices.Contains(sess.Token.Jobs(), JobBillCancellation) && !slices.Contains(sess.Token.Jobs(), JobBillSwitch) {
 		bill = &BillRequest{Job: JobBillCancellation}
 	}
+	if bill == nil && slices.Contains(sess.Token.Jobs(), JobBillSwitch) {
+		// The modal asks the user for the bill and the payment method; the
+		// helper cannot guess them, and an account without the job the
+		// token asked for would look like success.
+		return Account{}, LinkToken{}, Errorf(KindInvalid, CodeMissingFields,
+			"bill: this token asks for a bill_switch; send bill {\"job\": \"bill_switch\", \"target\": ..., \"card\": {...}} (or \"job\": \"bill_cancellation\") so the helper can run it, as the modal would ask the user")
+	}
 	acct, err := s.login(ctx, sess, r, sw, bill)
 	var mfa *MFARequiredError
 	if errors.As(err, &mfa) {

@@ -45,6 +45,11 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 		return domain.VerificationReport{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "report_type: must be voie or voe, got %q", reportType)
 	}
 	accounts, err := domain.EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
+	if e := domain.AsError(err); err != nil && e.Code == domain.CodeEndUserNotFound {
+		return domain.VerificationReport{}, domain.Errorf(domain.KindNotFound, domain.CodeEndUserNotFound,
+			"end user %q has no accounts: a %s report reads the identity, employment, income and paystubs jobs of the end user's accounts; create a link token with this end_user_id and those required_jobs",
+			endUserID, strings.ToUpper(reportType))
+	}
 	if err != nil {
 		return domain.VerificationReport{}, err
 	}

@@ -52,6 +52,11 @@ func TestBillJobs(t *testing.T) {
 			return jobs[0]
 		}
 
+		// Without the bill the modal would ask the user for, the helper
+		// refuses, and no account is made that lacks the job asked for.
+		_, silent := token(domain.JobBillSwitch)
+		f.linkSession(sessionBody(silent, both.ID, sandbox.UserGood, "")).wantError(t, 400, typeInvalid, domain.CodeMissingFields)
+
 		// A card switch that succeeds.
 		cardTok, tok := token(domain.JobBillSwitch)
 		session(tok, both.ID, sandbox.UserGood, `{"job": "bill_switch", "card": {"number": "`+testCard+`", "name": "Travel card", "exp_month": 12, "exp_year": 2031}}`).data(t)

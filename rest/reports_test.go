@@ -125,7 +125,11 @@ func TestVerificationReports(t *testing.T) {
 			t.Error("VOE and VOIE share a document")
 		}
 
-		f.get("/v1/end_users/nobody/verification_reports/voie").wantError(t, 404, typeNotFound, domain.CodeEndUserNotFound)
+		nobody := f.get("/v1/end_users/nobody/verification_reports/voie")
+		nobody.wantError(t, 404, typeNotFound, domain.CodeEndUserNotFound)
+		if msg := fmt.Sprint(nobody.body["error"].(map[string]any)["message"]); !strings.Contains(msg, "identity, employment, income and paystubs") {
+			t.Errorf("a report of an end user without accounts says %q, not which jobs make one", msg)
+		}
 		f.connectAs("switcher", current, sandbox.UserGood, "direct_deposit_allocations")
 		res := f.get("/v1/end_users/switcher/verification_reports/voe")
 		res.wantError(t, 404, typeNotFound, domain.CodeProductNotFound)
