@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds Payline's container image from scratch with podman (or buildah):
+# a static binary (CGO off), the host's CA bundle and a passwd line for
+# the non-root user, then deploy/Containerfile. Usage:
+#   deploy/build-image.sh [TAG]      (default localhost/payline:dev)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tag="${1:-localhost/payline:dev}"
+ctx="$(mktemp -d)"
+trap 'rm -rf "$ctx"' EXIT
+version="$(git describe --always --dirty 2>/dev/null || echo dev)"
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$ctx/payline" ./cmd/payline
+cp /etc/ssl/certs/ca-certificates.crt "$ctx/ca-certificates.crt"
+echo 'payline:x:65532:65532:payline:/data:/sbin/nologin' > "$ctx/passwd"
+# The working directory /data must be writable by the user: it is where
+# the SQLite database and its key file live unless PostgreSQL is used.
+mkdir -p "$ctx/data"
+cp deploy/Containerfile "$ctx/Containerfile"
+if command -v podman >/dev/null; then
+    podman build --quiet --label "org.opencontainers.image.version=$version" -t "$tag" -f "$ctx/Containerfile" "$ctx"
+else
+    buildah bud --quiet --label "org.opencontainers.image.version=$version" -t "$tag" -f "$ctx/Containerfile" "$ctx"
+fi
+echo "built $tag ($version)"
