@@ -107,3 +107,14 @@ func TestScopeOfRequiresIdentity(t *testing.T) {
 	}()
 	scopeOf(httptest.NewRequest("GET", "/v1/accounts", nil))
 }
+
+// TestServedOpenAPINamesThisServer: /v1/openapi.yaml's servers entry is
+// the server's own public URL, whatever address it listens on.
+func TestServedOpenAPINamesThisServer(t *testing.T) {
+	s := &Server{publicURL: "https://payline.example.com/", mode: domain.ModeProduction}
+	got := string(s.openAPI())
+	if !strings.Contains(got, "  - url: https://payline.example.com/v1\n    description: this server (production mode)\n") ||
+		strings.Contains(got, "127.0.0.1:8080") {
+		t.Errorf("servers of the served document:\n%s", got[:min(len(got), 900)])
+	}
+}

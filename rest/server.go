@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -245,7 +246,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/openapi.yaml", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
 		w.Header().Set("Cache-Control", "public, max-age=300")
-		_, _ = w.Write(docs.OpenAPI)
+		_, _ = w.Write(s.openAPI())
 	})
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -514,6 +515,21 @@ func headerBytes(h http.Header) int {
 		}
 	}
 	return n
+}
+
+// openAPI is docs/openapi.yaml with its servers entry naming this server
+// (its --public-url), so a tool that loads the served document calls the
+// server that served it.
+func (s *Server) openAPI() []byte {
+	const local = "  - url: http://127.0.0.1:8080/v1\n    description: a local sandbox started with `go run ./cmd/payline serve`\n"
+	if s.publicURL == "" || !bytes.Contains(docs.OpenAPI, []byte(local)) {
+		return docs.OpenAPI
+	}
+	base := strings.TrimRight(s.publicURL, "/")
+	here := fmt.Sprintf("  - url: %s/v1\n    description: this server (%s mode)\n", base, s.mode)
+	out := bytes.Replace(docs.OpenAPI, []byte(local), []byte(here), 1)
+	// Downloads live outside /v1 and name the server without it.
+	return bytes.ReplaceAll(out, []byte("      - url: http://127.0.0.1:8080\n"), []byte("      - url: "+base+"\n"))
 }
 
 // retryAfterSeconds is a Retry-After value: whole seconds, rounded up.

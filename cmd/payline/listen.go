@@ -32,7 +32,12 @@ func (e environment) webhooks(ctx context.Context, args []string) error {
 		fs.PrintDefaults()
 	}
 	forwardTo := fs.String("forward-to", "", "local URL each delivery is POSTed to, such as http://localhost:3000/hook (required)")
-	apiURL := fs.String("api-url", e.envOr("PAYLINE_API_URL", "http://127.0.0.1:8080"), "the Payline server (PAYLINE_API_URL)")
+	defaultURL := e.getenv("PAYLINE_PUBLIC_URL")
+	if defaultURL == "" {
+		defaultURL = "http://" + e.envOr("PAYLINE_ADDR", "127.0.0.1:8080")
+	}
+	apiURL := fs.String("api-url", e.envOr("PAYLINE_API_URL", defaultURL),
+		"the Payline server (PAYLINE_API_URL); default PAYLINE_PUBLIC_URL, else http:// and PAYLINE_ADDR, as serve reads them")
 	events := fs.String("events", "", "comma-separated event names to receive; default every event")
 	version := fs.String("version", "", "webhook version the payloads are shaped for; default the latest")
 	if err := parse(fs, args[1:]); err != nil {
