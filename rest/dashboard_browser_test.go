@@ -210,6 +210,10 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	p.goTo(f.http.URL + "/dashboard/#/overview")
 	p.until("the overview's counts", `document.getElementById('stat-accounts') && document.getElementById('stat-accounts').textContent === '1'`)
 	p.shoot("overview", `!!document.querySelector('svg.chart')`)
+	// The legend's swatches are alike (the error swatch once took the
+	// message box's padding), at both widths.
+	p.until("the legend's swatches to be alike", `(() => { const s = [...document.querySelectorAll('.legend i')].map(i => i.getBoundingClientRect());
+		return s.length === 3 && s.every(r => r.width === s[0].width && r.height === s[0].height && r.width <= 12); })()`)
 
 	// Sign out: the sign-in form is back, and the cookie no longer works.
 	p.click("#signout")

@@ -10,6 +10,14 @@ let session = null;
 let stopLive = null; // ends the Jobs page's subscription when leaving it
 
 // h builds an element: h('td', {className: 'r'}, 'text', child, ...).
+// breakable lets a long identifier (direct_deposit_switch.added) wrap at
+// its dots and underscores, never inside a word.
+function breakable(text) {
+  const span = h('span', {});
+  for (const part of String(text).split(/(?<=[._])/)) span.append(part, document.createElement('wbr'));
+  return span;
+}
+
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -226,15 +234,26 @@ async function endUsersPage(id) {
     h('div', { className: 'field' }, h('label', { for: 'end-user-id' }, 'Find an end user'), search), h('button', { type: 'submit' }, 'Search'));
   page.replaceChildren(h('h1', {}, 'End users'), form);
   if (!id) {
-    const { endUsers } = await gql(`{ endUsers(first: 25) { edges { node { endUserId firstConnectedAt } } } }`);
+    // The most recently connected end users: those of the newest accounts
+    // (accounts list newest first; endUsers lists by id).
+    const { accounts } = await gql(`{ accounts(first: 100) { edges { node { createdAt endUser { endUserId firstConnectedAt } } } } }`);
+    const seen = new Set();
+    const recent = [];
+    for (const { node } of accounts.edges) {
+      if (seen.has(node.endUser.endUserId) || recent.length === 25) continue;
+      seen.add(node.endUser.endUserId);
+      recent.push({ node: { ...node.endUser, lastConnectedAt: node.createdAt } });
+    }
+    const endUsers = { edges: recent };
     if (!endUsers.edges.length) {
       page.append(h('p', { className: 'empty' }, 'No end users yet. An end user appears when they connect a payroll account through Link; try ', h('a', { href: '#/link' }, 'Link preview'), '.'));
       return;
     }
     page.append(h('h2', {}, 'Recent end users'), h('div', { className: 'table-wrap' }, h('table', {},
-      h('thead', {}, h('tr', {}, h('th', {}, 'End user id'), h('th', {}, 'First connected'))),
+      h('thead', {}, h('tr', {}, h('th', {}, 'End user id'), h('th', {}, 'Last connected'), h('th', { className: 'hide-narrow' }, 'First connected'))),
       h('tbody', {}, endUsers.edges.map(({ node }) => h('tr', {},
-        h('td', {}, h('a', { href: '#/end-users/' + encodeURIComponent(node.endUserId) }, node.endUserId)), h('td', {}, fmtTime(node.firstConnectedAt))))))));
+        h('td', {}, h('a', { href: '#/end-users/' + encodeURIComponent(node.endUserId) }, node.endUserId)), h('td', {}, fmtTime(node.lastConnectedAt)),
+        h('td', { className: 'hide-narrow' }, fmtTime(node.firstConnectedAt))))))));
     return;
   }
   const { endUser: u } = await gql(`query($id: ID!) { endUser(id: $id) { endUserId firstConnectedAt
@@ -358,9 +377,10 @@ async function webhooksPage() {
       h('p', { className: 'muted small' }, w.enabledEvents.join(', ') + ' · version ' + w.version), actions,
       w.deliveries.edges.length
         ? h('div', { className: 'table-wrap' }, h('table', { className: 'deliveries' }, h('thead', {}, h('tr', {}, h('th', {}, 'Event'), h('th', {}, 'Outcome'), h('th', { className: 'r' }, 'Status'),
-          h('th', { className: 'r' }, 'Latency'), h('th', { className: 'hide-narrow' }, 'When'))),
-        h('tbody', {}, w.deliveries.edges.map(({ node: d }) => h('tr', {}, h('td', {}, d.event), h('td', {}, pill(d.outcome)),
-          h('td', { className: 'r' }, d.statusCode === null ? '—' : d.statusCode), h('td', { className: 'r' }, d.latencyMs.toFixed(0) + ' ms'), h('td', { className: 'hide-narrow' }, fmtTime(d.createdAt)))))))
+          h('th', { className: 'r hide-narrow' }, 'Latency'), h('th', { className: 'hide-narrow' }, 'When'))),
+        h('tbody', {}, w.deliveries.edges.map(({ node: d }) => h('tr', {}, h('td', { className: 'event' }, breakable(d.event),
+            d.error ? h('div', { className: 'muted small delivery-error' }, d.error) : null), h('td', {}, pill(d.outcome)),
+          h('td', { className: 'r' }, d.statusCode === null ? '—' : d.statusCode), h('td', { className: 'r hide-narrow' }, d.latencyMs.toFixed(0) + ' ms'), h('td', { className: 'hide-narrow' }, fmtTime(d.createdAt)))))))
         : h('p', { className: 'muted' }, 'No deliveries yet.')));
   }
 }
