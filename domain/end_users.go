@@ -102,10 +102,7 @@ func (s *AccountService) DocumentsOfEndUsers(ctx context.Context, sc Scope, endU
 	for _, page := range pages {
 		docs = append(docs, page.Items...)
 	}
-	links, err := s.reporter.DocumentLinks(ctx, sc, docs)
-	if err != nil {
-		return nil, err
-	}
+	links := s.reporter.DocumentLinks(ctx, sc, docs)
 	byID := map[string]*DocumentLink{}
 	for i := range docs {
 		byID[docs[i].ID] = &links[i]
@@ -170,9 +167,10 @@ func (s *AccountService) Documents(ctx context.Context, sc Scope, endUserID, doc
 			}
 		}
 	}
-	for i := range page.Items {
-		if err := s.link(ctx, sc, &page.Items[i]); err != nil {
-			return Page[Record]{}, err
+	if s.reporter != nil {
+		links := s.reporter.DocumentLinks(ctx, sc, page.Items)
+		for i := range page.Items {
+			page.Items[i].Link = &links[i]
 		}
 	}
 	return page, nil

@@ -191,6 +191,15 @@ type ReportStore interface {
 	ReportsOf(ctx context.Context, s Scope, endUserIDs []string, reportType string) (map[string]StoredReport, error)
 	// FilesExist says which of the ids have a file, in one query.
 	FilesExist(ctx context.Context, ids []string) (map[string]bool, error)
+	// LockReport holds, until the transaction ends, the right to build
+	// the end user's report of a type: one builder at a time across
+	// instances (an advisory lock on PostgreSQL; SQLite's write
+	// transactions already exclude each other).
+	LockReport(ctx context.Context, s Scope, endUserID, reportType string) error
+	// DocumentAnyTenant finds a document record by id in any tenant, for
+	// a download link (which names no tenant; its signature binds one).
+	// ErrNoRows if none.
+	DocumentAnyTenant(ctx context.Context, id string) (Record, Scope, error)
 }
 
 // DepositForm is a direct deposit authorisation: who is paid, by whom,
@@ -218,9 +227,10 @@ type Reporter interface {
 	// fixed number of statements while their reports are current; end
 	// users without payroll data yet are absent.
 	VerificationReports(ctx context.Context, s Scope, endUserIDs []string, reportType string) (map[string]VerificationReport, error)
-	// DocumentLinks is DocumentLink for many documents, one file check
-	// for all of them.
-	DocumentLinks(ctx context.Context, s Scope, docs []Record) ([]DocumentLink, error)
+	// DocumentLinks gives documents of a list fresh links, reading and
+	// rendering nothing: a document whose PDF is not made yet (a W-2) is
+	// rendered when its link is first downloaded.
+	DocumentLinks(ctx context.Context, s Scope, docs []Record) []DocumentLink
 	// DocumentLink renders a document's PDF if it has none yet and returns
 	// a fresh download link.
 	DocumentLink(ctx context.Context, s Scope, doc Record) (DocumentLink, error)

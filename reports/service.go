@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"payline/domain"
 )
 
@@ -27,6 +29,10 @@ type Service struct {
 	tx    domain.Transactor
 	links *Signer
 	clock domain.Clock
+	// builds lets one build of an end user's report run at a time in this
+	// process; callers that arrive meanwhile share its result. Across
+	// instances, LockReport and the version check in build do the same.
+	builds singleflight.Group
 }
 
 // NewService wires the reports use cases.
@@ -71,7 +77,15 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 	if id == "" {
 		id = domain.NewID()
 	}
-	return s.build(ctx, sc, endUserID, reportType, id, version, accounts)
+	key := strings.Join([]string{sc.CustomerID, string(sc.Mode), endUserID, reportType, version}, "\x00")
+	r, err, _ := s.builds.Do(key, func() (any, error) {
+		// The build outlives a caller that goes away: others share it.
+		return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, accounts)
+	})
+	if err != nil {
+		return domain.VerificationReport{}, err
+	}
+	return r.(domain.VerificationReport), nil
 }
 
 // VerificationReports implements domain.Reporter: the end users'
@@ -118,28 +132,14 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 	return out, nil
 }
 
-// DocumentLinks implements domain.Reporter: one query finds which
-// documents have their PDF; a W-2 without one is rendered (once), and
-// every document gets a fresh link.
-func (s *Service) DocumentLinks(ctx context.Context, sc domain.Scope, docs []domain.Record) ([]domain.DocumentLink, error) {
-	ids := make([]string, len(docs))
-	for i, d := range docs {
-		ids[i] = d.ID
-	}
-	have, err := s.tx.Reports().FilesExist(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
+// DocumentLinks implements domain.Reporter: links only; a list never
+// renders or stores anything (Download renders a W-2 on its first fetch).
+func (s *Service) DocumentLinks(ctx context.Context, sc domain.Scope, docs []domain.Record) []domain.DocumentLink {
 	out := make([]domain.DocumentLink, len(docs))
 	for i, d := range docs {
-		if !have[d.ID] && d.DocumentType == domain.DocumentW2 {
-			if err := s.renderW2(ctx, sc, d); err != nil {
-				return nil, err
-			}
-		}
 		out[i] = s.links.Link(d.ID, sc)
 	}
-	return out, nil
+	return out
 }
 
 // Render assembles and renders an end user's report from the stored data
@@ -189,7 +189,22 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 		return domain.VerificationReport{}, err
 	}
 	file := newFile(reportType, fmt.Sprintf("%s-%s-%s.pdf", reportType, safeName(endUserID), now.Format(time.DateOnly)), now, pdf)
+	var current *domain.StoredReport
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
+		// One builder at a time; a report another instance stored for the
+		// same data while this one rendered stands, and this render is
+		// dropped (no second PDF, no second event).
+		if err := tx.Reports().LockReport(ctx, sc, endUserID, reportType); err != nil {
+			return err
+		}
+		cur, err := tx.Reports().Report(ctx, sc, endUserID, reportType)
+		if err == nil && cur.DataVersion == version {
+			current = &cur
+			return nil
+		}
+		if err != nil && !errors.Is(err, domain.ErrNoRows) {
+			return err
+		}
 		if err := tx.Reports().PutFile(ctx, sc, file); err != nil {
 			return err
 		}
@@ -204,6 +219,15 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 	})
 	if err != nil {
 		return domain.VerificationReport{}, err
+	}
+	if current != nil {
+		var stored domain.VerificationReport
+		if err := json.Unmarshal(current.Body, &stored); err != nil {
+			return domain.VerificationReport{}, fmt.Errorf("stored %s report of %q: %w", reportType, endUserID, err)
+		}
+		link := s.links.Link(current.DocumentID, sc)
+		stored.Document = &link
+		return stored, nil
 	}
 	link := s.links.Link(file.ID, sc)
 	r.Document = &link
@@ -327,7 +351,7 @@ func (s *Service) Download(ctx context.Context, id, expires, signature string) (
 	}
 	f, err := s.tx.Reports().File(ctx, id)
 	if errors.Is(err, domain.ErrNoRows) {
-		return domain.File{}, s.links.Check(id, domain.Scope{}, "", "")
+		return s.firstDownload(ctx, id, expires, signature)
 	}
 	if err != nil {
 		return domain.File{}, err
@@ -336,6 +360,27 @@ func (s *Service) Download(ctx context.Context, id, expires, signature string) (
 		return domain.File{}, err
 	}
 	return f, nil
+}
+
+// firstDownload serves a W-2 whose PDF is not made yet: listing documents
+// renders nothing, so its first download renders and stores it (once;
+// PutFile keeps the first of two racing renders). Anything else unknown
+// is the same 403 as a bad link.
+func (s *Service) firstDownload(ctx context.Context, id, expires, signature string) (domain.File, error) {
+	doc, sc, err := s.tx.Reports().DocumentAnyTenant(ctx, id)
+	if errors.Is(err, domain.ErrNoRows) || (err == nil && doc.DocumentType != domain.DocumentW2) {
+		return domain.File{}, s.links.Check(id, domain.Scope{}, "", "")
+	}
+	if err != nil {
+		return domain.File{}, err
+	}
+	if err := s.links.Check(id, sc, expires, signature); err != nil {
+		return domain.File{}, err
+	}
+	if err := s.renderW2(ctx, sc, doc); err != nil {
+		return domain.File{}, err
+	}
+	return s.tx.Reports().File(ctx, id)
 }
 
 // DepositForm implements domain.Reporter.

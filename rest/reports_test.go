@@ -1,17 +1,21 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/reports"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -252,4 +256,81 @@ func strconv64(s string) (int64, error) {
 	var n int64
 	_, err := fmt.Sscan(s, &n)
 	return n, err
+}
+
+// TestStaleReportBuiltOnce: ten concurrent GETs of a stale report, half
+// through a second report service on the same database (another
+// instance), build it once: one voie_report.refreshed event and one new
+// PDF, the others answering with the report that build stored. Listing
+// documents renders nothing; a W-2 is rendered on its first download.
+func TestStaleReportBuiltOnce(t *testing.T) {
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		f.connectAs("racer", p, sandbox.UserGood, append(slices.Clone(reportJobs), "tax_forms")...)
+		f.get("/v1/end_users/racer/verification_reports/voie").data(t)
+		files := func() int {
+			var n int
+			if err := db.GetContext(context.Background(), &n, `SELECT count(*) FROM files WHERE kind = 'voie'`); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if f.countEvents("voie_report.refreshed") != 1 || files() != 1 {
+			t.Fatalf("first build: %d events, %d files", f.countEvents("voie_report.refreshed"), files())
+		}
+		f.clock.advance(40 * 24 * time.Hour)
+		f.refreshMonitored() // new paystubs: the stored report is stale
+
+		signer, err := reports.NewSigner(testMasterKey, f.http.URL, 0, f.clock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := reports.NewService(storage.NewTransactor(db, f.queue), signer, f.clock)
+		sc := f.key.Scope()
+		var wg sync.WaitGroup
+		ids := make([]string, 10)
+		for i := range 10 {
+			wg.Go(func() {
+				if i%2 == 0 {
+					ids[i] = fmt.Sprint(f.get("/v1/end_users/racer/verification_reports/voie").data(t)["document"].(map[string]any)["id"])
+					return
+				}
+				r, err := other.VerificationReport(context.Background(), sc, "racer", domain.ReportVOIE)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				ids[i] = r.Document.ID
+			})
+		}
+		wg.Wait()
+		if n := f.countEvents("voie_report.refreshed"); n != 2 || files() != 2 {
+			t.Errorf("ten concurrent GETs of a stale report: %d refreshed events (want 2 in all), %d PDFs (want 2)", n, files())
+		}
+		for _, id := range ids {
+			if id != ids[0] {
+				t.Errorf("the GETs answered different documents: %v", ids)
+				break
+			}
+		}
+
+		// A list renders nothing; the W-2's first download renders it.
+		var before int
+		if err := db.GetContext(context.Background(), &before, `SELECT count(*) FROM files`); err != nil {
+			t.Fatal(err)
+		}
+		docs := f.get("/v1/end_users/racer/documents?type=w2").list(t)
+		var after int
+		if err := db.GetContext(context.Background(), &after, `SELECT count(*) FROM files`); err != nil {
+			t.Fatal(err)
+		}
+		if len(docs) == 0 || after != before {
+			t.Fatalf("listing %d W-2s stored %d files", len(docs), after-before)
+		}
+		res, body := fetch(t, "GET", docs[0]["document"].(map[string]any)["download_url"].(string))
+		if res.StatusCode != 200 || !bytes.HasPrefix(body, []byte("%PDF-")) {
+			t.Errorf("the W-2's first download: %d", res.StatusCode)
+		}
+	})
 }

@@ -63,6 +63,29 @@ func (s stores) ReportsOf(ctx context.Context, sc domain.Scope, endUserIDs []str
 	return out, nil
 }
 
+func (s stores) LockReport(ctx context.Context, sc domain.Scope, endUserID, reportType string) error {
+	if s.q.DriverName() != "postgres" {
+		return nil // SQLite: the write transaction already holds the database
+	}
+	_, err := s.q.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+		"verification_report/"+sc.CustomerID+"/"+string(sc.Mode)+"/"+reportType+"/"+endUserID) // PostgreSQL text holds no NUL
+	return translate(err)
+}
+
+func (s stores) DocumentAnyTenant(ctx context.Context, id string) (domain.Record, domain.Scope, error) {
+	var r struct {
+		recordRow
+		CustomerID string `db:"customer_id"`
+		Mode       string `db:"mode"`
+	}
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT customer_id, mode, `+recordColumns+` FROM account_records
+		WHERE id = ? AND kind = ?`), id, domain.RecordDocument); err != nil {
+		return domain.Record{}, domain.Scope{}, translate(err)
+	}
+	rec, err := s.record(r.recordRow)
+	return rec, domain.Scope{CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode)}, err
+}
+
 func (s stores) FilesExist(ctx context.Context, ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if len(ids) == 0 {
