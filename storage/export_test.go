@@ -12,3 +12,26 @@ func (db *DB) MigrateTo(ctx context.Context, version int64) error {
 	_, err = provider.UpTo(ctx, version)
 	return err
 }
+
+// ClientID is the queue's River client id, which River records in a
+// running job's attempted_by.
+func (q *Queue) ClientID() string { return q.runner.ID() }
+
+// RunningByClient reads the running jobs and the client each was fetched
+// by, with the rescuer's own SQL.
+func (q *Queue) RunningByClient(ctx context.Context) (map[int64]string, error) {
+	var rows []struct {
+		ID     int64   `db:"id"`
+		Client *string `db:"client"`
+	}
+	if err := q.rescuer.db.SelectContext(ctx, &rows, `SELECT id, `+q.rescuer.lastAttemptedBy()+` AS client FROM river_job WHERE state = 'running'`); err != nil {
+		return nil, err
+	}
+	out := map[int64]string{}
+	for _, r := range rows {
+		if r.Client != nil {
+			out[r.ID] = *r.Client
+		}
+	}
+	return out, nil
+}

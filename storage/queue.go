@@ -131,6 +131,9 @@ type QueueConfig struct {
 	// ReconcileInterval is how often a relayed mode reconciles with its
 	// upstream (Runners.Reconcile); zero when nothing is relayed.
 	ReconcileInterval time.Duration
+	// Clock is this process's clock (time.Now when nil). The rescuer uses
+	// it only for its own timings; heartbeats go by the database's clock.
+	Clock func() time.Time
 	// PollOnly keeps PostgreSQL's workers polling every PollInterval
 	// instead of listening for inserts (the baseline of the webhook
 	// benchmark).
@@ -305,7 +308,10 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		return nil, err
 	}
 	q.rescuer = &rescuer{db: db, clientID: q.runner.ID(), instanceID: cfg.InstanceID, every: cfg.HeartbeatEvery,
-		deadAfter: cfg.DeadAfter, orphanAfter: cmp.Or(cfg.OrphanAfter, orphanAfter), log: cfg.Logger, now: time.Now, started: started, working: working}
+		deadAfter: cfg.DeadAfter, orphanAfter: cmp.Or(cfg.OrphanAfter, orphanAfter), log: cfg.Logger, now: cfg.Clock, started: started, working: working}
+	if q.rescuer.now == nil {
+		q.rescuer.now = time.Now
+	}
 	return q, nil
 }
 

@@ -107,11 +107,29 @@ func (r *rescuer) run(ctx context.Context) {
 // beat records that this client is alive; it runs once before River
 // starts, so every job this client fetches has a live heartbeat behind it.
 func (r *rescuer) beat(ctx context.Context) error {
-	now := r.now().UTC()
 	_, err := r.db.ExecContext(ctx, r.db.Rebind(`INSERT INTO queue_clients (client_id, instance_id, started_at, heartbeat_at)
-		VALUES (?, ?, ?, ?) ON CONFLICT (client_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`),
-		r.clientID, r.instanceID, r.started.UTC(), now)
+		VALUES (?, ?, ?, `+r.dbNow()+`) ON CONFLICT (client_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`),
+		r.clientID, r.instanceID, r.started.UTC())
 	return translate(err)
+}
+
+// dbNow is the database's clock in SQL: heartbeats are written and judged
+// by it alone, so instances whose own clocks disagree (by minutes, say)
+// never take a live client for a dead one.
+func (r *rescuer) dbNow() string {
+	if r.db.Dialect == Postgres {
+		return `now()`
+	}
+	return `strftime('%Y-%m-%d %H:%M:%f', 'now')`
+}
+
+// silence is, in SQL, how many seconds ago by the database's clock a
+// client last beat.
+func (r *rescuer) silence() string {
+	if r.db.Dialect == Postgres {
+		return `EXTRACT(EPOCH FROM (now() - heartbeat_at))::float8`
+	}
+	return `(julianday('now') - julianday(heartbeat_at)) * 86400.0`
 }
 
 func (r *rescuer) tick(ctx context.Context) {
@@ -150,16 +168,16 @@ func (r *rescuer) lastAttemptedBy() string {
 // client's orphans, and forgets clients dead for a day.
 func (r *rescuer) rescue(ctx context.Context, now time.Time, judgeOthers bool) (int, error) {
 	var clients []struct {
-		ID        string    `db:"client_id"`
-		Instance  string    `db:"instance_id"`
-		Heartbeat time.Time `db:"heartbeat_at"`
+		ID       string  `db:"client_id"`
+		Instance string  `db:"instance_id"`
+		Silent   float64 `db:"silent"` // seconds, by the database's clock
 	}
-	if err := sqlx.SelectContext(ctx, r.db, &clients, `SELECT client_id, instance_id, heartbeat_at FROM queue_clients`); err != nil {
+	if err := sqlx.SelectContext(ctx, r.db, &clients, `SELECT client_id, instance_id, `+r.silence()+` AS silent FROM queue_clients`); err != nil {
 		return 0, translate(err)
 	}
 	dead := map[string]string{}
 	for _, c := range clients {
-		if silent := now.Sub(c.Heartbeat); judgeOthers && silent > r.deadAfter && c.ID != r.clientID {
+		if silent := time.Duration(c.Silent * float64(time.Second)); judgeOthers && silent > r.deadAfter && c.ID != r.clientID {
 			dead[c.ID] = c.Instance
 			if silent > 24*time.Hour {
 				defer r.forget(ctx, c.ID)

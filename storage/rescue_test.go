@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river/rivertype"
+
 	"payline/domain"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -138,5 +140,125 @@ func insertRunningDelivery(t *testing.T, db *storage.DB, eventID, client string,
 	args := `{"customer_id": "c", "mode": "sandbox", "webhook_id": "w", "event_id": "` + eventID + `"}`
 	if _, err := db.ExecContext(context.Background(), db.Rebind(insert), args, attempt, client); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRescuerRiverContract: what the rescuer reads of River's tables
+// directly (River's API cannot tell which client runs a job) holds for the
+// River in go.mod: a job a worker is running is in state 'running', and
+// its attempted_by ends with the client that fetched it. A River upgrade
+// that changes either fails here before the rescuer misjudges anything.
+func TestRescuerRiverContract(t *testing.T) {
+	if rivertype.JobStateRunning != "running" || rivertype.JobStateAvailable != "available" {
+		t.Fatalf("River's job states are now %q and %q; the rescuer's SQL names running and available",
+			rivertype.JobStateRunning, rivertype.JobStateAvailable)
+	}
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: "contract",
+			HeartbeatEvery: time.Hour, DeadAfter: time.Hour, OrphanAfter: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		release, started := make(chan struct{}), make(chan struct{}, 1)
+		err = q.Start(ctx, storage.Runners{Job: noJobs, Schedule: func(context.Context, string) (string, error) { return "", nil },
+			Refresh: func(context.Context, domain.RefreshRun) error { return nil },
+			Delivery: func(ctx context.Context, _ domain.DeliveryRun, _ int, _ *time.Time) (domain.DeliveryResult, error) {
+				started <- struct{}{}
+				<-release
+				return domain.DeliveryDone, nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer q.Stop(ctx)
+		defer close(release)
+		tx := storage.NewTransactor(db, q)
+		if err := tx.EnqueueDelivery(ctx, domain.DeliveryRun{Scope: domain.Scope{CustomerID: "c", Mode: domain.ModeSandbox}, WebhookID: "w", EventID: "e"}); err != nil {
+			t.Fatal(err)
+		}
+		<-started
+		running, err := q.RunningByClient(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(running) != 1 {
+			t.Fatalf("running jobs by client: %v", running)
+		}
+		for _, client := range running {
+			if client != q.ClientID() {
+				t.Errorf("the running job's attempted_by ends with %q, not the client %q that runs it", client, q.ClientID())
+			}
+		}
+	})
+}
+
+// TestRescuerIgnoresSkewedClocks: heartbeats are written and judged by
+// the database's clock, so a rescuer whose own clock runs minutes ahead
+// or behind takes a live client for neither dead nor alive wrongly: it
+// rescues the job of the client that stopped beating (the control) and
+// leaves the live client's job running.
+func TestRescuerIgnoresSkewedClocks(t *testing.T) {
+	for _, skew := range []time.Duration{10 * time.Minute, -10 * time.Minute} {
+		storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			now := `now()`
+			if db.Dialect == storage.SQLite {
+				now = `strftime('%Y-%m-%d %H:%M:%f', 'now')`
+			}
+			for _, c := range []string{"alive@1", "dead@1"} {
+				if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO queue_clients (client_id, instance_id, started_at, heartbeat_at)
+					VALUES (?, 'x', ?, `+now+`)`), c, time.Now().UTC()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// alive@1 keeps beating, by the database's clock, as a live
+			// instance would; dead@1 stopped at its first beat.
+			go func() {
+				tick := time.NewTicker(20 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case <-tick.C:
+						_, _ = db.ExecContext(ctx, `UPDATE queue_clients SET heartbeat_at = `+now+` WHERE client_id = 'alive@1'`)
+					}
+				}
+			}()
+			insertRunningDelivery(t, db, "E-alive", "alive@1", 1)
+			insertRunningDelivery(t, db, "E-dead", "dead@1", 1)
+			q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: "skewed",
+				HeartbeatEvery: 50 * time.Millisecond, DeadAfter: 500 * time.Millisecond, OrphanAfter: time.Hour,
+				Clock: func() time.Time { return time.Now().Add(skew) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = q.Start(ctx, storage.Runners{Job: noJobs, Schedule: func(context.Context, string) (string, error) { return "", nil },
+				Refresh: func(context.Context, domain.RefreshRun) error { return nil },
+				Delivery: func(context.Context, domain.DeliveryRun, int, *time.Time) (domain.DeliveryResult, error) {
+					return domain.DeliveryDone, nil
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.Stop(context.Background())
+			expr := `args->>'event_id'`
+			if db.Dialect == storage.SQLite {
+				expr = `json_extract(CAST(args AS TEXT), '$.event_id')`
+			}
+			state := func(event string) string {
+				var s string
+				if err := db.GetContext(ctx, &s, db.Rebind(`SELECT state FROM river_job WHERE `+expr+` = ?`), event); err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			waitFor(t, 20*time.Second, "the silent client's job to be rescued", func() bool { return state("E-dead") == "completed" })
+			if got := state("E-alive"); got != "running" {
+				t.Errorf("clock skewed %s: the live client's job is %s", skew, got)
+			}
+		})
 	}
 }
