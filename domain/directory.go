@@ -110,16 +110,6 @@ type Platform struct {
 	SwitchLimits
 }
 
-// Dollars turns stored cents into the dollars the API shows for
-// min_amount and max_amount (the spec types them as numbers); nil stays nil.
-func Dollars(cents *int64) *float64 {
-	if cents == nil {
-		return nil
-	}
-	d := float64(*cents) / 100
-	return &d
-}
-
 // Supports reports whether every job in jobs is in supported.
 func Supports(supported, jobs []JobType) bool {
 	for _, j := range jobs {

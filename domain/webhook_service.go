@@ -469,8 +469,13 @@ func (s *WebhookService) SendTest(ctx context.Context, sc Scope, id string) (Del
 		return Delivery{}, err
 	}
 	page, err := s.tx.Webhooks().FindDeliveries(ctx, sc, w.ID, PageRequest{Limit: 1})
-	if err != nil || len(page.Items) == 0 {
+	if err != nil {
 		return Delivery{}, err
+	}
+	if len(page.Items) == 0 || page.Items[0].EventID != e.ID {
+		// Deliver records every attempt; an empty log means it did not,
+		// and an empty delivery with no error would read as success.
+		return Delivery{}, fmt.Errorf("webhook %s: the test delivery of event %s left no record", w.ID, e.ID)
 	}
 	return page.Items[0], nil
 }

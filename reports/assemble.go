@@ -115,13 +115,18 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 	if emp := s.Employment; emp != nil {
 		e.EmployerName, e.EmployerAddress, e.StartDate = emp.EmployerName, emp.EmployerAddress, emp.StartDate
 		e.EmploymentStatus, e.TerminationDate, e.Title = emp.Status, emp.TerminationDate, emp.Title
-		end := built
+		// A date that does not parse is unknown: the duration is left out
+		// (and said to be missing) rather than counted from year 1.
+		end, endOK := built, true
 		if emp.TerminationDate != nil {
-			end, _ = time.Parse(time.DateOnly, *emp.TerminationDate)
+			t, err := time.Parse(time.DateOnly, *emp.TerminationDate)
+			end, endOK = t, err == nil
 		}
-		if start, err := time.Parse(time.DateOnly, emp.StartDate); err == nil {
+		if start, err := time.Parse(time.DateOnly, emp.StartDate); err == nil && endOK && !end.Before(start) {
 			e.EmploymentDurationMonths = monthsBetween(start, end)
 			c.Derived = append(c.Derived, at("employment_duration_months"))
+		} else {
+			c.Missing = append(c.Missing, at("employment_duration_months"))
 		}
 	} else {
 		c.Missing = append(c.Missing, at("employer_address"), at("start_date"), at("employment_status"), at("title"))

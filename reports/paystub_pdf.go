@@ -37,7 +37,12 @@ const (
 func RenderPaystub(p domain.Paystub) ([]byte, error) {
 	created := p.CreatedAt
 	if created.IsZero() {
-		created, _ = time.Parse(time.DateOnly, p.PayDate)
+		// The PDF's creation date; a pay date that does not parse leaves
+		// the Unix epoch, never year 1.
+		var err error
+		if created, err = time.Parse(time.DateOnly, p.PayDate); err != nil {
+			created = time.Unix(0, 0).UTC()
+		}
 	}
 	return renderPDF("Paystub "+p.PayDate, created, "Payline · Paystub · "+p.ID, func(d *pdfDoc) {
 		d.titleBlock(paystubTitle, orDash(p.EmployerName), [][2]string{{"Paid on", day(p.PayDate)}, {"Paystub", p.ExternalPaystubID}})

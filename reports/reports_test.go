@@ -393,3 +393,43 @@ func FuzzParseUpload(f *testing.F) {
 		}
 	})
 }
+
+// TestMalformedDatesAreUnknown: an employment whose termination date does
+// not parse gets no duration (the completeness block says it is missing
+// and the PDF prints "unknown"), never months counted from year 1; a
+// paystub whose pay date does not parse still renders.
+func TestMalformedDatesAreUnknown(t *testing.T) {
+	src := goldenSources()
+	bad := "2024-13-45"
+	emp := *src[1].Employment
+	emp.TerminationDate = &bad
+	src[1].Employment = &emp
+	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+	if r.Employments[1].EmploymentDurationMonths != 0 {
+		t.Errorf("a malformed termination date gives %d months", r.Employments[1].EmploymentDurationMonths)
+	}
+	missing := strings.Join(r.Completeness.Missing, " ")
+	if !strings.Contains(missing, "employments[1].employment_duration_months") {
+		t.Errorf("completeness does not say the duration is missing: %v", r.Completeness.Missing)
+	}
+	pdf, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "voie.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(poppler(t, "pdftotext"), "-layout", path, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := string(out); !strings.Contains(text, "unknown") {
+		t.Errorf("the PDF does not say the duration is unknown:\n%s", text)
+	}
+	stub := src[0].Paystubs[0]
+	stub.CreatedAt, stub.PayDate = time.Time{}, "not a date"
+	if _, err := reports.RenderPaystub(stub); err != nil {
+		t.Errorf("a paystub with a malformed pay date: %v", err)
+	}
+}

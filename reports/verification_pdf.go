@@ -52,8 +52,11 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 			if em.MostRecentPayDate != nil {
 				last = day(*em.MostRecentPayDate)
 			}
-			rows[i] = []string{em.EmployerName, orDash(em.Title), titleCase(em.EmploymentStatus), day(em.StartDate), end,
-				fmt.Sprint(em.EmploymentDurationMonths), last}
+			months := fmt.Sprint(em.EmploymentDurationMonths)
+			if slices.Contains(r.Completeness.Missing, fmt.Sprintf("employments[%d].employment_duration_months", i)) {
+				months = "unknown" // a start or end date that does not parse
+			}
+			rows[i] = []string{em.EmployerName, orDash(em.Title), titleCase(em.EmploymentStatus), day(em.StartDate), end, months, last}
 		}
 		d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Start", 23, "L"}, {"End", 23, "L"},
 			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
