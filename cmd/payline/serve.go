@@ -103,6 +103,9 @@ type ServeConfig struct {
 	// ReconcileInterval is how often a relayed mode reconciles with its
 	// upstream (zero: DefaultReconcileInterval).
 	ReconcileInterval time.Duration
+	// Retention is how long events, delivery attempts and superseded
+	// report PDFs are kept (domain.DefaultRetention unless set).
+	Retention *domain.RetentionPolicy
 	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
 	// monitoring) to other processes on the same database: this one
 	// serves requests and queues work but runs none.
@@ -317,6 +320,7 @@ func (m *Main) Start(ctx context.Context) error {
 		if relay != nil {
 			runners.Reconcile = m.reconciler(up, relay)
 		}
+		runners.Prune = m.pruner(storage.NewRetentionStore(db), clock)
 		if err := m.queue.Start(context.Background(), runners); err != nil {
 			db.Close()
 			return fmt.Errorf("start job queue: %w", err)
@@ -590,6 +594,12 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"PEM bundle of extra CAs trusted for an upstream with a private certificate (PAYLINE_UPSTREAM_CA_FILE)")
 	reconcileEvery := fs.Duration("upstream-reconcile-interval", e.duration("PAYLINE_UPSTREAM_RECONCILE_INTERVAL", DefaultReconcileInterval),
 		"how often a relayed mode lists the upstream's recent accounts for what its webhooks missed (PAYLINE_UPSTREAM_RECONCILE_INTERVAL)")
+	keepEvents := fs.Duration("retention-events", e.duration("PAYLINE_RETENTION_EVENTS", domain.DefaultRetention.Events),
+		"how long events are kept (PAYLINE_RETENTION_EVENTS); 0 keeps them forever")
+	keepDeliveries := fs.Duration("retention-deliveries", e.duration("PAYLINE_RETENTION_DELIVERIES", domain.DefaultRetention.Deliveries),
+		"how long webhook delivery attempts are kept (PAYLINE_RETENTION_DELIVERIES); 0 keeps them forever")
+	keepReports := fs.Duration("retention-report-versions", e.duration("PAYLINE_RETENTION_REPORT_VERSIONS", domain.DefaultRetention.ReportVersions),
+		"how long a verification report's superseded PDFs are kept (PAYLINE_RETENTION_REPORT_VERSIONS); 0 keeps them forever")
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
 		"run queued work (Link jobs, webhook deliveries, monitoring) in this process (PAYLINE_WORKERS); false for a request-only instance beside others that run it")
 	if err := parse(fs, args); err != nil {
@@ -622,7 +632,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
-			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery},
+			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery,
+			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports}},
 		Stdout: e.stdout, Logger: e.logger(*logFormat, level), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {
