@@ -461,6 +461,12 @@ func (q *Queue) StopAndCancel(ctx context.Context) error {
 	return err
 }
 
+// Close releases a queue that was never started (its PostgreSQL pool),
+// for a start that fails after NewQueue; a started queue stops with Stop.
+func (q *Queue) Close() {
+	q.closePool()
+}
+
 // Stop waits for running jobs to finish (up to ctx's deadline).
 func (q *Queue) Stop(ctx context.Context) error {
 	q.running.Store(false)

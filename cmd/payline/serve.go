@@ -201,10 +201,21 @@ func (m *Main) Start(ctx context.Context) error {
 	}
 	db, keys, masterKey, box := stores.db, stores.keys, stores.masterKey, stores.box
 	m.db = db
+	// Each step that holds a resource registers its undo; a later step's
+	// failure runs them in reverse, so a failed start leaves nothing open
+	// (the queue's pgx pool included).
+	var undo []func()
+	defer func() {
+		if !started {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}
+	}()
+	undo = append(undo, func() { db.Close() })
 	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(db))
 	if m.Config.Mode == domain.ModeSandbox {
 		if err := m.bootstrapSandbox(ctx, keys); err != nil {
-			db.Close()
 			return err
 		}
 	} else if m.Config.UpstreamURL == "" {
@@ -212,7 +223,6 @@ func (m *Main) Start(ctx context.Context) error {
 			slog.String("mode", string(m.Config.Mode)))
 	}
 	if err := m.directory.RefreshSearchIndex(ctx); err != nil {
-		db.Close()
 		return err
 	}
 	// Other processes on the same PostgreSQL announce revoked keys and
@@ -230,16 +240,15 @@ func (m *Main) Start(ctx context.Context) error {
 		Reconnected:      func() { keys.ForgetAll(); refresh() },
 	}, m.Logger)
 	if err != nil {
-		db.Close()
 		return fmt.Errorf("listen for other instances' changes: %w", err)
 	}
 	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: queueLogger(m.Logger), PollInterval: m.Config.QueuePollInterval,
 		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval, InstanceID: m.Config.InstanceID,
 		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter, ReconcileInterval: m.reconcileInterval()})
 	if err != nil {
-		db.Close()
 		return err
 	}
+	undo = append(undo, func() { m.queue.Close() })
 	tx := storage.NewTransactor(db, m.queue)
 	var connector domain.Connector = domain.NoConnector{}
 	if m.Config.Mode == domain.ModeSandbox {
@@ -254,7 +263,6 @@ func (m *Main) Start(ctx context.Context) error {
 	var relay *domain.RelayService
 	if m.Config.UpstreamURL != "" {
 		if up, err = m.startUpstream(ctx); err != nil {
-			db.Close()
 			return err
 		}
 		connector = up
@@ -263,7 +271,6 @@ func (m *Main) Start(ctx context.Context) error {
 	jobs := domain.NewJobService(tx, connector, clock)
 	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
 	if err != nil {
-		db.Close()
 		return err
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, m.Config.Mode)
@@ -279,14 +286,12 @@ func (m *Main) Start(ctx context.Context) error {
 		webhooks.Observe(metrics)
 	}
 	if n, err := webhooks.SweepListeners(ctx); err != nil {
-		db.Close()
 		return err
 	} else if n > 0 {
 		m.Logger.Info("deleted webhook listeners whose processes ended without closing them", slog.Int("listeners", n))
 	}
 	signer, err := reports.NewSigner(masterKey, m.Config.PublicURL, m.Config.DownloadURLTTL, clock)
 	if err != nil {
-		db.Close()
 		return err
 	}
 	reporter := reports.NewService(tx, signer, clock)
@@ -322,7 +327,6 @@ func (m *Main) Start(ctx context.Context) error {
 		}
 		runners.Prune = m.pruner(storage.NewRetentionStore(db), clock)
 		if err := m.queue.Start(context.Background(), runners); err != nil {
-			db.Close()
 			return fmt.Errorf("start job queue: %w", err)
 		}
 	}
