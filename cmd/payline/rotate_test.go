@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +47,7 @@ func TestRotateMasterWhileServing(t *testing.T) {
 		var (
 			stop           atomic.Bool
 			during, failed atomic.Int64
+			served         atomic.Int64
 			rotatingNow    atomic.Bool
 			wg             sync.WaitGroup
 			firstFailure   atomic.Value
@@ -74,11 +76,18 @@ func TestRotateMasterWhileServing(t *testing.T) {
 				if rotatingNow.Load() {
 					during.Add(1)
 				}
+				served.Add(1)
 			}
 		}()
+		// The loop is serving before the rotation starts, and the rotation
+		// goes one row per batch, so requests interleave with its batches
+		// however fast the machine.
+		for served.Load() == 0 {
+			runtime.Gosched()
+		}
 		var rotated bytes.Buffer
 		rotatingNow.Store(true)
-		err := run(ctx, []string{"keys", "rotate-master", "--batch", "3", "--database-url", url}, &rotated, io.Discard, rotating)
+		err := run(ctx, []string{"keys", "rotate-master", "--batch", "1", "--database-url", url}, &rotated, io.Discard, rotating)
 		rotatingNow.Store(false)
 		stop.Store(true)
 		wg.Wait()
