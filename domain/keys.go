@@ -248,6 +248,31 @@ func (s *KeyService) KeysOf(ctx context.Context, sc Scope) ([]APIKey, error) {
 	return s.keys.APIKeys(ctx, sc)
 }
 
+// SigningKey is the key a new webhook is signed with: the caller's own
+// API key, or, for a dashboard member, the tenant's newest active key
+// (receivers verify signatures with a key's secret). Errors:
+// INVALID_FIELDS when the tenant has no active key of the mode.
+func (s *KeyService) SigningKey(ctx context.Context, sc Scope) (APIKey, error) {
+	if k, ok := APIKeyFrom(ctx); ok {
+		return k, nil
+	}
+	keys, err := s.keys.APIKeys(ctx, sc)
+	if err != nil {
+		return APIKey{}, err
+	}
+	now := s.clock.Now()
+	for _, k := range keys {
+		if k.Active(now) {
+			return k, nil
+		}
+	}
+	return APIKey{}, Errorf(KindInvalid, CodeInvalidFields,
+		"webhooks are signed with an API key's secret, and this workspace has no active %s key: create one under API keys first", sc.Mode)
+}
+
+// Now is the service's clock, for transports that show a key's state.
+func (s *KeyService) Now() time.Time { return s.clock.Now() }
+
 // ListAPIKeys is the cursor list name of the admin API's key list.
 const ListAPIKeys = "api_keys"
 

@@ -46,11 +46,18 @@ func AllocationAD(tokenID string) []byte { return []byte("allocation:" + tokenID
 // MatchingAD binds a link token's sealed platform-matching identifiers.
 func MatchingAD(tokenID string) []byte { return []byte("matching:" + tokenID) }
 
-// KeySecretAD binds an API key's sealed secret to the key.
-func KeySecretAD(keyID string) []byte { return []byte(keyID) }
+// KeySecretAD binds an API key's sealed secret to the key. Like every
+// other binding it names its table, so no value sealed for one kind of
+// row opens as another's that happens to share the id.
+func KeySecretAD(keyID string) []byte { return []byte("api_key:" + keyID) }
 
 // BillCardAD binds a bill switch's sealed card number to its job.
-func BillCardAD(jobID string) []byte { return []byte(jobID) }
+func BillCardAD(jobID string) []byte { return []byte("bill_card:" + jobID) }
+
+// LegacyBareAD is the binding KeySecretAD and BillCardAD used before
+// they named their table: the bare row id. storage re-binds such values
+// at start (storage.DB.RebindSealed).
+func LegacyBareAD(id string) []byte { return []byte(id) }
 
 // sealToken encrypts a token's allocation and matching identifiers, each
 // bound to the token id; nil stays nil.

@@ -142,7 +142,7 @@ func (s *WebhookService) forwardOne(ctx context.Context, sc Scope, w Webhook, e 
 		return err
 	}
 	answerCtx, cancel := context.WithTimeout(ctx, ListenerAnswerTimeout)
-	start := time.Now()
+	start := time.Now() // a latency: the monotonic clock, not the (injectable) wall clock
 	status, err := forward(answerCtx, ListenedDelivery{DeliveryID: d.ID, Event: e.Name, EventID: e.ID, Request: req})
 	cancel()
 	d.Latency, d.StatusCode = time.Since(start), status

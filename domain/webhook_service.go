@@ -332,7 +332,7 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 	if err != nil {
 		return DeliveryGiveUp, err
 	}
-	start := time.Now()
+	start := time.Now() // a latency: the monotonic clock, not the (injectable) wall clock
 	status, sendErr := s.sender.Send(ctx, req)
 	d.Latency, d.StatusCode = time.Since(start), status
 	result := DeliveryDone

@@ -31,26 +31,13 @@ type Resolver struct {
 	Logger *slog.Logger
 }
 
-// signingKey is the key a new webhook is signed with: the caller's API
-// key, or for a dashboard member the tenant's newest active key, since
-// receivers verify signatures with a key's secret.
+// signingKey is the key a new webhook is signed with; KeyService decides.
 func (r *Resolver) signingKey(ctx context.Context) (domain.APIKey, error) {
-	if k, ok := domain.APIKeyFrom(ctx); ok {
-		return k, nil
-	}
-	sc := scope(ctx)
-	if r.Keys != nil {
-		keys, err := r.Keys.KeysOf(ctx, sc)
-		if err != nil {
-			return domain.APIKey{}, err
+	if r.Keys == nil {
+		if k, ok := domain.APIKeyFrom(ctx); ok {
+			return k, nil
 		}
-		now := time.Now()
-		for _, k := range keys {
-			if k.Active(now) {
-				return k, nil
-			}
-		}
+		return domain.APIKey{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "webhooks are signed with an API key's secret; this server has no key service")
 	}
-	return domain.APIKey{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields,
-		"webhooks are signed with an API key's secret, and this workspace has no active %s key: create one under API keys first", sc.Mode)
+	return r.Keys.SigningKey(ctx, scope(ctx))
 }

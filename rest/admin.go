@@ -234,7 +234,7 @@ func (s *Server) adminListKeys(r *http.Request, sess domain.Session) (response, 
 	if err != nil {
 		return response{}, err
 	}
-	now := time.Now()
+	now := s.keys.Now()
 	out := make([]apiKeyJSON, len(pg.Items))
 	for i, k := range pg.Items {
 		out[i] = newAPIKeyJSON(k, now)
@@ -265,7 +265,7 @@ func (s *Server) adminCreateKey(r *http.Request, sess domain.Session) (response,
 	if err != nil {
 		return response{}, err
 	}
-	j := newAPIKeyJSON(created.Key, time.Now())
+	j := newAPIKeyJSON(created.Key, s.keys.Now())
 	j.Secret = created.Secret
 	return object(resAPIKey, j), nil
 }
@@ -288,7 +288,7 @@ func (s *Server) adminRevokeKey(r *http.Request, sess domain.Session) (response,
 	if err != nil {
 		return response{}, err
 	}
-	return object(resAPIKey, newAPIKeyJSON(k, time.Now())), nil
+	return object(resAPIKey, newAPIKeyJSON(k, s.keys.Now())), nil
 }
 
 type memberJSON struct {

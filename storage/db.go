@@ -46,6 +46,10 @@ type DB struct {
 	// costs.
 	Statements atomic.Int64
 	feed       *Feed
+	// life ends when the handle closes: work the handle does on its own
+	// (grouped statements) belongs to it.
+	life    context.Context
+	endLife context.CancelFunc
 	// deliveries and targets group the webhook workers' statements made
 	// outside transactions (newDeliveryLog, newTargetReader).
 	deliveries *grouped[loggedDelivery, struct{}]
@@ -59,6 +63,9 @@ type DB struct {
 
 // Close stops the event feed's listener and closes the database.
 func (db *DB) Close() error {
+	if db.endLife != nil {
+		db.endLife()
+	}
 	_ = db.feed.Close()
 	return db.DB.Close()
 }
@@ -143,6 +150,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		db = &DB{DB: x, Dialect: SQLite, Path: abs}
 		db.feed = newFeed(db, "")
 	}
+	db.life, db.endLife = context.WithCancel(context.Background())
 	db.deliveries, db.targets = newDeliveryLog(db), newTargetReader(db)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -22,7 +22,7 @@ const maxLoggedPerInsert = 500
 // commit instead of fifty, and each still returns only once its own row
 // is committed, so nothing is acknowledged that is not written.
 func newDeliveryLog(db *DB) *grouped[loggedDelivery, struct{}] {
-	return &grouped[loggedDelivery, struct{}]{max: maxLoggedPerInsert, run: func(ctx context.Context, batch []loggedDelivery) ([]struct{}, error) {
+	return &grouped[loggedDelivery, struct{}]{max: maxLoggedPerInsert, life: db.life, run: func(ctx context.Context, batch []loggedDelivery) ([]struct{}, error) {
 		var sql strings.Builder
 		sql.WriteString(`INSERT INTO webhook_deliveries (customer_id, mode, ` + deliveryColumns + `) VALUES `)
 		args := make([]any, 0, 13*len(batch))

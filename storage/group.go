@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// runTimeout bounds one grouped run.
+const runTimeout = 15 * time.Second
+
 // grouped runs many callers' requests in few statements ("group commit"):
 // a caller that finds no run under way starts one with every request
 // queued so far, and requests queued meanwhile go in the next run
@@ -16,6 +19,10 @@ type grouped[Req, Res any] struct {
 	// error for all of them.
 	run func(ctx context.Context, reqs []Req) ([]Res, error)
 	max int // requests per run
+	// life is what runs belong to (the database handle's lifetime): a
+	// batch serves many callers, so no one caller's context may end it,
+	// but closing the database does, and each run has runTimeout.
+	life context.Context
 
 	mu      sync.Mutex
 	pending []groupCall[Req, Res]
@@ -69,7 +76,11 @@ func (g *grouped[Req, Res]) drain() {
 		for i, c := range batch {
 			reqs[i] = c.req
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		life := g.life
+		if life == nil {
+			life = context.Background()
+		}
+		ctx, cancel := context.WithTimeout(life, runTimeout)
 		res, err := g.run(ctx, reqs)
 		cancel()
 		for i, c := range batch {

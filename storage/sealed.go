@@ -97,6 +97,57 @@ func SealedColumns() []string {
 	return out
 }
 
+// rebinds are the sealed columns once bound to the bare row id, and the
+// binding they have now.
+var rebinds = []struct {
+	table, column string
+	ad            func(id string) []byte
+}{
+	{"api_keys", "sealed_secret", domain.KeySecretAD},
+	{"jobs", "sealed_payment", domain.BillCardAD},
+}
+
+// RebindSealed seals again, bound to its table-named additional data, every
+// value of the columns that were once bound to the bare row id (see
+// domain.LegacyBareAD); values already re-bound are left alone, so it is
+// safe at every start. Each row is compared and set in its own statement.
+// A value neither binding opens stops it with an error naming the row.
+func (db *DB) RebindSealed(ctx context.Context) (int, error) {
+	box := db.sealer.box.Load()
+	if box == nil {
+		return 0, errNoMasterKey
+	}
+	n := 0
+	for _, c := range rebinds {
+		var rows []struct {
+			ID     string `db:"id"`
+			Sealed []byte `db:"v"`
+		}
+		if err := db.SelectContext(ctx, &rows, `SELECT id, `+c.column+` AS v FROM `+c.table+` WHERE `+c.column+` IS NOT NULL`); err != nil {
+			return n, translate(err)
+		}
+		for _, r := range rows {
+			if _, err := box.Open(r.Sealed, c.ad(r.ID)); err == nil {
+				continue // bound already
+			}
+			plain, err := box.Open(r.Sealed, domain.LegacyBareAD(r.ID))
+			if err != nil {
+				return n, fmt.Errorf("%s.%s of row %s opens under neither its binding nor the bare id: %w", c.table, c.column, r.ID, err)
+			}
+			sealed, err := box.Seal(plain, c.ad(r.ID))
+			if err != nil {
+				return n, err
+			}
+			if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE `+c.table+` SET `+c.column+` = ? WHERE id = ? AND `+c.column+` = ?`),
+				sealed, r.ID, r.Sealed); err != nil {
+				return n, translate(err)
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
 // ReSealProgress reports one re-sealed batch.
 type ReSealProgress struct {
 	Column string // table.column

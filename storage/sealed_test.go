@@ -3,6 +3,7 @@ package storage_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,6 +83,55 @@ func TestPlaintextFromBeforeSealingIsSealed(t *testing.T) {
 		}
 		if _, err := tx.Paystub(ctx, sc, "a", "s2"); err == nil {
 			t.Error("a sealed body copied to another row opened")
+		}
+	})
+}
+
+// TestRebindSealed: API secrets and bill cards sealed when their binding
+// was the bare row id are bound anew to their table-named binding, every
+// value stays readable, a second pass changes nothing, and a value no
+// binding opens is named.
+func TestRebindSealed(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		ks := storage.NewKeyStore(db)
+		keys := domain.NewKeyService(ks, ks, storagetest.TestBox, domain.SystemClock{})
+		created, err := keys.CreateKey(ctx, "acme", domain.ModeSandbox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Seal the secret the old way, bound to the bare id.
+		legacy, err := storagetest.TestBox.Seal([]byte(created.Secret), domain.LegacyBareAD(created.Key.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE api_keys SET sealed_secret = ? WHERE id = ?`), legacy, created.Key.ID); err != nil {
+			t.Fatal(err)
+		}
+		n, err := db.RebindSealed(ctx)
+		if err != nil || n != 1 {
+			t.Fatalf("rebind: %d values, %v", n, err)
+		}
+		var sealed []byte
+		if err := db.GetContext(ctx, &sealed, db.Rebind(`SELECT sealed_secret FROM api_keys WHERE id = ?`), created.Key.ID); err != nil {
+			t.Fatal(err)
+		}
+		if plain, err := storagetest.TestBox.Open(sealed, domain.KeySecretAD(created.Key.ID)); err != nil || string(plain) != created.Secret {
+			t.Errorf("the re-bound secret opens as %q, %v", plain, err)
+		}
+		if _, err := storagetest.TestBox.Open(sealed, domain.LegacyBareAD(created.Key.ID)); err == nil {
+			t.Error("the re-bound secret still opens under the bare id")
+		}
+		if n, err := db.RebindSealed(ctx); err != nil || n != 0 {
+			t.Errorf("a second pass: %d values, %v", n, err)
+		}
+		// A value sealed for another row opens under neither binding.
+		other, _ := storagetest.TestBox.Seal([]byte("x"), domain.KeySecretAD("someone-else"))
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE api_keys SET sealed_secret = ? WHERE id = ?`), other, created.Key.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.RebindSealed(ctx); err == nil || !strings.Contains(err.Error(), created.Key.ID) {
+			t.Errorf("a value no binding opens: %v", err)
 		}
 	})
 }

@@ -225,7 +225,7 @@ type deliveryTarget struct {
 const maxTargetsPerRead = 200
 
 func newTargetReader(db *DB) *grouped[targetKey, deliveryTarget] {
-	return &grouped[targetKey, deliveryTarget]{max: maxTargetsPerRead, run: func(ctx context.Context, keys []targetKey) ([]deliveryTarget, error) {
+	return &grouped[targetKey, deliveryTarget]{max: maxTargetsPerRead, life: db.life, run: func(ctx context.Context, keys []targetKey) ([]deliveryTarget, error) {
 		return readTargets(ctx, db, keys)
 	}}
 }

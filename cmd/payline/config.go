@@ -137,6 +137,12 @@ func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealed
 		return sealedStores{}, err
 	}
 	db.SealWith(box)
+	// Values sealed before their binding named its table are bound anew
+	// (once; later starts find nothing to do).
+	if _, err := db.RebindSealed(ctx); err != nil {
+		db.Close()
+		return sealedStores{}, fmt.Errorf("re-bind sealed values: %w", err)
+	}
 	ks := storage.NewKeyStore(db)
 	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
 	return sealedStores{db: db, masterKey: ring.key, rotating: ring.rotating, box: box, keys: keys}, nil
@@ -229,7 +235,11 @@ README, "Master key", explains where the key lives and how to recover`, source, 
 		if err != nil {
 			return keyRing{}, err
 		}
-		if _, err := box.Open(sample, domain.KeySecretAD(sampleID)); err != nil {
+		_, err = box.Open(sample, domain.KeySecretAD(sampleID))
+		if err != nil { // sealed before the binding named its table
+			_, err = box.Open(sample, domain.LegacyBareAD(sampleID))
+		}
+		if err != nil {
 			return keyRing{}, wrong("unknown, sealed before ids were recorded")
 		}
 	}
