@@ -103,6 +103,10 @@ type ServeConfig struct {
 	// ReconcileInterval is how often a relayed mode reconciles with its
 	// upstream (zero: DefaultReconcileInterval).
 	ReconcileInterval time.Duration
+	// AuthCacheTTL is how long a successful authentication is remembered
+	// (zero: domain.AuthCacheTTL). Other instances' revocations arrive by
+	// notification at once; this bounds one whose notification was lost.
+	AuthCacheTTL time.Duration
 	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
 	// monitoring) to other processes on the same database: this one
 	// serves requests and queues work but runs none.
@@ -197,6 +201,9 @@ func (m *Main) Start(ctx context.Context) error {
 		return err
 	}
 	db, keys, masterKey, box := stores.db, stores.keys, stores.masterKey, stores.box
+	if m.Config.AuthCacheTTL > 0 {
+		keys.RememberFor(m.Config.AuthCacheTTL)
+	}
 	m.db = db
 	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(db))
 	if m.Config.Mode == domain.ModeSandbox {
