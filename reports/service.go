@@ -192,13 +192,19 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 	var current *domain.StoredReport
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
 		// One builder at a time; a report another instance stored for the
-		// same data while this one rendered stands, and this render is
-		// dropped (no second PDF, no second event).
+		// data as it is now stands, and this render is dropped (no second
+		// PDF, no second event). The version is read again under the
+		// lock: a report built from newer data than this render's is not
+		// replaced by it.
 		if err := tx.Reports().LockReport(ctx, sc, endUserID, reportType); err != nil {
 			return err
 		}
+		accounts, err := domain.EndUserAccounts(ctx, tx.Accounts(), sc, endUserID)
+		if err != nil {
+			return err
+		}
 		cur, err := tx.Reports().Report(ctx, sc, endUserID, reportType)
-		if err == nil && cur.DataVersion == version {
+		if err == nil && cur.DataVersion == dataVersion(reportType, accounts) {
 			current = &cur
 			return nil
 		}
