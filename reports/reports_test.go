@@ -421,9 +421,76 @@ func TestMalformedDatesAreUnknown(t *testing.T) {
 	if text := string(out); !strings.Contains(text, "unknown") {
 		t.Errorf("the PDF does not say the duration is unknown:\n%s", text)
 	}
+	row := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, src[1].Account.EmployerName) && strings.Contains(line, "Terminated") {
+			row = line
+		}
+	}
+	if strings.Count(row, "unknown") != 2 {
+		t.Errorf("the terminated employment's row should show its end date and its months as unknown: %q", row)
+	}
 	stub := src[0].Paystubs[0]
 	stub.CreatedAt, stub.PayDate = time.Time{}, "not a date"
 	if _, err := reports.RenderPaystub(stub); err != nil {
 		t.Errorf("a paystub with a malformed pay date: %v", err)
 	}
+}
+
+// TestMalformedPayDates: paystubs whose pay dates do not parse (empty,
+// short, or days that do not exist) still count, in a year of their own
+// listed last, and bound neither the paystubs' range nor the most recent
+// pay date; nothing panics on them, and the PDF says "unknown".
+func TestMalformedPayDates(t *testing.T) {
+	src := goldenSources()
+	stubs := src[0].Paystubs
+	valid := reports.AnnualIncomes(stubs)
+	var mostRecent, first string
+	for _, p := range stubs {
+		mostRecent = max(mostRecent, p.PayDate)
+		if first == "" || p.PayDate < first {
+			first = p.PayDate
+		}
+	}
+	var want domain.AnnualIncome
+	for i, bad := range []string{"", "x", "2024-02-30", "9999-99-99"} {
+		extra := stubs[i]
+		extra.ID, extra.PayDate = fmt.Sprint("bad-", i), bad
+		stubs = append(stubs, extra)
+		want.GrossPayYTD += extra.GrossPayAmount
+		want.Paystubs++
+	}
+	src[0].Paystubs = stubs
+	years := reports.AnnualIncomes(stubs)
+	if len(years) != len(valid)+1 || years[len(years)-1].Year != "unknown" {
+		t.Fatalf("years %v, want those of the valid paystubs and then unknown", yearsOf(years))
+	}
+	if got := years[len(years)-1]; got.GrossPayYTD != want.GrossPayYTD || got.Paystubs != want.Paystubs {
+		t.Errorf("the unknown year holds %d paystubs and %d gross, want %d and %d", got.Paystubs, got.GrossPayYTD, want.Paystubs, want.GrossPayYTD)
+	}
+	if diff := cmp.Diff(valid, years[:len(valid)]); diff != "" {
+		t.Errorf("the valid years changed (-want +got):\n%s", diff)
+	}
+	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+	if got := r.Employments[0].MostRecentPayDate; got == nil || *got != mostRecent {
+		t.Errorf("most recent pay date %v, want %s", got, mostRecent)
+	}
+	if c := r.Completeness.Paystubs; c == nil || c.To < mostRecent || c.From > first || c.From == "" {
+		t.Errorf("the paystubs' range %+v takes a malformed date for a bound", c)
+	}
+	pdf, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := textOf(t, pdf); !strings.Contains(text, "unknown") {
+		t.Error("the PDF shows no unknown pay date or year")
+	}
+}
+
+func yearsOf(as []domain.AnnualIncome) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.Year)
+	}
+	return out
 }
