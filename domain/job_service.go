@@ -198,5 +198,15 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	if changed || a.DataUpdatedAt[product].IsZero() {
 		a.DataUpdatedAt[product] = now
 	}
-	return tx.Accounts().UpdateAccount(ctx, sc, a)
+	if err := tx.Accounts().UpdateAccount(ctx, sc, a); err != nil {
+		return err
+	}
+	if product != ProductPaystubs || !changed || !a.Connected {
+		return nil
+	}
+	// New paystubs move the end user's estimated payouts (EarningsStream
+	// reads the newest paystubs of connected accounts).
+	return PublishEvent(ctx, tx, sc, "earnings_stream.payouts.refreshed", now, map[string]any{
+		"end_user_id": a.EndUserID, "account_id": a.ID, "refreshed_at": APITime(now), "updated_at": APITime(now),
+	})
 }

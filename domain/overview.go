@@ -36,19 +36,22 @@ func (o Overview) DeliverySuccessRate() *float64 {
 	return &r
 }
 
-// OverviewData is what the store reads for an overview.
+// OverviewData is what the store reads for an overview, counted in the
+// database (a tenant's 90 days of jobs are never loaded to be counted).
 type OverviewData struct {
 	AccountsConnected int
-	// Jobs are the outcome and completion time of each job completed
-	// since the start.
-	Jobs       []JobOutcomeAt
+	// JobCounts are the jobs completed since the start, counted by UTC
+	// day and outcome.
+	JobCounts  []JobCount
 	Deliveries map[string]int
 }
 
-// JobOutcomeAt is a completed job's outcome and when.
-type JobOutcomeAt struct {
-	Outcome     string    `db:"outcome"`
-	CompletedAt time.Time `db:"completed_at"`
+// JobCount is how many jobs completed on a day (YYYY-MM-DD, UTC) with an
+// outcome.
+type JobCount struct {
+	Day     string `db:"day"`
+	Outcome string `db:"outcome"`
+	N       int    `db:"n"`
 }
 
 // MaxOverviewDays bounds an overview's window.
@@ -69,18 +72,22 @@ func (s *AccountService) Overview(ctx context.Context, sc Scope, days int) (Over
 	for i := range o.Days {
 		o.Days[i].Date = start.AddDate(0, 0, i).Format(time.DateOnly)
 	}
-	for _, j := range data.Jobs {
-		i := int(j.CompletedAt.UTC().Sub(start) / (24 * time.Hour))
-		if i < 0 || i >= days {
+	index := make(map[string]int, days)
+	for i := range o.Days {
+		index[o.Days[i].Date] = i
+	}
+	for _, c := range data.JobCounts {
+		i, ok := index[c.Day]
+		if !ok {
 			continue
 		}
-		switch Outcome(j.Outcome) {
+		switch Outcome(c.Outcome) {
 		case OutcomeSuccess:
-			o.Days[i].Success++
+			o.Days[i].Success += c.N
 		case OutcomePending:
-			o.Days[i].Pending++
+			o.Days[i].Pending += c.N
 		case OutcomeError:
-			o.Days[i].Error++
+			o.Days[i].Error += c.N
 		}
 	}
 	return o, nil

@@ -131,17 +131,36 @@ var (
 	pdfShow   = regexp.MustCompile(`\(((?:\\.|[^\\)])*)\)\s*Tj`)
 )
 
+// maxInflated bounds what one uploaded PDF's streams may inflate to, in
+// all: a few kilobytes of compressed zeros per stream would otherwise make
+// any number of 8 MiB buffers. Past it the document is read as unparsed.
+const maxInflated = 16 << 20
+
 // pdfTexts lists the strings a PDF shows with Tj, in order, from its
 // (Flate-compressed or plain) content streams: enough for the PDFs fpdf
 // writes in a standard font, which is what RenderPaystub makes. Streams
-// that do not inflate are read as they are.
+// that do not inflate are read as they are; a document whose streams
+// inflate past maxInflated in all gives nothing.
 func pdfTexts(data []byte) []string {
+	texts, _ := pdfTextsWithin(data, maxInflated)
+	return texts
+}
+
+// pdfTextsWithin is pdfTexts with a budget of inflated bytes; it also
+// says how many it inflated.
+func pdfTextsWithin(data []byte, budget int) ([]string, int) {
 	var out []string
 	dec := charmap.Windows1252.NewDecoder()
+	used := 0
 	for _, m := range pdfStream.FindAllSubmatch(data, -1) {
 		content := m[1]
 		if r, err := zlib.NewReader(bytes.NewReader(content)); err == nil {
-			if inflated, err := io.ReadAll(io.LimitReader(r, 8<<20)); err == nil {
+			inflated, err := io.ReadAll(io.LimitReader(r, int64(budget-used)+1))
+			used += len(inflated)
+			if used > budget {
+				return nil, used
+			}
+			if err == nil {
 				content = inflated
 			}
 		}
@@ -152,7 +171,7 @@ func pdfTexts(data []byte) []string {
 			}
 		}
 	}
-	return out
+	return out, used
 }
 
 // unescapePDF undoes a PDF literal string's escapes: \( \) \\ \n and \ddd.

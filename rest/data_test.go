@@ -205,11 +205,13 @@ func TestMonitoringAddsPaystubs(t *testing.T) {
 		updatedBefore := f.get("/v1/accounts/" + live).data(t)["data_updated_at"].(map[string]any)["paystubs"]
 		jobsBefore := len(f.get("/v1/jobs?limit=100").list(t))
 		eventsBefore := f.countEvents("paystubs.added")
+		payoutsBefore := f.countEvents("earnings_stream.payouts.refreshed")
 
 		// Nothing new yet: a refresh only moves data_refreshed_at.
 		f.refreshMonitored()
-		if count(live) != before[live] || f.countEvents("paystubs.added") != eventsBefore {
-			t.Fatal("a refresh with no new pay date added paystubs")
+		if count(live) != before[live] || f.countEvents("paystubs.added") != eventsBefore ||
+			f.countEvents("earnings_stream.payouts.refreshed") != payoutsBefore {
+			t.Fatal("a refresh with no new pay date added paystubs or moved the payouts")
 		}
 
 		f.clock.advance(45 * 24 * time.Hour) // at least one pay date passes on every schedule
@@ -222,6 +224,10 @@ func TestMonitoringAddsPaystubs(t *testing.T) {
 		}
 		if f.countEvents("paystubs.added") != eventsBefore+1 {
 			t.Errorf("paystubs.added events %d, want %d", f.countEvents("paystubs.added"), eventsBefore+1)
+		}
+		// The live account's new paystubs move its end user's payouts.
+		if f.countEvents("earnings_stream.payouts.refreshed") != payoutsBefore+1 {
+			t.Errorf("earnings_stream.payouts.refreshed events %d, want %d", f.countEvents("earnings_stream.payouts.refreshed"), payoutsBefore+1)
 		}
 		a := f.get("/v1/accounts/" + live).data(t)
 		if a["data_updated_at"].(map[string]any)["paystubs"] == updatedBefore {

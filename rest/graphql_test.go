@@ -543,3 +543,48 @@ func TestGraphQLChildFieldsBatched(t *testing.T) {
 		}
 	})
 }
+
+// TestOverviewCountsByDay: the dashboard overview's jobs by day are
+// counted in the database, per UTC day and outcome, to the job.
+func TestOverviewCountsByDay(t *testing.T) {
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		f.seedEndUser("counted", 2, p.ID) // 10 successful jobs completed now
+		ctx, sc := context.Background(), f.key.Scope()
+		tx := storage.NewTransactor(db, nil)
+		accts, err := tx.Accounts().FindAccounts(ctx, sc, domain.AccountFilter{EndUserID: "counted"}, domain.PageRequest{Limit: 10})
+		if err != nil || len(accts.Items) == 0 {
+			t.Fatal(err)
+		}
+		a := accts.Items[0]
+		now := f.clock.Now().UTC()
+		for _, j := range []struct {
+			at      time.Time
+			outcome domain.Outcome
+		}{
+			{now.AddDate(0, 0, -1), domain.OutcomeError}, {now.AddDate(0, 0, -1), domain.OutcomeError},
+			{now.AddDate(0, 0, -1), domain.OutcomePending}, {now.AddDate(0, 0, -2), domain.OutcomeSuccess},
+			{now.AddDate(0, 0, -5), domain.OutcomeSuccess}, // outside a 3-day window
+		} {
+			at := j.at
+			if err := tx.Jobs().CreateJob(ctx, sc, domain.Job{ID: domain.NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, AccountID: a.ID,
+				PlatformID: p.ID, PlatformName: p.Name, EndUserID: a.EndUserID, LinkTokenID: a.LinkTokenID, Name: domain.JobIdentity,
+				CreatedAt: at, Timestamp: &at, Outcome: j.outcome}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.addMember("acme", "counter@acme.test", domain.RoleViewer)
+		d := f.gql(`{ overview(days: 3) { jobsByDay { date success pending error } } }`, nil,
+			"x-api-secret", "", "Cookie", f.dashboardCookie("counter@acme.test")).ok(t)
+		got := fmt.Sprint(at(d, "overview", "jobsByDay"))
+		want := fmt.Sprint([]any{
+			map[string]any{"date": now.AddDate(0, 0, -2).Format(time.DateOnly), "success": float64(1), "pending": float64(0), "error": float64(0)},
+			map[string]any{"date": now.AddDate(0, 0, -1).Format(time.DateOnly), "success": float64(0), "pending": float64(1), "error": float64(2)},
+			map[string]any{"date": now.Format(time.DateOnly), "success": float64(10), "pending": float64(0), "error": float64(0)},
+		})
+		if got != want {
+			t.Errorf("jobs by day\n got %s\nwant %s", got, want)
+		}
+	})
+}

@@ -18,8 +18,12 @@ func (s stores) Overview(ctx context.Context, sc domain.Scope, since time.Time) 
 	if err != nil {
 		return d, translate(err)
 	}
-	err = sqlx.SelectContext(ctx, s.q, &d.Jobs, s.q.Rebind(`SELECT outcome, completed_at FROM jobs
-		WHERE customer_id = ? AND mode = ? AND completed_at >= ? AND outcome IS NOT NULL`), sc.CustomerID, string(sc.Mode), since)
+	day := `date(completed_at)` // SQLite's date() reads the stored offset and answers the UTC day
+	if s.q.DriverName() == "postgres" {
+		day = `to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+	}
+	err = sqlx.SelectContext(ctx, s.q, &d.JobCounts, s.q.Rebind(`SELECT `+day+` AS day, outcome, COUNT(*) AS n FROM jobs
+		WHERE customer_id = ? AND mode = ? AND completed_at >= ? AND outcome IS NOT NULL GROUP BY 1, 2`), sc.CustomerID, string(sc.Mode), since)
 	if err != nil {
 		return d, translate(err)
 	}

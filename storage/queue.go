@@ -84,6 +84,7 @@ type Queue struct {
 	deliverer  *deliveryWorker
 	scheduler  *monitoringWorker
 	reconciler *reconcileWorker
+	pruner     *pruneWorker
 	refresher  *refreshWorker
 	monitoring time.Duration
 	db         *DB
@@ -131,6 +132,9 @@ type QueueConfig struct {
 	// ReconcileInterval is how often a relayed mode reconciles with its
 	// upstream (Runners.Reconcile); zero when nothing is relayed.
 	ReconcileInterval time.Duration
+	// PruneInterval is how often Runners.Prune applies the retention
+	// policy (zero: daily).
+	PruneInterval time.Duration
 	// Clock is this process's clock (time.Now when nil). The rescuer uses
 	// it only for its own timings; heartbeats go by the database's clock.
 	Clock func() time.Time
@@ -155,6 +159,28 @@ type Runners struct {
 	// missed; it runs at start and every QueueConfig.ReconcileInterval on
 	// the leader process.
 	Reconcile func(ctx context.Context) error
+	// Prune applies the retention policy; it runs at start and every
+	// QueueConfig.PruneInterval on the leader process.
+	Prune func(ctx context.Context) error
+}
+
+// pruneArgs starts a retention pass.
+type pruneArgs struct{}
+
+func (pruneArgs) Kind() string { return "retention_prune" }
+
+type pruneWorker struct {
+	river.WorkerDefaults[pruneArgs]
+	prune func(ctx context.Context) error
+}
+
+func (w *pruneWorker) Timeout(*river.Job[pruneArgs]) time.Duration { return time.Hour }
+
+func (w *pruneWorker) Work(ctx context.Context, _ *river.Job[pruneArgs]) error {
+	if w.prune == nil {
+		return nil
+	}
+	return w.prune(ctx)
 }
 
 // reconcileArgs starts a reconciliation with the upstream.
@@ -258,6 +284,8 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	river.AddWorker(workers, q.refresher)
 	q.reconciler = &reconcileWorker{}
 	river.AddWorker(workers, q.reconciler)
+	q.pruner = &pruneWorker{}
+	river.AddWorker(workers, q.pruner)
 	if cfg.HeartbeatEvery <= 0 {
 		cfg.HeartbeatEvery = DefaultHeartbeatEvery
 	}
@@ -275,6 +303,14 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	working := newWorkingSet()
 	periodic := []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.MonitoringInterval),
 		func() (river.JobArgs, *river.InsertOpts) { return monitoringArgs{}, &river.InsertOpts{MaxAttempts: 3} }, nil)}
+	pruneEvery := cfg.PruneInterval
+	if pruneEvery <= 0 {
+		pruneEvery = 24 * time.Hour
+	}
+	periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(pruneEvery),
+		func() (river.JobArgs, *river.InsertOpts) {
+			return pruneArgs{}, &river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByPeriod: pruneEvery}}
+		}, &river.PeriodicJobOpts{RunOnStart: true}))
 	if cfg.ReconcileInterval > 0 {
 		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(cfg.ReconcileInterval),
 			func() (river.JobArgs, *river.InsertOpts) {
@@ -382,6 +418,7 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	}
 	q.worker.run, q.deliverer.deliver, q.scheduler.schedule, q.refresher.refresh = r.Job, r.Delivery, r.Schedule, r.Refresh
 	q.reconciler.reconcile = r.Reconcile
+	q.pruner.prune = r.Prune
 	if err := q.rescuer.beat(ctx); err != nil {
 		return fmt.Errorf("queue heartbeat: %w", err)
 	}
@@ -444,6 +481,12 @@ func (q *Queue) StopAndCancel(ctx context.Context) error {
 	q.stopBeating()
 	q.closePool()
 	return err
+}
+
+// Close releases a queue that was never started (its PostgreSQL pool),
+// for a start that fails after NewQueue; a started queue stops with Stop.
+func (q *Queue) Close() {
+	q.closePool()
 }
 
 // Stop waits for running jobs to finish (up to ctx's deadline).

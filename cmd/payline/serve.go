@@ -107,6 +107,9 @@ type ServeConfig struct {
 	// (zero: domain.AuthCacheTTL). Other instances' revocations arrive by
 	// notification at once; this bounds one whose notification was lost.
 	AuthCacheTTL time.Duration
+	// Retention is how long events, delivery attempts and superseded
+	// report PDFs are kept (domain.DefaultRetention unless set).
+	Retention *domain.RetentionPolicy
 	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
 	// monitoring) to other processes on the same database: this one
 	// serves requests and queues work but runs none.
@@ -205,10 +208,21 @@ func (m *Main) Start(ctx context.Context) error {
 		keys.RememberFor(m.Config.AuthCacheTTL)
 	}
 	m.db = db
+	// Each step that holds a resource registers its undo; a later step's
+	// failure runs them in reverse, so a failed start leaves nothing open
+	// (the queue's pgx pool included).
+	var undo []func()
+	defer func() {
+		if !started {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}
+	}()
+	undo = append(undo, func() { db.Close() })
 	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(db))
 	if m.Config.Mode == domain.ModeSandbox {
 		if err := m.bootstrapSandbox(ctx, keys); err != nil {
-			db.Close()
 			return err
 		}
 	} else if m.Config.UpstreamURL == "" {
@@ -216,7 +230,6 @@ func (m *Main) Start(ctx context.Context) error {
 			slog.String("mode", string(m.Config.Mode)))
 	}
 	if err := m.directory.RefreshSearchIndex(ctx); err != nil {
-		db.Close()
 		return err
 	}
 	// Other processes on the same PostgreSQL announce revoked keys and
@@ -234,16 +247,15 @@ func (m *Main) Start(ctx context.Context) error {
 		Reconnected:      func() { keys.ForgetAll(); refresh() },
 	}, m.Logger)
 	if err != nil {
-		db.Close()
 		return fmt.Errorf("listen for other instances' changes: %w", err)
 	}
 	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: queueLogger(m.Logger), PollInterval: m.Config.QueuePollInterval,
 		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval, InstanceID: m.Config.InstanceID,
 		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter, ReconcileInterval: m.reconcileInterval()})
 	if err != nil {
-		db.Close()
 		return err
 	}
+	undo = append(undo, func() { m.queue.Close() })
 	tx := storage.NewTransactor(db, m.queue)
 	var connector domain.Connector = domain.NoConnector{}
 	if m.Config.Mode == domain.ModeSandbox {
@@ -258,7 +270,6 @@ func (m *Main) Start(ctx context.Context) error {
 	var relay *domain.RelayService
 	if m.Config.UpstreamURL != "" {
 		if up, err = m.startUpstream(ctx); err != nil {
-			db.Close()
 			return err
 		}
 		connector = up
@@ -267,7 +278,6 @@ func (m *Main) Start(ctx context.Context) error {
 	jobs := domain.NewJobService(tx, connector, clock)
 	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
 	if err != nil {
-		db.Close()
 		return err
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, m.Config.Mode)
@@ -283,14 +293,12 @@ func (m *Main) Start(ctx context.Context) error {
 		webhooks.Observe(metrics)
 	}
 	if n, err := webhooks.SweepListeners(ctx); err != nil {
-		db.Close()
 		return err
 	} else if n > 0 {
 		m.Logger.Info("deleted webhook listeners whose processes ended without closing them", slog.Int("listeners", n))
 	}
 	signer, err := reports.NewSigner(masterKey, m.Config.PublicURL, m.Config.DownloadURLTTL, clock)
 	if err != nil {
-		db.Close()
 		return err
 	}
 	reporter := reports.NewService(tx, signer, clock)
@@ -324,8 +332,8 @@ func (m *Main) Start(ctx context.Context) error {
 		if relay != nil {
 			runners.Reconcile = m.reconciler(up, relay)
 		}
+		runners.Prune = m.pruner(storage.NewRetentionStore(db), clock)
 		if err := m.queue.Start(context.Background(), runners); err != nil {
-			db.Close()
 			return fmt.Errorf("start job queue: %w", err)
 		}
 	}
@@ -597,6 +605,12 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"PEM bundle of extra CAs trusted for an upstream with a private certificate (PAYLINE_UPSTREAM_CA_FILE)")
 	reconcileEvery := fs.Duration("upstream-reconcile-interval", e.duration("PAYLINE_UPSTREAM_RECONCILE_INTERVAL", DefaultReconcileInterval),
 		"how often a relayed mode lists the upstream's recent accounts for what its webhooks missed (PAYLINE_UPSTREAM_RECONCILE_INTERVAL)")
+	keepEvents := fs.Duration("retention-events", e.duration("PAYLINE_RETENTION_EVENTS", domain.DefaultRetention.Events),
+		"how long events are kept (PAYLINE_RETENTION_EVENTS); 0 keeps them forever")
+	keepDeliveries := fs.Duration("retention-deliveries", e.duration("PAYLINE_RETENTION_DELIVERIES", domain.DefaultRetention.Deliveries),
+		"how long webhook delivery attempts are kept (PAYLINE_RETENTION_DELIVERIES); 0 keeps them forever")
+	keepReports := fs.Duration("retention-report-versions", e.duration("PAYLINE_RETENTION_REPORT_VERSIONS", domain.DefaultRetention.ReportVersions),
+		"how long a verification report's superseded PDFs are kept (PAYLINE_RETENTION_REPORT_VERSIONS); 0 keeps them forever")
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
 		"run queued work (Link jobs, webhook deliveries, monitoring) in this process (PAYLINE_WORKERS); false for a request-only instance beside others that run it")
 	if err := parse(fs, args); err != nil {
@@ -629,7 +643,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
-			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery},
+			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery,
+			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports}},
 		Stdout: e.stdout, Logger: e.logger(*logFormat, level), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {

@@ -12,12 +12,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"payline/domain"
 	"payline/storage"
+	"payline/storage/storagetest"
 )
 
 // relayPair is an upstream Payline in sandbox mode and a relaying Payline
@@ -485,4 +487,51 @@ func TestRelayFaults(t *testing.T) {
 			t.Errorf("the account after the restart: %d %v", status, acct)
 		}
 	})
+}
+
+// TestFailedStartLeavesNoConnection: a start that fails after the job
+// queue made its PostgreSQL pool (here: the upstream does not answer)
+// closes it, and every connection it opened; the pool once leaked, with
+// its health-check goroutine.
+func TestFailedStartLeavesNoConnection(t *testing.T) {
+	pools := func() int {
+		buf := make([]byte, 1<<22)
+		return strings.Count(string(buf[:runtime.Stack(buf, true)]), "pgxpool.(*Pool).backgroundHealthCheck")
+	}
+	before := pools()
+	url := storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
+	m := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: url, Mode: domain.ModeDevelopment, PublicURL: "https://relay.test",
+		UpstreamURL: "http://" + freeAddr(t), TrustProxy: true}, Stdout: io.Discard, Logger: slog.New(slog.DiscardHandler),
+		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_UPSTREAM_SECRET", "s")}
+	err := m.Start(context.Background())
+	if err == nil {
+		m.Close(context.Background())
+		t.Fatal("a relay whose upstream does not answer started")
+	}
+	if !strings.Contains(err.Error(), "the upstream at") {
+		t.Fatalf("the start failed before the queue, not at the upstream: %v", err)
+	}
+	admin, err := storage.Open(context.Background(), storagetest.PostgresServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	name := url[strings.LastIndex(url, "/")+1:]
+	if i := strings.Index(name, "?"); i >= 0 {
+		name = name[:i]
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var n int
+		if err := admin.GetContext(context.Background(), &n, `SELECT count(*) FROM pg_stat_activity WHERE datname = $1`, name); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 && pools() <= before {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the failed start %d connections to %s are open and %d pools run (%d before)", n, name, pools(), before)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
