@@ -319,17 +319,12 @@ func safeName(s string) string {
 	}, s)
 }
 
-// DocumentLink implements domain.Reporter: a W-2 is rendered from its
-// parsed data the first time it is linked; a direct deposit form was
-// rendered when it was made.
-func (s *Service) DocumentLink(ctx context.Context, sc domain.Scope, doc domain.Record) (domain.DocumentLink, error) {
-	_, err := s.tx.Reports().FileInfo(ctx, doc.ID)
-	if errors.Is(err, domain.ErrNoRows) && doc.DocumentType == domain.DocumentW2 {
-		err = s.renderW2(ctx, sc, doc)
-	}
-	if err != nil {
-		return domain.DocumentLink{}, err
-	}
+// DocumentLink implements domain.Reporter: a fresh link, reading and
+// rendering nothing, as DocumentLinks does for a list (batch reads of
+// documents by id call this one per document). A W-2 is rendered from its
+// parsed data on its first download; a direct deposit form was rendered
+// when it was made.
+func (s *Service) DocumentLink(_ context.Context, sc domain.Scope, doc domain.Record) (domain.DocumentLink, error) {
 	return s.links.Link(doc.ID, sc), nil
 }
 
