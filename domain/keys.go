@@ -124,6 +124,15 @@ func NewKeyService(customers CustomerStore, keys KeyAdminStore, box *SecretBox, 
 	}
 }
 
+// RememberFor sets how long a successful authentication is remembered
+// (AuthCacheTTL until set). Revocations this process is told of drop the
+// entry at once; one it is not told of takes effect within d.
+func (s *KeyService) RememberFor(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cacheTTL = d
+}
+
 // CreateCustomer adds a customer. Errors: INVALID_FIELDS for a blank name,
 // CONFLICT when the name is taken.
 func (s *KeyService) CreateCustomer(ctx context.Context, name string) (Customer, error) {

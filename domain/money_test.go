@@ -1,10 +1,13 @@
 package domain_test
 
 import (
+	"math/rand/v2"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"payline/domain"
 )
@@ -16,44 +19,82 @@ func dollarLiteral(buf []byte, cents int64) []byte {
 	return buf
 }
 
-// TestParseDollarsEveryCent parses every two-decimal literal from 0.01 to
-// 1,000,000.00 and checks it maps to its exact cent count, also in its
-// one- and no-decimal forms where they exist. (Under -race a stride of 7
-// keeps the run short; the plain run covers every value.)
+// everyCentEnv runs TestParseDollarsEveryCent over all 10^8 values (about
+// 40 s); without it the test checks a sample, and FuzzParseDollars
+// explores the rest.
+const everyCentEnv = "PAYLINE_EVERY_CENT"
+
+// TestParseDollarsEveryCent checks that two-decimal literals from 0.01 to
+// 1,000,000.00 map to their exact cent counts, also in their one- and
+// no-decimal forms where they exist. With PAYLINE_EVERY_CENT=1 it checks
+// every value; otherwise a sample that would catch what a float-based
+// parser gets wrong: every cent of the first $1,000 (each fraction .00 to
+// .99 many times over), the values either side of each power of ten and
+// of the maximum, and 200,000 values drawn at random (the seed is logged,
+// so a failure can be replayed with PAYLINE_EVERY_CENT_SEED).
 func TestParseDollarsEveryCent(t *testing.T) {
-	step := int64(1)
-	if raceEnabled || testing.Short() {
-		step = 7
-	}
-	buf := make([]byte, 0, 16)
-	for cents := int64(1); cents <= domain.MaxDollarAmount; cents += step {
-		buf = dollarLiteral(buf, cents)
-		for _, places := range []domain.DecimalPlaces{domain.UpToTwoPlaces, domain.ExactlyTwoPlaces} {
-			m, err := domain.ParseDollars(domain.Number(buf), places)
-			if err != nil || m.Amount != cents || m.Currency != "USD" {
-				t.Fatalf("%s: %+v, %v; want %d cents", buf, m, err, cents)
+	if os.Getenv(everyCentEnv) == "1" {
+		for cents := int64(1); cents <= domain.MaxDollarAmount; cents++ {
+			checkDollarLiteral(t, cents)
+		}
+	} else {
+		for cents := int64(1); cents <= 100_000; cents++ {
+			checkDollarLiteral(t, cents)
+		}
+		for p := int64(10); p <= domain.MaxDollarAmount; p *= 10 {
+			for d := int64(-101); d <= 101; d++ {
+				if c := p + d; c >= 1 && c <= domain.MaxDollarAmount {
+					checkDollarLiteral(t, c)
+				}
 			}
 		}
-		if cents%10 == 0 { // 19.9
-			short := domain.Number(buf[:len(buf)-1])
-			if m, err := domain.ParseDollars(short, domain.UpToTwoPlaces); err != nil || m.Amount != cents {
-				t.Fatalf("%s: %+v, %v; want %d cents", short, m, err, cents)
-			}
-			if _, err := domain.ParseDollars(short, domain.ExactlyTwoPlaces); err == nil {
-				t.Fatalf("%s was taken where exactly two decimals are required", short)
-			}
+		for c := int64(domain.MaxDollarAmount - 1000); c <= domain.MaxDollarAmount; c++ {
+			checkDollarLiteral(t, c)
 		}
-		if cents%100 == 0 { // 19
-			whole := domain.Number(buf[:len(buf)-3])
-			if m, err := domain.ParseDollars(whole, domain.UpToTwoPlaces); err != nil || m.Amount != cents {
-				t.Fatalf("%s: %+v, %v; want %d cents", whole, m, err, cents)
-			}
+		seed := uint64(time.Now().UnixNano())
+		if s, err := strconv.ParseUint(os.Getenv(everyCentEnv+"_SEED"), 10, 64); err == nil {
+			seed = s
+		}
+		t.Logf("random sample seed %d (%s=1 checks every value)", seed, everyCentEnv)
+		rng := rand.New(rand.NewPCG(seed, seed))
+		for range 200_000 {
+			checkDollarLiteral(t, 1+rng.Int64N(domain.MaxDollarAmount))
 		}
 	}
 	// The values the float code refused.
 	for lit, cents := range map[string]int64{"19.99": 1999, "4.35": 435, "1.15": 115, "0.29": 29, "1000000.00": 100_000_000} {
 		if m, err := domain.ParseDollars(domain.Number(lit), domain.ExactlyTwoPlaces); err != nil || m.Amount != cents {
 			t.Errorf("%s: %+v, %v; want %d cents", lit, m, err, cents)
+		}
+	}
+}
+
+// checkDollarLiteral parses cents written as whole.ff (both decimal
+// rules), whole.f when the last digit is 0 and whole when both are. It
+// does not call t.Helper: 10^8 calls of it would double the exhaustive
+// run, and its messages name the literal.
+func checkDollarLiteral(t *testing.T, cents int64) {
+	var arr [24]byte
+	buf := dollarLiteral(arr[:0], cents)
+	for _, places := range []domain.DecimalPlaces{domain.UpToTwoPlaces, domain.ExactlyTwoPlaces} {
+		m, err := domain.ParseDollars(domain.Number(buf), places)
+		if err != nil || m.Amount != cents || m.Currency != "USD" {
+			t.Fatalf("%s: %+v, %v; want %d cents", buf, m, err, cents)
+		}
+	}
+	if cents%10 == 0 { // 19.9
+		short := domain.Number(buf[:len(buf)-1])
+		if m, err := domain.ParseDollars(short, domain.UpToTwoPlaces); err != nil || m.Amount != cents {
+			t.Fatalf("%s: %+v, %v; want %d cents", short, m, err, cents)
+		}
+		if _, err := domain.ParseDollars(short, domain.ExactlyTwoPlaces); err == nil {
+			t.Fatalf("%s was taken where exactly two decimals are required", short)
+		}
+	}
+	if cents%100 == 0 { // 19
+		whole := domain.Number(buf[:len(buf)-3])
+		if m, err := domain.ParseDollars(whole, domain.UpToTwoPlaces); err != nil || m.Amount != cents {
+			t.Fatalf("%s: %+v, %v; want %d cents", whole, m, err, cents)
 		}
 	}
 }

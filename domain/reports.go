@@ -231,8 +231,8 @@ type Reporter interface {
 	// rendering nothing: a document whose PDF is not made yet (a W-2) is
 	// rendered when its link is first downloaded.
 	DocumentLinks(ctx context.Context, s Scope, docs []Record) []DocumentLink
-	// DocumentLink renders a document's PDF if it has none yet and returns
-	// a fresh download link.
+	// DocumentLink returns a fresh download link to a document, rendering
+	// nothing (a W-2's PDF is made on its first download).
 	DocumentLink(ctx context.Context, s Scope, doc Record) (DocumentLink, error)
 	// DepositForm renders a direct deposit form and stores it as a
 	// direct_deposit_form document of the end user (once per form id, with

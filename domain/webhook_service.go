@@ -304,33 +304,40 @@ const (
 // 200 is success; any other 2XX, 3XX (redirects are not followed) and
 // 4XX are final failures.
 func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt int, next *time.Time) (DeliveryResult, error) {
+	_, result, err := s.deliver(ctx, run, attempt, next)
+	return result, err
+}
+
+// deliver is Deliver, also returning the attempt it recorded: the zero
+// Delivery when it recorded none (the webhook is gone, or a listener's).
+func (s *WebhookService) deliver(ctx context.Context, run DeliveryRun, attempt int, next *time.Time) (Delivery, DeliveryResult, error) {
 	sc := run.Scope
 	w, e, err := s.tx.Webhooks().DeliveryTarget(ctx, sc, run.WebhookID, run.EventID)
 	if errors.Is(err, ErrNoRows) {
-		return DeliveryDone, nil // the webhook was deleted since (events are never deleted)
+		return Delivery{}, DeliveryDone, nil // the webhook was deleted since (events are never deleted)
 	}
 	if err != nil {
-		return DeliveryRetry, fmt.Errorf("read webhook %s and event %s: %w", run.WebhookID, run.EventID, err)
+		return Delivery{}, DeliveryRetry, fmt.Errorf("read webhook %s and event %s: %w", run.WebhookID, run.EventID, err)
 	}
 	if w.IsListener() {
-		return DeliveryDone, nil // its listen connection delivers
+		return Delivery{}, DeliveryDone, nil // its listen connection delivers
 	}
 	d := Delivery{ID: NewID(), WebhookID: w.ID, EventID: e.ID, EventName: e.Name, Attempt: attempt, CreatedAt: s.clock.Now()}
 	if w.Status == WebhookPaused {
 		d.Outcome, d.Error = DeliverySkipped, "the webhook is paused"
-		return DeliveryDone, s.tx.Webhooks().RecordDelivery(ctx, sc, d)
+		return recorded(d, DeliveryDone, s.tx.Webhooks().RecordDelivery(ctx, sc, d))
 	}
 	if why := unsupportedForVersion(w, e); why != "" {
 		d.Outcome, d.Error = DeliverySkipped, why
-		return DeliveryDone, s.tx.Webhooks().RecordDelivery(ctx, sc, d)
+		return recorded(d, DeliveryDone, s.tx.Webhooks().RecordDelivery(ctx, sc, d))
 	}
 	secret, err := s.signingSecret(ctx, sc, w.APIKeyID)
 	if err != nil {
-		return DeliveryRetry, err
+		return Delivery{}, DeliveryRetry, err
 	}
 	req, err := signedRequest(w, e, secret, s.clock.Now())
 	if err != nil {
-		return DeliveryGiveUp, err
+		return Delivery{}, DeliveryGiveUp, err
 	}
 	start := time.Now() // a latency: the monotonic clock, not the (injectable) wall clock
 	status, sendErr := s.sender.Send(ctx, req)
@@ -354,11 +361,12 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 	observerOr(s.observer).WebhookDelivered(d.Outcome, d.Latency)
 	now := s.clock.Now()
 	if d.Outcome == DeliveryDelivered && w.FailingSince == nil && w.LastSuccess != nil && now.Sub(*w.LastSuccess) < successRefresh {
-		return result, s.tx.Webhooks().RecordDelivery(ctx, sc, d) // nothing about the webhook changes
+		return recorded(d, result, s.tx.Webhooks().RecordDelivery(ctx, sc, d)) // nothing about the webhook changes
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		cur, err := tx.Webhooks().Webhook(ctx, sc, w.ID)
 		if errors.Is(err, ErrNoRows) {
+			d = Delivery{} // deleted while it was sent: nothing to record
 			return nil
 		}
 		if err != nil {
@@ -379,7 +387,16 @@ func (s *WebhookService) Deliver(ctx context.Context, run DeliveryRun, attempt i
 		}
 		return tx.Webhooks().RecordDelivery(ctx, sc, d)
 	})
-	return result, err
+	return recorded(d, result, err)
+}
+
+// recorded is what deliver returns once it tried to record d: d, or the
+// zero Delivery when the record failed.
+func recorded(d Delivery, result DeliveryResult, err error) (Delivery, DeliveryResult, error) {
+	if err != nil {
+		return Delivery{}, result, err
+	}
+	return d, result, nil
 }
 
 // signedRequest is the POST that delivers event e to webhook w: the
@@ -447,8 +464,10 @@ func unsupportedForVersion(w Webhook, e Event) string {
 }
 
 // SendTest posts a signed webhook.test event to a webhook now, through
-// the same path as real deliveries, and returns the logged attempt.
-// Sandbox only.
+// the same path as real deliveries, and returns the attempt it logged
+// (not whichever attempt was logged last). Sandbox only. Errors:
+// WEBHOOK_NOT_FOUND, also for a webhook deleted while the event was
+// being sent (which logs no attempt).
 func (s *WebhookService) SendTest(ctx context.Context, sc Scope, id string) (Delivery, error) {
 	if err := sandboxOnly(sc); err != nil {
 		return Delivery{}, err
@@ -465,17 +484,14 @@ func (s *WebhookService) SendTest(ctx context.Context, sc Scope, id string) (Del
 	if w.IsListener() {
 		return s.awaitListened(ctx, sc, w.ID, e.ID)
 	}
-	if _, err := s.Deliver(ctx, DeliveryRun{Scope: sc, WebhookID: w.ID, EventID: e.ID}, 1, nil); err != nil {
-		return Delivery{}, err
-	}
-	page, err := s.tx.Webhooks().FindDeliveries(ctx, sc, w.ID, PageRequest{Limit: 1})
+	d, _, err := s.deliver(ctx, DeliveryRun{Scope: sc, WebhookID: w.ID, EventID: e.ID}, 1, nil)
 	if err != nil {
 		return Delivery{}, err
 	}
-	if len(page.Items) == 0 || page.Items[0].EventID != e.ID {
-		// Deliver records every attempt; an empty log means it did not,
-		// and an empty delivery with no error would read as success.
-		return Delivery{}, fmt.Errorf("webhook %s: the test delivery of event %s left no record", w.ID, e.ID)
+	if d.ID == "" {
+		// The attempt recorded nothing: the webhook went away meanwhile.
+		// An empty delivery with no error would read as a success.
+		return Delivery{}, Errorf(KindNotFound, CodeWebhookNotFound, "webhook %s was deleted while its test event was being sent", w.ID)
 	}
-	return page.Items[0], nil
+	return d, nil
 }

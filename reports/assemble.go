@@ -39,6 +39,9 @@ func Assemble(reportType, id string, sources []Source, updated, built time.Time)
 		e := employment(s, reportType, i, built, c)
 		r.Employments = append(r.Employments, e)
 		for _, p := range s.Paystubs {
+			if !isDate(p.PayDate) {
+				continue // counted in its year's totals as "unknown", never a bound
+			}
 			if first == "" || p.PayDate < first {
 				first = p.PayDate
 			}
@@ -133,8 +136,13 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 	}
 	// No payroll platform reports full or part time; say so rather than guess.
 	c.Missing = append(c.Missing, at("employment_type"))
-	if len(s.Paystubs) > 0 {
-		latest := slices.MaxFunc(s.Paystubs, func(a, b domain.Paystub) int { return strings.Compare(a.PayDate, b.PayDate) }).PayDate
+	var latest string
+	for _, p := range s.Paystubs {
+		if isDate(p.PayDate) && p.PayDate > latest {
+			latest = p.PayDate
+		}
+	}
+	if latest != "" {
 		e.MostRecentPayDate = &latest
 	} else {
 		c.Missing = append(c.Missing, at("most_recent_pay_date"))
@@ -179,7 +187,7 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 	byYear := map[string]*domain.AnnualIncome{}
 	earnings := map[string]map[string]int64{}
 	for _, p := range stubs {
-		y := p.PayDate[:4]
+		y := payYear(p.PayDate)
 		a := byYear[y]
 		if a == nil {
 			a = &domain.AnnualIncome{Year: y}
@@ -203,8 +211,37 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 		slices.SortFunc(a.EarningsYTDs, func(x, y domain.EarningsTotal) int { return strings.Compare(x.Category, y.Category) })
 		out = append(out, *a)
 	}
-	slices.SortFunc(out, func(a, b domain.AnnualIncome) int { return strings.Compare(b.Year, a.Year) })
+	slices.SortFunc(out, func(a, b domain.AnnualIncome) int {
+		// Newest year first; paystubs whose year is unknown last.
+		known := func(y string) int {
+			if y == unknownYear {
+				return 0
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(known(b.Year), known(a.Year)), strings.Compare(b.Year, a.Year))
+	})
 	return out
+}
+
+// unknownYear is the year of a paystub whose pay date does not parse: its
+// money still counts, in a year of its own, rather than in year 1 or in a
+// year made of the first four characters of whatever it holds.
+const unknownYear = "unknown"
+
+// payYear is the calendar year of a pay date, or unknownYear.
+func payYear(date string) string {
+	t, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return unknownYear
+	}
+	return t.Format("2006")
+}
+
+// isDate reports whether s is a date (2006-01-02) that exists.
+func isDate(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
 }
 
 // newestFirst sorts a copy of stubs by pay date, newest first.

@@ -251,11 +251,16 @@ func (d *pdfDoc) note(s string) {
 
 func money(cents int64) string { return domain.USD(cents).Formatted() }
 
-// day writes a date as "Mar 4, 2025"; unknown dates as a dash.
+// day writes a date as "Mar 4, 2025"; no date as a dash, and one that
+// does not parse as "unknown" (a dash would read as none: an employment
+// with a garbled end date has still ended).
 func day(s string) string {
 	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
+	switch {
+	case s == "":
 		return "—"
+	case err != nil:
+		return "unknown"
 	}
 	return t.Format("Jan 2, 2006")
 }

@@ -215,47 +215,47 @@ func TestPDFFonts(t *testing.T) {
 }
 
 // TestPDFPictures renders page 1 and the chart page of the golden VOIE to
-// PNG with pdftoppm. The PNGs under testdata are committed for the docs and
-// rewritten only with -update; without it the test checks they exist and
-// that rendering still works.
+// PNG with pdftoppm and compares them with the PNGs committed under
+// testdata (which the docs show; -update rewrites them). A report whose
+// employee name differs by one letter must not pass for the committed
+// page: the comparison would notice a broken picture.
 func TestPDFPictures(t *testing.T) {
-	bin := poppler(t, "pdftoppm")
 	r, src := goldenReport(domain.ReportVOIE)
 	pdf, err := reports.RenderVerification(r, src)
 	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "voie.pdf")
-	if err := os.WriteFile(path, pdf, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, page := range []struct {
 		n    int
 		name string
 	}{{1, "voie-page-1.png"}, {3, "voie-chart-page.png"}} {
-		prefix := filepath.Join(dir, fmt.Sprint("p", page.n))
-		if out, err := exec.Command(bin, "-r", "80", "-png", "-singlefile", "-f", fmt.Sprint(page.n), "-l", fmt.Sprint(page.n), path, prefix).CombinedOutput(); err != nil {
-			t.Fatalf("pdftoppm: %v %s", err, out)
-		}
-		png, err := os.ReadFile(prefix + ".png")
-		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
-			t.Fatalf("page %d did not render: %v", page.n, err)
-		}
-		committed := filepath.Join("testdata", page.name)
-		if *update {
-			if err := os.WriteFile(committed, png, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := os.Stat(committed); err != nil {
-			t.Errorf("%s is not committed: run go test ./reports -run TestPDFPictures -update and look at it", committed)
-		}
+		comparePicture(t, page.name, pageImage(t, pdf, page.n))
+	}
+
+	r.Employee.Name.FullName = oneLetterOff(r.Employee.Name.FullName)
+	altered, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "voie-page-1.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed, _ := pictureDiff(t, want, pageImage(t, altered, 1)); changed <= maxChangedPixels {
+		t.Errorf("a name one letter off changed %d pixels of page 1, which the comparison lets through (%d may change)", changed, maxChangedPixels)
 	}
 }
 
-// pngOf renders page 1 of a PDF to PNG with pdftoppm.
-func pngOf(t *testing.T, pdf []byte) []byte {
+// oneLetterOff changes the first letter of s to a W (an M if it is one).
+func oneLetterOff(s string) string {
+	if s[0] == 'W' {
+		return "M" + s[1:]
+	}
+	return "W" + s[1:]
+}
+
+// pageImage renders page n of a PDF to PNG with pdftoppm at 80 dpi.
+func pageImage(t *testing.T, pdf []byte, n int) []byte {
 	t.Helper()
 	bin := poppler(t, "pdftoppm")
 	dir := t.TempDir()
@@ -263,12 +263,13 @@ func pngOf(t *testing.T, pdf []byte) []byte {
 	if err := os.WriteFile(path, pdf, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(bin, "-r", "80", "-png", "-singlefile", "-f", "1", "-l", "1", path, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
+	prefix := filepath.Join(dir, "p")
+	if out, err := exec.Command(bin, "-r", "80", "-png", "-singlefile", "-f", fmt.Sprint(n), "-l", fmt.Sprint(n), path, prefix).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v %s", err, out)
 	}
-	png, err := os.ReadFile(filepath.Join(dir, "p.png"))
-	if err != nil {
-		t.Fatal(err)
+	png, err := os.ReadFile(prefix + ".png")
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatalf("page %d did not render: %v", n, err)
 	}
 	return png
 }
@@ -288,7 +289,8 @@ func textOf(t *testing.T, pdf []byte) string {
 }
 
 // TestOtherDocuments renders a W-2 and a direct deposit form from the
-// golden data, reads them back, and keeps their first pages as PNGs.
+// golden data, reads them back, and compares their first pages with the
+// committed PNGs.
 func TestOtherDocuments(t *testing.T) {
 	src := goldenSources()
 	a := src[0].Account
@@ -323,15 +325,7 @@ func TestOtherDocuments(t *testing.T) {
 		if !bytes.Equal(pdf, again) {
 			t.Errorf("%s: two renders differ", doc.name)
 		}
-		committed := filepath.Join("testdata", doc.name)
-		if *update {
-			if err := os.WriteFile(committed, pngOf(t, pdf), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := os.Stat(committed); err != nil {
-			t.Errorf("%s is not committed: run go test ./reports -run TestOtherDocuments -update and look at it", committed)
-		}
+		comparePicture(t, doc.name, pageImage(t, pdf, 1))
 	}
 }
 
@@ -427,9 +421,76 @@ func TestMalformedDatesAreUnknown(t *testing.T) {
 	if text := string(out); !strings.Contains(text, "unknown") {
 		t.Errorf("the PDF does not say the duration is unknown:\n%s", text)
 	}
+	row := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, src[1].Account.EmployerName) && strings.Contains(line, "Terminated") {
+			row = line
+		}
+	}
+	if strings.Count(row, "unknown") != 2 {
+		t.Errorf("the terminated employment's row should show its end date and its months as unknown: %q", row)
+	}
 	stub := src[0].Paystubs[0]
 	stub.CreatedAt, stub.PayDate = time.Time{}, "not a date"
 	if _, err := reports.RenderPaystub(stub); err != nil {
 		t.Errorf("a paystub with a malformed pay date: %v", err)
 	}
+}
+
+// TestMalformedPayDates: paystubs whose pay dates do not parse (empty,
+// short, or days that do not exist) still count, in a year of their own
+// listed last, and bound neither the paystubs' range nor the most recent
+// pay date; nothing panics on them, and the PDF says "unknown".
+func TestMalformedPayDates(t *testing.T) {
+	src := goldenSources()
+	stubs := src[0].Paystubs
+	valid := reports.AnnualIncomes(stubs)
+	var mostRecent, first string
+	for _, p := range stubs {
+		mostRecent = max(mostRecent, p.PayDate)
+		if first == "" || p.PayDate < first {
+			first = p.PayDate
+		}
+	}
+	var want domain.AnnualIncome
+	for i, bad := range []string{"", "x", "2024-02-30", "9999-99-99"} {
+		extra := stubs[i]
+		extra.ID, extra.PayDate = fmt.Sprint("bad-", i), bad
+		stubs = append(stubs, extra)
+		want.GrossPayYTD += extra.GrossPayAmount
+		want.Paystubs++
+	}
+	src[0].Paystubs = stubs
+	years := reports.AnnualIncomes(stubs)
+	if len(years) != len(valid)+1 || years[len(years)-1].Year != "unknown" {
+		t.Fatalf("years %v, want those of the valid paystubs and then unknown", yearsOf(years))
+	}
+	if got := years[len(years)-1]; got.GrossPayYTD != want.GrossPayYTD || got.Paystubs != want.Paystubs {
+		t.Errorf("the unknown year holds %d paystubs and %d gross, want %d and %d", got.Paystubs, got.GrossPayYTD, want.Paystubs, want.GrossPayYTD)
+	}
+	if diff := cmp.Diff(valid, years[:len(valid)]); diff != "" {
+		t.Errorf("the valid years changed (-want +got):\n%s", diff)
+	}
+	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+	if got := r.Employments[0].MostRecentPayDate; got == nil || *got != mostRecent {
+		t.Errorf("most recent pay date %v, want %s", got, mostRecent)
+	}
+	if c := r.Completeness.Paystubs; c == nil || c.To < mostRecent || c.From > first || c.From == "" {
+		t.Errorf("the paystubs' range %+v takes a malformed date for a bound", c)
+	}
+	pdf, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := textOf(t, pdf); !strings.Contains(text, "unknown") {
+		t.Error("the PDF shows no unknown pay date or year")
+	}
+}
+
+func yearsOf(as []domain.AnnualIncome) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.Year)
+	}
+	return out
 }

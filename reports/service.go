@@ -192,13 +192,19 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 	var current *domain.StoredReport
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
 		// One builder at a time; a report another instance stored for the
-		// same data while this one rendered stands, and this render is
-		// dropped (no second PDF, no second event).
+		// data as it is now stands, and this render is dropped (no second
+		// PDF, no second event). The version is read again under the
+		// lock: a report built from newer data than this render's is not
+		// replaced by it.
 		if err := tx.Reports().LockReport(ctx, sc, endUserID, reportType); err != nil {
 			return err
 		}
+		accounts, err := domain.EndUserAccounts(ctx, tx.Accounts(), sc, endUserID)
+		if err != nil {
+			return err
+		}
 		cur, err := tx.Reports().Report(ctx, sc, endUserID, reportType)
-		if err == nil && cur.DataVersion == version {
+		if err == nil && cur.DataVersion == dataVersion(reportType, accounts) {
 			current = &cur
 			return nil
 		}
@@ -313,17 +319,12 @@ func safeName(s string) string {
 	}, s)
 }
 
-// DocumentLink implements domain.Reporter: a W-2 is rendered from its
-// parsed data the first time it is linked; a direct deposit form was
-// rendered when it was made.
-func (s *Service) DocumentLink(ctx context.Context, sc domain.Scope, doc domain.Record) (domain.DocumentLink, error) {
-	_, err := s.tx.Reports().FileInfo(ctx, doc.ID)
-	if errors.Is(err, domain.ErrNoRows) && doc.DocumentType == domain.DocumentW2 {
-		err = s.renderW2(ctx, sc, doc)
-	}
-	if err != nil {
-		return domain.DocumentLink{}, err
-	}
+// DocumentLink implements domain.Reporter: a fresh link, reading and
+// rendering nothing, as DocumentLinks does for a list (batch reads of
+// documents by id call this one per document). A W-2 is rendered from its
+// parsed data on its first download; a direct deposit form was rendered
+// when it was made.
+func (s *Service) DocumentLink(_ context.Context, sc domain.Scope, doc domain.Record) (domain.DocumentLink, error) {
 	return s.links.Link(doc.ID, sc), nil
 }
 

@@ -182,7 +182,7 @@ func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
 	// to the last mark to read.
 	year, lastMark := "", -100.0
 	for i, s := range stubs {
-		if y0 := s.PayDate[:4]; y0 != year && xOf(i)-lastMark >= 24 {
+		if y0 := payYear(s.PayDate); y0 != year && xOf(i)-lastMark >= 24 {
 			year, lastMark = y0, xOf(i)
 			d.color(rule, "draw")
 			d.Line(xOf(i), y, xOf(i), y+ph)
@@ -241,10 +241,15 @@ func niceCeiling(cents int64) int64 {
 
 func stamp(t time.Time) string { return t.UTC().Format("Jan 2, 2006 15:04 UTC") }
 
+// shortDay writes a date as "Mar 4"; no date as a dash, one that does not
+// parse as "unknown".
 func shortDay(s string) string {
 	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
+	switch {
+	case s == "":
 		return "—"
+	case err != nil:
+		return "unknown"
 	}
 	return t.Format("Jan 2")
 }

@@ -415,6 +415,46 @@ func TestWebhookPausesAfter30Days(t *testing.T) {
 	})
 }
 
+// TestSendTestOfDeletedWebhook: a webhook deleted while its test event is
+// being sent logs no attempt, so the test answers 404 WEBHOOK_NOT_FOUND,
+// never a 200 with an empty delivery; a test sent to a live webhook
+// answers the attempt it made.
+func TestSendTestOfDeletedWebhook(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		var f *fixture
+		var mu sync.Mutex
+		deleteOnReceipt := map[string]bool{}
+		rcv := newReceiver(t, func(int) int { return 200 })
+		rcv.respond = func(int) int {
+			mu.Lock()
+			defer mu.Unlock()
+			for id := range deleteOnReceipt {
+				if res := f.request("DELETE", "/v1/webhooks/"+id, nil); res.status != 200 {
+					t.Errorf("delete webhook %s: %d %s", id, res.status, res.raw)
+				}
+				delete(deleteOnReceipt, id)
+			}
+			return 200
+		}
+		f = newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+
+		kept := f.createWebhook(rcv.srv.URL, `"account.added"`)
+		d := f.post("/v1/sandbox/webhooks/"+kept+"/test", "").data(t)
+		if d["event"] != "webhook.test" || d["outcome"] != "delivered" || d["id"] == "" {
+			t.Errorf("test of a live webhook: %v", d)
+		}
+
+		gone := f.createWebhook(rcv.srv.URL, `"account.added"`)
+		mu.Lock()
+		deleteOnReceipt[gone] = true
+		mu.Unlock()
+		f.post("/v1/sandbox/webhooks/"+gone+"/test", "").wantError(t, http.StatusNotFound, typeNotFound, domain.CodeWebhookNotFound)
+		if n := len(rcv.deliveries()); n != 2 {
+			t.Errorf("the receiver got %d test events, want 2", n)
+		}
+	})
+}
+
 // TestWebhookDeliveriesSurviveRestart: deliveries queued or failing when
 // the process stops are finished by the next one; no event is lost.
 func TestWebhookDeliveriesSurviveRestart(t *testing.T) {

@@ -35,3 +35,22 @@ func (q *Queue) RunningByClient(ctx context.Context) (map[int64]string, error) {
 	}
 	return out, nil
 }
+
+// RunningThroughAPI reads the running jobs and the client each was
+// fetched by as the rescuer does, through River's JobList.
+func (q *Queue) RunningThroughAPI(ctx context.Context) (map[int64]string, error) {
+	jobs, err := q.runningJobs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]string{}
+	for _, j := range jobs {
+		if n := len(j.AttemptedBy); n > 0 {
+			out[j.ID] = j.AttemptedBy[n-1]
+		}
+	}
+	return out, nil
+}
+
+// JudgedPasses counts the rescuer's passes that judged other clients.
+func (q *Queue) JudgedPasses() int64 { return q.rescuer.judged.Load() }

@@ -344,7 +344,8 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		return nil, err
 	}
 	q.rescuer = &rescuer{db: db, clientID: q.runner.ID(), instanceID: cfg.InstanceID, every: cfg.HeartbeatEvery,
-		deadAfter: cfg.DeadAfter, orphanAfter: cmp.Or(cfg.OrphanAfter, orphanAfter), log: cfg.Logger, now: cfg.Clock, started: started, working: working}
+		deadAfter: cfg.DeadAfter, orphanAfter: cmp.Or(cfg.OrphanAfter, orphanAfter), log: cfg.Logger, now: cfg.Clock,
+		running: q.runningJobs, working: working}
 	if q.rescuer.now == nil {
 		q.rescuer.now = time.Now
 	}
@@ -384,6 +385,27 @@ func (q *Queue) newNotifiedClients(db *DB, config *river.Config) error {
 	q.client, q.runner, q.pool = inserter, runner, pool
 	return nil
 }
+
+// runningJobs lists every job River shows running, through River's API
+// (a page of runningPage at a time).
+func (q *Queue) runningJobs(ctx context.Context) ([]*rivertype.JobRow, error) {
+	var out []*rivertype.JobRow
+	params := river.NewJobListParams().States(rivertype.JobStateRunning).First(runningPage)
+	for {
+		res, err := q.client.JobList(ctx, params)
+		if err != nil {
+			return nil, translate(err)
+		}
+		out = append(out, res.Jobs...)
+		if len(res.Jobs) < runningPage {
+			return out, nil
+		}
+		params = params.After(res.LastCursor)
+	}
+}
+
+// runningPage is how many running jobs one JobList call reads.
+const runningPage = 1000
 
 // Rescued counts the jobs this process queued again after the instance
 // running them died.

@@ -46,12 +46,14 @@ type rescuer struct {
 	every, deadAfter     time.Duration
 	orphanAfter          time.Duration
 	log                  *slog.Logger
-	now                  func() time.Time
-	started              time.Time
-	healthySince         time.Time
-	rescued              atomic.Int64
-	working              *workingSet
-	orphans              map[int64]time.Time // own running jobs no worker holds: since when
+	now                  func() time.Time // this process's clock: its own timings only
+	// running lists the jobs River shows running, through River's API.
+	running      func(ctx context.Context) ([]*rivertype.JobRow, error)
+	healthySince time.Time
+	rescued      atomic.Int64
+	judged       atomic.Int64 // passes that judged other clients
+	working      *workingSet
+	orphans      map[int64]time.Time // own running jobs no worker holds: since when
 }
 
 // workingSet is the River middleware that tracks which jobs this process's
@@ -108,8 +110,8 @@ func (r *rescuer) run(ctx context.Context) {
 // starts, so every job this client fetches has a live heartbeat behind it.
 func (r *rescuer) beat(ctx context.Context) error {
 	_, err := r.db.ExecContext(ctx, r.db.Rebind(`INSERT INTO queue_clients (client_id, instance_id, started_at, heartbeat_at)
-		VALUES (?, ?, ?, `+r.dbNow()+`) ON CONFLICT (client_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`),
-		r.clientID, r.instanceID, r.started.UTC())
+		VALUES (?, ?, `+r.dbNow()+`, `+r.dbNow()+`) ON CONFLICT (client_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`),
+		r.clientID, r.instanceID)
 	return translate(err)
 }
 
@@ -151,12 +153,17 @@ func (r *rescuer) tick(ctx context.Context) {
 		if ctx.Err() == nil {
 			r.log.WarnContext(ctx, "rescue of cut-off jobs failed", slog.Any("error", err))
 		}
-	} else if n > 0 {
+	} else {
 		r.rescued.Add(int64(n))
+		if judgeOthers {
+			r.judged.Add(1)
+		}
 	}
 }
 
-// lastAttemptedBy is the SQL of the client that fetched a running job.
+// lastAttemptedBy is the SQL of the client that fetched a running job:
+// the last of River's attempted_by, which River appends the fetching
+// client's id to (TestRescuerRiverContract holds River to it).
 func (r *rescuer) lastAttemptedBy() string {
 	if r.db.Dialect == Postgres {
 		return `attempted_by[array_length(attempted_by, 1)]`
@@ -184,15 +191,15 @@ func (r *rescuer) rescue(ctx context.Context, now time.Time, judgeOthers bool) (
 			}
 		}
 	}
-	var running []struct {
-		ID     int64   `db:"id"`
-		Client *string `db:"client"`
+	running, err := r.running(ctx)
+	if err != nil {
+		return 0, err
 	}
-	if err := sqlx.SelectContext(ctx, r.db, &running, `SELECT id, `+r.lastAttemptedBy()+` AS client FROM river_job WHERE state = 'running'`); err != nil {
-		return 0, translate(err)
-	}
-	// The client check makes the update a no-op for a job another rescuer
-	// already freed and a live client fetched again.
+	// River's API cannot make a running job available again (JobRetry
+	// leaves running jobs alone, by design: it cannot know their worker
+	// died), so this one statement writes River's table. The client check
+	// makes it a no-op for a job another rescuer already freed and a live
+	// client fetched again.
 	update := r.db.Rebind(`UPDATE river_job SET state = 'available',
 		max_attempts = CASE WHEN max_attempts > attempt THEN max_attempts ELSE attempt + 1 END
 		WHERE id = ? AND state = 'running' AND ` + r.lastAttemptedBy() + ` = ?`)
@@ -200,11 +207,12 @@ func (r *rescuer) rescue(ctx context.Context, now time.Time, judgeOthers bool) (
 	perClient := map[string]int{}
 	stillOrphaned := map[int64]time.Time{}
 	for _, j := range running {
-		if j.Client == nil {
+		if len(j.AttemptedBy) == 0 {
 			continue
 		}
-		_, isDead := dead[*j.Client]
-		if !isDead && *j.Client == r.clientID && r.working != nil && !r.working.has(j.ID) {
+		client := j.AttemptedBy[len(j.AttemptedBy)-1]
+		_, isDead := dead[client]
+		if !isDead && client == r.clientID && r.working != nil && !r.working.has(j.ID) {
 			since, seen := r.orphans[j.ID]
 			if !seen {
 				since = now
@@ -216,13 +224,13 @@ func (r *rescuer) rescue(ctx context.Context, now time.Time, judgeOthers bool) (
 		} else if !isDead {
 			continue
 		}
-		res, err := r.db.ExecContext(ctx, update, j.ID, *j.Client)
+		res, err := r.db.ExecContext(ctx, update, j.ID, client)
 		if err != nil {
 			return n, translate(err)
 		}
 		if k, _ := res.RowsAffected(); k > 0 {
 			n++
-			perClient[*j.Client]++
+			perClient[client]++
 		}
 	}
 	r.orphans = stillOrphaned

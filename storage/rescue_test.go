@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -143,11 +144,15 @@ func insertRunningDelivery(t *testing.T, db *storage.DB, eventID, client string,
 	}
 }
 
-// TestRescuerRiverContract: what the rescuer reads of River's tables
-// directly (River's API cannot tell which client runs a job) holds for the
-// River in go.mod: a job a worker is running is in state 'running', and
-// its attempted_by ends with the client that fetched it. A River upgrade
-// that changes either fails here before the rescuer misjudges anything.
+// TestRescuerRiverContract: what the rescuer relies on of River holds for
+// the River in go.mod. It reads running jobs through River's API
+// (JobList), taking the last of a job's AttemptedBy as the client that
+// runs it; and, since River's API cannot make a running job available
+// again, it writes one statement to river_job: by the columns id, state,
+// attempt, max_attempts and attempted_by, the states 'running' and
+// 'available', and attempted_by's last element in SQL. A River upgrade
+// that changes any of these fails here before the rescuer misjudges
+// anything.
 func TestRescuerRiverContract(t *testing.T) {
 	if rivertype.JobStateRunning != "running" || rivertype.JobStateAvailable != "available" {
 		t.Fatalf("River's job states are now %q and %q; the rescuer's SQL names running and available",
@@ -155,6 +160,23 @@ func TestRescuerRiverContract(t *testing.T) {
 	}
 	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
 		ctx := context.Background()
+		columns := riverJobColumns(t, db)
+		for _, c := range []string{"id", "state", "attempt", "max_attempts", "attempted_by"} {
+			if !columns[c] {
+				t.Errorf("river_job has no column %s, which the rescuer's update names (columns: %v)", c, columns)
+			}
+		}
+		if db.Dialect == storage.Postgres {
+			var states []string
+			if err := db.SelectContext(ctx, &states, `SELECT e.enumlabel FROM pg_enum e JOIN pg_type ty ON ty.oid = e.enumtypid
+				WHERE ty.typname = 'river_job_state'`); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(states, "running") || !slices.Contains(states, "available") {
+				t.Errorf("river_job_state is %v; the rescuer's update moves jobs from running to available", states)
+			}
+		}
+
 		q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: "contract",
 			HeartbeatEvery: time.Hour, DeadAfter: time.Hour, OrphanAfter: time.Hour})
 		if err != nil {
@@ -178,17 +200,119 @@ func TestRescuerRiverContract(t *testing.T) {
 			t.Fatal(err)
 		}
 		<-started
-		running, err := q.RunningByClient(ctx)
+		byAPI, err := q.RunningThroughAPI(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(running) != 1 {
-			t.Fatalf("running jobs by client: %v", running)
+		bySQL, err := q.RunningByClient(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(byAPI) != 1 {
+			t.Fatalf("River's JobList shows running %v, want the one job a worker holds", byAPI)
+		}
+		for id, client := range byAPI {
+			if client != q.ClientID() {
+				t.Errorf("the running job's AttemptedBy ends with %q, not the client %q that runs it", client, q.ClientID())
+			}
+			if bySQL[id] != client {
+				t.Errorf("the rescuer's SQL reads job %d's client as %q, River's API as %q", id, bySQL[id], client)
+			}
+		}
+	})
+}
+
+// riverJobColumns names river_job's columns.
+func riverJobColumns(t *testing.T, db *storage.DB) map[string]bool {
+	t.Helper()
+	query := `SELECT column_name FROM information_schema.columns WHERE table_name = 'river_job' AND table_schema = current_schema()`
+	if db.Dialect == storage.SQLite {
+		query = `SELECT name FROM pragma_table_info('river_job')`
+	}
+	var names []string
+	if err := db.SelectContext(context.Background(), &names, query); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
+}
+
+// TestSkewedInstancesRerunNoLiveJob: two queue instances whose own clocks
+// are five minutes apart share a database. The one behind works a
+// delivery that takes as long as the test wants; the one ahead judges it
+// pass after pass. Heartbeats are written and judged by the database's
+// clock, so the live job is never queued again: it is delivered once, and
+// still running under its client, until it is let go. (Judged by each
+// instance's clock, the one ahead would see the other's heartbeats ten
+// minutes old and run the job a second time.)
+func TestSkewedInstancesRerunNoLiveJob(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		var mu sync.Mutex
+		var delivered []int
+		release := make(chan struct{})
+		start := func(name string, skew time.Duration) *storage.Queue {
+			q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: name,
+				HeartbeatEvery: 50 * time.Millisecond, DeadAfter: 300 * time.Millisecond, OrphanAfter: time.Hour,
+				Clock: func() time.Time { return time.Now().Add(skew) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = q.Start(ctx, storage.Runners{Job: noJobs, Schedule: func(context.Context, string) (string, error) { return "", nil },
+				Refresh: func(context.Context, domain.RefreshRun) error { return nil },
+				Delivery: func(_ context.Context, _ domain.DeliveryRun, attempt int, _ *time.Time) (domain.DeliveryResult, error) {
+					mu.Lock()
+					delivered = append(delivered, attempt)
+					mu.Unlock()
+					<-release
+					return domain.DeliveryDone, nil
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { q.Stop(context.Background()) })
+			return q
+		}
+		count := func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(delivered)
+		}
+		behind := start("behind", -5*time.Minute)
+		tx := storage.NewTransactor(db, behind)
+		if err := tx.EnqueueDelivery(ctx, domain.DeliveryRun{Scope: domain.Scope{CustomerID: "c", Mode: domain.ModeSandbox}, WebhookID: "w", EventID: "live"}); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 20*time.Second, "the instance behind to start the delivery", func() bool { return count() == 1 })
+		ahead := start("ahead", 5*time.Minute)
+		// Each instance has judged the other many times over, long after
+		// its own warm-up of DeadAfter.
+		waitFor(t, 30*time.Second, "both instances to judge the other ten times", func() bool {
+			return ahead.JudgedPasses() >= 10 && behind.JudgedPasses() >= 10
+		})
+		running, err := ahead.RunningThroughAPI(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := count(); n != 1 || len(running) != 1 || ahead.Rescued() != 0 || behind.Rescued() != 0 {
+			t.Errorf("the live delivery ran %d times; running %v; rescued by the instance ahead %d, behind %d",
+				n, running, ahead.Rescued(), behind.Rescued())
 		}
 		for _, client := range running {
-			if client != q.ClientID() {
-				t.Errorf("the running job's attempted_by ends with %q, not the client %q that runs it", client, q.ClientID())
+			if client != behind.ClientID() {
+				t.Errorf("the live delivery runs under %q, not the instance behind (%q)", client, behind.ClientID())
 			}
+		}
+		close(release)
+		waitFor(t, 20*time.Second, "the delivery to complete", func() bool {
+			r, err := ahead.RunningThroughAPI(ctx)
+			return err == nil && len(r) == 0
+		})
+		if n := count(); n != 1 {
+			t.Errorf("the delivery ran %d times, want once", n)
 		}
 	})
 }

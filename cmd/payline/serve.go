@@ -103,6 +103,10 @@ type ServeConfig struct {
 	// ReconcileInterval is how often a relayed mode reconciles with its
 	// upstream (zero: DefaultReconcileInterval).
 	ReconcileInterval time.Duration
+	// AuthCacheTTL is how long a successful authentication is remembered
+	// (zero: domain.AuthCacheTTL). Other instances' revocations arrive by
+	// notification at once; this bounds one whose notification was lost.
+	AuthCacheTTL time.Duration
 	// Retention is how long events, delivery attempts and superseded
 	// report PDFs are kept (domain.DefaultRetention unless set).
 	Retention *domain.RetentionPolicy
@@ -200,6 +204,9 @@ func (m *Main) Start(ctx context.Context) error {
 		return err
 	}
 	db, keys, masterKey, box := stores.db, stores.keys, stores.masterKey, stores.box
+	if m.Config.AuthCacheTTL > 0 {
+		keys.RememberFor(m.Config.AuthCacheTTL)
+	}
 	m.db = db
 	// Each step that holds a resource registers its undo; a later step's
 	// failure runs them in reverse, so a failed start leaves nothing open
