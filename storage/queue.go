@@ -93,6 +93,8 @@ type Queue struct {
 	// stopRescuer ends the heartbeat goroutine, which closes rescuerDone.
 	stopRescuer context.CancelFunc
 	rescuerDone chan struct{}
+	// endRun ends the context River was started with, once it stopped.
+	endRun context.CancelFunc
 }
 
 // riverRunner is what the queue needs of the client that works jobs,
@@ -411,7 +413,11 @@ const runningPage = 1000
 // running them died.
 func (q *Queue) Rescued() int64 { return q.rescuer.rescued.Load() }
 
-// Start begins working queued runs.
+// Start begins working queued runs. ctx bounds the start alone (the
+// first heartbeat and River's first query; give it a deadline): once
+// started, the queue runs until Stop or StopAndCancel whatever becomes of
+// ctx, because River cancels every running job the moment the context it
+// started with ends, and a shutdown must let them finish instead.
 func (q *Queue) Start(ctx context.Context, r Runners) error {
 	if r.Job == nil || r.Delivery == nil || r.Schedule == nil || r.Refresh == nil {
 		return errors.New("queue: job, delivery, schedule and refresh functions are all needed")
@@ -422,7 +428,7 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	if err := q.rescuer.beat(ctx); err != nil {
 		return fmt.Errorf("queue heartbeat: %w", err)
 	}
-	if err := q.runner.Start(ctx); err != nil {
+	if err := q.startRunner(ctx); err != nil {
 		return err
 	}
 	beating, stop := context.WithCancel(context.WithoutCancel(ctx))
@@ -433,6 +439,28 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 		q.rescuer.run(beating)
 	}()
 	q.running.Store(true)
+	return nil
+}
+
+// startRunner starts River on a context of its own, which Stop ends,
+// cancelled too if ctx ends before River has started (a database that does
+// not answer cannot hold the start past ctx's deadline).
+func (q *Queue) startRunner(ctx context.Context) error {
+	run, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	abort := context.AfterFunc(ctx, cancel)
+	err := q.runner.Start(run)
+	if !abort() { // ctx ended while River started: it stops at once
+		cancel()
+		stopCtx, stop := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer stop()
+		_ = q.runner.StopAndCancel(stopCtx)
+		return fmt.Errorf("start job queue: %w", errors.Join(context.Cause(ctx), err))
+	}
+	if err != nil {
+		cancel()
+		return err
+	}
+	q.endRun = cancel
 	return nil
 }
 
@@ -479,8 +507,17 @@ func (q *Queue) StopAndCancel(ctx context.Context) error {
 	q.running.Store(false)
 	err := q.runner.StopAndCancel(ctx)
 	q.stopBeating()
+	q.endRunContext()
 	q.closePool()
 	return err
+}
+
+// endRunContext releases the context River ran with.
+func (q *Queue) endRunContext() {
+	if q.endRun != nil {
+		q.endRun()
+		q.endRun = nil
+	}
 }
 
 // Close releases a queue that was never started (its PostgreSQL pool),
@@ -494,6 +531,7 @@ func (q *Queue) Stop(ctx context.Context) error {
 	q.running.Store(false)
 	err := q.runner.Stop(ctx)
 	q.stopBeating()
+	q.endRunContext()
 	q.closePool()
 	return err
 }

@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -111,4 +112,68 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestQueueStartIsBoundByItsContext: a context that has ended fails the
+// start and leaves the queue stopped; once started, the queue outlives the
+// context it started with (River would cancel every running job when it
+// ends, so a shutdown could not let them finish), and its retention job
+// runs at once, on a context of its own.
+func TestQueueStartIsBoundByItsContext(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		var pruned, scheduled atomic.Int64
+		var pruneCtxErr atomic.Value
+		runners := storage.Runners{Job: noJobs, Delivery: noDeliveries,
+			Schedule: func(ctx context.Context, _ string) (string, error) {
+				if ctx.Err() == nil {
+					scheduled.Add(1)
+				}
+				return "", nil
+			},
+			Refresh: func(context.Context, domain.RefreshRun) error { return nil },
+			Prune: func(ctx context.Context) error {
+				pruneCtxErr.Store(fmt.Sprint(ctx.Err()))
+				pruned.Add(1)
+				return nil
+			},
+		}
+		config := storage.QueueConfig{PollInterval: 50 * time.Millisecond, MonitoringInterval: time.Hour}
+
+		ended, cancel := context.WithCancel(context.Background())
+		cancel()
+		q, err := storage.NewQueue(db, config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Start(ended, runners); err == nil {
+			q.Stop(context.Background())
+			t.Fatal("a queue started on a context that had ended")
+		}
+		if q.Running() {
+			t.Error("a queue whose start failed says it runs")
+		}
+		q.Close()
+
+		q, err = storage.NewQueue(db, config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		startCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := q.Start(startCtx, runners); err != nil {
+			t.Fatal(err)
+		}
+		defer q.Stop(context.Background())
+		cancel()
+		waitFor(t, 20*time.Second, "the retention job to run at start", func() bool { return pruned.Load() > 0 })
+		if got := pruneCtxErr.Load(); got != "<nil>" {
+			t.Errorf("the retention job ran on an ended context: %v", got)
+		}
+		if err := q.ScheduleMonitoringNow(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 20*time.Second, "a job to run after the start's context ended", func() bool { return scheduled.Load() > 0 })
+		if !q.Running() {
+			t.Error("the queue stopped with the context it started with")
+		}
+	})
 }
