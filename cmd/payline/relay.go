@@ -111,23 +111,3 @@ func upstreamLinkOrigin(up *upstream.Client) string {
 	}
 	return up.LinkOrigin()
 }
-
-// pruner applies the retention policy (ServeConfig.Retention, else
-// domain.DefaultRetention) and logs what it deleted.
-func (m *Main) pruner(store domain.RetentionStore, clock domain.Clock) func(ctx context.Context) error {
-	policy := domain.DefaultRetention
-	if m.Config.Retention != nil {
-		policy = *m.Config.Retention
-	}
-	return func(ctx context.Context) error {
-		p, err := policy.Prune(ctx, store, clock.Now())
-		if err != nil {
-			return err
-		}
-		if p.Events+p.Deliveries+p.ReportVersions > 0 {
-			m.Logger.Info("pruned by the retention policy", slog.Int("events", p.Events), slog.Int("deliveries", p.Deliveries),
-				slog.Int("report_versions", p.ReportVersions))
-		}
-		return nil
-	}
-}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -20,14 +19,10 @@ import (
 	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/sandbox"
-	"payline/graph"
 	"payline/reports"
 	"payline/rest"
 	"payline/storage"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -135,249 +130,9 @@ type Main struct {
 	metricsLn net.Listener
 	redis     *redis.Client
 	invalid   *storage.Invalidations
-}
-
-// Start builds everything in order (database, stores, services, server),
-// starts listening and returns; the server runs until Close.
-func (m *Main) Start(ctx context.Context) error {
-	// Bind first: a busy port must fail before anything is created or
-	// printed (a one-time secret printed by a server that then exits is
-	// lost).
-	tlsConfig, err := m.Config.tls()
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", m.Config.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
-	}
-	if m.Config.PublicURL == "" {
-		scheme := "http://"
-		if tlsConfig != nil {
-			scheme = "https://"
-		}
-		m.Config.PublicURL = scheme + ln.Addr().String()
-	}
-	var metricsLn net.Listener
-	if m.Config.MetricsAddr != "" {
-		if metricsLn, err = net.Listen("tcp", m.Config.MetricsAddr); err != nil {
-			ln.Close()
-			return fmt.Errorf("listen on %s for metrics: %w", m.Config.MetricsAddr, err)
-		}
-	}
-	started := false
-	defer func() {
-		if !started {
-			ln.Close()
-			if metricsLn != nil {
-				metricsLn.Close()
-			}
-			_ = m.invalid.Close()
-		}
-	}()
-	if m.Config.InstanceID == "" {
-		m.Config.InstanceID = newInstanceID()
-	}
-	m.Logger = m.Logger.With(slog.String("instance", m.Config.InstanceID))
-	if m.Config.RedisURL != "" {
-		opts, err := redis.ParseURL(m.Config.RedisURL)
-		if err != nil {
-			return fmt.Errorf("--redis-url: %w", err)
-		}
-		m.redis = redis.NewClient(opts)
-		pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		err = m.redis.Ping(pingCtx).Err()
-		cancel()
-		if err != nil {
-			m.redis.Close()
-			return fmt.Errorf("--redis-url: Redis does not answer: %w", err)
-		}
-		defer func() {
-			if !started {
-				m.redis.Close()
-			}
-		}()
-	}
-	env := environment{getenv: m.Getenv, stdout: m.Stdout, stderr: io.Discard}
-	stores, err := env.openSealedStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile, previousKeyFile: m.Config.PreviousMasterKeyFile})
-	if err != nil {
-		return err
-	}
-	db, keys, masterKey, box := stores.db, stores.keys, stores.masterKey, stores.box
-	if m.Config.AuthCacheTTL > 0 {
-		keys.RememberFor(m.Config.AuthCacheTTL)
-	}
-	m.db = db
-	// Each step that holds a resource registers its undo; a later step's
-	// failure runs them in reverse, so a failed start leaves nothing open
-	// (the queue's pgx pool included).
-	var undo []func()
-	defer func() {
-		if !started {
-			for i := len(undo) - 1; i >= 0; i-- {
-				undo[i]()
-			}
-		}
-	}()
-	undo = append(undo, func() { db.Close() })
-	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(db))
-	if m.Config.Mode == domain.ModeSandbox {
-		if err := m.bootstrapSandbox(ctx, keys); err != nil {
-			return err
-		}
-	} else if m.Config.UpstreamURL == "" {
-		m.Logger.Warn("without --upstream-url this mode has no payroll data: the directory is what you load into it and payroll logins are refused (docs/upstreams.md)",
-			slog.String("mode", string(m.Config.Mode)))
-	}
-	if err := m.directory.RefreshSearchIndex(ctx); err != nil {
-		return err
-	}
-	// Other processes on the same PostgreSQL announce revoked keys and
-	// directory changes; this one forgets and reloads at once.
-	refresh := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := m.directory.RefreshSearchIndex(ctx); err != nil {
-			m.Logger.Error("refresh search index", slog.Any("error", err))
-		}
-	}
-	m.invalid, err = db.ListenInvalidations(storage.InvalidationHandlers{
-		KeyRevoked:       keys.Forget,
-		DirectoryChanged: refresh,
-		Reconnected:      func() { keys.ForgetAll(); refresh() },
-	}, m.Logger)
-	if err != nil {
-		return fmt.Errorf("listen for other instances' changes: %w", err)
-	}
-	m.queue, err = storage.NewQueue(db, storage.QueueConfig{Logger: queueLogger(m.Logger), PollInterval: m.Config.QueuePollInterval,
-		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval, InstanceID: m.Config.InstanceID,
-		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter, ReconcileInterval: m.reconcileInterval()})
-	if err != nil {
-		return err
-	}
-	undo = append(undo, func() { m.queue.Close() })
-	tx := storage.NewTransactor(db, m.queue)
-	var connector domain.Connector = domain.NoConnector{}
-	if m.Config.Mode == domain.ModeSandbox {
-		delay := m.Config.SandboxPendingDelay
-		if delay <= 0 {
-			delay = time.Minute
-		}
-		connector = sandbox.Connector{PendingDelay: delay}
-	}
-	clock := domain.SystemClock{}
-	var up *upstream.Client
-	var relay *domain.RelayService
-	if m.Config.UpstreamURL != "" {
-		if up, err = m.startUpstream(ctx); err != nil {
-			return err
-		}
-		connector = up
-		relay = domain.NewRelayService(tx, up, m.directory, clock)
-	}
-	jobs := domain.NewJobService(tx, connector, clock)
-	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
-	if err != nil {
-		return err
-	}
-	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, m.Config.Mode)
-	monitoring := domain.NewMonitoringService(tx, jobs, connector, clock, m.Logger)
-	var metrics *rest.Metrics
-	registry := prometheus.NewRegistry()
-	if metricsLn != nil {
-		reg := prometheus.WrapRegistererWith(prometheus.Labels{"instance_id": m.Config.InstanceID}, registry)
-		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-			collectors.NewDBStatsCollector(db.DB.DB, "payline"), rest.NewQueueDepthCollector(m.queue.Depth))
-		metrics = rest.NewMetrics(reg)
-		jobs.Observe(metrics)
-		webhooks.Observe(metrics)
-	}
-	if n, err := webhooks.SweepListeners(ctx); err != nil {
-		return err
-	} else if n > 0 {
-		m.Logger.Info("deleted webhook listeners whose processes ended without closing them", slog.Int("listeners", n))
-	}
-	signer, err := reports.NewSigner(masterKey, m.Config.PublicURL, m.Config.DownloadURLTTL, clock)
-	if err != nil {
-		return err
-	}
-	reporter := reports.NewService(tx, signer, clock)
-	// Failed sign-ins are counted where the rate limit is: in Redis when
-	// the instances share one, else in the database they share anyway.
-	var throttle domain.SignInThrottle = storage.NewSignInThrottle(db)
-	if m.redis != nil {
-		throttle = storage.NewRedisSignInThrottle(m.redis)
-	}
-	ks := storage.NewKeyStore(db)
-	members := domain.NewMemberService(keys, ks, ks, throttle, clock, 0)
-	link := domain.NewLinkService(tx, m.directory, box, connector, clock, reporter)
-	accounts := domain.NewAccountService(tx, clock, reporter)
-	if up != nil {
-		link.RelayTo(up)
-		accounts.RelayTo(up)
-	}
-	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
-		WebhookService: webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
-		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection})
-	api := rest.NewServer(rest.Config{
-		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
-		Webhooks: webhooks, Reports: reporter, Relay: relay, UpstreamLinkOrigin: upstreamLinkOrigin(up), Logger: m.Logger, RateLimit: m.Config.RateLimit,
-		GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL, PublicURL: m.Config.PublicURL,
-		Metrics: metrics, Ready: m.readiness, Redis: m.redis, Members: members, MaxConcurrent: m.Config.MaxConcurrent,
-		MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
-		TrustProxy:          m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: tlsConfig != nil,
-	})
-	if !m.Config.NoWorkers {
-		runners := storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount}
-		if relay != nil {
-			runners.Reconcile = m.reconciler(up, relay)
-		}
-		runners.Prune = m.pruner(storage.NewRetentionStore(db), clock)
-		if err := m.queue.Start(context.Background(), runners); err != nil {
-			return fmt.Errorf("start job queue: %w", err)
-		}
-	}
-	started = true
-	m.listener = ln
-	bg, stop := context.WithCancel(context.Background())
-	// Requests derive from bg, so long-lived ones (GraphQL subscriptions,
-	// webhook listeners) end when the server closes.
-	readTimeout := cmp.Or(m.Config.ReadTimeout, 30*time.Second)
-	m.server = &http.Server{Handler: api, ReadHeaderTimeout: min(10*time.Second, readTimeout), ReadTimeout: readTimeout, MaxHeaderBytes: 1 << 20,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg },
-		TLSConfig: tlsConfig, ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn)}
-	if tlsConfig != nil {
-		ln = tls.NewListener(ln, tlsConfig)
-	}
-	m.stop = stop
-	m.done = make(chan struct{})
-	if db.Dialect == storage.SQLite {
-		go m.refreshSearch(bg) // no notifications: poll for other processes' changes
-	}
-	if metricsLn != nil {
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelError)}))
-		m.metrics = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go func() {
-			if err := m.metrics.Serve(metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				m.Logger.Error("metrics server stopped", slog.Any("error", err))
-			}
-		}()
-	}
-	go func() {
-		defer close(m.done)
-		if err := m.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			m.Logger.Error("server stopped", slog.Any("error", err))
-		}
-	}()
-	m.metricsLn = metricsLn
-	if metricsLn != nil {
-		m.Logger.Info("metrics listening", slog.String("addr", metricsLn.Addr().String()))
-	}
-	m.Logger.Info("payline listening", slog.String("addr", ln.Addr().String()), slog.String("mode", string(m.Config.Mode)),
-		slog.String("database", db.Dialect.String()), slog.String("public_url", m.Config.PublicURL),
-		slog.Bool("workers", !m.Config.NoWorkers))
-	return nil
+	// afterStep, when set (by tests), runs after each step of Start that
+	// succeeded, named as in startSteps; an error fails the start there.
+	afterStep func(step string) error
 }
 
 // MetricsAddr is the address /metrics is served on, "" when off.

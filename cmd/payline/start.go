@@ -1,0 +1,430 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"payline/connectors/upstream"
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/graph"
+	"payline/reports"
+	"payline/rest"
+	"payline/storage"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/redis/go-redis/v9"
+)
+
+// queueStartTimeout bounds starting the job queue (its first heartbeat and
+// River's first query); the queue then runs until Close.
+const queueStartTimeout = 30 * time.Second
+
+// startStep is one step of Main.Start. A step that opens or starts
+// something registers how to undo it (starting.onFailure) as soon as it
+// holds it, so a failure in that step or any later one leaves nothing
+// open.
+type startStep struct {
+	name string
+	run  func(ctx context.Context, s *starting) error
+}
+
+// startSteps are Start's steps in order: the database, then stores,
+// services and servers.
+func (m *Main) startSteps() []startStep {
+	return []startStep{
+		// Bind first: a busy port must fail before anything is created
+		// or printed (a one-time secret printed by a server that then
+		// exits is lost).
+		{"listen", m.listen},
+		{"redis", m.connectRedis},
+		{"database", m.openDatabase},
+		{"directory", m.prepareDirectory},
+		{"invalidations", m.listenInvalidations},
+		{"queue", m.newQueue},
+		{"connector", m.connectPayroll},
+		{"services", m.buildServices},
+		{"api", m.buildAPI},
+		{"workers", m.startWorkers},
+		{"serve", m.serve},
+	}
+}
+
+// starting is what Start's steps build and hand on to later ones, and
+// the undo of each step taken so far.
+type starting struct {
+	undo []func()
+
+	tls           *tls.Config
+	ln, metricsLn net.Listener
+	stores        sealedStores
+	tx            *storage.Transactor
+	clock         domain.Clock
+	connector     domain.Connector
+	upstream      *upstream.Client
+	relay         *domain.RelayService
+	jobs          *domain.JobService
+	webhooks      *domain.WebhookService
+	monitoring    *domain.MonitoringService
+	registry      *prometheus.Registry
+	metrics       *rest.Metrics
+	api           http.Handler
+}
+
+// onFailure registers how to undo a step just taken, should it or a later
+// one fail.
+func (s *starting) onFailure(undo func()) { s.undo = append(s.undo, undo) }
+
+// unwind undoes every step taken, the latest first.
+func (s *starting) unwind() {
+	for i := len(s.undo) - 1; i >= 0; i-- {
+		s.undo[i]()
+	}
+	s.undo = nil
+}
+
+// Start builds everything in order (database, stores, services, server),
+// starts listening and returns; the server runs until Close. ctx bounds
+// the start, not the run. A start that fails has undone each step it took
+// and returns the first step's error.
+func (m *Main) Start(ctx context.Context) error {
+	if m.Config.InstanceID == "" {
+		m.Config.InstanceID = newInstanceID()
+	}
+	m.Logger = m.Logger.With(slog.String("instance", m.Config.InstanceID))
+	s := &starting{clock: domain.SystemClock{}}
+	for _, step := range m.startSteps() {
+		err := step.run(ctx, s)
+		if err == nil && m.afterStep != nil {
+			err = m.afterStep(step.name)
+		}
+		if err != nil {
+			s.unwind()
+			return err
+		}
+	}
+	return nil
+}
+
+// listen binds the API's address and, when configured, the metrics one.
+func (m *Main) listen(_ context.Context, s *starting) error {
+	tlsConfig, err := m.Config.tls()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
+	}
+	s.onFailure(func() { ln.Close() })
+	s.tls, s.ln = tlsConfig, ln
+	if m.Config.PublicURL == "" {
+		scheme := "http://"
+		if tlsConfig != nil {
+			scheme = "https://"
+		}
+		m.Config.PublicURL = scheme + ln.Addr().String()
+	}
+	if m.Config.MetricsAddr == "" {
+		return nil
+	}
+	metricsLn, err := net.Listen("tcp", m.Config.MetricsAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s for metrics: %w", m.Config.MetricsAddr, err)
+	}
+	s.onFailure(func() { metricsLn.Close() })
+	s.metricsLn = metricsLn
+	return nil
+}
+
+// connectRedis checks the shared Redis answers, when one is configured.
+func (m *Main) connectRedis(ctx context.Context, s *starting) error {
+	if m.Config.RedisURL == "" {
+		return nil
+	}
+	opts, err := redis.ParseURL(m.Config.RedisURL)
+	if err != nil {
+		return fmt.Errorf("--redis-url: %w", err)
+	}
+	client := redis.NewClient(opts)
+	s.onFailure(func() { client.Close() })
+	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := client.Ping(pingCtx).Err(); err != nil {
+		return fmt.Errorf("--redis-url: Redis does not answer: %w", err)
+	}
+	m.redis = client
+	return nil
+}
+
+// openDatabase opens and migrates the database and its sealed stores.
+func (m *Main) openDatabase(ctx context.Context, s *starting) error {
+	env := environment{getenv: m.Getenv, stdout: m.Stdout, stderr: io.Discard}
+	stores, err := env.openSealedStores(ctx, &dataFlags{databaseURL: m.Config.DatabaseURL, masterKeyFile: m.Config.MasterKeyFile,
+		previousKeyFile: m.Config.PreviousMasterKeyFile})
+	if err != nil {
+		return err
+	}
+	s.onFailure(func() { stores.db.Close() })
+	if m.Config.AuthCacheTTL > 0 {
+		stores.keys.RememberFor(m.Config.AuthCacheTTL)
+	}
+	s.stores, m.db = stores, stores.db
+	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(stores.db))
+	return nil
+}
+
+// prepareDirectory makes a fresh sandbox usable (directory, first key)
+// and loads the search index.
+func (m *Main) prepareDirectory(ctx context.Context, s *starting) error {
+	if m.Config.Mode == domain.ModeSandbox {
+		if err := m.bootstrapSandbox(ctx, s.stores.keys); err != nil {
+			return err
+		}
+	} else if m.Config.UpstreamURL == "" {
+		m.Logger.Warn("without --upstream-url this mode has no payroll data: the directory is what you load into it and payroll logins are refused (docs/upstreams.md)",
+			slog.String("mode", string(m.Config.Mode)))
+	}
+	return m.directory.RefreshSearchIndex(ctx)
+}
+
+// listenInvalidations hears what other processes on the same PostgreSQL
+// announce (revoked keys, directory changes) and forgets or reloads at
+// once.
+func (m *Main) listenInvalidations(_ context.Context, s *starting) error {
+	keys := s.stores.keys
+	refresh := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := m.directory.RefreshSearchIndex(ctx); err != nil {
+			m.Logger.Error("refresh search index", slog.Any("error", err))
+		}
+	}
+	invalid, err := m.db.ListenInvalidations(storage.InvalidationHandlers{
+		KeyRevoked:       keys.Forget,
+		DirectoryChanged: refresh,
+		Reconnected:      func() { keys.ForgetAll(); refresh() },
+	}, m.Logger)
+	if err != nil {
+		return fmt.Errorf("listen for other instances' changes: %w", err)
+	}
+	s.onFailure(func() { _ = invalid.Close() })
+	m.invalid = invalid
+	return nil
+}
+
+// newQueue makes the job queue (on PostgreSQL, with a pgx pool of its
+// own), not started yet.
+func (m *Main) newQueue(_ context.Context, s *starting) error {
+	q, err := storage.NewQueue(m.db, storage.QueueConfig{Logger: queueLogger(m.Logger), PollInterval: m.Config.QueuePollInterval,
+		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval, InstanceID: m.Config.InstanceID,
+		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter, ReconcileInterval: m.reconcileInterval()})
+	if err != nil {
+		return err
+	}
+	s.onFailure(q.Close)
+	m.queue, s.tx = q, storage.NewTransactor(m.db, q)
+	return nil
+}
+
+// connectPayroll picks the mode's source of payroll data: the sandbox, a
+// relayed upstream, or none.
+func (m *Main) connectPayroll(ctx context.Context, s *starting) error {
+	s.connector = domain.NoConnector{}
+	if m.Config.Mode == domain.ModeSandbox {
+		delay := m.Config.SandboxPendingDelay
+		if delay <= 0 {
+			delay = time.Minute
+		}
+		s.connector = sandbox.Connector{PendingDelay: delay}
+	}
+	if m.Config.UpstreamURL == "" {
+		return nil
+	}
+	up, err := m.startUpstream(ctx)
+	if err != nil {
+		return err
+	}
+	s.connector, s.upstream = up, up
+	s.relay = domain.NewRelayService(s.tx, up, m.directory, s.clock)
+	return nil
+}
+
+// buildServices makes the job, webhook and monitoring services and their
+// metrics, and deletes webhook listeners that ended with their process.
+func (m *Main) buildServices(ctx context.Context, s *starting) error {
+	s.jobs = domain.NewJobService(s.tx, s.connector, s.clock)
+	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
+	if err != nil {
+		return err
+	}
+	s.webhooks = domain.NewWebhookService(s.tx, s.stores.keys, sender, net.DefaultResolver, s.clock, m.Config.Mode)
+	s.monitoring = domain.NewMonitoringService(s.tx, s.jobs, s.connector, s.clock, m.Logger)
+	s.registry = prometheus.NewRegistry()
+	if s.metricsLn != nil {
+		reg := prometheus.WrapRegistererWith(prometheus.Labels{"instance_id": m.Config.InstanceID}, s.registry)
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+			collectors.NewDBStatsCollector(m.db.DB.DB, "payline"), rest.NewQueueDepthCollector(m.queue.Depth))
+		s.metrics = rest.NewMetrics(reg)
+		s.jobs.Observe(s.metrics)
+		s.webhooks.Observe(s.metrics)
+	}
+	n, err := s.webhooks.SweepListeners(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		m.Logger.Info("deleted webhook listeners whose processes ended without closing them", slog.Int("listeners", n))
+	}
+	return nil
+}
+
+// buildAPI makes the services requests reach and the handler that serves
+// REST, GraphQL, Link and the dashboard.
+func (m *Main) buildAPI(_ context.Context, s *starting) error {
+	signer, err := reports.NewSigner(s.stores.masterKey, m.Config.PublicURL, m.Config.DownloadURLTTL, s.clock)
+	if err != nil {
+		return err
+	}
+	reporter := reports.NewService(s.tx, signer, s.clock)
+	// Failed sign-ins are counted where the rate limit is: in Redis when
+	// the instances share one, else in the database they share anyway.
+	var throttle domain.SignInThrottle = storage.NewSignInThrottle(m.db)
+	if m.redis != nil {
+		throttle = storage.NewRedisSignInThrottle(m.redis)
+	}
+	keys := s.stores.keys
+	ks := storage.NewKeyStore(m.db)
+	members := domain.NewMemberService(keys, ks, ks, throttle, s.clock, 0)
+	link := domain.NewLinkService(s.tx, m.directory, s.stores.box, s.connector, s.clock, reporter)
+	accounts := domain.NewAccountService(s.tx, s.clock, reporter)
+	if s.upstream != nil {
+		link.RelayTo(s.upstream)
+		accounts.RelayTo(s.upstream)
+	}
+	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
+		WebhookService: s.webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
+		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection})
+	s.api = rest.NewServer(rest.Config{
+		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
+		Webhooks: s.webhooks, Reports: reporter, Relay: s.relay, UpstreamLinkOrigin: upstreamLinkOrigin(s.upstream), Logger: m.Logger,
+		RateLimit: m.Config.RateLimit, GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL,
+		PublicURL: m.Config.PublicURL, Metrics: s.metrics, Ready: m.readiness, Redis: m.redis, Members: members,
+		MaxConcurrent: m.Config.MaxConcurrent, MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
+		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: s.tls != nil,
+	})
+	return nil
+}
+
+// startWorkers starts working the queue, unless --workers=false. ctx,
+// with queueStartTimeout, bounds the start; the queue runs until Close.
+func (m *Main) startWorkers(ctx context.Context, s *starting) error {
+	if m.Config.NoWorkers {
+		return nil
+	}
+	runners := storage.Runners{Job: s.jobs.Run, Delivery: s.webhooks.Deliver, Schedule: s.monitoring.Schedule,
+		Refresh: s.monitoring.RefreshAccount, Prune: m.pruner(storage.NewRetentionStore(m.db), s.clock)}
+	if s.relay != nil {
+		runners.Reconcile = m.reconciler(s.upstream, s.relay)
+	}
+	startCtx, cancel := context.WithTimeout(ctx, queueStartTimeout)
+	defer cancel()
+	if err := m.queue.Start(startCtx, runners); err != nil {
+		return fmt.Errorf("start job queue: %w", err)
+	}
+	s.onFailure(m.stopQueueNow)
+	return nil
+}
+
+// pruner applies the retention policy (ServeConfig.Retention, else
+// domain.DefaultRetention) and logs what it deleted.
+func (m *Main) pruner(store domain.RetentionStore, clock domain.Clock) func(ctx context.Context) error {
+	policy := domain.DefaultRetention
+	if m.Config.Retention != nil {
+		policy = *m.Config.Retention
+	}
+	return func(ctx context.Context) error {
+		p, err := policy.Prune(ctx, store, clock.Now())
+		if err != nil {
+			return err
+		}
+		if p.Events+p.Deliveries+p.ReportVersions > 0 {
+			m.Logger.Info("pruned by the retention policy", slog.Int("events", p.Events), slog.Int("deliveries", p.Deliveries),
+				slog.Int("report_versions", p.ReportVersions))
+		}
+		return nil
+	}
+}
+
+// stopQueueNow stops a queue whose start is being undone: the work it
+// took meanwhile gets a few seconds, then is cancelled (and retried by
+// the next process).
+func (m *Main) stopQueueNow() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := m.queue.Stop(ctx); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := m.queue.StopAndCancel(ctx); err != nil {
+			m.Logger.Warn("stop the job queue of a failed start", slog.Any("error", err))
+		}
+	}
+}
+
+// serve starts serving the API (and /metrics) on the bound listeners.
+func (m *Main) serve(_ context.Context, s *starting) error {
+	m.listener = s.ln
+	bg, stop := context.WithCancel(context.Background())
+	// Requests derive from bg, so long-lived ones (GraphQL subscriptions,
+	// webhook listeners) end when the server closes.
+	readTimeout := cmp.Or(m.Config.ReadTimeout, 30*time.Second)
+	m.server = &http.Server{Handler: s.api, ReadHeaderTimeout: min(10*time.Second, readTimeout), ReadTimeout: readTimeout, MaxHeaderBytes: 1 << 20,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg },
+		TLSConfig: s.tls, ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn)}
+	ln := s.ln
+	if s.tls != nil {
+		ln = tls.NewListener(ln, s.tls)
+	}
+	m.stop = stop
+	m.done = make(chan struct{})
+	if m.db.Dialect == storage.SQLite {
+		go m.refreshSearch(bg) // no notifications: poll for other processes' changes
+	}
+	if s.metricsLn != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelError)}))
+		m.metrics = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		metricsLn := s.metricsLn
+		go func() {
+			if err := m.metrics.Serve(metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				m.Logger.Error("metrics server stopped", slog.Any("error", err))
+			}
+		}()
+		s.onFailure(func() { m.metrics.Close() })
+	}
+	go func() {
+		defer close(m.done)
+		if err := m.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			m.Logger.Error("server stopped", slog.Any("error", err))
+		}
+	}()
+	s.onFailure(func() { stop(); m.server.Close(); <-m.done })
+	m.metricsLn = s.metricsLn
+	if s.metricsLn != nil {
+		m.Logger.Info("metrics listening", slog.String("addr", s.metricsLn.Addr().String()))
+	}
+	m.Logger.Info("payline listening", slog.String("addr", ln.Addr().String()), slog.String("mode", string(m.Config.Mode)),
+		slog.String("database", m.db.Dialect.String()), slog.String("public_url", m.Config.PublicURL),
+		slog.Bool("workers", !m.Config.NoWorkers))
+	return nil
+}
