@@ -128,6 +128,13 @@ const (
 	CodeAccountDisconnected = "ACCOUNT_DISCONNECTED"
 )
 
+// Link's document uploads.
+const (
+	// CodeUploadTooLargeInflated refuses an upload with a file whose
+	// compressed content inflates past MaxUploadInflatedBytes when read.
+	CodeUploadTooLargeInflated = "UPLOAD_TOO_LARGE_INFLATED"
+)
+
 // Webhooks.
 const (
 	CodeWebhookLimit = "WEBHOOK_LIMIT_REACHED"

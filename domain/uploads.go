@@ -19,8 +19,18 @@ const (
 	// MaxUploadRequestBytes bounds a whole upload request: every file at
 	// its largest, plus the multipart framing.
 	MaxUploadRequestBytes = MaxUploadFiles*MaxUploadBytes + 1<<20
-	DocumentPaystub       = "paystub"
+	// MaxUploadInflatedBytes bounds what one uploaded file's compressed
+	// content (a PDF's Flate streams) may inflate to, in all, when it is
+	// read: a few kilobytes of compressed zeros per stream would
+	// otherwise make megabytes each, for any number of streams.
+	MaxUploadInflatedBytes = 16 << 20
+	DocumentPaystub        = "paystub"
 )
+
+// ErrUploadInflatesTooLarge is an UploadParser's answer for a file whose
+// compressed content inflates past MaxUploadInflatedBytes; UploadDocuments
+// refuses the upload with UPLOAD_TOO_LARGE_INFLATED.
+var ErrUploadInflatesTooLarge = errors.New("the file's compressed content inflates past the upload bound")
 
 // uploadTypes are the content types an upload may have, by what its bytes
 // are (net/http's sniffing), never by its name.
@@ -46,14 +56,19 @@ type ParsedUpload struct {
 // UploadParser reads uploaded documents (the reports package reads the
 // paystubs Payline renders).
 type UploadParser interface {
-	ParseUpload(documentType, contentType string, data []byte) ParsedUpload
+	// ParseUpload reads one file; a file it cannot read gives an empty
+	// ParsedUpload and no error. Errors: ErrUploadInflatesTooLarge when
+	// the file's compressed content inflates past MaxUploadInflatedBytes
+	// (it stops reading there).
+	ParseUpload(documentType, contentType string, data []byte) (ParsedUpload, error)
 }
 
 // UploadDocuments stores the files a user uploaded in Link as documents of
 // the token's end user, in one transaction with their documents.added
 // events; the token is then used. Every file is checked first (type by
 // content: PDF, PNG or JPEG; at most MaxUploadBytes; at most
-// MaxUploadFiles), so a refusal stores nothing. Each document has
+// MaxUploadFiles; inflating to at most MaxUploadInflatedBytes when read),
+// so a refusal stores nothing. Each document has
 // warnings (unparsable when nothing could be read) and fraud.status
 // (unavailable then, suspected when the figures contradict each other).
 func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType string, files []UploadFile) (int, error) {
@@ -104,9 +119,9 @@ func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType s
 	}
 	docs := make([]doc, len(files))
 	for i, f := range files {
-		parsed := ParsedUpload{}
-		if s.parser != nil {
-			parsed = s.parser.ParseUpload(documentType, types[i], f.Data)
+		parsed, err := s.parseUpload(documentType, types[i], i, f)
+		if err != nil {
+			return 0, err
 		}
 		warnings, fraud := []map[string]string{}, "not_suspected"
 		switch {
@@ -160,6 +175,23 @@ func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType s
 		return 0, err
 	}
 	return len(docs), nil
+}
+
+// parseUpload reads the i-th file with the parser, if there is one, and
+// refuses it when its content inflates past MaxUploadInflatedBytes.
+// Errors: UPLOAD_TOO_LARGE_INFLATED.
+func (s *LinkService) parseUpload(documentType, contentType string, i int, f UploadFile) (ParsedUpload, error) {
+	if s.parser == nil {
+		return ParsedUpload{}, nil
+	}
+	parsed, err := s.parser.ParseUpload(documentType, contentType, f.Data)
+	if errors.Is(err, ErrUploadInflatesTooLarge) {
+		field := fmt.Sprintf("files[%d] (%s)", i, f.Name)
+		return ParsedUpload{}, &Error{Kind: KindInvalid, Code: CodeUploadTooLargeInflated, Fields: []string{field}, Err: err,
+			Message: fmt.Sprintf("%s: its compressed content inflates to more than %d MB, more than Payline reads of one file; upload it in smaller files",
+				field, MaxUploadInflatedBytes>>20)}
+	}
+	return parsed, err
 }
 
 // cutParams drops the parameters of a media type: "text/plain; charset=utf-8"

@@ -72,16 +72,23 @@ func RenderPaystub(p domain.Paystub) ([]byte, error) {
 
 // ParseUpload implements domain.UploadParser: a paystub PDF in the layout
 // RenderPaystub writes gives its employer, dates and amounts; anything
-// else (images, other PDFs, W-2s) gives nothing.
-func (s *Service) ParseUpload(documentType, contentType string, data []byte) domain.ParsedUpload {
+// else (images, other PDFs, W-2s) gives nothing. A PDF whose streams
+// inflate past domain.MaxUploadInflatedBytes in all is read no further:
+// domain.ErrUploadInflatesTooLarge.
+func (s *Service) ParseUpload(documentType, contentType string, data []byte) (domain.ParsedUpload, error) {
 	if documentType != domain.DocumentPaystub || contentType != "application/pdf" {
-		return domain.ParsedUpload{}
+		return domain.ParsedUpload{}, nil
 	}
-	return parsePaystubPDF(data)
+	texts, _, err := pdfTexts(data, domain.MaxUploadInflatedBytes)
+	if err != nil {
+		return domain.ParsedUpload{}, err
+	}
+	return parsePaystub(texts), nil
 }
 
-func parsePaystubPDF(data []byte) domain.ParsedUpload {
-	texts := pdfTexts(data)
+// parsePaystub reads a paystub from the texts of a PDF RenderPaystub
+// wrote; other texts give nothing.
+func parsePaystub(texts []string) domain.ParsedUpload {
 	if !slicesContains(texts, paystubTitle) {
 		return domain.ParsedUpload{}
 	}
@@ -131,24 +138,13 @@ var (
 	pdfShow   = regexp.MustCompile(`\(((?:\\.|[^\\)])*)\)\s*Tj`)
 )
 
-// maxInflated bounds what one uploaded PDF's streams may inflate to, in
-// all: a few kilobytes of compressed zeros per stream would otherwise make
-// any number of 8 MiB buffers. Past it the document is read as unparsed.
-const maxInflated = 16 << 20
-
 // pdfTexts lists the strings a PDF shows with Tj, in order, from its
 // (Flate-compressed or plain) content streams: enough for the PDFs fpdf
 // writes in a standard font, which is what RenderPaystub makes. Streams
-// that do not inflate are read as they are; a document whose streams
-// inflate past maxInflated in all gives nothing.
-func pdfTexts(data []byte) []string {
-	texts, _ := pdfTextsWithin(data, maxInflated)
-	return texts
-}
-
-// pdfTextsWithin is pdfTexts with a budget of inflated bytes; it also
-// says how many it inflated.
-func pdfTextsWithin(data []byte, budget int) ([]string, int) {
+// that do not inflate are read as they are. Its streams may inflate to
+// budget bytes in all: past it, pdfTexts stops with
+// domain.ErrUploadInflatesTooLarge. It also says how many it inflated.
+func pdfTexts(data []byte, budget int) ([]string, int, error) {
 	var out []string
 	dec := charmap.Windows1252.NewDecoder()
 	used := 0
@@ -158,7 +154,7 @@ func pdfTextsWithin(data []byte, budget int) ([]string, int) {
 			inflated, err := io.ReadAll(io.LimitReader(r, int64(budget-used)+1))
 			used += len(inflated)
 			if used > budget {
-				return nil, used
+				return nil, used, domain.ErrUploadInflatesTooLarge
 			}
 			if err == nil {
 				content = inflated
@@ -171,7 +167,7 @@ func pdfTextsWithin(data []byte, budget int) ([]string, int) {
 			}
 		}
 	}
-	return out, used
+	return out, used, nil
 }
 
 // unescapePDF undoes a PDF literal string's escapes: \( \) \\ \n and \ddd.

@@ -3,6 +3,7 @@ package reports_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -342,7 +343,10 @@ func TestPaystubRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf)
+			got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf)
+			if err != nil {
+				t.Fatal(err)
+			}
 			want := map[string]any{"document_type": "paystub", "employer_name": p.EmployerName, "pay_date": p.PayDate,
 				"pay_period_start": p.PayPeriodStart, "pay_period_end": p.PayPeriodEnd, "gross_pay_amount": p.GrossPayAmount,
 				"net_pay_amount": p.NetPayAmount, "gross_pay_ytd": p.GrossPayYTD, "net_pay_ytd": p.NetPayYTD, "currency": "USD"}
@@ -354,16 +358,16 @@ func TestPaystubRoundTrip(t *testing.T) {
 	doctored := src[0].Paystubs[len(src[0].Paystubs)-1]
 	doctored.NetPayAmount = doctored.GrossPayAmount + 100
 	pdf, _ := reports.RenderPaystub(doctored)
-	if got := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); got.Data == nil || !got.Inconsistent {
-		t.Errorf("net pay above gross read as %v, inconsistent %v", got.Data, got.Inconsistent)
+	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); err != nil || got.Data == nil || !got.Inconsistent {
+		t.Errorf("net pay above gross read as %v, inconsistent %v, %v", got.Data, got.Inconsistent, err)
 	}
 	w2, _ := reports.RenderW2("doc", domain.W2{TaxYear: "2025"}, goldenNow)
 	for _, c := range []struct {
 		typ, ct string
 		data    []byte
 	}{{domain.DocumentPaystub, "application/pdf", w2}, {domain.DocumentPaystub, "image/png", pdf}, {domain.DocumentW2, "application/pdf", pdf}} {
-		if got := svc.ParseUpload(c.typ, c.ct, c.data); got.Data != nil {
-			t.Errorf("%s %s read as %v", c.typ, c.ct, got.Data)
+		if got, err := svc.ParseUpload(c.typ, c.ct, c.data); err != nil || got.Data != nil {
+			t.Errorf("%s %s read as %v, %v", c.typ, c.ct, got.Data, err)
 		}
 	}
 }
@@ -381,7 +385,10 @@ func FuzzParseUpload(f *testing.F) {
 	f.Add([]byte{})
 	svc := &reports.Service{}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", data)
+		got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", data)
+		if err != nil && (!errors.Is(err, domain.ErrUploadInflatesTooLarge) || got.Data != nil) {
+			t.Fatalf("read %v, %v", got.Data, err)
+		}
 		if got.Data != nil && got.Data["document_type"] != domain.DocumentPaystub {
 			t.Fatalf("read %v", got.Data)
 		}

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"bytes"
+	"compress/zlib"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -73,11 +74,28 @@ func (f *fixture) upload(token, docType string, files ...uploadFile) (int, map[s
 	return resp.StatusCode, out
 }
 
+// inflatingPDF is a PDF of n streams that each inflate to size bytes of
+// zeros from a few kilobytes.
+func inflatingPDF(n, size int) []byte {
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	_, _ = w.Write(make([]byte, size))
+	_ = w.Close()
+	pdf := bytes.NewBufferString("%PDF-1.4\n")
+	for i := range n {
+		fmt.Fprintf(pdf, "%d 0 obj << /Length %d /Filter /FlateDecode >>\nstream\n", i+1, z.Len())
+		pdf.Write(z.Bytes())
+		pdf.WriteString("\nendstream\nendobj\n")
+	}
+	return pdf.Bytes()
+}
+
 // TestDocumentUploads checks Link's uploads on both databases: a paystub
 // PDF Payline rendered is read back, an image is kept as unparsable, both
 // download through their signed links byte for byte, and a renamed
-// executable, an oversized file and an eleventh file are refused with
-// nothing stored.
+// executable, an oversized file, an eleventh file and a PDF whose streams
+// inflate past domain.MaxUploadInflatedBytes are refused with nothing
+// stored.
 func TestDocumentUploads(t *testing.T) {
 	pdf, stub := testPaystubPDF(t)
 	img := testPNG(t)
@@ -103,6 +121,8 @@ func TestDocumentUploads(t *testing.T) {
 			{"an oversized file", []uploadFile{{"big.pdf", huge}}, "files must be at most 10 MB"},
 			{"eleven files", eleven, "at most 10 files"},
 			{"no files", nil, "missing required fields: files"},
+			{"a PDF that inflates past the bound", []uploadFile{{"paystub.pdf", pdf}, {"bomb.pdf", inflatingPDF(3, 8<<20)}},
+				domain.CodeUploadTooLargeInflated + " files[1] (bomb.pdf)"},
 		} {
 			status, out := f.upload(token, "paystub", c.files...)
 			if status != 400 || !strings.Contains(errCode(out), c.want) {

@@ -93,6 +93,7 @@
       case 'UNSUPPORTED_JOBS': return provider + ' cannot do what ' + org + ' asked for. Try another payroll provider.';
       case 'NETWORK_ERROR': return 'We could not reach Payline. Check your connection and try again.';
       case 'REQUEST_TOO_LARGE': return 'Each file can be at most 10 MB. Choose smaller files and try again.';
+      case 'UPLOAD_TOO_LARGE_INFLATED': return 'One of the PDFs holds more than we can read. Upload fewer pages per file and try again.';
       case 'UNSUPPORTED_CONTENT_TYPE': return 'We could not read what was sent. Choose the files again.';
     }
     if (state.screen === 'DOC_UPLOAD' && e.code === 'INVALID_FIELDS') {
