@@ -272,7 +272,7 @@ func (s *AccountService) estimate(ctx context.Context, sc Scope, byUser map[stri
 			ids = append(ids, a.ID)
 		}
 	}
-	stubs, err := s.tx.Data().PaystubsOfAccounts(ctx, sc, ids, "", PageRequest{Limit: 4})
+	stubs, err := s.tx.Data().PaystubsOfAccounts(ctx, sc, ids, "", PageRequest{Limit: payoutPaystubs})
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +290,8 @@ func earningsStream(accounts []Account, stubsOf map[string]Page[Paystub]) Earnin
 	byDate := map[string]*Payout{}
 	for _, a := range accounts {
 		stubs := stubsOf[a.ID].Items // newest first
-		if len(stubs) < 2 {
+		earnings := accountPayouts(stubs)
+		if earnings == nil {
 			continue
 		}
 		if t := a.DataRefreshedAt[ProductPaystubs]; t.After(out.RefreshedAt) {
@@ -299,35 +300,14 @@ func earningsStream(accounts []Account, stubsOf map[string]Page[Paystub]) Earnin
 		if t := a.DataUpdatedAt[ProductPaystubs]; t.After(out.UpdatedAt) {
 			out.UpdatedAt = t
 		}
-		last, prev := stubs[0].PayDateTime(), stubs[1].PayDateTime()
-		interval := last.Sub(prev)
-		recent := stubs[:min(3, len(stubs))]
-		var sum int64
-		for _, st := range recent {
-			sum += st.NetPayAmount
-		}
-		n := int64(len(recent))
-		mean := (sum + n/2) / n // cents, rounded half up
-		// The spread is a statistic, not money: floats are fine here.
-		var variance float64
-		for _, st := range recent {
-			variance += math.Pow(float64(st.NetPayAmount-mean), 2)
-		}
-		spread := 0.3
-		if mean > 0 {
-			spread = math.Min(math.Sqrt(variance/float64(n))/float64(mean), 0.3)
-		}
-		for k := 1; k <= 3; k++ {
-			date := last.Add(time.Duration(k) * interval).Format(time.DateOnly)
-			score := math.Round((0.95-0.05*float64(k-1)-spread)*100) / 100
-			p := byDate[date]
+		for _, e := range earnings {
+			p := byDate[e.Date]
 			if p == nil {
-				p = &Payout{Status: "estimated", PayDate: date}
-				byDate[date] = p
+				p = &Payout{Status: "estimated", PayDate: e.Date}
+				byDate[e.Date] = p
 			}
-			p.Earnings = append(p.Earnings, PayoutEarning{Date: date, ConfidenceScore: score,
-				NetPay: Money{Amount: mean, Currency: stubs[0].Currency}})
-			p.NetPay = Money{Amount: p.NetPay.Amount + mean, Currency: stubs[0].Currency}
+			p.Earnings = append(p.Earnings, e)
+			p.NetPay = Money{Amount: p.NetPay.Amount + e.NetPay.Amount, Currency: e.NetPay.Currency}
 		}
 	}
 	for _, p := range byDate {
@@ -335,6 +315,55 @@ func earningsStream(accounts []Account, stubsOf map[string]Page[Paystub]) Earnin
 	}
 	slices.SortFunc(out.Payouts, func(a, b Payout) int { return strings.Compare(a.PayDate, b.PayDate) })
 	return out
+}
+
+// payoutPaystubs is how many of an account's newest paystubs its
+// estimated payouts are computed from.
+const payoutPaystubs = 4
+
+// accountPayouts is one account's share of the estimate, from its newest
+// paystubs (newest first): its next three pay dates on the schedule of
+// the last two, at the average of its last three net pays. Fewer than two
+// paystubs estimate nothing (nil).
+func accountPayouts(stubs []Paystub) []PayoutEarning {
+	if len(stubs) < 2 {
+		return nil
+	}
+	last, prev := stubs[0].PayDateTime(), stubs[1].PayDateTime()
+	interval := last.Sub(prev)
+	recent := stubs[:min(3, len(stubs))]
+	var sum int64
+	for _, st := range recent {
+		sum += st.NetPayAmount
+	}
+	n := int64(len(recent))
+	mean := (sum + n/2) / n // cents, rounded half up
+	// The spread is a statistic, not money: floats are fine here.
+	var variance float64
+	for _, st := range recent {
+		variance += math.Pow(float64(st.NetPayAmount-mean), 2)
+	}
+	spread := 0.3
+	if mean > 0 {
+		spread = math.Min(math.Sqrt(variance/float64(n))/float64(mean), 0.3)
+	}
+	out := make([]PayoutEarning, 0, 3)
+	for k := 1; k <= 3; k++ {
+		date := last.Add(time.Duration(k) * interval).Format(time.DateOnly)
+		score := math.Round((0.95-0.05*float64(k-1)-spread)*100) / 100
+		out = append(out, PayoutEarning{Date: date, ConfidenceScore: score, NetPay: Money{Amount: mean, Currency: stubs[0].Currency}})
+	}
+	return out
+}
+
+// storedPayouts is an account's share of the estimate as its stored
+// paystubs make it now (inside tx, for a change to compare with).
+func storedPayouts(ctx context.Context, tx Tx, sc Scope, accountID string) ([]PayoutEarning, error) {
+	stubs, err := tx.Data().PaystubsOfAccounts(ctx, sc, []string{accountID}, "", PageRequest{Limit: payoutPaystubs})
+	if err != nil {
+		return nil, err
+	}
+	return accountPayouts(stubs[accountID].Items), nil
 }
 
 // BillNavigatorActions are the actions PUT bill_navigator/status takes.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -150,14 +151,16 @@ func (s *JobService) fetch(ctx context.Context, sc Scope, a Account, product str
 }
 
 // storeFetched writes a fetched product and the account's data times:
-// data_refreshed_at always, data_updated_at when something changed.
+// data_refreshed_at always, data_updated_at when something changed. New
+// paystubs that move the end user's estimated payouts emit
+// earnings_stream.payouts.refreshed in the same transaction.
 func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product string, f Fetched, now time.Time) error {
 	// Lock the account first: it orders concurrent writers of its data.
 	a, err := tx.Accounts().AccountForUpdate(ctx, sc, accountID)
 	if err != nil {
 		return err
 	}
-	changed := false
+	changed, payoutsMoved := false, false
 	switch product {
 	case ProductIdentity:
 		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Identity, now)
@@ -176,9 +179,7 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 			changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, map[string]any{"allocations": f.Allocations}, now)
 		}
 	case ProductPaystubs:
-		var added int
-		added, err = tx.Data().PutPaystubs(ctx, sc, accountID, f.Paystubs)
-		changed = added > 0
+		changed, payoutsMoved, err = putPaystubs(ctx, tx, sc, a, f.Paystubs)
 	case ProductTaxForms:
 		changed, err = putW2s(ctx, tx, sc, a, f.W2s, now)
 	case ProductShifts:
@@ -201,12 +202,33 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	if err := tx.Accounts().UpdateAccount(ctx, sc, a); err != nil {
 		return err
 	}
-	if product != ProductPaystubs || !changed || !a.Connected {
+	if !payoutsMoved {
 		return nil
 	}
-	// New paystubs move the end user's estimated payouts (EarningsStream
-	// reads the newest paystubs of connected accounts).
 	return PublishEvent(ctx, tx, sc, "earnings_stream.payouts.refreshed", now, map[string]any{
 		"end_user_id": a.EndUserID, "account_id": a.ID, "refreshed_at": APITime(now), "updated_at": APITime(now),
 	})
+}
+
+// putPaystubs stores an account's fetched paystubs and says whether any
+// was new, and whether they moved the end user's estimated payouts: the
+// account is connected and its share of the estimate (from its newest
+// paystubs) differs after the write. Older paystubs filled in, or those of
+// a disconnected account (the estimate leaves it out), move nothing.
+func putPaystubs(ctx context.Context, tx Tx, sc Scope, a Account, stubs []Paystub) (changed, payoutsMoved bool, err error) {
+	var before []PayoutEarning
+	if a.Connected {
+		if before, err = storedPayouts(ctx, tx, sc, a.ID); err != nil {
+			return false, false, err
+		}
+	}
+	added, err := tx.Data().PutPaystubs(ctx, sc, a.ID, stubs)
+	if err != nil || added == 0 || !a.Connected {
+		return added > 0, false, err
+	}
+	after, err := storedPayouts(ctx, tx, sc, a.ID)
+	if err != nil {
+		return true, false, err
+	}
+	return true, !slices.Equal(before, after), nil
 }

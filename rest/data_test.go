@@ -2,9 +2,11 @@ package rest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -239,6 +241,94 @@ func TestMonitoringAddsPaystubs(t *testing.T) {
 		newest := f.get("/v1/accounts/" + live + "/paystubs?limit=1").list(t)[0]
 		if newest["pay_date"].(string) > f.clock.Now().Format(time.DateOnly) {
 			t.Errorf("a paystub from the future: %v", newest["pay_date"])
+		}
+	})
+}
+
+// backfillConnector is the sandbox, whose paystub reads may also return
+// a paystub a year older than any it returns.
+type backfillConnector struct {
+	domain.Connector
+	backfill atomic.Bool
+}
+
+func (c *backfillConnector) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetched, error) {
+	f, err := c.Connector.Fetch(ctx, r)
+	if err != nil || r.Product != domain.ProductPaystubs || !c.backfill.Load() || len(f.Paystubs) == 0 {
+		return f, err
+	}
+	old := f.Paystubs[0]
+	for _, p := range f.Paystubs {
+		if p.PayDate < old.PayDate {
+			old = p
+		}
+	}
+	old.ID = domain.NewID()
+	old.PayDate = old.PayDateTime().AddDate(-1, 0, 0).Format(time.DateOnly)
+	f.Paystubs = append(f.Paystubs, old)
+	return f, nil
+}
+
+// TestPayoutsRefreshedWhenTheEstimateMoves: earnings_stream.payouts.refreshed
+// comes when stored paystubs move the end user's estimated payouts (the
+// first read, a newer pay date found by monitoring) with the payload
+// docs/webhooks.md gives, and not when a read (an On Demand Update) only
+// fills in an older paystub, which leaves the estimate as it was.
+func TestPayoutsRefreshedWhenTheEstimateMoves(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		c := &backfillConnector{}
+		f := newFixture(t, db, func(s *fixtureSetup) {
+			s.wrapConnector = func(inner domain.Connector) domain.Connector { c.Connector = inner; return c }
+		})
+		const name = "earnings_stream.payouts.refreshed"
+		live, _ := f.connectWithJobs("payee", "paystubs")
+		count := func() int { return len(f.allPages("/v1/accounts/" + live + "/paystubs?limit=100")) }
+		payouts := func() []map[string]any { return f.get("/v1/end_users/payee/earnings_stream/payouts").list(t) }
+		if n := f.countEvents(name); n != 1 {
+			t.Fatalf("%d %s events after the first paystubs read, want 1", n, name)
+		}
+		events, err := storage.NewTransactor(f.db, nil).ListEvents(context.Background(), f.key.Scope())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range events {
+			if e.Name != name {
+				continue
+			}
+			var p map[string]any
+			if err := json.Unmarshal(e.Payload, &p); err != nil {
+				t.Fatal(err)
+			}
+			if p["end_user_id"] != "payee" || p["account_id"] != live || p["refreshed_at"] == nil || p["updated_at"] == nil || len(p) != 4 {
+				t.Errorf("payload %v", p)
+			}
+		}
+
+		// An On Demand Update reads every paystub again, and here one more
+		// from a year before the oldest.
+		stubs, estimate := count(), fmt.Sprint(payouts())
+		c.backfill.Store(true)
+		oduID, odu := f.createToken(`{"org_name": "Acme", "account_id": "` + live + `", "required_jobs": ["paystubs"]}`)
+		f.linkSession(`{"token": "` + odu + `", "username": "user_good", "password": "pass_good"}`).data(t)
+		f.waitJobs(oduID, 1)
+		if count() != stubs+1 {
+			t.Fatalf("%d paystubs after a backfill, want %d", count(), stubs+1)
+		}
+		if fmt.Sprint(payouts()) != estimate {
+			t.Fatal("an older paystub moved the estimate; the test's backfill no longer leaves it as it was")
+		}
+		if n := f.countEvents(name); n != 1 {
+			t.Errorf("%d %s events after a read that only filled in an older paystub, want 1", n, name)
+		}
+
+		c.backfill.Store(false)
+		f.clock.advance(45 * 24 * time.Hour) // a newer pay date passes
+		f.refreshMonitored()
+		if fmt.Sprint(payouts()) == estimate {
+			t.Fatal("newer paystubs left the estimate as it was")
+		}
+		if n := f.countEvents(name); n != 2 {
+			t.Errorf("%d %s events after newer paystubs, want 2", n, name)
 		}
 	})
 }

@@ -62,6 +62,9 @@ const testPendingDelay = 1500 * time.Millisecond
 type fixtureSetup struct {
 	rest      Config
 	connector sandbox.Connector
+	// wrapConnector, when set, stands between the services and the
+	// sandbox connector.
+	wrapConnector func(domain.Connector) domain.Connector
 	// retry spaces webhook retries; tests scale the spec's 15 minutes down.
 	retry storage.RetrySchedule
 	// caFile is --webhook-ca-file.
@@ -129,7 +132,10 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		t.Fatal(err)
 	}
 	tx := storage.NewTransactor(db, queue)
-	connector := setup.connector
+	var connector domain.Connector = setup.connector
+	if setup.wrapConnector != nil {
+		connector = setup.wrapConnector(connector)
+	}
 	jobs := domain.NewJobService(tx, connector, clock)
 	sender, err := NewWebhookClient(setup.rest.Mode, setup.caFile)
 	if err != nil {
