@@ -454,7 +454,7 @@ func (q *Queue) startRunner(ctx context.Context) error {
 		stopCtx, stop := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer stop()
 		_ = q.runner.StopAndCancel(stopCtx)
-		return fmt.Errorf("start job queue: %w", errors.Join(context.Cause(ctx), err))
+		return fmt.Errorf("the queue did not start in time: %w", errors.Join(context.Cause(ctx), err))
 	}
 	if err != nil {
 		cancel()
