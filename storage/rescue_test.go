@@ -297,6 +297,17 @@ func TestSkewedInstancesRerunNoLiveJob(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Only deliveries: the retention job each start queues may still
+		// show running while River's completer has yet to record it.
+		var deliveries []int64
+		if err := db.SelectContext(ctx, &deliveries, `SELECT id FROM river_job WHERE kind = 'webhook_delivery'`); err != nil {
+			t.Fatal(err)
+		}
+		for id := range running {
+			if !slices.Contains(deliveries, id) {
+				delete(running, id)
+			}
+		}
 		if n := count(); n != 1 || len(running) != 1 || ahead.Rescued() != 0 || behind.Rescued() != 0 {
 			t.Errorf("the live delivery ran %d times; running %v; rescued by the instance ahead %d, behind %d",
 				n, running, ahead.Rescued(), behind.Rescued())
