@@ -333,7 +333,7 @@ func (m *Main) Start(ctx context.Context) error {
 			runners.Reconcile = m.reconciler(up, relay)
 		}
 		runners.Prune = m.pruner(storage.NewRetentionStore(db), clock)
-		if err := m.queue.Start(context.Background(), runners); err != nil {
+		if err := m.queue.Start(ctx, runners); err != nil {
 			return fmt.Errorf("start job queue: %w", err)
 		}
 	}
