@@ -2,27 +2,11 @@ package domain
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"time"
 )
-
-// checkEndUser returns the end user's accounts, or END_USER_NOT_FOUND when
-// this customer has none for that id.
-func (s *AccountService) checkEndUser(ctx context.Context, sc Scope, endUserID string, connectedOnly bool) ([]Account, error) {
-	all, err := EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
-	if err != nil {
-		return nil, err
-	}
-	if connectedOnly {
-		all = slices.DeleteFunc(all, func(a Account) bool { return !a.Connected })
-	}
-	return all, nil
-}
 
 // EndUserAccounts returns every account of an end user, newest first.
 // Errors: INVALID_FIELDS for an id that is not 1 to 255 characters of
@@ -50,161 +34,6 @@ func EndUserAccounts(ctx context.Context, accounts AccountStore, sc Scope, endUs
 	return all, nil
 }
 
-// AccountRecords pages an account's tax forms or shifts. Errors:
-// ACCOUNT_NOT_FOUND, PRODUCT_NOT_FOUND naming the job.
-func (s *AccountService) AccountRecords(ctx context.Context, sc Scope, accountID, kind, product string, p PageRequest) (Page[Record], Account, error) {
-	a, err := s.Account(ctx, sc, accountID)
-	if err != nil {
-		return Page[Record]{}, Account{}, err
-	}
-	if a.DataRefreshedAt[product].IsZero() {
-		job := JobTaxForms
-		if product == ProductShifts {
-			job = JobShifts
-		}
-		return Page[Record]{}, a, Errorf(KindNotFound, CodeProductNotFound,
-			"account %s has no %s yet: the %s job produces it; create a link token whose required_jobs include %q", accountID, product, job, job)
-	}
-	page, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: kind, AccountID: accountID}, p)
-	return page, a, err
-}
-
-// RecordsOfAccounts pages the tax forms or shifts of many accounts at
-// once, as AccountRecords does one account's: an account the scope lacks,
-// or whose product no job has read yet, gets an empty page here (where
-// AccountRecords names the error). Two statements for any number.
-func (s *AccountService) RecordsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, kind, product string, p PageRequest) (map[string]Page[Record], error) {
-	accounts, err := s.tx.Accounts().AccountsByID(ctx, sc, accountIDs)
-	if err != nil {
-		return nil, err
-	}
-	var ready []string
-	for _, a := range accounts {
-		if !a.DataRefreshedAt[product].IsZero() {
-			ready = append(ready, a.ID)
-		}
-	}
-	return s.tx.Records().RecordsOfAccounts(ctx, sc, kind, ready, p)
-}
-
-// DocumentsOfEndUsers pages the documents of many end users at once, each
-// with a fresh download link, as Documents does one end user's; the end
-// users are known (a parent already read), so none is refused.
-func (s *AccountService) DocumentsOfEndUsers(ctx context.Context, sc Scope, endUserIDs []string, docType string, p PageRequest) (map[string]Page[Record], error) {
-	pages, err := s.tx.Records().DocumentsOfEndUsers(ctx, sc, docType, endUserIDs, p)
-	if err != nil {
-		return nil, err
-	}
-	if s.reporter == nil {
-		return pages, nil
-	}
-	var docs []Record
-	for _, page := range pages {
-		docs = append(docs, page.Items...)
-	}
-	links := s.reporter.DocumentLinks(ctx, sc, docs)
-	byID := map[string]*DocumentLink{}
-	for i := range docs {
-		byID[docs[i].ID] = &links[i]
-	}
-	for _, page := range pages {
-		for i := range page.Items {
-			page.Items[i].Link = byID[page.Items[i].ID]
-		}
-	}
-	return pages, nil
-}
-
-// TaxForm returns one of an account's tax forms, with a signed link to
-// the form's document. Errors: ACCOUNT_NOT_FOUND, TAX_FORM_NOT_FOUND.
-func (s *AccountService) TaxForm(ctx context.Context, sc Scope, accountID, id string) (Record, error) {
-	if _, err := s.Account(ctx, sc, accountID); err != nil {
-		return Record{}, err
-	}
-	if err := CheckID("tax_form_id", id); err != nil {
-		return Record{}, err
-	}
-	r, err := s.tx.Records().Record(ctx, sc, RecordTaxForm, id)
-	if errors.Is(err, ErrNoRows) || (err == nil && r.AccountID != accountID) {
-		return Record{}, Errorf(KindNotFound, CodeTaxFormNotFound, "account %s has no tax form %s", accountID, id)
-	}
-	if err != nil {
-		return Record{}, err
-	}
-	var body struct {
-		DocumentID string `json:"document_id"`
-	}
-	if err := json.Unmarshal(r.Body, &body); err != nil || body.DocumentID == "" {
-		return r, err
-	}
-	doc, err := s.tx.Records().Record(ctx, sc, RecordDocument, body.DocumentID)
-	if err != nil {
-		return Record{}, fmt.Errorf("document of tax form %s: %w", id, err)
-	}
-	if err := s.link(ctx, sc, &doc); err != nil {
-		return Record{}, err
-	}
-	r.Link = doc.Link
-	return r, nil
-}
-
-// Documents pages an end user's documents; docType filters by type.
-func (s *AccountService) Documents(ctx context.Context, sc Scope, endUserID, docType string, p PageRequest) (Page[Record], error) {
-	page, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID, DocumentType: docType}, p)
-	if err != nil {
-		return Page[Record]{}, err
-	}
-	// An end user is known by an account or, after uploading documents in
-	// Link without logging in, by those documents alone.
-	if len(page.Items) == 0 && p.Cursor == nil {
-		any, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID}, PageRequest{Limit: 1})
-		if err != nil {
-			return Page[Record]{}, err
-		}
-		if len(any.Items) == 0 {
-			if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
-				return Page[Record]{}, err
-			}
-		}
-	}
-	if s.reporter != nil {
-		links := s.reporter.DocumentLinks(ctx, sc, page.Items)
-		for i := range page.Items {
-			page.Items[i].Link = &links[i]
-		}
-	}
-	return page, nil
-}
-
-// link gives a document a fresh download link, rendering its PDF first
-// when it has none.
-func (s *AccountService) link(ctx context.Context, sc Scope, doc *Record) error {
-	if s.reporter == nil {
-		return nil
-	}
-	l, err := s.reporter.DocumentLink(ctx, sc, *doc)
-	if err != nil {
-		return err
-	}
-	doc.Link = &l
-	return nil
-}
-
-// Document returns one of an end user's documents.
-func (s *AccountService) Document(ctx context.Context, sc Scope, endUserID, id string) (Record, error) {
-	if err := CheckID("document_id", id); err != nil {
-		return Record{}, err
-	}
-	r, err := s.tx.Records().Record(ctx, sc, RecordDocument, id)
-	if errors.Is(err, ErrNoRows) || (err == nil && r.EndUserID != endUserID) {
-		return Record{}, Errorf(KindNotFound, CodeDocumentNotFound, "end user %q has no document %s", endUserID, id)
-	}
-	if err != nil {
-		return Record{}, err
-	}
-	return r, s.link(ctx, sc, &r)
-}
-
 // Payout is an expected payout of the earnings stream.
 type Payout struct {
 	Status  string `json:"status"`
@@ -230,57 +59,6 @@ type EarningsStream struct {
 	Payouts     []Payout
 	RefreshedAt time.Time
 	UpdatedAt   time.Time
-}
-
-// EarningsStream estimates the end user's payouts, oldest pay date first.
-func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID string) (EarningsStream, error) {
-	accounts, err := s.checkEndUser(ctx, sc, endUserID, true)
-	if err != nil {
-		return EarningsStream{}, err
-	}
-	streams, err := s.estimate(ctx, sc, map[string][]Account{endUserID: accounts})
-	return streams[endUserID], err
-}
-
-// EarningsStreams estimates the payouts of many end users at once, in
-// three statements for any number (one more per end user with more than
-// MaxPageLimit accounts). End users the scope lacks get an empty stream.
-func (s *AccountService) EarningsStreams(ctx context.Context, sc Scope, endUserIDs []string) (map[string]EarningsStream, error) {
-	pages, err := s.tx.Accounts().AccountsOfEndUsers(ctx, sc, endUserIDs, PageRequest{Limit: MaxPageLimit})
-	if err != nil {
-		return nil, err
-	}
-	byUser := map[string][]Account{}
-	for id, page := range pages {
-		all := page.Items
-		if page.Next != nil {
-			if all, err = EndUserAccounts(ctx, s.tx.Accounts(), sc, id); err != nil {
-				return nil, err
-			}
-		}
-		byUser[id] = slices.DeleteFunc(slices.Clone(all), func(a Account) bool { return !a.Connected })
-	}
-	return s.estimate(ctx, sc, byUser)
-}
-
-// estimate computes each end user's stream from the last four paystubs
-// of each of their connected accounts, read in one statement.
-func (s *AccountService) estimate(ctx context.Context, sc Scope, byUser map[string][]Account) (map[string]EarningsStream, error) {
-	var ids []string
-	for _, accounts := range byUser {
-		for _, a := range accounts {
-			ids = append(ids, a.ID)
-		}
-	}
-	stubs, err := s.tx.Data().PaystubsOfAccounts(ctx, sc, ids, "", PageRequest{Limit: payoutPaystubs})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]EarningsStream, len(byUser))
-	for user, accounts := range byUser {
-		out[user] = earningsStream(accounts, stubs)
-	}
-	return out, nil
 }
 
 // earningsStream is the estimate for one end user's connected accounts,
@@ -368,29 +146,3 @@ func storedPayouts(ctx context.Context, tx Tx, sc Scope, accountID string) ([]Pa
 
 // BillNavigatorActions are the actions PUT bill_navigator/status takes.
 var BillNavigatorActions = []string{"deactivate"}
-
-// SetBillNavigatorStatus records the end user's bill navigator action.
-// Errors: MISSING_FIELDS, INVALID_FIELDS, END_USER_NOT_FOUND.
-func (s *AccountService) SetBillNavigatorStatus(ctx context.Context, sc Scope, endUserID, action, reason string) error {
-	var p Problems
-	if action == "" {
-		p.Missing("action")
-	} else if !slices.Contains(BillNavigatorActions, action) {
-		p.Invalid("action", "must be deactivate, got %q", action)
-	}
-	if len(reason) > 500 {
-		p.Invalid("reason", "must be at most 500 characters")
-	}
-	if err := p.Err(); err != nil {
-		return err
-	}
-	if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
-		return err
-	}
-	if s.upstream != nil {
-		if err := s.upstream.SetBillNavigatorStatus(ctx, UpstreamEndUser(sc.CustomerID, endUserID), action, reason); err != nil {
-			return err
-		}
-	}
-	return s.tx.Records().SetBillNavigatorStatus(ctx, sc, endUserID, action+"d", reason, s.clock.Now())
-}

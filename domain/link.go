@@ -730,3 +730,27 @@ func (s *LinkService) DepositForm(ctx context.Context, value string) (DocumentLi
 
 // matchedConnection is the connection state of platform-matched accounts.
 const matchedConnection = "partner"
+
+// LinkToken returns one of the scope's link tokens, without its sealed
+// parts. Errors: INVALID_FIELDS, LINK_TOKEN_NOT_FOUND.
+func (s *LinkService) LinkToken(ctx context.Context, sc Scope, id string) (LinkToken, error) {
+	if err := CheckID("link_token_id", id); err != nil {
+		return LinkToken{}, err
+	}
+	t, err := s.tx.LinkTokens().LinkToken(ctx, sc, id)
+	if errors.Is(err, ErrNoRows) {
+		return LinkToken{}, Errorf(KindNotFound, CodeLinkTokenNotFound, "no link token with id %s", id)
+	}
+	return t, err
+}
+
+// LinkTokensByID loads link tokens for a batch loader.
+func (s *LinkService) LinkTokensByID(ctx context.Context, sc Scope, ids []string) ([]LinkToken, []error) {
+	found, err := s.tx.LinkTokens().LinkTokensByID(ctx, sc, ids)
+	if err != nil {
+		return failAll[LinkToken](len(ids), err)
+	}
+	return inOrder(ids, found, func(t LinkToken) string { return t.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodeLinkTokenNotFound, "no link token with id %s", id)
+	})
+}

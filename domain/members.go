@@ -98,6 +98,8 @@ const (
 	AuditKeyCreated     = "api_key.created"
 	AuditKeyRevoked     = "api_key.revoked"
 	AuditMemberAdded    = "member.added"
+	AuditMemberRemoved  = "member.removed"
+	AuditPasswordReset  = "member.password_reset"
 	AuditSignedIn       = "member.signed_in"
 	AuditSignedOut      = "member.signed_out"
 	AuditSessionsEnded  = "member.sessions_ended"
@@ -133,6 +135,11 @@ type MemberStore interface {
 	// DeleteMemberSessions ends every session of a member, in every mode,
 	// and says how many there were.
 	DeleteMemberSessions(ctx context.Context, memberID string) (int, error)
+	// DeleteMember removes the customer's member; ErrNoRows if none.
+	DeleteMember(ctx context.Context, customerID, id string) error
+	// SetMemberPassword replaces the member's password hash; ErrNoRows if
+	// the customer has no such member.
+	SetMemberPassword(ctx context.Context, customerID, id string, hash []byte) error
 	// CustomerName names a customer (the workspace); ErrNoRows if unknown.
 	CustomerName(ctx context.Context, customerID string) (string, error)
 }
@@ -475,4 +482,88 @@ func (s *MemberService) SessionCredential(sess Session, token string) Credential
 		_, err := s.Authenticate(ctx, token, sess.Mode)
 		return err
 	}}
+}
+
+// memberByEmail finds a customer's member by the customer's name and the
+// member's e-mail, for the command line. Errors: 404 CUSTOMER_NOT_FOUND
+// (as INVALID_FIELDS naming the customer), MEMBER_NOT_FOUND.
+func (s *MemberService) memberByEmail(ctx context.Context, customerName, email string) (Customer, Member, error) {
+	c, err := s.customers.customers.CustomerByName(ctx, strings.TrimSpace(customerName))
+	if errors.Is(err, ErrNoRows) {
+		return Customer{}, Member{}, Errorf(KindInvalid, CodeInvalidFields, "customer: no customer named %q", customerName)
+	}
+	if err != nil {
+		return Customer{}, Member{}, err
+	}
+	m, err := s.members.MemberByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
+	if errors.Is(err, ErrNoRows) || (err == nil && m.CustomerID != c.ID) {
+		return Customer{}, Member{}, Errorf(KindNotFound, CodeMemberNotFound, "%s has no member with e-mail %s", c.Name, email)
+	}
+	return c, m, err
+}
+
+// ListMembers lists a customer's members by e-mail, for the command line.
+func (s *MemberService) ListMembers(ctx context.Context, customerName string) (Customer, []Member, error) {
+	c, err := s.customers.customers.CustomerByName(ctx, strings.TrimSpace(customerName))
+	if errors.Is(err, ErrNoRows) {
+		return Customer{}, nil, Errorf(KindInvalid, CodeInvalidFields, "customer: no customer named %q", customerName)
+	}
+	if err != nil {
+		return Customer{}, nil, err
+	}
+	ms, err := s.members.MembersOf(ctx, c.ID)
+	return c, ms, err
+}
+
+// RemoveMember removes a member, ending their sessions and tokens, with
+// its audit entry, in one transaction. Errors: MEMBER_NOT_FOUND.
+func (s *MemberService) RemoveMember(ctx context.Context, customerName, email string) error {
+	c, m, err := s.memberByEmail(ctx, customerName, email)
+	if err != nil {
+		return err
+	}
+	return s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		if _, err := tx.Members().DeleteMemberSessions(ctx, m.ID); err != nil {
+			return err
+		}
+		if err := tx.Members().DeleteMember(ctx, c.ID, m.ID); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditMemberRemoved, m.ID, s.clock.Now()))
+	})
+}
+
+// ResetPassword gives a member a new password (a one-time one Payline
+// makes when password is empty, returned once) and ends their sessions
+// and tokens, with its audit entry, in one transaction. Errors:
+// MEMBER_NOT_FOUND, INVALID_FIELDS for a password too short or long.
+func (s *MemberService) ResetPassword(ctx context.Context, customerName, email, password string) (string, error) {
+	made := ""
+	switch {
+	case password == "":
+		made = newPassword()
+		password = made
+	case len([]rune(password)) < 12:
+		return "", Errorf(KindInvalid, CodeInvalidFields, "password: must be at least 12 characters")
+	case len(password) > 72:
+		return "", Errorf(KindInvalid, CodeInvalidFields, "password: must be at most 72 bytes (bcrypt's limit)")
+	}
+	c, m, err := s.memberByEmail(ctx, customerName, email)
+	if err != nil {
+		return "", err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.cost)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	err = s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+		if err := tx.Members().SetMemberPassword(ctx, c.ID, m.ID, hash); err != nil {
+			return err
+		}
+		if _, err := tx.Members().DeleteMemberSessions(ctx, m.ID); err != nil {
+			return err
+		}
+		return tx.Audit().AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditPasswordReset, m.ID, s.clock.Now()))
+	})
+	return made, err
 }

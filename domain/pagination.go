@@ -61,14 +61,23 @@ type PageRequest struct {
 // NewPageRequest validates a page size (1 to 100) and an optional cursor
 // of the named list, for transports that take them one at a time.
 func NewPageRequest(list string, limit int, cursor string) (PageRequest, error) {
-	if limit < 1 || limit > MaxPageLimit {
-		return PageRequest{}, Errorf(KindInvalid, CodeInvalidFields, "page size must be from 1 to %d, got %d", MaxPageLimit, limit)
+	if err := CheckPageLimit("page size", limit); err != nil {
+		return PageRequest{}, err
 	}
 	c, err := DecodeCursor(list, cursor)
 	if err != nil {
 		return PageRequest{}, err
 	}
 	return PageRequest{Limit: limit, Cursor: c}, nil
+}
+
+// CheckPageLimit is the one page-size rule, for REST's limit and
+// GraphQL's first alike: 1 to MaxPageLimit. field names the parameter.
+func CheckPageLimit(field string, n int) error {
+	if n < 1 || n > MaxPageLimit {
+		return Errorf(KindInvalid, CodeInvalidFields, "%s must be from 1 to %d, got %d", field, MaxPageLimit, n)
+	}
+	return nil
 }
 
 // Page is one page of a keyset-paginated list. Next is nil on the last

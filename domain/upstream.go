@@ -2,12 +2,10 @@ package domain
 
 import (
 	"context"
-	"crypto/hmac"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 )
 
@@ -50,24 +48,6 @@ const (
 // WebhookTolerance is how far a delivery's x-timestamp may be from now
 // before its signature is refused as stale (a replay).
 const WebhookTolerance = 5 * time.Minute
-
-// VerifyWebhookSignature checks a delivery signed as SignWebhook signs:
-// the signature must match the body and timestamp under secret, and the
-// timestamp must be within WebhookTolerance of now. Errors: 401
-// INVALID_WEBHOOK_SIGNATURE saying which.
-func VerifyWebhookSignature(secret, timestamp, signature string, body []byte, now time.Time) error {
-	ts, err := strconv.ParseInt(timestamp, 10, 64)
-	if err != nil {
-		return Errorf(KindUnauthorized, CodeInvalidWebhookSignature, "x-timestamp is missing or not a Unix time")
-	}
-	if d := now.Sub(time.Unix(ts, 0)); d > WebhookTolerance || d < -WebhookTolerance {
-		return Errorf(KindUnauthorized, CodeInvalidWebhookSignature, "x-timestamp is more than %s from now: a stale or replayed delivery", WebhookTolerance)
-	}
-	if !hmac.Equal([]byte(SignWebhook(secret, ts, body)), []byte(signature)) {
-		return Errorf(KindUnauthorized, CodeInvalidWebhookSignature, "the signature does not match the body and timestamp")
-	}
-	return nil
-}
 
 // UpstreamEvent is a delivery from the upstream: which account it is about.
 type UpstreamEvent struct {

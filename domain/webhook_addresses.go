@@ -1,8 +1,11 @@
 package domain
 
 import (
+	"context"
 	"net"
 	"net/netip"
+	"net/url"
+	"time"
 )
 
 // blockedPrefixes are address ranges no webhook may reach outside the
@@ -52,4 +55,44 @@ func BlockedIP(ip net.IP) bool {
 		}
 	}
 	return false
+}
+
+func (s *WebhookService) checkURL(ctx context.Context, p *Problems, raw string) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "" || u.Opaque != "":
+		p.Invalid("url", "%q is not an absolute URL", raw)
+		return
+	case u.Scheme != "https":
+		p.Invalid("url", "must use https://, got %s://", u.Scheme)
+		return
+	case u.User != nil:
+		p.Invalid("url", "must not contain credentials; authenticate deliveries with x-service-signature")
+		return
+	case len(raw) > 2048:
+		p.Invalid("url", "must be at most 2048 characters")
+		return
+	}
+	if s.mode == ModeSandbox {
+		return // the sandbox may post to local receivers
+	}
+	if ip := net.ParseIP(u.Hostname()); ip != nil {
+		if BlockedIP(ip) {
+			p.Invalid("url", "%s is a loopback, private, link-local or metadata address; webhooks must reach a public host", ip)
+		}
+		return
+	}
+	lookup, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	addrs, err := s.resolver.LookupIPAddr(lookup, u.Hostname())
+	if err != nil || len(addrs) == 0 {
+		p.Invalid("url", "the host %q does not resolve; check the URL", u.Hostname())
+		return
+	}
+	for _, a := range addrs {
+		if BlockedIP(a.IP) {
+			p.Invalid("url", "%s resolves to %s, a loopback, private, link-local or metadata address; webhooks must reach a public host", u.Hostname(), a.IP)
+			return
+		}
+	}
 }

@@ -2,29 +2,15 @@ package domain
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
-
-// SignWebhook is the x-service-signature of a delivery: "v2=" and the hex
-// HMAC-SHA256, keyed with the API secret, of "v2:<timestamp>:<raw body>".
-func SignWebhook(secret string, timestamp int64, body []byte) string {
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte("v2:" + strconv.FormatInt(timestamp, 10) + ":"))
-	mac.Write(body)
-	return "v2=" + hex.EncodeToString(mac.Sum(nil))
-}
 
 // Resolver looks host names up; *net.Resolver is one.
 type Resolver interface {
@@ -91,46 +77,6 @@ type WebhookInput struct {
 	EnabledEvents []string
 	Status        *string
 	Version       *string
-}
-
-func (s *WebhookService) checkURL(ctx context.Context, p *Problems, raw string) {
-	u, err := url.Parse(raw)
-	switch {
-	case err != nil || u.Host == "" || u.Opaque != "":
-		p.Invalid("url", "%q is not an absolute URL", raw)
-		return
-	case u.Scheme != "https":
-		p.Invalid("url", "must use https://, got %s://", u.Scheme)
-		return
-	case u.User != nil:
-		p.Invalid("url", "must not contain credentials; authenticate deliveries with x-service-signature")
-		return
-	case len(raw) > 2048:
-		p.Invalid("url", "must be at most 2048 characters")
-		return
-	}
-	if s.mode == ModeSandbox {
-		return // the sandbox may post to local receivers
-	}
-	if ip := net.ParseIP(u.Hostname()); ip != nil {
-		if BlockedIP(ip) {
-			p.Invalid("url", "%s is a loopback, private, link-local or metadata address; webhooks must reach a public host", ip)
-		}
-		return
-	}
-	lookup, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	addrs, err := s.resolver.LookupIPAddr(lookup, u.Hostname())
-	if err != nil || len(addrs) == 0 {
-		p.Invalid("url", "the host %q does not resolve; check the URL", u.Hostname())
-		return
-	}
-	for _, a := range addrs {
-		if BlockedIP(a.IP) {
-			p.Invalid("url", "%s resolves to %s, a loopback, private, link-local or metadata address; webhooks must reach a public host", u.Hostname(), a.IP)
-			return
-		}
-	}
 }
 
 func checkEvents(p *Problems, events []string) []string {
@@ -399,26 +345,6 @@ func recorded(d Delivery, result DeliveryResult, err error) (Delivery, DeliveryR
 	return d, result, nil
 }
 
-// signedRequest is the POST that delivers event e to webhook w: the
-// payload shaped for the webhook's version, signed with the API secret of
-// the key that created the webhook.
-func signedRequest(w Webhook, e Event, secret string, now time.Time) (WebhookRequest, error) {
-	payload, err := ShapeForVersion(EventResource(e.Name), w.Version, e.Payload)
-	if err != nil {
-		return WebhookRequest{}, fmt.Errorf("shape event %s for version %s: %w", e.ID, w.Version, err)
-	}
-	body, err := json.Marshal(map[string]any{"event": e.Name, "event_id": e.ID, "payload": payload})
-	if err != nil {
-		return WebhookRequest{}, err
-	}
-	ts := now.Unix()
-	return WebhookRequest{URL: w.URL, Body: body, Headers: map[string]string{
-		"Content-Type": "application/json", "User-Agent": "Payline-Webhooks/1",
-		"x-service-signature": SignWebhook(secret, ts, body), "x-service-webhook-id": w.ID,
-		"x-timestamp": strconv.FormatInt(ts, 10), "service-version": w.Version,
-	}}, nil
-}
-
 // awaitListened waits for a listener's connection to log the delivery of
 // event eventID; the connection may be on another instance.
 func (s *WebhookService) awaitListened(ctx context.Context, sc Scope, webhookID, eventID string) (Delivery, error) {
@@ -494,4 +420,20 @@ func (s *WebhookService) SendTest(ctx context.Context, sc Scope, id string) (Del
 		return Delivery{}, Errorf(KindNotFound, CodeWebhookNotFound, "webhook %s was deleted while its test event was being sent", w.ID)
 	}
 	return d, nil
+}
+
+// DeliveriesOfWebhooks pages each webhook's delivery attempts, newest first.
+func (s *WebhookService) DeliveriesOfWebhooks(ctx context.Context, sc Scope, ids []string, p PageRequest) (map[string]Page[Delivery], error) {
+	return s.tx.Webhooks().DeliveriesOfWebhooks(ctx, sc, ids, p)
+}
+
+// WebhooksByID loads webhooks for a batch read.
+func (s *WebhookService) WebhooksByID(ctx context.Context, sc Scope, ids []string) ([]Webhook, []error) {
+	found, err := s.tx.Webhooks().WebhooksByID(ctx, sc, ids)
+	if err != nil {
+		return failAll[Webhook](len(ids), err)
+	}
+	return inOrder(ids, found, func(w Webhook) string { return w.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodeWebhookNotFound, "no webhook with id %s", id)
+	})
 }

@@ -588,3 +588,41 @@ func TestOverviewCountsByDay(t *testing.T) {
 		}
 	})
 }
+
+// TestEndUserWith250AccountsHandledWhole: reads that need every account
+// of an end user page past the 100-row page: the earnings stream counts
+// all 250 accounts' estimates, through REST and through GraphQL's batch.
+func TestEndUserWith250AccountsHandledWhole(t *testing.T) {
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		f.seedEndUser("many", 250, p.ID)
+		estimates := func(payouts []any) int {
+			n := 0
+			for _, po := range payouts {
+				n += len(po.(map[string]any)["earnings"].([]any))
+			}
+			return n
+		}
+		rest := f.get("/v1/end_users/many/earnings_stream/payouts").list(t)
+		restPayouts := make([]any, len(rest))
+		for i, r := range rest {
+			restPayouts[i] = r
+		}
+		if n := estimates(restPayouts); n != 250*3 {
+			t.Errorf("REST estimates %d payouts, want three for each of 250 accounts", n)
+		}
+		d := f.gql(`{ endUsers(first: 10) { edges { node { endUserId accounts(first: 1) { totalCount } earningsStreamPayouts { earnings { date } } } } } }`, nil).ok(t)
+		for _, e := range at(d, "endUsers", "edges").([]any) {
+			if at(e, "node", "endUserId") != "many" {
+				continue
+			}
+			if total := at(e, "node", "accounts", "totalCount"); total != float64(250) {
+				t.Errorf("totalCount %v, want 250", total)
+			}
+			if n := estimates(at(e, "node", "earningsStreamPayouts").([]any)); n != 250*3 {
+				t.Errorf("GraphQL estimates %d payouts, want three for each of 250 accounts", n)
+			}
+		}
+	})
+}

@@ -111,8 +111,12 @@ func (q *query) limit() int {
 		return domain.DefaultPageLimit
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > domain.MaxPageLimit {
+	if err != nil {
 		q.p.Invalid("limit", "must be an integer from 1 to %d, got %q", domain.MaxPageLimit, v)
+		return domain.DefaultPageLimit
+	}
+	if err := domain.CheckPageLimit("limit", n); err != nil { // the rule GraphQL's first meets too
+		q.p.Invalid("limit", "must be from 1 to %d, got %d", domain.MaxPageLimit, n)
 		return domain.DefaultPageLimit
 	}
 	return n

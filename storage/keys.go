@@ -275,6 +275,15 @@ func (s *KeyStore) DeleteSession(ctx context.Context, hash []byte) error {
 }
 
 // DeleteMemberSessions ends every session of a member and counts them.
+func (s *KeyStore) DeleteMember(ctx context.Context, customerID, id string) error {
+	return expectOne(s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM members WHERE id = ? AND customer_id = ?`), id, customerID))
+}
+
+func (s *KeyStore) SetMemberPassword(ctx context.Context, customerID, id string, hash []byte) error {
+	return expectOne(s.q.ExecContext(ctx, s.q.Rebind(`UPDATE members SET password_hash = ? WHERE id = ? AND customer_id = ?`),
+		string(hash), id, customerID))
+}
+
 func (s *KeyStore) DeleteMemberSessions(ctx context.Context, memberID string) (int, error) {
 	res, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM member_sessions WHERE member_id = ?`), memberID)
 	if err != nil {

@@ -425,7 +425,14 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	q.worker.run, q.deliverer.deliver, q.scheduler.schedule, q.refresher.refresh = r.Job, r.Delivery, r.Schedule, r.Refresh
 	q.reconciler.reconcile = r.Reconcile
 	q.pruner.prune = r.Prune
-	if err := q.rescuer.beat(ctx); err != nil {
+	// The first heartbeat is part of starting: it answers within the
+	// caller's context and a deadline. The clients then run until Stop,
+	// whatever becomes of the caller's context (a start's context ends
+	// when starting does; stopping is Stop's, which lets jobs finish).
+	beat, cancel := context.WithTimeout(ctx, 10*time.Second)
+	err := q.rescuer.beat(beat)
+	cancel()
+	if err != nil {
 		return fmt.Errorf("queue heartbeat: %w", err)
 	}
 	if err := q.startRunner(ctx); err != nil {

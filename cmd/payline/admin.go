@@ -210,9 +210,23 @@ func (e environment) directory(ctx context.Context, args []string) error {
 	return nil
 }
 
+const membersUsage = `usage: payline members add --customer NAME --email E --role administrator|developer|viewer [--password-stdin]
+       payline members list --customer NAME
+       payline members remove --customer NAME --email E
+       payline members reset-password --customer NAME --email E [--password-stdin]
+`
+
 func (e environment) members(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "add" {
-		fmt.Fprint(e.stderr, "usage: payline members add --customer NAME --email E --role administrator|developer|viewer [--password-stdin]\n")
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, membersUsage)
+		return errUsage
+	}
+	switch args[0] {
+	case "add":
+	case "list", "remove", "reset-password":
+		return e.manageMember(ctx, args[0], args[1:])
+	default:
+		fmt.Fprintf(e.stderr, "payline members: no command %q\n%s", args[0], membersUsage)
 		return errUsage
 	}
 	fs := e.flagSet("members add")
@@ -253,6 +267,74 @@ func (e environment) members(ctx context.Context, args []string) error {
 	fmt.Fprintf(e.stdout, "added %s (%s) to %s as member %s\n", added.Member.Email, added.Member.Role, added.Customer.Name, added.Member.ID)
 	if added.Password != "" {
 		fmt.Fprintf(e.stdout, "password: %s\n(shown once; sign in at /dashboard or POST /v1/admin/token)\n", added.Password)
+	}
+	return nil
+}
+
+// manageMember lists, removes, or resets the password of, a customer's
+// members; removing and resetting end the member's sessions and admin
+// tokens, with an audit entry.
+func (e environment) manageMember(ctx context.Context, cmd string, args []string) error {
+	fs := e.flagSet("members " + cmd)
+	d := e.addDataFlags(fs)
+	customer := fs.String("customer", "", "customer (workspace) name")
+	email := fs.String("email", "", "the member's e-mail address")
+	fromStdin := false
+	if cmd == "reset-password" {
+		fs.BoolVar(&fromStdin, "password-stdin", false, "read the new password (12 characters or more) from the first line of stdin instead of making one up")
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *customer == "" || (cmd != "list" && *email == "") {
+		need := "--customer and --email are"
+		if cmd == "list" {
+			need = "--customer is"
+		}
+		fmt.Fprintf(e.stderr, "payline members %s: %s required\n%s", cmd, need, membersUsage)
+		return errUsage
+	}
+	password := ""
+	if fromStdin {
+		line, err := bufio.NewReader(e.stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("read password: %w", err)
+		}
+		if password = strings.TrimRight(line, "\r\n"); password == "" {
+			return errors.New("--password-stdin: stdin had no password")
+		}
+	}
+	s, err := e.openSealedStores(ctx, d)
+	if err != nil {
+		return err
+	}
+	defer s.db.Close()
+	ks := storage.NewKeyStore(s.db)
+	members := domain.NewMemberService(s.keys, ks, ks, storage.NewSignInThrottle(s.db), domain.SystemClock{}, 0)
+	switch cmd {
+	case "list":
+		c, ms, err := members.ListMembers(ctx, *customer)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s: %s\n", c.Name, plural(len(ms), "member"))
+		for _, m := range ms {
+			fmt.Fprintf(e.stdout, "  %s  %-13s %s  added %s\n", m.ID, m.Role, m.Email, m.CreatedAt.Format(time.DateOnly))
+		}
+	case "remove":
+		if err := members.RemoveMember(ctx, *customer, *email); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "removed %s from %s; their sessions and admin tokens ended\n", *email, *customer)
+	case "reset-password":
+		made, err := members.ResetPassword(ctx, *customer, *email, password)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "reset the password of %s; their sessions and admin tokens ended\n", *email)
+		if made != "" {
+			fmt.Fprintf(e.stdout, "password: %s\n(shown once; sign in at /dashboard or POST /v1/admin/token)\n", made)
+		}
 	}
 	return nil
 }

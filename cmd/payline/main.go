@@ -31,6 +31,13 @@ commands:
   members add --customer NAME --email E --role R [--password-stdin]
                               add a dashboard and admin API member (administrator, developer or
                               viewer); prints a one-time password unless one is read from stdin
+  members list --customer NAME
+                              list a customer's members
+  members remove --customer NAME --email E
+                              remove a member, ending their sessions and admin tokens
+  members reset-password --customer NAME --email E [--password-stdin]
+                              give a member a new password (printed once unless read from stdin),
+                              ending their sessions and admin tokens
   webhooks listen --forward-to URL [--api-url URL] [--events a,b]
                               receive this key's webhooks on a local URL through a connection to the
                               server (sandbox and development; the secret comes from PAYLINE_API_SECRET)

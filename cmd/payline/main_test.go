@@ -543,3 +543,70 @@ func TestPostgresWithoutKeyCreatesNothing(t *testing.T) {
 		t.Errorf("a refused start created database %s", name)
 	}
 }
+
+// TestMembersManage: members list, reset-password and remove through the
+// command line, against a served instance: a reset password replaces the
+// old one and ends the member's tokens, a removed member can no longer
+// sign in, and both are in the audit log.
+func TestMembersManage(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		getenv := env("PAYLINE_MASTER_KEY", testMasterKey)
+		cmd := func(stdin string, args ...string) (string, error) {
+			var out, errOut bytes.Buffer
+			e := environment{getenv: getenv, stdout: &out, stderr: &errOut, stdin: strings.NewReader(stdin)}
+			err := e.members(ctx, append(args, "--database-url", url))
+			return out.String() + errOut.String(), err
+		}
+		if out, err := cmd("first password here\n", "add", "--customer", "acme", "--email", "ana@example.com", "--role", "administrator", "--password-stdin"); err != nil {
+			t.Fatalf("members add: %v %s", err, out)
+		}
+		m := startMain(t, url, io.Discard)
+		defer m.Close(ctx)
+		signIn := func(password string) (int, string) {
+			status, body := apiPost(t, m.Addr(), "", "/v1/admin/token", `{"username": "ana@example.com", "password": "`+password+`"}`)
+			token, _ := at(body, "data", "token").(string)
+			return status, token
+		}
+		status, token := signIn("first password here")
+		if status != 200 || token == "" {
+			t.Fatalf("sign-in: %d", status)
+		}
+		out, err := cmd("", "list", "--customer", "acme")
+		if err != nil || !strings.Contains(out, "acme: 1 member") || !strings.Contains(out, "ana@example.com") {
+			t.Fatalf("members list: %v\n%s", err, out)
+		}
+		if out, err := cmd("second password here\n", "reset-password", "--customer", "acme", "--email", "ana@example.com", "--password-stdin"); err != nil ||
+			!strings.Contains(out, "sessions and admin tokens ended") {
+			t.Fatalf("reset-password: %v %s", err, out)
+		}
+		status, _, _, err = apiDo(nil, "GET", "http://"+m.Addr()+"/v1/admin/members", "", "", http.Header{"Authorization": {"Bearer " + token}})
+		if err != nil || status != 401 {
+			t.Errorf("the token of before the reset answers %d", status)
+		}
+		if status, _ := signIn("first password here"); status != 401 {
+			t.Errorf("the old password still signs in: %d", status)
+		}
+		if status, _ := signIn("second password here"); status != 200 {
+			t.Errorf("the new password does not sign in: %d", status)
+		}
+		if out, err := cmd("", "remove", "--customer", "acme", "--email", "ana@example.com"); err != nil {
+			t.Fatalf("remove: %v %s", err, out)
+		}
+		if status, _ := signIn("second password here"); status != 401 {
+			t.Errorf("a removed member signs in: %d", status)
+		}
+		if out, err := cmd("", "remove", "--customer", "acme", "--email", "ana@example.com"); err == nil || !strings.Contains(err.Error(), "no member") {
+			t.Errorf("removing again: %v %s", err, out)
+		}
+		var audit bytes.Buffer
+		if err := run(ctx, []string{"audit", "list", "--customer", "acme", "--database-url", url}, &audit, io.Discard, getenv); err != nil {
+			t.Fatal(err)
+		}
+		for _, action := range []string{"member.password_reset", "member.removed"} {
+			if !strings.Contains(audit.String(), action) {
+				t.Errorf("the audit log lacks %s:\n%s", action, audit.String())
+			}
+		}
+	})
+}

@@ -13,11 +13,16 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+
 	"payline/domain"
+	"payline/rest"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -213,6 +218,7 @@ func TestRelayEndToEnd(t *testing.T) {
 			t.Fatalf("link token on the relay: %d %v", status, tok)
 		}
 		relayToken := tok["data"].(map[string]any)["token"].(string)
+		deliveries := p.listen(t, "account.added,paystubs.added")
 		status, sess := p.call(t, "GET", p.relayBase+"/link/v1/api/session", "", "", "Authorization", "Bearer "+relayToken)
 		if status != 200 {
 			t.Fatalf("session on the relay: %d %v", status, sess)
@@ -321,6 +327,22 @@ func TestRelayEndToEnd(t *testing.T) {
 		for _, want := range []string{"account.added", "paystubs.added"} {
 			if n := strings.Count(strings.Join(names, " ")+" ", want+" "); n != 1 {
 				t.Errorf("the relay emitted %s %d times: %v", want, n, names)
+			}
+		}
+		// And delivered them to its customer's webhook (a listener here),
+		// signed with the customer's own secret.
+		got := map[string]bool{}
+		for len(got) < 2 {
+			select {
+			case d := <-deliveries:
+				ts, _ := strconv.ParseInt(d.Headers["x-timestamp"], 10, 64)
+				if d.Headers["x-service-signature"] != domain.SignWebhook(p.relaySecret, ts, []byte(d.Body)) ||
+					!strings.Contains(d.Body, accountID) {
+					t.Errorf("delivery of %s: headers %v, body %s", d.Event, d.Headers, d.Body)
+				}
+				got[d.Event] = true
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the relay delivered only %v", got)
 			}
 		}
 
@@ -534,4 +556,39 @@ func TestFailedStartLeavesNoConnection(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// listen opens a webhook listener on the relay for its customer (the
+// websocket `payline webhooks listen` uses) and returns its deliveries,
+// each answered 200.
+func (p *relayPair) listen(t *testing.T, events string) <-chan rest.ListenerMessage {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	conn, _, err := websocket.Dial(ctx, "wss"+strings.TrimPrefix(p.relayBase, "https")+"/v1/webhook_listeners?enabled_events="+events,
+		&websocket.DialOptions{HTTPClient: p.client, Subprotocols: []string{rest.ListenerProtocol},
+			HTTPHeader: http.Header{"x-api-secret": {p.relaySecret}, "Service-Version": {domain.LatestVersion}}})
+	if err != nil {
+		t.Fatalf("listen on the relay: %v", err)
+	}
+	t.Cleanup(func() { conn.CloseNow() })
+	var ready rest.ListenerMessage
+	if err := wsjson.Read(ctx, conn, &ready); err != nil || ready.Type != "ready" {
+		t.Fatalf("the listener did not get ready: %v %+v", err, ready)
+	}
+	out := make(chan rest.ListenerMessage, 16)
+	go func() {
+		for {
+			var m rest.ListenerMessage
+			if err := wsjson.Read(ctx, conn, &m); err != nil {
+				return
+			}
+			if m.Type != "delivery" {
+				continue
+			}
+			_ = wsjson.Write(ctx, conn, rest.ListenerMessage{Type: "answer", DeliveryID: m.DeliveryID, StatusCode: 200})
+			out <- m
+		}
+	}()
+	return out
 }
