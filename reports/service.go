@@ -63,13 +63,7 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 	stored, err := s.tx.Reports().Report(ctx, sc, endUserID, reportType)
 	switch {
 	case err == nil && stored.DataVersion == version:
-		var r domain.VerificationReport
-		if err := json.Unmarshal(stored.Body, &r); err != nil {
-			return domain.VerificationReport{}, fmt.Errorf("stored %s report of %q: %w", reportType, endUserID, err)
-		}
-		link := s.links.Link(stored.DocumentID, sc)
-		r.Document = &link
-		return r, nil
+		return s.linked(sc, stored)
 	case err != nil && !errors.Is(err, domain.ErrNoRows):
 		return domain.VerificationReport{}, err
 	}
@@ -111,12 +105,10 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 			continue // no accounts: no end user to report on
 		}
 		if st, ok := stored[id]; ok && page.Next == nil && st.DataVersion == dataVersion(reportType, page.Items) {
-			var r domain.VerificationReport
-			if err := json.Unmarshal(st.Body, &r); err != nil {
-				return nil, fmt.Errorf("stored %s report of %q: %w", reportType, id, err)
+			r, err := s.linked(sc, st)
+			if err != nil {
+				return nil, err
 			}
-			link := s.links.Link(st.DocumentID, sc)
-			r.Document = &link
 			out[id] = r
 			continue
 		}
@@ -140,6 +132,18 @@ func (s *Service) DocumentLinks(ctx context.Context, sc domain.Scope, docs []dom
 		out[i] = s.links.Link(d.ID, sc)
 	}
 	return out
+}
+
+// linked is a stored report as served: its JSON with a fresh link to its
+// PDF.
+func (s *Service) linked(sc domain.Scope, st domain.StoredReport) (domain.VerificationReport, error) {
+	var r domain.VerificationReport
+	if err := json.Unmarshal(st.Body, &r); err != nil {
+		return domain.VerificationReport{}, fmt.Errorf("stored %s report of %q: %w", st.Type, st.EndUserID, err)
+	}
+	link := s.links.Link(st.DocumentID, sc)
+	r.Document = &link
+	return r, nil
 }
 
 // Render assembles and renders an end user's report from the stored data
@@ -227,13 +231,7 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 		return domain.VerificationReport{}, err
 	}
 	if current != nil {
-		var stored domain.VerificationReport
-		if err := json.Unmarshal(current.Body, &stored); err != nil {
-			return domain.VerificationReport{}, fmt.Errorf("stored %s report of %q: %w", reportType, endUserID, err)
-		}
-		link := s.links.Link(current.DocumentID, sc)
-		stored.Document = &link
-		return stored, nil
+		return s.linked(sc, *current)
 	}
 	link := s.links.Link(file.ID, sc)
 	r.Document = &link

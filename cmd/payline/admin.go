@@ -242,23 +242,15 @@ func (e environment) members(ctx context.Context, args []string) error {
 		fmt.Fprint(e.stderr, "payline members add: --customer, --email and --role are required\n")
 		return errUsage
 	}
-	password := ""
-	if *fromStdin {
-		line, err := bufio.NewReader(e.stdin).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("read password: %w", err)
-		}
-		if password = strings.TrimRight(line, "\r\n"); password == "" {
-			return errors.New("--password-stdin: stdin had no password")
-		}
-	}
-	s, err := e.openSealedStores(ctx, d)
+	password, err := e.passwordFromStdin(*fromStdin)
 	if err != nil {
 		return err
 	}
-	defer s.db.Close()
-	ks := storage.NewKeyStore(s.db)
-	members := domain.NewMemberService(s.keys, ks, ks, storage.NewSignInThrottle(s.db), domain.SystemClock{}, 0)
+	members, closeDB, err := e.memberService(ctx, d)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
 	added, err := members.AddMember(ctx, *customer, *email, *role, password)
 	if err != nil {
 		return err
@@ -269,6 +261,33 @@ func (e environment) members(ctx context.Context, args []string) error {
 		fmt.Fprintf(e.stdout, "password: %s\n(shown once; sign in at /dashboard or POST /v1/admin/token)\n", added.Password)
 	}
 	return nil
+}
+
+// passwordFromStdin reads a password from stdin's first line when asked
+// (--password-stdin), else "" (Payline makes one up).
+func (e environment) passwordFromStdin(asked bool) (string, error) {
+	if !asked {
+		return "", nil
+	}
+	line, err := bufio.NewReader(e.stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("read password: %w", err)
+	}
+	password := strings.TrimRight(line, "\r\n")
+	if password == "" {
+		return "", errors.New("--password-stdin: stdin had no password")
+	}
+	return password, nil
+}
+
+// memberService opens the database's member use cases for a command.
+func (e environment) memberService(ctx context.Context, d *dataFlags) (*domain.MemberService, func(), error) {
+	s, err := e.openSealedStores(ctx, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	ks := storage.NewKeyStore(s.db)
+	return domain.NewMemberService(s.keys, ks, ks, storage.NewSignInThrottle(s.db), domain.SystemClock{}, 0), func() { s.db.Close() }, nil
 }
 
 // manageMember lists, removes, or resets the password of, a customer's
@@ -294,23 +313,15 @@ func (e environment) manageMember(ctx context.Context, cmd string, args []string
 		fmt.Fprintf(e.stderr, "payline members %s: %s required\n%s", cmd, need, membersUsage)
 		return errUsage
 	}
-	password := ""
-	if fromStdin {
-		line, err := bufio.NewReader(e.stdin).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("read password: %w", err)
-		}
-		if password = strings.TrimRight(line, "\r\n"); password == "" {
-			return errors.New("--password-stdin: stdin had no password")
-		}
-	}
-	s, err := e.openSealedStores(ctx, d)
+	password, err := e.passwordFromStdin(fromStdin)
 	if err != nil {
 		return err
 	}
-	defer s.db.Close()
-	ks := storage.NewKeyStore(s.db)
-	members := domain.NewMemberService(s.keys, ks, ks, storage.NewSignInThrottle(s.db), domain.SystemClock{}, 0)
+	members, closeDB, err := e.memberService(ctx, d)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
 	switch cmd {
 	case "list":
 		c, ms, err := members.ListMembers(ctx, *customer)
