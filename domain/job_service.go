@@ -73,7 +73,11 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 			return wait, nil
 		}
 	}
-	j.Outcome, j.Timestamp, j.ErrorCode, j.ErrorType = res.Outcome, &now, res.ErrorCode, res.ErrorType
+	at := now
+	if !res.At.IsZero() {
+		at = res.At
+	}
+	j.Outcome, j.Timestamp, j.ErrorCode, j.ErrorType = res.Outcome, &at, res.ErrorCode, res.ErrorType
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		if err := tx.Jobs().UpdateJobOutcome(ctx, r.Scope, j); errors.Is(err, ErrNoRows) {
 			return errJobFinal

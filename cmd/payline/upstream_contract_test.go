@@ -178,7 +178,7 @@ func TestRelayContract(t *testing.T) {
 	}
 	t.Logf("%d exchanges over %d operations: %s", len(exchanges), len(ops), strings.Join(ops, ", "))
 	for _, want := range []string{"POST /link_tokens", "GET /accounts/{account_id}", "GET /jobs", "GET /accounts/{account_id}/paystubs",
-		"GET /accounts/{account_id}/identity", "GET /platforms", "POST /webhooks"} {
+		"GET /accounts/{account_id}/identity", "GET /platforms", "GET /employers", "POST /webhooks"} {
 		if !seen[want] && !seen[strings.Replace(want, "POST /webhooks", "PUT /webhooks/{webhook_id}", 1)] {
 			t.Errorf("the relay never called %s", want)
 		}

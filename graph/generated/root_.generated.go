@@ -3635,8 +3635,12 @@ type Employer implements Node {
   percentageSupported: Boolean!
   minPercentage: Int!
   maxPercentage: Int!
-  "The payroll platform the employer's staff log in to (itself, for an ESP)."
-  platform: Platform!
+  """
+  The payroll platform the employer's staff log in to (itself, for an ESP).
+  Null when the directory does not know it: a relayed mode's employers are
+  its upstream's, whose directory does not say (its own Link does).
+  """
+  platform: Platform
 }
 
 type Platform implements Node {
