@@ -213,7 +213,7 @@ func TestRelayEndToEnd(t *testing.T) {
 		}
 		platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
 		p.checkDirectory(t)
-		jobs := []string{"direct_deposit_switch", "paystubs", "identity", "employment", "income"}
+		jobs := []string{"direct_deposit_switch", "paystubs", "identity", "employment", "income", "tax_forms"}
 		status, tok := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
 			`{"org_name": "Acme Lending", "end_user_id": "alice", "required_jobs": ["`+strings.Join(jobs, `", "`)+`"],
 			  "allocation": {"targets": [{"name": "Main", "type": "checking", "account_number": "123456789", "routing_number": "011000015"}]}}`)
@@ -314,6 +314,9 @@ func TestRelayEndToEnd(t *testing.T) {
 		if status != 200 {
 			t.Errorf("VOIE on the relay: %d %v", status, voie)
 		}
+		// The W-2s, each document the upstream's own file.
+		_, upAcct := p.call(t, "GET", p.upstreamBase+"/v1/accounts/"+accountID, p.upstreamSecret, "")
+		p.checkDocuments(t, dbURL, "alice", at(upAcct, "data", "end_user_id").(string))
 		// The account through GraphQL.
 		status, gql := p.call(t, "POST", p.relayBase+"/graphql", p.relaySecret,
 			`{"query": "{ endUser(id: \"alice\") { accounts { edges { node { id platform { id } } } } } }"}`)
@@ -407,6 +410,50 @@ func TestRelayEndToEnd(t *testing.T) {
 }
 
 // at walks decoded JSON by keys.
+// checkDocuments: every W-2 document of the end user on the relay is the
+// upstream's, byte for byte, and its parsed data too; the relay stored
+// each file when it read the tax forms (it does not render its own).
+func (p *relayPair) checkDocuments(t *testing.T, dbURL, endUser, upstreamEndUser string) {
+	t.Helper()
+	relayed := p.all(t, p.relayBase, p.relaySecret, "/v1/end_users/"+endUser+"/documents")
+	upstream := p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/end_users/"+upstreamEndUser+"/documents")
+	if len(relayed) == 0 || len(relayed) != len(upstream) {
+		t.Fatalf("%d documents on the relay, %d upstream", len(relayed), len(upstream))
+	}
+	db, err := storage.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, doc := range relayed {
+		var n int
+		if err := db.GetContext(context.Background(), &n, db.Rebind(`SELECT count(*) FROM files WHERE id = ?`), at(doc, "id")); err != nil || n != 1 {
+			t.Errorf("document %v: %d files stored before any download, %v; want the upstream's, stored at ingest", at(doc, "id"), n, err)
+		}
+	}
+	download := func(doc any) []byte {
+		link, _ := at(doc, "document", "download_url").(string)
+		resp, err := p.client.Get(link)
+		if err != nil {
+			t.Fatalf("download %s: %v", link, err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/pdf" {
+			t.Fatalf("download %s: %d %s %v", link, resp.StatusCode, resp.Header.Get("Content-Type"), err)
+		}
+		return body
+	}
+	for i := range relayed {
+		if at(relayed[i], "id") != at(upstream[i], "id") || !reflect.DeepEqual(at(relayed[i], "parsed_data"), at(upstream[i], "parsed_data")) {
+			t.Errorf("document %d differs:\nrelay    %v\nupstream %v", i, relayed[i], upstream[i])
+		}
+		if r, u := download(relayed[i]), download(upstream[i]); !bytes.Equal(r, u) {
+			t.Errorf("document %v: the relay serves %d bytes, not the upstream's %d", at(relayed[i], "id"), len(r), len(u))
+		}
+	}
+}
+
 // checkDirectory: the relay's directory is the upstream's. Every
 // employer and platform reads the same on both (ids included); an EIN
 // only the upstream knows is looked up there; search finds an upstream

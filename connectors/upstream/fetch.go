@@ -78,6 +78,17 @@ func (c *Client) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetch
 			}
 			return true, nil
 		})
+		// Each form's document, as the upstream holds it.
+		endUser := domain.UpstreamEndUser(r.Account.CustomerID, r.Account.EndUserID)
+		for i := 0; err == nil && i < len(f.W2s); i++ {
+			if f.W2s[i].DocumentID == "" {
+				continue
+			}
+			var doc domain.Document
+			if doc, err = c.document(ctx, endUser, f.W2s[i].DocumentID); err == nil {
+				f.W2s[i].File = &doc
+			}
+		}
 	default:
 		return f, fmt.Errorf("the upstream relay does not read %s yet", r.Product)
 	}
