@@ -286,8 +286,9 @@ func (s *WebhookService) deliver(ctx context.Context, run DeliveryRun, attempt i
 		return Delivery{}, DeliveryGiveUp, err
 	}
 	start := time.Now() // a latency: the monotonic clock, not the (injectable) wall clock
-	status, sendErr := s.sender.Send(ctx, req)
-	d.Latency, d.StatusCode = time.Since(start), status
+	resp, sendErr := s.sender.Send(ctx, req)
+	status := resp.Status
+	d.Latency, d.StatusCode, d.ResponseExcerpt = time.Since(start), status, resp.Excerpt
 	result := DeliveryDone
 	switch {
 	case sendErr == nil && status == 200:
