@@ -59,7 +59,7 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		res = JobResult{Outcome: OutcomeError, ErrorType: ErrorTypePlatform, ErrorCode: CodePendingTimeout}
 	}
 	var fetched Fetched
-	product := productOf(j.Name)
+	product := ProductOf(j.Name)
 	if res.Outcome == OutcomeSuccess && product != "" {
 		// Read the product before the transaction: a real connector does
 		// network I/O here, which must not hold a database transaction.

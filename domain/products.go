@@ -145,9 +145,9 @@ func btoi(b bool) int {
 	return 0
 }
 
-// productOf is the data product a job produces ("" for jobs that produce
+// ProductOf is the data product a job produces ("" for jobs that produce
 // none, like bill switches), and which product a switch refreshes.
-func productOf(j JobType) string {
+func ProductOf(j JobType) string {
 	switch j {
 	case JobIdentity:
 		return ProductIdentity

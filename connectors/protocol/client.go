@@ -1,0 +1,399 @@
+package protocol
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/sony/gobreaker/v2"
+
+	"payline/domain"
+)
+
+var _ domain.Connector = (*Client)(nil)
+
+// Config is how Payline reaches a connector.
+type Config struct {
+	// URL is the connector's base URL: https, or http on a loopback
+	// address only (credentials never cross a network in the clear).
+	URL string
+	// Secret signs every request (PAYLINE_CONNECTOR_SECRET).
+	Secret string
+	// Timeout bounds one request, and is sent as its deadline (10 s when
+	// zero).
+	Timeout time.Duration
+	// CAFile is a PEM bundle of extra CAs for a connector with a private
+	// certificate.
+	CAFile string
+	// HTTP sends the requests (built from CAFile when nil).
+	HTTP *http.Client
+	// BreakAfter consecutive failures to reach the connector open its
+	// circuit for Cooldown, during which calls fail at once (5 and 30 s
+	// when zero).
+	BreakAfter uint32
+	Cooldown   time.Duration
+}
+
+// Client speaks the protocol to one connector and is a domain.Connector.
+// A connector that cannot be reached (network error, timeout, 5XX, 429)
+// is UPSTREAM_UNAVAILABLE, which Link shows as "try again" and the job
+// runner retries with backoff without spending an attempt; after
+// BreakAfter such failures in a row the circuit opens and calls fail at
+// once for Cooldown, so a struggling connector is not hammered.
+type Client struct {
+	base     *url.URL
+	secret   string
+	timeout  time.Duration
+	http     *http.Client
+	breaker  *gobreaker.CircuitBreaker[[]byte]
+	cooldown time.Duration
+}
+
+// New checks the configuration; it does not call the connector
+// (Capabilities does).
+func New(cfg Config) (*Client, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, fmt.Errorf("--connector-url %q: must be an https URL (or http on a loopback address)", cfg.URL)
+	}
+	if u.Scheme == "http" && !loopback(u.Hostname()) {
+		return nil, fmt.Errorf("--connector-url %q: credentials travel to the connector, so it must be https unless it is on this machine (127.0.0.1, ::1, localhost)", cfg.URL)
+	}
+	if cfg.Secret == "" {
+		return nil, errors.New("PAYLINE_CONNECTOR_SECRET is not set: requests to the connector are signed with it")
+	}
+	c := &Client{base: u, secret: cfg.Secret, timeout: cfg.Timeout, http: cfg.HTTP, cooldown: cfg.Cooldown}
+	if c.timeout <= 0 {
+		c.timeout = 10 * time.Second
+	}
+	if c.cooldown <= 0 {
+		c.cooldown = 30 * time.Second
+	}
+	if c.http == nil {
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		if cfg.CAFile != "" {
+			pem, err := os.ReadFile(cfg.CAFile)
+			if err != nil {
+				return nil, fmt.Errorf("--connector-ca-file: %w", err)
+			}
+			roots, err := x509.SystemCertPool()
+			if err != nil {
+				roots = x509.NewCertPool()
+			}
+			if !roots.AppendCertsFromPEM(pem) {
+				return nil, fmt.Errorf("--connector-ca-file %s holds no PEM certificate", cfg.CAFile)
+			}
+			transport.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+		}
+		c.http = &http.Client{Transport: transport}
+	}
+	breakAfter := cfg.BreakAfter
+	if breakAfter == 0 {
+		breakAfter = 5
+	}
+	c.breaker = gobreaker.NewCircuitBreaker[[]byte](gobreaker.Settings{
+		Name: "connector " + u.Host, MaxRequests: 1, Timeout: c.cooldown,
+		ReadyToTrip: func(n gobreaker.Counts) bool { return n.ConsecutiveFailures >= breakAfter },
+		// Only an unreachable connector counts against it; a refusal (bad
+		// credentials, a locked account) is the platform answering.
+		IsSuccessful: func(err error) bool { return !unreachable(err) },
+	})
+	return c, nil
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// errUnreachable marks a call the connector did not answer.
+type errUnreachable struct {
+	err        error
+	retryAfter time.Duration
+}
+
+func (e *errUnreachable) Error() string { return e.err.Error() }
+func (e *errUnreachable) Unwrap() error { return e.err }
+
+func unreachable(err error) bool {
+	var u *errUnreachable
+	return errors.As(err, &u)
+}
+
+// retryUnreachable is the retry hint of a connector that did not answer.
+const retryUnreachable = 5 * time.Second
+
+// call sends one signed request and decodes the answer into out. Errors
+// are the domain's, mapped in one place (errorFrom).
+func (c *Client) call(ctx context.Context, method, path string, in, out any) error {
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return err
+		}
+	}
+	raw, err := c.breaker.Execute(func() ([]byte, error) { return c.send(ctx, method, path, body) })
+	if err != nil {
+		return errorFrom(err, c.cooldown)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s %s: the connector answered something that is not this operation's JSON: %w", method, path, err)
+	}
+	return nil
+}
+
+func (c *Client) send(ctx context.Context, method, path string, body []byte) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	ts := time.Now().Unix()
+	req.Header.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
+	req.Header.Set(HeaderSignature, Sign(c.secret, method, path, ts, body))
+	if d, ok := ctx.Deadline(); ok {
+		req.Header.Set(HeaderDeadline, d.UTC().Format(time.RFC3339Nano))
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, &errUnreachable{err: err, retryAfter: retryUnreachable}
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, &errUnreachable{err: err, retryAfter: retryUnreachable}
+	}
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+		wait := retryUnreachable
+		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+			wait = time.Duration(s) * time.Second
+		}
+		var eb ErrorBody
+		_ = json.Unmarshal(raw, &eb)
+		if eb.Error.Code == domain.CodePlatformUnavailable {
+			return nil, refusedBy(eb.Error) // the platform behind it is down; the connector answered
+		}
+		return nil, &errUnreachable{err: fmt.Errorf("%s %s: %d", method, path, resp.StatusCode), retryAfter: wait}
+	case resp.StatusCode >= 400:
+		var eb ErrorBody
+		if err := json.Unmarshal(raw, &eb); err != nil || eb.Error.Code == "" {
+			return nil, fmt.Errorf("%s %s: %d without the protocol's error body", method, path, resp.StatusCode)
+		}
+		return nil, refusedBy(eb.Error)
+	}
+	return raw, nil
+}
+
+// refused is a connector's refusal in the protocol's error body.
+type refused struct{ ErrorDetail }
+
+func (r *refused) Error() string { return r.Code + ": " + r.Message }
+
+func refusedBy(d ErrorDetail) error { return &refused{d} }
+
+// errorFrom maps every way a call can fail onto the domain's errors: the
+// one place the protocol's outcomes become Payline's.
+//   - the connector unreachable, timing out, 5XX or 429, or its circuit
+//     open: UPSTREAM_UNAVAILABLE with a retry hint;
+//   - the login outcomes (INVALID_CREDENTIALS, INVALID_MFA_CODE,
+//     ACCOUNT_LOCKED, PLATFORM_UNAVAILABLE): those codes, as the user's
+//     to act on (Link words them for the user);
+//   - a refused signature: the operator's configuration, said plainly;
+//   - anything else: an error naming the connector's code, for the logs.
+func errorFrom(err error, cooldown time.Duration) error {
+	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
+		return domain.UpstreamUnavailable("the payroll connector", cooldown, err)
+	}
+	var u *errUnreachable
+	if errors.As(err, &u) {
+		return domain.UpstreamUnavailable("the payroll connector", u.retryAfter, err)
+	}
+	var r *refused
+	if !errors.As(err, &r) {
+		return err
+	}
+	switch r.Code {
+	case domain.CodeInvalidCredentials, domain.CodeInvalidMFACode, domain.CodeAccountLocked, domain.CodePlatformUnavailable:
+		return &domain.Error{Kind: domain.KindInvalid, Code: r.Code, Message: r.Message}
+	case "INVALID_SIGNATURE":
+		return fmt.Errorf("the connector refused this server's signature: PAYLINE_CONNECTOR_SECRET is not the connector's secret, or the clocks differ by over %s", ReplayWindow)
+	}
+	return fmt.Errorf("the connector refused the request (%s): %s", r.Code, r.Message)
+}
+
+// Capabilities asks the connector what it serves: serve calls it at start
+// to check the URL and secret.
+func (c *Client) Capabilities(ctx context.Context) (Capabilities, error) {
+	var out Capabilities
+	if err := c.call(ctx, http.MethodGet, PathCapabilities, nil, &out); err != nil {
+		return Capabilities{}, err
+	}
+	if out.ProtocolVersion != Version {
+		return out, fmt.Errorf("the connector speaks protocol version %q; this server speaks %q", out.ProtocolVersion, Version)
+	}
+	return out, nil
+}
+
+// Login implements domain.Connector.
+func (c *Client) Login(ctx context.Context, p domain.Platform, cr domain.Credentials) (string, error) {
+	var out LoginResponse
+	err := c.call(ctx, http.MethodPost, PathLogin, LoginRequest{Platform: platformOf(p),
+		Credentials: Credentials{Username: cr.Username, Password: cr.Password, MFACode: cr.MFACode}}, &out)
+	switch {
+	case err != nil:
+		return "", err
+	case out.MFARequired != nil:
+		return "", &domain.MFARequiredError{Prompt: out.MFARequired.Prompt}
+	case out.Connection == "":
+		return "", errors.New("the connector answered a login with neither a connection nor mfa_required")
+	}
+	return out.Connection, nil
+}
+
+// Match implements domain.Connector. A connector that cannot answer
+// matches nothing, so Link falls back to search.
+func (c *Client) Match(ctx context.Context, m domain.PlatformMatching, candidates []domain.Platform) []domain.Platform {
+	req := MatchRequest{Matching: Matching(m), Candidates: make([]Platform, len(candidates))}
+	byID := make(map[string]domain.Platform, len(candidates))
+	for i, p := range candidates {
+		req.Candidates[i] = platformOf(p)
+		byID[p.ID] = p
+	}
+	var out MatchResponse
+	if err := c.call(ctx, http.MethodPost, PathMatch, req, &out); err != nil {
+		return nil
+	}
+	var matched []domain.Platform
+	for _, id := range out.PlatformIDs {
+		if p, ok := byID[id]; ok {
+			matched = append(matched, p)
+		}
+	}
+	return matched
+}
+
+// Run implements domain.Connector: one attempt, under a fresh idempotency
+// key.
+func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, started, now time.Time) (domain.JobResult, error) {
+	var out RunResponse
+	err := c.call(ctx, http.MethodPost, PathRun, RunRequest{IdempotencyKey: domain.NewID(), Job: jobOf(j), Account: accountOf(a),
+		StartedAt: started.UTC(), Now: now.UTC()}, &out)
+	if err != nil {
+		return domain.JobResult{}, err
+	}
+	res := domain.JobResult{Outcome: domain.Outcome(out.Outcome), ErrorType: out.ErrorType, ErrorCode: out.ErrorCode,
+		RetryAfter: time.Duration(out.RetryAfterSeconds * float64(time.Second))}
+	if out.At != nil {
+		res.At = out.At.UTC()
+	}
+	switch res.Outcome {
+	case domain.OutcomeSuccess, domain.OutcomePending:
+	case domain.OutcomeError:
+		if res.ErrorCode == "" {
+			return domain.JobResult{}, fmt.Errorf("the connector failed job %s without an error_code", j.ID)
+		}
+		if res.ErrorType == "" {
+			res.ErrorType = domain.ErrorTypePlatform
+		}
+	default:
+		return domain.JobResult{}, fmt.Errorf("the connector answered job %s with outcome %q (want success, error or pending)", j.ID, out.Outcome)
+	}
+	return res, nil
+}
+
+// Fetch implements domain.Connector: every page of the product.
+func (c *Client) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetched, error) {
+	req := FetchRequest{Product: r.Product, Account: accountOf(r.Account), Since: r.Since.UTC(), Now: r.Now.UTC()}
+	for _, j := range r.Switches {
+		req.Switches = append(req.Switches, jobOf(j))
+	}
+	var f domain.Fetched
+	for {
+		var page FetchResponse
+		if err := c.call(ctx, http.MethodPost, PathFetch, req, &page); err != nil {
+			return domain.Fetched{}, err
+		}
+		if err := addPage(&f, r.Product, page.Data); err != nil {
+			return domain.Fetched{}, fmt.Errorf("%s from the connector: %w", r.Product, err)
+		}
+		if page.NextCursor == nil || *page.NextCursor == "" {
+			return f, nil
+		}
+		if *page.NextCursor == req.Cursor {
+			return domain.Fetched{}, fmt.Errorf("%s from the connector: the next cursor repeats the last", r.Product)
+		}
+		req.Cursor = *page.NextCursor
+	}
+}
+
+// addPage decodes one page of a product into f.
+func addPage(f *domain.Fetched, product string, data json.RawMessage) error {
+	switch product {
+	case domain.ProductIdentity:
+		return json.Unmarshal(data, &f.Identity)
+	case domain.ProductEmployment:
+		return json.Unmarshal(data, &f.Employment)
+	case domain.ProductIncome:
+		return json.Unmarshal(data, &f.Income)
+	case domain.ProductAllocations:
+		var items []domain.DepositAllocation
+		err := json.Unmarshal(data, &items)
+		f.Allocations = append(f.Allocations, items...)
+		return err
+	case domain.ProductPaystubs:
+		var items []domain.Paystub
+		err := json.Unmarshal(data, &items)
+		f.Paystubs = append(f.Paystubs, items...)
+		return err
+	case domain.ProductShifts:
+		// Shift reads itself (older shapes too), which would swallow the
+		// id beside it: each item is read twice.
+		var items []json.RawMessage
+		if err := json.Unmarshal(data, &items); err != nil {
+			return err
+		}
+		for _, raw := range items {
+			var s domain.DatedShift
+			var id struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(raw, &s.Shift); err != nil {
+				return err
+			}
+			if err := json.Unmarshal(raw, &id); err != nil {
+				return err
+			}
+			s.ID = id.ID
+			f.Shifts = append(f.Shifts, s)
+		}
+		return nil
+	case domain.ProductTaxForms:
+		var items []TaxForm
+		err := json.Unmarshal(data, &items)
+		for _, t := range items {
+			f.W2s = append(f.W2s, domain.DatedW2{TaxFormID: t.ID, DocumentID: t.DocumentID, W2: t.ParsedData})
+		}
+		return err
+	}
+	return fmt.Errorf("no product %q in protocol v%s", product, Version)
+}

@@ -1,0 +1,289 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"payline/domain"
+)
+
+// pageSize is how many items a list product's page holds.
+const pageSize = 100
+
+// maxRequest bounds a request body.
+const maxRequest = 1 << 20
+
+// Server serves a domain.Connector over the protocol: the sandbox for
+// payline connectors serve-sandbox, and the reference every other
+// connector is checked against.
+type Server struct {
+	connector domain.Connector
+	caps      Capabilities
+	secret    string
+	clock     domain.Clock
+	logger    *slog.Logger
+
+	mu   sync.Mutex
+	runs map[string]runMemo // idempotency key → first answer
+}
+
+type runMemo struct {
+	res RunResponse
+	at  time.Time
+}
+
+// NewServer serves c for the platforms given (their jobs as they support
+// them, and the products those jobs read), signed with secret.
+func NewServer(name string, c domain.Connector, platforms []domain.Platform, secret string, clock domain.Clock, logger *slog.Logger) *Server {
+	caps := Capabilities{ProtocolVersion: Version, Name: name, Platforms: []PlatformCapability{}}
+	for _, p := range platforms {
+		pc := PlatformCapability{ID: p.ID, Name: p.Name, Type: string(p.Type), Jobs: []string{}, Products: []string{}}
+		for _, j := range p.SupportedJobs {
+			pc.Jobs = append(pc.Jobs, string(j))
+			if prod := domain.ProductOf(j); prod != "" && !slices.Contains(pc.Products, prod) {
+				pc.Products = append(pc.Products, prod)
+			}
+		}
+		caps.Platforms = append(caps.Platforms, pc)
+	}
+	return &Server{connector: c, caps: caps, secret: secret, clock: clock, logger: logger, runs: map[string]runMemo{}}
+}
+
+// ServeHTTP implements http.Handler: every operation checks the signature
+// and honours the caller's deadline.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequest+1))
+	if err != nil || len(body) > maxRequest {
+		writeError(w, http.StatusRequestEntityTooLarge, "INVALID_REQUEST", domain.CodeRequestTooLarge, "the request body is over 1 MiB")
+		return
+	}
+	if err := Verify(s.secret, r.Header, r.Method, r.URL.Path, body, s.clock.Now()); err != nil {
+		writeError(w, http.StatusUnauthorized, "AUTHENTICATION_ERROR", "INVALID_SIGNATURE", err.Error())
+		return
+	}
+	ctx := r.Context()
+	if d, err := time.Parse(time.RFC3339Nano, r.Header.Get(HeaderDeadline)); err == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d)
+		defer cancel()
+	}
+	var out any
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == PathCapabilities:
+		out = s.caps
+	case r.Method == http.MethodPost && r.URL.Path == PathLogin:
+		out, err = s.login(ctx, body)
+	case r.Method == http.MethodPost && r.URL.Path == PathMatch:
+		out, err = s.match(ctx, body)
+	case r.Method == http.MethodPost && r.URL.Path == PathRun:
+		out, err = s.run(ctx, body)
+	case r.Method == http.MethodPost && r.URL.Path == PathFetch:
+		out, err = s.fetch(ctx, body)
+	default:
+		writeError(w, http.StatusNotFound, "NOT_FOUND", "OPERATION_NOT_FOUND", "no operation "+r.Method+" "+r.URL.Path+" in connector protocol v"+Version)
+		return
+	}
+	if ctx.Err() != nil {
+		writeError(w, http.StatusGatewayTimeout, "PLATFORM_ERROR", domain.CodePlatformUnavailable, "the request's deadline passed before the platform answered")
+		return
+	}
+	if err != nil {
+		status, detail := refusal(err)
+		if status >= 500 {
+			s.logger.Error("connector operation failed", slog.String("path", r.URL.Path), slog.Any("error", err))
+		}
+		writeError(w, status, detail.Type, detail.Code, detail.Message)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+func decode(body []byte, v any) error {
+	if err := json.Unmarshal(body, v); err != nil {
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON, "the body is not this operation's JSON: %v", err)
+	}
+	return nil
+}
+
+func (s *Server) login(ctx context.Context, body []byte) (any, error) {
+	var req LoginRequest
+	if err := decode(body, &req); err != nil {
+		return nil, err
+	}
+	conn, err := s.connector.Login(ctx, domain.Platform{ID: req.Platform.ID, Name: req.Platform.Name, Type: domain.PlatformType(req.Platform.Type)},
+		domain.Credentials{Username: req.Credentials.Username, Password: req.Credentials.Password, MFACode: req.Credentials.MFACode})
+	var mfa *domain.MFARequiredError
+	if errors.As(err, &mfa) {
+		return LoginResponse{MFARequired: &MFARequired{Prompt: mfa.Prompt}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return LoginResponse{Connection: conn}, nil
+}
+
+func (s *Server) match(ctx context.Context, body []byte) (any, error) {
+	var req MatchRequest
+	if err := decode(body, &req); err != nil {
+		return nil, err
+	}
+	candidates := make([]domain.Platform, len(req.Candidates))
+	for i, c := range req.Candidates {
+		candidates[i] = domain.Platform{ID: c.ID, Name: c.Name, Type: domain.PlatformType(c.Type)}
+	}
+	out := MatchResponse{PlatformIDs: []string{}}
+	for _, p := range s.connector.Match(ctx, domain.PlatformMatching(req.Matching), candidates) {
+		out.PlatformIDs = append(out.PlatformIDs, p.ID)
+	}
+	return out, nil
+}
+
+// memoFor is how long an attempt's answer is kept for a retried request.
+const memoFor = 10 * time.Minute
+
+func (s *Server) run(ctx context.Context, body []byte) (any, error) {
+	var req RunRequest
+	if err := decode(body, &req); err != nil {
+		return nil, err
+	}
+	if req.IdempotencyKey == "" {
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeMissingFields, "missing required fields: idempotency_key")
+	}
+	now := s.clock.Now()
+	s.mu.Lock()
+	for k, m := range s.runs {
+		if now.Sub(m.at) > memoFor {
+			delete(s.runs, k)
+		}
+	}
+	memo, seen := s.runs[req.IdempotencyKey]
+	s.mu.Unlock()
+	if seen {
+		return memo.res, nil
+	}
+	res, err := s.connector.Run(ctx, req.Job.domain(), req.Account.domain(), req.StartedAt, req.Now)
+	if err != nil {
+		return nil, err
+	}
+	out := RunResponse{Outcome: string(res.Outcome), ErrorType: res.ErrorType, ErrorCode: res.ErrorCode, RetryAfterSeconds: res.RetryAfter.Seconds()}
+	if !res.At.IsZero() {
+		at := res.At.UTC()
+		out.At = &at
+	}
+	s.mu.Lock()
+	s.runs[req.IdempotencyKey] = runMemo{res: out, at: now}
+	s.mu.Unlock()
+	return out, nil
+}
+
+func (s *Server) fetch(ctx context.Context, body []byte) (any, error) {
+	var req FetchRequest
+	if err := decode(body, &req); err != nil {
+		return nil, err
+	}
+	offset := 0
+	if req.Cursor != "" {
+		n, err := strconv.Atoi(req.Cursor)
+		if err != nil || n < 0 {
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not one this connector gave")
+		}
+		offset = n
+	}
+	switches := make([]domain.Job, len(req.Switches))
+	for i, j := range req.Switches {
+		switches[i] = j.domain()
+	}
+	f, err := s.connector.Fetch(ctx, domain.FetchRequest{Account: req.Account.domain(), Product: req.Product, Switches: switches,
+		Since: req.Since, Now: req.Now})
+	if err != nil {
+		return nil, err
+	}
+	var whole any
+	switch req.Product {
+	case domain.ProductIdentity:
+		whole = f.Identity
+	case domain.ProductEmployment:
+		whole = f.Employment
+	case domain.ProductIncome:
+		whole = f.Income
+	case domain.ProductAllocations:
+		return page(f.Allocations, offset)
+	case domain.ProductPaystubs:
+		return page(f.Paystubs, offset)
+	case domain.ProductShifts:
+		items := make([]ShiftItem, len(f.Shifts))
+		for i, sh := range f.Shifts {
+			items[i] = ShiftItem{ID: sh.ID, Shift: sh.Shift}
+		}
+		return page(items, offset)
+	case domain.ProductTaxForms:
+		items := make([]TaxForm, len(f.W2s))
+		for i, w := range f.W2s {
+			items[i] = TaxForm{ID: w.TaxFormID, DocumentID: w.DocumentID, FormType: "w2", ParsedData: w.W2}
+		}
+		return page(items, offset)
+	default:
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "product: this connector has no product %q", req.Product)
+	}
+	data, err := json.Marshal(whole)
+	if err != nil {
+		return nil, err
+	}
+	return FetchResponse{Data: data}, nil
+}
+
+// page is one page of a list product from offset.
+func page[T any](items []T, offset int) (FetchResponse, error) {
+	end := min(offset+pageSize, len(items))
+	part := []T{}
+	if offset < len(items) {
+		part = items[offset:end]
+	}
+	data, err := json.Marshal(part)
+	if err != nil {
+		return FetchResponse{}, err
+	}
+	out := FetchResponse{Data: data}
+	if end < len(items) {
+		next := strconv.Itoa(end)
+		out.NextCursor = &next
+	}
+	return out, nil
+}
+
+func writeError(w http.ResponseWriter, status int, typ, code, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(ErrorBody{Error: ErrorDetail{Type: typ, Code: code, Message: message}})
+}
+
+// refusal is how the server answers a connector's error: the login
+// outcomes as 422 with their codes (PLATFORM_UNAVAILABLE as 503), a
+// malformed request as 400, anything else 500 without its detail.
+func refusal(err error) (int, ErrorDetail) {
+	var e *domain.Error
+	if !errors.As(err, &e) {
+		return http.StatusInternalServerError, ErrorDetail{Type: "UNKNOWN_ERROR", Code: domain.CodeUnknown, Message: "the connector failed; its log says why"}
+	}
+	detail := ErrorDetail{Type: domain.LinkErrorType(e.Code), Code: e.Code, Message: e.Message}
+	switch e.Code {
+	case domain.CodeInvalidCredentials, domain.CodeInvalidMFACode, domain.CodeAccountLocked:
+		return http.StatusUnprocessableEntity, detail
+	case domain.CodePlatformUnavailable:
+		return http.StatusServiceUnavailable, detail
+	}
+	if e.Kind == domain.KindInvalid {
+		detail.Type = "INVALID_REQUEST"
+		return http.StatusBadRequest, detail
+	}
+	return http.StatusInternalServerError, ErrorDetail{Type: "UNKNOWN_ERROR", Code: domain.CodeUnknown, Message: "the connector failed; its log says why"}
+}
