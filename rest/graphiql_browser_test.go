@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,8 @@ var graphiqlEditor = map[string]string{
 // from the schema, and running it shows the real answer. The saved
 // "RecentJobs" tab then runs with the same secret, which follows the
 // developer to it, and a subscription typed in a tab gets a job as Link
-// finishes it, over the websocket the headers authenticate. The page is
+// finishes it, over the websocket the headers authenticate; a dialog
+// opens within the CSP too. The page is
 // photographed at 1280 px; with PAYLINE_UPDATE_SCREENSHOTS=1 the picture
 // replaces docs/graphql/graphiql.png.
 func TestBrowserGraphiQL(t *testing.T) {
@@ -49,8 +51,8 @@ func TestBrowserGraphiQL(t *testing.T) {
 	ctx := newBrowser(t)
 	m := graphiqlPage{t: t, ctx: ctx}
 	// Before any of the page's own scripts: note every CSP violation.
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `window.cspViolations = [];
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `window.cspViolations = [];
 			document.addEventListener('securitypolicyviolation', e => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));`})
 		return err
 	}), chromedp.EmulateViewport(1280, 860), chromedp.Navigate(f.http.URL+"/graphql")); err != nil {
@@ -121,11 +123,12 @@ func TestBrowserGraphiQL(t *testing.T) {
 	m.until("the new tab, with the secret", fmt.Sprintf(`document.querySelectorAll('.graphiql-tab').length === 4 && %s.getValue().includes(%q)`,
 		graphiqlEditor["headers"], f.secret))
 	typeInto(t, ctx, "query", `.graphiql-query-editor .CodeMirror-lines`, `subscription { jobUpdated(endUserId: "ana-ruiz") { name outcome } }`)
+	watchers := jobWatchers()
 	m.run()
 	m.until("the subscription running (the stop button)", `document.querySelector('.graphiql-execute-button').getAttribute('aria-label').startsWith('Stop')`)
-	// Registered on the server (its socket and job feed), so the jobs
-	// below are not finished before anyone listens.
-	m.untilServer("the subscription to be registered", func() bool { return subscriptionGoroutines() >= 2 })
+	// Watching the job feed on the server, so the jobs below are not
+	// finished before anyone listens.
+	m.untilServer("the subscription to watch jobs", func() bool { return jobWatchers() > watchers })
 	tokenID2, token2 := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "ana-ruiz", "required_jobs": ["employment"]}`)
 	if res := f.linkSession(sessionBody(token2, switchPlatform(t).ID, sandbox.UserGood, "")); res.status != 200 {
 		t.Fatalf("link session: %d %s", res.status, res.raw)
@@ -134,6 +137,11 @@ func TestBrowserGraphiQL(t *testing.T) {
 	m.until("a job in the subscription's response", fmt.Sprintf(`(() => { try { const r = JSON.parse(%s.getValue());
 		return r.data.jobUpdated.name === 'employment'; } catch (e) { return false; } })()`, graphiqlEditor["response"]))
 
+	// A dialog (settings) adds a <style> element, which the CSP allows.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[aria-label="Open settings dialog"]`))); err != nil {
+		t.Fatal(err)
+	}
+	m.until("the settings dialog", `!!document.querySelector('.graphiql-dialog')`)
 	if v := evalString(t, ctx, `JSON.stringify(window.cspViolations)`); v != "[]" {
 		t.Errorf("the page broke its CSP: %s", v)
 	}
@@ -223,4 +231,18 @@ func (p graphiqlPage) run() {
 	if err := chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(".graphiql-execute-button"))); err != nil {
 		p.t.Fatal(err)
 	}
+}
+
+// jobWatchers counts the goroutines that watch the job feed for a
+// jobUpdated subscription (AccountService.WatchJobs).
+func jobWatchers() int {
+	buf := make([]byte, 1<<22)
+	n := runtime.Stack(buf, true)
+	count := 0
+	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+		if strings.Contains(g, "(*AccountService).WatchJobs") {
+			count++
+		}
+	}
+	return count
 }
