@@ -25,6 +25,9 @@ type JobResult struct {
 	ErrorType string
 	// RetryAfter is when to try a pending job again.
 	RetryAfter time.Duration
+	// At is when the outcome came about, where the connector knows it (an
+	// upstream's job timestamp); zero means now.
+	At time.Time
 }
 
 // Connector is the port to payroll platforms. Only the sandbox connector

@@ -13,6 +13,9 @@ import (
 // that is rebuilt when the directory's revision changes.
 type DirectoryService struct {
 	store DirectoryStore
+	// upstream answers EIN lookups the directory cannot (a relayed mode,
+	// whose upstream's employers carry no EIN); nil otherwise.
+	upstream EINLookup
 
 	reload   sync.Mutex // one rebuild at a time
 	snapshot atomic.Pointer[searchSnapshot]
@@ -28,6 +31,16 @@ type searchSnapshot struct {
 func NewDirectoryService(store DirectoryStore) *DirectoryService {
 	return &DirectoryService{store: store}
 }
+
+// EINLookup looks an employer up by EIN elsewhere: the upstream of a
+// relayed mode. ErrNoRows when it has none.
+type EINLookup interface {
+	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
+}
+
+// LookUpEINsAt makes EmployerByEIN ask u for an EIN the directory does
+// not hold. Called once at start, before any request.
+func (s *DirectoryService) LookUpEINsAt(u EINLookup) { s.upstream = u }
 
 // ListEmployers pages the employers, ordered by name.
 func (s *DirectoryService) ListEmployers(ctx context.Context, f EmployerFilter, p PageRequest) (Page[Employer], error) {
@@ -47,7 +60,8 @@ func (s *DirectoryService) Employer(ctx context.Context, id string) (Employer, e
 	return e, err
 }
 
-// EmployerByEIN looks an employer up by EIN. Errors: INVALID_FIELDS unless
+// EmployerByEIN looks an employer up by EIN, in a relayed mode at the
+// upstream when the directory does not know it. Errors: INVALID_FIELDS unless
 // ein is exactly nine digits, EMPLOYER_NOT_FOUND when none has it.
 func (s *DirectoryService) EmployerByEIN(ctx context.Context, ein string) (Employer, error) {
 	if ein == "" {
@@ -57,6 +71,9 @@ func (s *DirectoryService) EmployerByEIN(ctx context.Context, ein string) (Emplo
 		return Employer{}, Errorf(KindInvalid, CodeInvalidFields, "ein: must be exactly 9 digits with no dash, got %q", ein)
 	}
 	e, err := s.store.EmployerByEIN(ctx, ein)
+	if errors.Is(err, ErrNoRows) && s.upstream != nil {
+		e, err = s.upstream.EmployerByEIN(ctx, ein)
+	}
 	if errors.Is(err, ErrNoRows) {
 		return Employer{}, Errorf(KindNotFound, CodeEmployerNotFound, "no employer with ein %s", ein)
 	}

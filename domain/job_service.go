@@ -2,6 +2,8 @@ package domain
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,7 +75,11 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 			return wait, nil
 		}
 	}
-	j.Outcome, j.Timestamp, j.ErrorCode, j.ErrorType = res.Outcome, &now, res.ErrorCode, res.ErrorType
+	at := now
+	if !res.At.IsZero() {
+		at = res.At
+	}
+	j.Outcome, j.Timestamp, j.ErrorCode, j.ErrorType = res.Outcome, &at, res.ErrorCode, res.ErrorType
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		if err := tx.Jobs().UpdateJobOutcome(ctx, r.Scope, j); errors.Is(err, ErrNoRows) {
 			return errJobFinal
@@ -101,8 +107,10 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 var errJobFinal = errors.New("job already has a final outcome")
 
 // putW2s stores each W-2 as a tax form of the account and a document of
-// its end user, with the parsed data, no warnings and fraud not suspected.
-// The document's download link comes with the reports issue.
+// its end user, with the parsed data, no warnings and fraud not suspected,
+// and the form's file where the connector read one (else the document is
+// rendered from its parsed data on first download). A file already stored
+// is kept.
 func putW2s(ctx context.Context, tx Tx, sc Scope, a Account, w2s []DatedW2, now time.Time) (bool, error) {
 	var rs []Record
 	for _, w := range w2s {
@@ -117,7 +125,22 @@ func putW2s(ctx context.Context, tx Tx, sc Scope, a Account, w2s []DatedW2, now 
 			Record{ID: w.DocumentID, Kind: RecordDocument, AccountID: a.ID, EndUserID: a.EndUserID, DocumentType: "w2", SortKey: w.TaxYear, CreatedAt: now, Body: doc})
 	}
 	added, err := tx.Records().PutRecords(ctx, sc, rs)
-	return added > 0, err
+	if err != nil {
+		return false, err
+	}
+	for _, w := range w2s {
+		if w.File == nil {
+			continue
+		}
+		sum := sha256.Sum256(w.File.Body)
+		ext := map[string]string{"application/pdf": "pdf", "image/png": "png", "image/jpeg": "jpg"}[w.File.ContentType]
+		f := File{ID: w.DocumentID, Kind: DocumentW2, Filename: fmt.Sprintf("w2-%s.%s", w.TaxYear, ext), ContentType: w.File.ContentType,
+			SHA256: hex.EncodeToString(sum[:]), CreatedAt: now, Body: w.File.Body}
+		if err := tx.Reports().PutFile(ctx, sc, f); err != nil {
+			return false, err
+		}
+	}
+	return added > 0, nil
 }
 
 // successfulSwitches are every successful switch of the account, newest

@@ -145,7 +145,7 @@ func (s *KeyService) CreateCustomer(ctx context.Context, name string) (Customer,
 		if err := tx.CustomerStore().CreateCustomer(ctx, c); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditCustomerAdded, c.ID, c.CreatedAt))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditCustomerAdded, c.ID, c.CreatedAt))
 	})
 	if errors.Is(err, ErrDuplicate) {
 		return Customer{}, Errorf(KindConflict, CodeConflict, "a customer named %q already exists", name)
@@ -230,7 +230,7 @@ func (s *KeyService) createKey(ctx context.Context, sc Scope, expiresAt *time.Ti
 		if err := tx.Keys().CreateAPIKey(ctx, sc, k); err != nil {
 			return fmt.Errorf("store key: %w", err)
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, actor, AuditKeyCreated, k.ID, now))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sc, actor, AuditKeyCreated, k.ID, now))
 	})
 	if err != nil {
 		return CreatedKey{}, err
@@ -349,7 +349,7 @@ func (s *KeyService) revoke(ctx context.Context, sc Scope, id, actor string) (AP
 		if k, err = tx.Keys().APIKey(ctx, sc, id); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, actor, AuditKeyRevoked, id, now))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sc, actor, AuditKeyRevoked, id, now))
 	})
 	if err != nil {
 		return APIKey{}, err

@@ -244,6 +244,10 @@ func (s *LinkService) Target(ctx context.Context, t LinkToken, platformID, emplo
 		if err != nil {
 			return Platform{}, "", err
 		}
+		if e.PlatformID == "" {
+			return Platform{}, "", Errorf(KindInvalid, CodePlatformUnavailable,
+				"the directory does not know which platform %s's staff log in to (a relayed upstream's employer): log in through the upstream's Link", e.Name)
+		}
 		platformID = e.PlatformID
 	}
 	if platformID == "" {

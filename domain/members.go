@@ -74,7 +74,8 @@ type Session struct {
 func (s Session) Scope() Scope { return Scope{CustomerID: s.CustomerID, Mode: s.Mode} }
 
 // AuditEntry records one change made to a tenant's credentials, webhooks
-// or customer record, or a sign-in.
+// or customer record, a sign-in, or a verification report built, rendered
+// or downloaded.
 type AuditEntry struct {
 	ID         string
 	CustomerID string
@@ -109,10 +110,16 @@ const (
 	AuditWebhookCreated = "webhook.created"
 	AuditWebhookUpdated = "webhook.updated"
 	AuditWebhookDeleted = "webhook.deleted"
+	// A verification report built and stored (a new version), rendered
+	// without storing (payline reports render), or a document downloaded
+	// through its signed link (actor "link").
+	AuditReportBuilt      = "report.built"
+	AuditReportRendered   = "report.rendered"
+	AuditDocumentDownload = "document.downloaded"
 )
 
-// newAudit is an audit entry of now, from ctx's caller's address.
-func newAudit(ctx context.Context, sc Scope, actor, action, target string, at time.Time) AuditEntry {
+// NewAudit is an audit entry, from ctx's caller's address.
+func NewAudit(ctx context.Context, sc Scope, actor, action, target string, at time.Time) AuditEntry {
 	return AuditEntry{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, Actor: actor, Address: ClientAddress(ctx),
 		Action: action, Target: target, At: at}
 }
@@ -243,7 +250,7 @@ func (s *MemberService) AddMember(ctx context.Context, customerName, email, role
 		if err := tx.Members().CreateMember(ctx, m); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditMemberAdded, m.ID, m.CreatedAt))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditMemberAdded, m.ID, m.CreatedAt))
 	})
 	if err != nil {
 		if errors.Is(err, ErrDuplicate) {
@@ -314,7 +321,7 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 		if err := tx.Members().CreateSession(ctx, hash[:], sess); err != nil {
 			return fmt.Errorf("store session: %w", err)
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sess.Scope(), "member:"+m.Email, AuditSignedIn, m.ID, now))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sess.Scope(), "member:"+m.Email, AuditSignedIn, m.ID, now))
 	})
 	if err != nil {
 		return Session{}, "", err
@@ -330,7 +337,7 @@ func (s *MemberService) refuse(ctx context.Context, now time.Time, keys []string
 		return fmt.Errorf("sign-in throttle: %w", err)
 	}
 	if m != nil {
-		e := newAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, AuditSignInRefused, m.ID, now)
+		e := NewAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, AuditSignInRefused, m.ID, now)
 		if err := s.audit.AppendAudit(ctx, e); err != nil {
 			return fmt.Errorf("audit refused sign-in: %w", err)
 		}
@@ -384,7 +391,7 @@ func (s *MemberService) SignOut(ctx context.Context, token string) error {
 		if err := tx.Members().DeleteSession(ctx, hash[:]); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSignedOut, sess.MemberID, now))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSignedOut, sess.MemberID, now))
 	})
 }
 
@@ -430,7 +437,7 @@ func (s *MemberService) EndSessions(ctx context.Context, sess Session, memberID 
 			return err
 		}
 		ended = EndedSessions{Member: m, Count: n}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSessionsEnded, m.ID, now))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSessionsEnded, m.ID, now))
 	})
 	if err != nil {
 		return EndedSessions{}, err
@@ -529,7 +536,7 @@ func (s *MemberService) RemoveMember(ctx context.Context, customerName, email st
 		if err := tx.Members().DeleteMember(ctx, c.ID, m.ID); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditMemberRemoved, m.ID, s.clock.Now()))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditMemberRemoved, m.ID, s.clock.Now()))
 	})
 }
 
@@ -563,7 +570,7 @@ func (s *MemberService) ResetPassword(ctx context.Context, customerName, email, 
 		if _, err := tx.Members().DeleteMemberSessions(ctx, m.ID); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditPasswordReset, m.ID, s.clock.Now()))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditPasswordReset, m.ID, s.clock.Now()))
 	})
 	return made, err
 }

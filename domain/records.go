@@ -133,6 +133,16 @@ type DatedW2 struct {
 	TaxFormID  string
 	DocumentID string
 	W2
+	// File is the form as its source holds it (an upstream's PDF or scan),
+	// kept as the document's file; nil renders one from the parsed data
+	// on first download.
+	File *Document
+}
+
+// Document is a file a connector read: its bytes and content type.
+type Document struct {
+	ContentType string
+	Body        []byte
 }
 
 // TaxFormType is a stored tax form type as the APIs name it: the vendor's

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -37,6 +38,14 @@ type Upstream interface {
 	// SetBillNavigatorStatus relays a bill navigator action for the
 	// upstream end user.
 	SetBillNavigatorStatus(ctx context.Context, endUser, action, reason string) error
+	// Platforms reads the upstream's whole platform directory.
+	Platforms(ctx context.Context) ([]Platform, error)
+	// Employers reads the upstream's employers updated after the given
+	// time, every one when it is zero. They may lack an EIN and a platform.
+	Employers(ctx context.Context, updatedAfter time.Time) ([]Employer, error)
+	// EmployerByEIN looks an employer up at the upstream; ErrNoRows when it
+	// has none with that EIN.
+	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
 }
 
 // The account actions an upstream relays.
@@ -152,6 +161,11 @@ type RelayService struct {
 	upstream  Upstream
 	directory *DirectoryService
 	clock     Clock
+
+	syncing sync.Mutex // one directory sync at a time
+	// employersThrough is the newest last_updated of the upstream's
+	// employers synced so far: later syncs read only what changed since.
+	employersThrough time.Time
 }
 
 // NewRelayService builds the relay use cases.
@@ -285,4 +299,42 @@ func (s *RelayService) Reconcile(ctx context.Context, since time.Time) (ingested
 		}
 		cursor = next
 	}
+}
+
+// employerSyncOverlap is how far before the newest employer already
+// synced the next sync starts reading, so an employer updated within the
+// same second is not missed (writing one twice changes nothing).
+const employerSyncOverlap = time.Second
+
+// SyncDirectory makes the upstream's platforms and employers this
+// directory's, so their ids are the upstream's and search is served
+// from this service's own index. The first sync reads every employer;
+// later ones only those the upstream updated since. A directory row the
+// upstream no longer lists stays (accounts may name it). An employer
+// keeps an EIN or platform already known here when the upstream's copy
+// has none.
+func (s *RelayService) SyncDirectory(ctx context.Context) (platforms, employers int, err error) {
+	s.syncing.Lock()
+	defer s.syncing.Unlock()
+	ps, err := s.upstream.Platforms(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read the upstream's platforms: %w", err)
+	}
+	since := s.employersThrough
+	if !since.IsZero() {
+		since = since.Add(-employerSyncOverlap)
+	}
+	es, err := s.upstream.Employers(ctx, since)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read the upstream's employers: %w", err)
+	}
+	if err := s.directory.Seed(ctx, ps, es); err != nil {
+		return 0, 0, err
+	}
+	for _, e := range es {
+		if e.LastUpdated.After(s.employersThrough) {
+			s.employersThrough = e.LastUpdated
+		}
+	}
+	return len(ps), len(es), nil
 }

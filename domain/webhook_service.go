@@ -151,7 +151,7 @@ func (s *WebhookService) Create(ctx context.Context, key APIKey, in WebhookInput
 		if err := tx.Webhooks().CreateWebhook(ctx, sc, w); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, ActorOf(ctx), AuditWebhookCreated, w.ID, now))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sc, ActorOf(ctx), AuditWebhookCreated, w.ID, now))
 	})
 	return w, err
 }
@@ -207,7 +207,7 @@ func (s *WebhookService) Update(ctx context.Context, sc Scope, id string, in Web
 		if err := tx.Webhooks().UpdateWebhook(ctx, sc, w); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, ActorOf(ctx), AuditWebhookUpdated, w.ID, w.LastUpdated))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sc, ActorOf(ctx), AuditWebhookUpdated, w.ID, w.LastUpdated))
 	})
 }
 
@@ -220,7 +220,7 @@ func (s *WebhookService) Delete(ctx context.Context, sc Scope, id string) error 
 		if err := tx.Webhooks().DeleteWebhook(ctx, sc, id); err != nil {
 			return err
 		}
-		return tx.Audit().AppendAudit(ctx, newAudit(ctx, sc, ActorOf(ctx), AuditWebhookDeleted, id, s.clock.Now()))
+		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sc, ActorOf(ctx), AuditWebhookDeleted, id, s.clock.Now()))
 	})
 }
 
@@ -286,8 +286,9 @@ func (s *WebhookService) deliver(ctx context.Context, run DeliveryRun, attempt i
 		return Delivery{}, DeliveryGiveUp, err
 	}
 	start := time.Now() // a latency: the monotonic clock, not the (injectable) wall clock
-	status, sendErr := s.sender.Send(ctx, req)
-	d.Latency, d.StatusCode = time.Since(start), status
+	resp, sendErr := s.sender.Send(ctx, req)
+	status := resp.Status
+	d.Latency, d.StatusCode, d.ResponseExcerpt = time.Since(start), status, resp.Excerpt
 	result := DeliveryDone
 	switch {
 	case sendErr == nil && status == 200:

@@ -3,7 +3,10 @@ package domain
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // WebhookStatus is active or paused.
@@ -60,17 +63,20 @@ func (w Webhook) Enables(event string) bool { return slices.Contains(w.EnabledEv
 
 // Delivery is one attempt to deliver an event to a webhook.
 type Delivery struct {
-	ID          string
-	WebhookID   string
-	EventID     string
-	EventName   string
-	Attempt     int
-	StatusCode  int // 0 when no response arrived
-	Latency     time.Duration
-	Error       string
-	Outcome     string // delivered, retrying, failed, skipped
-	NextAttempt *time.Time
-	CreatedAt   time.Time
+	ID         string
+	WebhookID  string
+	EventID    string
+	EventName  string
+	Attempt    int
+	StatusCode int // 0 when no response arrived
+	Latency    time.Duration
+	Error      string
+	// ResponseExcerpt is the start of the endpoint's answer
+	// (ResponseExcerpt), "" when none arrived or it was empty.
+	ResponseExcerpt string
+	Outcome         string // delivered, retrying, failed, skipped
+	NextAttempt     *time.Time
+	CreatedAt       time.Time
 }
 
 // Delivery outcomes.
@@ -135,8 +141,49 @@ type WebhookRequest struct {
 	Body    []byte
 }
 
-// WebhookSender posts deliveries. It returns the response status, or an
-// error when no response arrived (network failure, refused address).
+// WebhookSender posts deliveries. It returns what the endpoint answered,
+// or an error when no response arrived (network failure, refused address).
 type WebhookSender interface {
-	Send(ctx context.Context, r WebhookRequest) (int, error)
+	Send(ctx context.Context, r WebhookRequest) (WebhookResponse, error)
+}
+
+// WebhookResponse is what a delivery's endpoint answered: its status and
+// the start of its body (ResponseExcerpt), which the delivery log keeps
+// so a customer can see why their endpoint refused a delivery.
+type WebhookResponse struct {
+	Status  int
+	Excerpt string
+}
+
+// ResponseExcerptBytes is how much of a response body the delivery log
+// keeps.
+const ResponseExcerptBytes = 512
+
+// ResponseExcerpt is the start of a response body as the delivery log
+// keeps it: at most ResponseExcerptBytes, cut on a character boundary,
+// with invalid UTF-8 and control characters (but newlines and tabs)
+// written as U+FFFD, and trailing space trimmed.
+func ResponseExcerpt(body []byte) string {
+	if len(body) > ResponseExcerptBytes {
+		body = body[:ResponseExcerptBytes]
+		// Drop a character the cut split.
+		for i := 1; i <= utf8.UTFMax && i <= len(body); i++ {
+			if utf8.RuneStart(body[len(body)-i]) {
+				if !utf8.FullRune(body[len(body)-i:]) {
+					body = body[:len(body)-i]
+				}
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	for len(body) > 0 {
+		r, n := utf8.DecodeRune(body)
+		if r == utf8.RuneError || (unicode.IsControl(r) && r != '\n' && r != '\t') {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+		body = body[n:]
+	}
+	return strings.TrimRightFunc(b.String(), unicode.IsSpace)
 }

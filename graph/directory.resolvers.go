@@ -40,6 +40,9 @@ func (r *employerResolver) MaximumAmount(ctx context.Context, obj *domain.Employ
 
 // Platform is the resolver for the platform field.
 func (r *employerResolver) Platform(ctx context.Context, obj *domain.Employer) (*domain.Platform, error) {
+	if obj.PlatformID == "" {
+		return nil, nil // a relayed upstream's employer: its directory does not say
+	}
 	p, err := loadersFrom(ctx).platforms.Load(ctx, obj.PlatformID)
 	if err != nil {
 		return nil, err

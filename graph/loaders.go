@@ -385,9 +385,11 @@ func preloadPlatforms(ctx context.Context, employers []domain.Employer) {
 	if collected(ctx, "edges", "node", "platform") == nil {
 		return
 	}
-	ids := make([]string, len(employers))
-	for i, e := range employers {
-		ids[i] = e.PlatformID
+	ids := make([]string, 0, len(employers))
+	for _, e := range employers {
+		if e.PlatformID != "" {
+			ids = append(ids, e.PlatformID)
+		}
 	}
 	loadersFrom(ctx).platforms.LoadAllThunk(ctx, ids)
 }

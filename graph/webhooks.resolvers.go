@@ -35,6 +35,11 @@ func (r *deliveryResolver) Error(ctx context.Context, obj *domain.Delivery) (*st
 	return optional(obj.Error), nil
 }
 
+// ResponseExcerpt is the resolver for the responseExcerpt field.
+func (r *deliveryResolver) ResponseExcerpt(ctx context.Context, obj *domain.Delivery) (*string, error) {
+	return optional(obj.ResponseExcerpt), nil
+}
+
 // SendTestEvent is the resolver for the sendTestEvent field.
 func (r *mutationResolver) SendTestEvent(ctx context.Context, webhookID string) (*domain.Delivery, error) {
 	d, err := r.WebhookService.SendTest(ctx, scope(ctx), webhookID)

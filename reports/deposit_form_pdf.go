@@ -11,7 +11,8 @@ import (
 // with a line to sign. Its dates come from the form, so it renders the
 // same bytes every time.
 func RenderDepositForm(f domain.DepositForm) ([]byte, error) {
-	return renderPDF("Direct deposit authorization", f.CreatedAt, "Payline · Direct deposit authorization · Document "+f.ID, func(d *pdfDoc) {
+	return renderPDF(pdfMeta{Title: "Direct deposit authorization", Subject: "Direct deposit authorization form for " + f.EmployerName,
+		Keywords: []string{"Payline", "direct deposit", "document " + f.ID}}, f.CreatedAt, "Payline · Direct deposit authorization · Document "+f.ID, func(d *pdfDoc) {
 		d.titleBlock("Direct Deposit Authorization", "Give this form to "+orDash(f.EmployerName)+" to change where your pay goes.",
 			[][2]string{{"Document", f.ID}, {"Prepared", stamp(f.CreatedAt)}})
 		name := f.EmployeeName

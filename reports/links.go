@@ -18,8 +18,11 @@ import (
 const DefaultLinkTTL = 15 * time.Minute
 
 // Signer makes and checks download links: an HMAC-SHA256 over the
-// document id, its tenant and the expiry, keyed with a link key that has
-// an id. Link keys are derived from the master key (HKDF-SHA256) per key
+// document id and the expiry, keyed with a link key that has an id. The
+// tenant is not signed: document ids are unique across tenants and only
+// the tenant's own documents are ever signed, so a link is checked
+// before anything is read, and a wrong one costs the same whether or not
+// the document exists. Link keys are derived from the master key (HKDF-SHA256) per key
 // id; a signature names its key id, so keys can be rotated while links
 // signed with an older one still verify until they expire.
 type Signer struct {
@@ -31,7 +34,7 @@ type Signer struct {
 }
 
 // linkKeyIDs are the key ids links may be signed with; the first signs.
-var linkKeyIDs = []string{"k1"}
+var linkKeyIDs = []string{"k2"}
 
 // NewSigner derives the link keys from the master key. publicURL is where
 // callers reach the server; ttl is the links' lifetime (DefaultLinkTTL
@@ -51,25 +54,25 @@ func NewSigner(masterKey []byte, publicURL string, ttl time.Duration, clock doma
 	return s, nil
 }
 
-func (s *Signer) mac(kid, docID string, sc domain.Scope, expires int64) []byte {
+func (s *Signer) mac(kid, docID string, expires int64) []byte {
 	m := hmac.New(sha256.New, s.keys[kid])
-	fmt.Fprintf(m, "payline-download\n%s\n%s\n%s\n%d", docID, sc.CustomerID, sc.Mode, expires)
+	fmt.Fprintf(m, "payline-download-v2\n%s\n%d", docID, expires)
 	return m.Sum(nil)
 }
 
-// Link signs a fresh link to a document of the tenant.
-func (s *Signer) Link(docID string, sc domain.Scope) domain.DocumentLink {
+// Link signs a fresh link to a document (one of the caller's tenant).
+func (s *Signer) Link(docID string) domain.DocumentLink {
 	exp := s.clock.Now().Add(s.ttl).Truncate(time.Second)
 	q := url.Values{}
 	q.Set("expires", strconv.FormatInt(exp.Unix(), 10))
-	q.Set("signature", s.current+"."+hex.EncodeToString(s.mac(s.current, docID, sc, exp.Unix())))
+	q.Set("signature", s.current+"."+hex.EncodeToString(s.mac(s.current, docID, exp.Unix())))
 	return domain.DocumentLink{ID: docID, DownloadURL: s.base + "/files/" + docID + "?" + q.Encode(), DownloadURLExpiration: domain.Timestamp(exp)}
 }
 
-// Check verifies a link's expiry and signature for a document of the
-// tenant. Every failure is the same 403: a caller learns nothing about
-// which part was wrong.
-func (s *Signer) Check(docID string, sc domain.Scope, expires, signature string) error {
+// Check verifies a link's expiry and signature, reading nothing. Every
+// failure is the same 403: a caller learns nothing about which part was
+// wrong, or whether the document exists.
+func (s *Signer) Check(docID, expires, signature string) error {
 	refused := domain.Errorf(domain.KindForbidden, domain.CodeDownloadLinkInvalid,
 		"this download link is expired or not valid; get a fresh one from the report or document it came with")
 	exp, err := strconv.ParseInt(expires, 10, 64)
@@ -78,7 +81,7 @@ func (s *Signer) Check(docID string, sc domain.Scope, expires, signature string)
 	}
 	kid, sig, ok := strings.Cut(signature, ".")
 	got, err := hex.DecodeString(sig)
-	if _, known := s.keys[kid]; !ok || !known || err != nil || !hmac.Equal(got, s.mac(kid, docID, sc, exp)) {
+	if _, known := s.keys[kid]; !ok || !known || err != nil || !hmac.Equal(got, s.mac(kid, docID, exp)) {
 		return refused
 	}
 	return nil

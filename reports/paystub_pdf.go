@@ -44,7 +44,8 @@ func RenderPaystub(p domain.Paystub) ([]byte, error) {
 			created = time.Unix(0, 0).UTC()
 		}
 	}
-	return renderPDF("Paystub "+p.PayDate, created, "Payline · Paystub · "+p.ID, func(d *pdfDoc) {
+	return renderPDF(pdfMeta{Title: "Paystub " + p.PayDate, Subject: "Paystub of the pay date " + p.PayDate,
+		Keywords: []string{"Payline", "paystub", "paystub " + p.ID}}, created, "Payline · Paystub · "+p.ID, func(d *pdfDoc) {
 		d.titleBlock(paystubTitle, orDash(p.EmployerName), [][2]string{{"Paid on", day(p.PayDate)}, {"Paystub", p.ExternalPaystubID}})
 		d.section("Pay", 40)
 		d.fields([][2]string{

@@ -52,23 +52,33 @@ type pdfDoc struct {
 // renderPDF draws a document and returns its bytes. created fixes the
 // PDF's dates, so the same input renders the same bytes; footer is the
 // left-hand footer text.
-func renderPDF(title string, created time.Time, footer string, draw func(d *pdfDoc)) ([]byte, error) {
-	d := newPDF(title, created, footer, false)
+func renderPDF(m pdfMeta, created time.Time, footer string, draw func(d *pdfDoc)) ([]byte, error) {
+	d := newPDF(m, created, footer, false)
 	draw(d)
 	if d.misfit {
-		d = newPDF(title, created, footer, true)
+		d = newPDF(m, created, footer, true)
 		draw(d)
 	}
 	return d.bytes()
 }
 
-func newPDF(title string, created time.Time, footer string, unicode bool) *pdfDoc {
+// pdfMeta is a document's information dictionary: its title, what it is
+// (subject), and keywords a document system files it by, the document's
+// id (or report reference) among them.
+type pdfMeta struct {
+	Title, Subject string
+	Keywords       []string
+}
+
+func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	f := fpdf.New("P", "mm", "Letter", "")
 	f.SetCatalogSort(true)
 	f.SetCreationDate(created)
 	f.SetModificationDate(created)
 	f.SetCompression(true)
-	f.SetTitle(title, true)
+	f.SetTitle(m.Title, true)
+	f.SetSubject(m.Subject, true)
+	f.SetKeywords(strings.Join(m.Keywords, ", "), true)
 	f.SetAuthor("Payline", true)
 	f.SetCreator("Payline", true)
 	f.SetProducer("Payline", true)

@@ -176,6 +176,16 @@ func TestPDFText(t *testing.T) {
 		if typ == domain.ReportVOE && strings.Contains(text, "Gross pay") {
 			t.Error("a VOE shows pay")
 		}
+		// The information dictionary names the document for a filing system.
+		info, err := exec.Command(poppler(t, "pdfinfo"), path).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{"Title:", "Subject:", r.Employee.Name.FullName, "Keywords:", "reference " + goldenID, "Author:          Payline"} {
+			if !strings.Contains(string(info), w) {
+				t.Errorf("%s: pdfinfo lacks %q:\n%s", typ, w, info)
+			}
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"golang.org/x/sync/singleflight"
 
@@ -129,7 +130,7 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 func (s *Service) DocumentLinks(ctx context.Context, sc domain.Scope, docs []domain.Record) []domain.DocumentLink {
 	out := make([]domain.DocumentLink, len(docs))
 	for i, d := range docs {
-		out[i] = s.links.Link(d.ID, sc)
+		out[i] = s.links.Link(d.ID)
 	}
 	return out
 }
@@ -141,14 +142,19 @@ func (s *Service) linked(sc domain.Scope, st domain.StoredReport) (domain.Verifi
 	if err := json.Unmarshal(st.Body, &r); err != nil {
 		return domain.VerificationReport{}, fmt.Errorf("stored %s report of %q: %w", st.Type, st.EndUserID, err)
 	}
-	link := s.links.Link(st.DocumentID, sc)
+	link := s.links.Link(st.DocumentID)
 	r.Document = &link
 	return r, nil
 }
 
+// NotStored is the reference of a report rendered without being stored:
+// it has no id anyone could look up, and says so where the id would be.
+const NotStored = "not stored"
+
 // Render assembles and renders an end user's report from the stored data
-// without storing anything or emitting events, for `payline reports
-// render`. Errors: those of VerificationReport.
+// without storing it or emitting events, for `payline reports render`;
+// its reference reads NotStored, never a stored report's id. The render
+// is audited (report.rendered). Errors: those of VerificationReport.
 func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, reportType string) (domain.VerificationReport, []byte, error) {
 	if reportType != domain.ReportVOIE && reportType != domain.ReportVOE {
 		return domain.VerificationReport{}, nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "report_type: must be voie or voe, got %q", reportType)
@@ -157,11 +163,14 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
 	}
-	id := domain.NewID()
-	if stored, err := s.tx.Reports().Report(ctx, sc, endUserID, reportType); err == nil {
-		id = stored.ID
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, accounts)
+	if err != nil {
+		return r, nil, err
 	}
-	return s.render(ctx, sc, endUserID, reportType, id, accounts)
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
+		return tx.Audit().AppendAudit(ctx, domain.NewAudit(ctx, sc, domain.ActorOf(ctx), domain.AuditReportRendered, endUserID+"/"+reportType, s.clock.Now()))
+	})
+	return r, pdf, err
 }
 
 func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, accounts []domain.Account) (domain.VerificationReport, []byte, error) {
@@ -222,6 +231,9 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 			DataVersion: version, DocumentID: file.ID, RefreshedAt: now, Body: body}); err != nil {
 			return err
 		}
+		if err := tx.Audit().AppendAudit(ctx, domain.NewAudit(ctx, sc, domain.ActorOf(ctx), domain.AuditReportBuilt, file.ID, now)); err != nil {
+			return err
+		}
 		return domain.PublishEvent(ctx, tx, sc, reportType+"_report.refreshed", now, map[string]any{
 			"report_id": id, "end_user_id": endUserID, "report_type": reportType, "document_id": file.ID,
 			"refreshed_at": domain.APITime(now), "updated_at": domain.APITime(updated),
@@ -233,7 +245,7 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 	if current != nil {
 		return s.linked(sc, *current)
 	}
-	link := s.links.Link(file.ID, sc)
+	link := s.links.Link(file.ID)
 	r.Document = &link
 	return r, nil
 }
@@ -307,10 +319,12 @@ func newFile(kind, name string, created time.Time, pdf []byte) domain.File {
 		SHA256: hex.EncodeToString(sum[:]), CreatedAt: created, Body: pdf}
 }
 
-// safeName keeps the characters a file name can hold everywhere.
+// safeName keeps the letters and digits of any script, '-', '_' and '.',
+// and writes anything else (path separators, spaces, controls) as '_'.
+// The download's header gives clients an ASCII form too.
 func safeName(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
 			return r
 		}
 		return '_'
@@ -323,7 +337,7 @@ func safeName(s string) string {
 // parsed data on its first download; a direct deposit form was rendered
 // when it was made.
 func (s *Service) DocumentLink(_ context.Context, sc domain.Scope, doc domain.Record) (domain.DocumentLink, error) {
-	return s.links.Link(doc.ID, sc), nil
+	return s.links.Link(doc.ID), nil
 }
 
 func (s *Service) renderW2(ctx context.Context, sc domain.Scope, doc domain.Record) error {
@@ -342,38 +356,43 @@ func (s *Service) renderW2(ctx context.Context, sc domain.Scope, doc domain.Reco
 	return s.tx.Reports().PutFile(ctx, sc, f)
 }
 
-// Download implements domain.Reporter. An unknown document and a bad
-// link get the same 403.
+// Download implements domain.Reporter. The link is checked before
+// anything is read, so a bad one is refused alike (and as fast) whether
+// or not the document exists; a good link to a document that is gone
+// (retention) gets the same 403. Each download is audited.
 func (s *Service) Download(ctx context.Context, id, expires, signature string) (domain.File, error) {
 	if !domain.ValidID(id) {
-		return domain.File{}, s.links.Check(id, domain.Scope{}, "", "")
+		return domain.File{}, s.links.Check(id, "", "")
+	}
+	if err := s.links.Check(id, expires, signature); err != nil {
+		return domain.File{}, err
 	}
 	f, err := s.tx.Reports().File(ctx, id)
 	if errors.Is(err, domain.ErrNoRows) {
-		return s.firstDownload(ctx, id, expires, signature)
+		f, err = s.firstDownload(ctx, id)
+	}
+	if errors.Is(err, domain.ErrNoRows) {
+		return domain.File{}, s.links.Check(id, "", "")
 	}
 	if err != nil {
 		return domain.File{}, err
 	}
-	if err := s.links.Check(id, f.Scope(), expires, signature); err != nil {
-		return domain.File{}, err
-	}
-	return f, nil
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
+		return tx.Audit().AppendAudit(ctx, domain.NewAudit(ctx, f.Scope(), "link", domain.AuditDocumentDownload, id, s.clock.Now()))
+	})
+	return f, err
 }
 
-// firstDownload serves a W-2 whose PDF is not made yet: listing documents
-// renders nothing, so its first download renders and stores it (once;
-// PutFile keeps the first of two racing renders). Anything else unknown
-// is the same 403 as a bad link.
-func (s *Service) firstDownload(ctx context.Context, id, expires, signature string) (domain.File, error) {
+// firstDownload makes the file of a W-2 whose PDF is not made yet:
+// listing documents renders nothing, so its first download renders and
+// stores it (once; PutFile keeps the first of two racing renders).
+// ErrNoRows for any other document without a file.
+func (s *Service) firstDownload(ctx context.Context, id string) (domain.File, error) {
 	doc, sc, err := s.tx.Reports().DocumentAnyTenant(ctx, id)
-	if errors.Is(err, domain.ErrNoRows) || (err == nil && doc.DocumentType != domain.DocumentW2) {
-		return domain.File{}, s.links.Check(id, domain.Scope{}, "", "")
+	if err == nil && doc.DocumentType != domain.DocumentW2 {
+		err = domain.ErrNoRows
 	}
 	if err != nil {
-		return domain.File{}, err
-	}
-	if err := s.links.Check(id, sc, expires, signature); err != nil {
 		return domain.File{}, err
 	}
 	if err := s.renderW2(ctx, sc, doc); err != nil {
@@ -415,5 +434,5 @@ func (s *Service) DepositForm(ctx context.Context, sc domain.Scope, f domain.Dep
 	if err != nil {
 		return domain.DocumentLink{}, err
 	}
-	return s.links.Link(f.ID, sc), nil
+	return s.links.Link(f.ID), nil
 }

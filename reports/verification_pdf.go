@@ -21,7 +21,9 @@ var reportTitles = map[string]string{
 func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, error) {
 	title := reportTitles[r.ReportType]
 	built := time.Time(r.RefreshedAt)
-	return renderPDF(title, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.ID), func(d *pdfDoc) {
+	meta := pdfMeta{Title: title, Subject: title + " of " + r.Employee.Name.FullName,
+		Keywords: []string{"Payline", strings.ToUpper(r.ReportType), "verification report", "reference " + r.ID}}
+	return renderPDF(meta, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.ID), func(d *pdfDoc) {
 		d.titleBlock(title, "Employee: "+orDash(r.Employee.Name.FullName), [][2]string{
 			{"Reference #", r.ID},
 			{"Data as of", stamp(time.Time(r.UpdatedAt))},

@@ -12,7 +12,8 @@ import (
 // PDF's dates (the document's creation), so a W-2 renders the same bytes
 // every time.
 func RenderW2(docID string, w domain.W2, created time.Time) ([]byte, error) {
-	return renderPDF("Form W-2 "+w.TaxYear, created, "Payline · W-2 "+w.TaxYear+" · Document "+docID, func(d *pdfDoc) {
+	return renderPDF(pdfMeta{Title: "Form W-2 " + w.TaxYear, Subject: "Wage and Tax Statement (Form W-2) for " + w.TaxYear,
+		Keywords: []string{"Payline", "W-2", "tax year " + w.TaxYear, "document " + docID}}, created, "Payline · W-2 "+w.TaxYear+" · Document "+docID, func(d *pdfDoc) {
 		d.titleBlock("Form W-2 · Wage and Tax Statement "+w.TaxYear, "As read from the payroll platform of "+w.EmployerName,
 			[][2]string{{"Document", docID}, {"Tax year", w.TaxYear}, {"Generated", stamp(created)}})
 		d.section("Employee and employer", 30)

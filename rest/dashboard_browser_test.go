@@ -116,7 +116,14 @@ func TestBrowserDashboard(t *testing.T) {
 }
 
 func browseDashboard(t *testing.T, db *storage.DB, save bool) {
-	rcv := newReceiver(t, always(200))
+	// The first delivery is refused with a reason, which the log shows.
+	rcv := newReceiver(t, func(n int) int { return map[bool]int{true: 400, false: 200}[n == 1] })
+	rcv.reply = func(n int) string {
+		if n == 1 {
+			return `{"error": "unknown signing secret: copy it from the dashboard's webhook page"}`
+		}
+		return "ok"
+	}
 	f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
 	f.addMember("acme", "ada@acme.test", domain.RoleAdministrator)
 	p := tab{t: t, ctx: newBrowser(t), save: save}
@@ -167,16 +174,24 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	p.set("#webhook-url", rcv.srv.URL+"/payline")
 	p.click("#webhook-form button[type=submit]")
 	p.click("section.webhook button.send-test")
-	waitFor(t, "the test event", func() bool {
+	p.until("the refused delivery in the log", `!!document.querySelector('section.webhook table.deliveries .pill.failed')`)
+	p.click("section.webhook table.deliveries .delivery-response summary")
+	if got := p.text("section.webhook table.deliveries .delivery-response pre"); !strings.Contains(got, "unknown signing secret") {
+		t.Errorf("the refused delivery's response excerpt reads %q", got)
+	}
+	p.click("section.webhook button.send-test")
+	waitFor(t, "the second test event", func() bool {
+		n := 0
 		for _, d := range rcv.deliveries() {
 			if strings.Contains(string(d.body), `"webhook.test"`) {
-				return true
+				n++
 			}
 		}
-		return false
+		return n == 2
 	})
 	p.until("the delivery in the log", `!!document.querySelector('section.webhook table.deliveries .pill.delivered')`)
-	p.shoot("webhooks", `!!document.querySelector('table.deliveries')`)
+	p.click("section.webhook table.deliveries tr:nth-child(2) .delivery-response summary")
+	p.shoot("webhooks", `!!document.querySelector('table.deliveries .delivery-response[open]')`)
 
 	// Jobs in a second tab (same browser, same cookie), Link in the first.
 	jobs := tab{t: t, ctx: func() context.Context { c, _ := chromedp.NewContext(p.ctx); return c }(), save: save}

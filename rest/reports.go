@@ -2,8 +2,10 @@ package rest
 
 import (
 	"bytes"
+	"fmt"
 	"mime"
 	"net/http"
+	"strings"
 
 	"payline/domain"
 	"payline/rest/wire"
@@ -44,9 +46,36 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", f.ContentType)
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": f.Filename}))
+	h.Set("Content-Disposition", contentDisposition(f.Filename))
 	h.Set("Cache-Control", "private, no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("ETag", `"`+f.SHA256+`"`)
 	http.ServeContent(w, r, f.Filename, f.CreatedAt, bytes.NewReader(f.Body))
+}
+
+// contentDisposition names a download for every client: an ASCII
+// filename (anything else written "_"), and where that differs the real
+// name as RFC 6266's filename* (UTF-8, percent-encoded), which modern
+// clients prefer.
+func contentDisposition(name string) string {
+	ascii := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' {
+			return '_'
+		}
+		return r
+	}, name)
+	v := mime.FormatMediaType("attachment", map[string]string{"filename": ascii})
+	if ascii == name {
+		return v
+	}
+	var b strings.Builder
+	for _, c := range []byte(name) {
+		// RFC 8187's attr-char; every other byte percent-encoded.
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return v + "; filename*=UTF-8''" + b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -190,13 +191,14 @@ func TestDownloadLinks(t *testing.T) {
 			"changed id byte":   tamper(flip(doc["id"].(string)), q.Get("expires"), q.Get("signature")),
 			"later expiry":      tamper(doc["id"].(string), fmt.Sprint(exp+3600), q.Get("signature")),
 			"changed signature": tamper(doc["id"].(string), q.Get("expires"), flip(q.Get("signature"))),
-			"unknown key id":    tamper(doc["id"].(string), q.Get("expires"), "k9"+strings.TrimPrefix(q.Get("signature"), "k1")),
+			"unknown key id":    tamper(doc["id"].(string), q.Get("expires"), "k9"+strings.TrimPrefix(q.Get("signature"), "k2")),
 			"no signature":      f.http.URL + "/files/" + doc["id"].(string),
 			"not an id":         tamper("not-a-document", q.Get("expires"), q.Get("signature")),
 		} {
 			res, body := fetch(t, "GET", bad)
-			if res.StatusCode != 403 || !strings.Contains(string(body), domain.CodeDownloadLinkInvalid) || strings.Contains(string(body), "%PDF") {
-				t.Errorf("%s: %d %s", name, res.StatusCode, body)
+			if res.StatusCode != 403 || !strings.Contains(string(body), domain.CodeDownloadLinkInvalid) || strings.Contains(string(body), "%PDF") ||
+				res.Header.Get("Cache-Control") != "no-store" {
+				t.Errorf("%s: %d %s %v", name, res.StatusCode, body, res.Header)
 			}
 		}
 
@@ -224,6 +226,37 @@ func TestDownloadLinks(t *testing.T) {
 		fresh := f.get("/v1/end_users/lender-user/verification_reports/voie").data(t)["document"].(map[string]any)
 		if res, _ := fetch(t, "GET", fresh["download_url"].(string)); res.StatusCode != 200 || fresh["id"] != doc["id"] {
 			t.Errorf("a re-minted link to the same document: %d", res.StatusCode)
+		}
+
+		// Each download is audited; a refused one is not (nothing was read).
+		var downloads int
+		if err := db.GetContext(context.Background(), &downloads, db.Rebind(`SELECT count(*) FROM audit_log
+			WHERE action = 'document.downloaded' AND actor = 'link' AND target = ? AND customer_id = ?`), doc["id"], f.key.CustomerID); err != nil {
+			t.Fatal(err)
+		}
+		if downloads != 4 { // GET, HEAD, Range and the re-minted link
+			t.Errorf("%d downloads of %s audited, want 4", downloads, doc["id"])
+		}
+	})
+}
+
+// TestDownloadNames: a file named in another script downloads with an
+// ASCII filename every client reads and the real one as filename*.
+func TestDownloadNames(t *testing.T) {
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		f.connectAs("zoë-陈", p, sandbox.UserGood, reportJobs...)
+		link := f.get("/v1/end_users/" + url.PathEscape("zoë-陈") + "/verification_reports/voie").data(t)["document"].(map[string]any)["download_url"].(string)
+		res, _ := fetch(t, "GET", link)
+		day := f.clock.Now().Format(time.DateOnly)
+		want := `attachment; filename=voie-zo_-_-` + day + `.pdf; filename*=UTF-8''voie-zo%C3%AB-%E9%99%88-` + day + `.pdf`
+		if got := res.Header.Get("Content-Disposition"); res.StatusCode != 200 || got != want {
+			t.Errorf("Content-Disposition %q, want %q", got, want)
+		}
+		_, params, err := mime.ParseMediaType(res.Header.Get("Content-Disposition"))
+		if err != nil || params["filename"] != "voie-zoë-陈-"+day+".pdf" {
+			t.Errorf("Go's reader takes the filename as %q (%v)", params["filename"], err)
 		}
 	})
 }

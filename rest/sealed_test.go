@@ -30,7 +30,8 @@ func TestPeopleDataSealedAtRest(t *testing.T) {
 	billing := merchant(t, domain.JobBillSwitch)
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		ctx := context.Background()
-		f := newFixture(t, db)
+		rcv := newReceiver(t, always(400))
+		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
 		tokenID, token := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "sealed", "required_jobs": ["direct_deposit_switch", "identity", "paystubs", "employment", "income", "tax_forms"],
 			"allocation": {"targets": [{"type": "checking", "account_number": "` + account + `", "routing_number": "` + goodRouting + `"}]},
 			"end_user": {"platform_matching": {"first_name": "Ada", "last_name": "Lovelace", "date_of_birth": "` + dob + `",
@@ -53,6 +54,14 @@ func TestPeopleDataSealedAtRest(t *testing.T) {
 		f.linkSession(sessionBody(billToken, billing.ID, sandbox.UserGood,
 			`, "bill": {"job": "bill_switch", "card": {"number": "`+testCard+`", "name": "Travel card", "exp_month": 12, "exp_year": 2031}}`)).data(t)
 		f.waitJobs(billID, 1)
+
+		// A webhook whose endpoint answers with the person's name: the
+		// delivery log keeps the start of that answer, sealed.
+		rcv.setReply(func(int) string { return "no such customer: " + identity["full_name"].(string) })
+		hook := f.createWebhook(rcv.srv.URL, `"account.added"`)
+		if d := f.post("/v1/sandbox/webhooks/"+hook+"/test", "").data(t); d["outcome"] != "failed" {
+			t.Fatalf("the refused test delivery: %v", d)
+		}
 
 		stale, err := db.StaleSealed(ctx)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"payline/domain"
 )
@@ -83,19 +84,22 @@ func guardDial(_, address string, _ syscall.RawConn) error {
 }
 
 // Send implements domain.WebhookSender.
-func (c *WebhookClient) Send(ctx context.Context, r domain.WebhookRequest) (int, error) {
+func (c *WebhookClient) Send(ctx context.Context, r domain.WebhookRequest) (domain.WebhookResponse, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(r.Body))
 	if err != nil {
-		return 0, err
+		return domain.WebhookResponse{}, err
 	}
 	for k, v := range r.Headers {
 		req.Header.Set(k, v)
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
-		return 0, err
+		return domain.WebhookResponse{}, err
 	}
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
-	return resp.StatusCode, nil
+	// The excerpt the delivery log keeps; reading on (up to 64 KiB) lets
+	// the connection be reused.
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, domain.ResponseExcerptBytes+utf8.UTFMax))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return domain.WebhookResponse{Status: resp.StatusCode, Excerpt: domain.ResponseExcerpt(head)}, nil
 }

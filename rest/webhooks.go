@@ -87,16 +87,18 @@ func (s *Server) deleteWebhook(r *http.Request) (response, error) {
 }
 
 type deliveryJSON struct {
-	ID          string     `json:"id"`
-	Event       string     `json:"event"`
-	EventID     string     `json:"event_id"`
-	Attempt     int        `json:"attempt"`
-	StatusCode  *int       `json:"status_code"`
-	LatencyMS   float64    `json:"latency_ms"`
-	Outcome     string     `json:"outcome"`
-	Error       *string    `json:"error"`
-	NextAttempt *wire.Time `json:"next_attempt"`
-	CreatedAt   wire.Time  `json:"created_at"`
+	ID         string  `json:"id"`
+	Event      string  `json:"event"`
+	EventID    string  `json:"event_id"`
+	Attempt    int     `json:"attempt"`
+	StatusCode *int    `json:"status_code"`
+	LatencyMS  float64 `json:"latency_ms"`
+	Outcome    string  `json:"outcome"`
+	Error      *string `json:"error"`
+	// ResponseExcerpt is the start of the endpoint's answer.
+	ResponseExcerpt *string    `json:"response_excerpt"`
+	NextAttempt     *wire.Time `json:"next_attempt"`
+	CreatedAt       wire.Time  `json:"created_at"`
 }
 
 func newDeliveryJSON(d domain.Delivery) deliveryJSON {
@@ -107,6 +109,9 @@ func newDeliveryJSON(d domain.Delivery) deliveryJSON {
 	}
 	if d.Error != "" {
 		out.Error = &d.Error
+	}
+	if d.ResponseExcerpt != "" {
+		out.ResponseExcerpt = &d.ResponseExcerpt
 	}
 	if d.NextAttempt != nil {
 		t := wire.Time(*d.NextAttempt)

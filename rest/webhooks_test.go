@@ -30,6 +30,8 @@ type receiver struct {
 	mu      sync.Mutex
 	got     []delivered
 	respond func(n int) int
+	// reply, when set, is the body of the n-th answer.
+	reply func(n int) string
 }
 
 type delivered struct {
@@ -47,7 +49,13 @@ func newReceiver(t testing.TB, respond func(n int) int) *receiver {
 		r.got = append(r.got, delivered{header: req.Header.Clone(), body: body, at: time.Now()})
 		n := len(r.got)
 		r.mu.Unlock()
+		r.mu.Lock()
+		reply := r.reply
+		r.mu.Unlock()
 		w.WriteHeader(r.respond(n))
+		if reply != nil {
+			_, _ = io.WriteString(w, reply(n))
+		}
 	}))
 	t.Cleanup(r.srv.Close)
 	r.caFile = filepath.Join(t.TempDir(), "ca.pem")
@@ -56,6 +64,13 @@ func newReceiver(t testing.TB, respond func(n int) int) *receiver {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// setReply sets the answers' bodies while the receiver may be serving.
+func (r *receiver) setReply(reply func(n int) string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reply = reply
 }
 
 func (r *receiver) deliveries() []delivered {
@@ -412,6 +427,48 @@ func TestWebhookPausesAfter30Days(t *testing.T) {
 		_, token = f.createToken(`{"org_name": "Acme", "end_user_id": "resumed"}`)
 		f.linkSession(sessionBody(token, switchPlatform(t).ID, sandbox.UserGood, ""))
 		waitFor(t, "a delivery after resuming", func() bool { return len(rcv.deliveries()) > before })
+	})
+}
+
+// TestDeliveryLogKeepsResponse: the delivery log shows the start of what
+// the endpoint answered (REST and GraphQL alike), at most 512 bytes, so a
+// customer sees why a delivery was refused; it is sealed at rest; an empty
+// answer shows null.
+func TestDeliveryLogKeepsResponse(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		reason := `{"error": "signature mismatch for Ada: check the signing secret"}`
+		rcv := newReceiver(t, func(n int) int { return map[bool]int{true: 401, false: 200}[n == 1] })
+		rcv.reply = func(n int) string {
+			if n == 1 {
+				return reason + strings.Repeat(" padding", 200)
+			}
+			return ""
+		}
+		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+		hookID := f.createWebhook(rcv.srv.URL, `"account.added"`)
+		f.post("/v1/sandbox/webhooks/"+hookID+"/test", "")
+		f.post("/v1/sandbox/webhooks/"+hookID+"/test", "")
+		log := f.get("/v1/webhooks/" + hookID + "/deliveries").list(t)
+		if len(log) != 2 {
+			t.Fatalf("%d deliveries logged, want 2", len(log))
+		}
+		refused, empty := log[1], log[0] // newest first
+		excerpt, _ := refused["response_excerpt"].(string)
+		if refused["status_code"] != float64(401) || !strings.HasPrefix(excerpt, reason) || len(excerpt) > domain.ResponseExcerptBytes {
+			t.Errorf("the refused delivery: status %v, excerpt of %d bytes %.80q", refused["status_code"], len(excerpt), excerpt)
+		}
+		if v, ok := empty["response_excerpt"]; !ok || v != nil {
+			t.Errorf("an empty answer's excerpt: %v (present %v), want null", v, ok)
+		}
+		data := f.gql(`query ($id: ID!) { webhook(id: $id) { deliveries { edges { node { statusCode responseExcerpt } } } } }`,
+			map[string]any{"id": hookID}).ok(t)
+		edges := data["webhook"].(map[string]any)["deliveries"].(map[string]any)["edges"].([]any)
+		if got := edges[1].(map[string]any)["node"].(map[string]any)["responseExcerpt"]; got != excerpt {
+			t.Errorf("GraphQL's responseExcerpt %.60q, REST's %.60q", got, excerpt)
+		}
+		for _, hit := range searchDatabase(t, db, []string{"signature mismatch for Ada"}) {
+			t.Errorf("in plain text at rest: %s", hit)
+		}
 	})
 }
 

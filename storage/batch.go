@@ -160,7 +160,7 @@ func (s stores) DeliveriesOfWebhooks(ctx context.Context, sc domain.Scope, webho
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
 	return selectPagesBy(ctx, s.q, deliveriesNewest, "webhook_deliveries", deliveryColumns, "webhook_id", webhookIDs, q, p,
-		deliveryRow.domain, func(d domain.Delivery) string { return d.WebhookID })
+		s.delivery, func(d domain.Delivery) string { return d.WebhookID })
 }
 
 // selectByIDs reads the scope's rows of table with the given ids, in one

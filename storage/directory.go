@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,8 +59,8 @@ func limitsValues(jobs []domain.JobType, l domain.SwitchLimits) []any {
 type employerRow struct {
 	ID          string    `db:"id"`
 	Name        string    `db:"name"`
-	EIN         string    `db:"ein"`
-	PlatformID  string    `db:"platform_id"`
+	EIN         *string   `db:"ein"`         // null for a relayed upstream's employer
+	PlatformID  *string   `db:"platform_id"` // likewise
 	LastUpdated time.Time `db:"last_updated"`
 	LogoURL     *string   `db:"logo_url"`
 	limitsRow
@@ -70,7 +71,7 @@ const employerColumns = `id, name, ein, platform_id, last_updated, logo_url, ` +
 func (r employerRow) domain() (domain.Employer, error) {
 	jobs, lim, err := r.limitsRow.domain()
 	e := domain.Employer{
-		ID: r.ID, Name: r.Name, EIN: r.EIN, PlatformID: r.PlatformID, LastUpdated: r.LastUpdated.UTC(),
+		ID: r.ID, Name: r.Name, EIN: deref(r.EIN), PlatformID: deref(r.PlatformID), LastUpdated: r.LastUpdated.UTC(),
 		LogoURL: deref(r.LogoURL), SupportedJobs: jobs, SwitchLimits: lim,
 	}
 	return e, err
@@ -253,7 +254,7 @@ func (s *DirectoryStore) UpsertDirectory(ctx context.Context, platforms []domain
 					nullable(p.LogoURL), string(c), nullable(p.MerchantCategory))
 				args = append(args, limitsValues(p.SupportedJobs, p.SwitchLimits)...)
 			}
-			if err := upsert(ctx, tx, "platforms", pcols, len(batch), args); err != nil {
+			if err := upsert(ctx, tx, "platforms", pcols, nil, len(batch), args); err != nil {
 				return err
 			}
 		}
@@ -262,10 +263,12 @@ func (s *DirectoryStore) UpsertDirectory(ctx context.Context, platforms []domain
 			batch := employers[start:min(start+upsertBatch, len(employers))]
 			var args []any
 			for _, e := range batch {
-				args = append(args, e.ID, e.Name, e.EIN, e.PlatformID, e.LastUpdated.UTC(), nullable(e.LogoURL))
+				args = append(args, e.ID, e.Name, nullable(e.EIN), nullable(e.PlatformID), e.LastUpdated.UTC(), nullable(e.LogoURL))
 				args = append(args, limitsValues(e.SupportedJobs, e.SwitchLimits)...)
 			}
-			if err := upsert(ctx, tx, "employers", ecols, len(batch), args); err != nil {
+			// An upstream's employer has no EIN or platform: one known here
+			// stays.
+			if err := upsert(ctx, tx, "employers", ecols, []string{"ein", "platform_id"}, len(batch), args); err != nil {
 				return err
 			}
 		}
@@ -277,8 +280,9 @@ func (s *DirectoryStore) UpsertDirectory(ctx context.Context, platforms []domain
 }
 
 // upsert writes n rows of cols (the first being the id) into table,
-// updating every other column of rows that already exist.
-func upsert(ctx context.Context, tx *sqlx.Tx, table string, cols []string, n int, args []any) error {
+// updating every other column of rows that already exist; a column of
+// keep keeps its value where the new row's is null.
+func upsert(ctx context.Context, tx *sqlx.Tx, table string, cols, keep []string, n int, args []any) error {
 	for i := range cols {
 		cols[i] = strings.TrimSpace(cols[i])
 	}
@@ -286,7 +290,11 @@ func upsert(ctx context.Context, tx *sqlx.Tx, table string, cols []string, n int
 	values := strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 	sets := make([]string, 0, len(cols)-1)
 	for _, c := range cols[1:] {
-		sets = append(sets, c+" = excluded."+c)
+		if slices.Contains(keep, c) {
+			sets = append(sets, c+" = COALESCE(excluded."+c+", "+table+"."+c+")")
+		} else {
+			sets = append(sets, c+" = excluded."+c)
+		}
 	}
 	query := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + values +
 		" ON CONFLICT (" + cols[0] + ") DO UPDATE SET " + strings.Join(sets, ", ")

@@ -85,6 +85,7 @@ var sealedColumns = []sealedColumn{
 	{"account_records", "body", []string{"id"}, storageAD("account_records"), true},
 	{"verification_reports", "body", []string{"customer_id", "mode", "end_user_id", "report_type"}, storageAD("verification_reports"), true},
 	{"files", "body", []string{"id"}, storageAD("files"), true},
+	{"webhook_deliveries", "response_excerpt", []string{"id"}, storageAD("webhook_deliveries"), false},
 }
 
 // SealedColumns names every sealed column as table.column, for tests and

@@ -135,12 +135,32 @@ type deliveryRow struct {
 	StatusCode  *int       `db:"status_code"`
 	LatencyUS   int64      `db:"latency_us"`
 	Error       string     `db:"error"`
+	Excerpt     []byte     `db:"response_excerpt"` // sealed
 	Outcome     string     `db:"outcome"`
 	NextAttempt *time.Time `db:"next_attempt"`
 	CreatedAt   time.Time  `db:"created_at"`
 }
 
-const deliveryColumns = `id, webhook_id, event_id, event_name, attempt, status_code, latency_us, error, outcome, next_attempt, created_at`
+const deliveryColumns = `id, webhook_id, event_id, event_name, attempt, status_code, latency_us, error, response_excerpt, outcome, next_attempt, created_at`
+
+// delivery opens a delivery row's sealed excerpt.
+func (s stores) delivery(r deliveryRow) (domain.Delivery, error) {
+	d, err := r.domain()
+	if err != nil || len(r.Excerpt) == 0 {
+		return d, err
+	}
+	excerpt, err := s.seal.open(r.Excerpt, "webhook_deliveries", r.ID)
+	d.ResponseExcerpt = string(excerpt)
+	return d, err
+}
+
+// sealExcerpt seals a delivery's response excerpt; nil when it has none.
+func (s stores) sealExcerpt(d domain.Delivery) ([]byte, error) {
+	if d.ResponseExcerpt == "" {
+		return nil, nil
+	}
+	return s.seal.seal([]byte(d.ResponseExcerpt), "webhook_deliveries", d.ID)
+}
 
 func (r deliveryRow) domain() (domain.Delivery, error) {
 	d := domain.Delivery{ID: r.ID, WebhookID: r.WebhookID, EventID: r.EventID, EventName: r.EventName, Attempt: r.Attempt,
@@ -155,19 +175,23 @@ func (r deliveryRow) domain() (domain.Delivery, error) {
 // RecordDelivery writes one attempt: in the transaction, or outside one
 // through the database's group-committing delivery log.
 func (s stores) RecordDelivery(ctx context.Context, sc domain.Scope, d domain.Delivery) error {
-	if db, ok := s.q.(*DB); ok {
-		_, err := db.deliveries.do(ctx, loggedDelivery{sc, d})
+	excerpt, err := s.sealExcerpt(d)
+	if err != nil {
 		return err
 	}
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO webhook_deliveries (customer_id, mode, `+deliveryColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), deliveryValues(sc, d)...)
+	if db, ok := s.q.(*DB); ok {
+		_, err := db.deliveries.do(ctx, loggedDelivery{sc, d, excerpt})
+		return err
+	}
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO webhook_deliveries (customer_id, mode, `+deliveryColumns+`)
+		VALUES `+deliveryPlaceholders), deliveryValues(sc, d, excerpt)...)
 	return translate(err)
 }
 
 func (s stores) FindDeliveries(ctx context.Context, sc domain.Scope, webhookID string, p domain.PageRequest) (domain.Page[domain.Delivery], error) {
 	q := sqlBuilder{}
 	q.where("customer_id = ? AND mode = ? AND webhook_id = ?", sc.CustomerID, string(sc.Mode), webhookID)
-	return selectPage(ctx, s.q, deliveriesNewest, `SELECT `+deliveryColumns+` FROM webhook_deliveries`, q, p, deliveryRow.domain)
+	return selectPage(ctx, s.q, deliveriesNewest, `SELECT `+deliveryColumns+` FROM webhook_deliveries`, q, p, s.delivery)
 }
 
 func (s stores) Event(ctx context.Context, sc domain.Scope, id string) (domain.Event, error) {

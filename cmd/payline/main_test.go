@@ -11,6 +11,7 @@ import (
 	"net/http"
 	neturl "net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -431,7 +432,10 @@ func TestDirectorySeedAndMigrate(t *testing.T) {
 }
 
 // TestReportsRenderCommand: `payline reports render` writes an end user's
-// VOIE from what a running server stored, on both databases.
+// VOIE from what a running server stored, on both databases: readable by
+// its owner only (also over a file that was there), or to standard output
+// with -o -; its reference says "not stored" rather than a stored report's
+// id, and the render is audited.
 func TestReportsRenderCommand(t *testing.T) {
 	eachDatabase(t, func(t *testing.T, url string) {
 		var out bytes.Buffer
@@ -458,7 +462,13 @@ func TestReportsRenderCommand(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
+		// The report as the API stores it, whose id a render must not claim.
+		_, stored := apiGet(t, m.Addr(), secret, "/v1/end_users/cli-user/verification_reports/voie")
+		storedID := stored["data"].(map[string]any)["id"].(string)
 		pdf := filepath.Join(t.TempDir(), "voie.pdf")
+		if err := os.WriteFile(pdf, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), []string{"reports", "render", "--end-user", "cli-user", "-o", pdf, "--database-url", url},
 			&stdout, &stderr, env("PAYLINE_MASTER_KEY", testMasterKey))
@@ -466,8 +476,37 @@ func TestReportsRenderCommand(t *testing.T) {
 			t.Fatalf("reports render: %v\n%s", err, stderr.String())
 		}
 		b, err := os.ReadFile(pdf)
-		if err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) || !strings.Contains(stdout.String(), "voie report") {
+		if err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) || !strings.Contains(stdout.String(), "voie report") ||
+			!strings.Contains(stdout.String(), "not stored") {
 			t.Fatalf("rendered %d bytes (%v): %s", len(b), err, stdout.String())
+		}
+		if fi, err := os.Stat(pdf); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("the PDF's mode: %v, %v; want 0600", fi.Mode().Perm(), err)
+		}
+		text := pdfText(t, b)
+		if !strings.Contains(text, "not stored") || strings.Contains(text, storedID) {
+			t.Errorf("the rendered PDF's reference: want \"not stored\", never the stored %s", storedID)
+		}
+		stdout.Reset()
+		stderr.Reset()
+		if err := run(context.Background(), []string{"reports", "render", "--end-user", "cli-user", "-o", "-", "--database-url", url},
+			&stdout, &stderr, env("PAYLINE_MASTER_KEY", testMasterKey)); err != nil {
+			t.Fatalf("reports render -o -: %v\n%s", err, stderr.String())
+		}
+		if !bytes.HasPrefix(stdout.Bytes(), []byte("%PDF-")) || !strings.Contains(stderr.String(), "voie report") {
+			t.Errorf("-o - wrote %.20q to stdout and %q to stderr", stdout.Bytes(), stderr.String())
+		}
+		if _, err := os.Stat("-"); err == nil {
+			t.Error("-o - made a file named -")
+		}
+		db, err := storage.Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var renders int
+		if err := db.GetContext(context.Background(), &renders, `SELECT count(*) FROM audit_log WHERE action = 'report.rendered' AND actor = 'cli'`); err != nil || renders != 2 {
+			t.Errorf("%d renders audited (%v), want 2", renders, err)
 		}
 		err = run(context.Background(), []string{"reports", "render", "--end-user", "nobody", "-o", pdf, "--database-url", url},
 			io.Discard, io.Discard, env("PAYLINE_MASTER_KEY", testMasterKey))
@@ -609,4 +648,24 @@ func TestMembersManage(t *testing.T) {
 			}
 		}
 	})
+}
+
+// pdfText is a PDF's text by pdftotext (poppler-utils, which CI installs;
+// elsewhere a missing pdftotext skips the test).
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pdftotext is missing: CI must check the PDFs (apt-get install poppler-utils)")
+		}
+		t.Skip("*** SKIPPING: pdftotext not installed (apt-get install poppler-utils) ***")
+	}
+	cmd := exec.Command(bin, "-", "-")
+	cmd.Stdin = bytes.NewReader(pdf)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
 }

@@ -30,9 +30,9 @@ func (m *Main) reconcileInterval() time.Duration {
 	return DefaultReconcileInterval
 }
 
-// startUpstream checks the upstream answers and takes the secret, syncs
-// its platforms into the directory and registers the webhook that
-// delivers its events here. Each failure stops serve with one line.
+// startUpstream checks the upstream answers and takes the secret, and
+// registers the webhook that delivers its events here. Each failure stops
+// serve with one line.
 func (m *Main) startUpstream(ctx context.Context) (*upstream.Client, error) {
 	secret := ""
 	if m.Getenv != nil {
@@ -48,9 +48,6 @@ func (m *Main) startUpstream(ctx context.Context) (*upstream.Client, error) {
 	if err := up.Verify(ctx); err != nil {
 		return nil, err
 	}
-	if err := m.syncDirectory(ctx, up); err != nil {
-		return nil, err
-	}
 	public := strings.TrimRight(m.Config.PublicURL, "/")
 	if public == "" {
 		return nil, fmt.Errorf("--public-url is needed with --upstream-url: the upstream delivers its events to {public-url}/v1/upstream/webhooks")
@@ -61,24 +58,21 @@ func (m *Main) startUpstream(ctx context.Context) (*upstream.Client, error) {
 	return up, nil
 }
 
-// syncDirectory stores the upstream's platforms as this directory's, so
-// platform ids are the upstream's.
-func (m *Main) syncDirectory(ctx context.Context, up *upstream.Client) error {
-	platforms, err := up.Platforms(ctx)
+// syncDirectory makes the upstream's platforms and employers this
+// directory's, so their ids are the upstream's.
+func (m *Main) syncDirectory(ctx context.Context, relay *domain.RelayService) error {
+	platforms, employers, err := relay.SyncDirectory(ctx)
 	if err != nil {
-		return fmt.Errorf("read the upstream's platforms: %w", err)
-	}
-	if err := m.directory.Seed(ctx, platforms, nil); err != nil {
 		return err
 	}
-	m.Logger.Info("synced the upstream's platforms", slog.Int("platforms", len(platforms)))
+	m.Logger.Info("synced the upstream's directory", slog.Int("platforms", platforms), slog.Int("employers", employers))
 	return nil
 }
 
 // reconciler is the periodic reconciliation: the upstream's accounts of
 // the last ReconcileWindow are ingested (what is already here changes
 // nothing), and the directory is synced again hourly.
-func (m *Main) reconciler(up *upstream.Client, relay *domain.RelayService) func(ctx context.Context) error {
+func (m *Main) reconciler(relay *domain.RelayService) func(ctx context.Context) error {
 	var mu sync.Mutex
 	synced := time.Now()
 	return func(ctx context.Context) error {
@@ -86,7 +80,7 @@ func (m *Main) reconciler(up *upstream.Client, relay *domain.RelayService) func(
 		due := time.Since(synced) > directorySyncEvery
 		mu.Unlock()
 		if due {
-			if err := m.syncDirectory(ctx, up); err != nil {
+			if err := m.syncDirectory(ctx, relay); err != nil {
 				return err
 			}
 			mu.Lock()

@@ -24,7 +24,7 @@ func (e environment) reports(ctx context.Context, args []string) error {
 	typ := fs.String("type", domain.ReportVOIE, "voie or voe")
 	customer := fs.String("customer", "", "the customer's name (may be left out when there is one customer)")
 	mode := fs.String("mode", string(domain.ModeSandbox), "the mode whose data to read")
-	out := fs.String("o", "", "the PDF file to write")
+	out := fs.String("o", "", "the PDF file to write (readable by you only), or - for standard output")
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
@@ -48,10 +48,25 @@ func (e environment) reports(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, pdf, 0o644); err != nil {
+	summary := fmt.Sprintf("%s report of %q (%s: payline reports render stores nothing), %s, %d bytes",
+		*typ, *endUser, reports.NotStored, plural(len(r.Employments), "employment"), len(pdf))
+	if *out == "-" {
+		// The PDF is the output; the summary goes to standard error.
+		if _, err := e.stdout.Write(pdf); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stderr, "wrote "+summary)
+		return nil
+	}
+	// A report holds people's data: readable by its owner only, even when
+	// the file was there before.
+	if err := os.WriteFile(*out, pdf, 0o600); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote %s: %s report %s of %q, %s, %d bytes\n", *out, *typ, r.ID, *endUser, plural(len(r.Employments), "employment"), len(pdf))
+	if err := os.Chmod(*out, 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %s: %s\n", *out, summary)
 	return nil
 }
 

@@ -257,7 +257,10 @@ func (m *Main) connectPayroll(ctx context.Context, s *starting) error {
 	}
 	s.connector, s.upstream = up, up
 	s.relay = domain.NewRelayService(s.tx, up, m.directory, s.clock)
-	return nil
+	m.directory.LookUpEINsAt(up)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return m.syncDirectory(ctx, s.relay)
 }
 
 // buildServices makes the job, webhook and monitoring services and their
@@ -335,7 +338,7 @@ func (m *Main) startWorkers(ctx context.Context, s *starting) error {
 	runners := storage.Runners{Job: s.jobs.Run, Delivery: s.webhooks.Deliver, Schedule: s.monitoring.Schedule,
 		Refresh: s.monitoring.RefreshAccount, Prune: m.pruner(storage.NewRetentionStore(m.db), s.clock)}
 	if s.relay != nil {
-		runners.Reconcile = m.reconciler(s.upstream, s.relay)
+		runners.Reconcile = m.reconciler(s.relay)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, queueStartTimeout)
 	defer cancel()

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -22,6 +23,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"payline/domain"
+	"payline/domain/sandbox"
 	"payline/rest"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -210,7 +212,8 @@ func TestRelayEndToEnd(t *testing.T) {
 			t.Fatalf("search on the relay: %d %v", status, search)
 		}
 		platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
-		jobs := []string{"direct_deposit_switch", "paystubs", "identity", "employment", "income"}
+		p.checkDirectory(t)
+		jobs := []string{"direct_deposit_switch", "paystubs", "identity", "employment", "income", "tax_forms"}
 		status, tok := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
 			`{"org_name": "Acme Lending", "end_user_id": "alice", "required_jobs": ["`+strings.Join(jobs, `", "`)+`"],
 			  "allocation": {"targets": [{"name": "Main", "type": "checking", "account_number": "123456789", "routing_number": "011000015"}]}}`)
@@ -249,20 +252,24 @@ func TestRelayEndToEnd(t *testing.T) {
 		}
 		t.Logf("the relay held every job %s after the upstream's session", time.Since(started).Round(time.Millisecond))
 		upstreamJobs := p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/jobs?account_id="+accountID)
-		outcomes := func(list []any) map[string]string {
-			out := map[string]string{}
+		// Each job reads as the upstream's (outcome, time, params), but for
+		// its link token: the relay's own, which the customer created.
+		byID := func(list []any) map[string]any {
+			out := map[string]any{}
 			for _, j := range list {
 				m := j.(map[string]any)
-				out[m["id"].(string)] = m["name"].(string) + ":" + m["outcome"].(string)
-				if m["name"] == "direct_deposit_switch" { // the switch's params: action and allocation
-					params, _ := json.Marshal(m["params"])
-					out[m["id"].(string)] += ":" + string(params)
-				}
+				delete(m, "link_token_id")
+				out[m["id"].(string)] = m
 			}
 			return out
 		}
-		if got, want := outcomes(relayJobs), outcomes(upstreamJobs); !reflect.DeepEqual(got, want) {
-			t.Errorf("jobs on the relay %v, upstream %v", got, want)
+		for _, j := range relayJobs {
+			if id := at(j, "link_token_id"); id != tok["data"].(map[string]any)["id"] {
+				t.Errorf("job %s on the relay names link token %v; want the relay's %v", at(j, "id"), id, tok["data"].(map[string]any)["id"])
+			}
+		}
+		if got, want := byID(relayJobs), byID(upstreamJobs); !reflect.DeepEqual(got, want) {
+			t.Errorf("jobs differ:\nrelay    %v\nupstream %v", got, want)
 		}
 
 		// The account, with the upstream's platform id and the customer's
@@ -307,6 +314,9 @@ func TestRelayEndToEnd(t *testing.T) {
 		if status != 200 {
 			t.Errorf("VOIE on the relay: %d %v", status, voie)
 		}
+		// The W-2s, each document the upstream's own file.
+		_, upAcct := p.call(t, "GET", p.upstreamBase+"/v1/accounts/"+accountID, p.upstreamSecret, "")
+		p.checkDocuments(t, dbURL, "alice", at(upAcct, "data", "end_user_id").(string))
 		// The account through GraphQL.
 		status, gql := p.call(t, "POST", p.relayBase+"/graphql", p.relaySecret,
 			`{"query": "{ endUser(id: \"alice\") { accounts { edges { node { id platform { id } } } } } }"}`)
@@ -400,6 +410,80 @@ func TestRelayEndToEnd(t *testing.T) {
 }
 
 // at walks decoded JSON by keys.
+// checkDocuments: every W-2 document of the end user on the relay is the
+// upstream's, byte for byte, and its parsed data too; the relay stored
+// each file when it read the tax forms (it does not render its own).
+func (p *relayPair) checkDocuments(t *testing.T, dbURL, endUser, upstreamEndUser string) {
+	t.Helper()
+	relayed := p.all(t, p.relayBase, p.relaySecret, "/v1/end_users/"+endUser+"/documents")
+	upstream := p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/end_users/"+upstreamEndUser+"/documents")
+	if len(relayed) == 0 || len(relayed) != len(upstream) {
+		t.Fatalf("%d documents on the relay, %d upstream", len(relayed), len(upstream))
+	}
+	db, err := storage.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, doc := range relayed {
+		var n int
+		if err := db.GetContext(context.Background(), &n, db.Rebind(`SELECT count(*) FROM files WHERE id = ?`), at(doc, "id")); err != nil || n != 1 {
+			t.Errorf("document %v: %d files stored before any download, %v; want the upstream's, stored at ingest", at(doc, "id"), n, err)
+		}
+	}
+	download := func(doc any) []byte {
+		link, _ := at(doc, "document", "download_url").(string)
+		resp, err := p.client.Get(link)
+		if err != nil {
+			t.Fatalf("download %s: %v", link, err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/pdf" {
+			t.Fatalf("download %s: %d %s %v", link, resp.StatusCode, resp.Header.Get("Content-Type"), err)
+		}
+		return body
+	}
+	for i := range relayed {
+		if at(relayed[i], "id") != at(upstream[i], "id") || !reflect.DeepEqual(at(relayed[i], "parsed_data"), at(upstream[i], "parsed_data")) {
+			t.Errorf("document %d differs:\nrelay    %v\nupstream %v", i, relayed[i], upstream[i])
+		}
+		if r, u := download(relayed[i]), download(upstream[i]); !bytes.Equal(r, u) {
+			t.Errorf("document %v: the relay serves %d bytes, not the upstream's %d", at(relayed[i], "id"), len(r), len(u))
+		}
+	}
+}
+
+// checkDirectory: the relay's directory is the upstream's. Every
+// employer and platform reads the same on both (ids included); an EIN
+// only the upstream knows is looked up there; search finds an upstream
+// employer; GraphQL says null for the platform the upstream's directory
+// does not name.
+func (p *relayPair) checkDirectory(t *testing.T) {
+	t.Helper()
+	for _, path := range []string{"/v1/employers", "/v1/platforms"} {
+		relayed, upstream := p.all(t, p.relayBase, p.relaySecret, path), p.all(t, p.upstreamBase, p.upstreamSecret, path)
+		if len(relayed) == 0 || !reflect.DeepEqual(relayed, upstream) {
+			t.Errorf("GET %s: the relay lists %d, the upstream %d, or they differ", path, len(relayed), len(upstream))
+		}
+	}
+	_, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
+	e := employers[7]
+	status, found := p.call(t, "GET", p.relayBase+"/v1/employers/lookup?ein="+e.EIN, p.relaySecret, "")
+	if status != 200 || at(found, "data", "id") != e.ID || at(found, "data", "name") != e.Name {
+		t.Errorf("EIN lookup on the relay: %d %v; want %s (%s) from the upstream", status, found, e.ID, e.Name)
+	}
+	status, search := p.call(t, "GET", p.relayBase+"/v1/search?response_types=employer&q="+url.QueryEscape(e.Name), p.relaySecret, "")
+	if status != 200 || len(search["data"].([]any)) == 0 || at(search["data"].([]any)[0], "id") != e.ID {
+		t.Errorf("search for %q on the relay: %d %v", e.Name, status, search)
+	}
+	status, gql := p.call(t, "POST", p.relayBase+"/graphql", p.relaySecret,
+		fmt.Sprintf(`{"query": "{ employer(id: \"%s\") { id name platform { id } } }"}`, e.ID))
+	if status != 200 || at(gql, "data", "employer", "name") != e.Name || at(gql, "data", "employer", "platform") != nil || gql["errors"] != nil {
+		t.Errorf("employer through GraphQL on the relay: %d %v; want its name and a null platform", status, gql)
+	}
+}
+
 func at(v any, path ...string) any {
 	for _, k := range path {
 		m, ok := v.(map[string]any)
@@ -591,4 +675,75 @@ func (p *relayPair) listen(t *testing.T, events string) <-chan rest.ListenerMess
 		}
 	}()
 	return out
+}
+
+// TestRelayBills: a bill switch and a bill cancellation completed in the
+// upstream's Link reach the relay as the customer's own jobs, with the
+// upstream's outcome and the params it reports (the payment type and the
+// card's last four digits, never the card), and the bill navigator status
+// set on the relay takes effect at the upstream for the namespaced end user.
+func TestRelayBills(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, dbURL string) {
+		var logs bytes.Buffer
+		p := startRelayPair(t, dbURL, &logs)
+		defer func() {
+			if t.Failed() {
+				t.Log(logs.String())
+			}
+		}()
+		status, search := p.call(t, "GET", p.relayBase+"/v1/search?q=a&response_types=platform&platform_type=merchant&supported_jobs=bill_switch,bill_cancellation&limit=1", p.relaySecret, "")
+		if status != 200 || len(search["data"].([]any)) == 0 {
+			t.Fatalf("a merchant on the relay: %d %v", status, search)
+		}
+		merchant := at(search["data"].([]any)[0], "id").(string)
+		bills := map[string]string{
+			"bill_switch":       `{"job": "bill_switch", "card": {"number": "4242424242424242", "name": "Erin Diaz", "exp_month": 4, "exp_year": 2031}}`,
+			"bill_cancellation": `{"job": "bill_cancellation"}`,
+		}
+		for job, bill := range bills {
+			upToken := p.relayToken(t, "erin", job)
+			status, done := p.call(t, "POST", p.upstreamBase+"/v1/sandbox/link_sessions", p.upstreamSecret,
+				fmt.Sprintf(`{"token": %q, "platform_id": %q, "username": "user_good", "password": "pass_good", "bill": %s}`, upToken, merchant, bill))
+			if status != 200 {
+				t.Fatalf("%s at the upstream: %d %v", job, status, done)
+			}
+			account := at(done, "data", "account_id").(string)
+			deadline := time.Now().Add(30 * time.Second)
+			var want []any
+			for {
+				want = p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/jobs?account_id="+account)
+				if len(want) == 1 && at(want[0], "outcome") != "pending" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: after 30 s the upstream's jobs are %v", job, want)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if at(want[0], "name") != job || at(want[0], "outcome") != "success" {
+				t.Fatalf("%s: the upstream's jobs: %v", job, want)
+			}
+			for {
+				got := p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+account)
+				if len(got) == 1 && at(got[0], "outcome") == "success" {
+					// The job's link token is the relay's own (the customer's).
+					got[0].(map[string]any)["link_token_id"] = at(want[0], "link_token_id")
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("%s differs:\nrelay    %v\nupstream %v", job, got, want)
+					}
+					if strings.Contains(fmt.Sprint(got), "4242424242424242") {
+						t.Errorf("%s: the relay shows the card number: %v", job, got)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: after 30 s the relay holds %v", job, got)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+		if job := at(p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?job_types=bill_switch")[0], "params"); at(job, "type") != "card" {
+			t.Errorf("the relayed bill switch's params: %v; want its card type", job)
+		}
+	})
 }

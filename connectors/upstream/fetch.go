@@ -78,6 +78,17 @@ func (c *Client) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetch
 			}
 			return true, nil
 		})
+		// Each form's document, as the upstream holds it.
+		endUser := domain.UpstreamEndUser(r.Account.CustomerID, r.Account.EndUserID)
+		for i := 0; err == nil && i < len(f.W2s); i++ {
+			if f.W2s[i].DocumentID == "" {
+				continue
+			}
+			var doc domain.Document
+			if doc, err = c.document(ctx, endUser, f.W2s[i].DocumentID); err == nil {
+				f.W2s[i].File = &doc
+			}
+		}
 	default:
 		return f, fmt.Errorf("the upstream relay does not read %s yet", r.Product)
 	}
@@ -85,75 +96,6 @@ func (c *Client) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetch
 		return domain.Fetched{}, fmt.Errorf("read %s of upstream account %s: %w", r.Product, r.Account.ID, err)
 	}
 	return f, nil
-}
-
-// platformJSON is an upstream platform with its switch limits, dollars
-// as the upstream wrote them.
-type platformJSON struct {
-	ID                        string          `json:"id"`
-	Name                      string          `json:"name"`
-	DisplayName               string          `json:"display_name"`
-	Type                      string          `json:"type"`
-	LastUpdated               time.Time       `json:"last_updated"`
-	LogoURL                   string          `json:"logo_url"`
-	MerchantCategories        []string        `json:"merchant_categories"`
-	MerchantCategory          *string         `json:"merchant_category"`
-	SupportedJobs             []string        `json:"supported_jobs"`
-	AmountSupported           bool            `json:"amount_supported"`
-	FractionalAmountSupported bool            `json:"fractional_amount_supported"`
-	MinAmount                 json.RawMessage `json:"min_amount"`
-	MaxAmount                 json.RawMessage `json:"max_amount"`
-	PercentageSupported       bool            `json:"percentage_supported"`
-	MinPercentage             json.RawMessage `json:"min_percentage"`
-	MaxPercentage             json.RawMessage `json:"max_percentage"`
-}
-
-// Platforms reads the upstream's whole platform directory.
-func (c *Client) Platforms(ctx context.Context) ([]domain.Platform, error) {
-	var out []domain.Platform
-	err := each(ctx, c, "/v1/platforms", nil, func(items []platformJSON) (bool, error) {
-		for _, p := range items {
-			d, err := p.domain()
-			if err != nil {
-				return false, fmt.Errorf("platform %s: %w", p.ID, err)
-			}
-			out = append(out, d)
-		}
-		return true, nil
-	})
-	return out, err
-}
-
-func (p platformJSON) domain() (domain.Platform, error) {
-	t, ok := domain.ParsePlatformType(p.Type)
-	if !ok {
-		t = domain.PlatformPayroll
-	}
-	d := domain.Platform{ID: p.ID, Name: p.Name, DisplayName: p.DisplayName, Type: t, LastUpdated: p.LastUpdated.UTC(),
-		LogoURL: p.LogoURL, MerchantCategories: p.MerchantCategories}
-	if p.MerchantCategory != nil {
-		d.MerchantCategory = *p.MerchantCategory
-	}
-	for _, j := range p.SupportedJobs {
-		if jt, ok := domain.ParseJobType(j); ok {
-			d.SupportedJobs = append(d.SupportedJobs, jt)
-		}
-	}
-	d.AmountSupported, d.FractionalAmountSupported, d.PercentageSupported = p.AmountSupported, p.FractionalAmountSupported, p.PercentageSupported
-	var err error
-	if d.MinAmount, err = cents(p.MinAmount); err != nil {
-		return d, fmt.Errorf("min_amount: %w", err)
-	}
-	if d.MaxAmount, err = cents(p.MaxAmount); err != nil {
-		return d, fmt.Errorf("max_amount: %w", err)
-	}
-	if d.MinPercentage, err = percent(p.MinPercentage); err != nil {
-		return d, fmt.Errorf("min_percentage: %w", err)
-	}
-	if d.MaxPercentage, err = percent(p.MaxPercentage); err != nil {
-		return d, fmt.Errorf("max_percentage: %w", err)
-	}
-	return d, nil
 }
 
 // cents parses a dollar amount from its JSON text, never through a float.

@@ -217,7 +217,8 @@ func (c *Client) Match(context.Context, domain.PlatformMatching, []domain.Platfo
 // (its webhook usually comes first and runs it at once).
 const pendingRecheck = 30 * time.Second
 
-// Run implements domain.Connector: the job's outcome is the upstream's.
+// Run implements domain.Connector: the job's outcome, and its time, are
+// the upstream's.
 // A job the upstream does not list yet is pending.
 func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, _, _ time.Time) (domain.JobResult, error) {
 	jobs, err := c.Jobs(ctx, a.ID)
@@ -230,9 +231,9 @@ func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, _, _ t
 		}
 		switch uj.Outcome {
 		case domain.OutcomeSuccess:
-			return domain.JobResult{Outcome: domain.OutcomeSuccess}, nil
+			return domain.JobResult{Outcome: domain.OutcomeSuccess, At: uj.CreatedAt}, nil
 		case domain.OutcomeError:
-			return domain.JobResult{Outcome: domain.OutcomeError, ErrorCode: uj.ErrorCode, ErrorType: uj.ErrorType}, nil
+			return domain.JobResult{Outcome: domain.OutcomeError, ErrorCode: uj.ErrorCode, ErrorType: uj.ErrorType, At: uj.CreatedAt}, nil
 		}
 	}
 	return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: pendingRecheck}, nil

@@ -825,10 +825,10 @@ func (ec *executionContext) _Employer_platform(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.Platform) graphql.Marshaler {
-			return ec.marshalNPlatform2ᚖpaylineᚋdomainᚐPlatform(ctx, selections, v)
+			return ec.marshalOPlatform2ᚖpaylineᚋdomainᚐPlatform(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Employer_platform(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -2710,7 +2710,7 @@ func (ec *executionContext) _Employer(ctx context.Context, sel ast.SelectionSet,
 					}
 				}()
 				res = ec._Employer_platform(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

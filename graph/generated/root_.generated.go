@@ -111,16 +111,17 @@ type ComplexityRoot struct {
 	}
 
 	Delivery struct {
-		Attempt     func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		Error       func(childComplexity int) int
-		Event       func(childComplexity int) int
-		EventID     func(childComplexity int) int
-		ID          func(childComplexity int) int
-		LatencyMs   func(childComplexity int) int
-		NextAttempt func(childComplexity int) int
-		Outcome     func(childComplexity int) int
-		StatusCode  func(childComplexity int) int
+		Attempt         func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Error           func(childComplexity int) int
+		Event           func(childComplexity int) int
+		EventID         func(childComplexity int) int
+		ID              func(childComplexity int) int
+		LatencyMs       func(childComplexity int) int
+		NextAttempt     func(childComplexity int) int
+		Outcome         func(childComplexity int) int
+		ResponseExcerpt func(childComplexity int) int
+		StatusCode      func(childComplexity int) int
 	}
 
 	DeliveryConnection struct {
@@ -936,6 +937,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Delivery.Outcome(childComplexity), true
+	case "Delivery.responseExcerpt":
+		if e.ComplexityRoot.Delivery.ResponseExcerpt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.ResponseExcerpt(childComplexity), true
 	case "Delivery.statusCode":
 		if e.ComplexityRoot.Delivery.StatusCode == nil {
 			break
@@ -3635,8 +3642,12 @@ type Employer implements Node {
   percentageSupported: Boolean!
   minPercentage: Int!
   maxPercentage: Int!
-  "The payroll platform the employer's staff log in to (itself, for an ESP)."
-  platform: Platform!
+  """
+  The payroll platform the employer's staff log in to (itself, for an ESP).
+  Null when the directory does not know it: a relayed mode's employers are
+  its upstream's, whose directory does not say (its own Link does).
+  """
+  platform: Platform
 }
 
 type Platform implements Node {
@@ -3910,6 +3921,8 @@ type Delivery {
   "delivered, retrying, failed or skipped."
   outcome: String!
   error: String
+  "The start of the endpoint's response body (at most 512 bytes), null when none arrived or it was empty."
+  responseExcerpt: String
   nextAttempt: Time
   createdAt: Time!
 }
@@ -4074,6 +4087,8 @@ func (ec *executionContext) childFields_Delivery(ctx context.Context, field grap
 		return ec.fieldContext_Delivery_outcome(ctx, field)
 	case "error":
 		return ec.fieldContext_Delivery_error(ctx, field)
+	case "responseExcerpt":
+		return ec.fieldContext_Delivery_responseExcerpt(ctx, field)
 	case "nextAttempt":
 		return ec.fieldContext_Delivery_nextAttempt(ctx, field)
 	case "createdAt":

@@ -25,6 +25,7 @@ type DeliveryResolver interface {
 	LatencyMs(ctx context.Context, obj *domain.Delivery) (float64, error)
 
 	Error(ctx context.Context, obj *domain.Delivery) (*string, error)
+	ResponseExcerpt(ctx context.Context, obj *domain.Delivery) (*string, error)
 }
 type WebhookResolver interface {
 	Deliveries(ctx context.Context, obj *domain.Webhook, first *int, after *string) (*model.DeliveryConnection, error)
@@ -241,6 +242,29 @@ func (ec *executionContext) _Delivery_error(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Delivery_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Delivery", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Delivery_responseExcerpt(ctx context.Context, field graphql.CollectedField, obj *domain.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Delivery_responseExcerpt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Delivery().ResponseExcerpt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Delivery_responseExcerpt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Delivery", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
@@ -901,6 +925,44 @@ func (ec *executionContext) _Delivery(ctx context.Context, sel ast.SelectionSet,
 					}
 				}()
 				res = ec._Delivery_error(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "responseExcerpt":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Delivery_responseExcerpt(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

@@ -338,7 +338,7 @@ const webhookEvents = document.querySelector('meta[name="webhook-events"]').cont
 
 async function webhooksPage() {
   const { webhooks } = await gql(`{ webhooks(first: 25) { edges { node { id url enabledEvents status version createdAt
-    deliveries(first: 10) { edges { node { id event attempt statusCode latencyMs outcome error createdAt } } } } } } }`);
+    deliveries(first: 10) { edges { node { id event attempt statusCode latencyMs outcome error responseExcerpt createdAt } } } } } } }`);
   page.replaceChildren(h('h1', {}, 'Webhooks'));
   if (canWrite()) {
     const url = h('input', { id: 'webhook-url', type: 'url', placeholder: 'https://example.com/payline', required: true });
@@ -379,7 +379,9 @@ async function webhooksPage() {
         ? h('div', { className: 'table-wrap' }, h('table', { className: 'deliveries' }, h('thead', {}, h('tr', {}, h('th', {}, 'Event'), h('th', {}, 'Outcome'), h('th', { className: 'r' }, 'Status'),
           h('th', { className: 'r hide-narrow' }, 'Latency'), h('th', { className: 'hide-narrow' }, 'When'))),
         h('tbody', {}, w.deliveries.edges.map(({ node: d }) => h('tr', {}, h('td', { className: 'event' }, breakable(d.event),
-            d.error ? h('div', { className: 'muted small delivery-error' }, d.error) : null), h('td', {}, pill(d.outcome)),
+            d.error ? h('div', { className: 'muted small delivery-error' }, d.error) : null,
+            d.responseExcerpt ? h('details', { className: 'delivery-response' }, h('summary', { className: 'muted small' }, 'Response'),
+              h('pre', { className: 'small' }, d.responseExcerpt)) : null), h('td', {}, pill(d.outcome)),
           h('td', { className: 'r' }, d.statusCode === null ? '—' : d.statusCode), h('td', { className: 'r hide-narrow' }, d.latencyMs.toFixed(0) + ' ms'), h('td', { className: 'hide-narrow' }, fmtTime(d.createdAt)))))))
         : h('p', { className: 'muted' }, 'No deliveries yet.')));
   }

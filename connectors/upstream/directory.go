@@ -1,0 +1,151 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"time"
+
+	"payline/domain"
+)
+
+// limitsJSON is what the upstream's employers and platforms share: the
+// jobs they support and their switch limits, dollars as the upstream
+// wrote them.
+type limitsJSON struct {
+	SupportedJobs             []string        `json:"supported_jobs"`
+	AmountSupported           bool            `json:"amount_supported"`
+	FractionalAmountSupported bool            `json:"fractional_amount_supported"`
+	MinAmount                 json.RawMessage `json:"min_amount"`
+	MaxAmount                 json.RawMessage `json:"max_amount"`
+	PercentageSupported       bool            `json:"percentage_supported"`
+	MinPercentage             json.RawMessage `json:"min_percentage"`
+	MaxPercentage             json.RawMessage `json:"max_percentage"`
+}
+
+// domain reads the jobs (dropping those this service does not know) and
+// the limits, amounts parsed from their text into cents.
+func (l limitsJSON) domain() ([]domain.JobType, domain.SwitchLimits, error) {
+	var jobs []domain.JobType
+	for _, j := range l.SupportedJobs {
+		if jt, ok := domain.ParseJobType(j); ok {
+			jobs = append(jobs, jt)
+		}
+	}
+	d := domain.SwitchLimits{AmountSupported: l.AmountSupported, FractionalAmountSupported: l.FractionalAmountSupported,
+		PercentageSupported: l.PercentageSupported}
+	var err error
+	if d.MinAmount, err = cents(l.MinAmount); err != nil {
+		return nil, d, fmt.Errorf("min_amount: %w", err)
+	}
+	if d.MaxAmount, err = cents(l.MaxAmount); err != nil {
+		return nil, d, fmt.Errorf("max_amount: %w", err)
+	}
+	if d.MinPercentage, err = percent(l.MinPercentage); err != nil {
+		return nil, d, fmt.Errorf("min_percentage: %w", err)
+	}
+	if d.MaxPercentage, err = percent(l.MaxPercentage); err != nil {
+		return nil, d, fmt.Errorf("max_percentage: %w", err)
+	}
+	return jobs, d, nil
+}
+
+// platformJSON is an upstream platform.
+type platformJSON struct {
+	ID                 string    `json:"id"`
+	Name               string    `json:"name"`
+	DisplayName        string    `json:"display_name"`
+	Type               string    `json:"type"`
+	LastUpdated        time.Time `json:"last_updated"`
+	LogoURL            string    `json:"logo_url"`
+	MerchantCategories []string  `json:"merchant_categories"`
+	MerchantCategory   *string   `json:"merchant_category"`
+	limitsJSON
+}
+
+func (p platformJSON) domain() (domain.Platform, error) {
+	t, ok := domain.ParsePlatformType(p.Type)
+	if !ok {
+		t = domain.PlatformPayroll
+	}
+	d := domain.Platform{ID: p.ID, Name: p.Name, DisplayName: p.DisplayName, Type: t, LastUpdated: p.LastUpdated.UTC(),
+		LogoURL: p.LogoURL, MerchantCategories: p.MerchantCategories}
+	if p.MerchantCategory != nil {
+		d.MerchantCategory = *p.MerchantCategory
+	}
+	var err error
+	d.SupportedJobs, d.SwitchLimits, err = p.limitsJSON.domain()
+	return d, err
+}
+
+// employerJSON is an upstream employer. The vendor's carry neither an EIN
+// nor the platform the employer's staff log in to; the upstream's own
+// Link knows that.
+type employerJSON struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	LastUpdated time.Time `json:"last_updated"`
+	LogoURL     string    `json:"logo_url"`
+	limitsJSON
+}
+
+func (e employerJSON) domain() (domain.Employer, error) {
+	d := domain.Employer{ID: e.ID, Name: e.Name, LastUpdated: e.LastUpdated.UTC(), LogoURL: e.LogoURL}
+	var err error
+	d.SupportedJobs, d.SwitchLimits, err = e.limitsJSON.domain()
+	return d, err
+}
+
+// Platforms implements domain.Upstream: the upstream's whole platform
+// directory.
+func (c *Client) Platforms(ctx context.Context) ([]domain.Platform, error) {
+	var out []domain.Platform
+	err := each(ctx, c, "/v1/platforms", nil, func(items []platformJSON) (bool, error) {
+		for _, p := range items {
+			d, err := p.domain()
+			if err != nil {
+				return false, fmt.Errorf("platform %s: %w", p.ID, err)
+			}
+			out = append(out, d)
+		}
+		return true, nil
+	})
+	return out, err
+}
+
+// Employers implements domain.Upstream: the upstream's employers updated
+// after the given time (every one when it is zero), every page.
+func (c *Client) Employers(ctx context.Context, updatedAfter time.Time) ([]domain.Employer, error) {
+	q := url.Values{}
+	if !updatedAfter.IsZero() {
+		q.Set("last_updated", updatedAfter.UTC().Format(time.RFC3339))
+	}
+	var out []domain.Employer
+	err := each(ctx, c, "/v1/employers", q, func(items []employerJSON) (bool, error) {
+		for _, e := range items {
+			d, err := e.domain()
+			if err != nil {
+				return false, fmt.Errorf("employer %s: %w", e.ID, err)
+			}
+			out = append(out, d)
+		}
+		return true, nil
+	})
+	return out, err
+}
+
+// EmployerByEIN implements domain.Upstream: GET /v1/employers/lookup.
+// The answer carries no EIN; the caller knows it.
+func (c *Client) EmployerByEIN(ctx context.Context, ein string) (domain.Employer, error) {
+	var body employerJSON
+	if err := c.do(ctx, "GET", "/v1/employers/lookup?"+url.Values{"ein": {ein}}.Encode(), nil, &body); err != nil {
+		return domain.Employer{}, err
+	}
+	e, err := body.domain()
+	if err != nil {
+		return domain.Employer{}, fmt.Errorf("employer %s: %w", body.ID, err)
+	}
+	e.EIN = ein
+	return e, nil
+}

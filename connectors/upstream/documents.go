@@ -1,0 +1,80 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+
+	"payline/domain"
+)
+
+// maxDocument bounds a downloaded document: the vendor's W-2s are
+// one-page PDFs or scans, far below this.
+const maxDocument = 20 << 20
+
+// documentTypes are the content types a relayed document is kept as.
+var documentTypes = map[string]bool{"application/pdf": true, "image/png": true, "image/jpeg": true}
+
+// document reads an end user's document at the upstream: its record's
+// download_url, then the file itself (the upstream's own bytes, kept
+// as they are rather than rendered again here).
+func (c *Client) document(ctx context.Context, endUser, documentID string) (domain.Document, error) {
+	var rec struct {
+		Document struct {
+			DownloadURL string `json:"download_url"`
+		} `json:"document"`
+	}
+	path := "/v1/end_users/" + url.PathEscape(endUser) + "/documents/" + url.PathEscape(documentID)
+	if err := c.do(ctx, "GET", path, nil, &rec); err != nil {
+		return domain.Document{}, err
+	}
+	if rec.Document.DownloadURL == "" {
+		return domain.Document{}, fmt.Errorf("the upstream's document %s has no download_url", documentID)
+	}
+	return c.download(ctx, rec.Document.DownloadURL)
+}
+
+// download fetches a document's signed download URL. It never carries
+// the upstream secret (the link is its own credential, and may point at
+// the upstream's file store), and it must be https unless the upstream
+// itself is reached over plain http (a private network, or a test).
+func (c *Client) download(ctx context.Context, link string) (domain.Document, error) {
+	u, err := url.Parse(link)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || c.base.Scheme != "http")) {
+		return domain.Document{}, fmt.Errorf("the upstream's download_url is not an https URL")
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", u.String(), nil)
+	if err != nil {
+		return domain.Document{}, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return domain.Document{}, domain.UpstreamUnavailable("the upstream's document store", unavailableRetry, err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
+		return domain.Document{}, domain.UpstreamUnavailable("the upstream's document store", unavailableRetry,
+			fmt.Errorf("document download: %d", resp.StatusCode))
+	case resp.StatusCode != http.StatusOK:
+		return domain.Document{}, fmt.Errorf("document download: the upstream answered %d", resp.StatusCode)
+	}
+	ct, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil || !documentTypes[ct] {
+		return domain.Document{}, fmt.Errorf("document download: content type %q is not a PDF, PNG or JPEG", resp.Header.Get("Content-Type"))
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
+	if err != nil {
+		return domain.Document{}, domain.UpstreamUnavailable("the upstream's document store", unavailableRetry, err)
+	}
+	if len(body) > maxDocument {
+		return domain.Document{}, errors.New("document download: larger than 20 MiB")
+	}
+	return domain.Document{ContentType: ct, Body: body}, nil
+}

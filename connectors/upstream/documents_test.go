@@ -1,0 +1,72 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestDownload: a document's download link is fetched without the
+// upstream secret, over https (plain http only when the upstream itself
+// is plain http), as a PDF, PNG or JPEG of at most 20 MiB.
+func TestDownload(t *testing.T) {
+	pdf := []byte("%PDF-1.4 a W-2")
+	var sawSecret bool
+	mux := http.NewServeMux()
+	mux.HandleFunc("/w2.pdf", func(w http.ResponseWriter, r *http.Request) {
+		sawSecret = sawSecret || r.Header.Get("x-api-secret") != ""
+		w.Header().Set("Content-Type", "application/pdf")
+		_, _ = w.Write(pdf)
+	})
+	mux.HandleFunc("/page.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte("<html>"))
+	})
+	mux.HandleFunc("/huge.pdf", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		_, _ = w.Write(bytes.Repeat([]byte("x"), maxDocument+1))
+	})
+	mux.HandleFunc("/gone.pdf", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "expired", http.StatusForbidden) })
+	tlsSrv := httptest.NewTLSServer(mux)
+	defer tlsSrv.Close()
+	plainSrv := httptest.NewServer(mux)
+	defer plainSrv.Close()
+
+	secure, err := New(Config{URL: tlsSrv.URL, Secret: "s3cret", HTTP: tlsSrv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := New(Config{URL: plainSrv.URL, Secret: "s3cret", HTTP: plainSrv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	doc, err := secure.download(ctx, tlsSrv.URL+"/w2.pdf")
+	if err != nil || doc.ContentType != "application/pdf" || !bytes.Equal(doc.Body, pdf) {
+		t.Fatalf("download: %+v, %v", doc, err)
+	}
+	if _, err := plain.download(ctx, plainSrv.URL+"/w2.pdf"); err != nil {
+		t.Errorf("plain http from a plain http upstream: %v", err)
+	}
+	if sawSecret {
+		t.Error("a download carried the upstream secret")
+	}
+	for _, c := range []struct {
+		client *Client
+		link   string
+		want   string
+	}{
+		{secure, plainSrv.URL + "/w2.pdf", "not an https URL"},
+		{secure, "file:///etc/passwd", "not an https URL"},
+		{secure, tlsSrv.URL + "/page.html", "not a PDF, PNG or JPEG"},
+		{secure, tlsSrv.URL + "/huge.pdf", "larger than 20 MiB"},
+		{secure, tlsSrv.URL + "/gone.pdf", "answered 403"},
+	} {
+		if _, err := c.client.download(ctx, c.link); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("download %s: %v; want %q", c.link, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"payline/domain"
+	"payline/domain/sandbox"
+	"payline/storage"
+	"payline/storage/storagetest"
+)
+
+// directoryUpstream is an upstream whose directory a test edits: it
+// answers the directory half of domain.Upstream and records what it was
+// asked. The rest of the port is never called here (a nil embedded
+// interface would panic if it were).
+type directoryUpstream struct {
+	domain.Upstream
+
+	mu        sync.Mutex
+	platforms []domain.Platform
+	employers []domain.Employer // no EIN or platform, as the vendor's
+	eins      map[string]string // EIN → employer id, for lookups
+	since     []time.Time       // each Employers call's updatedAfter
+	lookups   int
+}
+
+func (u *directoryUpstream) Platforms(context.Context) ([]domain.Platform, error) {
+	return u.platforms, nil
+}
+
+func (u *directoryUpstream) Employers(_ context.Context, after time.Time) ([]domain.Employer, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.since = append(u.since, after)
+	var out []domain.Employer
+	for _, e := range u.employers {
+		if after.IsZero() || e.LastUpdated.After(after) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func (u *directoryUpstream) EmployerByEIN(_ context.Context, ein string) (domain.Employer, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.lookups++
+	for _, e := range u.employers {
+		if u.eins[ein] == e.ID {
+			e.EIN = ein
+			return e, nil
+		}
+	}
+	return domain.Employer{}, fmt.Errorf("GET /v1/employers/lookup: %w", domain.ErrNoRows)
+}
+
+// TestRelaySyncsDirectory: a relayed mode's directory is its upstream's.
+// The first sync reads every employer, later ones only those updated
+// since the newest synced (less a second's overlap); employers without an
+// EIN or platform are stored, an EIN already known here survives a sync,
+// search finds an upstream employer under its upstream id, and an EIN the
+// directory lacks is looked up at the upstream.
+func TestRelaySyncsDirectory(t *testing.T) {
+	platforms, seeded := sandbox.Directory(20)
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
+		// One employer is known here already, with its EIN and platform.
+		known := seeded[0]
+		if err := dir.Seed(ctx, platforms, []domain.Employer{known}); err != nil {
+			t.Fatal(err)
+		}
+		bare := func(e domain.Employer) domain.Employer { e.EIN, e.PlatformID = "", ""; return e }
+		up := &directoryUpstream{platforms: platforms, eins: map[string]string{}}
+		for _, e := range seeded {
+			up.employers = append(up.employers, bare(e))
+			up.eins[e.EIN] = e.ID
+		}
+		relay := domain.NewRelayService(nil, up, dir, domain.SystemClock{})
+		dir.LookUpEINsAt(up)
+
+		if _, n, err := relay.SyncDirectory(ctx); err != nil || n != len(seeded) {
+			t.Fatalf("first sync: %d employers, %v; want %d", n, err, len(seeded))
+		}
+		page, err := dir.ListEmployers(ctx, domain.EmployerFilter{}, domain.PageRequest{Limit: 100})
+		if err != nil || len(page.Items) != len(seeded) {
+			t.Fatalf("employers after sync: %d, %v; want %d", len(page.Items), err, len(seeded))
+		}
+		got, err := dir.Employer(ctx, known.ID)
+		if err != nil || got.EIN != known.EIN || got.PlatformID != known.PlatformID {
+			t.Errorf("known employer after sync: ein %q platform %q, %v; want its own kept", got.EIN, got.PlatformID, err)
+		}
+		other := seeded[5]
+		if got, err := dir.Employer(ctx, other.ID); err != nil || got.EIN != "" || got.PlatformID != "" || got.Name != other.Name {
+			t.Errorf("upstream employer: %+v, %v; want it without EIN or platform", got, err)
+		}
+
+		// The upstream renames one employer and adds another: the next sync
+		// asks only for what changed since the newest it has.
+		newest := time.Time{}
+		for _, e := range seeded {
+			if e.LastUpdated.After(newest) {
+				newest = e.LastUpdated
+			}
+		}
+		up.mu.Lock()
+		up.employers[5].Name, up.employers[5].LastUpdated = "Quillfeather Instruments", newest.Add(time.Hour)
+		added := bare(seeded[0])
+		added.ID, added.Name, added.LastUpdated = "7d0f6a0e-6a4e-4d53-9a52-3b3f0c1d2e4f", "Wrenfield Cooperage", newest.Add(2*time.Hour)
+		up.employers = append(up.employers, added)
+		up.mu.Unlock()
+		if _, n, err := relay.SyncDirectory(ctx); err != nil || n != 3 {
+			t.Fatalf("second sync: %d employers, %v; want the 2 changed and the newest before them (the overlap)", n, err)
+		}
+		if len(up.since) != 2 || !up.since[0].IsZero() || !up.since[1].Equal(newest.Add(-time.Second)) {
+			t.Errorf("syncs asked for employers updated after %v; want zero, then %v", up.since, newest.Add(-time.Second))
+		}
+		for _, q := range []string{"Quillfeather", "Wrenfield"} {
+			res, err := dir.Search(ctx, domain.SearchQuery{Q: q, Limit: 10})
+			if err != nil || len(res) != 1 || res[0].Employer == nil {
+				t.Fatalf("search %q: %+v, %v", q, res, err)
+			}
+		}
+		if _, n, err := relay.SyncDirectory(ctx); err != nil || n != 1 || !up.since[2].Equal(newest.Add(2*time.Hour-time.Second)) {
+			t.Errorf("third sync: %d employers since %v, %v; want only the newest again (the overlap)", n, up.since[2], err)
+		}
+
+		// EIN lookups: the directory's own first, then the upstream's.
+		if e, err := dir.EmployerByEIN(ctx, known.EIN); err != nil || e.ID != known.ID || up.lookups != 0 {
+			t.Errorf("local EIN: %s, %v, %d upstream lookups; want %s from here", e.ID, err, up.lookups, known.ID)
+		}
+		if e, err := dir.EmployerByEIN(ctx, other.EIN); err != nil || e.ID != other.ID || up.lookups != 1 {
+			t.Errorf("upstream EIN: %s, %v, %d lookups; want %s from the upstream", e.ID, err, up.lookups, other.ID)
+		}
+		var de *domain.Error
+		if _, err := dir.EmployerByEIN(ctx, "999999999"); !errors.As(err, &de) || de.Code != domain.CodeEmployerNotFound {
+			t.Errorf("unknown EIN: %v; want EMPLOYER_NOT_FOUND", err)
+		}
+	})
+}
