@@ -3,7 +3,7 @@
 // Go binary embeds and serves under /graphql/assets/: the page loads
 // nothing from anywhere else, and runs no inline script (its CSP allows
 // none); this bundle mounts itself on #graphiql.
-import React, { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { GraphiQLInterface, GraphiQLProvider } from 'graphiql';
 import { useEditorContext } from '@graphiql/react';
