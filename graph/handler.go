@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,7 +50,8 @@ type Options struct {
 	// their connection_init payload.
 	Keys *domain.KeyService
 	Mode domain.Mode
-	// Console serves the query console to browsers at GET /graphql.
+	// Console serves GraphiQL to browsers at GET /graphql (Accept:
+	// text/html), with its assets under /graphql/assets/.
 	Console bool
 	// NoIntrospection turns introspection off (--graphql-introspection=
 	// false): __schema and __type then answer INTROSPECTION_DISABLED.
@@ -66,8 +66,8 @@ type Options struct {
 	WriteTimeout time.Duration
 }
 
-// NewHandler serves GraphQL over POST, GET and graphql-transport-ws, the
-// console, and the SDL at /graphql/schema.graphql. Queries and mutations
+// NewHandler serves GraphQL over POST, GET and graphql-transport-ws,
+// GraphiQL, and the SDL at /graphql/schema.graphql. Queries and mutations
 // are authenticated by the caller (the REST server mounts this behind the
 // same API-secret check); websockets authenticate in connection_init.
 func NewHandler(r *Resolver, opts ...Options) http.Handler {
@@ -137,10 +137,14 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 		case req.URL.Path == "/graphql/schema.graphql":
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			_, _ = w.Write([]byte(schemaText))
+		case isAsset(req):
+			if !o.Console {
+				http.NotFound(w, req)
+				return
+			}
+			serveGraphiQLAsset(w, req)
 		case o.Console && IsConsoleRequest(req):
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
-			_, _ = w.Write(consolePage)
+			serveGraphiQLPage(w)
 		case IsWebsocket(req):
 			// A subscription outlives the server's read and write timeouts,
 			// which the hijacked connection would otherwise keep.
@@ -235,18 +239,15 @@ func SDL(es graphql.ExecutableSchema) string {
 	return b.String()
 }
 
-//go:embed console.html
-var consolePage []byte
-
 // IsPublic reports whether a request needs no API secret header: the
-// console page and the SDL, and a websocket without the header, which
-// authenticates in its connection_init message instead.
+// GraphiQL page, its assets and the SDL, and a websocket without the
+// header, which authenticates in its connection_init message instead.
 func IsPublic(r *http.Request) bool {
-	return IsConsoleRequest(r) || (IsWebsocket(r) && r.Header.Get("x-api-secret") == "")
+	return IsConsoleRequest(r) || isAsset(r) || (IsWebsocket(r) && r.Header.Get("x-api-secret") == "")
 }
 
 // IsConsoleRequest reports whether a request is a browser asking for the
-// console page, or for the SDL: neither needs an API secret.
+// GraphiQL page, or for the SDL: neither needs an API secret.
 func IsConsoleRequest(r *http.Request) bool {
 	if r.URL.Path == "/graphql/schema.graphql" {
 		return true

@@ -11,6 +11,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/graph"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -338,12 +339,17 @@ func TestGraphQLLimits(t *testing.T) {
 	if r := f.request("GET", "/graphql?query="+url.QueryEscape(cheap), nil); r.status != 200 || !strings.Contains(string(r.raw), `"platforms"`) {
 		t.Errorf("GET query: %d %s", r.status, r.raw)
 	}
-	// The SDL and the console need no secret.
+	// The SDL, GraphiQL and its assets need no secret.
 	if res, body := fetch(t, "GET", f.http.URL+"/graphql/schema.graphql"); res.StatusCode != 200 || !strings.Contains(string(body), "type Account implements Node") {
 		t.Errorf("SDL: %d", res.StatusCode)
 	}
-	if res, body := fetch(t, "GET", f.http.URL+"/graphql", "Accept", "text/html"); res.StatusCode != 200 || !strings.Contains(string(body), "Payline GraphQL") {
-		t.Errorf("console: %d", res.StatusCode)
+	if res, body := fetch(t, "GET", f.http.URL+"/graphql", "Accept", "text/html"); res.StatusCode != 200 || !strings.Contains(string(body), `<div id="graphiql">`) {
+		t.Errorf("GraphiQL: %d", res.StatusCode)
+	}
+	for _, asset := range []string{"graphiql.min.js", "graphiql.min.css", "LICENSES.txt"} {
+		if res, body := fetch(t, "GET", f.http.URL+graph.AssetsPrefix+asset); res.StatusCode != 200 || len(body) == 0 {
+			t.Errorf("GraphiQL's %s: %d", asset, res.StatusCode)
+		}
 	}
 	if res, _ := fetch(t, "POST", f.http.URL+"/graphql"); res.StatusCode != 401 {
 		t.Errorf("a query without a secret: %d", res.StatusCode)

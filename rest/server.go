@@ -47,7 +47,7 @@ type Config struct {
 	// GraphQL, when set, is served at /graphql behind the same API-secret
 	// authentication and rate limit as /v1, except for the requests
 	// GraphQLPublic says authenticate otherwise or need nothing (the
-	// console page, the SDL, websockets that authenticate in
+	// GraphiQL page and its assets, the SDL, websockets that authenticate in
 	// connection_init).
 	GraphQL       http.Handler
 	GraphQLPublic func(r *http.Request) bool

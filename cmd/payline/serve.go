@@ -56,7 +56,7 @@ type ServeConfig struct {
 	WebhookRetry storage.RetrySchedule
 	// DownloadURLTTL is how long document download links work.
 	DownloadURLTTL time.Duration
-	// Console serves the GraphQL query console at GET /graphql.
+	// Console serves GraphiQL at GET /graphql.
 	Console bool
 	// NoIntrospection turns GraphQL introspection off.
 	NoIntrospection bool
@@ -331,7 +331,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 	linkTTL := fs.Duration("download-url-ttl", e.duration("PAYLINE_DOWNLOAD_URL_TTL", reports.DefaultLinkTTL),
 		"how long a report's or document's download_url works (PAYLINE_DOWNLOAD_URL_TTL)")
 	console := fs.String("graphiql", e.getenv("PAYLINE_GRAPHIQL"),
-		"serve the GraphQL query console at GET /graphql: true or false (PAYLINE_GRAPHIQL); default true in the sandbox, false otherwise")
+		"serve GraphiQL, the GraphQL IDE, at GET /graphql: true or false (PAYLINE_GRAPHIQL); default true in the sandbox, false otherwise")
 	introspection := fs.Bool("graphql-introspection", e.boolean("PAYLINE_GRAPHQL_INTROSPECTION", true),
 		"answer GraphQL introspection (__schema, __type), which tools start from (PAYLINE_GRAPHQL_INTROSPECTION); false refuses it with INTROSPECTION_DISABLED")
 	redisURL := fs.String("redis-url", e.getenv("PAYLINE_REDIS_URL"),
