@@ -8,3 +8,9 @@ import _ "embed"
 //
 //go:embed openapi.yaml
 var OpenAPI []byte
+
+// ConnectorProtocol is connector-protocol.yaml, served at GET
+// /v1/connector-protocol.yaml.
+//
+//go:embed connector-protocol.yaml
+var ConnectorProtocol []byte

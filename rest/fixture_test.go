@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"net/url"
 	"strings"
 	"sync"
@@ -25,6 +26,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/connectors/protocol"
 	"payline/graph"
 	"payline/reports"
 	"payline/storage"
@@ -133,6 +135,9 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	}
 	tx := storage.NewTransactor(db, queue)
 	var connector domain.Connector = setup.connector
+	if os.Getenv(envTestConnector) == "protocol" {
+		connector = overProtocol(t, connector)
+	}
 	if setup.wrapConnector != nil {
 		connector = setup.wrapConnector(connector)
 	}
@@ -409,3 +414,23 @@ const (
 	typeUnknown      = "UNKNOWN_ERROR"
 	typeRateLimited  = "RATE_LIMIT_EXCEEDED"
 )
+
+// envTestConnector set to "protocol" runs every fixture's sandbox
+// connector out of process, behind the connector protocol (an httptest
+// server and protocol.Client), as payline serve --connector-url does; CI
+// runs the Link, job, data, monitoring and webhook tests that way too.
+const envTestConnector = "PAYLINE_TEST_CONNECTOR"
+
+func overProtocol(t testing.TB, c domain.Connector) domain.Connector {
+	t.Helper()
+	const secret = "fixture connector secret"
+	platforms, _ := sandbox.Directory(10)
+	srv := httptest.NewServer(protocol.NewServer("sandbox", c, platforms, secret, domain.SystemClock{},
+		slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(srv.Close)
+	client, err := protocol.New(protocol.Config{URL: srv.URL, Secret: secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}

@@ -153,6 +153,7 @@ func TestGraphQLEveryField(t *testing.T) {
 	}
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		rcv := newReceiver(t, always(200))
+		rcv.reply = func(int) string { return `{"received": true}` }
 		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
 		hookID := f.createWebhook(rcv.srv.URL+"/hooks", `"account.added"`)
 
@@ -295,7 +296,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			linkToken(id: $tok) { id }
 			webhook(id: $hook) { id url enabledEvents status version createdAt lastUpdated
 				deliveries(first: 5) { pageInfo { hasNextPage endCursor } edges { cursor node {
-					id event eventId attempt statusCode latencyMs outcome error nextAttempt createdAt } } } }
+					id event eventId attempt statusCode latencyMs outcome error responseExcerpt nextAttempt createdAt } } } }
 			webhooks(first: 5, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id } } }
 			node(id: $acct) { id ... on Account { connected } }
 			nodes(ids: [$job, $tok]) { id }

@@ -248,6 +248,11 @@ func (s *Server) routes() {
 		w.Header().Set("Cache-Control", "public, max-age=300")
 		_, _ = w.Write(s.openAPI())
 	})
+	s.mux.HandleFunc("GET /v1/connector-protocol.yaml", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_, _ = w.Write(docs.ConnectorProtocol)
+	})
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		wire.Write(w, http.StatusOK, map[string]string{"status": "ok"})

@@ -173,20 +173,39 @@ func (a Account) domain() domain.Account {
 		EmployerName: a.EmployerName, Connection: a.Connection, CreatedAt: a.CreatedAt.UTC()}
 }
 
-// Job is a job as a connector sees it: its params in the spec's shape.
+// Job is a job as a connector sees it: its params in the spec's shape,
+// and for a switch where it sent pay.
 type Job struct {
 	ID        string           `json:"id"`
 	Name      string           `json:"name"`
 	CreatedAt time.Time        `json:"created_at"`
 	Params    domain.JobParams `json:"params"`
+	Target    *Target          `json:"target,omitempty"`
+}
+
+// Target is the bank account a switch sent pay to, as far as v1 carries
+// it: the account's last four digits, never the whole number.
+type Target struct {
+	Name          string `json:"name,omitempty"`
+	Type          string `json:"type"`
+	LastFour      string `json:"last_four"`
+	RoutingNumber string `json:"routing_number"`
 }
 
 func jobOf(j domain.Job) Job {
-	return Job{ID: j.ID, Name: string(j.Name), CreatedAt: j.CreatedAt.UTC(), Params: j.Params}
+	out := Job{ID: j.ID, Name: string(j.Name), CreatedAt: j.CreatedAt.UTC(), Params: j.Params}
+	if t := j.Target; t != nil {
+		out.Target = &Target{Name: t.Name, Type: t.Type, LastFour: t.LastFour, RoutingNumber: t.RoutingNumber}
+	}
+	return out
 }
 
 func (j Job) domain() domain.Job {
-	return domain.Job{ID: j.ID, Name: domain.JobType(j.Name), CreatedAt: j.CreatedAt.UTC(), Params: j.Params}
+	out := domain.Job{ID: j.ID, Name: domain.JobType(j.Name), CreatedAt: j.CreatedAt.UTC(), Params: j.Params}
+	if t := j.Target; t != nil {
+		out.Target = &domain.SwitchTarget{Name: t.Name, Type: t.Type, LastFour: t.LastFour, RoutingNumber: t.RoutingNumber}
+	}
+	return out
 }
 
 // RunRequest is POST /connector/v1/jobs/run: one attempt at a job, named
