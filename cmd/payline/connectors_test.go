@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +139,71 @@ func TestServeThroughConnector(t *testing.T) {
 			Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_CONNECTOR_SECRET", c.secret)}
 		err := m.Start(context.Background())
+		if err == nil {
+			m.Close(context.Background())
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v; want one line with %q", name, err, c.want)
+		}
+	}
+}
+
+// TestServeWithConnectorsFile: --connectors routes the platforms a
+// connector lists to it (a Link session then runs out of process), and a
+// file naming an unset secret variable, an unknown field or an
+// unreachable connector stops serve with one line.
+func TestServeWithConnectorsFile(t *testing.T) {
+	url := startSandboxConnector(t, "file secret")
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.json", `{"connectors": [{"name": "sandbox", "url": "`+url+`", "secret_env": "SANDBOX_CONNECTOR_SECRET", "platform_types": ["merchant"]}]}`)
+	start := func(file string) (*Main, *bytes.Buffer, error) {
+		var out bytes.Buffer
+		m := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", Mode: domain.ModeSandbox, PublicURL: "http://payline.test",
+			ConnectorsFile: file}, Stdout: &out, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "SANDBOX_CONNECTOR_SECRET", "file secret")}
+		return m, &out, m.Start(context.Background())
+	}
+	m, out, err := start(good)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	defer m.Close(context.Background())
+	key := secretLine.FindStringSubmatch(out.String())[1]
+	_, search := apiGet(t, m.Addr(), key, "/v1/search?q=summit+payroll&response_types=platform")
+	platformID := search["data"].([]any)[0].(map[string]any)["id"].(string)
+	_, tok := apiPost(t, m.Addr(), key, "/v1/link_tokens", `{"org_name": "Acme", "end_user_id": "routed", "required_jobs": ["identity"]}`)
+	data := tok["data"].(map[string]any)
+	if status, sess := apiPost(t, m.Addr(), key, "/v1/sandbox/link_sessions", `{"token": "`+data["token"].(string)+`",
+		"platform_id": "`+platformID+`", "username": "user_good", "password": "pass_good"}`); status != 200 {
+		t.Fatalf("link session: %d %v", status, sess)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, jobs := apiGet(t, m.Addr(), key, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
+		if len(jobs["data"].([]any)) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the routed job did not succeed: %v", jobs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for name, c := range map[string]struct{ body, want string }{
+		"unset secret":  {`{"connectors": [{"name": "x", "url": "` + url + `", "secret_env": "NOT_SET_ANYWHERE"}]}`, "NOT_SET_ANYWHERE is not set"},
+		"unknown field": {`{"connectors": [{"name": "x", "url": "` + url + `", "secret_env": "SANDBOX_CONNECTOR_SECRET", "secret": "inline"}]}`, `unknown field "secret"`},
+		"unreachable":   {`{"connectors": [{"name": "x", "url": "http://` + freeAddr(t) + `", "secret_env": "SANDBOX_CONNECTOR_SECRET"}]}`, `connector "x" at`},
+		"bad type":      {`{"connectors": [{"name": "x", "url": "` + url + `", "secret_env": "SANDBOX_CONNECTOR_SECRET", "platform_types": ["bank"]}]}`, `platform type "bank"`},
+		"claimed twice": {`{"connectors": [{"name": "x", "url": "` + url + `", "secret_env": "SANDBOX_CONNECTOR_SECRET"}, {"name": "y", "url": "` + url + `", "secret_env": "SANDBOX_CONNECTOR_SECRET"}]}`, "claimed by connectors"},
+		"no connectors": {`{"connectors": []}`, "names no connector"},
+	} {
+		m, _, err := start(write(strings.ReplaceAll(name, " ", "-")+".json", c.body))
 		if err == nil {
 			m.Close(context.Background())
 		}

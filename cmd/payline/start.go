@@ -192,7 +192,7 @@ func (m *Main) prepareDirectory(ctx context.Context, s *starting) error {
 		if err := m.bootstrapSandbox(ctx, s.stores.keys); err != nil {
 			return err
 		}
-	} else if m.Config.UpstreamURL == "" && m.Config.ConnectorURL == "" {
+	} else if m.Config.UpstreamURL == "" && m.Config.ConnectorURL == "" && m.Config.ConnectorsFile == "" {
 		m.Logger.Warn("without --upstream-url this mode has no payroll data: the directory is what you load into it and payroll logins are refused (docs/upstreams.md)",
 			slog.String("mode", string(m.Config.Mode)))
 	}
@@ -251,6 +251,9 @@ func (m *Main) connectPayroll(ctx context.Context, s *starting) error {
 	}
 	if m.Config.ConnectorURL != "" {
 		return m.connectProtocol(ctx, s)
+	}
+	if m.Config.ConnectorsFile != "" {
+		return m.routeConnectors(ctx, s)
 	}
 	if m.Config.UpstreamURL == "" {
 		return nil
