@@ -84,7 +84,21 @@ type ReportEmployment struct {
 	TerminationDate          *string       `json:"termination_date"`
 	Title                    string        `json:"title"`
 	MostRecentPayDate        *string       `json:"most_recent_pay_date"`
-	Income                   *ReportIncome `json:"income,omitempty"` // VOIE only
+	// EmployerPhoneNumber and EmployerEIN are null where no source has
+	// them (listed in the completeness block).
+	EmployerPhoneNumber *string `json:"employer_phone_number"`
+	EmployerEIN         *string `json:"employer_ein"`
+	// Source is where this employment's figures came from.
+	Source ReportSource  `json:"source"`
+	Income *ReportIncome `json:"income,omitempty"` // VOIE only
+}
+
+// ReportSource names the payroll platform an employment's figures were
+// read from, and when its data last changed.
+type ReportSource struct {
+	PlatformID   string    `json:"platform_id"`
+	PlatformName string    `json:"platform_name"`
+	DataAsOf     Timestamp `json:"data_as_of"`
 }
 
 // ReportIncome is an employment's pay in a VOIE report.

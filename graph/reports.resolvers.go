@@ -100,6 +100,12 @@ func (r *reportIncomeResolver) Paystubs(ctx context.Context, obj *domain.ReportI
 	return out, nil
 }
 
+// DataAsOf is the resolver for the dataAsOf field.
+func (r *reportSourceResolver) DataAsOf(ctx context.Context, obj *domain.ReportSource) (*time.Time, error) {
+	t := time.Time(obj.DataAsOf)
+	return &t, nil
+}
+
 // UpdatedAt is the resolver for the updatedAt field.
 func (r *verificationReportResolver) UpdatedAt(ctx context.Context, obj *domain.VerificationReport) (*time.Time, error) {
 	t := time.Time(obj.UpdatedAt)
@@ -143,6 +149,9 @@ func (r *Resolver) ReportCompleteness() generated.ReportCompletenessResolver {
 // ReportIncome returns generated.ReportIncomeResolver implementation.
 func (r *Resolver) ReportIncome() generated.ReportIncomeResolver { return &reportIncomeResolver{r} }
 
+// ReportSource returns generated.ReportSourceResolver implementation.
+func (r *Resolver) ReportSource() generated.ReportSourceResolver { return &reportSourceResolver{r} }
+
 // VerificationReport returns generated.VerificationReportResolver implementation.
 func (r *Resolver) VerificationReport() generated.VerificationReportResolver {
 	return &verificationReportResolver{r}
@@ -153,5 +162,6 @@ type (
 	earningsTotalResolver      struct{ *Resolver }
 	reportCompletenessResolver struct{ *Resolver }
 	reportIncomeResolver       struct{ *Resolver }
+	reportSourceResolver       struct{ *Resolver }
 	verificationReportResolver struct{ *Resolver }
 )

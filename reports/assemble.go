@@ -13,7 +13,10 @@ import (
 // Source is one payroll account of the end user and the data it has; a
 // product the account never produced is nil.
 type Source struct {
-	Account    domain.Account
+	Account domain.Account
+	// PlatformName is the account's payroll platform as the directory
+	// names it, and EIN its employer's EIN where the directory has one.
+	PlatformName, EIN string
 	Identity   *domain.Identity
 	Employment *domain.Employment
 	Income     *domain.Income
@@ -114,7 +117,20 @@ func splitName(full string) domain.PersonName {
 
 func employment(s Source, reportType string, i int, built time.Time, c *domain.ReportCompleteness) domain.ReportEmployment {
 	at := func(field string) string { return fmt.Sprintf("employments[%d].%s", i, field) }
-	e := domain.ReportEmployment{AccountID: s.Account.ID, EmployerName: s.Account.EmployerName}
+	e := domain.ReportEmployment{AccountID: s.Account.ID, EmployerName: s.Account.EmployerName,
+		Source: domain.ReportSource{PlatformID: s.Account.PlatformID, PlatformName: s.PlatformName, DataAsOf: domain.Timestamp(dataAsOf(s.Account))}}
+	if s.EIN != "" {
+		ein := s.EIN
+		e.EmployerEIN = &ein
+	} else {
+		c.Missing = append(c.Missing, at("employer_ein"))
+	}
+	if emp := s.Employment; emp != nil && emp.EmployerPhoneNumber.Value != "" {
+		phone := emp.EmployerPhoneNumber.Value
+		e.EmployerPhoneNumber = &phone
+	} else {
+		c.Missing = append(c.Missing, at("employer_phone_number"))
+	}
 	if emp := s.Employment; emp != nil {
 		e.EmployerName, e.EmployerAddress, e.StartDate = emp.EmployerName, emp.EmployerAddress, emp.StartDate
 		e.EmploymentStatus, e.TerminationDate, e.Title = emp.Status, emp.TerminationDate, emp.Title
@@ -251,4 +267,15 @@ func newestFirst(stubs []domain.Paystub) []domain.Paystub {
 		return cmp.Or(strings.Compare(b.PayDate, a.PayDate), strings.Compare(b.ID, a.ID))
 	})
 	return out
+}
+
+// dataAsOf is when the account's report data last changed.
+func dataAsOf(a domain.Account) time.Time {
+	var at time.Time
+	for _, p := range reportProducts {
+		if t := a.DataUpdatedAt[p]; t.After(at) {
+			at = t
+		}
+	}
+	return at.UTC()
 }

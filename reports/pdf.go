@@ -198,21 +198,32 @@ func (d *pdfDoc) section(title string, need float64) {
 	d.Ln(2)
 }
 
-// fields prints label/value pairs in two columns.
+// fields prints label/value pairs in two columns; a value wider than its
+// column wraps, and its row grows.
 func (d *pdfDoc) fields(pairs [][2]string) {
 	colW := d.width / 2
-	for i, p := range pairs {
-		x := margin + float64(i%2)*colW
-		if i%2 == 0 && i > 0 {
-			d.Ln(lineH + 0.6)
+	for row := 0; row < len(pairs); row += 2 {
+		y := d.GetY()
+		lines := 1
+		for i := row; i < min(row+2, len(pairs)); i++ {
+			x := margin + float64(i%2)*colW
+			d.SetXY(x, y)
+			d.text(8, "", muted)
+			d.CellFormat(30, lineH, pairs[i][0], "", 0, "L", false, 0, "")
+			d.text(9, "", ink)
+			values := d.wrap(pairs[i][1], colW-30-2*d.GetCellMargin())
+			for k, v := range values {
+				d.SetXY(x+30, y+float64(k)*(lineH-0.6))
+				d.CellFormat(colW-30, lineH, v, "", 0, "L", false, 0, "")
+			}
+			lines = max(lines, len(values))
 		}
-		d.SetX(x)
-		d.text(8, "", muted)
-		d.CellFormat(30, lineH, p[0], "", 0, "L", false, 0, "")
-		d.text(9, "", ink)
-		d.CellFormat(colW-30, lineH, p[1], "", 0, "L", false, 0, "")
+		d.SetXY(margin, y+float64(lines)*(lineH-0.6)+0.6+0.6)
+		if lines == 1 {
+			d.SetXY(margin, y+lineH+0.6)
+		}
 	}
-	d.Ln(lineH + 1)
+	d.Ln(0.4)
 }
 
 // column of a table: its title, width in millimetres and alignment.

@@ -161,7 +161,11 @@ func TestPDFText(t *testing.T) {
 		text := string(out)
 		want := []string{r.Employee.Name.FullName, "Reference #", goldenID, "Data as of", "Page 1 of "}
 		for _, e := range r.Employments {
-			want = append(want, e.EmployerName)
+			// Who each employer is, and where its figures came from.
+			want = append(want, e.EmployerName, e.EmployerAddress.Raw, e.Source.PlatformName, "Current as of")
+			if e.EmployerEIN != nil {
+				want = append(want, (*e.EmployerEIN)[:2]+"-"+(*e.EmployerEIN)[2:])
+			}
 			if e.Income != nil {
 				for _, y := range e.Income.AnnualIncomes {
 					want = append(want, domain.USD(y.GrossPayYTD).Formatted())

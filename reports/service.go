@@ -28,6 +28,7 @@ var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, 
 // domain.Reporter.
 type Service struct {
 	tx    domain.Transactor
+	dir   Directory
 	links *Signer
 	clock domain.Clock
 	// builds lets one build of an end user's report run at a time in this
@@ -37,8 +38,47 @@ type Service struct {
 }
 
 // NewService wires the reports use cases.
-func NewService(tx domain.Transactor, links *Signer, clock domain.Clock) *Service {
-	return &Service{tx: tx, links: links, clock: clock}
+func NewService(tx domain.Transactor, dir Directory, links *Signer, clock domain.Clock) *Service {
+	return &Service{tx: tx, dir: dir, links: links, clock: clock}
+}
+
+// Directory names a report's sources: the payroll platform each account
+// was read from and its employer's EIN. domain.DirectoryService is one;
+// nil names nothing.
+type Directory interface {
+	Platform(ctx context.Context, id string) (domain.Platform, error)
+	Employer(ctx context.Context, id string) (domain.Employer, error)
+}
+
+// name fills a source's platform name and employer EIN from the
+// directory; a platform or employer it lacks leaves them empty.
+func (s *Service) name(ctx context.Context, src *Source) error {
+	if s.dir == nil {
+		return nil
+	}
+	notFound := func(err error) bool {
+		var e *domain.Error
+		return errors.As(err, &e) && (e.Kind == domain.KindNotFound || e.Kind == domain.KindInvalid)
+	}
+	if src.Account.PlatformID != "" {
+		p, err := s.dir.Platform(ctx, src.Account.PlatformID)
+		switch {
+		case err == nil:
+			src.PlatformName = p.Name
+		case !notFound(err):
+			return err
+		}
+	}
+	if src.Account.EmployerID != "" {
+		e, err := s.dir.Employer(ctx, src.Account.EmployerID)
+		switch {
+		case err == nil:
+			src.EIN = e.EIN
+		case !notFound(err):
+			return err
+		}
+	}
+	return nil
 }
 
 var _ domain.Reporter = (*Service)(nil)
@@ -257,6 +297,9 @@ func (s *Service) sources(ctx context.Context, sc domain.Scope, accounts []domai
 	out := make([]Source, 0, len(accounts))
 	for _, a := range accounts {
 		src := Source{Account: a}
+		if err := s.name(ctx, &src); err != nil {
+			return nil, time.Time{}, err
+		}
 		for product, dst := range map[string]any{domain.ProductIdentity: &src.Identity, domain.ProductEmployment: &src.Employment,
 			domain.ProductIncome: &src.Income} {
 			p, err := s.tx.Data().Product(ctx, sc, a.ID, product)

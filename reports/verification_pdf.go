@@ -64,6 +64,7 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 		}
 		d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Start", 23, "L"}, {"End", 23, "L"},
 			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
+		renderEmployers(d, r)
 
 		if r.ReportType == domain.ReportVOIE {
 			for i, em := range r.Employments {
@@ -352,4 +353,40 @@ func accountInWords(r domain.VerificationReport, accountID string) string {
 		}
 	}
 	return "one of the end user's accounts"
+}
+
+// renderEmployers says who each employer is and where its figures came
+// from: address, phone and EIN, the payroll platform read, and when its
+// data last changed.
+func renderEmployers(d *pdfDoc, r domain.VerificationReport) {
+	d.section("Employers and sources", 30)
+	for i, em := range r.Employments {
+		if i > 0 {
+			d.Ln(1.5)
+		}
+		d.text(9, "B", ink)
+		d.MultiCell(d.width, lineH, em.EmployerName, "", "L", false)
+		phone, ein := "—", "not on record"
+		if em.EmployerPhoneNumber != nil {
+			phone = formatPhone(*em.EmployerPhoneNumber)
+		}
+		if em.EmployerEIN != nil {
+			ein = formatEIN(*em.EmployerEIN)
+		}
+		source := orDash(em.Source.PlatformName)
+		asOf := "—"
+		if t := time.Time(em.Source.DataAsOf); !t.IsZero() {
+			asOf = stamp(t)
+		}
+		d.fields([][2]string{{"Address", orDash(em.EmployerAddress.Raw)}, {"Phone", phone}, {"EIN", ein},
+			{"Read from", source}, {"Current as of", asOf}})
+	}
+}
+
+// formatEIN writes nine digits as 12-3456789.
+func formatEIN(s string) string {
+	if len(s) == 9 {
+		return s[:2] + "-" + s[2:]
+	}
+	return s
 }

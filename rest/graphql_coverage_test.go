@@ -141,6 +141,8 @@ func TestGraphQLEveryField(t *testing.T) {
 	})
 	platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
 	emp := employers[7]
+	// The main account's employer, so reports name its EIN.
+	mainEmp := employers[slices.IndexFunc(employers, func(e domain.Employer) bool { return e.PlatformID == main.ID })]
 	var gig domain.Platform
 	for _, p := range platforms {
 		if !p.ESP && slices.Contains(p.SupportedJobs, domain.JobShifts) {
@@ -161,7 +163,7 @@ func TestGraphQLEveryField(t *testing.T) {
 		tokenID, token := f.createToken(fmt.Sprintf(`{"org_name": "Acme Bank", "end_user_id": "every", "required_jobs": ["%s"],
 			"allocation": {"type": "amount", "value": 250.00, "targets": [{"name": "Main", "type": "checking", "account_number": "123456789", "routing_number": "%s"}]}}`,
 			strings.Join(jobs, `", "`), goodRouting))
-		acct := f.linkSession(sessionBody(token, main.ID, sandbox.UserGood, "")).data(t)["account_id"].(string)
+		acct := f.linkSession(sessionBody(token, main.ID, sandbox.UserGood, `, "employer_id": "`+mainEmp.ID+`"`)).data(t)["account_id"].(string)
 		f.waitJobs(tokenID, len(jobs))
 		gigAcct := f.connectAs("every", gig, sandbox.UserGood, "shifts", "identity")
 		f.waitDeliveriesSettled(t)
@@ -198,7 +200,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			employee { name { firstName middleName lastName fullName } address { raw } lastFourSsn dateOfBirth phoneNumbers { value type } }
 			completeness { missing derived paystubsFrom paystubsTo identitySourceAccountId identityConflicts }
 			employments { accountId employerName employerAddress { city } startDate employmentDurationMonths employmentStatus employmentType
-				terminationDate title mostRecentPayDate
+				terminationDate title mostRecentPayDate employerPhoneNumber employerEin source { platformId platformName dataAsOf }
 				income { payFrequency compensationUnit compensation { amount } paystubs { id grossPay { amount } }
 					annualIncomes { year grossPay { amount } netPay { amount } totalDeductions { amount } totalReimbursements { amount }
 						totalTaxes { amount } paystubCount earnings { category amount { amount } } } } }`

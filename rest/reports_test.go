@@ -319,7 +319,7 @@ func TestStaleReportBuiltOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := reports.NewService(storage.NewTransactor(db, f.queue), signer, f.clock)
+		other := reports.NewService(storage.NewTransactor(db, f.queue), domain.NewDirectoryService(storage.NewDirectoryStore(db)), signer, f.clock)
 		sc := f.key.Scope()
 		var wg sync.WaitGroup
 		ids := make([]string, 10)

@@ -40,6 +40,9 @@ type ReportIncomeResolver interface {
 
 	Paystubs(ctx context.Context, obj *domain.ReportIncome) ([]*domain.Paystub, error)
 }
+type ReportSourceResolver interface {
+	DataAsOf(ctx context.Context, obj *domain.ReportSource) (*time.Time, error)
+}
 type VerificationReportResolver interface {
 	UpdatedAt(ctx context.Context, obj *domain.VerificationReport) (*time.Time, error)
 	RefreshedAt(ctx context.Context, obj *domain.VerificationReport) (*time.Time, error)
@@ -960,6 +963,84 @@ func (ec *executionContext) fieldContext_ReportEmployment_mostRecentPayDate(_ co
 	return graphql.NewScalarFieldContext("ReportEmployment", field, false, false, errors.New("field of type Date does not have child fields"))
 }
 
+func (ec *executionContext) _ReportEmployment_employerPhoneNumber(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportEmployment_employerPhoneNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmployerPhoneNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportEmployment_employerPhoneNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportEmployment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportEmployment_employerEin(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportEmployment_employerEin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmployerEIN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportEmployment_employerEin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportEmployment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportEmployment_source(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportEmployment_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.ReportSource) graphql.Marshaler {
+			return ec.marshalNReportSource2paylineᚋdomainᚐReportSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportEmployment_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReportEmployment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReportSource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ReportEmployment_income(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1132,6 +1213,75 @@ func (ec *executionContext) fieldContext_ReportIncome_paystubs(_ context.Context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ReportSource_platformId(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportSource_platformId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportSource_platformId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ReportSource_platformName(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportSource_platformName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlatformName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportSource_platformName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportSource_dataAsOf(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportSource_dataAsOf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ReportSource().DataAsOf(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportSource_dataAsOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportSource", field, true, true, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _VerificationReport_id(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
@@ -2128,6 +2278,21 @@ func (ec *executionContext) _ReportEmployment(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "employerPhoneNumber":
+			out.Values[i] = ec._ReportEmployment_employerPhoneNumber(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "employerEin":
+			out.Values[i] = ec._ReportEmployment_employerEin(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._ReportEmployment_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "income":
 			out.Values[i] = ec._ReportEmployment_income(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -2229,6 +2394,87 @@ func (ec *executionContext) _ReportIncome(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._ReportIncome_paystubs(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reportSourceImplementors = []string{"ReportSource"}
+
+func (ec *executionContext) _ReportSource(ctx context.Context, sel ast.SelectionSet, obj *domain.ReportSource) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reportSourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReportSource")
+		case "platformId":
+			out.Values[i] = ec._ReportSource_platformId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "platformName":
+			out.Values[i] = ec._ReportSource_platformName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dataAsOf":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ReportSource_dataAsOf(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -2568,6 +2814,10 @@ func (ec *executionContext) marshalNReportEmployment2ᚕpaylineᚋdomainᚐRepor
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNReportSource2paylineᚋdomainᚐReportSource(ctx context.Context, sel ast.SelectionSet, v domain.ReportSource) graphql.Marshaler {
+	return ec._ReportSource(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNVerificationReport2ᚖpaylineᚋdomainᚐVerificationReport(ctx context.Context, sel ast.SelectionSet, v *domain.VerificationReport) graphql.Marshaler {

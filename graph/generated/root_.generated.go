@@ -43,6 +43,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	ReportCompleteness() ReportCompletenessResolver
 	ReportIncome() ReportIncomeResolver
+	ReportSource() ReportSourceResolver
 	Subscription() SubscriptionResolver
 	VerificationReport() VerificationReportResolver
 	W2() W2Resolver
@@ -492,12 +493,15 @@ type ComplexityRoot struct {
 	ReportEmployment struct {
 		AccountID                func(childComplexity int) int
 		EmployerAddress          func(childComplexity int) int
+		EmployerEIN              func(childComplexity int) int
 		EmployerName             func(childComplexity int) int
+		EmployerPhoneNumber      func(childComplexity int) int
 		EmploymentDurationMonths func(childComplexity int) int
 		EmploymentStatus         func(childComplexity int) int
 		EmploymentType           func(childComplexity int) int
 		Income                   func(childComplexity int) int
 		MostRecentPayDate        func(childComplexity int) int
+		Source                   func(childComplexity int) int
 		StartDate                func(childComplexity int) int
 		TerminationDate          func(childComplexity int) int
 		Title                    func(childComplexity int) int
@@ -509,6 +513,12 @@ type ComplexityRoot struct {
 		CompensationUnit func(childComplexity int) int
 		PayFrequency     func(childComplexity int) int
 		Paystubs         func(childComplexity int) int
+	}
+
+	ReportSource struct {
+		DataAsOf     func(childComplexity int) int
+		PlatformID   func(childComplexity int) int
+		PlatformName func(childComplexity int) int
 	}
 
 	Shift struct {
@@ -2545,12 +2555,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportEmployment.EmployerAddress(childComplexity), true
+	case "ReportEmployment.employerEin":
+		if e.ComplexityRoot.ReportEmployment.EmployerEIN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.EmployerEIN(childComplexity), true
 	case "ReportEmployment.employerName":
 		if e.ComplexityRoot.ReportEmployment.EmployerName == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ReportEmployment.EmployerName(childComplexity), true
+	case "ReportEmployment.employerPhoneNumber":
+		if e.ComplexityRoot.ReportEmployment.EmployerPhoneNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.EmployerPhoneNumber(childComplexity), true
 	case "ReportEmployment.employmentDurationMonths":
 		if e.ComplexityRoot.ReportEmployment.EmploymentDurationMonths == nil {
 			break
@@ -2581,6 +2603,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportEmployment.MostRecentPayDate(childComplexity), true
+	case "ReportEmployment.source":
+		if e.ComplexityRoot.ReportEmployment.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.Source(childComplexity), true
 	case "ReportEmployment.startDate":
 		if e.ComplexityRoot.ReportEmployment.StartDate == nil {
 			break
@@ -2630,6 +2658,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportIncome.Paystubs(childComplexity), true
+
+	case "ReportSource.dataAsOf":
+		if e.ComplexityRoot.ReportSource.DataAsOf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportSource.DataAsOf(childComplexity), true
+	case "ReportSource.platformId":
+		if e.ComplexityRoot.ReportSource.PlatformID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportSource.PlatformID(childComplexity), true
+	case "ReportSource.platformName":
+		if e.ComplexityRoot.ReportSource.PlatformName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportSource.PlatformName(childComplexity), true
 
 	case "Shift.earnings":
 		if e.ComplexityRoot.Shift.Earnings == nil {
@@ -3836,6 +3883,12 @@ type ReportEmployment {
   terminationDate: Date
   title: String!
   mostRecentPayDate: Date
+  "Digits, as the payroll platform reported them; null when none did."
+  employerPhoneNumber: String
+  "The employer's EIN from the directory; null when not on record."
+  employerEin: String
+  "Where this employment's figures came from."
+  source: ReportSource!
   "VOIE only."
   income: ReportIncome
 }
@@ -3872,6 +3925,14 @@ type ReportCompleteness {
   paystubsTo: Date
   identitySourceAccountId: ID
   identityConflicts: [String!]!
+}
+
+"The payroll platform an employment's figures were read from, and when its data last changed."
+type ReportSource {
+  platformId: ID!
+  "As the directory names it (empty when it does not)."
+  platformName: String!
+  dataAsOf: Time!
 }
 `, BuiltIn: false},
 	{Name: "../schema/subscriptions.graphqls", Input: `type Subscription {
@@ -4783,6 +4844,12 @@ func (ec *executionContext) childFields_ReportEmployment(ctx context.Context, fi
 		return ec.fieldContext_ReportEmployment_title(ctx, field)
 	case "mostRecentPayDate":
 		return ec.fieldContext_ReportEmployment_mostRecentPayDate(ctx, field)
+	case "employerPhoneNumber":
+		return ec.fieldContext_ReportEmployment_employerPhoneNumber(ctx, field)
+	case "employerEin":
+		return ec.fieldContext_ReportEmployment_employerEin(ctx, field)
+	case "source":
+		return ec.fieldContext_ReportEmployment_source(ctx, field)
 	case "income":
 		return ec.fieldContext_ReportEmployment_income(ctx, field)
 	}
@@ -4803,6 +4870,18 @@ func (ec *executionContext) childFields_ReportIncome(ctx context.Context, field 
 		return ec.fieldContext_ReportIncome_paystubs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ReportIncome", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "platformId":
+		return ec.fieldContext_ReportSource_platformId(ctx, field)
+	case "platformName":
+		return ec.fieldContext_ReportSource_platformName(ctx, field)
+	case "dataAsOf":
+		return ec.fieldContext_ReportSource_dataAsOf(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportSource", field.Name)
 }
 
 func (ec *executionContext) childFields_Shift(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
