@@ -74,16 +74,16 @@ type PersonName struct {
 
 // ReportEmployment is one employment of the end user (one account).
 type ReportEmployment struct {
-	AccountID                string        `json:"account_id"`
-	EmployerName             string        `json:"employer_name"`
-	EmployerAddress          Address       `json:"employer_address"`
-	StartDate                string        `json:"start_date"`
-	EmploymentDurationMonths int           `json:"employment_duration_months"`
-	EmploymentStatus         string        `json:"employment_status"`
-	EmploymentType           string        `json:"employment_type"`
-	TerminationDate          *string       `json:"termination_date"`
-	Title                    string        `json:"title"`
-	MostRecentPayDate        *string       `json:"most_recent_pay_date"`
+	AccountID                string  `json:"account_id"`
+	EmployerName             string  `json:"employer_name"`
+	EmployerAddress          Address `json:"employer_address"`
+	StartDate                string  `json:"start_date"`
+	EmploymentDurationMonths int     `json:"employment_duration_months"`
+	EmploymentStatus         string  `json:"employment_status"`
+	EmploymentType           string  `json:"employment_type"`
+	TerminationDate          *string `json:"termination_date"`
+	Title                    string  `json:"title"`
+	MostRecentPayDate        *string `json:"most_recent_pay_date"`
 	// EmployerPhoneNumber and EmployerEIN are null where no source has
 	// them (listed in the completeness block).
 	EmployerPhoneNumber *string `json:"employer_phone_number"`

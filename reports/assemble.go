@@ -17,10 +17,10 @@ type Source struct {
 	// PlatformName is the account's payroll platform as the directory
 	// names it, and EIN its employer's EIN where the directory has one.
 	PlatformName, EIN string
-	Identity   *domain.Identity
-	Employment *domain.Employment
-	Income     *domain.Income
-	Paystubs   []domain.Paystub
+	Identity          *domain.Identity
+	Employment        *domain.Employment
+	Income            *domain.Income
+	Paystubs          []domain.Paystub
 }
 
 // Assemble builds a report of reportType from the end user's sources. It
