@@ -3,10 +3,12 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -315,5 +317,51 @@ func TestBrowserOnDemandUpdate(t *testing.T) {
 	}
 	if s := m.callback("onSuccess"); s["accountId"] != acct || s["job"] != "login" {
 		t.Errorf("onSuccess %v", s)
+	}
+}
+
+// awayOnce is a connector whose first login finds it unreachable.
+type awayOnce struct {
+	domain.Connector
+	tried atomic.Bool
+}
+
+func (a *awayOnce) Login(ctx context.Context, p domain.Platform, c domain.Credentials) (string, error) {
+	if !a.tried.Swap(true) {
+		return "", domain.UpstreamUnavailable("the payroll connector", 5*time.Second, errors.New("connection refused"))
+	}
+	return a.Connector.Login(ctx, p, c)
+}
+
+// TestBrowserConnectorAway: when the connector behind a platform cannot be
+// reached, Link tells the user the provider is not responding, keeps the
+// form, and the next try goes through; the developer detail is in the
+// error event.
+func TestBrowserConnectorAway(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	f := newFixture(t, db, func(s *fixtureSetup) {
+		s.wrapConnector = func(c domain.Connector) domain.Connector { return &awayOnce{Connector: c} }
+	})
+	p := switchPlatform(t)
+	_, token := f.createToken(`{"org_name": "Acme", "end_user_id": "patient", "platform_id": "` + p.ID + `", "required_jobs": ["paystubs"]}`)
+	m := openLink(t, f, token)
+	m.waitScreen("LOGIN")
+	m.typeInto("#username", sandbox.UserGood)
+	m.typeInto("#password", sandbox.Password)
+	m.click("#login-submit")
+	m.until("the message", fmt.Sprintf(`(() => { const d = %s; const el = d && d.getElementById('message'); return !!el && !el.hidden; })()`, frameDoc))
+	if got := m.text("#message"); !strings.Contains(got, "is not responding right now") {
+		t.Errorf("the user reads %q", got)
+	}
+	m.click("#login-submit")
+	m.waitScreen("JOB_SUCCESS")
+	var sawError bool
+	for _, e := range m.events() {
+		if e.Name == "error" && strings.Contains(fmt.Sprint(e.Payload), domain.CodeUpstreamUnavailable) {
+			sawError = true
+		}
+	}
+	if !sawError {
+		t.Errorf("no error event with UPSTREAM_UNAVAILABLE: %v", eventNames(m.events()))
 	}
 }

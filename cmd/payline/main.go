@@ -47,6 +47,12 @@ commands:
                               print the audit log (key and member changes, sign-ins), newest first
   reports render --end-user ID [--type voie|voe] [--customer NAME] -o FILE.pdf
                               render an end user's verification report from the stored data
+  connectors serve-sandbox [--addr ADDR]
+                              serve the sandbox connector over the connector protocol
+                              (the shared secret comes from PAYLINE_CONNECTOR_SECRET)
+  connectors check URL [--users FILE]
+                              drive a connector through every scenario of the protocol and print
+                              a pass/fail table; exits 0 only when all pass
 
 Every command that touches data takes --database-url (PAYLINE_DATABASE_URL).
 Run "payline <command> -h" for its flags.
@@ -98,6 +104,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return env.reports(ctx, args[1:])
 	case "audit":
 		return env.audit(ctx, args[1:])
+	case "connectors":
+		return env.connectors(ctx, args[1:])
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, versionLine())
 		return nil

@@ -95,6 +95,15 @@ type ServeConfig struct {
 	// UpstreamCAFile is a PEM bundle of extra CAs the upstream's
 	// certificate may chain to.
 	UpstreamCAFile string
+	// ConnectorURL routes every platform to this connector protocol
+	// server (its secret from PAYLINE_CONNECTOR_SECRET) instead of the
+	// compiled-in connector, in any mode; ConnectorCAFile is a PEM bundle
+	// of extra CAs its certificate may chain to.
+	ConnectorURL, ConnectorCAFile string
+	// ConnectorsFile routes platforms to several connectors by id or type
+	// (docs/connectors.md); platforms none takes stay with the mode's
+	// compiled-in connector.
+	ConnectorsFile string
 	// ReconcileInterval is how often a relayed mode reconciles with its
 	// upstream (zero: DefaultReconcileInterval).
 	ReconcileInterval time.Duration
@@ -358,6 +367,12 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"the upstream's Link SDK the modal loads (PAYLINE_UPSTREAM_LINK_JS); default {upstream-url}/link/v1/link.js, right for a Payline upstream")
 	upstreamCA := fs.String("upstream-ca-file", e.getenv("PAYLINE_UPSTREAM_CA_FILE"),
 		"PEM bundle of extra CAs trusted for an upstream with a private certificate (PAYLINE_UPSTREAM_CA_FILE)")
+	connectorURL := fs.String("connector-url", e.getenv("PAYLINE_CONNECTOR_URL"),
+		"route every platform to this connector protocol server instead of the compiled-in connector, in any mode; its secret in PAYLINE_CONNECTOR_SECRET (PAYLINE_CONNECTOR_URL; docs/connectors.md)")
+	connectorCA := fs.String("connector-ca-file", e.getenv("PAYLINE_CONNECTOR_CA_FILE"),
+		"PEM bundle of extra CAs trusted for a connector with a private certificate (PAYLINE_CONNECTOR_CA_FILE)")
+	connectorsFile := fs.String("connectors", e.getenv("PAYLINE_CONNECTORS"),
+		"a JSON file routing platforms to several connector protocol servers by platform id or type (PAYLINE_CONNECTORS; docs/connectors.md)")
 	reconcileEvery := fs.Duration("upstream-reconcile-interval", e.duration("PAYLINE_UPSTREAM_RECONCILE_INTERVAL", DefaultReconcileInterval),
 		"how often a relayed mode lists the upstream's recent accounts for what its webhooks missed (PAYLINE_UPSTREAM_RECONCILE_INTERVAL)")
 	keepEvents := fs.Duration("retention-events", e.duration("PAYLINE_RETENTION_EVENTS", domain.DefaultRetention.Events),
@@ -385,6 +400,10 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		fmt.Fprintln(e.stderr, "payline serve: --upstream-url relays development or production; the sandbox serves its own simulated data")
 		return errUsage
 	}
+	if n := btoi(*upstreamURL != "") + btoi(*connectorURL != "") + btoi(*connectorsFile != ""); n > 1 {
+		fmt.Fprintln(e.stderr, "payline serve: --upstream-url, --connector-url and --connectors are three ways to reach payroll data; give one")
+		return errUsage
+	}
 	consoleOn := m == domain.ModeSandbox
 	if *console != "" {
 		if consoleOn, err = strconv.ParseBool(*console); err != nil {
@@ -399,6 +418,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
 			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery,
+			ConnectorURL: *connectorURL, ConnectorCAFile: *connectorCA, ConnectorsFile: *connectorsFile,
 			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports}},
 		Stdout: e.stdout, Logger: e.logger(*logFormat, level), Getenv: e.getenv,
 	}
@@ -428,4 +448,11 @@ func (e environment) migrate(ctx context.Context, args []string) error {
 	defer db.Close()
 	fmt.Fprintf(e.stdout, "%s database is up to date\n", db.Dialect)
 	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"payline/connectors/protocol"
 	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/sandbox"
@@ -191,7 +192,7 @@ func (m *Main) prepareDirectory(ctx context.Context, s *starting) error {
 		if err := m.bootstrapSandbox(ctx, s.stores.keys); err != nil {
 			return err
 		}
-	} else if m.Config.UpstreamURL == "" {
+	} else if m.Config.UpstreamURL == "" && m.Config.ConnectorURL == "" && m.Config.ConnectorsFile == "" {
 		m.Logger.Warn("without --upstream-url this mode has no payroll data: the directory is what you load into it and payroll logins are refused (docs/upstreams.md)",
 			slog.String("mode", string(m.Config.Mode)))
 	}
@@ -248,6 +249,12 @@ func (m *Main) connectPayroll(ctx context.Context, s *starting) error {
 		}
 		s.connector = sandbox.Connector{PendingDelay: delay}
 	}
+	if m.Config.ConnectorURL != "" {
+		return m.connectProtocol(ctx, s)
+	}
+	if m.Config.ConnectorsFile != "" {
+		return m.routeConnectors(ctx, s)
+	}
 	if m.Config.UpstreamURL == "" {
 		return nil
 	}
@@ -261,6 +268,68 @@ func (m *Main) connectPayroll(ctx context.Context, s *starting) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	return m.syncDirectory(ctx, s.relay)
+}
+
+// connectProtocol routes every platform to the connector at
+// --connector-url, after asking it what it serves: a URL that does not
+// answer, a secret it refuses or another protocol version stops serve
+// with one line.
+func (m *Main) connectProtocol(ctx context.Context, s *starting) error {
+	secret := ""
+	if m.Getenv != nil {
+		secret = m.Getenv("PAYLINE_CONNECTOR_SECRET")
+	}
+	c, err := protocol.New(protocol.Config{URL: m.Config.ConnectorURL, Secret: secret, CAFile: m.Config.ConnectorCAFile})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return fmt.Errorf("the connector at %s: %w", m.Config.ConnectorURL, err)
+	}
+	added, err := m.addConnectorPlatforms(ctx, caps, s.clock.Now())
+	if err != nil {
+		return err
+	}
+	m.Logger.Info("payroll platforms go to the connector", slog.String("connector", caps.Name), slog.String("url", m.Config.ConnectorURL),
+		slog.Int("platforms", len(caps.Platforms)), slog.Int("added_to_directory", added))
+	s.connector = c
+	return nil
+}
+
+// addConnectorPlatforms puts the platforms a connector serves that the
+// directory lacks into it, so Link finds them; platforms it already has
+// are left as they are.
+func (m *Main) addConnectorPlatforms(ctx context.Context, caps protocol.Capabilities, now time.Time) (int, error) {
+	ids := make([]string, len(caps.Platforms))
+	for i, p := range caps.Platforms {
+		ids[i] = p.ID
+	}
+	_, errs := m.directory.PlatformsByID(ctx, ids)
+	var missing []domain.Platform
+	for i, p := range caps.Platforms {
+		if errs[i] == nil {
+			continue
+		}
+		var de *domain.Error
+		if !errors.As(errs[i], &de) || de.Kind != domain.KindNotFound {
+			return 0, errs[i]
+		}
+		t, _ := domain.ParsePlatformType(p.Type)
+		d := domain.Platform{ID: p.ID, Name: p.Name, DisplayName: p.Name, Type: t, LastUpdated: now}
+		for _, j := range p.Jobs {
+			if jt, ok := domain.ParseJobType(j); ok {
+				d.SupportedJobs = append(d.SupportedJobs, jt)
+			}
+		}
+		missing = append(missing, d)
+	}
+	if len(missing) == 0 {
+		return 0, nil
+	}
+	return len(missing), m.directory.Seed(ctx, missing, nil)
 }
 
 // buildServices makes the job, webhook and monitoring services and their

@@ -90,6 +90,9 @@
       case 'LINK_TOKEN_INVALID': case 'LINK_TOKEN_EXPIRED': case 'LINK_TOKEN_USED':
         return 'This link has expired or was already used. Go back to ' + org + ' and start again.';
       case 'PLATFORM_UNAVAILABLE': return provider + ' is not responding right now. Try again in a few minutes.';
+      // the connector (or upstream) that reaches the provider is away: the
+      // same words, and the form stays for another try
+      case 'UPSTREAM_UNAVAILABLE': return provider + ' is not responding right now. Try again in a moment.';
       case 'UNSUPPORTED_JOBS': return provider + ' cannot do what ' + org + ' asked for. Try another payroll provider.';
       case 'NETWORK_ERROR': return 'We could not reach Payline. Check your connection and try again.';
       case 'REQUEST_TOO_LARGE': return 'Each file can be at most 10 MB. Choose smaller files and try again.';
