@@ -205,6 +205,20 @@ func (rec *recorder) all() []exchange {
 	return slices.Clone(rec.exchanges)
 }
 
+// TestPythonUnitTests runs the connector's own unit tests
+// (test_connector.py: signing, the synthetic data's sums, matching,
+// --any-platform).
+func TestPythonUnitTests(t *testing.T) {
+	py := python3(t)
+	cmd := exec.Command(py, "-m", "unittest", "-v", "test_connector")
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("python3 -m unittest: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
+
 // TestPythonConnector drives connector.py with Payline's protocol client
 // through capabilities, every login outcome, matching, every job outcome
 // and idempotent retries, every product of both platforms (paged), the
