@@ -140,6 +140,21 @@ def time_field(req: dict, path: str) -> datetime:
         raise invalid("INVALID_FIELDS", f"{path}: want an RFC 3339 date-time")
 
 
+def loggable(name) -> str:
+    """A job or product name as the log shows it: one of the protocol's
+    names, or "?" (a request's text never reaches the log as it is)."""
+    return name if isinstance(name, str) and re.fullmatch(r"[a-z_]{1,40}", name) else "?"
+
+
+def account_of(req: dict) -> dict:
+    """The request's account, with the fields the platforms read."""
+    field(req, "account", dict)
+    out = {"id": field(req, "account.id", str)}
+    for name in ("customer_id", "end_user_id", "platform_id", "employer_name", "connection"):
+        out[name] = field(req, "account." + name, str, False)
+    return out
+
+
 class Connector:
     """The protocol's operations over platforms.py."""
 
@@ -169,9 +184,9 @@ class Connector:
 
     def run(self, req, _deadline, note):
         key = field(req, "idempotency_key", str)
-        job, account = field(req, "job", dict), field(req, "account", dict)
+        job, account = field(req, "job", dict), account_of(req)
         started_at, now = time_field(req, "started_at"), time_field(req, "now")
-        note["job"] = job.get("name")
+        note["job"] = loggable(job.get("name"))
         at = time.monotonic()
         with self._lock:
             for k in [k for k, (when, _) in self._runs.items() if at - when > MEMO_SECONDS]:
@@ -190,8 +205,8 @@ class Connector:
 
     def fetch(self, req, deadline, note):
         product = field(req, "product", str)
-        note["product"] = product
-        account = field(req, "account", dict)
+        note["product"] = loggable(product)
+        account = account_of(req)
         switches = [j for j in field(req, "switches", list, False) if isinstance(j, dict)]
         since, now = time_field(req, "since"), time_field(req, "now")
         cursor = field(req, "cursor", str, False)
@@ -269,6 +284,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
+            if self.close_connection:
+                self.send_header("Connection", "close")
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(body)
