@@ -6,7 +6,7 @@ import (
 	"payline/domain"
 )
 
-// RenderDepositForm renders a direct deposit authorisation form: the
+// RenderDepositForm renders a direct deposit authorization form: the
 // employee, the employer, the bank account (masked) and the allocation,
 // with a line to sign. Its dates come from the form, so it renders the
 // same bytes every time.

@@ -104,8 +104,8 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 		d.text(7.5, "", muted)
 		d.CellFormat(d.width*0.75, 4, footer, "", 0, "L", false, 0, "")
 		d.CellFormat(d.width*0.25, 4, fmt.Sprintf("Page %d of {nb}", f.PageNo()), "", 1, "R", false, 0, "")
-		d.MultiCell(d.width, 3.5, "Payline is not a GSE-authorised report supplier: this report is not issued under the Fannie Mae or Freddie Mac "+
-			"verification programmes. Figures are as reported by the payroll platforms named, summed by Payline.", "", "L", false)
+		d.MultiCell(d.width, 3.5, "Payline is not a GSE-authorized report supplier: this report is not issued under the Fannie Mae or Freddie Mac "+
+			"verification programs. Figures are as reported by the payroll platforms named, summed by Payline.", "", "L", false)
 	})
 	f.AddPage()
 	return d
@@ -222,9 +222,18 @@ type column struct {
 	align string
 }
 
+// Table rows: one line of text fills rowH; a cell whose text is wider
+// than its column wraps onto lines of wrapH each, and its row grows.
+const (
+	rowH  = 5.2
+	wrapH = 4.2
+)
+
 // table prints rows under a header that repeats on every page the table
-// spans.
-func (d *pdfDoc) table(cols []column, rows [][]string) {
+// spans; continued, when given, names the table above the header on each
+// page after the first (which employer's paystubs these are). Text wider
+// than its column wraps within it, never over the next.
+func (d *pdfDoc) table(cols []column, rows [][]string, continued ...string) {
 	_, h := d.GetPageSize()
 	header := func() {
 		d.color(brand, "fill")
@@ -234,23 +243,87 @@ func (d *pdfDoc) table(cols []column, rows [][]string) {
 		}
 		d.Ln(-1)
 	}
+	newPage := func() {
+		d.AddPage()
+		if len(continued) > 0 {
+			d.text(8, "B", muted)
+			d.CellFormat(d.width, 5, continued[0]+" (continued)", "", 1, "L", false, 0, "")
+		}
+		header()
+	}
 	if d.GetY()+12 > h-footerRoom-4 {
 		d.AddPage()
 	}
 	header()
 	for i, row := range rows {
-		if d.GetY()+5.2 > h-footerRoom-4 {
-			d.AddPage()
-			header()
-		}
-		d.color(shade, "fill")
 		d.text(8, "", ink)
+		cells := make([][]string, len(cols))
+		height := rowH
 		for j, c := range cols {
-			d.CellFormat(c.width, 5.2, row[j], "", 0, c.align, i%2 == 1, 0, "")
+			cells[j] = d.wrap(row[j], c.width-2*d.GetCellMargin())
+			height = max(height, float64(len(cells[j]))*wrapH+1)
 		}
-		d.Ln(-1)
+		if d.GetY()+height > h-footerRoom-4 {
+			newPage()
+			d.text(8, "", ink)
+		}
+		x, y := d.GetX(), d.GetY()
+		if i%2 == 1 {
+			d.color(shade, "fill")
+			d.Rect(x, y, d.width, height, "F")
+		}
+		for j, c := range cols {
+			if len(cells[j]) == 1 {
+				d.SetXY(x, y)
+				d.CellFormat(c.width, rowH, cells[j][0], "", 0, c.align, false, 0, "")
+			} else {
+				for k, line := range cells[j] {
+					d.SetXY(x, y+0.5+float64(k)*wrapH)
+					d.CellFormat(c.width, wrapH, line, "", 0, c.align, false, 0, "")
+				}
+			}
+			x += c.width
+		}
+		d.SetXY(margin, y+height)
 	}
 	d.Ln(2)
+}
+
+// wrap breaks s into lines no wider than w in the current font, at spaces
+// where it can and within a word where it must.
+func (d *pdfDoc) wrap(s string, w float64) []string {
+	fits := func(t string) bool { return d.GetStringWidth(d.str(t)) <= w }
+	if fits(s) {
+		return []string{s}
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "" && fits(word):
+			line = word
+		case line != "" && fits(line+" "+word):
+			line += " " + word
+		default:
+			if line != "" {
+				lines = append(lines, line)
+				line = ""
+			}
+			for !fits(word) { // a word wider than the column: cut it
+				cut := len([]rune(word)) - 1
+				for cut > 1 && !fits(string([]rune(word)[:cut])) {
+					cut--
+				}
+				lines = append(lines, string([]rune(word)[:cut]))
+				word = string([]rune(word)[cut:])
+			}
+			line = word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // note prints a paragraph of small text.

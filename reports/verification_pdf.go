@@ -40,7 +40,9 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 		if e.LastFourSSN != "" {
 			ssn = "XXX-XX-" + e.LastFourSSN
 		}
-		d.fields([][2]string{{"Name", orDash(e.Name.FullName)}, {"Date of birth", day(e.DateOfBirth)},
+		// Only the year of birth: the full date adds nothing an underwriter
+		// checks and is one more identifier on paper.
+		d.fields([][2]string{{"Name", orDash(e.Name.FullName)}, {"Year of birth", birthYear(e.DateOfBirth)},
 			{"SSN", ssn}, {"Phone", phone}, {"Address", orDash(e.Address.Raw)}})
 
 		d.section("Employment", 30)
@@ -120,7 +122,7 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 			money(p.GrossPayAmount), money(p.TotalTaxes), money(p.TotalDeductions), money(p.NetPayAmount), money(p.GrossPayYTD)})
 	}
 	d.table([]column{{"Pay date", 25, "L"}, {"Period", 39, "L"}, {"Gross", 24, "R"}, {"Taxes", 23, "R"},
-		{"Deductions", 23, "R"}, {"Net", 24, "R"}, {"Gross YTD", 27.9, "R"}}, rows)
+		{"Deductions", 23, "R"}, {"Net", 24, "R"}, {"Gross YTD", 27.9, "R"}}, rows, fmt.Sprintf("Paystubs · %s", em.EmployerName))
 }
 
 func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
@@ -132,7 +134,7 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 	}
 	identity := "No account reported the employee's identity."
 	if c.IdentitySource != "" {
-		identity = "Employee details come from account " + c.IdentitySource + "."
+		identity = "Employee details come from " + accountInWords(r, c.IdentitySource) + "."
 		if len(c.Conflicts) > 0 {
 			identity += " The end user's accounts disagree on: " + strings.Join(c.Conflicts, ", ") + "."
 		} else {
@@ -141,10 +143,10 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 	}
 	lines := []string{cover, identity}
 	if len(c.Derived) > 0 {
-		lines = append(lines, "Computed by Payline: "+strings.Join(c.Derived, ", ")+".")
+		lines = append(lines, "Computed by Payline: "+fieldsInWords(r, c.Derived)+".")
 	}
 	if len(c.Missing) > 0 {
-		lines = append(lines, "Not reported by the payroll platforms: "+strings.Join(c.Missing, ", ")+".")
+		lines = append(lines, "Not reported by the payroll platforms: "+fieldsInWords(r, c.Missing)+".")
 	}
 	d.text(8.5, "", ink)
 	d.MultiCell(d.width, 4.4, strings.Join(lines, "\n"), "", "L", false)
@@ -271,4 +273,83 @@ func formatPhone(s string) string {
 		return s
 	}
 	return fmt.Sprintf("(%s) %s-%s", s[:3], s[3:6], s[6:])
+}
+
+// birthYear is a date of birth's year, "—" without one, "unknown" when
+// it does not parse.
+func birthYear(dob string) string {
+	t, err := time.Parse(time.DateOnly, dob)
+	switch {
+	case dob == "":
+		return "—"
+	case err != nil:
+		return "unknown"
+	}
+	return t.Format("2006")
+}
+
+// fieldWords say the report's fields as an underwriter reads them.
+var fieldWords = map[string]string{
+	"employee":                   "the employee",
+	"employee.name.first_name":   "the employee's first, middle and last name (split from the full name)",
+	"employee.name.middle_name":  "",
+	"employee.name.last_name":    "",
+	"employment_duration_months": "months employed",
+	"employer_address":           "employer address",
+	"start_date":                 "start date",
+	"employment_status":          "employment status",
+	"employment_type":            "employment type",
+	"title":                      "job title",
+	"most_recent_pay_date":       "last pay date",
+	"income.pay_frequency":       "pay frequency",
+	"income.compensation_unit":   "rate of pay",
+	"income.compensation_amount": "",
+	"income.annual_incomes":      "annual income",
+	"income.paystubs":            "paystubs",
+}
+
+// fieldsInWords writes completeness paths (employments[1].title) as
+// words ("job title at Birch Logistics"), one mention each.
+func fieldsInWords(r domain.VerificationReport, paths []string) string {
+	var out []string
+	for _, p := range paths {
+		w := fieldInWords(r, p)
+		if w != "" && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func fieldInWords(r domain.VerificationReport, path string) string {
+	var i int
+	var field string
+	if _, err := fmt.Sscanf(path, "employments[%d].", &i); err == nil {
+		_, field, _ = strings.Cut(path, "].")
+		words, known := fieldWords[field]
+		if !known {
+			words = strings.ReplaceAll(strings.ReplaceAll(field, ".", " "), "_", " ")
+		}
+		if words == "" {
+			return ""
+		}
+		if i >= 0 && i < len(r.Employments) {
+			return words + " at " + r.Employments[i].EmployerName
+		}
+		return words
+	}
+	if words, known := fieldWords[path]; known {
+		return words
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(path, ".", " "), "_", " ")
+}
+
+// accountInWords names an account by its employer, not its id.
+func accountInWords(r domain.VerificationReport, accountID string) string {
+	for _, e := range r.Employments {
+		if e.AccountID == accountID {
+			return "the account at " + e.EmployerName
+		}
+	}
+	return "one of the end user's accounts"
 }

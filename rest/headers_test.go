@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"crypto/tls"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"payline/docs"
 	"payline/domain"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -68,6 +70,10 @@ func TestSecurityHeaders(t *testing.T) {
 		// Public documents keep their own caching.
 		if cc := f.serve("GET", "/v1/openapi.yaml", "", true).Header().Get("Cache-Control"); cc != "public, max-age=300" {
 			t.Errorf("openapi.yaml: Cache-Control %q", cc)
+		}
+		if rec := f.serve("GET", "/v1/connector-protocol.yaml", "", true); rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), docs.ConnectorProtocol) ||
+			rec.Header().Get("Content-Type") != "application/yaml; charset=utf-8" {
+			t.Errorf("connector-protocol.yaml: %d %s, %d bytes", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len())
 		}
 		// The cookie: __Host- and Secure over TLS, accepted back.
 		signIn := fmt.Sprintf(`{"email": "ada@acme.test", "password": %q}`, memberPassword)

@@ -1,0 +1,77 @@
+package reports_test
+
+import (
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"payline/domain"
+	"payline/reports"
+)
+
+// bboxPage is a page of `pdftotext -bbox`: each word and its box.
+type bboxPage struct {
+	Words []struct {
+		XMin float64 `xml:"xMin,attr"`
+		YMin float64 `xml:"yMin,attr"`
+		XMax float64 `xml:"xMax,attr"`
+		YMax float64 `xml:"yMax,attr"`
+		Text string  `xml:",chardata"`
+	} `xml:"word"`
+}
+
+// TestLongNamesWrap: an employer name of 46 characters and a long title
+// wrap within their columns: every word is printed, and no word's box
+// overlaps another's on any page (pdftotext -bbox), in the employment
+// table, the section titles and the paystub tables' continuation lines.
+func TestLongNamesWrap(t *testing.T) {
+	bin := poppler(t, "pdftotext")
+	src := goldenSources()
+	long := "Northwind Regional Healthcare Partners of Ohio"
+	src[1].Account.EmployerName, src[1].Employment.EmployerName = long, long
+	title := "Senior Revenue Cycle Operations Analyst II"
+	src[1].Employment.Title = title
+	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(59*60*1e9))
+	pdf, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "long.pdf")
+	if err := os.WriteFile(path, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "-bbox", path, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Pages []bboxPage `xml:"body>doc>page"`
+	}
+	if err := xml.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("pdftotext -bbox: %v", err)
+	}
+	if len(doc.Pages) < 2 {
+		t.Fatalf("%d pages", len(doc.Pages))
+	}
+	var all []string
+	for n, p := range doc.Pages {
+		for i, a := range p.Words {
+			all = append(all, a.Text)
+			for _, b := range p.Words[i+1:] {
+				// Boxes that share more than a hair (0.3 pt) of both axes overlap.
+				if min(a.XMax, b.XMax)-max(a.XMin, b.XMin) > 0.3 && min(a.YMax, b.YMax)-max(a.YMin, b.YMin) > 0.3 {
+					t.Errorf("page %d: %q (%.1f-%.1f, %.1f) overlaps %q (%.1f-%.1f, %.1f)", n+1, a.Text, a.XMin, a.XMax, a.YMin, b.Text, b.XMin, b.XMax, b.YMin)
+				}
+			}
+		}
+	}
+	text := " " + strings.Join(all, " ") + " "
+	for _, w := range strings.Fields(long + " " + title) {
+		if !strings.Contains(text, " "+w+" ") {
+			t.Errorf("the PDF lacks the word %q of a long name", w)
+		}
+	}
+}
