@@ -56,12 +56,11 @@ var now = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 func python3(t *testing.T) string {
 	t.Helper()
 	missing := func(why string) {
-		msg := "SKIPPING the example Python connector's protocol test: " + why +
-			"; install Python 3.11+ as python3 to run it (under CI=true this fails instead)"
 		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
+			t.Fatal("the example Python connector's tests need Python 3.11+ as python3 under CI=true: " + why)
 		}
-		t.Skip(msg)
+		t.Skip("SKIPPING the example Python connector's tests: " + why +
+			"; install Python 3.11+ as python3 to run them (under CI=true this fails instead)")
 	}
 	path, err := exec.LookPath("python3")
 	if err != nil {
