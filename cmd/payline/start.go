@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"payline/connectors/protocol"
+	"payline/connectors/routing"
 	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/sandbox"
@@ -270,10 +271,11 @@ func (m *Main) connectPayroll(ctx context.Context, s *starting) error {
 	return m.syncDirectory(ctx, s.relay)
 }
 
-// connectProtocol routes every platform to the connector at
-// --connector-url, after asking it what it serves: a URL that does not
+// connectProtocol routes the platforms the connector at --connector-url
+// serves to it, after asking it what it serves (a URL that does not
 // answer, a secret it refuses or another protocol version stops serve
-// with one line.
+// with one line); every other platform stays with the mode's compiled-in
+// connector.
 func (m *Main) connectProtocol(ctx context.Context, s *starting) error {
 	secret := ""
 	if m.Getenv != nil {
@@ -295,7 +297,15 @@ func (m *Main) connectProtocol(ctx context.Context, s *starting) error {
 	}
 	m.Logger.Info("payroll platforms go to the connector", slog.String("connector", caps.Name), slog.String("url", m.Config.ConnectorURL),
 		slog.Int("platforms", len(caps.Platforms)), slog.Int("added_to_directory", added))
-	s.connector = c
+	route := routing.Route{Name: caps.Name, Connector: c}
+	for _, p := range caps.Platforms {
+		route.PlatformIDs = append(route.PlatformIDs, p.ID)
+	}
+	router, err := routing.New([]routing.Route{route}, s.connector, nil)
+	if err != nil {
+		return err
+	}
+	s.connector = router
 	return nil
 }
 
@@ -318,7 +328,7 @@ func (m *Main) addConnectorPlatforms(ctx context.Context, caps protocol.Capabili
 			return 0, errs[i]
 		}
 		t, _ := domain.ParsePlatformType(p.Type)
-		d := domain.Platform{ID: p.ID, Name: p.Name, DisplayName: p.Name, Type: t, LastUpdated: now}
+		d := domain.Platform{ID: p.ID, Name: p.Name, DisplayName: p.Name, Type: t, LastUpdated: now, SwitchLimits: p.Limits()}
 		for _, j := range p.Jobs {
 			if jt, ok := domain.ParseJobType(j); ok {
 				d.SupportedJobs = append(d.SupportedJobs, jt)

@@ -190,7 +190,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) ([]
 		}
 		var eb ErrorBody
 		_ = json.Unmarshal(raw, &eb)
-		if eb.Error.Code == domain.CodePlatformUnavailable {
+		if resp.StatusCode == http.StatusServiceUnavailable && eb.Error.Code == domain.CodePlatformUnavailable {
 			return nil, refusedBy(eb.Error) // the platform behind it is down; the connector answered
 		}
 		return nil, &errUnreachable{err: fmt.Errorf("%s %s: %d", method, path, resp.StatusCode), retryAfter: wait}

@@ -45,7 +45,10 @@ type runMemo struct {
 func NewServer(name string, c domain.Connector, platforms []domain.Platform, secret string, clock domain.Clock, logger *slog.Logger) *Server {
 	caps := Capabilities{ProtocolVersion: Version, Name: name, Platforms: []PlatformCapability{}}
 	for _, p := range platforms {
-		pc := PlatformCapability{ID: p.ID, Name: p.Name, Type: string(p.Type), Jobs: []string{}, Products: []string{}}
+		l := p.SwitchLimits
+		pc := PlatformCapability{ID: p.ID, Name: p.Name, Type: string(p.Type), Jobs: []string{}, Products: []string{},
+			AmountSupported: l.AmountSupported, FractionalAmountSupported: l.FractionalAmountSupported, MinAmountCents: l.MinAmount,
+			MaxAmountCents: l.MaxAmount, PercentageSupported: l.PercentageSupported, MinPercentage: l.MinPercentage, MaxPercentage: l.MaxPercentage}
 		for _, j := range p.SupportedJobs {
 			pc.Jobs = append(pc.Jobs, string(j))
 			if prod := domain.ProductOf(j); prod != "" && !slices.Contains(pc.Products, prod) {
@@ -92,7 +95,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ctx.Err() != nil {
-		writeError(w, http.StatusGatewayTimeout, "PLATFORM_ERROR", domain.CodePlatformUnavailable, "the request's deadline passed before the platform answered")
+		writeError(w, http.StatusGatewayTimeout, "PLATFORM_ERROR", CodeDeadlineExceeded, "the request's deadline passed before the work was done")
 		return
 	}
 	if err != nil {

@@ -44,6 +44,10 @@ const (
 	HeaderDeadline  = "X-Connector-Deadline"
 )
 
+// CodeDeadlineExceeded answers work whose deadline passed (504): the
+// connector, not the platform, ran out of time.
+const CodeDeadlineExceeded = "DEADLINE_EXCEEDED"
+
 // ReplayWindow is how far a request's timestamp may be from the
 // receiver's clock.
 const ReplayWindow = 5 * time.Minute
@@ -83,13 +87,29 @@ type Capabilities struct {
 }
 
 // PlatformCapability is one platform a connector serves: the jobs it runs
-// and the data products it reads there.
+// and the data products it reads there, and for switches the splits it
+// takes (none said: a full switch only).
 type PlatformCapability struct {
 	ID       string   `json:"id"`
 	Name     string   `json:"name"`
 	Type     string   `json:"type"`
 	Jobs     []string `json:"jobs"`
 	Products []string `json:"products"`
+	// Switch splits: amounts in cents, whole percentages.
+	AmountSupported           bool   `json:"amount_supported,omitempty"`
+	FractionalAmountSupported bool   `json:"fractional_amount_supported,omitempty"`
+	MinAmountCents            *int64 `json:"min_amount_cents,omitempty"`
+	MaxAmountCents            *int64 `json:"max_amount_cents,omitempty"`
+	PercentageSupported       bool   `json:"percentage_supported,omitempty"`
+	MinPercentage             int    `json:"min_percentage,omitempty"`
+	MaxPercentage             int    `json:"max_percentage,omitempty"`
+}
+
+// Limits are the capability's switch limits in the domain's terms.
+func (p PlatformCapability) Limits() domain.SwitchLimits {
+	return domain.SwitchLimits{AmountSupported: p.AmountSupported, FractionalAmountSupported: p.FractionalAmountSupported,
+		MinAmount: p.MinAmountCents, MaxAmount: p.MaxAmountCents, PercentageSupported: p.PercentageSupported,
+		MinPercentage: p.MinPercentage, MaxPercentage: p.MaxPercentage}
 }
 
 // Platform names a platform in a request.

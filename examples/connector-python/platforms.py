@@ -33,16 +33,20 @@ class Platform:
     type: str
     jobs: tuple[str, ...]
     products: tuple[str, ...]
+    # Switch splits it takes (amounts in cents); none: full switches only.
+    splits: tuple[tuple[str, object], ...] = ()
 
     def capability(self) -> dict:
         return {"id": self.id, "name": self.name, "type": self.type, "jobs": list(self.jobs),
-                "products": list(self.products)}
+                "products": list(self.products), **dict(self.splits)}
 
 
 ACME_PAYDESK = Platform(
     id="d1e95895-fd29-5290-bb0d-f2a2eb449db6", name="Acme Paydesk", type="payroll",
     jobs=("identity", "employment", "income", "paystubs", "direct_deposit_allocations", "direct_deposit_switch"),
-    products=("identity", "employment", "income", "paystubs", "direct_deposit_allocations"))
+    products=("identity", "employment", "income", "paystubs", "direct_deposit_allocations"),
+    splits=(("amount_supported", True), ("fractional_amount_supported", True), ("min_amount_cents", 100),
+            ("max_amount_cents", 500000), ("percentage_supported", True), ("min_percentage", 1), ("max_percentage", 100)))
 
 TICKWORK_TIMECLOCK = Platform(
     id="02668225-6ac6-5312-8f8d-bec0dd20f439", name="Tickwork Timeclock", type="time_and_attendance",
