@@ -87,7 +87,7 @@ func TestMalformedCorpus(t *testing.T) {
 	}
 	var ops []op
 	for _, p := range specDoc.Paths.InMatchingOrder() {
-		if p == "/openapi.yaml" {
+		if p == "/openapi.yaml" || p == "/connector-protocol.yaml" { // documents, not JSON
 			continue
 		}
 		for method, o := range specDoc.Paths.Value(p).Operations() {

@@ -68,7 +68,7 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 		}
 		requests := 0
 		for _, path := range specDoc.Paths.InMatchingOrder() {
-			if path == "/openapi.yaml" {
+			if path == "/openapi.yaml" || path == "/connector-protocol.yaml" { // documents, not JSON
 				continue
 			}
 			for method := range specDoc.Paths.Value(path).Operations() {
