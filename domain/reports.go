@@ -123,6 +123,40 @@ type AnnualIncome struct {
 	TotalTaxesYTD          int64           `json:"total_taxes_ytd"`
 	EarningsYTDs           []EarningsTotal `json:"earnings_ytds"`
 	Paystubs               int             `json:"paystub_count"`
+	// Basis says where the year's gross and net pay come from:
+	// BasisPaystubs (the sum of every paystub of the year, all of which
+	// were read), BasisYearToDate (the year's last paystub's year-to-date
+	// figures: the paystubs read start mid-year), or BasisPartial (the
+	// sum of the paystubs read, which start mid-year and carry no
+	// year-to-date figures: not the whole year).
+	Basis string `json:"basis"`
+	// FirstPayDate is the earliest paystub of the year read.
+	FirstPayDate string `json:"first_pay_date"`
+	// Partial is true when any of the year's figures covers less than the
+	// year: taxes, deductions, reimbursements and earnings are always sums
+	// of the paystubs read, so a year read from mid-year is partial in them
+	// even when its gross and net come from year-to-date figures.
+	Partial bool `json:"partial"`
+	// EarningsByType totals the year's earnings lines the way a written
+	// VOE reads them.
+	EarningsByType EarningsByType `json:"earnings_by_type"`
+}
+
+// The bases of a year's gross and net pay.
+const (
+	BasisPaystubs   = "paystubs"
+	BasisYearToDate = "year_to_date"
+	BasisPartial    = "partial"
+)
+
+// EarningsByType is a year's earnings in the columns of the standard
+// written VOE (Fannie Mae Form 1005), in cents.
+type EarningsByType struct {
+	Base       int64 `json:"base"`
+	Overtime   int64 `json:"overtime"`
+	Bonus      int64 `json:"bonus"`
+	Commission int64 `json:"commission"`
+	Other      int64 `json:"other"`
 }
 
 // EarningsTotal is a year's earnings of one category.

@@ -51,6 +51,31 @@ func (r *annualIncomeResolver) PaystubCount(ctx context.Context, obj *domain.Ann
 	return obj.Paystubs, nil
 }
 
+// Base is the resolver for the base field.
+func (r *earningsByTypeResolver) Base(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error) {
+	return usd(obj.Base), nil
+}
+
+// Overtime is the resolver for the overtime field.
+func (r *earningsByTypeResolver) Overtime(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error) {
+	return usd(obj.Overtime), nil
+}
+
+// Bonus is the resolver for the bonus field.
+func (r *earningsByTypeResolver) Bonus(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error) {
+	return usd(obj.Bonus), nil
+}
+
+// Commission is the resolver for the commission field.
+func (r *earningsByTypeResolver) Commission(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error) {
+	return usd(obj.Commission), nil
+}
+
+// Other is the resolver for the other field.
+func (r *earningsByTypeResolver) Other(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error) {
+	return usd(obj.Other), nil
+}
+
 // Amount is the resolver for the amount field.
 func (r *earningsTotalResolver) Amount(ctx context.Context, obj *domain.EarningsTotal) (*domain.Money, error) {
 	return usd(obj.Amount), nil
@@ -138,6 +163,11 @@ func (r *verificationReportResolver) DownloadURLExpiration(ctx context.Context, 
 // AnnualIncome returns generated.AnnualIncomeResolver implementation.
 func (r *Resolver) AnnualIncome() generated.AnnualIncomeResolver { return &annualIncomeResolver{r} }
 
+// EarningsByType returns generated.EarningsByTypeResolver implementation.
+func (r *Resolver) EarningsByType() generated.EarningsByTypeResolver {
+	return &earningsByTypeResolver{r}
+}
+
 // EarningsTotal returns generated.EarningsTotalResolver implementation.
 func (r *Resolver) EarningsTotal() generated.EarningsTotalResolver { return &earningsTotalResolver{r} }
 
@@ -159,6 +189,7 @@ func (r *Resolver) VerificationReport() generated.VerificationReportResolver {
 
 type (
 	annualIncomeResolver       struct{ *Resolver }
+	earningsByTypeResolver     struct{ *Resolver }
 	earningsTotalResolver      struct{ *Resolver }
 	reportCompletenessResolver struct{ *Resolver }
 	reportIncomeResolver       struct{ *Resolver }

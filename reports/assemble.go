@@ -197,17 +197,32 @@ func income(s Source, at func(string) string, c *domain.ReportCompleteness) *dom
 	return in
 }
 
-// AnnualIncomes sums paystubs per calendar year of their pay date, newest
-// year first, with earnings totalled by category.
+// AnnualIncomes totals paystubs per calendar year of their pay date,
+// newest year first, with earnings totalled by category and by type. A
+// year whose first paystub read is the year's first (its year-to-date
+// gross is its own gross) is the sum of its paystubs; a year read from
+// mid-year takes its gross and net pay from its last paystub's
+// year-to-date figures, so the oldest year of a window is never shown as
+// the sum of its last few weeks; one without year-to-date figures is
+// partial. Taxes, deductions, reimbursements and earnings are sums of
+// the paystubs read, and so partial in any year read from mid-year.
 func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 	byYear := map[string]*domain.AnnualIncome{}
 	earnings := map[string]map[string]int64{}
+	first, last := map[string]domain.Paystub{}, map[string]domain.Paystub{}
 	for _, p := range stubs {
 		y := payYear(p.PayDate)
 		a := byYear[y]
 		if a == nil {
 			a = &domain.AnnualIncome{Year: y}
 			byYear[y], earnings[y] = a, map[string]int64{}
+			first[y], last[y] = p, p
+		}
+		if p.PayDate < first[y].PayDate || (p.PayDate == first[y].PayDate && p.GrossPayYTD < first[y].GrossPayYTD) {
+			first[y] = p
+		}
+		if p.PayDate > last[y].PayDate || (p.PayDate == last[y].PayDate && p.GrossPayYTD > last[y].GrossPayYTD) {
+			last[y] = p
 		}
 		a.GrossPayYTD += p.GrossPayAmount
 		a.NetPayYTD += p.NetPayAmount
@@ -217,6 +232,21 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 		a.Paystubs++
 		for _, l := range p.Earnings {
 			earnings[y][l.Category] += l.Amount
+			addByType(&a.EarningsByType, l)
+		}
+	}
+	for y, a := range byYear {
+		a.FirstPayDate = first[y].PayDate
+		switch wholeYear := first[y].GrossPayYTD == first[y].GrossPayAmount; {
+		case y == unknownYear:
+			a.Basis, a.Partial = domain.BasisPartial, true
+		case wholeYear:
+			a.Basis = domain.BasisPaystubs
+		case last[y].GrossPayYTD > 0:
+			a.Basis, a.Partial = domain.BasisYearToDate, true
+			a.GrossPayYTD, a.NetPayYTD = last[y].GrossPayYTD, last[y].NetPayYTD
+		default:
+			a.Basis, a.Partial = domain.BasisPartial, true
 		}
 	}
 	out := []domain.AnnualIncome{}
@@ -278,4 +308,22 @@ func dataAsOf(a domain.Account) time.Time {
 		}
 	}
 	return at.UTC()
+}
+
+// addByType adds an earnings line to the written VOE's columns: regular
+// pay (salary, hourly, regular, base) is base pay; overtime, bonus and
+// commission their own; anything else other.
+func addByType(t *domain.EarningsByType, l domain.PayLine) {
+	switch strings.ToLower(l.Category) {
+	case "salary", "hourly", "regular", "base", "wages":
+		t.Base += l.Amount
+	case "overtime":
+		t.Overtime += l.Amount
+	case "bonus":
+		t.Bonus += l.Amount
+	case "commission":
+		t.Commission += l.Amount
+	default:
+		t.Other += l.Amount
+	}
 }

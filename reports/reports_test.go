@@ -60,9 +60,15 @@ func TestAssembleGolden(t *testing.T) {
 	}
 }
 
-// TestAnnualTotalsAddUp: for many sandbox accounts, every year's figures
-// are the sums of that year's paystubs, to the cent.
+// TestAnnualTotalsAddUp: for many sandbox accounts (two years of
+// paystubs, so the oldest year is read from mid-year), every year's gross
+// and net pay equal its last paystub's year-to-date figures to the cent;
+// a year whose paystubs were all read is their sum (basis paystubs), one
+// read from mid-year says so (basis year_to_date, partial, its first pay
+// date); taxes, deductions, reimbursements and earnings are the sums of
+// the paystubs read, by category and by the written VOE's types.
 func TestAnnualTotalsAddUp(t *testing.T) {
+	midYear := 0
 	for i := range 200 {
 		conn := "good"
 		if i%3 == 0 {
@@ -70,17 +76,26 @@ func TestAnnualTotalsAddUp(t *testing.T) {
 		}
 		a := domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: fmt.Sprint("u", i), EmployerName: "E", Connection: conn, CreatedAt: goldenNow}
 		stubs := sandbox.NewPerson(a).Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, goldenNow)
-		type sums struct{ gross, net, taxes, deductions, reimb, count int64 }
+		type sums struct {
+			gross, net, taxes, deductions, reimb, count int64
+			first, last                                 domain.Paystub
+		}
 		want := map[string]*sums{}
 		cats := map[string]map[string]int64{}
 		for _, p := range stubs {
 			y := p.PayDate[:4]
 			if want[y] == nil {
-				want[y], cats[y] = &sums{}, map[string]int64{}
+				want[y], cats[y] = &sums{first: p, last: p}, map[string]int64{}
 			}
 			w := want[y]
 			w.gross, w.net, w.taxes = w.gross+p.GrossPayAmount, w.net+p.NetPayAmount, w.taxes+p.TotalTaxes
 			w.deductions, w.reimb, w.count = w.deductions+p.TotalDeductions, w.reimb+p.TotalReimbursements, w.count+1
+			if p.PayDate < w.first.PayDate {
+				w.first = p
+			}
+			if p.PayDate > w.last.PayDate {
+				w.last = p
+			}
 			for _, l := range p.Earnings {
 				cats[y][l.Category] += l.Amount
 			}
@@ -91,9 +106,21 @@ func TestAnnualTotalsAddUp(t *testing.T) {
 		}
 		for _, y := range got {
 			w := want[y.Year]
-			if y.GrossPayYTD != w.gross || y.NetPayYTD != w.net || y.TotalTaxesYTD != w.taxes || y.TotalDeductionsYTD != w.deductions ||
-				y.TotalReimbursementsYTD != w.reimb || int64(y.Paystubs) != w.count {
-				t.Fatalf("%s %s: %+v, want %+v", a.ID, y.Year, y, *w)
+			if y.GrossPayYTD != w.last.GrossPayYTD || y.NetPayYTD != w.last.NetPayYTD {
+				t.Fatalf("%s %s: gross %d net %d, want the last paystub's YTD %d and %d", a.ID, y.Year, y.GrossPayYTD, y.NetPayYTD, w.last.GrossPayYTD, w.last.NetPayYTD)
+			}
+			if y.TotalTaxesYTD != w.taxes || y.TotalDeductionsYTD != w.deductions || y.TotalReimbursementsYTD != w.reimb || int64(y.Paystubs) != w.count ||
+				y.FirstPayDate != w.first.PayDate {
+				t.Fatalf("%s %s: %+v, want the sums %+v", a.ID, y.Year, y, *w)
+			}
+			whole := w.first.GrossPayYTD == w.first.GrossPayAmount
+			switch {
+			case whole && (y.Basis != domain.BasisPaystubs || y.Partial || y.GrossPayYTD != w.gross || y.NetPayYTD != w.net):
+				t.Fatalf("%s %s: every paystub of the year was read, but %+v (sums %d, %d)", a.ID, y.Year, y, w.gross, w.net)
+			case !whole && (y.Basis != domain.BasisYearToDate || !y.Partial):
+				t.Fatalf("%s %s: read from mid-year, but basis %s partial %v", a.ID, y.Year, y.Basis, y.Partial)
+			case !whole:
+				midYear++
 			}
 			var sum int64
 			for _, e := range y.EarningsYTDs {
@@ -102,10 +129,15 @@ func TestAnnualTotalsAddUp(t *testing.T) {
 				}
 				sum += e.Amount
 			}
-			if sum != y.GrossPayYTD {
-				t.Fatalf("%s %s: earnings by category add to %d, gross is %d", a.ID, y.Year, sum, y.GrossPayYTD)
+			bt := y.EarningsByType
+			if sum != w.gross || bt.Base+bt.Overtime+bt.Bonus+bt.Commission+bt.Other != w.gross || bt.Bonus != cats[y.Year]["bonus"] ||
+				bt.Overtime != cats[y.Year]["overtime"] || bt.Base != cats[y.Year]["salary"]+cats[y.Year]["hourly"] {
+				t.Fatalf("%s %s: earnings add to %d by category and %+v by type, the paystubs read to %d", a.ID, y.Year, sum, bt, w.gross)
 			}
 		}
+	}
+	if midYear == 0 {
+		t.Error("no account's oldest year was read from mid-year: the test checks nothing of that case")
 	}
 }
 

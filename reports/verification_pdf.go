@@ -92,24 +92,42 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 		comp = money(in.CompensationAmount) + " " + in.CompensationUnit
 	}
 	d.fields([][2]string{{"Compensation", comp}, {"Pay frequency", titleCase(in.PayFrequency)}})
-	rows := [][]string{}
-	var cats []string
+	rows, byType := [][]string{}, [][]string{}
+	var notes []string
 	for _, a := range in.AnnualIncomes {
-		rows = append(rows, []string{a.Year, money(a.GrossPayYTD), money(a.TotalTaxesYTD), money(a.TotalDeductionsYTD),
-			money(a.NetPayYTD), money(a.TotalReimbursementsYTD), fmt.Sprint(a.Paystubs)})
-		var parts []string
-		for _, e := range a.EarningsYTDs {
-			parts = append(parts, titleCase(e.Category)+" "+money(e.Amount))
+		// A figure that covers less than the year carries a mark.
+		part := func(v int64) string {
+			if a.Partial {
+				return money(v) + "*"
+			}
+			return money(v)
 		}
-		cats = append(cats, a.Year+" earnings: "+strings.Join(parts, " · "))
+		gross, net, basis := money(a.GrossPayYTD), money(a.NetPayYTD), plural(a.Paystubs, "paystub")
+		switch a.Basis {
+		case domain.BasisYearToDate:
+			basis = "YTD"
+			notes = append(notes, fmt.Sprintf("%s: the paystubs read start %s. Gross and net pay are the year's last paystub's year-to-date "+
+				"figures; the figures marked * are the sums of the %s read, not the whole year.", a.Year, day(a.FirstPayDate), plural(a.Paystubs, "paystub")))
+		case domain.BasisPartial:
+			gross, net, basis = part(a.GrossPayYTD), part(a.NetPayYTD), "partial"
+			notes = append(notes, fmt.Sprintf("%s: partial. The %s read start %s and carry no year-to-date figures; every figure "+
+				"marked * covers only them.", a.Year, plural(a.Paystubs, "paystub"), day(a.FirstPayDate)))
+		}
+		rows = append(rows, []string{a.Year, gross, part(a.TotalTaxesYTD), part(a.TotalDeductionsYTD), net, part(a.TotalReimbursementsYTD), basis})
+		t := a.EarningsByType
+		byType = append(byType, []string{a.Year, part(t.Base), part(t.Overtime), part(t.Bonus), part(t.Commission), part(t.Other)})
 	}
 	if len(rows) == 0 {
 		d.note("No paystubs were read for this employment.")
 		return
 	}
 	d.table([]column{{"Year", 18, "L"}, {"Gross pay", 30, "R"}, {"Taxes", 28, "R"}, {"Deductions", 28, "R"},
-		{"Net pay", 30, "R"}, {"Reimbursements", 32, "R"}, {"Paystubs", 19.9, "R"}}, rows)
-	d.note(strings.Join(cats, "\n") + "\nAnnual figures are the sums of that calendar year's paystubs, listed in full below.")
+		{"Net pay", 30, "R"}, {"Reimbursements", 30, "R"}, {"Basis", 21.9, "R"}}, rows)
+	d.table([]column{{"Earnings", 18, "L"}, {"Base", 34, "R"}, {"Overtime", 33, "R"}, {"Bonus", 33, "R"},
+		{"Commission", 34, "R"}, {"Other", 33.9, "R"}}, byType)
+	notes = append(notes, "A year is the sum of its paystubs, listed in full below, when all of them were read. Base is salary and "+
+		"regular hourly pay; earnings are the paystubs' lines.")
+	d.note(strings.Join(notes, "\n"))
 
 	d.section(fmt.Sprintf("Pay history · %s", em.EmployerName), 85)
 	oldest := slices.Clone(stubs)
@@ -389,4 +407,12 @@ func formatEIN(s string) string {
 		return s[:2] + "-" + s[2:]
 	}
 	return s
+}
+
+// plural is "1 paystub", "26 paystubs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

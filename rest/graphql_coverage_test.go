@@ -203,7 +203,8 @@ func TestGraphQLEveryField(t *testing.T) {
 				terminationDate title mostRecentPayDate employerPhoneNumber employerEin source { platformId platformName dataAsOf }
 				income { payFrequency compensationUnit compensation { amount } paystubs { id grossPay { amount } }
 					annualIncomes { year grossPay { amount } netPay { amount } totalDeductions { amount } totalReimbursements { amount }
-						totalTaxes { amount } paystubCount earnings { category amount { amount } } } } }`
+						totalTaxes { amount } paystubCount earnings { category amount { amount } }
+						basis firstPayDate partial earningsByType { base { amount } overtime { amount } bonus { amount } commission { amount } other { amount } } } } }`
 		d = c.run(t, f, `query ($id: ID!, $from: Time!, $to: Time!) {
 			endUsers(first: 5) { edges { cursor node { id firstConnectedAt } } pageInfo { hasNextPage endCursor } }
 			endUser(id: $id) {

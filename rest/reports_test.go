@@ -80,15 +80,22 @@ func TestVerificationReports(t *testing.T) {
 			e := e.(map[string]any)
 			statuses[e["account_id"].(string)] = e["employment_status"].(string)
 			in := e["income"].(map[string]any)
-			// Each year's totals are the sum of that year's paystubs.
-			want := map[string]int64{}
+			// Each year's gross is its last paystub's year-to-date gross; a
+			// year whose paystubs were all read is also their sum.
+			sum, last, lastDate := map[string]int64{}, map[string]int64{}, map[string]string{}
 			for _, p := range f.allPages("/v1/accounts/" + e["account_id"].(string) + "/paystubs?limit=100") {
-				want[p["pay_date"].(string)[:4]] += int64(p["gross_pay_amount"].(float64))
+				y, d := p["pay_date"].(string)[:4], p["pay_date"].(string)
+				sum[y] += int64(p["gross_pay_amount"].(float64))
+				if d > lastDate[y] {
+					last[y], lastDate[y] = int64(p["gross_pay_ytd"].(float64)), d
+				}
 			}
 			for _, y := range in["annual_incomes"].([]any) {
 				y := y.(map[string]any)
-				if got := int64(y["gross_pay_ytd"].(float64)); got != want[y["year"].(string)] {
-					t.Errorf("%s %s: gross %d, want the paystubs' %d", e["employer_name"], y["year"], got, want[y["year"].(string)])
+				year, got := y["year"].(string), int64(y["gross_pay_ytd"].(float64))
+				if got != last[year] || (y["basis"] == domain.BasisPaystubs && got != sum[year]) || (y["basis"] != domain.BasisPaystubs) != y["partial"] {
+					t.Errorf("%s %s: gross %d (%s, partial %v), want the last paystub's YTD %d (and the sum %d when all were read)",
+						e["employer_name"], year, got, y["basis"], y["partial"], last[year], sum[year])
 				}
 			}
 			if len(in["paystubs"].([]any)) != 2 || e["most_recent_pay_date"] == nil {

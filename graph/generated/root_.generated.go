@@ -28,6 +28,7 @@ type ResolverRoot interface {
 	AnnualIncome() AnnualIncomeResolver
 	Delivery() DeliveryResolver
 	DepositAllocation() DepositAllocationResolver
+	EarningsByType() EarningsByTypeResolver
 	EarningsTotal() EarningsTotalResolver
 	Employer() EmployerResolver
 	EndUser() EndUserResolver
@@ -96,9 +97,13 @@ type ComplexityRoot struct {
 	}
 
 	AnnualIncome struct {
+		Basis               func(childComplexity int) int
 		Earnings            func(childComplexity int) int
+		EarningsByType      func(childComplexity int) int
+		FirstPayDate        func(childComplexity int) int
 		GrossPay            func(childComplexity int) int
 		NetPay              func(childComplexity int) int
+		Partial             func(childComplexity int) int
 		PaystubCount        func(childComplexity int) int
 		TotalDeductions     func(childComplexity int) int
 		TotalReimbursements func(childComplexity int) int
@@ -165,6 +170,14 @@ type ComplexityRoot struct {
 	DocumentEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	EarningsByType struct {
+		Base       func(childComplexity int) int
+		Bonus      func(childComplexity int) int
+		Commission func(childComplexity int) int
+		Other      func(childComplexity int) int
+		Overtime   func(childComplexity int) int
 	}
 
 	EarningsTotal struct {
@@ -831,12 +844,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Address.State(childComplexity), true
 
+	case "AnnualIncome.basis":
+		if e.ComplexityRoot.AnnualIncome.Basis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.Basis(childComplexity), true
 	case "AnnualIncome.earnings":
 		if e.ComplexityRoot.AnnualIncome.Earnings == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AnnualIncome.Earnings(childComplexity), true
+	case "AnnualIncome.earningsByType":
+		if e.ComplexityRoot.AnnualIncome.EarningsByType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.EarningsByType(childComplexity), true
+	case "AnnualIncome.firstPayDate":
+		if e.ComplexityRoot.AnnualIncome.FirstPayDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.FirstPayDate(childComplexity), true
 	case "AnnualIncome.grossPay":
 		if e.ComplexityRoot.AnnualIncome.GrossPay == nil {
 			break
@@ -849,6 +880,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AnnualIncome.NetPay(childComplexity), true
+	case "AnnualIncome.partial":
+		if e.ComplexityRoot.AnnualIncome.Partial == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.Partial(childComplexity), true
 	case "AnnualIncome.paystubCount":
 		if e.ComplexityRoot.AnnualIncome.PaystubCount == nil {
 			break
@@ -1109,6 +1146,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentEdge.Node(childComplexity), true
+
+	case "EarningsByType.base":
+		if e.ComplexityRoot.EarningsByType.Base == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EarningsByType.Base(childComplexity), true
+	case "EarningsByType.bonus":
+		if e.ComplexityRoot.EarningsByType.Bonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EarningsByType.Bonus(childComplexity), true
+	case "EarningsByType.commission":
+		if e.ComplexityRoot.EarningsByType.Commission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EarningsByType.Commission(childComplexity), true
+	case "EarningsByType.other":
+		if e.ComplexityRoot.EarningsByType.Other == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EarningsByType.Other(childComplexity), true
+	case "EarningsByType.overtime":
+		if e.ComplexityRoot.EarningsByType.Overtime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EarningsByType.Overtime(childComplexity), true
 
 	case "EarningsTotal.amount":
 		if e.ComplexityRoot.EarningsTotal.Amount == nil {
@@ -3911,6 +3979,24 @@ type AnnualIncome {
   totalTaxes: Money!
   earnings: [EarningsTotal!]!
   paystubCount: Int!
+  "Where grossPay and netPay come from: paystubs (all of the year's were read), year_to_date (the last paystub's year-to-date figures: read from mid-year) or partial."
+  basis: String!
+  "The year's earliest paystub read."
+  firstPayDate: Date!
+  "Some of the year's figures cover less than the year."
+  partial: Boolean!
+  "The year's earnings in the written VOE's columns."
+  earningsByType: EarningsByType!
+}
+
+"A year's earnings in the columns of the standard written VOE (Fannie Mae Form 1005)."
+type EarningsByType {
+  "Salary and regular hourly pay."
+  base: Money!
+  overtime: Money!
+  bonus: Money!
+  commission: Money!
+  other: Money!
 }
 
 type EarningsTotal {
@@ -4116,6 +4202,14 @@ func (ec *executionContext) childFields_AnnualIncome(ctx context.Context, field 
 		return ec.fieldContext_AnnualIncome_earnings(ctx, field)
 	case "paystubCount":
 		return ec.fieldContext_AnnualIncome_paystubCount(ctx, field)
+	case "basis":
+		return ec.fieldContext_AnnualIncome_basis(ctx, field)
+	case "firstPayDate":
+		return ec.fieldContext_AnnualIncome_firstPayDate(ctx, field)
+	case "partial":
+		return ec.fieldContext_AnnualIncome_partial(ctx, field)
+	case "earningsByType":
+		return ec.fieldContext_AnnualIncome_earningsByType(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AnnualIncome", field.Name)
 }
@@ -4240,6 +4334,22 @@ func (ec *executionContext) childFields_DocumentEdge(ctx context.Context, field 
 		return ec.fieldContext_DocumentEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DocumentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_EarningsByType(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "base":
+		return ec.fieldContext_EarningsByType_base(ctx, field)
+	case "overtime":
+		return ec.fieldContext_EarningsByType_overtime(ctx, field)
+	case "bonus":
+		return ec.fieldContext_EarningsByType_bonus(ctx, field)
+	case "commission":
+		return ec.fieldContext_EarningsByType_commission(ctx, field)
+	case "other":
+		return ec.fieldContext_EarningsByType_other(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EarningsByType", field.Name)
 }
 
 func (ec *executionContext) childFields_EarningsTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
