@@ -25,7 +25,7 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 
 // served starts the sandbox connector behind the protocol and a client
 // for it.
-func served(t *testing.T, c domain.Connector) (*protocol.Client, *httptest.Server) {
+func served(t testing.TB, c domain.Connector) (*protocol.Client, *httptest.Server) {
 	t.Helper()
 	platforms, _ := sandbox.Directory(10)
 	srv := httptest.NewServer(protocol.NewServer("sandbox", c, platforms, secret, domain.SystemClock{}, quiet()))
@@ -270,4 +270,9 @@ func TestCredentialsStayOffTheWire(t *testing.T) {
 	if _, err := protocol.New(protocol.Config{URL: "https://connector.example"}); err == nil || !strings.Contains(err.Error(), "PAYLINE_CONNECTOR_SECRET") {
 		t.Errorf("no secret: %v", err)
 	}
+}
+
+func servedB(b *testing.B, c domain.Connector) *protocol.Client {
+	client, _ := served(b, c)
+	return client
 }
