@@ -33,6 +33,10 @@ const (
 	// out to (a payroll upstream, a connector) cannot be reached: its own
 	// code, so a caller never reads it as this service's database.
 	CodeUpstreamUnavailable = "UPSTREAM_UNAVAILABLE"
+	// CodeDeadlineExceeded is a connector's answer (504) to work whose
+	// deadline passed: the connector, not the platform, ran out of time,
+	// which Payline reads as the connector being unavailable.
+	CodeDeadlineExceeded = "DEADLINE_EXCEEDED"
 	// CodeIntrospectionDisabled refuses __schema and __type on a server
 	// started with --graphql-introspection=false.
 	CodeIntrospectionDisabled = "INTROSPECTION_DISABLED"

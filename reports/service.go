@@ -19,7 +19,7 @@ import (
 
 // formatVersion changes whenever assembly or rendering changes what a
 // report holds, so stored reports are rebuilt once after an upgrade.
-const formatVersion = "reports/1"
+const formatVersion = "reports/2" // 2: annual basis, earnings by type, employer details and sources
 
 // reportProducts are the products a verification report reads.
 var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductPaystubs}

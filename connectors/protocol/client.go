@@ -329,21 +329,46 @@ func (c *Client) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetch
 	}
 	var f domain.Fetched
 	for {
-		var page FetchResponse
-		if err := c.call(ctx, http.MethodPost, PathFetch, req, &page); err != nil {
+		next, err := c.fetchPage(ctx, &f, req)
+		if err != nil {
 			return domain.Fetched{}, err
 		}
-		if err := addPage(&f, r.Product, page.Data); err != nil {
-			return domain.Fetched{}, fmt.Errorf("%s from the connector: %w", r.Product, err)
-		}
-		if page.NextCursor == nil || *page.NextCursor == "" {
+		if next == nil || *next == "" {
 			return f, nil
 		}
-		if *page.NextCursor == req.Cursor {
+		if *next == req.Cursor {
 			return domain.Fetched{}, fmt.Errorf("%s from the connector: the next cursor repeats the last", r.Product)
 		}
-		req.Cursor = *page.NextCursor
+		req.Cursor = *next
 	}
+}
+
+// fetchPage reads one page into f and returns the next cursor. Paystubs,
+// the largest pages, are decoded straight into their type: a single pass
+// over the JSON rather than one to hold it raw and one to read it.
+func (c *Client) fetchPage(ctx context.Context, f *domain.Fetched, req FetchRequest) (*string, error) {
+	if req.Product == domain.ProductPaystubs {
+		var page struct {
+			Data       []domain.Paystub `json:"data"`
+			NextCursor *string          `json:"next_cursor"`
+		}
+		if err := c.call(ctx, http.MethodPost, PathFetch, req, &page); err != nil {
+			return nil, err
+		}
+		if page.Data == nil {
+			return nil, fmt.Errorf("paystubs from the connector: a page without data")
+		}
+		f.Paystubs = append(f.Paystubs, page.Data...)
+		return page.NextCursor, nil
+	}
+	var page FetchResponse
+	if err := c.call(ctx, http.MethodPost, PathFetch, req, &page); err != nil {
+		return nil, err
+	}
+	if err := addPage(f, req.Product, page.Data); err != nil {
+		return nil, fmt.Errorf("%s from the connector: %w", req.Product, err)
+	}
+	return page.NextCursor, nil
 }
 
 // addPage decodes one page of a product into f.

@@ -95,7 +95,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ctx.Err() != nil {
-		writeError(w, http.StatusGatewayTimeout, "PLATFORM_ERROR", CodeDeadlineExceeded, "the request's deadline passed before the work was done")
+		writeError(w, http.StatusGatewayTimeout, "PLATFORM_ERROR", domain.CodeDeadlineExceeded, "the request's deadline passed before the work was done")
 		return
 	}
 	if err != nil {
@@ -107,6 +107,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if page, ok := out.(FetchResponse); ok {
+		// A page's data is JSON already: written as it is, not scanned and
+		// compacted again by the encoder (the largest answers are pages).
+		_, _ = w.Write(page.bytes())
+		return
+	}
 	_ = json.NewEncoder(w).Encode(out)
 }
 

@@ -44,10 +44,6 @@ const (
 	HeaderDeadline  = "X-Connector-Deadline"
 )
 
-// CodeDeadlineExceeded answers work whose deadline passed (504): the
-// connector, not the platform, ran out of time.
-const CodeDeadlineExceeded = "DEADLINE_EXCEEDED"
-
 // ReplayWindow is how far a request's timestamp may be from the
 // receiver's clock.
 const ReplayWindow = 5 * time.Minute
@@ -264,6 +260,21 @@ type FetchRequest struct {
 type FetchResponse struct {
 	Data       json.RawMessage `json:"data"`
 	NextCursor *string         `json:"next_cursor"`
+}
+
+// bytes is the page as JSON, its data written as it is.
+func (p FetchResponse) bytes() []byte {
+	out := make([]byte, 0, len(p.Data)+64)
+	out = append(out, `{"data":`...)
+	out = append(out, p.Data...)
+	out = append(out, `,"next_cursor":`...)
+	if p.NextCursor == nil {
+		out = append(out, "null"...)
+	} else {
+		next, _ := json.Marshal(*p.NextCursor)
+		out = append(out, next...)
+	}
+	return append(out, "}\n"...)
 }
 
 // TaxForm is an item of the tax_forms product.
