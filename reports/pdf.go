@@ -3,10 +3,13 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
+	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/text/encoding/charmap"
@@ -47,6 +50,9 @@ type pdfDoc struct {
 	font   string
 	encode func(string) (string, error) // nil when the font takes UTF-8
 	misfit bool                         // a string had a rune encode could not take
+	// unprintable are the runes the Go fonts lack (CJK, among others),
+	// printed as "?" and named at the end of the document.
+	unprintable []rune
 }
 
 // renderPDF draws a document and returns its bytes. created fixes the
@@ -59,8 +65,35 @@ func renderPDF(m pdfMeta, created time.Time, footer string, draw func(d *pdfDoc)
 		d = newPDF(m, created, footer, true)
 		draw(d)
 	}
+	if len(d.unprintable) > 0 {
+		// No font here has them (a CJK font would weigh more than the
+		// rest of the binary): the document says so rather than drop them.
+		var names []string
+		for _, r := range d.unprintable {
+			names = append(names, fmt.Sprintf("U+%04X", r))
+		}
+		d.Ln(2)
+		d.note("This document could not print " + plural(len(names), "character") + " of the data, shown as ? (Unicode " +
+			strings.Join(names, ", ") + "): no font it carries has them. The data itself holds them as written.")
+	}
 	return d.bytes()
 }
+
+// goGlyphs reports whether the Go fonts have a glyph for each rune.
+var goGlyphs = func() func(rune) bool {
+	f, err := sfnt.Parse(goregular.TTF)
+	if err != nil {
+		panic(err) // the embedded font is a constant
+	}
+	var buf sfnt.Buffer
+	var mu sync.Mutex
+	return func(r rune) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		i, err := f.GlyphIndex(&buf, r)
+		return err == nil && i != 0
+	}
+}()
 
 // pdfMeta is a document's information dictionary: its title, what it is
 // (subject), and keywords a document system files it by, the document's
@@ -111,10 +144,19 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	return d
 }
 
-// str is s in the document's encoding.
+// str is s in the document's encoding; in the Go fonts, a rune they
+// lack is written "?" and remembered, so the document can name it.
 func (d *pdfDoc) str(s string) string {
 	if d.encode == nil {
-		return s
+		return strings.Map(func(r rune) rune {
+			if r < 0x80 || r == '\n' || goGlyphs(r) {
+				return r
+			}
+			if !slices.Contains(d.unprintable, r) {
+				d.unprintable = append(d.unprintable, r)
+			}
+			return '?'
+		}, s)
 	}
 	out, err := d.encode(s)
 	if err != nil {

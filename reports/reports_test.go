@@ -261,6 +261,33 @@ func TestPDFFonts(t *testing.T) {
 	}
 }
 
+// TestUnprintableCharacters: a name in a script no embedded font has (CJK)
+// prints its other letters, shows the missing ones as ?, and the report
+// says which, by code point, instead of dropping them silently.
+func TestUnprintableCharacters(t *testing.T) {
+	bin := poppler(t, "pdftotext")
+	r, src := goldenReport(domain.ReportVOIE)
+	r.Employee.Name.FullName = "Wei 陈伟 Zhang"
+	pdf, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "r.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, path, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(out)), " ")
+	for _, want := range []string{"Employee: Wei ?? Zhang", "could not print 2 characters", "U+9648, U+4F1F"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF's text lacks %q", want)
+		}
+	}
+}
+
 // TestPDFPictures renders page 1 and the chart page of the golden VOIE to
 // PNG with pdftoppm and compares them with the PNGs committed under
 // testdata (which the docs show; -update rewrites them). A report whose
