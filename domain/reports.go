@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -53,6 +54,39 @@ type VerificationReport struct {
 	Employments  []ReportEmployment `json:"employments"`
 	Completeness ReportCompleteness `json:"completeness"`
 	Document     *DocumentLink      `json:"document,omitempty"`
+	// Version counts the builds of this report (1 for the first); each
+	// has its own document, and Reference names it.
+	Version int `json:"version"`
+	// Versions are this report's earlier builds still kept
+	// (--retention-report-versions), newest first, each with a fresh link
+	// to its own PDF. Filled per request, never stored.
+	Versions []ReportVersionLink `json:"versions"`
+}
+
+// Reference names a build of a report: the report's id and its version,
+// printed on the PDF and unique to that build. A report rendered without
+// being stored has no version, and its id says so.
+func (r VerificationReport) Reference() string {
+	if r.Version < 1 {
+		return r.ID
+	}
+	return fmt.Sprintf("%s-v%d", r.ID, r.Version)
+}
+
+// ReportVersionLink is an earlier build of a report as the API shows it.
+type ReportVersionLink struct {
+	Version     int          `json:"version"`
+	Reference   string       `json:"reference"`
+	RefreshedAt Timestamp    `json:"refreshed_at"`
+	Document    DocumentLink `json:"document"`
+}
+
+// ReportVersion is one stored build of a report: its version number, its
+// PDF and when it was built.
+type ReportVersion struct {
+	Version     int
+	DocumentID  string
+	RefreshedAt time.Time
 }
 
 // ReportEmployee is who the report is about.
@@ -197,6 +231,7 @@ type DocumentLink struct {
 // document link, which is minted per request) and its document.
 type StoredReport struct {
 	ID          string
+	Version     int
 	EndUserID   string
 	Type        string
 	DataVersion string
@@ -225,8 +260,12 @@ func (f File) Scope() Scope { return Scope{CustomerID: f.CustomerID, Mode: f.Mod
 type ReportStore interface {
 	// Report returns ErrNoRows when none was built for the end user.
 	Report(ctx context.Context, s Scope, endUserID, reportType string) (StoredReport, error)
-	// PutReport stores the end user's report of its type, replacing any.
+	// PutReport stores the end user's report of its type, replacing any,
+	// and records the build among the report's versions.
 	PutReport(ctx context.Context, s Scope, r StoredReport) error
+	// ReportVersions lists the builds still kept of the end users' reports
+	// of a type, newest first, in one query.
+	ReportVersions(ctx context.Context, s Scope, endUserIDs []string, reportType string) (map[string][]ReportVersion, error)
 	// PutFile stores a file unless one with its id exists.
 	PutFile(ctx context.Context, s Scope, f File) error
 	// File finds a file by id in any tenant (a download link names no

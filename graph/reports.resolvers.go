@@ -131,6 +131,33 @@ func (r *reportSourceResolver) DataAsOf(ctx context.Context, obj *domain.ReportS
 	return &t, nil
 }
 
+// RefreshedAt is the resolver for the refreshedAt field.
+func (r *reportVersionResolver) RefreshedAt(ctx context.Context, obj *domain.ReportVersionLink) (*time.Time, error) {
+	t := time.Time(obj.RefreshedAt)
+	return &t, nil
+}
+
+// DocumentID is the resolver for the documentId field.
+func (r *reportVersionResolver) DocumentID(ctx context.Context, obj *domain.ReportVersionLink) (string, error) {
+	return obj.Document.ID, nil
+}
+
+// DownloadURL is the resolver for the downloadUrl field.
+func (r *reportVersionResolver) DownloadURL(ctx context.Context, obj *domain.ReportVersionLink) (string, error) {
+	return obj.Document.DownloadURL, nil
+}
+
+// DownloadURLExpiration is the resolver for the downloadUrlExpiration field.
+func (r *reportVersionResolver) DownloadURLExpiration(ctx context.Context, obj *domain.ReportVersionLink) (*time.Time, error) {
+	t := time.Time(obj.Document.DownloadURLExpiration)
+	return &t, nil
+}
+
+// Reference is the resolver for the reference field.
+func (r *verificationReportResolver) Reference(ctx context.Context, obj *domain.VerificationReport) (string, error) {
+	return obj.Reference(), nil
+}
+
 // UpdatedAt is the resolver for the updatedAt field.
 func (r *verificationReportResolver) UpdatedAt(ctx context.Context, obj *domain.VerificationReport) (*time.Time, error) {
 	t := time.Time(obj.UpdatedAt)
@@ -182,6 +209,9 @@ func (r *Resolver) ReportIncome() generated.ReportIncomeResolver { return &repor
 // ReportSource returns generated.ReportSourceResolver implementation.
 func (r *Resolver) ReportSource() generated.ReportSourceResolver { return &reportSourceResolver{r} }
 
+// ReportVersion returns generated.ReportVersionResolver implementation.
+func (r *Resolver) ReportVersion() generated.ReportVersionResolver { return &reportVersionResolver{r} }
+
 // VerificationReport returns generated.VerificationReportResolver implementation.
 func (r *Resolver) VerificationReport() generated.VerificationReportResolver {
 	return &verificationReportResolver{r}
@@ -194,5 +224,6 @@ type (
 	reportCompletenessResolver struct{ *Resolver }
 	reportIncomeResolver       struct{ *Resolver }
 	reportSourceResolver       struct{ *Resolver }
+	reportVersionResolver      struct{ *Resolver }
 	verificationReportResolver struct{ *Resolver }
 )

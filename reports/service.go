@@ -101,26 +101,59 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 		return domain.VerificationReport{}, err
 	}
 	version := dataVersion(reportType, accounts)
-	stored, err := s.tx.Reports().Report(ctx, sc, endUserID, reportType)
-	switch {
-	case err == nil && stored.DataVersion == version:
-		return s.linked(sc, stored)
-	case err != nil && !errors.Is(err, domain.ErrNoRows):
-		return domain.VerificationReport{}, err
+	for attempt := 0; ; attempt++ {
+		stored, err := s.tx.Reports().Report(ctx, sc, endUserID, reportType)
+		switch {
+		case err == nil && stored.DataVersion == version:
+			r, err := s.linked(sc, stored)
+			if err != nil {
+				return r, err
+			}
+			return s.withVersions(ctx, sc, endUserID, r)
+		case err != nil && !errors.Is(err, domain.ErrNoRows):
+			return domain.VerificationReport{}, err
+		}
+		id := stored.ID
+		if id == "" {
+			id = domain.NewID()
+		}
+		key := strings.Join([]string{sc.CustomerID, string(sc.Mode), endUserID, reportType, version}, "\x00")
+		r, err, _ := s.builds.Do(key, func() (any, error) {
+			// The build outlives a caller that goes away: others share it.
+			return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, stored.Version+1, accounts)
+		})
+		if errors.Is(err, errBuildRaced) && attempt < 3 {
+			continue // another instance built a version meanwhile: build the next
+		}
+		if err != nil {
+			return domain.VerificationReport{}, err
+		}
+		return s.withVersions(ctx, sc, endUserID, r.(domain.VerificationReport))
 	}
-	id := stored.ID
-	if id == "" {
-		id = domain.NewID()
-	}
-	key := strings.Join([]string{sc.CustomerID, string(sc.Mode), endUserID, reportType, version}, "\x00")
-	r, err, _ := s.builds.Do(key, func() (any, error) {
-		// The build outlives a caller that goes away: others share it.
-		return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, accounts)
-	})
+}
+
+// withVersions adds the report's earlier builds still kept, each with a
+// fresh link to its own PDF.
+func (s *Service) withVersions(ctx context.Context, sc domain.Scope, endUserID string, r domain.VerificationReport) (domain.VerificationReport, error) {
+	all, err := s.tx.Reports().ReportVersions(ctx, sc, []string{endUserID}, r.ReportType)
 	if err != nil {
-		return domain.VerificationReport{}, err
+		return r, err
 	}
-	return r.(domain.VerificationReport), nil
+	s.addVersions(&r, all[endUserID])
+	return r, nil
+}
+
+// addVersions lists the builds other than the report's own, newest first.
+func (s *Service) addVersions(r *domain.VerificationReport, versions []domain.ReportVersion) {
+	r.Versions = []domain.ReportVersionLink{}
+	for _, v := range versions {
+		if v.Version == r.Version {
+			continue
+		}
+		built := domain.VerificationReport{ID: r.ID, Version: v.Version}
+		r.Versions = append(r.Versions, domain.ReportVersionLink{Version: v.Version, Reference: built.Reference(),
+			RefreshedAt: domain.Timestamp(v.RefreshedAt), Document: s.links.Link(v.DocumentID)})
+	}
 }
 
 // VerificationReports implements domain.Reporter: the end users'
@@ -139,6 +172,10 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 	if err != nil {
 		return nil, err
 	}
+	versions, err := s.tx.Reports().ReportVersions(ctx, sc, endUserIDs, reportType)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]domain.VerificationReport{}
 	for _, id := range endUserIDs {
 		page, ok := pages[id]
@@ -150,6 +187,7 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 			if err != nil {
 				return nil, err
 			}
+			s.addVersions(&r, versions[id])
 			out[id] = r
 			continue
 		}
@@ -184,6 +222,7 @@ func (s *Service) linked(sc domain.Scope, st domain.StoredReport) (domain.Verifi
 	}
 	link := s.links.Link(st.DocumentID)
 	r.Document = &link
+	r.Version = max(st.Version, 1)
 	return r, nil
 }
 
@@ -203,7 +242,7 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
 	}
-	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, accounts)
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, 0, accounts)
 	if err != nil {
 		return r, nil, err
 	}
@@ -213,7 +252,7 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	return r, pdf, err
 }
 
-func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, accounts []domain.Account) (domain.VerificationReport, []byte, error) {
+func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, build int, accounts []domain.Account) (domain.VerificationReport, []byte, error) {
 	sources, updated, err := s.sources(ctx, sc, accounts)
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
@@ -224,6 +263,7 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 			endUserID, strings.ToUpper(reportType))
 	}
 	r := Assemble(reportType, id, sources, updated, s.clock.Now())
+	r.Version = build
 	pdf, err := RenderVerification(r, sources)
 	if err != nil {
 		return domain.VerificationReport{}, nil, fmt.Errorf("render %s report: %w", reportType, err)
@@ -231,8 +271,12 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 	return r, pdf, nil
 }
 
-func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, accounts []domain.Account) (domain.VerificationReport, error) {
-	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, accounts)
+// errBuildRaced is a build whose version number another build took
+// meanwhile (with other data): it is made again under the next number.
+var errBuildRaced = errors.New("another build of the report took this version")
+
+func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, build int, accounts []domain.Account) (domain.VerificationReport, error) {
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, build, accounts)
 	if err != nil {
 		return domain.VerificationReport{}, err
 	}
@@ -264,10 +308,13 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 		if err != nil && !errors.Is(err, domain.ErrNoRows) {
 			return err
 		}
+		if cur.Version != build-1 {
+			return errBuildRaced // its PDF names a version that is not next
+		}
 		if err := tx.Reports().PutFile(ctx, sc, file); err != nil {
 			return err
 		}
-		if err := tx.Reports().PutReport(ctx, sc, domain.StoredReport{ID: id, EndUserID: endUserID, Type: reportType,
+		if err := tx.Reports().PutReport(ctx, sc, domain.StoredReport{ID: id, Version: build, EndUserID: endUserID, Type: reportType,
 			DataVersion: version, DocumentID: file.ID, RefreshedAt: now, Body: body}); err != nil {
 			return err
 		}

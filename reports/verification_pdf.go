@@ -22,10 +22,10 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 	title := reportTitles[r.ReportType]
 	built := time.Time(r.RefreshedAt)
 	meta := pdfMeta{Title: title, Subject: title + " of " + r.Employee.Name.FullName,
-		Keywords: []string{"Payline", strings.ToUpper(r.ReportType), "verification report", "reference " + r.ID}}
-	return renderPDF(meta, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.ID), func(d *pdfDoc) {
+		Keywords: []string{"Payline", strings.ToUpper(r.ReportType), "verification report", "reference " + r.Reference()}}
+	return renderPDF(meta, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.Reference()), func(d *pdfDoc) {
 		d.titleBlock(title, "Employee: "+orDash(r.Employee.Name.FullName), [][2]string{
-			{"Reference #", r.ID},
+			{"Reference #", r.Reference()},
 			{"Data as of", stamp(time.Time(r.UpdatedAt))},
 			{"Generated", stamp(built)},
 			{"Employments", fmt.Sprint(len(r.Employments))},

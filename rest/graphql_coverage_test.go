@@ -332,6 +332,15 @@ func TestGraphQLEveryField(t *testing.T) {
 				bill { type cardName lastFourCardNumber accountName accountType lastFourAccountNumber } } } } } }`, map[string]any{"tok": billTok})
 		}
 
+		// A second build of the VOIE from new data (another account): it
+		// is version 2 and lists the first.
+		f.connectAs("every", main, sandbox.UserGood, "identity", "employment", "income", "paystubs")
+		v2 := c.run(t, f, `{ endUser(id: "every") { voie { version reference
+			versions { version reference refreshedAt documentId downloadUrl downloadUrlExpiration } } } }`, nil)
+		if at(v2, "endUser", "voie", "version") != float64(2) || len(at(v2, "endUser", "voie", "versions").([]any)) != 1 {
+			t.Errorf("the rebuilt VOIE: %v", v2)
+		}
+
 		// The dashboard's own fields, as a signed-in member.
 		f.addMember("acme", "every@acme.test", domain.RoleDeveloper)
 		c.run(t, f, `query ($days: Int) { viewer { email role workspaceName mode }

@@ -374,3 +374,51 @@ func TestStaleReportBuiltOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestReportVersions: a rebuild from changed data is a new version with a
+// new reference and its own PDF; the earlier one stays listed and
+// downloadable until retention prunes it, and then it is gone from the
+// list and its link answers 403.
+func TestReportVersions(t *testing.T) {
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		f.connectAs("versioned", p, sandbox.UserGood, reportJobs...)
+		v1 := f.get("/v1/end_users/versioned/verification_reports/voie").data(t)
+		if v1["version"] != float64(1) || len(v1["versions"].([]any)) != 0 {
+			t.Fatalf("the first build: version %v, versions %v", v1["version"], v1["versions"])
+		}
+		f.clock.advance(time.Hour)
+		f.connectAs("versioned", p, sandbox.UserTerminated, reportJobs...) // another employment: new data
+		v2 := f.get("/v1/end_users/versioned/verification_reports/voie").data(t)
+		if v2["version"] != float64(2) || v2["id"] != v1["id"] {
+			t.Fatalf("the rebuild: version %v, id %v (first %v)", v2["version"], v2["id"], v1["id"])
+		}
+		doc1, doc2 := v1["document"].(map[string]any)["id"], v2["document"].(map[string]any)["id"]
+		listed := v2["versions"].([]any)
+		if doc1 == doc2 || len(listed) != 1 || at(listed[0], "version") != float64(1) || at(listed[0], "document", "id") != doc1 ||
+			at(listed[0], "reference") != v1["id"].(string)+"-v1" {
+			t.Fatalf("versions of the rebuild: %v (documents %v, %v)", listed, doc1, doc2)
+		}
+		old, _ := fetch(t, "GET", at(listed[0], "document", "download_url").(string))
+		cur, _ := fetch(t, "GET", v2["document"].(map[string]any)["download_url"].(string))
+		if old.StatusCode != 200 || cur.StatusCode != 200 || old.Header.Get("ETag") == cur.Header.Get("ETag") {
+			t.Errorf("downloads: the first %d, the second %d, ETags %s and %s", old.StatusCode, cur.StatusCode, old.Header.Get("ETag"), cur.Header.Get("ETag"))
+		}
+		// Retention: the superseded build goes, the current one stays.
+		pruned, err := domain.RetentionPolicy{ReportVersions: time.Minute}.Prune(context.Background(), storage.NewRetentionStore(db), f.clock.Now())
+		if err != nil || pruned.ReportVersions != 1 {
+			t.Fatalf("prune: %+v, %v", pruned, err)
+		}
+		after := f.get("/v1/end_users/versioned/verification_reports/voie").data(t)
+		if after["version"] != float64(2) || len(after["versions"].([]any)) != 0 {
+			t.Errorf("after retention: version %v, versions %v", after["version"], after["versions"])
+		}
+		if res, _ := fetch(t, "GET", at(listed[0], "document", "download_url").(string)); res.StatusCode != 403 {
+			t.Errorf("the pruned version's link: %d, want 403", res.StatusCode)
+		}
+		if res, _ := fetch(t, "GET", after["document"].(map[string]any)["download_url"].(string)); res.StatusCode != 200 {
+			t.Errorf("the current version's link: %d", res.StatusCode)
+		}
+	})
+}

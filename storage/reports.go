@@ -14,6 +14,7 @@ func (s stores) Reports() domain.ReportStore { return s }
 
 type reportRow struct {
 	ID          string    `db:"id"`
+	Version     int       `db:"version"`
 	EndUserID   string    `db:"end_user_id"`
 	Type        string    `db:"report_type"`
 	DataVersion string    `db:"data_version"`
@@ -24,7 +25,7 @@ type reportRow struct {
 
 func (s stores) Report(ctx context.Context, sc domain.Scope, endUserID, reportType string) (domain.StoredReport, error) {
 	var r reportRow
-	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT id, end_user_id, report_type, data_version, document_id, refreshed_at, body
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT id, version, end_user_id, report_type, data_version, document_id, refreshed_at, body
 		FROM verification_reports WHERE customer_id = ? AND mode = ? AND end_user_id = ? AND report_type = ?`),
 		sc.CustomerID, string(sc.Mode), endUserID, reportType); err != nil {
 		return domain.StoredReport{}, translate(err)
@@ -33,7 +34,7 @@ func (s stores) Report(ctx context.Context, sc domain.Scope, endUserID, reportTy
 	if err != nil {
 		return domain.StoredReport{}, err
 	}
-	return domain.StoredReport{ID: r.ID, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion, DocumentID: r.DocumentID,
+	return domain.StoredReport{ID: r.ID, Version: r.Version, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion, DocumentID: r.DocumentID,
 		RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(body)}, nil
 }
 
@@ -48,7 +49,7 @@ func (s stores) ReportsOf(ctx context.Context, sc domain.Scope, endUserIDs []str
 		return nil, err
 	}
 	var rows []reportRow
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT id, end_user_id, report_type, data_version, document_id, refreshed_at, body
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT id, version, end_user_id, report_type, data_version, document_id, refreshed_at, body
 		FROM verification_reports`+q.clause()), q.args...); err != nil {
 		return nil, translate(err)
 	}
@@ -57,7 +58,7 @@ func (s stores) ReportsOf(ctx context.Context, sc domain.Scope, endUserIDs []str
 		if err != nil {
 			return nil, err
 		}
-		out[r.EndUserID] = domain.StoredReport{ID: r.ID, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion,
+		out[r.EndUserID] = domain.StoredReport{ID: r.ID, Version: r.Version, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion,
 			DocumentID: r.DocumentID, RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(body)}
 	}
 	return out, nil
@@ -110,13 +111,47 @@ func (s stores) PutReport(ctx context.Context, sc domain.Scope, r domain.StoredR
 	if err != nil {
 		return err
 	}
+	version := max(r.Version, 1)
 	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO verification_reports
-		(customer_id, mode, end_user_id, report_type, id, data_version, document_id, refreshed_at, body)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (customer_id, mode, end_user_id, report_type) DO UPDATE SET id = excluded.id,
+		(customer_id, mode, end_user_id, report_type, id, version, data_version, document_id, refreshed_at, body)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (customer_id, mode, end_user_id, report_type) DO UPDATE SET id = excluded.id, version = excluded.version,
 		data_version = excluded.data_version, document_id = excluded.document_id, refreshed_at = excluded.refreshed_at, body = excluded.body`),
-		sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type, r.ID, r.DataVersion, r.DocumentID, r.RefreshedAt, body)
+		sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type, r.ID, version, r.DataVersion, r.DocumentID, r.RefreshedAt, body)
+	if err != nil {
+		return translate(err)
+	}
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO report_versions
+		(customer_id, mode, end_user_id, report_type, version, document_id, refreshed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (customer_id, mode, end_user_id, report_type, version) DO NOTHING`),
+		sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type, version, r.DocumentID, r.RefreshedAt)
 	return translate(err)
+}
+
+func (s stores) ReportVersions(ctx context.Context, sc domain.Scope, endUserIDs []string, reportType string) (map[string][]domain.ReportVersion, error) {
+	out := map[string][]domain.ReportVersion{}
+	if len(endUserIDs) == 0 {
+		return out, nil
+	}
+	q := sqlBuilder{}
+	q.where("customer_id = ? AND mode = ? AND report_type = ?", sc.CustomerID, string(sc.Mode), reportType)
+	if err := byIDs(&q, "end_user_id", endUserIDs); err != nil {
+		return nil, err
+	}
+	var rows []struct {
+		EndUserID   string    `db:"end_user_id"`
+		Version     int       `db:"version"`
+		DocumentID  string    `db:"document_id"`
+		RefreshedAt time.Time `db:"refreshed_at"`
+	}
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT end_user_id, version, document_id, refreshed_at
+		FROM report_versions`+q.clause()+` ORDER BY end_user_id, version DESC`), q.args...); err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		out[r.EndUserID] = append(out[r.EndUserID], domain.ReportVersion{Version: r.Version, DocumentID: r.DocumentID, RefreshedAt: r.RefreshedAt.UTC()})
+	}
+	return out, nil
 }
 
 type fileRow struct {

@@ -38,6 +38,11 @@ func (s *RetentionStore) Prune(ctx context.Context, eventsBefore, deliveriesBefo
 			`created_at < ? AND kind IN ('voie', 'voe') AND id NOT IN (SELECT document_id FROM verification_reports)`, reportsBefore); err != nil {
 			return p, err
 		}
+		// A superseded build's listing goes with its PDF.
+		if _, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM report_versions WHERE refreshed_at < ?
+			AND document_id NOT IN (SELECT document_id FROM verification_reports)`), reportsBefore); err != nil {
+			return p, translate(err)
+		}
 	}
 	return p, nil
 }

@@ -45,6 +45,7 @@ type ResolverRoot interface {
 	ReportCompleteness() ReportCompletenessResolver
 	ReportIncome() ReportIncomeResolver
 	ReportSource() ReportSourceResolver
+	ReportVersion() ReportVersionResolver
 	Subscription() SubscriptionResolver
 	VerificationReport() VerificationReportResolver
 	W2() W2Resolver
@@ -534,6 +535,15 @@ type ComplexityRoot struct {
 		PlatformName func(childComplexity int) int
 	}
 
+	ReportVersion struct {
+		DocumentID            func(childComplexity int) int
+		DownloadURL           func(childComplexity int) int
+		DownloadURLExpiration func(childComplexity int) int
+		Reference             func(childComplexity int) int
+		RefreshedAt           func(childComplexity int) int
+		Version               func(childComplexity int) int
+	}
+
 	Shift struct {
 		Earnings  func(childComplexity int) int
 		EndDate   func(childComplexity int) int
@@ -584,9 +594,12 @@ type ComplexityRoot struct {
 		Employee              func(childComplexity int) int
 		Employments           func(childComplexity int) int
 		ID                    func(childComplexity int) int
+		Reference             func(childComplexity int) int
 		RefreshedAt           func(childComplexity int) int
 		ReportType            func(childComplexity int) int
 		UpdatedAt             func(childComplexity int) int
+		Version               func(childComplexity int) int
+		Versions              func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -2746,6 +2759,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReportSource.PlatformName(childComplexity), true
 
+	case "ReportVersion.documentId":
+		if e.ComplexityRoot.ReportVersion.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportVersion.DocumentID(childComplexity), true
+	case "ReportVersion.downloadUrl":
+		if e.ComplexityRoot.ReportVersion.DownloadURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportVersion.DownloadURL(childComplexity), true
+	case "ReportVersion.downloadUrlExpiration":
+		if e.ComplexityRoot.ReportVersion.DownloadURLExpiration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportVersion.DownloadURLExpiration(childComplexity), true
+	case "ReportVersion.reference":
+		if e.ComplexityRoot.ReportVersion.Reference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportVersion.Reference(childComplexity), true
+	case "ReportVersion.refreshedAt":
+		if e.ComplexityRoot.ReportVersion.RefreshedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportVersion.RefreshedAt(childComplexity), true
+	case "ReportVersion.version":
+		if e.ComplexityRoot.ReportVersion.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportVersion.Version(childComplexity), true
+
 	case "Shift.earnings":
 		if e.ComplexityRoot.Shift.Earnings == nil {
 			break
@@ -2931,6 +2981,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.ID(childComplexity), true
+	case "VerificationReport.reference":
+		if e.ComplexityRoot.VerificationReport.Reference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Reference(childComplexity), true
 	case "VerificationReport.refreshedAt":
 		if e.ComplexityRoot.VerificationReport.RefreshedAt == nil {
 			break
@@ -2949,6 +3005,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.UpdatedAt(childComplexity), true
+	case "VerificationReport.version":
+		if e.ComplexityRoot.VerificationReport.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Version(childComplexity), true
+	case "VerificationReport.versions":
+		if e.ComplexityRoot.VerificationReport.Versions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Versions(childComplexity), true
 
 	case "Viewer.email":
 		if e.ComplexityRoot.Viewer.Email == nil {
@@ -3911,8 +3979,14 @@ type Mutation {
 `, BuiltIn: false},
 	{Name: "../schema/reports.graphqls", Input: `"A VOIE or VOE report: the JSON of GET /v1/end_users/{id}/verification_reports/{type}."
 type VerificationReport {
-  "The reference number; the same across rebuilds."
+  "The report's id, the same across rebuilds."
   id: ID!
+  "This build's number (1 for the first)."
+  version: Int!
+  "The Reference # printed on this build's PDF: {id}-v{version}."
+  reference: String!
+  "Earlier builds still kept, newest first, each with a fresh link to its own PDF."
+  versions: [ReportVersion!]!
   reportType: String!
   "When the underlying data last changed."
   updatedAt: Time!
@@ -4019,6 +4093,16 @@ type ReportSource {
   "As the directory names it (empty when it does not)."
   platformName: String!
   dataAsOf: Time!
+}
+
+"An earlier build of a verification report."
+type ReportVersion {
+  version: Int!
+  reference: String!
+  refreshedAt: Time!
+  documentId: ID!
+  downloadUrl: String!
+  downloadUrlExpiration: Time!
 }
 `, BuiltIn: false},
 	{Name: "../schema/subscriptions.graphqls", Input: `type Subscription {
@@ -4994,6 +5078,24 @@ func (ec *executionContext) childFields_ReportSource(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type ReportSource", field.Name)
 }
 
+func (ec *executionContext) childFields_ReportVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_ReportVersion_version(ctx, field)
+	case "reference":
+		return ec.fieldContext_ReportVersion_reference(ctx, field)
+	case "refreshedAt":
+		return ec.fieldContext_ReportVersion_refreshedAt(ctx, field)
+	case "documentId":
+		return ec.fieldContext_ReportVersion_documentId(ctx, field)
+	case "downloadUrl":
+		return ec.fieldContext_ReportVersion_downloadUrl(ctx, field)
+	case "downloadUrlExpiration":
+		return ec.fieldContext_ReportVersion_downloadUrlExpiration(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportVersion", field.Name)
+}
+
 func (ec *executionContext) childFields_Shift(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5074,6 +5176,12 @@ func (ec *executionContext) childFields_VerificationReport(ctx context.Context, 
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_VerificationReport_id(ctx, field)
+	case "version":
+		return ec.fieldContext_VerificationReport_version(ctx, field)
+	case "reference":
+		return ec.fieldContext_VerificationReport_reference(ctx, field)
+	case "versions":
+		return ec.fieldContext_VerificationReport_versions(ctx, field)
 	case "reportType":
 		return ec.fieldContext_VerificationReport_reportType(ctx, field)
 	case "updatedAt":
