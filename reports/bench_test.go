@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"payline/domain"
+	"payline/domain/sandbox"
 	"payline/reports"
 )
 
@@ -28,6 +29,86 @@ func benchSources() []reports.Source {
 		src[i].Paystubs = stubs[len(stubs)-26:]
 	}
 	return src
+}
+
+// realSources is a VOIE of real size: n employments of the same end user,
+// each paid weekly, with two years of paystubs (about 105 each), as a
+// lender reads them.
+func realSources(n int) []reports.Source {
+	var out []reports.Source
+	for i := 0; len(out) < n; i++ {
+		a := domain.Account{ID: fmt.Sprintf("0195f0a0-0000-7000-8000-%012d", 1000+i), CustomerID: "golden-customer", Mode: domain.ModeSandbox,
+			EndUserID: "golden-user", EmployerName: fmt.Sprintf("Employer %d Holdings", len(out)+1), Connection: "good",
+			CreatedAt: goldenNow.AddDate(0, 0, -3)}
+		p := sandbox.NewPerson(a)
+		if p.Frequency != "weekly" {
+			continue
+		}
+		read := a.CreatedAt.Add(time.Minute)
+		a.DataUpdatedAt = map[string]time.Time{domain.ProductIdentity: read, domain.ProductEmployment: read, domain.ProductIncome: read, domain.ProductPaystubs: read}
+		id, emp, inc := p.Identity(), p.Employment(), p.Income()
+		out = append(out, reports.Source{Account: a, PlatformName: "Summit Payroll", Identity: &id, Employment: &emp, Income: &inc,
+			Paystubs: p.Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, read)})
+	}
+	return out
+}
+
+// BenchmarkVOIEReal renders VOIEs of real size, two and three weekly
+// employments over two years (about 210 and 315 paystubs), with
+// Helvetica and with the embedded fonts, and the same report printed by a
+// warm Chromium tab, in turn within each -count round. The bars
+// (docs/benchmarks.md): render at most 10 ms (Helvetica) and 20 ms
+// (embedded), at least 20 times a warm Chromium tab, at most 60 KB for two
+// employments.
+func BenchmarkVOIEReal(b *testing.B) {
+	for _, n := range []int{2, 3} {
+		src := realSources(n)
+		stubs := 0
+		for _, s := range src {
+			stubs += len(s.Paystubs)
+		}
+		r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow)
+		wide := r
+		wide.Employee.Name.FullName = "Łukasz Wróbel"
+		name := fmt.Sprintf("%demployments-%dpaystubs", n, stubs)
+		for _, c := range []struct {
+			what string
+			r    domain.VerificationReport
+		}{{"render", r}, {"render-embedded", wide}} {
+			b.Run(name+"/"+c.what, func(b *testing.B) {
+				var size int
+				for b.Loop() {
+					pdf, err := reports.RenderVerification(c.r, src)
+					if err != nil {
+						b.Fatal(err)
+					}
+					size = len(pdf)
+				}
+				b.ReportMetric(float64(size), "pdf-bytes")
+			})
+		}
+		var html bytes.Buffer
+		if err := htmlReport.Execute(&html, htmlView(r, src)); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/chromium-warm", func(b *testing.B) {
+			ctx := startChromium(b)
+			for range 3 {
+				if _, err := chromedp.Run(ctx, printHTML(html.String())); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var size int
+			for b.Loop() {
+				pdf, err := chromedp.Run(ctx, printHTML(html.String()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(pdf)
+			}
+			b.ReportMetric(float64(size), "pdf-bytes")
+		})
+	}
 }
 
 // BenchmarkVOIE measures assembly and fpdf rendering separately, and
