@@ -75,3 +75,20 @@ func TestLongNamesWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestChartAxis: the y axis steps by 1, 2, 2.5 or 5 times a power of ten
+// and reaches just above the largest value, so the data fills most of the
+// height.
+func TestChartAxis(t *testing.T) {
+	for _, c := range []struct{ most, step, lines int64 }{
+		{214211, 50000, 5}, {100000, 20000, 5}, {113905, 20000, 6}, {280000, 50000, 6}, {760000, 200000, 4}, {99, 100, 4}, {0, 100, 4},
+	} {
+		step, lines := reports.AxisStep(c.most)
+		if step != c.step || lines != c.lines {
+			t.Errorf("axis for %d: step %d × %d, want %d × %d", c.most, step, lines, c.step, c.lines)
+		}
+		if c.most >= 10000 && (step*lines < c.most || float64(c.most) < 0.75*float64(step*lines)) {
+			t.Errorf("axis for %d: top %d does not fit the data well", c.most, step*lines)
+		}
+	}
+}

@@ -302,7 +302,7 @@ func TestPDFPictures(t *testing.T) {
 	for _, page := range []struct {
 		n    int
 		name string
-	}{{1, "voie-page-1.png"}, {3, "voie-chart-page.png"}} {
+	}{{1, "voie-page-1.png"}, {2, "voie-chart-page.png"}} {
 		comparePicture(t, page.name, pageImage(t, pdf, page.n))
 	}
 

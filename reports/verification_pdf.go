@@ -171,49 +171,65 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 	d.MultiCell(d.width, 4.4, strings.Join(lines, "\n"), "", "L", false)
 }
 
-// drawPayChart plots gross and net pay per pay date with fpdf's vector
-// primitives: gridlines labelled in dollars, one polyline per series and
-// the first pay date of each year on the axis.
+// drawPayChart plots gross and net pay against pay date with fpdf's
+// vector primitives: the x axis is time (a tick and label on every
+// January 1 the paystubs span, and the first pay date), the y axis steps
+// by 1, 2, 2.5 or 5 times a power of ten so the series fill the height,
+// each series is one path, and points are marked only where they are few
+// enough to tell apart.
 func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
-	if len(stubs) == 0 {
+	var dated []domain.Paystub
+	for _, s := range stubs {
+		if isDate(s.PayDate) {
+			dated = append(dated, s)
+		}
+	}
+	if len(dated) == 0 {
 		return
 	}
 	const left, bottom = 22.0, 8.0
 	px, pw, ph := x+left, w-left-4, h-bottom-6
-	var top int64
-	for _, s := range stubs {
-		top = max(top, s.GrossPayAmount)
+	var most int64
+	for _, s := range dated {
+		most = max(most, s.GrossPayAmount, s.NetPayAmount)
 	}
-	top = niceCeiling(top)
+	step, lines := axisStep(most)
+	top := step * lines
 	yOf := func(v int64) float64 { return y + ph - float64(v)/float64(top)*ph }
-	xOf := func(i int) float64 {
-		if len(stubs) == 1 {
+	first, last := dated[0].PayDateTime(), dated[len(dated)-1].PayDateTime()
+	xOf := func(t time.Time) float64 {
+		if !last.After(first) {
 			return px + pw/2
 		}
-		return px + float64(i)/float64(len(stubs)-1)*pw
+		return px + float64(t.Sub(first))/float64(last.Sub(first))*pw
 	}
 	d.SetLineWidth(0.2)
 	d.text(7, "", muted)
-	for k := int64(0); k <= 4; k++ {
-		v := top * k / 4
+	for k := int64(0); k <= lines; k++ {
+		v := step * k
 		d.color(rule, "draw")
 		d.Line(px, yOf(v), px+pw, yOf(v))
 		d.SetXY(x, yOf(v)-2)
 		d.CellFormat(left-2, 4, money(v), "", 0, "R", false, 0, "")
 	}
-	// Mark the first pay date and each new year's first, unless too close
-	// to the last mark to read.
-	year, lastMark := "", -100.0
-	for i, s := range stubs {
-		if y0 := payYear(s.PayDate); y0 != year && xOf(i)-lastMark >= 24 {
-			year, lastMark = y0, xOf(i)
-			d.color(rule, "draw")
-			d.Line(xOf(i), y, xOf(i), y+ph)
-			d.SetXY(xOf(i)-12, y+ph+1)
-			d.CellFormat(24, 4, day(s.PayDate), "", 0, "C", false, 0, "")
-		} else if y0 != year {
-			year = y0
-		}
+	// Time: a tick and its year on each January 1 the paystubs span, and
+	// the first pay date at the start unless a year's label is too close
+	// to leave it room.
+	tick := func(t time.Time, label string) {
+		d.color(rule, "draw")
+		d.Line(xOf(t), y, xOf(t), y+ph)
+		d.SetXY(xOf(t)-12, y+ph+1)
+		d.CellFormat(24, 4, label, "", 0, "C", false, 0, "")
+	}
+	firstYear := time.Date(first.Year()+1, time.January, 1, 0, 0, 0, 0, time.UTC)
+	if !firstYear.After(last) && xOf(firstYear)-xOf(first) < 22 {
+		d.color(rule, "draw")
+		d.Line(xOf(first), y, xOf(first), y+ph)
+	} else {
+		tick(first, day(dated[0].PayDate))
+	}
+	for yr := first.Year() + 1; yr <= last.Year(); yr++ {
+		tick(time.Date(yr, time.January, 1, 0, 0, 0, 0, time.UTC), fmt.Sprint(yr))
 	}
 	for _, series := range []struct {
 		c     [3]int
@@ -222,11 +238,17 @@ func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
 		d.color(series.c, "draw")
 		d.color(series.c, "fill")
 		d.SetLineWidth(0.55)
-		for i := 1; i < len(stubs); i++ {
-			d.Line(xOf(i-1), yOf(series.value(stubs[i-1])), xOf(i), yOf(series.value(stubs[i])))
+		if len(dated) > 1 {
+			d.MoveTo(xOf(dated[0].PayDateTime()), yOf(series.value(dated[0])))
+			for _, s := range dated[1:] {
+				d.LineTo(xOf(s.PayDateTime()), yOf(series.value(s)))
+			}
+			d.DrawPath("D")
 		}
-		for i := range stubs {
-			d.Circle(xOf(i), yOf(series.value(stubs[i])), 0.55, "F")
+		if len(dated) <= 60 {
+			for _, s := range dated {
+				d.Circle(xOf(s.PayDateTime()), yOf(series.value(s)), 0.55, "F")
+			}
 		}
 	}
 	ly := y + h - 4
@@ -244,22 +266,22 @@ func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
 	d.SetY(y + h + 2)
 }
 
-// niceCeiling rounds cents up to a round axis top: 1, 2, 2.5 or 5 times a
-// power of ten dollars.
-func niceCeiling(cents int64) int64 {
-	if cents <= 0 {
-		return 100
+// axisStep picks the y axis for values up to most cents: a step of 1,
+// 2, 2.5 or 5 times a power of ten (dollars at least), and the number of
+// steps (4 to 6) to reach at or above most: the smallest such step, so
+// the data fills as much of the height as it can.
+func axisStep(most int64) (step, lines int64) {
+	if most <= 0 {
+		return 100, 4
 	}
-	step := int64(100)
-	for step*10 < cents {
-		step *= 10
-	}
-	for _, m := range []int64{1, 2, 5, 10} {
-		if step*m >= cents {
-			return step * m
+	for p := int64(100); ; p *= 10 {
+		for _, m := range []int64{10, 20, 25, 50} { // tenths of p
+			step := p * m / 10
+			if n := (most + step - 1) / step; n <= 6 {
+				return step, max(n, 4)
+			}
 		}
 	}
-	return step * 10
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("Jan 2, 2006 15:04 UTC") }

@@ -1,0 +1,4 @@
+package reports
+
+// AxisStep is axisStep, for the layout tests.
+var AxisStep = axisStep
