@@ -58,7 +58,7 @@ type VerificationReport struct {
 	// has its own document, and Reference names it.
 	Version int `json:"version"`
 	// Versions are this report's earlier builds still kept
-	// (--retention-report-versions), newest first, each with a fresh link
+	// (--report-retention), newest first, each with a fresh link
 	// to its own PDF. Filled per request, never stored.
 	Versions []ReportVersionLink `json:"versions"`
 }

@@ -18,7 +18,12 @@ type RetentionPolicy struct {
 // DefaultRetention keeps events 90 days (far beyond the 15 minutes of
 // delivery retries and the 24 hours a pending job waits), delivery
 // attempts 30 days, and superseded report PDFs 30 days.
-var DefaultRetention = RetentionPolicy{Events: 90 * 24 * time.Hour, Deliveries: 30 * 24 * time.Hour, ReportVersions: 30 * 24 * time.Hour}
+var DefaultRetention = RetentionPolicy{Events: 90 * 24 * time.Hour, Deliveries: 30 * 24 * time.Hour, ReportVersions: ReportRetention}
+
+// ReportRetention is how long a report's earlier versions stay
+// retrievable by default: 25 months, so a version an underwriter cited
+// can be fetched for a loan's usual look-back and audit.
+const ReportRetention = 761 * 24 * time.Hour
 
 // Pruned counts what one retention pass deleted.
 type Pruned struct {

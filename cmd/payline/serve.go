@@ -379,8 +379,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"how long events are kept (PAYLINE_RETENTION_EVENTS); 0 keeps them forever")
 	keepDeliveries := fs.Duration("retention-deliveries", e.duration("PAYLINE_RETENTION_DELIVERIES", domain.DefaultRetention.Deliveries),
 		"how long webhook delivery attempts are kept (PAYLINE_RETENTION_DELIVERIES); 0 keeps them forever")
-	keepReports := fs.Duration("retention-report-versions", e.duration("PAYLINE_RETENTION_REPORT_VERSIONS", domain.DefaultRetention.ReportVersions),
-		"how long a verification report's superseded PDFs are kept (PAYLINE_RETENTION_REPORT_VERSIONS); 0 keeps them forever")
+	keepReports := fs.Duration("report-retention", e.duration("PAYLINE_REPORT_RETENTION", domain.DefaultRetention.ReportVersions),
+		"how long a verification report's earlier versions (their PDFs) stay retrievable (PAYLINE_REPORT_RETENTION; default 25 months, a lender's look-back); 0 keeps them forever")
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
 		"run queued work (Link jobs, webhook deliveries, monitoring) in this process (PAYLINE_WORKERS); false for a request-only instance beside others that run it")
 	if err := parse(fs, args); err != nil {
