@@ -31,14 +31,19 @@ type Server struct {
 	clock     domain.Clock
 	logger    *slog.Logger
 
-	mu   sync.Mutex
-	runs map[string]runMemo // idempotency key → first answer
+	mu    sync.Mutex
+	runs  map[string]RunResponse // idempotency key → first answer
+	order []memoKey              // the keys in the order they came, to forget the oldest
 }
 
-type runMemo struct {
-	res RunResponse
+type memoKey struct {
+	key string
 	at  time.Time
 }
+
+// maxMemos bounds the answers kept for retried attempts: beyond it the
+// oldest go first, whatever their age.
+const maxMemos = 100_000
 
 // NewServer serves c for the platforms given (their jobs as they support
 // them, and the products those jobs read), signed with secret.
@@ -57,7 +62,7 @@ func NewServer(name string, c domain.Connector, platforms []domain.Platform, sec
 		}
 		caps.Platforms = append(caps.Platforms, pc)
 	}
-	return &Server{connector: c, caps: caps, secret: secret, clock: clock, logger: logger, runs: map[string]runMemo{}}
+	return &Server{connector: c, caps: caps, secret: secret, clock: clock, logger: logger, runs: map[string]RunResponse{}}
 }
 
 // ServeHTTP implements http.Handler: every operation checks the signature
@@ -169,15 +174,16 @@ func (s *Server) run(ctx context.Context, body []byte) (any, error) {
 	}
 	now := s.clock.Now()
 	s.mu.Lock()
-	for k, m := range s.runs {
-		if now.Sub(m.at) > memoFor {
-			delete(s.runs, k)
-		}
+	// Forget answers past memoFor, or beyond maxMemos, oldest first: each
+	// is looked at once, so a run costs the same however many came before.
+	for len(s.order) > 0 && (now.Sub(s.order[0].at) > memoFor || len(s.order) > maxMemos) {
+		delete(s.runs, s.order[0].key)
+		s.order = s.order[1:]
 	}
 	memo, seen := s.runs[req.IdempotencyKey]
 	s.mu.Unlock()
 	if seen {
-		return memo.res, nil
+		return memo, nil
 	}
 	res, err := s.connector.Run(ctx, req.Job.domain(), req.Account.domain(), req.StartedAt, req.Now)
 	if err != nil {
@@ -189,7 +195,10 @@ func (s *Server) run(ctx context.Context, body []byte) (any, error) {
 		out.At = &at
 	}
 	s.mu.Lock()
-	s.runs[req.IdempotencyKey] = runMemo{res: out, at: now}
+	if _, ok := s.runs[req.IdempotencyKey]; !ok {
+		s.order = append(s.order, memoKey{key: req.IdempotencyKey, at: now})
+	}
+	s.runs[req.IdempotencyKey] = out
 	s.mu.Unlock()
 	return out, nil
 }
