@@ -185,6 +185,21 @@ func (s *KeyService) Customers(ctx context.Context) ([]Customer, error) {
 	return s.customers.Customers(ctx)
 }
 
+// CustomerName is a customer's name (a report's requester); ErrNoRows
+// for an unknown id.
+func (s *KeyService) CustomerName(ctx context.Context, id string) (string, error) {
+	all, err := s.customers.Customers(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range all {
+		if c.ID == id {
+			return c.Name, nil
+		}
+	}
+	return "", ErrNoRows
+}
+
 // CreateKey creates a key for the named customer (created if missing) in
 // the given mode and returns its secret, the only time it is available in
 // plain text. It is the operator's (CLI's) way; the audit log says so.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -57,6 +59,12 @@ type VerificationReport struct {
 	// Version counts the builds of this report (1 for the first); each
 	// has its own document, and Reference names it.
 	Version int `json:"version"`
+	// Requester is the organization the report was made for (the
+	// customer's name); TrackingID and Purpose are what the request that
+	// built this version gave (?tracking_id=, ?purpose=), "" for none.
+	Requester  string `json:"requester"`
+	TrackingID string `json:"tracking_id"`
+	Purpose    string `json:"purpose"`
 	// Versions are this report's earlier builds still kept
 	// (--report-retention), newest first, each with a fresh link
 	// to its own PDF. Filled per request, never stored.
@@ -305,11 +313,12 @@ type DepositForm struct {
 // Reporter builds verification reports and renders documents; the reports
 // package implements it, and REST, GraphQL and Link call it.
 type Reporter interface {
-	// VerificationReport returns the end user's VOIE or VOE, rebuilt only
-	// when its data changed, with a fresh download link. Errors:
-	// END_USER_NOT_FOUND, PRODUCT_NOT_FOUND (no payroll data yet),
-	// INVALID_FIELDS.
-	VerificationReport(ctx context.Context, s Scope, endUserID, reportType string) (VerificationReport, error)
+	// VerificationReport returns the end user's VOIE or VOE, rebuilt (a
+	// new version) only when its data changed or the request gives a
+	// tracking id or purpose other than the current version's, with a
+	// fresh download link. Errors: END_USER_NOT_FOUND, PRODUCT_NOT_FOUND
+	// (no payroll data yet), INVALID_FIELDS.
+	VerificationReport(ctx context.Context, s Scope, endUserID, reportType string, req ReportRequest) (VerificationReport, error)
 	// VerificationReports is VerificationReport for many end users, in a
 	// fixed number of statements while their reports are current; end
 	// users without payroll data yet are absent.
@@ -329,3 +338,34 @@ type Reporter interface {
 	// DOWNLOAD_LINK_INVALID (403) for an expired, altered or unknown link.
 	Download(ctx context.Context, id, expires, signature string) (File, error)
 }
+
+// ReportRequest is what a caller may say about the report it asks for: a
+// tracking id of its own (its loan or case number) and the permissible
+// purpose it has for the data; both are printed on the report and kept
+// with the version they built.
+type ReportRequest struct {
+	TrackingID string
+	Purpose    string
+}
+
+// ReportPurposes are the permissible purposes a report may be asked for
+// (the consumer-report purposes a lender or employer has), as the API
+// names them.
+var ReportPurposes = []string{"credit_application", "account_review", "employment", "tenant_screening", "insurance",
+	"government_benefits", "consumer_request"}
+
+// Check validates a report request. Errors: INVALID_FIELDS naming the
+// field.
+func (r ReportRequest) Check() error {
+	var p Problems
+	if len(r.TrackingID) > 64 || strings.ContainsFunc(r.TrackingID, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
+		p.Invalid("tracking_id", "must be at most 64 printable characters, got %d", len(r.TrackingID))
+	}
+	if r.Purpose != "" && !slices.Contains(ReportPurposes, r.Purpose) {
+		p.Invalid("purpose", "must be one of %s, got %q", strings.Join(ReportPurposes, ", "), r.Purpose)
+	}
+	return p.Err()
+}
+
+// Empty reports whether the request says nothing of its own.
+func (r ReportRequest) Empty() bool { return r == ReportRequest{} }

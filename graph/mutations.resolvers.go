@@ -80,8 +80,8 @@ func (r *mutationResolver) DisableMonitoring(ctx context.Context, id string) (*d
 }
 
 // RefreshVerificationReport is the resolver for the refreshVerificationReport field.
-func (r *mutationResolver) RefreshVerificationReport(ctx context.Context, endUserID string, typeArg string) (*domain.VerificationReport, error) {
-	rep, err := r.Reporter.VerificationReport(ctx, scope(ctx), endUserID, typeArg)
+func (r *mutationResolver) RefreshVerificationReport(ctx context.Context, endUserID string, typeArg string, trackingID *string, purpose *string) (*domain.VerificationReport, error) {
+	rep, err := r.Reporter.VerificationReport(ctx, scope(ctx), endUserID, typeArg, domain.ReportRequest{TrackingID: deref(trackingID), Purpose: deref(purpose)})
 	if err != nil {
 		return nil, err
 	}

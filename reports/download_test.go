@@ -42,7 +42,7 @@ func TestBadLinkReadsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := &noReads{}
-	svc := reports.NewService(store, nil, signer, clock)
+	svc := reports.NewService(store, nil, nil, signer, clock)
 	id := domain.NewID()
 	link, err := url.Parse(signer.Link(id).DownloadURL)
 	if err != nil {

@@ -178,6 +178,8 @@ func TestPDFText(t *testing.T) {
 	bin := poppler(t, "pdftotext")
 	for _, typ := range []string{domain.ReportVOIE, domain.ReportVOE} {
 		r, src := goldenReport(typ)
+		// Who asked, their reference and their purpose, as a request gives them.
+		r.Requester, r.TrackingID, r.Purpose, r.Version = "Acme Lending", "LN-2026-0042", "credit_application", 3
 		pdf, err := reports.RenderVerification(r, src)
 		if err != nil {
 			t.Fatal(err)
@@ -191,7 +193,11 @@ func TestPDFText(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(out)
-		want := []string{r.Employee.Name.FullName, "Reference #", goldenID, "Data as of", "Page 1 of "}
+		want := []string{r.Employee.Name.FullName, "Reference #", goldenID + "-v3", "Data as of", "Page 1 of ",
+			"Requested by", "Acme Lending", "Tracking #", "LN-2026-0042", "Credit application"}
+		if typ == domain.ReportVOIE {
+			want = append(want, "Base", "Overtime", "Bonus", "Commission", "Basis", "YTD")
+		}
 		for _, e := range r.Employments {
 			// Who each employer is, and where its figures came from.
 			want = append(want, e.EmployerName, e.EmployerAddress.Raw, e.Source.PlatformName, "Current as of")

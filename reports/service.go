@@ -27,8 +27,9 @@ var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, 
 // Service builds, stores and links reports and documents; it implements
 // domain.Reporter.
 type Service struct {
-	tx    domain.Transactor
-	dir   Directory
+	tx        domain.Transactor
+	dir       Directory
+	customers Customers
 	links *Signer
 	clock domain.Clock
 	// builds lets one build of an end user's report run at a time in this
@@ -38,8 +39,14 @@ type Service struct {
 }
 
 // NewService wires the reports use cases.
-func NewService(tx domain.Transactor, dir Directory, links *Signer, clock domain.Clock) *Service {
-	return &Service{tx: tx, dir: dir, links: links, clock: clock}
+func NewService(tx domain.Transactor, dir Directory, customers Customers, links *Signer, clock domain.Clock) *Service {
+	return &Service{tx: tx, dir: dir, customers: customers, links: links, clock: clock}
+}
+
+// Customers names a report's requester: domain.KeyService is one; nil
+// names none.
+type Customers interface {
+	CustomerName(ctx context.Context, id string) (string, error)
 }
 
 // Directory names a report's sources: the payroll platform each account
@@ -87,9 +94,12 @@ var _ domain.Reporter = (*Service)(nil)
 // only when its data version (the accounts and when each of their
 // products last changed) moved since it was stored; a rebuild renders the
 // PDF, stores both and writes <type>_report.refreshed in one transaction.
-func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUserID, reportType string) (domain.VerificationReport, error) {
+func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUserID, reportType string, req domain.ReportRequest) (domain.VerificationReport, error) {
 	if reportType != domain.ReportVOIE && reportType != domain.ReportVOE {
 		return domain.VerificationReport{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "report_type: must be voie or voe, got %q", reportType)
+	}
+	if err := req.Check(); err != nil {
+		return domain.VerificationReport{}, err
 	}
 	accounts, err := domain.EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
 	if e := domain.AsError(err); err != nil && e.Code == domain.CodeEndUserNotFound {
@@ -109,7 +119,11 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 			if err != nil {
 				return r, err
 			}
-			return s.withVersions(ctx, sc, endUserID, r)
+			if req.Empty() || (req.TrackingID == r.TrackingID && req.Purpose == r.Purpose) {
+				return s.withVersions(ctx, sc, endUserID, r)
+			}
+			// The same data asked for under another tracking id or purpose:
+			// a version of its own, which prints them.
 		case err != nil && !errors.Is(err, domain.ErrNoRows):
 			return domain.VerificationReport{}, err
 		}
@@ -117,10 +131,10 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 		if id == "" {
 			id = domain.NewID()
 		}
-		key := strings.Join([]string{sc.CustomerID, string(sc.Mode), endUserID, reportType, version}, "\x00")
+		key := strings.Join([]string{sc.CustomerID, string(sc.Mode), endUserID, reportType, version, req.TrackingID, req.Purpose}, "\x00")
 		r, err, _ := s.builds.Do(key, func() (any, error) {
 			// The build outlives a caller that goes away: others share it.
-			return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, stored.Version+1, accounts)
+			return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, stored.Version+1, req, accounts)
 		})
 		if errors.Is(err, errBuildRaced) && attempt < 3 {
 			continue // another instance built a version meanwhile: build the next
@@ -191,7 +205,7 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 			out[id] = r
 			continue
 		}
-		r, err := s.VerificationReport(ctx, sc, id, reportType)
+		r, err := s.VerificationReport(ctx, sc, id, reportType, domain.ReportRequest{})
 		if domain.IsKind(err, domain.KindNotFound) {
 			continue
 		}
@@ -242,7 +256,7 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
 	}
-	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, 0, accounts)
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, 0, domain.ReportRequest{}, accounts)
 	if err != nil {
 		return r, nil, err
 	}
@@ -252,7 +266,7 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	return r, pdf, err
 }
 
-func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, build int, accounts []domain.Account) (domain.VerificationReport, []byte, error) {
+func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, build int, req domain.ReportRequest, accounts []domain.Account) (domain.VerificationReport, []byte, error) {
 	sources, updated, err := s.sources(ctx, sc, accounts)
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
@@ -263,7 +277,14 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 			endUserID, strings.ToUpper(reportType))
 	}
 	r := Assemble(reportType, id, sources, updated, s.clock.Now())
-	r.Version = build
+	r.Version, r.TrackingID, r.Purpose = build, req.TrackingID, req.Purpose
+	if s.customers != nil {
+		name, err := s.customers.CustomerName(ctx, sc.CustomerID)
+		if err != nil && !errors.Is(err, domain.ErrNoRows) {
+			return domain.VerificationReport{}, nil, err
+		}
+		r.Requester = name
+	}
 	pdf, err := RenderVerification(r, sources)
 	if err != nil {
 		return domain.VerificationReport{}, nil, fmt.Errorf("render %s report: %w", reportType, err)
@@ -275,8 +296,8 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 // meanwhile (with other data): it is made again under the next number.
 var errBuildRaced = errors.New("another build of the report took this version")
 
-func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, build int, accounts []domain.Account) (domain.VerificationReport, error) {
-	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, build, accounts)
+func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, build int, req domain.ReportRequest, accounts []domain.Account) (domain.VerificationReport, error) {
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, build, req, accounts)
 	if err != nil {
 		return domain.VerificationReport{}, err
 	}
@@ -301,8 +322,8 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 			return err
 		}
 		cur, err := tx.Reports().Report(ctx, sc, endUserID, reportType)
-		if err == nil && cur.DataVersion == dataVersion(reportType, accounts) {
-			current = &cur
+		if err == nil && cur.DataVersion == dataVersion(reportType, accounts) && cur.Version >= build {
+			current = &cur // another build of this data got there first
 			return nil
 		}
 		if err != nil && !errors.Is(err, domain.ErrNoRows) {

@@ -24,12 +24,19 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 	meta := pdfMeta{Title: title, Subject: title + " of " + r.Employee.Name.FullName,
 		Keywords: []string{"Payline", strings.ToUpper(r.ReportType), "verification report", "reference " + r.Reference()}}
 	return renderPDF(meta, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.Reference()), func(d *pdfDoc) {
-		d.titleBlock(title, "Employee: "+orDash(r.Employee.Name.FullName), [][2]string{
+		facts := [][2]string{
 			{"Reference #", r.Reference()},
 			{"Data as of", stamp(time.Time(r.UpdatedAt))},
 			{"Generated", stamp(built)},
 			{"Employments", fmt.Sprint(len(r.Employments))},
-		})
+		}
+		// Who asked, their own reference, and why: printed where given.
+		for _, f := range [][2]string{{"Requested by", r.Requester}, {"Tracking #", r.TrackingID}, {"Purpose", purposeWords[r.Purpose]}} {
+			if f[1] != "" {
+				facts = append(facts, f)
+			}
+		}
+		d.titleBlock(title, "Employee: "+orDash(r.Employee.Name.FullName), facts)
 		d.section("Employee", 30)
 		e := r.Employee
 		phone := "—"
@@ -437,4 +444,11 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// purposeWords say a permissible purpose on paper.
+var purposeWords = map[string]string{
+	"credit_application": "Credit application", "account_review": "Account review", "employment": "Employment",
+	"tenant_screening": "Tenant screening", "insurance": "Insurance", "government_benefits": "Government benefits",
+	"consumer_request": "At the consumer's request",
 }

@@ -166,7 +166,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	reporter := reports.NewService(tx, dir, signer, clock)
+	reporter := reports.NewService(tx, dir, keys, signer, clock)
 	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock, reporter), webhooks
 	cfg.Reports = reporter
 	cfg.Members = members

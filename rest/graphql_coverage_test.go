@@ -318,7 +318,8 @@ func TestGraphQLEveryField(t *testing.T) {
 		c.run(t, f, `mutation ($id: ID!) { deleteWebhook(id: $id) }`, map[string]any{"id": newHook})
 		c.run(t, f, `mutation ($id: ID!) { disableMonitoring(id: $id) { id } }`, map[string]any{"id": gigAcct})
 		c.run(t, f, `mutation ($id: ID!) { disconnectAccount(id: $id) { id } }`, map[string]any{"id": gigAcct})
-		c.run(t, f, `mutation { refreshVerificationReport(endUserId: "every", type: "voe") { id } }`, nil)
+		c.run(t, f, `mutation { refreshVerificationReport(endUserId: "every", type: "voe", trackingId: "LN-2026-0042", purpose: "credit_application") {
+			id requester trackingId purpose } }`, nil)
 		c.run(t, f, `mutation ($id: ID!) { sendTestEvent(webhookId: $id) { id outcome } }`, map[string]any{"id": hookID})
 
 		// A bill switch by card, and one by bank account.

@@ -16,7 +16,14 @@ const resReport = "verification_report"
 
 func (s *Server) verificationReport(reportType string) apiHandler {
 	return func(r *http.Request) (response, error) {
-		rep, err := s.reports.VerificationReport(r.Context(), scopeOf(r), r.PathValue("end_user_id"), reportType)
+		q := newQuery(r.URL)
+		tracking, _ := q.str("tracking_id")
+		purpose, _ := q.str("purpose")
+		if err := q.err(); err != nil {
+			return response{}, err
+		}
+		rep, err := s.reports.VerificationReport(r.Context(), scopeOf(r), r.PathValue("end_user_id"), reportType,
+			domain.ReportRequest{TrackingID: tracking, Purpose: purpose})
 		if err != nil {
 			return response{}, err
 		}

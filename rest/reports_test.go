@@ -326,7 +326,7 @@ func TestStaleReportBuiltOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := reports.NewService(storage.NewTransactor(db, f.queue), domain.NewDirectoryService(storage.NewDirectoryStore(db)), signer, f.clock)
+		other := reports.NewService(storage.NewTransactor(db, f.queue), domain.NewDirectoryService(storage.NewDirectoryStore(db)), f.keys, signer, f.clock)
 		sc := f.key.Scope()
 		var wg sync.WaitGroup
 		ids := make([]string, 10)
@@ -336,7 +336,7 @@ func TestStaleReportBuiltOnce(t *testing.T) {
 					ids[i] = fmt.Sprint(f.get("/v1/end_users/racer/verification_reports/voie").data(t)["document"].(map[string]any)["id"])
 					return
 				}
-				r, err := other.VerificationReport(context.Background(), sc, "racer", domain.ReportVOIE)
+				r, err := other.VerificationReport(context.Background(), sc, "racer", domain.ReportVOIE, domain.ReportRequest{})
 				if err != nil {
 					t.Error(err)
 					return
@@ -420,5 +420,24 @@ func TestReportVersions(t *testing.T) {
 		if res, _ := fetch(t, "GET", after["document"].(map[string]any)["download_url"].(string)); res.StatusCode != 200 {
 			t.Errorf("the current version's link: %d", res.StatusCode)
 		}
+
+		// A tracking id and purpose: a version of their own, printed and
+		// echoed; the same again is that version; a plain GET serves it too.
+		if after["requester"] != "acme" || after["tracking_id"] != "" || after["purpose"] != "" {
+			t.Errorf("an untracked report: requester %v, tracking %v, purpose %v", after["requester"], after["tracking_id"], after["purpose"])
+		}
+		path := "/v1/end_users/versioned/verification_reports/voie?tracking_id=LN-2026-0042&purpose=credit_application"
+		tracked := f.get(path).data(t)
+		if tracked["version"] != float64(3) || tracked["tracking_id"] != "LN-2026-0042" || tracked["purpose"] != "credit_application" {
+			t.Errorf("a tracked request: version %v, tracking %v, purpose %v", tracked["version"], tracked["tracking_id"], tracked["purpose"])
+		}
+		if again := f.get(path).data(t); again["version"] != float64(3) {
+			t.Errorf("the same tracking again built version %v", again["version"])
+		}
+		if plain := f.get("/v1/end_users/versioned/verification_reports/voie").data(t); plain["version"] != float64(3) {
+			t.Errorf("a plain GET after a tracked one: version %v", plain["version"])
+		}
+		f.get("/v1/end_users/versioned/verification_reports/voie?purpose=curiosity").wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
+		f.get("/v1/end_users/versioned/verification_reports/voie?tracking_id="+strings.Repeat("x", 65)).wantError(t, 400, typeInvalid, domain.CodeInvalidFields)
 	})
 }

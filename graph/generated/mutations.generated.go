@@ -24,7 +24,7 @@ type MutationResolver interface {
 	DeleteWebhook(ctx context.Context, id string) (string, error)
 	DisconnectAccount(ctx context.Context, id string) (*domain.Account, error)
 	DisableMonitoring(ctx context.Context, id string) (*domain.Account, error)
-	RefreshVerificationReport(ctx context.Context, endUserID string, typeArg string) (*domain.VerificationReport, error)
+	RefreshVerificationReport(ctx context.Context, endUserID string, typeArg string, trackingID *string, purpose *string) (*domain.VerificationReport, error)
 	SendTestEvent(ctx context.Context, webhookID string) (*domain.Delivery, error)
 }
 
@@ -121,6 +121,22 @@ func (ec *executionContext) field_Mutation_refreshVerificationReport_args(ctx co
 		return nil, err
 	}
 	args["type"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "trackingId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["trackingId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "purpose",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["purpose"] = arg3
 	return args, nil
 }
 
@@ -493,7 +509,7 @@ func (ec *executionContext) _Mutation_refreshVerificationReport(ctx context.Cont
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RefreshVerificationReport(ctx, fc.Args["endUserId"].(string), fc.Args["type"].(string))
+			return ec.Resolvers.Mutation().RefreshVerificationReport(ctx, fc.Args["endUserId"].(string), fc.Args["type"].(string), fc.Args["trackingId"].(*string), fc.Args["purpose"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.VerificationReport) graphql.Marshaler {

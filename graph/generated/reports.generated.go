@@ -1767,6 +1767,75 @@ func (ec *executionContext) fieldContext_VerificationReport_reference(_ context.
 	return graphql.NewScalarFieldContext("VerificationReport", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _VerificationReport_requester(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerificationReport_requester(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Requester, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerificationReport_requester(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerificationReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VerificationReport_trackingId(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerificationReport_trackingId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrackingID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerificationReport_trackingId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerificationReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VerificationReport_purpose(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerificationReport_purpose(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Purpose, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerificationReport_purpose(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerificationReport", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _VerificationReport_versions(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3514,6 +3583,21 @@ func (ec *executionContext) _VerificationReport(ctx context.Context, sel ast.Sel
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "requester":
+			out.Values[i] = ec._VerificationReport_requester(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "trackingId":
+			out.Values[i] = ec._VerificationReport_trackingId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "purpose":
+			out.Values[i] = ec._VerificationReport_purpose(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "versions":
 			out.Values[i] = ec._VerificationReport_versions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

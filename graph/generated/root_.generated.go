@@ -347,7 +347,7 @@ type ComplexityRoot struct {
 		DeleteWebhook             func(childComplexity int, id string) int
 		DisableMonitoring         func(childComplexity int, id string) int
 		DisconnectAccount         func(childComplexity int, id string) int
-		RefreshVerificationReport func(childComplexity int, endUserID string, typeArg string) int
+		RefreshVerificationReport func(childComplexity int, endUserID string, typeArg string, trackingID *string, purpose *string) int
 		SendTestEvent             func(childComplexity int, webhookID string) int
 		UpdateWebhook             func(childComplexity int, id string, input model.UpdateWebhookInput) int
 	}
@@ -594,9 +594,12 @@ type ComplexityRoot struct {
 		Employee              func(childComplexity int) int
 		Employments           func(childComplexity int) int
 		ID                    func(childComplexity int) int
+		Purpose               func(childComplexity int) int
 		Reference             func(childComplexity int) int
 		RefreshedAt           func(childComplexity int) int
 		ReportType            func(childComplexity int) int
+		Requester             func(childComplexity int) int
+		TrackingID            func(childComplexity int) int
 		UpdatedAt             func(childComplexity int) int
 		Version               func(childComplexity int) int
 		Versions              func(childComplexity int) int
@@ -1886,7 +1889,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RefreshVerificationReport(childComplexity, args["endUserId"].(string), args["type"].(string)), true
+		return e.ComplexityRoot.Mutation.RefreshVerificationReport(childComplexity, args["endUserId"].(string), args["type"].(string), args["trackingId"].(*string), args["purpose"].(*string)), true
 	case "Mutation.sendTestEvent":
 		if e.ComplexityRoot.Mutation.SendTestEvent == nil {
 			break
@@ -2981,6 +2984,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.ID(childComplexity), true
+	case "VerificationReport.purpose":
+		if e.ComplexityRoot.VerificationReport.Purpose == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Purpose(childComplexity), true
 	case "VerificationReport.reference":
 		if e.ComplexityRoot.VerificationReport.Reference == nil {
 			break
@@ -2999,6 +3008,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.ReportType(childComplexity), true
+	case "VerificationReport.requester":
+		if e.ComplexityRoot.VerificationReport.Requester == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Requester(childComplexity), true
+	case "VerificationReport.trackingId":
+		if e.ComplexityRoot.VerificationReport.TrackingID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.TrackingID(childComplexity), true
 	case "VerificationReport.updatedAt":
 		if e.ComplexityRoot.VerificationReport.UpdatedAt == nil {
 			break
@@ -3973,8 +3994,11 @@ type Mutation {
   "Permanent: the account stops refreshing."
   disconnectAccount(id: ID!): Account!
   disableMonitoring(id: ID!): Account!
-  "Builds the report now if its data changed, and returns it with a fresh link."
-  refreshVerificationReport(endUserId: ID!, type: String!): VerificationReport!
+  """
+  Builds the report now if its data changed, or as a version of its own for another
+  trackingId or purpose (both printed on it), and returns it with a fresh link.
+  """
+  refreshVerificationReport(endUserId: ID!, type: String!, trackingId: String, purpose: String): VerificationReport!
 }
 `, BuiltIn: false},
 	{Name: "../schema/reports.graphqls", Input: `"A VOIE or VOE report: the JSON of GET /v1/end_users/{id}/verification_reports/{type}."
@@ -3985,6 +4009,11 @@ type VerificationReport {
   version: Int!
   "The Reference # printed on this build's PDF: {id}-v{version}."
   reference: String!
+  "The organization the report was made for."
+  requester: String!
+  "What the request that built this version gave; empty for none."
+  trackingId: String!
+  purpose: String!
   "Earlier builds still kept, newest first, each with a fresh link to its own PDF."
   versions: [ReportVersion!]!
   reportType: String!
@@ -5180,6 +5209,12 @@ func (ec *executionContext) childFields_VerificationReport(ctx context.Context, 
 		return ec.fieldContext_VerificationReport_version(ctx, field)
 	case "reference":
 		return ec.fieldContext_VerificationReport_reference(ctx, field)
+	case "requester":
+		return ec.fieldContext_VerificationReport_requester(ctx, field)
+	case "trackingId":
+		return ec.fieldContext_VerificationReport_trackingId(ctx, field)
+	case "purpose":
+		return ec.fieldContext_VerificationReport_purpose(ctx, field)
 	case "versions":
 		return ec.fieldContext_VerificationReport_versions(ctx, field)
 	case "reportType":
