@@ -30,8 +30,8 @@ type Service struct {
 	tx        domain.Transactor
 	dir       Directory
 	customers Customers
-	links *Signer
-	clock domain.Clock
+	links     *Signer
+	clock     domain.Clock
 	// builds lets one build of an end user's report run at a time in this
 	// process; callers that arrive meanwhile share its result. Across
 	// instances, LockReport and the version check in build do the same.
