@@ -150,6 +150,16 @@ type ReportIncome struct {
 	CompensationAmount int64          `json:"compensation_amount"`
 	Currency           string         `json:"currency"`
 	AnnualIncomes      []AnnualIncome `json:"annual_incomes"`
+	// ProjectedAnnualIncome is a current employment's pay over a year, in
+	// cents (null for an employment that ended, or without a rate), and
+	// ProjectionBasis says how it was derived, in words.
+	ProjectedAnnualIncome *int64 `json:"projected_annual_income"`
+	ProjectionBasis       string `json:"projection_basis"`
+	// AverageWeeklyHours are the hours the paystubs of the last twelve
+	// months report, per week (null when they report none), and
+	// HoursBasis says which paystubs, in words.
+	AverageWeeklyHours *float64 `json:"average_weekly_hours"`
+	HoursBasis         string   `json:"hours_basis"`
 	// Paystubs are the two most recent, as the vendor's schema says; the
 	// PDF lists every paystub the annual figures come from.
 	Paystubs []PublicPaystub `json:"paystubs"`

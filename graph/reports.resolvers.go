@@ -125,6 +125,14 @@ func (r *reportIncomeResolver) Paystubs(ctx context.Context, obj *domain.ReportI
 	return out, nil
 }
 
+// ProjectedAnnualIncome is the resolver for the projectedAnnualIncome field.
+func (r *reportIncomeResolver) ProjectedAnnualIncome(ctx context.Context, obj *domain.ReportIncome) (*domain.Money, error) {
+	if obj.ProjectedAnnualIncome == nil {
+		return nil, nil
+	}
+	return usd(*obj.ProjectedAnnualIncome), nil
+}
+
 // DataAsOf is the resolver for the dataAsOf field.
 func (r *reportSourceResolver) DataAsOf(ctx context.Context, obj *domain.ReportSource) (*time.Time, error) {
 	t := time.Time(obj.DataAsOf)

@@ -3,6 +3,7 @@ package reports
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -165,6 +166,7 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 	}
 	if reportType == domain.ReportVOIE {
 		e.Income = income(s, at, c)
+		project(e.Income, s, e.TerminationDate != nil, built)
 	}
 	return e
 }
@@ -326,4 +328,84 @@ func addByType(t *domain.EarningsByType, l domain.PayLine) {
 	default:
 		t.Other += l.Amount
 	}
+}
+
+// perYear is how many times a pay unit comes in a year.
+var perYear = map[string]int64{"annually": 1, "yearly": 1, "monthly": 12, "semi-monthly": 24, "semimonthly": 24,
+	"bi-weekly": 26, "biweekly": 26, "weekly": 52, "daily": 260}
+
+// project fills the average weekly hours the last twelve months of
+// paystubs report and, for a current employment, the projected annual
+// income: the salary itself, a rate per period times the periods in a
+// year, or an hourly rate times the average weekly hours times 52, each
+// with its derivation in words.
+func project(in *domain.ReportIncome, s Source, ended bool, built time.Time) {
+	from := built.AddDate(-1, 0, 0)
+	var hours float64
+	var first, last time.Time
+	for _, p := range s.Paystubs {
+		t, err := time.Parse(time.DateOnly, p.PayDate)
+		if err != nil || t.Before(from) || t.After(built) {
+			continue
+		}
+		counted := false
+		for _, l := range p.Earnings {
+			if l.Hours != nil {
+				hours += *l.Hours
+				counted = true
+			}
+		}
+		if counted {
+			if first.IsZero() || t.Before(first) {
+				first = t
+			}
+			if t.After(last) {
+				last = t
+			}
+		}
+	}
+	if hours > 0 {
+		// The stubs cover from the period before the first to the last.
+		weeks := max(last.Sub(first).Hours()/(24*7)+periodWeeks(in.PayFrequency), 1)
+		avg := math.Round(hours/weeks*10) / 10
+		in.AverageWeeklyHours = &avg
+		in.HoursBasis = fmt.Sprintf("%.1f hours over %.0f weeks of paystubs, %s to %s", hours, weeks,
+			first.Format("Jan 2, 2006"), last.Format("Jan 2, 2006"))
+	}
+	if ended || in.CompensationAmount <= 0 {
+		return
+	}
+	var projected int64
+	unit := strings.ToLower(in.CompensationUnit)
+	switch n, ok := perYear[unit]; {
+	case ok:
+		projected = in.CompensationAmount * n
+		if n == 1 {
+			in.ProjectionBasis = "the annual salary the payroll platform reports"
+		} else {
+			in.ProjectionBasis = fmt.Sprintf("%s %s × %d", domain.USD(in.CompensationAmount).Formatted(), unit, n)
+		}
+	case unit == "hourly" && in.AverageWeeklyHours != nil:
+		// Cents × tenths of hours, so the product stays whole until the end.
+		projected = in.CompensationAmount * int64(math.Round(*in.AverageWeeklyHours*10)) * 52 / 10
+		in.ProjectionBasis = fmt.Sprintf("%s an hour × %.1f average hours a week × 52", domain.USD(in.CompensationAmount).Formatted(), *in.AverageWeeklyHours)
+	default:
+		return
+	}
+	in.ProjectedAnnualIncome = &projected
+}
+
+// periodWeeks is how many weeks one pay period spans.
+func periodWeeks(frequency string) float64 {
+	switch strings.ToLower(frequency) {
+	case "weekly":
+		return 1
+	case "bi-weekly", "biweekly":
+		return 2
+	case "semi-monthly", "semimonthly":
+		return 52.0 / 24
+	case "monthly":
+		return 52.0 / 12
+	}
+	return 1
 }

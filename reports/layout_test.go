@@ -2,6 +2,8 @@ package reports_test
 
 import (
 	"encoding/xml"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"payline/domain"
+	"payline/domain/sandbox"
 	"payline/reports"
 )
 
@@ -90,5 +93,46 @@ func TestChartAxis(t *testing.T) {
 		if c.most >= 10000 && (step*lines < c.most || float64(c.most) < 0.75*float64(step*lines)) {
 			t.Errorf("axis for %d: top %d does not fit the data well", c.most, step*lines)
 		}
+	}
+}
+
+// TestProjections: a salaried job projects its salary; an hourly one its
+// rate times the average weekly hours of the last twelve months times 52,
+// each saying how; an employment that ended projects nothing.
+func TestProjections(t *testing.T) {
+	var hourly, salaried bool
+	for i := 0; !(hourly && salaried) && i < 200; i++ {
+		a := domain.Account{ID: fmt.Sprintf("0195f0a0-0000-7000-8000-%012d", 5000+i), CustomerID: "c", EndUserID: "p", EmployerName: "E",
+			Connection: "good", CreatedAt: goldenNow}
+		p := sandbox.NewPerson(a)
+		id, emp, inc := p.Identity(), p.Employment(), p.Income()
+		src := []reports.Source{{Account: a, Identity: &id, Employment: &emp, Income: &inc, Paystubs: p.Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, goldenNow)}}
+		in := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow).Employments[0].Income
+		if in.ProjectedAnnualIncome == nil {
+			t.Fatalf("%s: no projection for a current %s job", a.ID, inc.CompensationUnit)
+		}
+		switch inc.CompensationUnit {
+		case "hourly":
+			hourly = true
+			if in.AverageWeeklyHours == nil || *in.AverageWeeklyHours < 20 || *in.AverageWeeklyHours > 60 {
+				t.Fatalf("%s: average hours %v", a.ID, in.AverageWeeklyHours)
+			}
+			want := inc.CompensationAmount * int64(math.Round(*in.AverageWeeklyHours*10)) * 52 / 10
+			if *in.ProjectedAnnualIncome != want || !strings.Contains(in.ProjectionBasis, "an hour") || !strings.Contains(in.HoursBasis, "weeks of paystubs") {
+				t.Errorf("%s: projected %d (%s), want %d", a.ID, *in.ProjectedAnnualIncome, in.ProjectionBasis, want)
+			}
+		case "annually":
+			salaried = true
+			if *in.ProjectedAnnualIncome != inc.CompensationAmount || !strings.Contains(in.ProjectionBasis, "annual salary") {
+				t.Errorf("%s: projected %d (%s), want the salary %d", a.ID, *in.ProjectedAnnualIncome, in.ProjectionBasis, inc.CompensationAmount)
+			}
+		}
+	}
+	if !hourly || !salaried {
+		t.Fatalf("found hourly %v, salaried %v among 200 sandbox jobs", hourly, salaried)
+	}
+	r, _ := goldenReport(domain.ReportVOIE)
+	if ended := r.Employments[1].Income; r.Employments[1].TerminationDate == nil || ended.ProjectedAnnualIncome != nil {
+		t.Errorf("an employment that ended projects %v", ended.ProjectedAnnualIncome)
 	}
 }

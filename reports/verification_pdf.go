@@ -98,7 +98,21 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	if in.CompensationUnit != "" {
 		comp = money(in.CompensationAmount) + " " + in.CompensationUnit
 	}
-	d.fields([][2]string{{"Compensation", comp}, {"Pay frequency", titleCase(in.PayFrequency)}})
+	projected, hours := "—", "—"
+	var how []string
+	if in.ProjectedAnnualIncome != nil {
+		projected = money(*in.ProjectedAnnualIncome)
+		how = append(how, "Projected annual income: "+in.ProjectionBasis+".")
+	}
+	if in.AverageWeeklyHours != nil {
+		hours = fmt.Sprintf("%.1f a week", *in.AverageWeeklyHours)
+		how = append(how, "Average hours: "+in.HoursBasis+".")
+	}
+	d.fields([][2]string{{"Compensation", comp}, {"Pay frequency", titleCase(in.PayFrequency)},
+		{"Projected annual", projected}, {"Average hours", hours}})
+	if len(how) > 0 {
+		d.note(strings.Join(how, " "))
+	}
 	rows, byType := [][]string{}, [][]string{}
 	var notes []string
 	for _, a := range in.AnnualIncomes {

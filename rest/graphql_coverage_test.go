@@ -202,6 +202,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			employments { accountId employerName employerAddress { city } startDate employmentDurationMonths employmentStatus employmentType
 				terminationDate title mostRecentPayDate employerPhoneNumber employerEin source { platformId platformName dataAsOf }
 				income { payFrequency compensationUnit compensation { amount } paystubs { id grossPay { amount } }
+					projectedAnnualIncome { amount } projectionBasis averageWeeklyHours hoursBasis
 					annualIncomes { year grossPay { amount } netPay { amount } totalDeductions { amount } totalReimbursements { amount }
 						totalTaxes { amount } paystubCount earnings { category amount { amount } }
 						basis firstPayDate partial earningsByType { base { amount } overtime { amount } bonus { amount } commission { amount } other { amount } } } } }`
@@ -352,6 +353,7 @@ func TestGraphQLEveryField(t *testing.T) {
 		c.check(t, map[string]string{
 			"Address.line2":                        "the sandbox writes one-line street addresses",
 			"Employment.terminationDate":           "user_good is employed",
+			"ReportIncome.averageWeeklyHours":      "this end user's sandbox jobs may all be salaried (no hours); reports.TestProjections covers hourly pay",
 			"ReportEmployment.terminationDate":     "user_good is employed",
 			"Job.errorCode":                        "every job here succeeds",
 			"Delivery.error":                       "a delivered event has no error",

@@ -46,6 +46,7 @@ type ReportIncomeResolver interface {
 	Compensation(ctx context.Context, obj *domain.ReportIncome) (*domain.Money, error)
 
 	Paystubs(ctx context.Context, obj *domain.ReportIncome) ([]*domain.Paystub, error)
+	ProjectedAnnualIncome(ctx context.Context, obj *domain.ReportIncome) (*domain.Money, error)
 }
 type ReportSourceResolver interface {
 	DataAsOf(ctx context.Context, obj *domain.ReportSource) (*time.Time, error)
@@ -1489,6 +1490,107 @@ func (ec *executionContext) fieldContext_ReportIncome_paystubs(_ context.Context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ReportIncome_projectedAnnualIncome(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportIncome_projectedAnnualIncome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ReportIncome().ProjectedAnnualIncome(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportIncome_projectedAnnualIncome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReportIncome",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReportIncome_projectionBasis(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportIncome_projectionBasis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectionBasis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportIncome_projectionBasis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportIncome", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportIncome_averageWeeklyHours(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportIncome_averageWeeklyHours(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AverageWeeklyHours, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportIncome_averageWeeklyHours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportIncome", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ReportIncome_hoursBasis(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportIncome_hoursBasis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HoursBasis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportIncome_hoursBasis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportIncome", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ReportSource_platformId(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
@@ -3226,6 +3328,59 @@ func (ec *executionContext) _ReportIncome(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "projectedAnnualIncome":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ReportIncome_projectedAnnualIncome(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "projectionBasis":
+			out.Values[i] = ec._ReportIncome_projectionBasis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "averageWeeklyHours":
+			out.Values[i] = ec._ReportIncome_averageWeeklyHours(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "hoursBasis":
+			out.Values[i] = ec._ReportIncome_hoursBasis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -522,11 +522,15 @@ type ComplexityRoot struct {
 	}
 
 	ReportIncome struct {
-		AnnualIncomes    func(childComplexity int) int
-		Compensation     func(childComplexity int) int
-		CompensationUnit func(childComplexity int) int
-		PayFrequency     func(childComplexity int) int
-		Paystubs         func(childComplexity int) int
+		AnnualIncomes         func(childComplexity int) int
+		AverageWeeklyHours    func(childComplexity int) int
+		Compensation          func(childComplexity int) int
+		CompensationUnit      func(childComplexity int) int
+		HoursBasis            func(childComplexity int) int
+		PayFrequency          func(childComplexity int) int
+		Paystubs              func(childComplexity int) int
+		ProjectedAnnualIncome func(childComplexity int) int
+		ProjectionBasis       func(childComplexity int) int
 	}
 
 	ReportSource struct {
@@ -2718,6 +2722,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportIncome.AnnualIncomes(childComplexity), true
+	case "ReportIncome.averageWeeklyHours":
+		if e.ComplexityRoot.ReportIncome.AverageWeeklyHours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.AverageWeeklyHours(childComplexity), true
 	case "ReportIncome.compensation":
 		if e.ComplexityRoot.ReportIncome.Compensation == nil {
 			break
@@ -2730,6 +2740,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportIncome.CompensationUnit(childComplexity), true
+	case "ReportIncome.hoursBasis":
+		if e.ComplexityRoot.ReportIncome.HoursBasis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.HoursBasis(childComplexity), true
 	case "ReportIncome.payFrequency":
 		if e.ComplexityRoot.ReportIncome.PayFrequency == nil {
 			break
@@ -2742,6 +2758,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportIncome.Paystubs(childComplexity), true
+	case "ReportIncome.projectedAnnualIncome":
+		if e.ComplexityRoot.ReportIncome.ProjectedAnnualIncome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.ProjectedAnnualIncome(childComplexity), true
+	case "ReportIncome.projectionBasis":
+		if e.ComplexityRoot.ReportIncome.ProjectionBasis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.ProjectionBasis(childComplexity), true
 
 	case "ReportSource.dataAsOf":
 		if e.ComplexityRoot.ReportSource.DataAsOf == nil {
@@ -4071,6 +4099,14 @@ type ReportIncome {
   annualIncomes: [AnnualIncome!]!
   "The two most recent."
   paystubs: [Paystub!]!
+  "A current employment's pay over a year; null for one that ended or without a rate."
+  projectedAnnualIncome: Money
+  "How the projection was derived, in words."
+  projectionBasis: String!
+  "The hours the last twelve months of paystubs report, per week; null when they report none."
+  averageWeeklyHours: Float
+  "Which paystubs the average comes from, in words."
+  hoursBasis: String!
 }
 
 type AnnualIncome {
@@ -5091,6 +5127,14 @@ func (ec *executionContext) childFields_ReportIncome(ctx context.Context, field 
 		return ec.fieldContext_ReportIncome_annualIncomes(ctx, field)
 	case "paystubs":
 		return ec.fieldContext_ReportIncome_paystubs(ctx, field)
+	case "projectedAnnualIncome":
+		return ec.fieldContext_ReportIncome_projectedAnnualIncome(ctx, field)
+	case "projectionBasis":
+		return ec.fieldContext_ReportIncome_projectionBasis(ctx, field)
+	case "averageWeeklyHours":
+		return ec.fieldContext_ReportIncome_averageWeeklyHours(ctx, field)
+	case "hoursBasis":
+		return ec.fieldContext_ReportIncome_hoursBasis(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ReportIncome", field.Name)
 }
