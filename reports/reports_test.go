@@ -196,7 +196,7 @@ func TestPDFText(t *testing.T) {
 		want := []string{r.Employee.Name.FullName, "Reference #", goldenID + "-v3", "Data as of", "Page 1 of ",
 			"Requested by", "Acme Lending", "Tracking #", "LN-2026-0042", "Credit application"}
 		if typ == domain.ReportVOIE {
-			want = append(want, "Base", "Overtime", "Bonus", "Commission", "Basis", "YTD")
+			want = append(want, "Base", "Overtime", "Bonus", "Commission", "Basis", "YTD", "Hours", "Rate", "Projected annual", "Average hours")
 		}
 		for _, e := range r.Employments {
 			// Who each employer is, and where its figures came from.

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,12 +158,24 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 
 	d.section(fmt.Sprintf("Paystubs · %s (%d)", em.EmployerName, len(stubs)), 45)
 	rows = rows[:0]
+	caption := fmt.Sprintf("Paystubs · %s", em.EmployerName)
+	if !anyHours(stubs) {
+		for _, p := range stubs {
+			rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd),
+				money(p.GrossPayAmount), money(p.TotalTaxes), money(p.TotalDeductions), money(p.NetPayAmount), money(p.GrossPayYTD)})
+		}
+		d.table([]column{{"Pay date", 25, "L"}, {"Period", 39, "L"}, {"Gross", 24, "R"}, {"Taxes", 23, "R"},
+			{"Deductions", 23, "R"}, {"Net", 24, "R"}, {"Gross YTD", 27.9, "R"}}, rows, caption)
+		return
+	}
+	// Paid by the hour: each period's hours and base rate beside its pay.
 	for _, p := range stubs {
-		rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd),
+		hours, rate := hoursAndRate(p)
+		rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd), hours, rate,
 			money(p.GrossPayAmount), money(p.TotalTaxes), money(p.TotalDeductions), money(p.NetPayAmount), money(p.GrossPayYTD)})
 	}
-	d.table([]column{{"Pay date", 25, "L"}, {"Period", 39, "L"}, {"Gross", 24, "R"}, {"Taxes", 23, "R"},
-		{"Deductions", 23, "R"}, {"Net", 24, "R"}, {"Gross YTD", 27.9, "R"}}, rows, fmt.Sprintf("Paystubs · %s", em.EmployerName))
+	d.table([]column{{"Pay date", 22, "L"}, {"Period", 29, "L"}, {"Hours", 12, "R"}, {"Rate", 16, "R"}, {"Gross", 22, "R"},
+		{"Taxes", 20, "R"}, {"Deductions", 20, "R"}, {"Net", 21, "R"}, {"Gross YTD", 23.9, "R"}}, rows, caption)
 }
 
 func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
@@ -465,4 +478,38 @@ var purposeWords = map[string]string{
 	"credit_application": "Credit application", "account_review": "Account review", "employment": "Employment",
 	"tenant_screening": "Tenant screening", "insurance": "Insurance", "government_benefits": "Government benefits",
 	"consumer_request": "At the consumer's request",
+}
+
+// anyHours reports whether any paystub's earnings give hours.
+func anyHours(stubs []domain.Paystub) bool {
+	for _, p := range stubs {
+		for _, l := range p.Earnings {
+			if l.Hours != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hoursAndRate are a paystub's hours (every earnings line that gives
+// them) and its base rate (the first such line's, base pay before
+// overtime), "—" where the platform gives none.
+func hoursAndRate(p domain.Paystub) (string, string) {
+	var hours float64
+	rate, counted := "—", false
+	for _, l := range p.Earnings {
+		if l.Hours == nil {
+			continue
+		}
+		hours += *l.Hours
+		counted = true
+		if rate == "—" && l.Rate != nil {
+			rate = money(*l.Rate)
+		}
+	}
+	if !counted {
+		return "—", rate
+	}
+	return strconv.FormatFloat(hours, 'f', -1, 64), rate
 }
