@@ -192,6 +192,20 @@ type AnnualIncome struct {
 	// EarningsByType totals the year's earnings lines the way a written
 	// VOE reads them.
 	EarningsByType EarningsByType `json:"earnings_by_type"`
+	// W2 is the year's W-2 beside the paystubs, null without one.
+	W2 *AnnualW2 `json:"w2"`
+}
+
+// AnnualW2 sets a year's W-2 beside its paystubs: its wages (box 1) and
+// Medicare wages (box 5, which pre-tax deductions do not lower, so it
+// should equal the year's gross pay), the difference between the gross
+// pay and box 5 in cents, and whether that difference is worth a look
+// (over a dollar, in a year whose gross pay covers the whole year).
+type AnnualW2 struct {
+	Wages         int64 `json:"wages"`
+	MedicareWages int64 `json:"medicare_wages"`
+	Difference    int64 `json:"difference"`
+	Flagged       bool  `json:"flagged"`
 }
 
 // The bases of a year's gross and net pay.

@@ -51,6 +51,21 @@ func (r *annualIncomeResolver) PaystubCount(ctx context.Context, obj *domain.Ann
 	return obj.Paystubs, nil
 }
 
+// Wages is the resolver for the wages field.
+func (r *annualW2Resolver) Wages(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error) {
+	return usd(obj.Wages), nil
+}
+
+// MedicareWages is the resolver for the medicareWages field.
+func (r *annualW2Resolver) MedicareWages(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error) {
+	return usd(obj.MedicareWages), nil
+}
+
+// Difference is the resolver for the difference field.
+func (r *annualW2Resolver) Difference(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error) {
+	return usd(obj.Difference), nil
+}
+
 // Base is the resolver for the base field.
 func (r *earningsByTypeResolver) Base(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error) {
 	return usd(obj.Base), nil
@@ -198,6 +213,9 @@ func (r *verificationReportResolver) DownloadURLExpiration(ctx context.Context, 
 // AnnualIncome returns generated.AnnualIncomeResolver implementation.
 func (r *Resolver) AnnualIncome() generated.AnnualIncomeResolver { return &annualIncomeResolver{r} }
 
+// AnnualW2 returns generated.AnnualW2Resolver implementation.
+func (r *Resolver) AnnualW2() generated.AnnualW2Resolver { return &annualW2Resolver{r} }
+
 // EarningsByType returns generated.EarningsByTypeResolver implementation.
 func (r *Resolver) EarningsByType() generated.EarningsByTypeResolver {
 	return &earningsByTypeResolver{r}
@@ -227,6 +245,7 @@ func (r *Resolver) VerificationReport() generated.VerificationReportResolver {
 
 type (
 	annualIncomeResolver       struct{ *Resolver }
+	annualW2Resolver           struct{ *Resolver }
 	earningsByTypeResolver     struct{ *Resolver }
 	earningsTotalResolver      struct{ *Resolver }
 	reportCompletenessResolver struct{ *Resolver }

@@ -18,10 +18,12 @@ type Source struct {
 	// PlatformName is the account's payroll platform as the directory
 	// names it, and EIN its employer's EIN where the directory has one.
 	PlatformName, EIN string
-	Identity          *domain.Identity
-	Employment        *domain.Employment
-	Income            *domain.Income
-	Paystubs          []domain.Paystub
+	// W2s are the account's W-2s by tax year.
+	W2s        map[string]domain.W2
+	Identity   *domain.Identity
+	Employment *domain.Employment
+	Income     *domain.Income
+	Paystubs   []domain.Paystub
 }
 
 // Assemble builds a report of reportType from the end user's sources. It
@@ -182,6 +184,14 @@ func monthsBetween(start, end time.Time) int {
 
 func income(s Source, at func(string) string, c *domain.ReportCompleteness) *domain.ReportIncome {
 	in := &domain.ReportIncome{Currency: domain.CurrencyUSD, AnnualIncomes: AnnualIncomes(s.Paystubs), Paystubs: []domain.PublicPaystub{}}
+	for i := range in.AnnualIncomes {
+		a := &in.AnnualIncomes[i]
+		if w, ok := s.W2s[a.Year]; ok {
+			d := a.GrossPayYTD - w.MedicareWages
+			a.W2 = &domain.AnnualW2{Wages: w.TotalWages, MedicareWages: w.MedicareWages, Difference: d,
+				Flagged: a.Basis != domain.BasisPartial && (d > 100 || d < -100)}
+		}
+	}
 	if s.Income != nil {
 		in.PayFrequency, in.CompensationUnit = s.Income.PayFrequency, s.Income.CompensationUnit
 		in.CompensationAmount, in.Currency = s.Income.CompensationAmount, s.Income.Currency

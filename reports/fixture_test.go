@@ -36,7 +36,11 @@ func goldenSources() []reports.Source {
 		p := sandbox.NewPerson(a)
 		id, emp, inc := p.Identity(), p.Employment(), p.Income()
 		stubs := p.Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, read)
-		out = append(out, reports.Source{Account: a, PlatformName: names[a.ID][0], EIN: names[a.ID][1], Identity: &id, Employment: &emp,
+		w2s := map[string]domain.W2{}
+		for _, w := range p.W2s(goldenNow.Add(-domain.PaystubHistory), goldenNow) {
+			w2s[w.TaxYear] = w.W2
+		}
+		out = append(out, reports.Source{Account: a, PlatformName: names[a.ID][0], EIN: names[a.ID][1], W2s: w2s, Identity: &id, Employment: &emp,
 			Income: &inc, Paystubs: stubs})
 	}
 	return out

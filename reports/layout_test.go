@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"payline/domain"
 	"payline/domain/sandbox"
@@ -134,5 +135,49 @@ func TestProjections(t *testing.T) {
 	r, _ := goldenReport(domain.ReportVOIE)
 	if ended := r.Employments[1].Income; r.Employments[1].TerminationDate == nil || ended.ProjectedAnnualIncome != nil {
 		t.Errorf("an employment that ended projects %v", ended.ProjectedAnnualIncome)
+	}
+}
+
+// TestW2BesideYear: a year's W-2 sits beside its paystubs; Medicare wages
+// (box 5) equal to the year's gross pay pass, a difference over a dollar
+// is flagged in the JSON and said on the PDF, and a partial year is not
+// compared.
+func TestW2BesideYear(t *testing.T) {
+	src := goldenSources()
+	w := src[0].W2s["2025"]
+	w.MedicareWages += 5000
+	src[0].W2s["2025"] = w
+	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+	years := map[string]domain.AnnualIncome{}
+	for _, a := range r.Employments[0].Income.AnnualIncomes {
+		years[a.Year] = a
+	}
+	if y := years["2025"]; y.W2 == nil || !y.W2.Flagged || y.W2.Difference != -5000 {
+		t.Errorf("2025, box 5 $50 over the gross: %+v", y.W2)
+	}
+	if y := years["2024"]; y.W2 == nil || y.W2.Flagged || y.W2.Difference != 0 {
+		t.Errorf("2024, box 5 equal to the gross read from YTD: %+v", y.W2)
+	}
+	if y := years["2026"]; y.W2 != nil {
+		t.Errorf("2026 has no W-2 yet: %+v", y.W2)
+	}
+	bin := poppler(t, "pdftotext")
+	pdf, err := reports.RenderVerification(r, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "w2.pdf")
+	if err := os.WriteFile(path, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, path, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(out)), " ")
+	for _, want := range []string{"2025 W-2: wages (box 1)", "$50.00 more than the year's gross pay: worth a look", "2024 W-2", "in line with the year's gross pay"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF lacks %q", want)
+		}
 	}
 }

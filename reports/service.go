@@ -22,7 +22,7 @@ import (
 const formatVersion = "reports/2" // 2: annual basis, earnings by type, employer details and sources
 
 // reportProducts are the products a verification report reads.
-var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductPaystubs}
+var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductPaystubs, domain.ProductTaxForms}
 
 // Service builds, stores and links reports and documents; it implements
 // domain.Reporter.
@@ -395,6 +395,9 @@ func (s *Service) sources(ctx context.Context, sc domain.Scope, accounts []domai
 		if src.Identity == nil && src.Employment == nil && src.Income == nil && len(src.Paystubs) == 0 {
 			continue // an account none of whose report jobs has run yet
 		}
+		if err := s.addW2s(ctx, sc, &src); err != nil {
+			return nil, time.Time{}, err
+		}
 		for _, p := range reportProducts {
 			if t := a.DataUpdatedAt[p]; t.After(updated) {
 				updated = t
@@ -546,4 +549,30 @@ func (s *Service) DepositForm(ctx context.Context, sc domain.Scope, f domain.Dep
 		return domain.DocumentLink{}, err
 	}
 	return s.links.Link(f.ID), nil
+}
+
+// addW2s reads the account's W-2s (its tax forms), by tax year.
+func (s *Service) addW2s(ctx context.Context, sc domain.Scope, src *Source) error {
+	pages, err := s.tx.Records().RecordsOfAccounts(ctx, sc, domain.RecordTaxForm, []string{src.Account.ID}, domain.PageRequest{Limit: domain.MaxPageLimit})
+	if err != nil {
+		return err
+	}
+	for _, r := range pages[src.Account.ID].Items {
+		var form struct {
+			Year       string    `json:"year"`
+			FormType   string    `json:"form_type"`
+			ParsedData domain.W2 `json:"parsed_data"`
+		}
+		if err := json.Unmarshal(r.Body, &form); err != nil {
+			return fmt.Errorf("tax form %s: %w", r.ID, err)
+		}
+		if form.FormType != "w2" && form.FormType != "W-2" {
+			continue
+		}
+		if src.W2s == nil {
+			src.W2s = map[string]domain.W2{}
+		}
+		src.W2s[form.Year] = form.ParsedData
+	}
+	return nil
 }

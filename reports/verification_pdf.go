@@ -136,6 +136,20 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 				"marked * covers only them.", a.Year, plural(a.Paystubs, "paystub"), day(a.FirstPayDate)))
 		}
 		rows = append(rows, []string{a.Year, gross, part(a.TotalTaxesYTD), part(a.TotalDeductionsYTD), net, part(a.TotalReimbursementsYTD), basis})
+		if w := a.W2; w != nil {
+			line := fmt.Sprintf("%s W-2: wages (box 1) %s; Medicare wages (box 5) %s, ", a.Year, money(w.Wages), money(w.MedicareWages))
+			switch {
+			case w.Flagged && w.Difference > 0:
+				line += fmt.Sprintf("%s less than the year's gross pay: worth a look.", money(w.Difference))
+			case w.Flagged:
+				line += fmt.Sprintf("%s more than the year's gross pay: worth a look.", money(-w.Difference))
+			case a.Basis == domain.BasisPartial:
+				line += "not compared: the paystubs read do not cover the year."
+			default:
+				line += "in line with the year's gross pay."
+			}
+			notes = append(notes, line)
+		}
 		t := a.EarningsByType
 		byType = append(byType, []string{a.Year, part(t.Base), part(t.Overtime), part(t.Bonus), part(t.Commission), part(t.Other)})
 	}

@@ -205,7 +205,8 @@ func TestGraphQLEveryField(t *testing.T) {
 					projectedAnnualIncome { amount } projectionBasis averageWeeklyHours hoursBasis
 					annualIncomes { year grossPay { amount } netPay { amount } totalDeductions { amount } totalReimbursements { amount }
 						totalTaxes { amount } paystubCount earnings { category amount { amount } }
-						basis firstPayDate partial earningsByType { base { amount } overtime { amount } bonus { amount } commission { amount } other { amount } } } } }`
+						basis firstPayDate partial earningsByType { base { amount } overtime { amount } bonus { amount } commission { amount } other { amount } }
+						w2 { wages { amount } medicareWages { amount } difference { amount } flagged } } } }`
 		d = c.run(t, f, `query ($id: ID!, $from: Time!, $to: Time!) {
 			endUsers(first: 5) { edges { cursor node { id firstConnectedAt } } pageInfo { hasNextPage endCursor } }
 			endUser(id: $id) {

@@ -26,6 +26,11 @@ type AnnualIncomeResolver interface {
 	Earnings(ctx context.Context, obj *domain.AnnualIncome) ([]*domain.EarningsTotal, error)
 	PaystubCount(ctx context.Context, obj *domain.AnnualIncome) (int, error)
 }
+type AnnualW2Resolver interface {
+	Wages(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error)
+	MedicareWages(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error)
+	Difference(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error)
+}
 type EarningsByTypeResolver interface {
 	Base(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error)
 	Overtime(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error)
@@ -412,6 +417,157 @@ func (ec *executionContext) fieldContext_AnnualIncome_earningsByType(_ context.C
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _AnnualIncome_w2(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnnualIncome_w2(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.W2, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.AnnualW2) graphql.Marshaler {
+			return ec.marshalOAnnualW22ᚖpaylineᚋdomainᚐAnnualW2(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AnnualIncome_w2(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnnualIncome",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AnnualW2(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnnualW2_wages(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualW2) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnnualW2_wages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AnnualW2().Wages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnnualW2_wages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnnualW2",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnnualW2_medicareWages(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualW2) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnnualW2_medicareWages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AnnualW2().MedicareWages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnnualW2_medicareWages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnnualW2",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnnualW2_difference(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualW2) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnnualW2_difference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AnnualW2().Difference(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnnualW2_difference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnnualW2",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnnualW2_flagged(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualW2) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnnualW2_flagged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Flagged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnnualW2_flagged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnnualW2", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _EarningsByType_base(ctx context.Context, field graphql.CollectedField, obj *domain.EarningsByType) (ret graphql.Marshaler) {
@@ -2496,6 +2652,163 @@ func (ec *executionContext) _AnnualIncome(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "w2":
+			out.Values[i] = ec._AnnualIncome_w2(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var annualW2Implementors = []string{"AnnualW2"}
+
+func (ec *executionContext) _AnnualW2(ctx context.Context, sel ast.SelectionSet, obj *domain.AnnualW2) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, annualW2Implementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnnualW2")
+		case "wages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AnnualW2_wages(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "medicareWages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AnnualW2_medicareWages(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "difference":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AnnualW2_difference(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "flagged":
+			out.Values[i] = ec._AnnualW2_flagged(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -4069,6 +4382,13 @@ func (ec *executionContext) marshalNVerificationReport2ᚖpaylineᚋdomainᚐVer
 		return graphql.Null
 	}
 	return ec._VerificationReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAnnualW22ᚖpaylineᚋdomainᚐAnnualW2(ctx context.Context, sel ast.SelectionSet, v *domain.AnnualW2) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AnnualW2(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOReportIncome2ᚖpaylineᚋdomainᚐReportIncome(ctx context.Context, sel ast.SelectionSet, v *domain.ReportIncome) graphql.Marshaler {

@@ -26,6 +26,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Account() AccountResolver
 	AnnualIncome() AnnualIncomeResolver
+	AnnualW2() AnnualW2Resolver
 	Delivery() DeliveryResolver
 	DepositAllocation() DepositAllocationResolver
 	EarningsByType() EarningsByTypeResolver
@@ -109,7 +110,15 @@ type ComplexityRoot struct {
 		TotalDeductions     func(childComplexity int) int
 		TotalReimbursements func(childComplexity int) int
 		TotalTaxes          func(childComplexity int) int
+		W2                  func(childComplexity int) int
 		Year                func(childComplexity int) int
+	}
+
+	AnnualW2 struct {
+		Difference    func(childComplexity int) int
+		Flagged       func(childComplexity int) int
+		MedicareWages func(childComplexity int) int
+		Wages         func(childComplexity int) int
 	}
 
 	CreatedLinkToken struct {
@@ -930,12 +939,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AnnualIncome.TotalTaxes(childComplexity), true
+	case "AnnualIncome.w2":
+		if e.ComplexityRoot.AnnualIncome.W2 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.W2(childComplexity), true
 	case "AnnualIncome.year":
 		if e.ComplexityRoot.AnnualIncome.Year == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AnnualIncome.Year(childComplexity), true
+
+	case "AnnualW2.difference":
+		if e.ComplexityRoot.AnnualW2.Difference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualW2.Difference(childComplexity), true
+	case "AnnualW2.flagged":
+		if e.ComplexityRoot.AnnualW2.Flagged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualW2.Flagged(childComplexity), true
+	case "AnnualW2.medicareWages":
+		if e.ComplexityRoot.AnnualW2.MedicareWages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualW2.MedicareWages(childComplexity), true
+	case "AnnualW2.wages":
+		if e.ComplexityRoot.AnnualW2.Wages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualW2.Wages(childComplexity), true
 
 	case "CreatedLinkToken.linkToken":
 		if e.ComplexityRoot.CreatedLinkToken.LinkToken == nil {
@@ -4126,6 +4166,20 @@ type AnnualIncome {
   partial: Boolean!
   "The year's earnings in the written VOE's columns."
   earningsByType: EarningsByType!
+  "The year's W-2 beside its paystubs; null without one."
+  w2: AnnualW2
+}
+
+"A year's W-2 beside its paystubs."
+type AnnualW2 {
+  "Box 1."
+  wages: Money!
+  "Box 5, which pre-tax deductions do not lower: it should equal the year's gross pay."
+  medicareWages: Money!
+  "The year's gross pay minus box 5."
+  difference: Money!
+  "The difference is over a dollar in a year whose gross covers the whole year."
+  flagged: Boolean!
 }
 
 "A year's earnings in the columns of the standard written VOE (Fannie Mae Form 1005)."
@@ -4359,8 +4413,24 @@ func (ec *executionContext) childFields_AnnualIncome(ctx context.Context, field 
 		return ec.fieldContext_AnnualIncome_partial(ctx, field)
 	case "earningsByType":
 		return ec.fieldContext_AnnualIncome_earningsByType(ctx, field)
+	case "w2":
+		return ec.fieldContext_AnnualIncome_w2(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AnnualIncome", field.Name)
+}
+
+func (ec *executionContext) childFields_AnnualW2(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "wages":
+		return ec.fieldContext_AnnualW2_wages(ctx, field)
+	case "medicareWages":
+		return ec.fieldContext_AnnualW2_medicareWages(ctx, field)
+	case "difference":
+		return ec.fieldContext_AnnualW2_difference(ctx, field)
+	case "flagged":
+		return ec.fieldContext_AnnualW2_flagged(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnnualW2", field.Name)
 }
 
 func (ec *executionContext) childFields_CreatedLinkToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
