@@ -30,11 +30,21 @@ func goldenReport(reportType string) (domain.VerificationReport, []reports.Sourc
 }
 
 // TestAssembleGolden pins the assembled JSON of both report types for two
-// fixed sandbox accounts of one end user, one of them terminated.
+// fixed sandbox accounts of one end user (one terminated and paid by the
+// hour with overtime and bonuses, one salaried, the oldest year of each
+// read from mid-year), and a VOIE of the same end user with a third
+// employer, paid weekly.
 func TestAssembleGolden(t *testing.T) {
-	for _, typ := range []string{domain.ReportVOIE, domain.ReportVOE} {
+	for _, typ := range []string{domain.ReportVOIE, domain.ReportVOE, "voie-three"} {
 		t.Run(typ, func(t *testing.T) {
 			r, _ := goldenReport(typ)
+			if typ == "voie-three" {
+				src := append(goldenSources(), realSources(1)...)
+				r = reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+				if len(r.Employments) != 3 {
+					t.Fatalf("%d employments", len(r.Employments))
+				}
+			}
 			got, err := json.MarshalIndent(r, "", "  ")
 			if err != nil {
 				t.Fatal(err)
