@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"payline/client/webhook"
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/storage"
@@ -652,6 +654,28 @@ func TestWebhookVersionsAndPlatformMatching(t *testing.T) {
 		}
 		if l := f.get("/v1/webhooks/" + newer + "/deliveries").list(t)[0]; l["outcome"] != domain.DeliveryDelivered {
 			t.Errorf("newer webhook log %v", l)
+		}
+	})
+}
+
+// TestClientVerifiesDeliveries: a real delivery, as the receiver got it,
+// verifies with the Go client's webhook.Verify under the key's secret,
+// and not under another.
+func TestClientVerifiesDeliveries(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		rcv := newReceiver(t, always(200))
+		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+		hookID := f.createWebhook(rcv.srv.URL, `"account.added"`)
+		f.post("/v1/sandbox/webhooks/"+hookID+"/test", "")
+		got := rcv.deliveries()
+		if len(got) != 1 {
+			t.Fatalf("%d deliveries", len(got))
+		}
+		if err := webhook.Verify(f.secret, got[0].header, got[0].body, webhook.DefaultTolerance); err != nil {
+			t.Errorf("a real delivery: %v", err)
+		}
+		if err := webhook.Verify(f.secret+"x", got[0].header, got[0].body, webhook.DefaultTolerance); !errors.Is(err, webhook.ErrSignature) {
+			t.Errorf("under another secret: %v", err)
 		}
 	})
 }
