@@ -126,6 +126,11 @@ type ReportEmployment struct {
 	TerminationDate          *string `json:"termination_date"`
 	Title                    string  `json:"title"`
 	MostRecentPayDate        *string `json:"most_recent_pay_date"`
+	// OriginalHireDate is the earliest start date of the end user's
+	// employments at this employer (a rehire keeps its first), and
+	// MostRecentHireDate this employment's own start date; "" unknown.
+	OriginalHireDate   string `json:"original_hire_date"`
+	MostRecentHireDate string `json:"most_recent_hire_date"`
 	// EmployerPhoneNumber and EmployerEIN are null where no source has
 	// them (listed in the completeness block).
 	EmployerPhoneNumber *string `json:"employer_phone_number"`

@@ -59,7 +59,25 @@ func Assemble(reportType, id string, sources []Source, updated, built time.Time)
 	if last != "" {
 		c.Paystubs = &domain.DateRange{From: first, To: last}
 	}
+	hireDates(r.Employments)
 	return r
+}
+
+// hireDates sets each employment's most recent hire (its own start date)
+// and original hire: the earliest start date of the end user's
+// employments at the same employer (by name, any case), so a rehire shows
+// when the employee first joined.
+func hireDates(es []domain.ReportEmployment) {
+	for i := range es {
+		es[i].MostRecentHireDate = es[i].StartDate
+		es[i].OriginalHireDate = es[i].StartDate
+		for _, o := range es {
+			if strings.EqualFold(strings.TrimSpace(o.EmployerName), strings.TrimSpace(es[i].EmployerName)) && isDate(o.StartDate) &&
+				(es[i].OriginalHireDate == "" || !isDate(es[i].OriginalHireDate) || o.StartDate < es[i].OriginalHireDate) {
+				es[i].OriginalHireDate = o.StartDate
+			}
+		}
+	}
 }
 
 // employee takes the identity most recently read from any account, and

@@ -223,3 +223,22 @@ func TestPDFStructure(t *testing.T) {
 		}
 	}
 }
+
+// TestRehire: two employments at one employer (a rehire) give both the
+// later's original hire date, the first's; the PDF prints it.
+func TestRehire(t *testing.T) {
+	src := goldenSources()
+	src[1].Employment.EmployerName = strings.ToUpper(src[0].Employment.EmployerName)
+	first, second := "2012-12-11", "2019-03-04"
+	src[0].Employment.StartDate, src[1].Employment.StartDate = second, first
+	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+	for _, e := range r.Employments {
+		if e.OriginalHireDate != first || e.MostRecentHireDate != e.StartDate {
+			t.Errorf("%s: original %s, most recent %s (start %s)", e.AccountID, e.OriginalHireDate, e.MostRecentHireDate, e.StartDate)
+		}
+	}
+	r2, _ := goldenReport(domain.ReportVOIE)
+	if e := r2.Employments[0]; e.OriginalHireDate != e.StartDate {
+		t.Errorf("a single employment's original hire %s, start %s", e.OriginalHireDate, e.StartDate)
+	}
+}

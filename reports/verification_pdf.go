@@ -68,9 +68,13 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 			if slices.Contains(r.Completeness.Missing, fmt.Sprintf("employments[%d].employment_duration_months", i)) {
 				months = "unknown" // a start or end date that does not parse
 			}
-			rows[i] = []string{em.EmployerName, orDash(em.Title), titleCase(em.EmploymentStatus), day(em.StartDate), end, months, last}
+			hired := day(em.MostRecentHireDate)
+			if em.OriginalHireDate != "" && em.OriginalHireDate != em.MostRecentHireDate {
+				hired += " (first " + day(em.OriginalHireDate) + ")" // a rehire
+			}
+			rows[i] = []string{em.EmployerName, orDash(em.Title), titleCase(em.EmploymentStatus), hired, end, months, last}
 		}
-		d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Start", 23, "L"}, {"End", 23, "L"},
+		d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Hired", 23, "L"}, {"End", 23, "L"},
 			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
 		renderEmployers(d, r)
 

@@ -201,6 +201,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			completeness { missing derived paystubsFrom paystubsTo identitySourceAccountId identityConflicts }
 			employments { accountId employerName employerAddress { city } startDate employmentDurationMonths employmentStatus employmentType
 				terminationDate title mostRecentPayDate employerPhoneNumber employerEin source { platformId platformName dataAsOf }
+				originalHireDate mostRecentHireDate
 				income { payFrequency compensationUnit compensation { amount } paystubs { id grossPay { amount } }
 					projectedAnnualIncome { amount } projectionBasis averageWeeklyHours hoursBasis
 					annualIncomes { year grossPay { amount } netPay { amount } totalDeductions { amount } totalReimbursements { amount }

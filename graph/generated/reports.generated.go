@@ -1396,6 +1396,52 @@ func (ec *executionContext) fieldContext_ReportEmployment_mostRecentPayDate(_ co
 	return graphql.NewScalarFieldContext("ReportEmployment", field, false, false, errors.New("field of type Date does not have child fields"))
 }
 
+func (ec *executionContext) _ReportEmployment_originalHireDate(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportEmployment_originalHireDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OriginalHireDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportEmployment_originalHireDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportEmployment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportEmployment_mostRecentHireDate(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportEmployment_mostRecentHireDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MostRecentHireDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportEmployment_mostRecentHireDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportEmployment", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ReportEmployment_employerPhoneNumber(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3495,6 +3541,16 @@ func (ec *executionContext) _ReportEmployment(ctx context.Context, sel ast.Selec
 		case "mostRecentPayDate":
 			out.Values[i] = ec._ReportEmployment_mostRecentPayDate(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "originalHireDate":
+			out.Values[i] = ec._ReportEmployment_originalHireDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mostRecentHireDate":
+			out.Values[i] = ec._ReportEmployment_mostRecentHireDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		case "employerPhoneNumber":

@@ -523,7 +523,9 @@ type ComplexityRoot struct {
 		EmploymentStatus         func(childComplexity int) int
 		EmploymentType           func(childComplexity int) int
 		Income                   func(childComplexity int) int
+		MostRecentHireDate       func(childComplexity int) int
 		MostRecentPayDate        func(childComplexity int) int
+		OriginalHireDate         func(childComplexity int) int
 		Source                   func(childComplexity int) int
 		StartDate                func(childComplexity int) int
 		TerminationDate          func(childComplexity int) int
@@ -2725,12 +2727,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportEmployment.Income(childComplexity), true
+	case "ReportEmployment.mostRecentHireDate":
+		if e.ComplexityRoot.ReportEmployment.MostRecentHireDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.MostRecentHireDate(childComplexity), true
 	case "ReportEmployment.mostRecentPayDate":
 		if e.ComplexityRoot.ReportEmployment.MostRecentPayDate == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ReportEmployment.MostRecentPayDate(childComplexity), true
+	case "ReportEmployment.originalHireDate":
+		if e.ComplexityRoot.ReportEmployment.OriginalHireDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.OriginalHireDate(childComplexity), true
 	case "ReportEmployment.source":
 		if e.ComplexityRoot.ReportEmployment.Source == nil {
 			break
@@ -4122,6 +4136,10 @@ type ReportEmployment {
   terminationDate: Date
   title: String!
   mostRecentPayDate: Date
+  "The earliest start date of the end user's employments at this employer: a rehire keeps its first."
+  originalHireDate: String!
+  "This employment's own start date."
+  mostRecentHireDate: String!
   "Digits, as the payroll platform reported them; null when none did."
   employerPhoneNumber: String
   "The employer's EIN from the directory; null when not on record."
@@ -5173,6 +5191,10 @@ func (ec *executionContext) childFields_ReportEmployment(ctx context.Context, fi
 		return ec.fieldContext_ReportEmployment_title(ctx, field)
 	case "mostRecentPayDate":
 		return ec.fieldContext_ReportEmployment_mostRecentPayDate(ctx, field)
+	case "originalHireDate":
+		return ec.fieldContext_ReportEmployment_originalHireDate(ctx, field)
+	case "mostRecentHireDate":
+		return ec.fieldContext_ReportEmployment_mostRecentHireDate(ctx, field)
 	case "employerPhoneNumber":
 		return ec.fieldContext_ReportEmployment_employerPhoneNumber(ctx, field)
 	case "employerEin":
