@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
@@ -182,10 +183,20 @@ func (db *DB) ReSeal(ctx context.Context, batchSize int, progress func(ReSealPro
 			if progress != nil {
 				progress(ReSealProgress{Column: c.table + "." + c.column, Sealed: n})
 			}
+			if db.Dialect == SQLite {
+				// SQLite has one writer at a time, and a server's writes wait
+				// for it by polling: batches back to back would starve them
+				// until the rotation ends. A moment between batches lets
+				// them in (PostgreSQL's row locks need none).
+				time.Sleep(sqliteYield)
+			}
 		}
 	}
 	return total, nil
 }
+
+// sqliteYield is the pause between re-sealing batches on SQLite.
+const sqliteYield = 5 * time.Millisecond
 
 // raw is the column as bytes: SQLite keeps pre-sealing plaintext as TEXT,
 // which compares unequal to any BLOB.
