@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"sync/atomic"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
