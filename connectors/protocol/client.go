@@ -3,8 +3,6 @@ package protocol
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,12 +10,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"time"
 
 	"github.com/sony/gobreaker/v2"
 
+	"payline/connectors/internal/trust"
 	"payline/domain"
 )
 
@@ -81,20 +79,9 @@ func New(cfg Config) (*Client, error) {
 		c.cooldown = 30 * time.Second
 	}
 	if c.http == nil {
-		transport := http.DefaultTransport.(*http.Transport).Clone()
-		if cfg.CAFile != "" {
-			pem, err := os.ReadFile(cfg.CAFile)
-			if err != nil {
-				return nil, fmt.Errorf("--connector-ca-file: %w", err)
-			}
-			roots, err := x509.SystemCertPool()
-			if err != nil {
-				roots = x509.NewCertPool()
-			}
-			if !roots.AppendCertsFromPEM(pem) {
-				return nil, fmt.Errorf("--connector-ca-file %s holds no PEM certificate", cfg.CAFile)
-			}
-			transport.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+		transport, err := trust.Transport(cfg.CAFile, "--connector-ca-file")
+		if err != nil {
+			return nil, err
 		}
 		c.http = &http.Client{Transport: transport}
 	}

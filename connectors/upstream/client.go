@@ -9,19 +9,17 @@ package upstream
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"payline/connectors/internal/trust"
 	"payline/domain"
 )
 
@@ -76,20 +74,9 @@ func New(cfg Config) (*Client, error) {
 		c.linkJS = u.String() + "/link/v1/link.js"
 	}
 	if c.http == nil {
-		transport := http.DefaultTransport.(*http.Transport).Clone()
-		if cfg.CAFile != "" {
-			pem, err := os.ReadFile(cfg.CAFile)
-			if err != nil {
-				return nil, fmt.Errorf("--upstream-ca-file: %w", err)
-			}
-			roots, err := x509.SystemCertPool()
-			if err != nil {
-				roots = x509.NewCertPool()
-			}
-			if !roots.AppendCertsFromPEM(pem) {
-				return nil, fmt.Errorf("--upstream-ca-file %s holds no PEM certificate", cfg.CAFile)
-			}
-			transport.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+		transport, err := trust.Transport(cfg.CAFile, "--upstream-ca-file")
+		if err != nil {
+			return nil, err
 		}
 		c.http = &http.Client{Timeout: 15 * time.Second, Transport: transport}
 	}
