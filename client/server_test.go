@@ -175,3 +175,22 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// npmInstalled runs npm ci in dir unless probe (a path under
+// node_modules) is there already. npm is required: missing, the test
+// fails.
+func npmInstalled(t *testing.T, dir, probe string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", probe)); err == nil {
+		return
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Fatalf("this test needs npm to install %s's locked packages: %v", dir, err)
+	}
+	cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+	}
+}

@@ -1,0 +1,2 @@
+export { API_VERSION, PaylineError, createClient } from './client.js';
+export { signWebhook, verifyWebhook, WebhookError } from './webhook.js';

@@ -1,0 +1,3100 @@
+// Generated from docs/openapi.yaml (API version 2025-07-08) by generate.mjs with openapi-typescript. DO NOT EDIT.
+
+export interface paths {
+    "/employers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List employers, ordered by name. */
+        get: operations["listEmployers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employers/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Look an employer up by EIN. */
+        get: operations["lookupEmployer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/employers/{employer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getEmployer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List platforms, ordered by name. ESPs only with include_esps=true. */
+        get: operations["listPlatforms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platforms/{platform_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getPlatform"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search employers and platforms by name.
+         * @description Exact name matches rank first, then names starting with q, then
+         *     names with a later word starting with q, then names containing q;
+         *     by name within each tier. Case and punctuation are ignored.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/link_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a link token that starts Link; it expires after one hour and is single-use. */
+        post: operations["createLinkToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Jobs started through Link that have an outcome, newest first; monitoring refreshes are not listed. */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a workspace member in to the admin API; the token lasts one hour.
+         * @description Every refusal is INVALID_CREDENTIALS (401), whether the e-mail or the
+         *     password was wrong. After five failures for one e-mail, or from one
+         *     client address, attempts are refused with 429 and Retry-After until
+         *     a minute has passed per further attempt, counted by every instance
+         *     alike. Send the token as
+         *     `Authorization: Bearer <token>` to the other /admin endpoints.
+         */
+        post: operations["adminToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's API keys in this server's mode, newest first (never their secrets). Every role may list. */
+        get: operations["listAPIKeys"];
+        put?: never;
+        /**
+         * Administrators only. Creates a key; its secret is in this response only.
+         * @description expires_at (RFC 3339, or "2006-01-02 15:04:05" as UTC) makes a key
+         *     that stops authenticating then (EXPIRED_API_SECRET): create the new
+         *     key, move your services to it, and let the old one lapse.
+         */
+        post: operations["createAPIKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api_keys/{api_key}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Administrators only. Revokes a key of the workspace; every instance refuses its secret within a second. */
+        post: operations["revokeAPIKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's members by e-mail, in one page (never their passwords). Every role may list. */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/members/{member_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Administrators only. Ends every session of a member of the workspace, dashboard sign-ins and admin tokens alike, in every mode.
+         * @description The member's tokens and cookies are refused at once (401
+         *     INVALID_ADMIN_TOKEN), and its GraphQL websockets close at their next
+         *     credential check. The administrator's own id ends its own sessions
+         *     too. Written to the audit log as member.sessions_ended. A member of
+         *     another workspace is MEMBER_NOT_FOUND (404), as an unknown id is. A
+         *     member signs out of one session with DELETE /dashboard/session and
+         *     the session's token (Authorization: Bearer) or cookie.
+         */
+        delete: operations["endMemberSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Legacy. A hosted Link page (no SDK needed) for a legacy switch or payment token, which sends the browser to redirect_url when Link ends.
+         * @description The url's fragment carries the link token. When Link ends the page
+         *     redirects to redirect_url with outcome (success, error or exit),
+         *     link_token_id and, on success, account_id, platform_id and job, or
+         *     on error error_type and error_code, added to its query string.
+         *     Only http:// and https:// redirect URLs are accepted. Each site is
+         *     its own end user (end_user_id site_<uuid>).
+         */
+        post: operations["createSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/link_tokens/{token_id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deprecated in favour of GET /jobs?link_token_id=. The token's finished jobs, oldest first, as a bare array in the legacy job shape.
+         * @deprecated
+         * @description Only jobs whose outcome is success or error; params.amount (cents
+         *     or null) as versions before 2023-11-22 show it, whatever
+         *     Service-Version says. Answers carry `Deprecation: @1700611200`
+         *     (RFC 9745: 2023-11-22) and `Link: </v1/jobs?link_token_id=ID>;
+         *     rel="successor-version"`.
+         */
+        get: operations["legacyTokenJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payroll accounts, newest first. */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listEndUserAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/link_sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox only (404 elsewhere). Completes Link without a browser, through the same code as the modal. */
+        post: operations["sandboxLinkSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/accounts/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Sandbox only (404 elsewhere). Sets monitoring_status, e.g. user_action_required to simulate a broken connection. */
+        patch: operations["sandboxPatchAccount"];
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's webhooks in this mode, oldest first. */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Register a webhook. At most 10 per API key; the eleventh is 400 WEBHOOK_LIMIT_REACHED. */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        get: operations["getWebhook"];
+        /** Change url, enabled_events or status (active resumes a paused webhook). The version cannot change. */
+        put: operations["updateWebhook"];
+        post?: never;
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every delivery attempt to the webhook, newest first. */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_listeners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox and development only. A websocket that receives this key's webhook deliveries (payline webhooks listen).
+         * @description Upgrades to a websocket with subprotocol payline-webhooks-listen.v1
+         *     (docs/webhooks.md). The server registers a webhook whose url is
+         *     payline-listen://<id>, sends {"type":"ready"} and then one
+         *     {"type":"delivery", delivery_id, event, event_id, headers, body}
+         *     per event; the client answers each with {"type":"answer",
+         *     delivery_id, status_code, error}, which the delivery log records.
+         *     Closing the socket deletes the webhook. In production: 404 SANDBOX_ONLY.
+         */
+        get: operations["openWebhookListener"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/upstream/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Development and production with --upstream-url only. Receives the upstream's webhook deliveries (docs/upstreams.md).
+         * @description Registered at the upstream by serve itself. The delivery's
+         *     x-service-signature (or x-pinwheel-signature) must be v2= and the
+         *     hex HMAC-SHA256, keyed with the upstream secret, of
+         *     "v2:" + x-timestamp + ":" + body, with x-timestamp within 5
+         *     minutes; otherwise 401 INVALID_WEBHOOK_SIGNATURE and nothing
+         *     changes. The account the event names is read back from the
+         *     upstream and stored here before the 200; 503 UPSTREAM_UNAVAILABLE
+         *     when it cannot be, so the upstream delivers again. Replays change
+         *     nothing.
+         */
+        post: operations["receiveUpstreamWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document. No secret needed. */
+        get: operations["getOpenAPI"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connector-protocol.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connector protocol's OpenAPI document (docs/connectors.md). No secret needed. */
+        get: operations["getConnectorProtocol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox only (404 elsewhere). Sends a signed webhook.test event now and returns the logged attempt. */
+        post: operations["sandboxTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's identity; 404 PRODUCT_NOT_FOUND (naming the job that produces it) until a job has. */
+        get: operations["getIdentity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/employment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's employment; 404 PRODUCT_NOT_FOUND (naming the job that produces it) until a job has. */
+        get: operations["getEmployment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/income": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's income; 404 PRODUCT_NOT_FOUND (naming the job that produces it) until a job has. */
+        get: operations["getIncome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/direct_deposit_allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's direct deposit allocations; 404 PRODUCT_NOT_FOUND (naming the job that produces it) until a job has. */
+        get: operations["getDirectDepositAllocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/paystubs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Paystubs by pay date, newest first. */
+        get: operations["listPaystubs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/paystubs/{paystub_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getPaystub"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/documents/{document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/tax_forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** W-2s, newest year first. */
+        get: operations["listTaxForms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/tax_forms/{tax_form_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One tax form, with a signed link to its document (a PDF).
+         * @description parsed_data is always included (the vendor returns it only with
+         *     with_parsed_data=true; Payline accepts that parameter and has the
+         *     data anyway).
+         */
+        get: operations["getTaxForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shifts of a time-and-attendance account, newest first. */
+        get: operations["listShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Documents of the end user. */
+        get: operations["listDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/earnings_stream/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Estimated payouts of the end user's connected accounts, soonest first. */
+        get: operations["listEarningsStreamPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/bill_navigator/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["setBillNavigatorStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/verification_reports/voie": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verification of income and employment from every payroll account of the end user.
+         * @description Rebuilt only when the accounts' data changed since the last build; every GET mints a fresh download link.
+         */
+        get: operations["getVOIE"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/verification_reports/voe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verification of employment from every payroll account of the end user. */
+        get: operations["getVOE"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/files/{document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A document's PDF, through the signed link in its download_url.
+         * @description Needs no API secret: the link is the credential. It expires at
+         *     download_url_expiration (15 minutes by default); an expired, altered
+         *     or unknown link is 403 DOWNLOAD_LINK_INVALID. HEAD and Range work.
+         */
+        get: operations["downloadDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Permanently disconnect; connected becomes false and monitoring_status unavailable. Data stays readable. */
+        post: operations["disconnectAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{account_id}/disable_monitoring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop refreshes; monitoring_status becomes customer_disabled. */
+        post: operations["disableMonitoring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        APIKey: {
+            /** @enum {string} */
+            mode: "sandbox" | "development" | "production";
+            /** @description The key's public id, for logs and revocation; not a credential. */
+            key: string;
+            /** @description Only when the key is created. */
+            secret?: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Neither revoked nor expired. */
+            is_active: boolean;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        Member: {
+            /**
+             * Format: uuid
+             * @description What DELETE /admin/members/{member_id}/sessions takes.
+             */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "administrator" | "developer" | "viewer";
+            /** Format: date-time */
+            created_at: string;
+        };
+        ProductMeta: {
+            refreshed_at: components["schemas"]["Timestamp"];
+        };
+        ListMetaWithFreshness: {
+            count: number;
+            next_cursor: string | null;
+            refreshed_at: components["schemas"]["Timestamp"] | null;
+        };
+        EarningsStreamMeta: {
+            count: number;
+            next_cursor: string | null;
+            refreshed_at: components["schemas"]["Timestamp"] | null;
+            updated_at: components["schemas"]["Timestamp"] | null;
+        };
+        Address: {
+            raw: string;
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string;
+            postal_code: string;
+            country: string;
+        };
+        PhoneNumber: {
+            value: string;
+            /** @enum {string} */
+            type: "home" | "work" | "mobile";
+        };
+        ProductCommon: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            account_id: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        Identity: components["schemas"]["ProductCommon"] & {
+            full_name: string;
+            /** Format: date */
+            date_of_birth: string;
+            last_four_ssn: string;
+            emails: string[];
+            address: components["schemas"]["Address"];
+            phone_numbers: components["schemas"]["PhoneNumber"][];
+        };
+        Employment: components["schemas"]["ProductCommon"] & {
+            /** @enum {string} */
+            status: "employed" | "terminated" | "furloughed";
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            termination_date: string | null;
+            employer_name: string;
+            employer_address: components["schemas"]["Address"];
+            employer_phone_number: components["schemas"]["PhoneNumber"];
+            title: string;
+        };
+        Income: components["schemas"]["ProductCommon"] & {
+            /** @description Cents per compensation_unit. */
+            compensation_amount: number;
+            /** @enum {string} */
+            compensation_unit: "hourly" | "daily" | "weekly" | "bi-weekly" | "semi-weekly" | "monthly" | "semi-monthly" | "annually" | "variable" | "per_mile";
+            currency: string;
+            /** @enum {string} */
+            pay_frequency: "daily" | "weekly" | "bi-weekly" | "monthly" | "semi-monthly" | "variable";
+        };
+        DirectDepositAllocations: components["schemas"]["ProductCommon"] & {
+            allocations: {
+                account_name: string;
+                /** @enum {string} */
+                account_type: "checking" | "savings";
+                /** @enum {string} */
+                allocation_type: "amount" | "percentage" | "remainder";
+                amount: number | null;
+                percentage: number | null;
+                bank_name: string | null;
+                currency: string;
+                masked_account_number: string;
+                priority: number;
+                routing_number: string;
+            }[];
+        };
+        PayLine: {
+            name: string;
+            category: string;
+            amount: number;
+            hours: number | null;
+            rate: number | null;
+        };
+        Paystub: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            account_id: string;
+            /** Format: date */
+            pay_date: string;
+            /** Format: date */
+            pay_period_start: string;
+            /** Format: date */
+            pay_period_end: string;
+            gross_pay_amount: number;
+            gross_pay_ytd: number;
+            net_pay_amount: number;
+            net_pay_ytd: number;
+            check_amount: number;
+            total_taxes: number;
+            total_deductions: number;
+            total_reimbursements: number;
+            currency: string;
+            employer_name: string;
+            external_paystub_id: string;
+            earnings: components["schemas"]["PayLine"][];
+            /** @description The taxes withheld this pay period; they add up to total_taxes. */
+            taxes: {
+                name: string;
+                /** @enum {string} */
+                category: "federal_income" | "social_security" | "medicare" | "state_income" | "local_income" | "other";
+                /** @description cents */
+                amount: number;
+            }[];
+            /** @description The deductions this pay period; they add up to total_deductions. */
+            deductions: {
+                name: string;
+                category: string;
+                /** @description cents */
+                amount: number;
+            }[];
+            /** @description Time-off balances; empty when the platform reports none (the sandbox models none). */
+            time_off: {
+                name: string;
+                /** @enum {string} */
+                category: "pto" | "sick" | "other";
+                available_hours?: number;
+                earned_hours?: number;
+                used_hours?: number;
+            }[];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A paystub as verification reports show it (the vendor's report schema has no itemised lines). */
+        ReportPaystub: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            account_id: string;
+            /** Format: date */
+            pay_date: string;
+            /** Format: date */
+            pay_period_start: string;
+            /** Format: date */
+            pay_period_end: string;
+            gross_pay_amount: number;
+            gross_pay_ytd: number;
+            net_pay_amount: number;
+            net_pay_ytd: number;
+            check_amount: number;
+            total_taxes: number;
+            total_deductions: number;
+            total_reimbursements: number;
+            currency: string;
+            employer_name: string;
+            external_paystub_id: string;
+            earnings: components["schemas"]["PayLine"][];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        W2: {
+            document_type?: string;
+            applicant?: {
+                name?: string;
+                ssn?: string;
+                address?: components["schemas"]["Address"];
+            };
+            employer_name?: string;
+            total_wages?: number;
+            state_wages?: number;
+            social_security_wages?: number;
+            medicare_wages?: number;
+            federal_taxes?: number;
+            state_taxes?: number;
+            social_security_taxes?: number;
+            medicare_taxes?: number;
+            tax_year?: string;
+        };
+        TaxForm: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            account_id: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The tax year of the form. */
+            year: number;
+            /**
+             * @description The vendor's form names; Payline's sandbox has W-2s.
+             * @enum {string}
+             */
+            form_type: "W-2" | "W-2C" | "1099-NEC" | "1099-MISC" | "1099-K" | "1040";
+            /**
+             * Format: uuid
+             * @description The end user's document (GET /end_users/{id}/documents/{document_id}).
+             */
+            document_id: string;
+            document?: components["schemas"]["DocumentLink"];
+            parsed_data: components["schemas"]["W2"];
+        };
+        Shift: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            account_id: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            /**
+             * @description The work performed.
+             * @enum {string}
+             */
+            type: "shift" | "rideshare" | "delivery" | "other";
+            /** @description An IANA time zone name. */
+            timezone: string;
+            /** @description The periods worked, clock-in to clock-out. */
+            timestamps: {
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            }[];
+            earnings: components["schemas"]["PayLine"][];
+            /** @description ISO 4217; USD in the sandbox. */
+            currency: string;
+        };
+        DocumentLink: {
+            /** Format: uuid */
+            id: string;
+            /** @description A signed link: {public_url}/files/{id}?expires=...&signature=... */
+            download_url: string;
+            download_url_expiration: components["schemas"]["Timestamp"];
+        };
+        DirectDepositFormData: {
+            /** @enum {string} */
+            document_type: "direct_deposit_form";
+            /** @description Empty when no identity was read; the form leaves a line to fill in. */
+            employee_name: string;
+            employer_name: string;
+            account_name?: string;
+            /** @enum {string} */
+            account_type: "checking" | "savings";
+            masked_account_number: string;
+            routing_number: string;
+            /** @description The switch's action and allocation, as on its job. */
+            params: Record<string, never>;
+        };
+        VerificationReport: {
+            /**
+             * Format: uuid
+             * @description The report's id, the same across rebuilds; the PDF's Reference # is {id}-v{version}.
+             */
+            id: string;
+            /** @description The organization the report was made for (the customer's name). */
+            requester: string;
+            /** @description The tracking id the request that built this version gave (?tracking_id=); empty for none. Printed on the PDF. */
+            tracking_id: string;
+            /**
+             * @description The permissible purpose the request that built this version gave (?purpose=); empty for none. Printed on the PDF.
+             * @enum {string}
+             */
+            purpose: "" | "credit_application" | "account_review" | "employment" | "tenant_screening" | "insurance" | "government_benefits" | "consumer_request";
+            /** @description This build's number (1 for the first); every rebuild from changed data is a new version with its own PDF. */
+            version: number;
+            /**
+             * @description The report's earlier builds still kept (--report-retention, 25 months by default), newest first, each with a fresh
+             *     link to its own PDF, so the version an underwriter read can be fetched again.
+             */
+            versions: {
+                version: number;
+                /** @description The Reference # printed on that build's PDF. */
+                reference: string;
+                refreshed_at: components["schemas"]["Timestamp"];
+                document: components["schemas"]["DocumentLink"];
+            }[];
+            /** @description When the underlying data last changed. */
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description When the report was last built. */
+            refreshed_at: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            report_type: "voie" | "voe";
+            employee: {
+                name: {
+                    first_name: string;
+                    middle_name: string;
+                    last_name: string;
+                    full_name: string;
+                };
+                address: components["schemas"]["Address"];
+                last_four_ssn: string;
+                date_of_birth: string;
+                phone_numbers: components["schemas"]["PhoneNumber"][];
+            };
+            employments: components["schemas"]["ReportEmployment"][];
+            /** @description What the report could not draw from source data, what Payline derived, and where identity came from. */
+            completeness: {
+                missing: string[];
+                derived: string[];
+                paystubs: {
+                    /** Format: date */
+                    from: string;
+                    /** Format: date */
+                    to: string;
+                } | null;
+                identity_source_account_id: string;
+                identity_conflicts: string[];
+            };
+            document: components["schemas"]["DocumentLink"];
+        };
+        ReportEmployment: {
+            /** Format: uuid */
+            account_id: string;
+            employer_name: string;
+            employer_address: components["schemas"]["Address"];
+            start_date: string;
+            employment_duration_months: number;
+            employment_status: string;
+            /** @description Empty: no platform reports it (listed in completeness.missing). */
+            employment_type: string;
+            termination_date: string | null;
+            title: string;
+            most_recent_pay_date: string | null;
+            /** @description The earliest start date of the end user's employments at this employer: a rehire keeps its first. */
+            original_hire_date: string;
+            /** @description This employment's own start date. */
+            most_recent_hire_date: string;
+            /** @description Digits, as the payroll platform reported them; null when none did. */
+            employer_phone_number: string | null;
+            /** @description From the directory's employer; null when not on record. */
+            employer_ein: string | null;
+            /** @description Where this employment's figures came from. */
+            source: {
+                platform_id: string;
+                /** @description The payroll platform read, as the directory names it ("" when it does not). */
+                platform_name: string;
+                data_as_of: components["schemas"]["Timestamp"];
+            };
+            /** @description VOIE only. */
+            income?: {
+                /** @description Cents; null for an employment that ended or without a rate. */
+                projected_annual_income: number | null;
+                /** @description How the projection was derived, in words ("$22.24 an hour × 39.9 average hours a week × 52"). */
+                projection_basis: string;
+                /** @description The hours the last twelve months of paystubs report, per week; null when they report none. */
+                average_weekly_hours: number | null;
+                /** @description Which paystubs the average comes from, in words. */
+                hours_basis: string;
+                pay_frequency: string;
+                compensation_unit: string;
+                /** @description Cents per compensation_unit. */
+                compensation_amount: number;
+                currency: string;
+                annual_incomes: {
+                    year: string;
+                    gross_pay_ytd: number;
+                    net_pay_ytd: number;
+                    total_deductions_ytd: number;
+                    total_reimbursements_ytd: number;
+                    total_taxes_ytd: number;
+                    earnings_ytds: {
+                        amount: number;
+                        category: string;
+                    }[];
+                    paystub_count: number;
+                    /**
+                     * @description Where gross_pay_ytd and net_pay_ytd come from: the sum of every paystub of the year (all were
+                     *     read); the year's last paystub's year-to-date figures (the paystubs read start mid-year); or
+                     *     partial, the sum of paystubs that start mid-year and carry no year-to-date figures.
+                     * @enum {string}
+                     */
+                    basis: "paystubs" | "year_to_date" | "partial";
+                    /** @description The year's earliest paystub read. */
+                    first_pay_date: string;
+                    /** @description Some of the year's figures cover less than the year (taxes, deductions, reimbursements and earnings are sums of the paystubs read). */
+                    partial: boolean;
+                    /** @description The year's earnings lines in the written VOE's columns, in cents. Base is salary and regular hourly pay. */
+                    earnings_by_type: {
+                        base: number;
+                        overtime: number;
+                        bonus: number;
+                        commission: number;
+                        other: number;
+                    };
+                    /**
+                     * @description The year's W-2 beside its paystubs (null without one): wages (box 1), Medicare wages (box 5, which
+                     *     pre-tax deductions do not lower, so it should equal gross_pay_ytd), gross_pay_ytd minus box 5 in cents,
+                     *     and flagged when that is over a dollar in a year whose gross covers the whole year.
+                     */
+                    w2: {
+                        wages: number;
+                        medicare_wages: number;
+                        difference: number;
+                        flagged: boolean;
+                    } | null;
+                }[];
+                paystubs: components["schemas"]["ReportPaystub"][];
+            };
+        };
+        Document: {
+            /** Format: uuid */
+            id: string;
+            created_at: components["schemas"]["Timestamp"];
+            end_user_id: string;
+            /**
+             * Format: uuid
+             * @description The account it came from; null for a document the user uploaded in Link.
+             */
+            account_id: string | null;
+            /** @enum {string} */
+            document_type: "w2" | "direct_deposit_form" | "paystub";
+            /** @description An uploaded document's file name, as the user's device gave it. */
+            file_name?: string;
+            document: components["schemas"]["DocumentLink"];
+            /** @description What was read from the document; null when nothing could be (an upload Payline cannot read). */
+            parsed_data: (components["schemas"]["W2"] | components["schemas"]["DirectDepositFormData"] | components["schemas"]["UploadedPaystub"]) | null;
+            warnings: {
+                field: string;
+                /** @enum {string} */
+                status: "unparsable";
+                message: string;
+            }[];
+            fraud: {
+                /** @enum {string} */
+                status: "suspected" | "not_suspected" | "unavailable";
+            };
+        };
+        UploadedPaystub: {
+            /** @enum {string} */
+            document_type: "paystub";
+            employer_name: string;
+            /** Format: date */
+            pay_date: string;
+            /** Format: date */
+            pay_period_start: string;
+            /** Format: date */
+            pay_period_end: string;
+            gross_pay_amount: number;
+            net_pay_amount: number;
+            gross_pay_ytd: number;
+            net_pay_ytd: number;
+            currency: string;
+        };
+        Payout: {
+            /** @enum {string} */
+            status: "estimated" | "processed";
+            /** Format: date */
+            pay_date: string;
+            /** @description The payout's net pay, the sum of its earnings' net pay (cents). */
+            net_pay: {
+                amount: number;
+                currency: string;
+            };
+            earnings: {
+                /** Format: date */
+                date: string;
+                confidence_score: number;
+                net_pay: {
+                    amount: number;
+                    currency: string;
+                };
+            }[];
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            enabled_events: string[];
+            /** @enum {string} */
+            status: "active" | "paused";
+            version: string;
+            created_at: components["schemas"]["Timestamp"];
+            last_updated: components["schemas"]["Timestamp"];
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            event: string;
+            /** Format: uuid */
+            event_id: string;
+            attempt: number;
+            /** @description Null when no response arrived. */
+            status_code: number | null;
+            latency_ms: number;
+            /** @enum {string} */
+            outcome: "delivered" | "retrying" | "failed" | "skipped";
+            error: string | null;
+            /**
+             * @description The start of the endpoint's response body (at most 512 bytes, cut on a character
+             *     boundary, control characters shown as U+FFFD), so you can see why it refused a delivery.
+             *     Null when no response arrived or its body was empty. Stored sealed.
+             */
+            response_excerpt: string | null;
+            next_attempt: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @enum {string} */
+        Outcome: "success" | "pending" | "error";
+        /** @enum {string} */
+        MonitoringStatus: "active" | "degraded" | "user_action_required" | "customer_disabled" | "unavailable";
+        /**
+         * @description org_name is required (3 to 30 characters); end_user_id too unless account_id is set (On Demand
+         *     Update). A direct_deposit_switch in required_jobs or features needs allocation.targets. The
+         *     legacy form (job, account_number, routing_number, account_type, account_name) maps onto
+         *     required_jobs and allocation.targets.
+         */
+        LinkTokenCreate: {
+            org_name?: string;
+            end_user_id?: string;
+            /** @enum {string} */
+            solution?: "Verify" | "Bill Switch" | "Bill Manager" | "Paycheck Viewer" | "Switch Kit" | "Deposit Switch";
+            features?: components["schemas"]["JobType"][];
+            required_jobs?: components["schemas"]["JobType"][];
+            allocation?: {
+                /** @enum {string} */
+                type?: "amount" | "percentage" | "remainder";
+                /**
+                 * Format: decimal
+                 * @description Dollars with at most two decimals (0.01 to 1000000.00) for amount, read from the literal; a whole percentage from 1 to 100 for percentage; absent for remainder. Exponents and strings are refused.
+                 */
+                value?: number;
+                targets?: {
+                    name?: string;
+                    /** @enum {string} */
+                    type: "checking" | "savings";
+                    account_number: string;
+                    /** @description Must pass the ABA checksum. */
+                    routing_number: string;
+                }[];
+            };
+            /** Format: uuid */
+            employer_id?: string;
+            /** Format: uuid */
+            platform_id?: string;
+            /** Format: uuid */
+            account_id?: string;
+            /**
+             * Format: decimal
+             * @description Legacy form: dollars with exactly two decimals (19.99, 25.00), 0.01 to 1000000.00.
+             */
+            amount?: number;
+            skip_intro_screen?: boolean;
+            disable_direct_deposit_splitting?: boolean;
+            /** @enum {string} */
+            language?: "en" | "es";
+            end_user?: {
+                platform_matching?: {
+                    social_security_number?: string;
+                    social_security_last_four?: string;
+                    first_name?: string;
+                    last_name?: string;
+                    /** Format: date */
+                    date_of_birth?: string;
+                    mobile_phone_number?: string;
+                    home_address_zip_code?: string;
+                    /** Format: email */
+                    email?: string;
+                };
+            };
+            /** @enum {string} */
+            job?: "direct_deposit_switch" | "direct_deposit_payment";
+            account_number?: string;
+            routing_number?: string;
+            /** @enum {string} */
+            account_type?: "checking" | "savings";
+            account_name?: string;
+            skip_exit_survey?: boolean;
+        };
+        LinkToken: {
+            /** Format: uuid */
+            id: string;
+            token: string;
+            expires: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            mode: "sandbox" | "development" | "production";
+        };
+        Account: {
+            /** Format: uuid */
+            id: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            link_token_id: string;
+            /** Format: uuid */
+            platform_id: string;
+            end_user_id: string;
+            connected: boolean;
+            monitoring_status: components["schemas"]["MonitoringStatus"];
+            data_updated_at: {
+                [key: string]: components["schemas"]["Timestamp"];
+            };
+            data_refreshed_at: {
+                [key: string]: components["schemas"]["Timestamp"];
+            };
+        };
+        Job: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            account_id: string;
+            /** Format: uuid */
+            platform_id: string;
+            /** @description Ends in (Partnership) for partner platforms. */
+            platform_name: string;
+            /** Format: uuid */
+            link_token_id: string;
+            name: components["schemas"]["JobType"];
+            timestamp: components["schemas"]["Timestamp"];
+            outcome: components["schemas"]["Outcome"];
+            error_code: string | null;
+            /** @description The kind of error (the vendor's field): PLATFORM_ERROR, USER_ACTION_REQUIRED, ...; null unless the outcome is error. */
+            error_type: string | null;
+            /** @description For switches: action and allocation (absent for platform matching). For read jobs, what they fetched: count, and from_pay_date/to_pay_date (paystubs) or year/document_type (tax_forms), with sync_status. Versions before 2023-11-22 add amount (cents or null). */
+            params: {
+                /** @enum {string} */
+                action?: "full_switch" | "partial_switch";
+                amount?: number | null;
+                /** @description How many data objects the job fetched. */
+                count?: number;
+                /** Format: date */
+                from_pay_date?: string;
+                /** Format: date */
+                to_pay_date?: string;
+                /** @enum {string} */
+                sync_status?: "in_progress" | "complete";
+                /** @description The newest tax year a tax_forms job read. */
+                year?: number;
+                /** @enum {string} */
+                document_type?: "paystub" | "W-2" | "1099" | "direct_deposit_form" | "verification_report" | "1040" | "bank_statement" | "ssi_award_letter" | "w2" | "verification_photo";
+                /**
+                 * @description bill_switch: the new payment method's kind.
+                 * @enum {string}
+                 */
+                type?: "ach" | "card";
+                /** @description bill_switch: the new payment method, never in full. */
+                payment?: {
+                    card_name?: string;
+                    last_four_card_number?: string;
+                    account_name?: string;
+                    /** @enum {string} */
+                    account_type?: "checking" | "savings";
+                    last_four_account_number?: string;
+                };
+                allocation?: {
+                    /** @enum {string} */
+                    type?: "amount" | "percentage" | "remainder";
+                    /**
+                     * Format: decimal
+                     * @description Dollars written from cents with two decimals (19.99) for amount; the whole percentage for percentage.
+                     */
+                    value?: number;
+                    target?: {
+                        account_name?: string;
+                        /** @enum {string} */
+                        account_type: "checking" | "savings";
+                        /** @description The target account's last four digits (absent only on switches recorded before Payline kept them). */
+                        last_four_account_number?: string;
+                    };
+                };
+            };
+        };
+        ErrorBody: {
+            error: {
+                /** @enum {string} */
+                type: "RECORD_NOT_FOUND" | "INVALID_REQUEST_PARAMETERS" | "UNAUTHORIZED_REQUEST" | "UNKNOWN_ERROR" | "RATE_LIMIT_EXCEEDED";
+                code: string;
+                message: string;
+                status_code: number;
+            };
+        };
+        PaginationMeta: {
+            count: number;
+            /** @description Null on the last page. */
+            next_cursor: string | null;
+        };
+        /** Format: date-time */
+        Timestamp: string;
+        /** @enum {string} */
+        JobType: "identity" | "paystubs" | "income" | "direct_deposit_switch" | "bill_cancellation" | "employment" | "shifts" | "direct_deposit_payment" | "tax_forms" | "bill_switch" | "direct_deposit_allocations";
+        /** @enum {string} */
+        PlatformType: "payroll" | "time_and_attendance" | "tax" | "merchant";
+        /** @enum {string} */
+        MerchantCategory: "automotive" | "buy_now_pay_later" | "charity_and_donations" | "education" | "entertainment_and_recreation" | "financial_services" | "fitness" | "food_and_delivery" | "gaming" | "health_and_wellness" | "home_and_household_services" | "insurance" | "internet_and_telecom" | "loan" | "media" | "music_and_audio_streaming" | "news" | "other" | "productivity_and_saas_tools" | "professional_services" | "rent" | "shopping_and_retail" | "social_and_dating" | "sports" | "travel_and_transportation" | "utilities" | "video_streaming";
+        Employer: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            last_updated: components["schemas"]["Timestamp"];
+            /** Format: uri */
+            logo_url?: string;
+            supported_jobs: components["schemas"]["JobType"][];
+            amount_supported: boolean;
+            fractional_amount_supported: boolean;
+            /**
+             * Format: decimal
+             * @description Dollars written from stored cents with two decimals (5.00); absent when amounts are not supported.
+             */
+            min_amount?: number;
+            /**
+             * Format: decimal
+             * @description Dollars written from stored cents with two decimals (2500.00); absent when amounts are not supported.
+             */
+            max_amount?: number;
+            percentage_supported: boolean;
+            /** @description 0 when percentages are not supported. */
+            min_percentage: number;
+            /** @description 0 when percentages are not supported. */
+            max_percentage: number;
+        };
+        Platform: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            display_name: string;
+            type: components["schemas"]["PlatformType"];
+            last_updated: components["schemas"]["Timestamp"];
+            /** Format: uri */
+            logo_url?: string;
+            merchant_categories: components["schemas"]["MerchantCategory"][];
+            /** @description Null except for merchant platforms. */
+            merchant_category: components["schemas"]["MerchantCategory"] | null;
+            supported_jobs: components["schemas"]["JobType"][];
+            amount_supported: boolean;
+            fractional_amount_supported: boolean;
+            /** Format: decimal */
+            min_amount?: number;
+            /** Format: decimal */
+            max_amount?: number;
+            percentage_supported: boolean;
+            min_percentage: number;
+            max_percentage: number;
+        };
+        /** @description An Employer (response_type employer) or a Platform (response_type platform, with platform_type). */
+        SearchResult: {
+            /** @enum {string} */
+            response_type: "employer" | "platform";
+            platform_type?: components["schemas"]["PlatformType"];
+            /** Format: uuid */
+            id: string;
+            name: string;
+            display_name?: string;
+            type?: components["schemas"]["PlatformType"];
+            last_updated: components["schemas"]["Timestamp"];
+            /** Format: uri */
+            logo_url?: string;
+            merchant_categories?: components["schemas"]["MerchantCategory"][];
+            merchant_category?: components["schemas"]["MerchantCategory"] | null;
+            supported_jobs: components["schemas"]["JobType"][];
+            amount_supported: boolean;
+            fractional_amount_supported: boolean;
+            /** Format: decimal */
+            min_amount?: number;
+            /** Format: decimal */
+            max_amount?: number;
+            percentage_supported: boolean;
+            min_percentage: number;
+            max_percentage: number;
+        };
+    };
+    responses: {
+        /** @description The webhook. */
+        OneWebhook: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["Webhook"];
+                };
+            };
+        };
+        /** @description A page of accounts. */
+        AccountPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    meta: components["schemas"]["PaginationMeta"];
+                    data: components["schemas"]["Account"][];
+                };
+            };
+        };
+        /** @description The account. */
+        OneAccount: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["Account"];
+                };
+            };
+        };
+        /** @description The report, with a fresh download link to its PDF. */
+        OneReport: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["VerificationReport"];
+                };
+            };
+        };
+        /**
+         * @description 400 INVALID_REQUEST_PARAMETERS, 401 UNAUTHORIZED_REQUEST,
+         *     404 RECORD_NOT_FOUND, 429 RATE_LIMIT_EXCEEDED (with Retry-After),
+         *     500 UNKNOWN_ERROR.
+         */
+        Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Your own reference for this report (a loan or case number). Printed on the PDF and echoed in the JSON; a tracking id other than the current version's builds a version of its own. */
+        ReportTrackingID: string;
+        /** @description The permissible purpose you have for the report. Printed on the PDF and echoed in the JSON; another purpose than the current version's builds a version of its own. */
+        ReportPurpose: "credit_application" | "account_review" | "employment" | "tenant_screening" | "insurance" | "government_benefits" | "consumer_request";
+        ServiceVersion: "2025-07-08" | "2023-11-22" | "2023-07-18" | "2023-04-18" | "2022-09-09" | "2022-06-22" | "2022-03-02";
+        /** @description meta.next_cursor of the previous page, unchanged. */
+        Cursor: string;
+        Limit: number;
+        /** @description Only rows updated after this RFC 3339 date-time. */
+        LastUpdated: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listEmployers: {
+        parameters: {
+            query?: {
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+                /** @description Only rows updated after this RFC 3339 date-time. */
+                last_updated?: components["parameters"]["LastUpdated"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of employers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["Employer"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    lookupEmployer: {
+        parameters: {
+            query: {
+                /** @description Exactly 9 digits, no dash. */
+                ein: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The employer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Employer"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getEmployer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                employer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The employer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Employer"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listPlatforms: {
+        parameters: {
+            query?: {
+                include_esps?: boolean;
+                type?: components["schemas"]["PlatformType"];
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+                /** @description Only rows updated after this RFC 3339 date-time. */
+                last_updated?: components["parameters"]["LastUpdated"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of platforms. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["Platform"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Platform"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                q: string;
+                /** @description Repeatable; results support every job listed. */
+                supported_jobs?: components["schemas"]["JobType"][];
+                response_types?: ("employer" | "platform")[];
+                amount_supported?: boolean;
+                platform_type?: components["schemas"]["PlatformType"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matches, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            count: number;
+                        };
+                        data: components["schemas"]["SearchResult"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    createLinkToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description The token. `token` is shown only here. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LinkToken"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                job_types?: components["schemas"]["JobType"][];
+                link_token_id?: string;
+                account_id?: string;
+                outcome?: components["schemas"]["Outcome"];
+                from_timestamp?: string;
+                to_timestamp?: string;
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of jobs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["Job"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    adminToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The member's e-mail address. */
+                    username: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            token: string;
+                            /** Format: date-time */
+                            expiration: string;
+                            workspace_name: string;
+                            /** @enum {string} */
+                            mode: "sandbox" | "development" | "production";
+                            /** @enum {string} */
+                            user_role: "administrator" | "developer" | "viewer";
+                        };
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listAPIKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["APIKey"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    createAPIKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key with its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["APIKey"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeAPIKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                api_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["APIKey"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every member of the workspace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["Member"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    endMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whose sessions ended, and how many there were (0 when none were open). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            member_id: string;
+                            email: string;
+                            sessions_ended: number;
+                        };
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    createSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    org_name: string;
+                    /** @enum {string} */
+                    job: "direct_deposit_switch" | "direct_deposit_payment";
+                    account_number: string;
+                    routing_number: string;
+                    /** @enum {string} */
+                    account_type: "checking" | "savings";
+                    account_name?: string;
+                    /** Format: uri */
+                    redirect_url: string;
+                    /**
+                     * Format: decimal
+                     * @description Dollars with exactly two decimals; required for direct_deposit_payment.
+                     */
+                    amount?: number;
+                    /** Format: uuid */
+                    employer_id?: string;
+                    /** Format: uuid */
+                    platform_id?: string;
+                    /** @default false */
+                    skip_exit_survey?: boolean;
+                    /**
+                     * @description Seconds the url works.
+                     * @default 900
+                     */
+                    ttl?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            url: string;
+                            /** @description Unix seconds */
+                            expires: number;
+                            /** Format: uuid */
+                            token_id: string;
+                        };
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    legacyTokenJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token's jobs. */
+            200: {
+                headers: {
+                    Deprecation?: string;
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"][];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                connected?: boolean;
+                monitoring_status?: components["schemas"]["MonitoringStatus"];
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AccountPage"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneAccount"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listEndUserAccounts: {
+        parameters: {
+            query?: {
+                connected?: boolean;
+                monitoring_status?: components["schemas"]["MonitoringStatus"];
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                end_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AccountPage"];
+            default: components["responses"]["Error"];
+        };
+    };
+    sandboxLinkSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The link token value. */
+                    token: string;
+                    /** Format: uuid */
+                    platform_id?: string;
+                    /** Format: uuid */
+                    employer_id?: string;
+                    username: string;
+                    password: string;
+                    mfa_code?: string;
+                    /** @description For switch tokens; a full switch when absent. */
+                    allocation?: {
+                        /** @enum {string} */
+                        action?: "full_switch" | "partial_switch";
+                        /** @enum {string} */
+                        type?: "amount" | "percentage" | "remainder";
+                        /**
+                         * Format: decimal
+                         * @description Dollars with at most two decimals for amount; a whole percentage for percentage.
+                         */
+                        value?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The account the login made. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            /** Format: uuid */
+                            link_token_id: string;
+                        };
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    sandboxPatchAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    monitoring_status: "active" | "degraded" | "user_action_required" | "unavailable";
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["OneAccount"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    /** @enum {string} */
+                    version: "2025-07-08" | "2023-11-22" | "2023-07-18" | "2023-04-18";
+                    enabled_events: string[];
+                    /** @enum {string} */
+                    status?: "active" | "paused";
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["OneWebhook"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneWebhook"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string;
+                    enabled_events?: string[];
+                    /** @enum {string} */
+                    status?: "active" | "paused";
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["OneWebhook"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the body is an empty object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    openWebhookListener: {
+        parameters: {
+            query?: {
+                enabled_events?: string;
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching to the websocket protocol. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    receiveUpstreamWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: string;
+                    event_id: string;
+                    payload: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received and ingested. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received?: boolean;
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getOpenAPI: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI description. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+        };
+    };
+    getConnectorProtocol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connector protocol, version 1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+        };
+    };
+    sandboxTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product and when it was last read from the platform. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Identity"];
+                        meta: components["schemas"]["ProductMeta"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getEmployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product and when it was last read from the platform. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Employment"];
+                        meta: components["schemas"]["ProductMeta"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getIncome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product and when it was last read from the platform. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Income"];
+                        meta: components["schemas"]["ProductMeta"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getDirectDepositAllocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product and when it was last read from the platform. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DirectDepositAllocations"];
+                        meta: components["schemas"]["ProductMeta"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listPaystubs: {
+        parameters: {
+            query?: {
+                /** @description Only stubs paid on or after this date. */
+                from_pay_date?: string;
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["ListMetaWithFreshness"];
+                        data: components["schemas"]["Paystub"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getPaystub: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+                paystub_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The paystub. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Paystub"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                end_user_id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Document"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listTaxForms: {
+        parameters: {
+            query?: {
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["ListMetaWithFreshness"];
+                        data: components["schemas"]["TaxForm"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getTaxForm: {
+        parameters: {
+            query?: {
+                with_parsed_data?: boolean;
+            };
+            header?: never;
+            path: {
+                account_id: string;
+                tax_form_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tax form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxForm"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listShifts: {
+        parameters: {
+            query?: {
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["ListMetaWithFreshness"];
+                        data: components["schemas"]["Shift"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                type?: "direct_deposit_form" | "w2";
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                end_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["Document"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listEarningsStreamPayouts: {
+        parameters: {
+            query?: {
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                end_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["EarningsStreamMeta"];
+                        data: components["schemas"]["Payout"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    setBillNavigatorStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                end_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "deactivate";
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getVOIE: {
+        parameters: {
+            query?: {
+                /** @description Your own reference for this report (a loan or case number). Printed on the PDF and echoed in the JSON; a tracking id other than the current version's builds a version of its own. */
+                tracking_id?: components["parameters"]["ReportTrackingID"];
+                /** @description The permissible purpose you have for the report. Printed on the PDF and echoed in the JSON; another purpose than the current version's builds a version of its own. */
+                purpose?: components["parameters"]["ReportPurpose"];
+            };
+            header?: never;
+            path: {
+                end_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneReport"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getVOE: {
+        parameters: {
+            query?: {
+                /** @description Your own reference for this report (a loan or case number). Printed on the PDF and echoed in the JSON; a tracking id other than the current version's builds a version of its own. */
+                tracking_id?: components["parameters"]["ReportTrackingID"];
+                /** @description The permissible purpose you have for the report. Printed on the PDF and echoed in the JSON; another purpose than the current version's builds a version of its own. */
+                purpose?: components["parameters"]["ReportPurpose"];
+            };
+            header?: never;
+            path: {
+                end_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneReport"];
+            default: components["responses"]["Error"];
+        };
+    };
+    downloadDocument: {
+        parameters: {
+            query: {
+                expires: string;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF, as an attachment, not cached. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The requested range of the PDF. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    disconnectAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    disableMonitoring: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Monitoring disabled. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+}
