@@ -92,7 +92,7 @@ func TestReactLink(t *testing.T) {
 	}
 	var success struct {
 		AccountID, PlatformID, Job string
-		Params                    struct{ Action string }
+		Params                     struct{ Action string }
 	}
 	if err := json.Unmarshal(callbacks[0][1], &success); err != nil {
 		t.Fatal(err)
