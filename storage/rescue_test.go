@@ -1,7 +1,9 @@
 package storage_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -254,9 +256,17 @@ func TestSkewedInstancesRerunNoLiveJob(t *testing.T) {
 		var mu sync.Mutex
 		var delivered []int
 		release := make(chan struct{})
+		// What the queues log (rescues, River's warnings) is printed when
+		// the test fails.
+		var logs bytes.Buffer
+		logger := slog.New(slog.NewTextHandler(&lockedWriter{mu: &mu, w: &logs}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		start := func(name string, skew time.Duration) *storage.Queue {
-			q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: name,
-				HeartbeatEvery: 50 * time.Millisecond, DeadAfter: 300 * time.Millisecond, OrphanAfter: time.Hour,
+			q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond, InstanceID: name, Logger: logger.With("instance", name),
+				// DeadAfter is far below the skew (so judging by either
+				// instance's own clock would fail) and far above a stall of
+				// the busy CI machine: with 300 ms, a heartbeat held up that
+				// long under -race once had the live job rescued and run twice.
+				HeartbeatEvery: 50 * time.Millisecond, DeadAfter: 2 * time.Second, OrphanAfter: time.Hour,
 				Clock: func() time.Time { return time.Now().Add(skew) }})
 			if err != nil {
 				t.Fatal(err)
@@ -309,8 +319,10 @@ func TestSkewedInstancesRerunNoLiveJob(t *testing.T) {
 			}
 		}
 		if n := count(); n != 1 || len(running) != 1 || ahead.Rescued() != 0 || behind.Rescued() != 0 {
-			t.Errorf("the live delivery ran %d times; running %v; rescued by the instance ahead %d, behind %d",
-				n, running, ahead.Rescued(), behind.Rescued())
+			mu.Lock()
+			t.Errorf("the live delivery ran %d times (attempts %v); running %v; rescued by the instance ahead %d, behind %d; the queues logged:\n%s",
+				n, delivered, running, ahead.Rescued(), behind.Rescued(), logs.String())
+			mu.Unlock()
 		}
 		for _, client := range running {
 			if client != behind.ClientID() {
@@ -396,4 +408,16 @@ func TestRescuerIgnoresSkewedClocks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lockedWriter serialises writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
