@@ -64,6 +64,10 @@ type Options struct {
 	RecheckEvery time.Duration
 	// WriteTimeout bounds one websocket write (WriteTimeout when zero).
 	WriteTimeout time.Duration
+	// OperationTimeout bounds one query or mutation (OperationTimeout
+	// when zero). The REST tests raise it: under the race detector an
+	// operation runs several times slower than in production.
+	OperationTimeout time.Duration
 }
 
 // NewHandler serves GraphQL over POST, GET and graphql-transport-ws,
@@ -113,6 +117,7 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 	srv.AroundResponses(func(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 		return next(withLoaders(ctx, r))
 	})
+	timeout := cmp.Or(o.OperationTimeout, OperationTimeout)
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		op := graphql.GetOperationContext(ctx).Operation
 		release, err := admit(ctx, op)
@@ -124,7 +129,7 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 			return next(ctx)
 		}
 		defer release()
-		ctx, cancel := context.WithTimeoutCause(ctx, OperationTimeout, errOperationTimeout)
+		ctx, cancel := context.WithTimeoutCause(ctx, timeout, operationTimeout{timeout})
 		responses := next(ctx)
 		return func(ctx context.Context) *graphql.Response {
 			defer cancel()
@@ -165,9 +170,11 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 	})
 }
 
-// errOperationTimeout is the cause of an operation's context ending at
-// OperationTimeout.
-var errOperationTimeout = errors.New("operation timeout")
+// operationTimeout is the cause of an operation's context ending at its
+// deadline.
+type operationTimeout struct{ after time.Duration }
+
+func (e operationTimeout) Error() string { return "operation timeout after " + e.after.String() }
 
 // admit decides whether an operation may run, before any resolver does.
 // Over HTTP a subscription is refused (it could never answer, and it
@@ -390,6 +397,7 @@ func presentError(ctx context.Context, log *slog.Logger, err error) *gqlerror.Er
 	var de *domain.Error
 	if !errors.As(err, &de) {
 		var existing *gqlerror.Error
+		var timedOut operationTimeout
 		switch {
 		case errors.As(err, &existing) && existing.Message == "introspection disabled":
 			de = domain.Errorf(domain.KindForbidden, domain.CodeIntrospectionDisabled,
@@ -401,9 +409,9 @@ func presentError(ctx context.Context, log *slog.Logger, err error) *gqlerror.Er
 			// quote the body: named, never logged or echoed.
 			de = domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON,
 				"the request could not be read as a GraphQL request; send {\"query\": ..., \"variables\": {...}}")
-		case errors.Is(context.Cause(ctx), errOperationTimeout):
+		case errors.As(context.Cause(ctx), &timedOut):
 			de = domain.Errorf(domain.KindUnavailable, domain.CodeOperationTimeout,
-				"the operation ran longer than %s and was stopped; ask for fewer objects or smaller pages", OperationTimeout)
+				"the operation ran longer than %s and was stopped; ask for fewer objects or smaller pages", timedOut.after)
 		default:
 			de = domain.AsError(err)
 		}

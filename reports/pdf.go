@@ -53,6 +53,9 @@ type pdfDoc struct {
 	// unprintable are the runes the Go fonts lack (CJK, among others),
 	// printed as "?" and named at the end of the document.
 	unprintable []rune
+	// pdfa: every font is embedded and the document is PDF/A-2b
+	// (pdfa.go).
+	pdfa bool
 }
 
 // renderPDF draws a document and returns its bytes. created fixes the
@@ -117,9 +120,10 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	f.SetProducer("Payline", true)
 	d := &pdfDoc{Fpdf: f, font: "Helvetica"}
 	if unicode {
-		d.font = "Go"
+		d.font, d.pdfa = "Go", true
 		f.AddUTF8FontFromBytes(d.font, "", goregular.TTF)
 		f.AddUTF8FontFromBytes(d.font, "B", gobold.TTF)
+		pdfaConformance(f, m, created)
 	} else {
 		d.encode = charmap.Windows1252.NewEncoder().String
 	}
@@ -197,6 +201,9 @@ func (d *pdfDoc) bytes() ([]byte, error) {
 	var buf bytes.Buffer
 	if err := d.Output(&buf); err != nil {
 		return nil, err
+	}
+	if d.pdfa {
+		return withFileID(buf.Bytes())
 	}
 	return buf.Bytes(), nil
 }
