@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -151,6 +152,9 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 // str is s in the document's encoding; in the Go fonts, a rune they
 // lack is written "?" and remembered, so the document can name it.
 func (d *pdfDoc) str(s string) string {
+	if ascii(s) { // both encodings keep ASCII as it is; most cells are
+		return s
+	}
 	if d.encode == nil {
 		return strings.Map(func(r rune) rune {
 			if r < 0x80 || r == '\n' || goGlyphs(r) {
@@ -164,10 +168,25 @@ func (d *pdfDoc) str(s string) string {
 	}
 	out, err := d.encode(s)
 	if err != nil {
+		// This copy will be thrown away for one in the Go fonts: fpdf's
+		// error state makes the rest of its drawing calls return at once.
 		d.misfit = true
+		d.SetError(errMisfit)
 		return s
 	}
 	return out
+}
+
+// errMisfit stops drawing a Helvetica copy that met a rune WinAnsi lacks.
+var errMisfit = errors.New("reports: a rune outside WinAnsi; drawing again in the Go fonts")
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // CellFormat is fpdf's, with txt in the document's encoding.
