@@ -3,21 +3,19 @@ package client_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"payline/client"
 	"payline/client/api"
+	"payline/internal/browsertest"
 )
 
 // TestReactLink mounts @payline/link-react's <PaylineLink> in a test page
@@ -66,25 +64,25 @@ func TestReactLink(t *testing.T) {
 		return res.JSON200.Data.Token
 	}
 
-	b := browser{t: t, ctx: newBrowser(t)}
+	b := newPage(t)
 	b.navigate(page.URL + "/react-test/#token=" + newToken())
-	b.until("the button, enabled once link.js has loaded", `(() => { const b = document.querySelector('button.connect'); return !!b && !b.disabled; })()`)
+	b.Until("the button, enabled once link.js has loaded", `(() => { const b = document.querySelector('button.connect'); return !!b && !b.disabled; })()`)
 	b.run(chromedp.Click("button.connect"))
-	b.click("#consent-continue")
-	b.waitScreen("SEARCH_DEFAULT")
-	b.typeInto("#search-input", "summit payroll")
-	b.click(`.result[data-kind="platform"]`)
-	b.click("#confirm-provider")
-	b.typeInto("#username", "user_good")
-	b.typeInto("#password", "pass_good")
-	b.click("#login-submit")
-	b.click("#alloc-full")
-	b.click("#alloc-continue")
-	b.click("#confirm-switch")
-	b.waitScreen("JOB_SUCCESS")
-	b.until("onSuccess", `window.paylineCallbacks.some(c => c[0] === 'onSuccess')`)
-	b.click("#done")
-	b.until("onExit and the modal to close", `window.paylineCallbacks.some(c => c[0] === 'onExit') && !document.querySelector('#payline-link-frame')`)
+	b.Click("#consent-continue")
+	b.WaitScreen("SEARCH_DEFAULT")
+	b.TypeInto("#search-input", "summit payroll")
+	b.Click(`.result[data-kind="platform"]`)
+	b.Click("#confirm-provider")
+	b.TypeInto("#username", "user_good")
+	b.TypeInto("#password", "pass_good")
+	b.Click("#login-submit")
+	b.Click("#alloc-full")
+	b.Click("#alloc-continue")
+	b.Click("#confirm-switch")
+	b.WaitScreen("JOB_SUCCESS")
+	b.Until("onSuccess", `window.paylineCallbacks.some(c => c[0] === 'onSuccess')`)
+	b.Click("#done")
+	b.Until("onExit and the modal to close", `window.paylineCallbacks.some(c => c[0] === 'onExit') && !document.querySelector('#payline-link-frame')`)
 
 	var callbacks [][2]json.RawMessage
 	if err := json.Unmarshal([]byte(b.eval(`JSON.stringify(window.paylineCallbacks)`)), &callbacks); err != nil {
@@ -107,49 +105,26 @@ func TestReactLink(t *testing.T) {
 
 	// Unmounting with Link open closes the modal.
 	b.navigate(page.URL + "/react-test/#token=" + newToken())
-	b.until("the button", `(() => { const b = document.querySelector('button.connect'); return !!b && !b.disabled; })()`)
+	b.Until("the button", `(() => { const b = document.querySelector('button.connect'); return !!b && !b.disabled; })()`)
 	b.run(chromedp.Click("button.connect"))
-	b.until("the modal", `!!document.querySelector('#payline-link-frame')`)
+	b.Until("the modal", `!!document.querySelector('#payline-link-frame')`)
 	b.eval(`(window.unmountLink(), "")`)
-	b.until("the modal to go with the component", `!!document.querySelector('#unmounted') && !document.querySelector('#payline-link-frame')`)
-}
-
-// chromiumPath is Debian's chromium, which .ci/run installs.
-const chromiumPath = "/usr/bin/chromium"
-
-// newBrowser starts headless Chromium for one test. Without it the test
-// is skipped loudly, except under CI=true, where it fails.
-func newBrowser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing: CI must run the browser tests (apt-get install chromium)", chromiumPath)
-		}
-		t.Skipf("*** SKIPPING browser test: %s not installed (apt-get install chromium) ***", chromiumPath)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
-	return ctx
+	b.Until("the modal to go with the component", `!!document.querySelector('#unmounted') && !document.querySelector('#payline-link-frame')`)
 }
 
 // browser drives the test page and the Link modal's same-origin frame.
 type browser struct {
-	t   *testing.T
-	ctx context.Context
+	browsertest.Page
+	t *testing.T
 }
 
-const frameDoc = `document.querySelector('#payline-link-frame') && document.querySelector('#payline-link-frame').contentDocument`
+func newPage(t *testing.T) browser {
+	return browser{Page: browsertest.Page{T: t, Ctx: browsertest.New(t)}, t: t}
+}
 
 func (b browser) run(steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	if err := chromedp.Do(b.ctx, steps...); err != nil {
+	if err := chromedp.Do(b.Ctx, steps...); err != nil {
 		b.t.Fatal(err)
 	}
 }
@@ -157,7 +132,7 @@ func (b browser) run(steps ...chromedp.Action[chromedp.Void]) {
 // eval returns the string js evaluates to.
 func (b browser) eval(js string) string {
 	b.t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](js))
+	v, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](js))
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -168,41 +143,4 @@ func (b browser) navigate(u string) {
 	b.t.Helper()
 	// A new hash alone does not reload the page.
 	b.run(chromedp.Navigate("about:blank"), chromedp.Navigate(u))
-}
-
-// until polls js in the page until it is true, or fails after 20s.
-func (b browser) until(what, js string) {
-	b.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js))
-		if err != nil {
-			b.t.Fatalf("%s: %v", what, err)
-		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			events, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`JSON.stringify(window.paylineEvents)`))
-			b.t.Fatalf("timed out waiting for %s; events so far: %s", what, events)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (b browser) click(sel string) {
-	b.t.Helper()
-	b.until("click "+sel, fmt.Sprintf(`(() => { const d = %s; const el = d && d.querySelector(%q);
-		if (!el || el.disabled || el.offsetParent === null) return false; el.click(); return true; })()`, frameDoc, sel))
-}
-
-func (b browser) typeInto(sel, value string) {
-	b.t.Helper()
-	b.until("type into "+sel, fmt.Sprintf(`(() => { const d = %s; const el = d && d.querySelector(%q);
-		if (!el) return false; el.value = %q; el.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, frameDoc, sel, value))
-}
-
-func (b browser) waitScreen(name string) {
-	b.t.Helper()
-	b.until("screen "+name, fmt.Sprintf(`(window.paylineEvents || []).some(e => e[0] === 'screen_transition' && e[1].screen_name === %q)`, name))
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -16,38 +15,13 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/browsertest"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
 
-// chromiumPath is Debian's chromium, which .ci/run installs.
-const chromiumPath = "/usr/bin/chromium"
-
-// newBrowser starts headless Chromium for one test. Without it the test
-// is skipped loudly, except under CI=true, where it fails.
-func newBrowser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing: CI must run the browser tests (apt-get install chromium)", chromiumPath)
-		}
-		t.Skipf("*** SKIPPING browser test: %s not installed (apt-get install chromium) ***", chromiumPath)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath),
-		chromedp.NoSandbox,
-		chromedp.Headless,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
-	return ctx
-}
+// newBrowser starts headless Chromium for one test (browsertest.New).
+func newBrowser(t *testing.T) context.Context { return browsertest.New(t) }
 
 // modal drives the Link iframe of the demo page, which is same-origin.
 type modal struct {
@@ -55,44 +29,18 @@ type modal struct {
 	ctx context.Context
 }
 
-const frameDoc = `document.querySelector('#payline-link-frame') && document.querySelector('#payline-link-frame').contentDocument`
+const frameDoc = browsertest.FrameDoc
 
-// eval runs JS in the page until it returns true, or fails after 15s.
-func (m modal) until(what, js string) {
-	m.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		ok, err := chromedp.Run(m.ctx, chromedp.Evaluate[bool](js))
-		if err != nil {
-			m.t.Fatalf("%s: %v", what, err)
-		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			events, _ := chromedp.Run(m.ctx, chromedp.Evaluate[string](`JSON.stringify(window.paylineEvents)`))
-			m.t.Fatalf("timed out waiting for %s; events so far: %s", what, events)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+func (m modal) page() browsertest.Page { return browsertest.Page{T: m.t, Ctx: m.ctx} }
 
-func (m modal) click(sel string) {
-	m.t.Helper()
-	m.until("click "+sel, fmt.Sprintf(`(() => { const d = %s; const el = d && d.querySelector(%q);
-		if (!el || el.disabled || el.offsetParent === null) return false; el.click(); return true; })()`, frameDoc, sel))
-}
-
+// until runs JS in the page until it returns true, or fails after 20s.
+func (m modal) until(what, js string) { m.t.Helper(); m.page().Until(what, js) }
+func (m modal) click(sel string)      { m.t.Helper(); m.page().Click(sel) }
 func (m modal) typeInto(sel, value string) {
 	m.t.Helper()
-	m.until("type into "+sel, fmt.Sprintf(`(() => { const d = %s; const el = d && d.querySelector(%q);
-		if (!el) return false; el.value = %q; el.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, frameDoc, sel, value))
+	m.page().TypeInto(sel, value)
 }
-
-func (m modal) waitScreen(name string) {
-	m.t.Helper()
-	m.until("screen "+name, fmt.Sprintf(`(window.paylineEvents || []).some(e => e[0] === 'screen_transition' && e[1].screen_name === %q)`, name))
-}
+func (m modal) waitScreen(name string) { m.t.Helper(); m.page().WaitScreen(name) }
 
 type clientEvent struct {
 	Name    string
