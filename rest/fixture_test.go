@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,6 +50,9 @@ type fixture struct {
 	monitoring *domain.MonitoringService
 	jobs       *domain.JobService
 	members    *domain.MemberService
+	// requestStatements counts the statements the server's requests run
+	// (storage.CountStatements), not those of background work.
+	requestStatements *atomic.Int64
 	// skipSpec turns the OpenAPI check off, for tests that serve shapes
 	// the document does not describe on purpose.
 	skipSpec bool
@@ -189,12 +193,15 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		cfg.GraphQLPublic = graph.IsPublic
 	}
 	s := NewServer(cfg)
-	srv.Config.Handler = s
+	requestStatements := new(atomic.Int64)
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeHTTP(w, r.WithContext(storage.CountStatements(r.Context(), requestStatements)))
+	})
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
 		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks, monitoring: monitoring, jobs: jobs,
-		members: members}
+		members: members, requestStatements: requestStatements}
 }
 
 // refreshMonitored refreshes every monitored account now, in this

@@ -283,7 +283,20 @@ type inTxKey struct{}
 // on both databases.
 func (db *DB) checkOutside(ctx context.Context) {
 	db.Statements.Add(1)
+	if n, ok := ctx.Value(statementCountKey{}).(*atomic.Int64); ok {
+		n.Add(1)
+	}
 	checkOutside(ctx)
+}
+
+type statementCountKey struct{}
+
+// CountStatements returns a context under which every statement a DB
+// runs (outside transactions, as Statements) is also counted into n.
+// Tests give it to one request so what they count is that request's
+// work alone, not a background poll or another test's.
+func CountStatements(ctx context.Context, n *atomic.Int64) context.Context {
+	return context.WithValue(ctx, statementCountKey{}, n)
 }
 
 func checkOutside(ctx context.Context) {
