@@ -2,3 +2,6 @@ package reports
 
 // AxisStep is axisStep, for the layout tests.
 var AxisStep = axisStep
+
+// CompressPages is compressPages, for its tests.
+var CompressPages = compressPages

@@ -112,7 +112,7 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	f.SetCatalogSort(true)
 	f.SetCreationDate(created)
 	f.SetModificationDate(created)
-	f.SetCompression(true)
+	f.SetCompression(false) // bytes compresses the pages (streams.go)
 	f.SetTitle(m.Title, true)
 	f.SetSubject(m.Subject, true)
 	f.SetKeywords(strings.Join(m.Keywords, ", "), true)
@@ -221,10 +221,14 @@ func (d *pdfDoc) bytes() ([]byte, error) {
 	if err := d.Output(&buf); err != nil {
 		return nil, err
 	}
-	if d.pdfa {
-		return withFileID(buf.Bytes())
+	pdf, err := compressPages(buf.Bytes())
+	if err != nil {
+		return nil, err
 	}
-	return buf.Bytes(), nil
+	if d.pdfa {
+		return withFileID(pdf)
+	}
+	return pdf, nil
 }
 
 // titleBlock is the cover band: the document's name on the left, and on
