@@ -5,3 +5,6 @@ var AxisStep = axisStep
 
 // CompressPages is compressPages, for its tests.
 var CompressPages = compressPages
+
+// Unhinted is unhinted, for its tests.
+var Unhinted = unhinted

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
-	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/text/encoding/charmap"
@@ -122,8 +121,8 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	d := &pdfDoc{Fpdf: f, font: "Helvetica"}
 	if unicode {
 		d.font, d.pdfa = "Go", true
-		f.AddUTF8FontFromBytes(d.font, "", goregular.TTF)
-		f.AddUTF8FontFromBytes(d.font, "B", gobold.TTF)
+		f.AddUTF8FontFromBytes(d.font, "", goRegular())
+		f.AddUTF8FontFromBytes(d.font, "B", goBold())
 		pdfaConformance(f, m, created)
 	} else {
 		d.encode = charmap.Windows1252.NewEncoder().String
