@@ -49,7 +49,6 @@ type pdfDoc struct {
 	width  float64 // of the text area
 	font   string
 	encode func(string) (string, error) // nil when the font takes UTF-8
-	misfit bool                         // a string had a rune encode could not take
 	// unprintable are the runes the Go fonts lack (CJK, among others),
 	// printed as "?" and named at the end of the document.
 	unprintable []rune
@@ -63,8 +62,10 @@ type pdfDoc struct {
 // left-hand footer text.
 func renderPDF(m pdfMeta, created time.Time, footer string, draw func(d *pdfDoc)) ([]byte, error) {
 	d := newPDF(m, created, footer, false)
-	draw(d)
-	if d.misfit {
+	if !drawFits(d, func(d *pdfDoc) {
+		d.str(footer) // drawn as each page closes, the last one after draw
+		draw(d)
+	}) {
 		d = newPDF(m, created, footer, true)
 		draw(d)
 	}
@@ -80,6 +81,23 @@ func renderPDF(m pdfMeta, created time.Time, footer string, draw func(d *pdfDoc)
 			strings.Join(names, ", ") + "): no font it carries has them. The data itself holds them as written.")
 	}
 	return d.bytes()
+}
+
+// drawFits draws a Helvetica copy and reports whether every string fit
+// WinAnsi. The first that does not ends the drawing there (str panics
+// with errMisfit, recovered here, as encoding/json unwinds its encoder):
+// the copy is thrown away, so nothing after it is worth formatting.
+func drawFits(d *pdfDoc, draw func(d *pdfDoc)) (fits bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r != errMisfit {
+				panic(r)
+			}
+			fits = false
+		}
+	}()
+	draw(d)
+	return true
 }
 
 // goGlyphs reports whether the Go fonts have a glyph for each rune.
@@ -167,16 +185,12 @@ func (d *pdfDoc) str(s string) string {
 	}
 	out, err := d.encode(s)
 	if err != nil {
-		// This copy will be thrown away for one in the Go fonts: fpdf's
-		// error state makes the rest of its drawing calls return at once.
-		d.misfit = true
-		d.SetError(errMisfit)
-		return s
+		panic(errMisfit) // drawFits recovers it and draws in the Go fonts
 	}
 	return out
 }
 
-// errMisfit stops drawing a Helvetica copy that met a rune WinAnsi lacks.
+// errMisfit stops drawing a Helvetica copy at a rune WinAnsi lacks.
 var errMisfit = errors.New("reports: a rune outside WinAnsi; drawing again in the Go fonts")
 
 func ascii(s string) bool {
@@ -220,14 +234,17 @@ func (d *pdfDoc) bytes() ([]byte, error) {
 	if err := d.Output(&buf); err != nil {
 		return nil, err
 	}
-	pdf, err := compressPages(buf.Bytes())
+	f, err := parsePDF(buf.Bytes())
 	if err != nil {
 		return nil, err
 	}
-	if d.pdfa {
-		return withFileID(pdf)
+	if err := f.compressStreams(); err != nil {
+		return nil, err
 	}
-	return pdf, nil
+	if d.pdfa {
+		return pdfaFinish(f)
+	}
+	return f.bytes(), nil
 }
 
 // titleBlock is the cover band: the document's name on the left, and on

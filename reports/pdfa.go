@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,17 +24,10 @@ import (
 // Helvetica path cannot be PDF/A: PDF/A requires every font embedded, and
 // the point of that path is that the standard font is not.
 
-// pdfaConformance marks d as PDF/A-2b: the XMP packet and the output
-// intent. The trailer's /ID is added by withFileID once fpdf has written
-// the document.
+// pdfaConformance gives the document PDF/A-2b's XMP packet; pdfaFinish
+// adds the rest to the written file.
 func pdfaConformance(f *fpdf.Fpdf, m pdfMeta, created time.Time) {
 	f.SetXmpMetadata(xmpPacket(m, created))
-	f.AddOutputIntent(fpdf.OutputIntentType{
-		SubtypeIdent:              fpdf.OutputIntent_GTS_PDFA1, // "GTS_PDFA1" is PDF/A's intent for every part
-		OutputConditionIdentifier: "sRGB IEC61966-2.1",
-		Info:                      "sRGB IEC61966-2.1",
-		ICCProfile:                srgbProfile(),
-	})
 }
 
 // xmpPacket is the document's XMP metadata: PDF/A part 2, conformance B,
@@ -73,34 +67,45 @@ func xmpPacket(m pdfMeta, created time.Time) []byte {
 <?xpacket end="r"?>`)
 }
 
-// withFileID finishes the trailer of a PDF/A document fpdf wrote. It adds
-// the file identifier PDF/A requires: two copies of a digest of the
-// document (the same bytes give the same id). And it corrects /Info:
-// fpdf (v0.12.0) names the object just before the catalog, which is the
-// information dictionary unless output intents were added, when it is
-// their profile; the dictionary is then the object before the one
-// profile. The trailer follows the cross-reference table, so no offset
-// moves. TestPDFA holds fpdf to this layout.
-func withFileID(pdf []byte) ([]byte, error) {
-	i := bytes.LastIndex(pdf, []byte("\ntrailer\n<<\n"))
-	if i < 0 {
-		return nil, fmt.Errorf("reports: no trailer in the PDF to add its file id to")
+// pdfaFinish adds to a document fpdf wrote what PDF/A asks beyond its
+// fonts and XMP packet, and writes it: the output intent (sRGB, its
+// profile compressed once a process rather than by fpdf for every
+// document) and the file identifier, two copies of a digest of the
+// document, so the same bytes give the same id. It checks that the
+// trailer's /Info names the information dictionary, which fpdf (v0.12.0)
+// gets wrong when it writes output intents itself. TestPDFA reads all of
+// it back.
+func pdfaFinish(f *pdfFile) ([]byte, error) {
+	catalog, err := f.find("<<\n/Type /Catalog\n")
+	if err != nil {
+		return nil, err
 	}
-	trailer := string(pdf[i:])
-	var root, info int
-	if _, err := fmt.Sscanf(trailer[strings.Index(trailer, "/Root "):], "/Root %d 0 R\n/Info %d 0 R", &root, &info); err != nil {
-		return nil, fmt.Errorf("reports: the PDF's trailer is not fpdf's: %w", err)
+	info, err := f.find("<<\n/Producer ")
+	if err != nil {
+		return nil, err
 	}
-	dict := root - 2
-	if !bytes.Contains(pdf, fmt.Appendf(nil, "\n%d 0 obj\n<<\n/Producer ", dict)) {
-		return nil, fmt.Errorf("reports: object %d of the PDF is not its information dictionary", dict)
+	if !bytes.Contains(f.trailer, fmt.Appendf(nil, "\n/Info %d 0 R\n", info)) {
+		return nil, fmt.Errorf("reports: the PDF's trailer does not name its information dictionary, object %d", info)
 	}
+	profile := f.add(iccStream())
+	obj := f.objects[catalog]
+	at := bytes.Index(obj, []byte("/Type /Catalog\n")) + len("/Type /Catalog\n")
+	f.objects[catalog] = slices.Concat(obj[:at], fmt.Appendf(nil, "/OutputIntents [<< /Type /OutputIntent /S /GTS_PDFA1 "+
+		"/OutputConditionIdentifier (sRGB IEC61966-2.1) /Info (sRGB IEC61966-2.1) /DestOutputProfile %d 0 R >>]\n", profile), obj[at:])
+
+	pdf := f.bytes()
+	i := bytes.LastIndex(pdf, []byte("\ntrailer\n<<\n")) + len("\ntrailer\n<<\n")
 	sum := sha256.Sum256(pdf)
 	id := hex.EncodeToString(sum[:16])
-	trailer = strings.Replace(trailer, "trailer\n<<\n", "trailer\n<<\n/ID [<"+id+"> <"+id+">]\n", 1)
-	trailer = strings.Replace(trailer, fmt.Sprintf("/Info %d 0 R", info), fmt.Sprintf("/Info %d 0 R", dict), 1)
-	return append(pdf[:i:i], trailer...), nil
+	return slices.Concat(pdf[:i], []byte("/ID [<"+id+"> <"+id+">]\n"), pdf[i:]), nil
 }
+
+// iccStream is the output intent's profile as a PDF stream object's body.
+var iccStream = sync.OnceValue(func() []byte {
+	z := deflate(srgbProfile())
+	out := fmt.Appendf(nil, "<< /N 3 /Alternate /DeviceRGB /Length %d /Filter /FlateDecode >>\nstream\n", len(z))
+	return append(append(out, z...), "\nendstream"...)
+})
 
 // srgbProfile is an ICC (version 2.1) display profile of sRGB, written
 // here from the standard's published values rather than copied from a

@@ -158,9 +158,24 @@ func TestPDFA(t *testing.T) {
 	if err := json.Unmarshal(doc.QPDF[1], &objects); err != nil {
 		t.Fatal(err)
 	}
-	var root string
+	var root, infoDict string
+	var size float64
 	if tr, ok := objects["trailer"]; ok {
 		root, _ = tr.Value["/Root"].(string)
+		infoDict, _ = tr.Value["/Info"].(string)
+		size, _ = tr.Value["/Size"].(float64)
+	}
+	count := 0
+	for k := range objects {
+		if strings.HasPrefix(k, "obj:") {
+			count++
+		}
+	}
+	if int(size) != count+1 {
+		t.Errorf("the trailer's /Size is %v for %d objects", size, count)
+	}
+	if objects["obj:"+infoDict].Value["/Producer"] == nil {
+		t.Errorf("the trailer's /Info %q is not the information dictionary", infoDict)
 	}
 	catalog := objects["obj:"+root].Value
 	intents, _ := catalog["/OutputIntents"].([]any)

@@ -17,7 +17,7 @@ import (
 )
 
 // uncompressedPDF is a three-page document as fpdf writes it with page
-// compression off, the input compressPages expects.
+// compression off, the input pdfFile expects.
 func uncompressedPDF(t testing.TB) []byte {
 	f := fpdf.New("P", "mm", "Letter", "")
 	f.SetCompression(false)
