@@ -290,6 +290,9 @@ type Tx interface {
 	// EnqueueRefresh queues a monitoring refresh of an account, once per
 	// account and monitoring period.
 	EnqueueRefresh(ctx context.Context, r RefreshRun) error
+	// EnqueueIngest queues a follow-up ingest of an upstream account at
+	// r.At, visible once the transaction commits (relayed modes).
+	EnqueueIngest(ctx context.Context, r IngestRun) error
 }
 
 // Transactor runs functions in transactions. Outside InTx its stores run

@@ -162,6 +162,8 @@ type RelayService struct {
 	directory *DirectoryService
 	clock     Clock
 
+	followUps []time.Duration // see DefaultIngestFollowUps
+
 	syncing sync.Mutex // one directory sync at a time
 	// employersThrough is the newest last_updated of the upstream's
 	// employers synced so far: later syncs read only what changed since.
@@ -170,7 +172,47 @@ type RelayService struct {
 
 // NewRelayService builds the relay use cases.
 func NewRelayService(tx Transactor, upstream Upstream, directory *DirectoryService, clock Clock) *RelayService {
-	return &RelayService{tx: tx, upstream: upstream, directory: directory, clock: clock}
+	return &RelayService{tx: tx, upstream: upstream, directory: directory, clock: clock, followUps: DefaultIngestFollowUps}
+}
+
+// UpstreamEventlessJobs are the jobs the upstream sends no <job>.added
+// event of (the spec's webhooks have none for them), so only polling
+// learns their outcome.
+var UpstreamEventlessJobs = []JobType{JobBillCancellation, JobDirectDepositPayment}
+
+// DefaultIngestFollowUps are when an account whose link token asked for
+// an eventless job is ingested again after its first sight: the upstream
+// lists a job only once it has run, so one that runs just after the
+// account.added delivery was read would otherwise wait for the next
+// reconciliation. Each follow-up is cheap (two reads) and changes nothing
+// when nothing changed.
+var DefaultIngestFollowUps = []time.Duration{2 * time.Second, 8 * time.Second, 30 * time.Second}
+
+// FollowUpAfter sets the follow-ups' delays, each after the one before
+// (DefaultIngestFollowUps until set; tests shorten them).
+func (s *RelayService) FollowUpAfter(delays ...time.Duration) { s.followUps = delays }
+
+// IngestRun is a follow-up ingest of an upstream account: the
+// attempt'th follow-up (from 1), due at At.
+type IngestRun struct {
+	AccountID string
+	Attempt   int
+	At        time.Time
+}
+
+// FollowUp ingests the account again and queues the next follow-up, if
+// any is left. An account that is not ours (any more) ends the chain.
+func (s *RelayService) FollowUp(ctx context.Context, r IngestRun) error {
+	if err := s.Ingest(ctx, r.AccountID); errors.Is(err, ErrNotOurs) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if r.Attempt >= len(s.followUps) {
+		return nil
+	}
+	return s.tx.EnqueueIngest(ctx, IngestRun{AccountID: r.AccountID, Attempt: r.Attempt + 1,
+		At: s.clock.Now().Add(s.followUps[r.Attempt])})
 }
 
 // ErrNotOurs marks an upstream account no link token of this service
@@ -245,6 +287,12 @@ func (s *RelayService) addAccount(ctx context.Context, tx Tx, t LinkToken, p Pla
 		MonitoringStatus: monitoring, DataUpdatedAt: map[string]time.Time{}, DataRefreshedAt: map[string]time.Time{}}
 	if err := tx.Accounts().CreateAccount(ctx, t.Scope(), a); err != nil {
 		return Account{}, err
+	}
+	eventless := slices.ContainsFunc(t.Jobs(), func(j JobType) bool { return slices.Contains(UpstreamEventlessJobs, j) })
+	if eventless && len(s.followUps) > 0 {
+		if err := tx.EnqueueIngest(ctx, IngestRun{AccountID: a.ID, Attempt: 1, At: now.Add(s.followUps[0])}); err != nil {
+			return Account{}, err
+		}
 	}
 	return a, PublishEvent(ctx, tx, t.Scope(), "account.added", now, accountAddedPayload(a))
 }

@@ -71,6 +71,12 @@ func (t *Transactor) EnqueueRefresh(ctx context.Context, r domain.RefreshRun) er
 	return t.queue.insertRefresh(ctx, nil, r)
 }
 
+// EnqueueIngest outside a transaction queues at once.
+func (t *Transactor) EnqueueIngest(ctx context.Context, r domain.IngestRun) error {
+	checkOutside(ctx)
+	return t.queue.insertIngest(ctx, nil, r)
+}
+
 // txStores are the stores of one transaction. Events published in it
 // cost one statement each: the fan-out lookup is memoised, and their
 // delivery jobs and feed notifications are written once, just before the
@@ -152,6 +158,10 @@ func (t *txStores) EnqueueDelivery(_ context.Context, r domain.DeliveryRun) erro
 
 func (t *txStores) EnqueueRefresh(ctx context.Context, r domain.RefreshRun) error {
 	return t.queue.insertRefresh(ctx, t.tx, r)
+}
+
+func (t *txStores) EnqueueIngest(ctx context.Context, r domain.IngestRun) error {
+	return t.queue.insertIngest(ctx, t.tx, r)
 }
 
 // stores runs the queries of the tenant-owned Link tables on q, the

@@ -85,6 +85,7 @@ type Queue struct {
 	scheduler  *monitoringWorker
 	reconciler *reconcileWorker
 	pruner     *pruneWorker
+	ingester   *ingestWorker
 	refresher  *refreshWorker
 	monitoring time.Duration
 	db         *DB
@@ -164,6 +165,9 @@ type Runners struct {
 	// Prune applies the retention policy; it runs at start and every
 	// QueueConfig.PruneInterval on the leader process.
 	Prune func(ctx context.Context) error
+	// Ingest, in a relayed mode, is a follow-up ingest of an upstream
+	// account (domain.RelayService.FollowUp).
+	Ingest func(ctx context.Context, r domain.IngestRun) error
 }
 
 // pruneArgs starts a retention pass.
@@ -202,6 +206,36 @@ func (w *reconcileWorker) Work(ctx context.Context, _ *river.Job[reconcileArgs])
 		return nil
 	}
 	return w.reconcile(ctx)
+}
+
+// ingestArgs is a follow-up ingest of an upstream account
+// (domain.IngestRun).
+type ingestArgs struct {
+	AccountID string `json:"account_id"`
+	Attempt   int    `json:"attempt"`
+}
+
+func (ingestArgs) Kind() string { return "upstream_ingest" }
+
+type ingestWorker struct {
+	river.WorkerDefaults[ingestArgs]
+	ingest func(ctx context.Context, r domain.IngestRun) error
+}
+
+func (w *ingestWorker) Timeout(*river.Job[ingestArgs]) time.Duration { return jobTimeout }
+
+func (w *ingestWorker) Work(ctx context.Context, j *river.Job[ingestArgs]) error {
+	if w.ingest == nil {
+		return nil
+	}
+	return w.ingest(ctx, domain.IngestRun{AccountID: j.Args.AccountID, Attempt: j.Args.Attempt, At: j.ScheduledAt})
+}
+
+// insertIngest queues a follow-up ingest for r.At; a second request for
+// the same account and attempt is the first.
+func (q *Queue) insertIngest(ctx context.Context, tx *sql.Tx, r domain.IngestRun) error {
+	return q.insertArgs(ctx, tx, ingestArgs{AccountID: r.AccountID, Attempt: r.Attempt}, &river.InsertOpts{MaxAttempts: 3,
+		ScheduledAt: r.At, UniqueOpts: river.UniqueOpts{ByArgs: true}})
 }
 
 // monitoringArgs is one step of scheduling monitoring refreshes: a batch
@@ -288,6 +322,8 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	river.AddWorker(workers, q.reconciler)
 	q.pruner = &pruneWorker{}
 	river.AddWorker(workers, q.pruner)
+	q.ingester = &ingestWorker{}
+	river.AddWorker(workers, q.ingester)
 	if cfg.HeartbeatEvery <= 0 {
 		cfg.HeartbeatEvery = DefaultHeartbeatEvery
 	}
@@ -425,6 +461,7 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	q.worker.run, q.deliverer.deliver, q.scheduler.schedule, q.refresher.refresh = r.Job, r.Delivery, r.Schedule, r.Refresh
 	q.reconciler.reconcile = r.Reconcile
 	q.pruner.prune = r.Prune
+	q.ingester.ingest = r.Ingest
 	// The first heartbeat is part of starting: it answers within the
 	// caller's context and a deadline. The clients then run until Stop,
 	// whatever becomes of the caller's context (a start's context ends

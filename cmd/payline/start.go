@@ -417,7 +417,7 @@ func (m *Main) startWorkers(ctx context.Context, s *starting) error {
 	runners := storage.Runners{Job: s.jobs.Run, Delivery: s.webhooks.Deliver, Schedule: s.monitoring.Schedule,
 		Refresh: s.monitoring.RefreshAccount, Prune: m.pruner(storage.NewRetentionStore(m.db), s.clock)}
 	if s.relay != nil {
-		runners.Reconcile = m.reconciler(s.relay)
+		runners.Reconcile, runners.Ingest = m.reconciler(s.relay), s.relay.FollowUp
 	}
 	startCtx, cancel := context.WithTimeout(ctx, queueStartTimeout)
 	defer cancel()

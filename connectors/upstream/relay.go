@@ -213,14 +213,20 @@ func (c *Client) Match(context.Context, domain.PlatformMatching, []domain.Platfo
 	return nil
 }
 
-// pendingRecheck is how soon a job pending upstream is asked about again
-// (its webhook usually comes first and runs it at once).
-const pendingRecheck = 30 * time.Second
+// pendingRecheck is how soon a job pending upstream is asked about again:
+// half its age, from a second up to 30 seconds, so a job that ends
+// quickly is seen quickly and one that stays pending costs few requests.
+// A job with an event of its own usually has its webhook come first,
+// which runs it at once; the eventless ones (domain.UpstreamEventlessJobs)
+// have only this.
+func pendingRecheck(started, now time.Time) time.Duration {
+	return min(max(now.Sub(started)/2, time.Second), 30*time.Second)
+}
 
 // Run implements domain.Connector: the job's outcome, and its time, are
 // the upstream's.
 // A job the upstream does not list yet is pending.
-func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, _, _ time.Time) (domain.JobResult, error) {
+func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, started, now time.Time) (domain.JobResult, error) {
 	jobs, err := c.Jobs(ctx, a.ID)
 	if err != nil {
 		return domain.JobResult{}, err
@@ -236,7 +242,7 @@ func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, _, _ t
 			return domain.JobResult{Outcome: domain.OutcomeError, ErrorCode: uj.ErrorCode, ErrorType: uj.ErrorType, At: uj.CreatedAt}, nil
 		}
 	}
-	return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: pendingRecheck}, nil
+	return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: pendingRecheck(started, now)}, nil
 }
 
 // Act implements domain.Upstream: POST /v1/accounts/{id}/disconnect or

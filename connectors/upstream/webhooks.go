@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"payline/domain"
@@ -22,13 +23,13 @@ func (c *Client) VerifyWebhook(header func(string) string, body []byte, now time
 // WebhookEvents are the upstream events the relay subscribes to: an
 // account's arrival and the outcome of every job the vendor's API names
 // an event for (it has none for direct_deposit_payment and
-// bill_cancellation; those jobs arrive with the account's next event or
-// the reconciliation).
+// bill_cancellation; those jobs arrive with the account's follow-up
+// ingests, domain.DefaultIngestFollowUps, or the reconciliation).
 func WebhookEvents() []string {
 	events := []string{"account.added"}
 	for _, j := range domain.JobTypes {
-		if j == domain.JobDirectDepositPayment || j == domain.JobBillCancellation {
-			continue
+		if slices.Contains(domain.UpstreamEventlessJobs, j) {
+			continue // the relay follows these up by polling (domain.DefaultIngestFollowUps)
 		}
 		events = append(events, string(j)+".added")
 	}
