@@ -4,9 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,10 +41,7 @@ func TestLongNamesWrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "long.pdf")
-	if err := os.WriteFile(path, pdf, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := writePDF(t, "long.pdf", pdf)
 	out, err := exec.Command(bin, "-bbox", path, "-").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -166,10 +161,7 @@ func TestW2BesideYear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "w2.pdf")
-	if err := os.WriteFile(path, pdf, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := writePDF(t, "w2.pdf", pdf)
 	out, err := exec.Command(bin, path, "-").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -187,13 +179,7 @@ func TestW2BesideYear(t *testing.T) {
 // (cross-reference table, object streams, content streams decode), with
 // no warnings. qpdf comes from Debian; CI installs it and fails without it.
 func TestPDFStructure(t *testing.T) {
-	bin, err := exec.LookPath("qpdf")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("qpdf is missing: CI must check the PDFs' structure (apt-get install qpdf)")
-		}
-		t.Skip("*** SKIPPING: qpdf not installed (apt-get install qpdf) ***")
-	}
+	bin := tool(t, "qpdf", "qpdf")
 	voie, src := goldenReport(domain.ReportVOIE)
 	voe, _ := goldenReport(domain.ReportVOE)
 	wide := voie
@@ -213,10 +199,7 @@ func TestPDFStructure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), name+".pdf")
-		if err := os.WriteFile(path, pdf, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		path := writePDF(t, name+".pdf", pdf)
 		out, err := exec.Command(bin, "--check", path).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "No syntax or stream encoding errors found") || strings.Contains(strings.ToLower(string(out)), "warning") {
 			t.Errorf("%s: qpdf --check: %v\n%s", name, err, out)

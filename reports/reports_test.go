@@ -167,16 +167,30 @@ func TestRenderIsDeterministic(t *testing.T) {
 	}
 }
 
-// poppler finds a poppler-utils command; CI installs them, so there a
-// missing one fails rather than skips.
-func poppler(t *testing.T, name string) string {
+// poppler finds a poppler-utils command.
+func poppler(t testing.TB, name string) string { return tool(t, name, "poppler-utils") }
+
+// tool finds a command of the Debian package pkg that the PDF tests run;
+// CI installs them, so there a missing one fails rather than skips.
+func tool(t testing.TB, name, pkg string) string {
 	t.Helper()
 	path, err := exec.LookPath(name)
 	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing: CI must check the PDFs (apt-get install poppler-utils)", name)
+			t.Fatalf("%s is missing: CI must check the PDFs (apt-get install %s)", name, pkg)
 		}
-		t.Skipf("*** SKIPPING: %s not installed (apt-get install poppler-utils) ***", name)
+		t.Skipf("*** SKIPPING: %s not installed (apt-get install %s) ***", name, pkg)
+	}
+	return path
+}
+
+// writePDF writes pdf to a file called name in a temporary directory,
+// for the command-line tools, and returns its path.
+func writePDF(t testing.TB, name string, pdf []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, pdf, 0o600); err != nil {
+		t.Fatal(err)
 	}
 	return path
 }
@@ -194,10 +208,7 @@ func TestPDFText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), typ+".pdf")
-		if err := os.WriteFile(path, pdf, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := writePDF(t, typ+".pdf", pdf)
 		out, err := exec.Command(bin, "-layout", path, "-").Output()
 		if err != nil {
 			t.Fatal(err)
@@ -263,10 +274,7 @@ func TestPDFFonts(t *testing.T) {
 		if got := bytes.Contains(pdf, []byte("/FontFile2")); got != tc.embedded {
 			t.Errorf("%s: font embedded = %v, want %v", tc.name, got, tc.embedded)
 		}
-		path := filepath.Join(t.TempDir(), "r.pdf")
-		if err := os.WriteFile(path, pdf, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := writePDF(t, "r.pdf", pdf)
 		out, err := exec.Command(bin, "-layout", path, "-").Output()
 		if err != nil {
 			t.Fatal(err)
@@ -288,10 +296,7 @@ func TestUnprintableCharacters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "r.pdf")
-	if err := os.WriteFile(path, pdf, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writePDF(t, "r.pdf", pdf)
 	out, err := exec.Command(bin, path, "-").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -367,10 +372,7 @@ func pageImage(t *testing.T, pdf []byte, n int) []byte {
 func textOf(t *testing.T, pdf []byte) string {
 	t.Helper()
 	bin := poppler(t, "pdftotext")
-	path := filepath.Join(t.TempDir(), "doc.pdf")
-	if err := os.WriteFile(path, pdf, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writePDF(t, "doc.pdf", pdf)
 	out, err := exec.Command(bin, "-layout", path, "-").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -506,10 +508,7 @@ func TestMalformedDatesAreUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "voie.pdf")
-	if err := os.WriteFile(path, pdf, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writePDF(t, "voie.pdf", pdf)
 	out, err := exec.Command(poppler(t, "pdftotext"), "-layout", path, "-").Output()
 	if err != nil {
 		t.Fatal(err)
