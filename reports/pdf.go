@@ -129,7 +129,7 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	f.SetCatalogSort(true)
 	f.SetCreationDate(created)
 	f.SetModificationDate(created)
-	f.SetCompression(false) // bytes compresses the pages (streams.go)
+	f.SetCompression(false) // bytes compresses the pages (pdffile.go)
 	f.SetTitle(m.Title, true)
 	f.SetSubject(m.Subject, true)
 	f.SetKeywords(strings.Join(m.Keywords, ", "), true)
