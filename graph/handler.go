@@ -101,7 +101,7 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 		// the schema is public anyway at /graphql/schema.graphql.
 		srv.Use(extension.Introspection{})
 	}
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: newTenantQueries(PersistedQueries)})
 	srv.Use(textBounds{}) // after the persisted query is looked up, before anything parses it
 	srv.Use(extension.FixedComplexityLimit(ComplexityLimit))
 	srv.Use(depthLimit{})
