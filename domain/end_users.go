@@ -15,6 +15,9 @@ func EndUserAccounts(ctx context.Context, accounts AccountStore, sc Scope, endUs
 	if endUserID == "" || len(endUserID) > 255 || !storable(endUserID) {
 		return nil, Errorf(KindInvalid, CodeInvalidFields, "end_user_id: must be 1 to 255 characters of text")
 	}
+	if err := CheckIDText("end_user_id", endUserID); err != nil {
+		return nil, err
+	}
 	var all []Account
 	p := PageRequest{Limit: MaxPageLimit}
 	for {

@@ -351,6 +351,8 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkTo
 	}
 	if len(r.EndUserID) > 255 {
 		p.Invalid("end_user_id", "must be at most 255 characters")
+	} else if problem := idTextProblem(r.EndUserID); problem != "" {
+		p.Invalid("end_user_id", "%s", problem)
 	}
 	if r.Solution != "" && !slices.Contains(Solutions, r.Solution) {
 		p.Invalid("solution", "must be one of %s", strings.Join(Solutions, ", "))

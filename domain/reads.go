@@ -70,6 +70,8 @@ func (f AccountFilter) check() error {
 	}
 	if f.EndUserID != "" && (len(f.EndUserID) > 255 || !storable(f.EndUserID)) {
 		p.Invalid("end_user_id", "must be 1 to 255 characters of text")
+	} else if problem := idTextProblem(f.EndUserID); problem != "" {
+		p.Invalid("end_user_id", "%s", problem)
 	}
 	return p.Err()
 }

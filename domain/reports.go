@@ -387,8 +387,10 @@ var ReportPurposes = []string{"credit_application", "account_review", "employmen
 // field.
 func (r ReportRequest) Check() error {
 	var p Problems
-	if len(r.TrackingID) > 64 || strings.ContainsFunc(r.TrackingID, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
+	if len(r.TrackingID) > 64 {
 		p.Invalid("tracking_id", "must be at most 64 printable characters, got %d", len(r.TrackingID))
+	} else if problem := idTextProblem(r.TrackingID); problem != "" {
+		p.Invalid("tracking_id", "%s", problem)
 	}
 	if r.Purpose != "" && !slices.Contains(ReportPurposes, r.Purpose) {
 		p.Invalid("purpose", "must be one of %s, got %q", strings.Join(ReportPurposes, ", "), r.Purpose)

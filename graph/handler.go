@@ -105,6 +105,7 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 	srv.Use(textBounds{}) // after the persisted query is looked up, before anything parses it
 	srv.Use(extension.FixedComplexityLimit(ComplexityLimit))
 	srv.Use(depthLimit{})
+	srv.Use(idArguments{schema: schema.Schema()})
 	srv.Use(&costReport{})
 	log := r.Logger
 	if log == nil {

@@ -84,7 +84,7 @@ func (s *Server) handleAdmin(pattern string, h adminHandler) {
 		}
 		for _, name := range wildcards {
 			if err == nil {
-				err = wire.CheckText(name, r.PathValue(name))
+				err = wire.CheckIDText(name, r.PathValue(name)) // every path value is an id
 			}
 		}
 		if err != nil {

@@ -14,7 +14,8 @@ import (
 // one 400 names all bad parameters. Unknown parameters are ignored, but a
 // query string that does not parse is refused whole rather than read in
 // part (a dropped ?link_token_id=%zz would widen the answer), and so is a
-// value with a NUL or invalid UTF-8.
+// value with a NUL or invalid UTF-8, and an id (?end_user_id=,
+// ?tracking_id=) with a control or bidirectional formatting character.
 type query struct {
 	values   url.Values
 	parseErr error
@@ -32,6 +33,13 @@ func newQuery(u *url.URL) *query {
 		for _, v := range append(vs, name) {
 			if err := wire.CheckText(name, v); err != nil {
 				q.parseErr = err
+			}
+		}
+		if wire.IsIDName(name) {
+			for _, v := range vs {
+				if err := wire.CheckIDText(name, v); err != nil {
+					q.parseErr = err
+				}
 			}
 		}
 	}

@@ -40,7 +40,7 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	signature, _ := q.str("signature")
 	err := q.err()
 	if err == nil {
-		err = wire.CheckText("document_id", r.PathValue("document_id"))
+		err = wire.CheckIDText("document_id", r.PathValue("document_id"))
 	}
 	var f domain.File
 	if err == nil {

@@ -457,7 +457,7 @@ func (s *Server) handle(pattern string, h apiHandler) {
 		defer release()
 		for _, name := range wildcards {
 			if err == nil {
-				err = wire.CheckText(name, r.PathValue(name))
+				err = wire.CheckIDText(name, r.PathValue(name)) // every path value is an id
 			}
 		}
 		if err != nil {

@@ -65,7 +65,8 @@ func DecodeBytes(body []byte, dst any) error {
 
 // scan checks the body's syntax token by token: one JSON object, valid
 // UTF-8, no repeated names, and no NUL in any string (PostgreSQL cannot
-// store one, so it must be refused here rather than fail in the driver).
+// store one, so it must be refused here rather than fail in the driver),
+// and an id's characters in a member named like an id (IsIDName).
 func scan(body []byte) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(body))
 	for first := true; ; first = false {
@@ -86,7 +87,20 @@ func scan(body []byte) error {
 			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "%s: must not contain NUL (\\u0000) characters",
 				FieldName(dec.StackPointer()))
 		}
+		if tok.Kind() == '"' && isMemberValue(dec) && IsIDName(dec.StackPointer().LastToken()) {
+			if err := domain.CheckIDText(FieldName(dec.StackPointer()), tok.String()); err != nil {
+				return err
+			}
+		}
 	}
+}
+
+// isMemberValue reports whether the token just read is an object member's
+// value, not its name: an object's names and values alternate, so after
+// a value the object has read an even number of tokens.
+func isMemberValue(dec *jsontext.Decoder) bool {
+	kind, n := dec.StackIndex(dec.StackDepth())
+	return kind == '{' && n%2 == 0
 }
 
 func syntaxError(err error) error {
@@ -136,6 +150,23 @@ func CheckText(field, v string) error {
 			"%s: must be valid UTF-8 text without NUL characters", printable(field))
 	}
 	return nil
+}
+
+// CheckIDText applies CheckText and then domain.CheckIDText's rule for an
+// id's characters (no control or bidirectional formatting characters) to
+// a value taken as an id: a path value, a query parameter or a body
+// member named like one (IsIDName).
+func CheckIDText(field, v string) error {
+	if err := CheckText(field, v); err != nil {
+		return err
+	}
+	return domain.CheckIDText(printable(field), v)
+}
+
+// IsIDName reports whether a query parameter or body member holds an id
+// (or a tracking id): the API names every one id or *_id.
+func IsIDName(name string) bool {
+	return name == "id" || strings.HasSuffix(name, "_id")
 }
 
 // FieldName turns a JSON pointer into the field path callers read in
