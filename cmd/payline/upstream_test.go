@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -746,4 +749,52 @@ func TestRelayBills(t *testing.T) {
 			t.Errorf("the relayed bill switch's params: %v; want its card type", job)
 		}
 	})
+}
+
+// TestServeRefusesPlainUpstream: an http upstream off loopback (here this
+// machine's own non-loopback address, so a request would arrive) stops
+// serve at start in one line saying what to fix, before any request
+// carries the secret there in the clear.
+func TestServeRefusesPlainUpstream(t *testing.T) {
+	ip := nonLoopbackIP(t)
+	var reached atomic.Int32
+	up := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { reached.Add(1) }))
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+	if err != nil {
+		t.Skipf("cannot listen on %s: %v", ip, err)
+	}
+	up.Listener.Close()
+	up.Listener = ln
+	up.Start()
+	defer up.Close()
+	m := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", Mode: domain.ModeProduction,
+		PublicURL: "https://relay.test", UpstreamURL: up.URL, TrustProxy: true}, Stdout: io.Discard, Logger: slog.New(slog.DiscardHandler),
+		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_UPSTREAM_SECRET", "s3cret")}
+	err = m.Start(context.Background())
+	if err == nil {
+		m.Close(context.Background())
+	}
+	if err == nil || !strings.Contains(err.Error(), "--upstream-url") || !strings.Contains(err.Error(), "must be https") ||
+		strings.Contains(err.Error(), "\n") {
+		t.Errorf("serve with --upstream-url %s: %v; want one line saying it must be https", up.URL, err)
+	}
+	if n := reached.Load(); n != 0 {
+		t.Errorf("the plain-http upstream received %d requests", n)
+	}
+}
+
+// nonLoopbackIP is an IPv4 address of this machine that is not loopback.
+func nonLoopbackIP(t *testing.T) string {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			return n.IP.String()
+		}
+	}
+	t.Skip("this machine has no non-loopback IPv4 address")
+	return ""
 }

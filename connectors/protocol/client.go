@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -34,7 +33,9 @@ type Config struct {
 	// CAFile is a PEM bundle of extra CAs for a connector with a private
 	// certificate.
 	CAFile string
-	// HTTP sends the requests (built from CAFile when nil).
+	// HTTP sends the requests (built from CAFile when nil); a copy of it
+	// is used that follows no redirect, since every request carries the
+	// signature and a login carries the user's password.
 	HTTP *http.Client
 	// BreakAfter consecutive failures to reach the connector open its
 	// circuit for Cooldown, during which calls fail at once (5 and 30 s
@@ -61,12 +62,9 @@ type Client struct {
 // New checks the configuration; it does not call the connector
 // (Capabilities does).
 func New(cfg Config) (*Client, error) {
-	u, err := url.Parse(cfg.URL)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, fmt.Errorf("--connector-url %q: must be an https URL (or http on a loopback address)", cfg.URL)
-	}
-	if u.Scheme == "http" && !loopback(u.Hostname()) {
-		return nil, fmt.Errorf("--connector-url %q: credentials travel to the connector, so it must be https unless it is on this machine (127.0.0.1, ::1, localhost)", cfg.URL)
+	u, err := trust.BaseURL(cfg.URL, "--connector-url", "credentials travel to the connector")
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Secret == "" {
 		return nil, errors.New("PAYLINE_CONNECTOR_SECRET is not set: requests to the connector are signed with it")
@@ -85,6 +83,7 @@ func New(cfg Config) (*Client, error) {
 		}
 		c.http = &http.Client{Transport: transport}
 	}
+	c.http = trust.RefusingRedirects(c.http)
 	breakAfter := cfg.BreakAfter
 	if breakAfter == 0 {
 		breakAfter = 5
@@ -97,14 +96,6 @@ func New(cfg Config) (*Client, error) {
 		IsSuccessful: func(err error) bool { return !unreachable(err) },
 	})
 	return c, nil
-}
-
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // errUnreachable marks a call the connector did not answer.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"payline/connectors/internal/trust"
 	"payline/connectors/protocol"
 	"payline/domain"
 	"payline/domain/sandbox"
@@ -275,4 +276,45 @@ func TestCredentialsStayOffTheWire(t *testing.T) {
 func servedB(b *testing.B, c domain.Connector) *protocol.Client {
 	client, _ := served(b, c)
 	return client
+}
+
+// TestLoginNeverRedirected: an https connector that answers a login with
+// a redirect to plain http gets no password sent there: the login fails
+// as the connector being unavailable, saying redirects are not followed.
+func TestLoginNeverRedirected(t *testing.T) {
+	var reached atomic.Int32
+	var leaked atomic.Value
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		body, _ := io.ReadAll(r.Body)
+		leaked.Store(string(body))
+		_, _ = io.WriteString(w, `{"connection": "stolen"}`)
+	}))
+	defer other.Close()
+	platforms, _ := sandbox.Directory(10)
+	server := protocol.NewServer("sandbox", sandbox.Connector{}, platforms, secret, domain.SystemClock{}, quiet())
+	connector := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == protocol.PathLogin {
+			http.Redirect(w, r, other.URL+protocol.PathLogin, http.StatusTemporaryRedirect)
+			return
+		}
+		server.ServeHTTP(w, r)
+	}))
+	defer connector.Close()
+	client, err := protocol.New(protocol.Config{URL: connector.URL, Secret: secret, HTTP: connector.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Capabilities(context.Background()); err != nil {
+		t.Fatalf("capabilities (not redirected): %v", err)
+	}
+	conn, err := client.Login(context.Background(), platforms[0], domain.Credentials{Username: "user_good", Password: "pass_good"})
+	var e *domain.Error
+	if !errors.As(err, &e) || e.Code != domain.CodeUpstreamUnavailable || !errors.Is(err, trust.ErrRedirect) ||
+		!strings.Contains(err.Error(), "redirect to "+other.URL) {
+		t.Errorf("a login redirected to plain http: %q, %v; want UPSTREAM_UNAVAILABLE naming the redirect", conn, err)
+	}
+	if n := reached.Load(); n != 0 {
+		t.Errorf("the redirect's address received %d requests (%v)", n, leaked.Load())
+	}
 }

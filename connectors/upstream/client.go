@@ -28,7 +28,9 @@ const DefaultVersion = "2025-07-08"
 
 // Config is how to reach the upstream.
 type Config struct {
-	// URL is the upstream's base URL, such as https://api.example.com.
+	// URL is the upstream's base URL, such as https://api.example.com:
+	// https, or http to a loopback address only (the secret never crosses
+	// a network in the clear).
 	URL string
 	// Secret is the upstream API secret (PAYLINE_UPSTREAM_SECRET).
 	Secret string
@@ -37,7 +39,8 @@ type Config struct {
 	// LinkJS is the upstream's Link SDK, which the modal loads; default
 	// {URL}/link/v1/link.js, right for a Payline upstream.
 	LinkJS string
-	// HTTP sends the requests (a client with a 15 s timeout when nil).
+	// HTTP sends the requests (a client with a 15 s timeout when nil); a
+	// copy of it is used that follows no redirect with the secret.
 	HTTP *http.Client
 	// RequestTimeout bounds one request (10 s when zero).
 	RequestTimeout time.Duration
@@ -59,9 +62,9 @@ type Client struct {
 // New checks the configuration and returns a client; it does not call
 // the upstream (Verify does).
 func New(cfg Config) (*Client, error) {
-	u, err := url.Parse(strings.TrimRight(cfg.URL, "/"))
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("--upstream-url %q: must be an http or https URL", cfg.URL)
+	u, err := trust.BaseURL(strings.TrimRight(cfg.URL, "/"), "--upstream-url", "the upstream secret travels with every request")
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Secret == "" {
 		return nil, errors.New("PAYLINE_UPSTREAM_SECRET is not set: the relay needs the upstream's API secret")
@@ -80,6 +83,7 @@ func New(cfg Config) (*Client, error) {
 		}
 		c.http = &http.Client{Timeout: 15 * time.Second, Transport: transport}
 	}
+	c.http = trust.RefusingRedirects(c.http) // every request carries the secret
 	if c.timeout == 0 {
 		c.timeout = 10 * time.Second
 	}

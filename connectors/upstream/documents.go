@@ -41,10 +41,10 @@ func (c *Client) document(ctx context.Context, endUser, documentID string) (doma
 // download fetches a document's signed download URL. It never carries
 // the upstream secret (the link is its own credential, and may point at
 // the upstream's file store), and it must be https unless the upstream
-// itself is reached over plain http (a private network, or a test).
+// itself is reached over plain http (on this machine: a test).
 func (c *Client) download(ctx context.Context, link string) (domain.Document, error) {
 	u, err := url.Parse(link)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || c.base.Scheme != "http")) {
+	if err != nil || !c.downloadable(u) {
 		return domain.Document{}, fmt.Errorf("the upstream's download_url is not an https URL")
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -53,7 +53,7 @@ func (c *Client) download(ctx context.Context, link string) (domain.Document, er
 	if err != nil {
 		return domain.Document{}, err
 	}
-	resp, err := c.http.Do(req)
+	resp, err := c.downloads().Do(req)
 	if err != nil {
 		return domain.Document{}, domain.UpstreamUnavailable("the upstream's document store", unavailableRetry, err)
 	}
@@ -77,4 +77,29 @@ func (c *Client) download(ctx context.Context, link string) (domain.Document, er
 		return domain.Document{}, errors.New("document download: larger than 20 MiB")
 	}
 	return domain.Document{ContentType: ct, Body: body}, nil
+}
+
+// downloadable says whether a document link (or a redirect from one) may
+// be fetched: https, or http when the upstream itself is.
+func (c *Client) downloadable(u *url.URL) bool {
+	return u.Host != "" && (u.Scheme == "https" || u.Scheme == "http" && c.base.Scheme == "http")
+}
+
+// downloads is the client for document links. Unlike the requests that
+// carry the secret it follows redirects (a file store may answer with
+// one), but only to a link download would accept, and never from https
+// down to http, where the document would cross the network in the clear.
+func (c *Client) downloads() *http.Client {
+	client := *c.http
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		switch {
+		case len(via) >= 10:
+			return errors.New("document download: stopped after 10 redirects")
+		case !c.downloadable(req.URL) || via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https":
+			return fmt.Errorf("document download: refused a redirect from %s to %s, which is not https",
+				via[len(via)-1].URL.Redacted(), req.URL.Redacted())
+		}
+		return nil
+	}
+	return &client
 }

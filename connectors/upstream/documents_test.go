@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -68,5 +69,41 @@ func TestDownload(t *testing.T) {
 		if _, err := c.client.download(ctx, c.link); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("download %s: %v; want %q", c.link, err, c.want)
 		}
+	}
+}
+
+// TestDownloadRedirects: a document link may redirect (a file store
+// answering for it), but never from https down to plain http, and the
+// plain address then receives nothing.
+func TestDownloadRedirects(t *testing.T) {
+	var reached atomic.Int32
+	plainSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		reached.Add(1)
+		w.Header().Set("Content-Type", "application/pdf")
+		_, _ = w.Write([]byte("%PDF-1.4 a W-2 in the clear"))
+	}))
+	defer plainSrv.Close()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/w2.pdf", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		_, _ = w.Write([]byte("%PDF-1.4 a W-2"))
+	})
+	mux.Handle("/moved.pdf", http.RedirectHandler("/w2.pdf", http.StatusFound))
+	mux.Handle("/to-plain.pdf", http.RedirectHandler(plainSrv.URL+"/w2.pdf", http.StatusFound))
+	tlsSrv := httptest.NewTLSServer(mux)
+	defer tlsSrv.Close()
+	secure, err := New(Config{URL: tlsSrv.URL, Secret: "s3cret", HTTP: tlsSrv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if doc, err := secure.download(ctx, tlsSrv.URL+"/moved.pdf"); err != nil || string(doc.Body) != "%PDF-1.4 a W-2" {
+		t.Errorf("an https redirect: %q, %v", doc.Body, err)
+	}
+	if _, err := secure.download(ctx, tlsSrv.URL+"/to-plain.pdf"); err == nil || !strings.Contains(err.Error(), "not https") {
+		t.Errorf("a redirect down to plain http: %v", err)
+	}
+	if n := reached.Load(); n != 0 {
+		t.Errorf("the plain http address received %d requests", n)
 	}
 }

@@ -1,5 +1,8 @@
-// Package trust builds the HTTP transport connectors reach their far side
-// with: the system's CAs, plus a PEM bundle for a private CA.
+// Package trust is how connectors and the upstream relay reach their far
+// side: the HTTP transport (the system's CAs, plus a PEM bundle for a
+// private CA), the URL rule for a far side that receives credentials
+// (https, or http to loopback only), and a client that follows no
+// redirect with them.
 package trust
 
 import (
