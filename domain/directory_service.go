@@ -32,10 +32,12 @@ func NewDirectoryService(store DirectoryStore) *DirectoryService {
 	return &DirectoryService{store: store}
 }
 
-// EINLookup looks an employer up by EIN elsewhere: the upstream of a
-// relayed mode. ErrNoRows when it has none.
+// EINLookup looks an employer up elsewhere, by EIN or by id: the
+// upstream of a relayed mode, whose employers carry no EIN and may not be
+// synced yet. ErrNoRows when it has none.
 type EINLookup interface {
 	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
+	Employer(ctx context.Context, id string) (Employer, error)
 }
 
 // LookUpEINsAt makes EmployerByEIN ask u for an EIN the directory does
@@ -54,6 +56,13 @@ func (s *DirectoryService) Employer(ctx context.Context, id string) (Employer, e
 		return Employer{}, err
 	}
 	e, err := s.store.Employer(ctx, id)
+	if errors.Is(err, ErrNoRows) && s.upstream != nil {
+		// Not synced yet: the upstream's copy, kept in the directory so the
+		// next read of it costs no request.
+		if e, err = s.upstream.Employer(ctx, id); err == nil {
+			err = s.Put(ctx, nil, []Employer{e})
+		}
+	}
 	if errors.Is(err, ErrNoRows) {
 		return Employer{}, Errorf(KindNotFound, CodeEmployerNotFound, "no employer with id %s", id)
 	}
@@ -159,6 +168,19 @@ func (s *DirectoryService) RefreshSearchIndex(ctx context.Context) error {
 		return fmt.Errorf("load directory for search: %w", err)
 	}
 	s.snapshot.Store(&searchSnapshot{revision: rev, index: NewSearchIndex(employers, platforms)})
+	return nil
+}
+
+// Put writes platforms and employers (new ones added, known ones
+// updated) without rebuilding the search index: a sync that writes page
+// after page rebuilds it now and then with RefreshSearchIndex.
+func (s *DirectoryService) Put(ctx context.Context, platforms []Platform, employers []Employer) error {
+	if len(platforms) == 0 && len(employers) == 0 {
+		return nil
+	}
+	if err := s.store.UpsertDirectory(ctx, platforms, employers); err != nil {
+		return fmt.Errorf("write directory: %w", err)
+	}
 	return nil
 }
 

@@ -48,6 +48,10 @@ const (
 	rescueAfter = 2 * jobTimeout
 )
 
+// directorySyncEvery is how often a relayed mode syncs its upstream's
+// directory again (each pass after the first reads only what changed).
+const directorySyncEvery = time.Hour
+
 // Work runs the job; a pending job snoozes (which does not spend an
 // attempt) until its outcome is final, a failure is retried by River.
 func (w *payrollWorker) Work(ctx context.Context, j *river.Job[payrollJobArgs]) error {
@@ -86,11 +90,13 @@ type Queue struct {
 	reconciler *reconcileWorker
 	pruner     *pruneWorker
 	ingester   *ingestWorker
-	refresher  *refreshWorker
-	monitoring time.Duration
-	db         *DB
-	running    atomic.Bool
-	rescuer    *rescuer
+	// directorySync syncs an upstream's directory (relayed modes).
+	directorySync *directorySyncWorker
+	refresher     *refreshWorker
+	monitoring    time.Duration
+	db            *DB
+	running       atomic.Bool
+	rescuer       *rescuer
 	// stopRescuer ends the heartbeat goroutine, which closes rescuerDone.
 	stopRescuer context.CancelFunc
 	rescuerDone chan struct{}
@@ -160,8 +166,12 @@ type Runners struct {
 	Refresh func(ctx context.Context, r domain.RefreshRun) error
 	// Reconcile, in a relayed mode, ingests what the upstream's webhooks
 	// missed; it runs at start and every QueueConfig.ReconcileInterval on
-	// the leader process.
-	Reconcile func(ctx context.Context) error
+	// the leader process, a chunk at a time until its pass is complete.
+	Reconcile PassFunc
+	// SyncDirectory, in a relayed mode, syncs the upstream's directory; it
+	// runs at start and hourly, a chunk at a time until its pass is
+	// complete.
+	SyncDirectory PassFunc
 	// Prune applies the retention policy; it runs at start and every
 	// QueueConfig.PruneInterval on the leader process.
 	Prune func(ctx context.Context) error
@@ -189,24 +199,80 @@ func (w *pruneWorker) Work(ctx context.Context, _ *river.Job[pruneArgs]) error {
 	return w.prune(ctx)
 }
 
-// reconcileArgs starts a reconciliation with the upstream.
+// reconcileArgs runs reconciliation with the upstream
+// (domain.RelayService.Reconcile), a chunk at a time.
 type reconcileArgs struct{}
 
 func (reconcileArgs) Kind() string { return "upstream_reconcile" }
 
 type reconcileWorker struct {
 	river.WorkerDefaults[reconcileArgs]
-	reconcile func(ctx context.Context) error
+	reconcile PassFunc
 }
 
 func (w *reconcileWorker) Timeout(*river.Job[reconcileArgs]) time.Duration { return jobTimeout }
 
 func (w *reconcileWorker) Work(ctx context.Context, _ *river.Job[reconcileArgs]) error {
-	if w.reconcile == nil {
+	return runChunk(ctx, w.reconcile)
+}
+
+// directorySyncArgs runs the upstream directory's sync
+// (domain.RelayService.SyncDirectory), a chunk at a time.
+type directorySyncArgs struct{}
+
+func (directorySyncArgs) Kind() string { return "upstream_directory_sync" }
+
+type directorySyncWorker struct {
+	river.WorkerDefaults[directorySyncArgs]
+	sync PassFunc
+}
+
+func (w *directorySyncWorker) Timeout(*river.Job[directorySyncArgs]) time.Duration { return jobTimeout }
+
+func (w *directorySyncWorker) Work(ctx context.Context, _ *river.Job[directorySyncArgs]) error {
+	return runChunk(ctx, w.sync)
+}
+
+// PassFunc runs a resumable pass (a directory sync, a reconciliation)
+// until it is complete or ctx ends, and says whether more is left.
+type PassFunc func(ctx context.Context) (more bool, err error)
+
+// passChunk is how long one River job works on a pass before it snoozes
+// and goes on (well inside jobTimeout; the pass stores where it stands).
+const passChunk = 45 * time.Second
+
+// runChunk works a pass for at most passChunk. A pass with more to do,
+// or cut short by its chunk's end, snoozes a second and goes on where it
+// stopped; an upstream that is away snoozes for its Retry-After (a
+// snooze spends no attempt); other failures are River's to retry.
+func runChunk(ctx context.Context, pass PassFunc) error {
+	if pass == nil {
 		return nil
 	}
-	return w.reconcile(ctx)
+	chunk, cancel := context.WithTimeout(ctx, passChunk)
+	defer cancel()
+	more, err := pass(chunk)
+	var de *domain.Error
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case chunk.Err() != nil || err == nil && more:
+		return river.JobSnooze(time.Second)
+	case errors.As(err, &de) && de.Kind == domain.KindUnavailable:
+		return river.JobSnooze(max(de.RetryAfter, time.Second))
+	}
+	return err
 }
+
+// liveStates are the job states in which a unique job blocks another
+// insert of itself: one pass at a time, but a new one may start as soon
+// as the last completed (a restart reconciles at once).
+var liveStates = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
+	rivertype.JobStateScheduled, rivertype.JobStateRetryable}
+
+// passAttempts is how many failures a pass's job survives (each failure
+// waits River's growing backoff; the pass resumes where it stopped).
+const passAttempts = 25
 
 // ingestArgs is a follow-up ingest of an upstream account
 // (domain.IngestRun).
@@ -234,8 +300,12 @@ func (w *ingestWorker) Work(ctx context.Context, j *river.Job[ingestArgs]) error
 // insertIngest queues a follow-up ingest for r.At; a second request for
 // the same account and attempt is the first.
 func (q *Queue) insertIngest(ctx context.Context, tx *sql.Tx, r domain.IngestRun) error {
-	return q.insertArgs(ctx, tx, ingestArgs{AccountID: r.AccountID, Attempt: r.Attempt}, &river.InsertOpts{MaxAttempts: 3,
-		ScheduledAt: r.At, UniqueOpts: river.UniqueOpts{ByArgs: true}})
+	unique := river.UniqueOpts{ByArgs: true}
+	if r.Attempt == 0 { // a delivery's deferred ingest: one waiting at a time, as often as needed
+		unique.ByState = liveStates
+	}
+	return q.insertArgs(ctx, tx, ingestArgs{AccountID: r.AccountID, Attempt: r.Attempt}, &river.InsertOpts{MaxAttempts: 10,
+		ScheduledAt: r.At, UniqueOpts: unique})
 }
 
 // monitoringArgs is one step of scheduling monitoring refreshes: a batch
@@ -324,6 +394,8 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	river.AddWorker(workers, q.pruner)
 	q.ingester = &ingestWorker{}
 	river.AddWorker(workers, q.ingester)
+	q.directorySync = &directorySyncWorker{}
+	river.AddWorker(workers, q.directorySync)
 	if cfg.HeartbeatEvery <= 0 {
 		cfg.HeartbeatEvery = DefaultHeartbeatEvery
 	}
@@ -350,10 +422,11 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 			return pruneArgs{}, &river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByPeriod: pruneEvery}}
 		}, &river.PeriodicJobOpts{RunOnStart: true}))
 	if cfg.ReconcileInterval > 0 {
+		passOpts := &river.InsertOpts{MaxAttempts: passAttempts, UniqueOpts: river.UniqueOpts{ByState: liveStates}}
 		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(cfg.ReconcileInterval),
-			func() (river.JobArgs, *river.InsertOpts) {
-				return reconcileArgs{}, &river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByPeriod: cfg.ReconcileInterval}}
-			}, &river.PeriodicJobOpts{RunOnStart: true}))
+			func() (river.JobArgs, *river.InsertOpts) { return reconcileArgs{}, passOpts }, &river.PeriodicJobOpts{RunOnStart: true}),
+			river.NewPeriodicJob(river.PeriodicInterval(directorySyncEvery),
+				func() (river.JobArgs, *river.InsertOpts) { return directorySyncArgs{}, passOpts }, &river.PeriodicJobOpts{RunOnStart: true}))
 	}
 	config := &river.Config{
 		ID: clientID,
@@ -462,6 +535,7 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	q.reconciler.reconcile = r.Reconcile
 	q.pruner.prune = r.Prune
 	q.ingester.ingest = r.Ingest
+	q.directorySync.sync = r.SyncDirectory
 	// The first heartbeat is part of starting: it answers within the
 	// caller's context and a deadline. The clients then run until Stop,
 	// whatever becomes of the caller's context (a start's context ends

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -25,25 +27,62 @@ type directoryUpstream struct {
 	platforms []domain.Platform
 	employers []domain.Employer // no EIN or platform, as the vendor's
 	eins      map[string]string // EIN → employer id, for lookups
-	since     []time.Time       // each Employers call's updatedAfter
-	lookups   int
+	since     []time.Time       // each pass's updatedAfter
+	cursors   []string          // every page's cursor, in order
+	lookups   int               // EIN lookups
+	byID      int               // employer reads by id
+	// pageHook, when set, sees each page's cursor before it is read.
+	pageHook func(cursor string)
 }
 
 func (u *directoryUpstream) Platforms(context.Context) ([]domain.Platform, error) {
 	return u.platforms, nil
 }
 
-func (u *directoryUpstream) Employers(_ context.Context, after time.Time) ([]domain.Employer, error) {
+// directoryPage is how many employers a page of directoryUpstream holds.
+const directoryPage = 7
+
+func (u *directoryUpstream) EmployersPage(ctx context.Context, after time.Time, cursor string) ([]domain.Employer, string, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.since = append(u.since, after)
-	var out []domain.Employer
+	if u.pageHook != nil {
+		u.pageHook(cursor)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
+	if cursor == "" {
+		u.since = append(u.since, after)
+	}
+	u.cursors = append(u.cursors, cursor)
+	var match []domain.Employer
 	for _, e := range u.employers {
 		if after.IsZero() || e.LastUpdated.After(after) {
-			out = append(out, e)
+			match = append(match, e)
 		}
 	}
-	return out, nil
+	from := 0
+	if cursor != "" {
+		from, _ = strconv.Atoi(cursor)
+	}
+	to := min(from+directoryPage, len(match))
+	next := ""
+	if to < len(match) {
+		next = strconv.Itoa(to)
+	}
+	return match[from:to], next, nil
+}
+
+func (u *directoryUpstream) Employer(_ context.Context, id string) (domain.Employer, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.byID++
+	for _, e := range u.employers {
+		if e.ID == id {
+			return e, nil
+		}
+	}
+	return domain.Employer{}, fmt.Errorf("GET /v1/employers/%s: %w", id, domain.ErrNoRows)
 }
 
 func (u *directoryUpstream) EmployerByEIN(_ context.Context, ein string) (domain.Employer, error) {
@@ -81,11 +120,39 @@ func TestRelaySyncsDirectory(t *testing.T) {
 			up.employers = append(up.employers, bare(e))
 			up.eins[e.EIN] = e.ID
 		}
-		relay := domain.NewRelayService(nil, up, dir, domain.SystemClock{})
+		relay := domain.NewRelayService(storage.NewTransactor(db, nil), up, dir, domain.SystemClock{}, nil)
 		dir.LookUpEINsAt(up)
 
-		if _, n, err := relay.SyncDirectory(ctx); err != nil || n != len(seeded) {
-			t.Fatalf("first sync: %d employers, %v; want %d", n, err, len(seeded))
+		// An employer not synced yet is read from the upstream, once.
+		early := seeded[9]
+		if got, err := dir.Employer(ctx, early.ID); err != nil || got.Name != early.Name || up.byID != 1 {
+			t.Fatalf("employer before the sync: %+v, %v, %d upstream reads; want it from the upstream", got, err, up.byID)
+		}
+		if _, err := dir.Employer(ctx, early.ID); err != nil || up.byID != 1 {
+			t.Fatalf("employer read again: %v, %d upstream reads; want it kept here", err, up.byID)
+		}
+
+		// The first pass is cut short after its second page (the process
+		// stopping); the next call resumes at the third page.
+		passCtx, stop := context.WithCancel(ctx)
+		up.pageHook = func(cursor string) {
+			if cursor == strconv.Itoa(2*directoryPage) {
+				stop()
+			}
+		}
+		st, err := relay.SyncDirectory(passCtx)
+		if err == nil && !st.Running || st.Read != 2*directoryPage {
+			t.Fatalf("interrupted sync: %+v, %v; want it running with two pages read", st, err)
+		}
+		up.pageHook = nil
+		if st, err := relay.DirectoryStatus(ctx); err != nil || !st.Running || st.Cursor != strconv.Itoa(2*directoryPage) {
+			t.Fatalf("stored sync: %+v, %v; want the third page's cursor", st, err)
+		}
+		if st, err = relay.SyncDirectory(ctx); err != nil || st.Running || st.Read != len(seeded) || st.Expected != len(seeded) {
+			t.Fatalf("resumed sync: %+v, %v; want it complete with %d employers", st, err, len(seeded))
+		}
+		if want := []string{"", "7", "14"}; !slices.Equal(up.cursors, want) {
+			t.Errorf("pages read: %q; want %q (each once: the resumed pass starts at the interrupted page)", up.cursors, want)
 		}
 		page, err := dir.ListEmployers(ctx, domain.EmployerFilter{}, domain.PageRequest{Limit: 100})
 		if err != nil || len(page.Items) != len(seeded) {
@@ -100,7 +167,7 @@ func TestRelaySyncsDirectory(t *testing.T) {
 			t.Errorf("upstream employer: %+v, %v; want it without EIN or platform", got, err)
 		}
 
-		// The upstream renames one employer and adds another: the next sync
+		// The upstream renames one employer and adds another: the next pass
 		// asks only for what changed since the newest it has.
 		newest := time.Time{}
 		for _, e := range seeded {
@@ -114,11 +181,11 @@ func TestRelaySyncsDirectory(t *testing.T) {
 		added.ID, added.Name, added.LastUpdated = "7d0f6a0e-6a4e-4d53-9a52-3b3f0c1d2e4f", "Wrenfield Cooperage", newest.Add(2*time.Hour)
 		up.employers = append(up.employers, added)
 		up.mu.Unlock()
-		if _, n, err := relay.SyncDirectory(ctx); err != nil || n != 3 {
-			t.Fatalf("second sync: %d employers, %v; want the 2 changed and the newest before them (the overlap)", n, err)
+		if st, err := relay.SyncDirectory(ctx); err != nil || st.Read != 3 || st.Expected != len(seeded) {
+			t.Fatalf("second pass: %+v, %v; want the 2 changed and the newest before them (the overlap)", st, err)
 		}
 		if len(up.since) != 2 || !up.since[0].IsZero() || !up.since[1].Equal(newest.Add(-time.Second)) {
-			t.Errorf("syncs asked for employers updated after %v; want zero, then %v", up.since, newest.Add(-time.Second))
+			t.Errorf("passes asked for employers updated after %v; want zero, then %v", up.since, newest.Add(-time.Second))
 		}
 		for _, q := range []string{"Quillfeather", "Wrenfield"} {
 			res, err := dir.Search(ctx, domain.SearchQuery{Q: q, Limit: 10})
@@ -126,8 +193,8 @@ func TestRelaySyncsDirectory(t *testing.T) {
 				t.Fatalf("search %q: %+v, %v", q, res, err)
 			}
 		}
-		if _, n, err := relay.SyncDirectory(ctx); err != nil || n != 1 || !up.since[2].Equal(newest.Add(2*time.Hour-time.Second)) {
-			t.Errorf("third sync: %d employers since %v, %v; want only the newest again (the overlap)", n, up.since[2], err)
+		if st, err := relay.SyncDirectory(ctx); err != nil || st.Read != 1 || !up.since[2].Equal(newest.Add(2*time.Hour-time.Second)) {
+			t.Errorf("third pass: %+v since %v, %v; want only the newest again (the overlap)", st, up.since[2], err)
 		}
 
 		// EIN lookups: the directory's own first, then the upstream's.

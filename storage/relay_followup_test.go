@@ -35,6 +35,8 @@ func (u *accountsUpstream) Account(_ context.Context, id string) (domain.Upstrea
 	return a, nil
 }
 
+func (u *accountsUpstream) Learned(domain.UpstreamJob) {}
+
 func (u *accountsUpstream) Jobs(_ context.Context, id string) ([]domain.UpstreamJob, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -94,7 +96,7 @@ func TestRelayFollowsUpEventlessJobs(t *testing.T) {
 		}
 		var mu sync.Mutex
 		var runs []domain.IngestRun
-		relay := domain.NewRelayService(tx, up, dir, domain.SystemClock{})
+		relay := domain.NewRelayService(tx, up, dir, domain.SystemClock{}, nil)
 		// River promotes scheduled jobs every few seconds, so two follow-ups
 		// (however short their delays) take that long twice.
 		relay.FollowUpAfter(100*time.Millisecond, 100*time.Millisecond)

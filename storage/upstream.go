@@ -2,7 +2,10 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -59,4 +62,102 @@ func (s stores) LinkTokenByUpstream(ctx context.Context, upstreamTokenID string)
 		return domain.LinkToken{}, translate(err)
 	}
 	return r.domain()
+}
+
+// The rows of upstream_state.
+const (
+	stateDirectory = "directory_sync"
+	stateReconcile = "reconcile"
+)
+
+// directorySyncRow and reconcilePassRow are the JSON stored in
+// upstream_state.state: one codec each, so what is read is what was
+// written.
+type directorySyncRow struct {
+	Running       bool      `json:"running"`
+	Cursor        string    `json:"cursor"`
+	Since         time.Time `json:"since"`
+	PlatformsDone bool      `json:"platforms_done"`
+	Read          int       `json:"read"`
+	Newest        time.Time `json:"newest"`
+	Through       time.Time `json:"through"`
+	Expected      int       `json:"expected"`
+	CompletedAt   time.Time `json:"completed_at"`
+}
+
+type reconcilePassRow struct {
+	Running  bool      `json:"running"`
+	Since    time.Time `json:"since"`
+	Cursor   string    `json:"cursor"`
+	Started  time.Time `json:"started"`
+	Listed   int       `json:"listed"`
+	Ingested int       `json:"ingested"`
+	Through  time.Time `json:"through"`
+}
+
+func (s stores) DirectorySync(ctx context.Context) (domain.DirectorySync, error) {
+	var r directorySyncRow
+	if err := s.upstreamState(ctx, stateDirectory, &r); err != nil {
+		return domain.DirectorySync{}, err
+	}
+	return domain.DirectorySync(r), nil
+}
+
+func (s stores) PutDirectorySync(ctx context.Context, d domain.DirectorySync) error {
+	return s.putUpstreamState(ctx, stateDirectory, directorySyncRow(d))
+}
+
+func (s stores) ReconcilePass(ctx context.Context) (domain.ReconcilePass, error) {
+	var r reconcilePassRow
+	if err := s.upstreamState(ctx, stateReconcile, &r); err != nil {
+		return domain.ReconcilePass{}, err
+	}
+	return domain.ReconcilePass(r), nil
+}
+
+func (s stores) PutReconcilePass(ctx context.Context, r domain.ReconcilePass) error {
+	return s.putUpstreamState(ctx, stateReconcile, reconcilePassRow(r))
+}
+
+// upstreamState reads a row of upstream_state into v, leaving v as it is
+// when there is none.
+func (s stores) upstreamState(ctx context.Context, name string, v any) error {
+	var state string
+	err := sqlx.GetContext(ctx, s.q, &state, s.q.Rebind(`SELECT state FROM upstream_state WHERE name = ?`), name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return translate(err)
+	}
+	if err := json.Unmarshal([]byte(state), v); err != nil {
+		return fmt.Errorf("upstream_state %s: %w", name, err)
+	}
+	return nil
+}
+
+func (s stores) putUpstreamState(ctx context.Context, name string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO upstream_state (name, state, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`), name, string(b), time.Now().UTC())
+	return translate(err)
+}
+
+func (s stores) UpstreamEventSeen(ctx context.Context, eventID string, since time.Time) (bool, error) {
+	var n int
+	err := sqlx.GetContext(ctx, s.q, &n, s.q.Rebind(`SELECT COUNT(*) FROM upstream_events WHERE event_id = ? AND handled_at >= ?`),
+		eventID, since.UTC())
+	return n > 0, translate(err)
+}
+
+func (s stores) RememberUpstreamEvent(ctx context.Context, eventID string, at, since time.Time) error {
+	if _, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO upstream_events (event_id, handled_at) VALUES (?, ?)
+		ON CONFLICT (event_id) DO UPDATE SET handled_at = excluded.handled_at`), eventID, at.UTC()); err != nil {
+		return translate(err)
+	}
+	_, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM upstream_events WHERE handled_at < ?`), since.UTC())
+	return translate(err)
 }

@@ -391,3 +391,10 @@ func (e environment) integer(name string, def int) int {
 	}
 	return def
 }
+
+func (e environment) float(name string, def float64) float64 {
+	if f, err := strconv.ParseFloat(e.getenv(name), 64); err == nil {
+		return f
+	}
+	return def
+}

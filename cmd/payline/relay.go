@@ -5,20 +5,16 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"payline/connectors/upstream"
 	"payline/domain"
+	"payline/storage"
 )
 
 // DefaultReconcileInterval is how often a relayed mode reconciles with
-// its upstream; ReconcileWindow is how far back each pass looks.
-const (
-	DefaultReconcileInterval = 2 * time.Minute
-	ReconcileWindow          = 48 * time.Hour
-	directorySyncEvery       = time.Hour
-)
+// its upstream.
+const DefaultReconcileInterval = 2 * time.Minute
 
 func (m *Main) reconcileInterval() time.Duration {
 	if m.Config.UpstreamURL == "" {
@@ -30,70 +26,80 @@ func (m *Main) reconcileInterval() time.Duration {
 	return DefaultReconcileInterval
 }
 
-// startUpstream checks the upstream answers and takes the secret, and
-// registers the webhook that delivers its events here. Each failure stops
-// serve with one line.
+// startUpstream checks the configuration and that the upstream answers
+// and takes the secret: one request, whatever the size of its
+// directory, which syncs in the background once the queue runs. Each
+// failure stops serve with one line.
 func (m *Main) startUpstream(ctx context.Context) (*upstream.Client, error) {
 	secret := ""
 	if m.Getenv != nil {
 		secret = m.Getenv("PAYLINE_UPSTREAM_SECRET")
 	}
-	up, err := upstream.New(upstream.Config{URL: m.Config.UpstreamURL, Secret: secret, Version: m.Config.UpstreamVersion,
-		LinkJS: m.Config.UpstreamLinkJS, CAFile: m.Config.UpstreamCAFile})
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	if err := up.Verify(ctx); err != nil {
-		return nil, err
-	}
 	public := strings.TrimRight(m.Config.PublicURL, "/")
 	if public == "" {
 		return nil, fmt.Errorf("--public-url is needed with --upstream-url: the upstream delivers its events to {public-url}/v1/upstream/webhooks")
 	}
-	if err := up.EnsureWebhook(ctx, public+"/v1/upstream/webhooks"); err != nil {
+	up, err := upstream.New(upstream.Config{URL: m.Config.UpstreamURL, Secret: secret, Version: m.Config.UpstreamVersion,
+		LinkJS: m.Config.UpstreamLinkJS, CAFile: m.Config.UpstreamCAFile, Rate: m.Config.UpstreamRate})
+	if err != nil {
+		return nil, err
+	}
+	if err := up.Verify(ctx); err != nil {
 		return nil, err
 	}
 	return up, nil
 }
 
-// syncDirectory makes the upstream's platforms and employers this
-// directory's, so their ids are the upstream's.
-func (m *Main) syncDirectory(ctx context.Context, relay *domain.RelayService) error {
-	platforms, employers, err := relay.SyncDirectory(ctx)
-	if err != nil {
-		return err
+// registerUpstreamWebhook points the upstream's webhook at this relay
+// once it serves (idempotent: every instance may do it), retrying with
+// backoff until it succeeds or the process stops. Until it does, the
+// reconciliation finds what the webhook would have delivered.
+func (m *Main) registerUpstreamWebhook(ctx context.Context, up *upstream.Client) {
+	url := strings.TrimRight(m.Config.PublicURL, "/") + "/v1/upstream/webhooks"
+	ctx = domain.WithUpstreamPriority(ctx, domain.PriorityIngest)
+	for wait := time.Second; ; wait = min(2*wait, time.Minute) {
+		err := up.EnsureWebhook(ctx, url)
+		if err == nil {
+			m.Logger.Info("the upstream delivers its events here", slog.String("url", url))
+			return
+		}
+		m.Logger.Warn("register the webhook at the upstream; retrying", slog.Duration("retry_in", wait), slog.Any("error", err))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
 	}
-	m.Logger.Info("synced the upstream's directory", slog.Int("platforms", platforms), slog.Int("employers", employers))
-	return nil
 }
 
-// reconciler is the periodic reconciliation: the upstream's accounts of
-// the last ReconcileWindow are ingested (what is already here changes
-// nothing), and the directory is synced again hourly.
-func (m *Main) reconciler(relay *domain.RelayService) func(ctx context.Context) error {
-	var mu sync.Mutex
-	synced := time.Now()
-	return func(ctx context.Context) error {
-		mu.Lock()
-		due := time.Since(synced) > directorySyncEvery
-		mu.Unlock()
-		if due {
-			if err := m.syncDirectory(ctx, relay); err != nil {
-				return err
-			}
-			mu.Lock()
-			synced = time.Now()
-			mu.Unlock()
-		}
-		n, err := relay.Reconcile(ctx, time.Now().Add(-ReconcileWindow))
+// syncDirectory is the directory sync's River pass.
+func (m *Main) syncDirectory(relay *domain.RelayService) storage.PassFunc {
+	return func(ctx context.Context) (bool, error) {
+		st, err := relay.SyncDirectory(ctx)
 		if err != nil {
-			m.Logger.Warn("reconcile with the upstream", slog.Int("accounts", n), slog.Any("error", err))
-			return err
+			m.Logger.Warn("sync the upstream's directory; it resumes where it stopped", slog.String("status", st.Status()), slog.Any("error", err))
+			return st.Running, err
 		}
-		m.Logger.Debug("reconciled with the upstream", slog.Int("accounts", n))
-		return nil
+		if !st.Running {
+			m.Logger.Info("synced the upstream's directory", slog.Int("employers", st.Read))
+		}
+		return st.Running, nil
+	}
+}
+
+// reconciler is reconciliation's River pass: the upstream's accounts
+// created since the last pass that are not settled here are ingested.
+func (m *Main) reconciler(relay *domain.RelayService) storage.PassFunc {
+	return func(ctx context.Context) (bool, error) {
+		st, err := relay.Reconcile(ctx)
+		if err != nil {
+			m.Logger.Warn("reconcile with the upstream; it resumes where it stopped", slog.Int("listed", st.Listed), slog.Any("error", err))
+			return st.Running, err
+		}
+		if !st.Running {
+			m.Logger.Debug("reconciled with the upstream", slog.Int("listed", st.Listed), slog.Int("ingested", st.Ingested))
+		}
+		return st.Running, nil
 	}
 }
 

@@ -130,7 +130,9 @@ func startRelayPairWith(t *testing.T, relayDB string, logs io.Writer, upstreamTL
 	upURL := "sqlite:" + filepath.Join(t.TempDir(), "upstream.db")
 	upAddr := freeAddr(t)
 	p := &relayPair{relayDB: relayDB, logs: logs,
-		upCfg:  ServeConfig{Addr: upAddr, DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile, RateLimit: -1},
+		// The upstream at its defaults: 10 requests a second per key, as
+		// every vendor enforces a limit of its own.
+		upCfg:  ServeConfig{Addr: upAddr, DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile},
 		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
 	p.upstreamBase = "http://" + upAddr
 	if upstreamTLS {
@@ -148,7 +150,26 @@ func startRelayPairWith(t *testing.T, relayDB string, logs io.Writer, upstreamTL
 		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: upstreamURL, UpstreamCAFile: caFile, ReconcileInterval: time.Hour, RateLimit: -1}
 	p.relayBase = "https://" + addr
 	p.startRelay(t)
+	p.waitDirectory(t)
 	return p
+}
+
+// waitDirectory waits for the relay's first directory sync, which runs in
+// the background once it serves, to complete (its /readyz says so).
+func (p *relayPair) waitDirectory(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		status, ready := p.call(t, "GET", p.relayBase+"/readyz", "", "")
+		checks, _ := ready["checks"].(map[string]any)
+		if st, _ := checks["upstream_directory"].(string); status == 200 && strings.HasPrefix(st, "synced") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the relay's directory did not sync within 2 minutes: %d %v", status, ready)
+		}
+		time.Sleep(100 * time.Millisecond) // polling the sync's state
+	}
 }
 
 // call sends a request to one of the pair and decodes the answer.
@@ -158,11 +179,19 @@ func (p *relayPair) call(t *testing.T, method, url, secret, body string, header 
 	for i := 0; i+1 < len(header); i += 2 {
 		h.Set(header[i], header[i+1])
 	}
-	status, out, _, err := apiDo(p.client, method, url, secret, body, h)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
+	// The upstream's limit is shared with the relay (one key): a 429 is
+	// waited out as a well-behaved client does.
+	for attempt := 0; ; attempt++ {
+		status, out, header, err := apiDo(p.client, method, url, secret, body, h)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, url, err)
+		}
+		if status != http.StatusTooManyRequests || attempt == 10 {
+			return status, out
+		}
+		wait, _ := strconv.Atoi(header.Get("Retry-After"))
+		time.Sleep(time.Duration(max(wait, 1)) * time.Second) // the server's Retry-After
 	}
-	return status, out
 }
 
 // all reads every page of a list.
@@ -464,7 +493,7 @@ func (p *relayPair) checkDocuments(t *testing.T, dbURL, endUser, upstreamEndUser
 // does not name.
 func (p *relayPair) checkDirectory(t *testing.T) {
 	t.Helper()
-	for _, path := range []string{"/v1/employers", "/v1/platforms"} {
+	for _, path := range []string{"/v1/employers", "/v1/platforms", "/v1/platforms?include_esps=true"} {
 		relayed, upstream := p.all(t, p.relayBase, p.relaySecret, path), p.all(t, p.upstreamBase, p.upstreamSecret, path)
 		if len(relayed) == 0 || !reflect.DeepEqual(relayed, upstream) {
 			t.Errorf("GET %s: the relay lists %d, the upstream %d, or they differ", path, len(relayed), len(upstream))

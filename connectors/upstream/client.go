@@ -8,6 +8,7 @@ package upstream
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,11 @@ type Config struct {
 	// CAFile is a PEM bundle of extra CAs to trust for an upstream with a
 	// private certificate (ignored when HTTP is set).
 	CAFile string
+	// Rate is the requests a second sent to the upstream, all of them
+	// together (DefaultRate when zero): the budget every call waits for.
+	Rate float64
+	// Now is the budget's clock (time.Now when nil).
+	Now func() time.Time
 }
 
 // Client is the upstream's HTTP API.
@@ -57,6 +63,8 @@ type Client struct {
 	linkJS  string
 	http    *http.Client
 	timeout time.Duration
+	budget  *budget
+	learned *jobCache
 }
 
 // New checks the configuration and returns a client; it does not call
@@ -87,6 +95,11 @@ func New(cfg Config) (*Client, error) {
 	if c.timeout == 0 {
 		c.timeout = 10 * time.Second
 	}
+	if cfg.Rate < 0 {
+		return nil, fmt.Errorf("--upstream-rate %v: must be a positive number of requests a second", cfg.Rate)
+	}
+	c.budget = newBudget(cmp.Or(cfg.Rate, DefaultRate), cfg.Now)
+	c.learned = newJobCache(learnedJobs)
 	return c, nil
 }
 
@@ -118,21 +131,62 @@ func (c *Client) Verify(ctx context.Context) error {
 // unavailableRetry is the retry hint of an upstream that did not answer.
 const unavailableRetry = 5 * time.Second
 
-// do sends one request and decodes the response's data into out. Errors:
-// UPSTREAM_UNAVAILABLE (503) for a network failure, a timeout, a 5XX or
-// a 429 (with the upstream's Retry-After); domain.ErrNoRows for a 404; a
+// Stats is what the client's request budget has seen.
+func (c *Client) Stats() BudgetStats { return c.budget.stats() }
+
+// do sends one request through the budget and decodes the response's
+// data into out. A 429 never reaches the caller while its context
+// allows a wait: the budget pauses for the upstream's Retry-After, slows
+// down, and the request is sent again at its turn. The context's
+// priority (domain.UpstreamPriorityOf) orders the wait; an end user's
+// request waits at most the request timeout in all, background work as
+// long as its context lets it. Errors: UPSTREAM_UNAVAILABLE (503) for a
+// network failure, a timeout, a 5XX, or an end user's request that found
+// no slot in time (with when to retry); domain.ErrNoRows for a 404; a
 // KindUnauthorized error for a 401; the upstream's own code and message
 // otherwise, as an invalid request.
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	prio := domain.UpstreamPriorityOf(ctx)
+	if prio == domain.PriorityEndUser {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	var b []byte
+	if body != nil {
+		var err error
+		if b, err = json.Marshal(body); err != nil {
+			return err
+		}
+	}
+	for {
+		if err := c.budget.wait(ctx, prio); err != nil {
+			return domain.UpstreamUnavailable("the upstream payroll API (its request budget is spent for now)",
+				max(c.budget.estimate(prio), time.Second), err)
+		}
+		err := c.send(ctx, method, path, b, out)
+		if !errors.Is(err, errRateLimited) {
+			return err
+		}
+		// Rate limited: the budget has paused; wait for the next turn
+		// unless the context is over.
+		if ctx.Err() != nil {
+			return err
+		}
+	}
+}
+
+// errRateLimited marks the error of a request the upstream answered 429.
+var errRateLimited = errors.New("429 Too Many Requests")
+
+// send makes one request (within the request timeout) and reads its
+// answer; a 429 is UPSTREAM_UNAVAILABLE wrapping errRateLimited.
+func (c *Client) send(ctx context.Context, method, path string, body []byte, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var rd io.Reader
 	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
+		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, rd)
 	if err != nil {
@@ -151,17 +205,15 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, err)
 	}
 	defer resp.Body.Close()
+	c.budget.answered(resp.StatusCode, resp.Header)
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
 	if err != nil {
 		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, err)
 	}
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		wait := unavailableRetry
-		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
-			wait = time.Duration(s) * time.Second
-		}
-		return domain.UpstreamUnavailable("the upstream payroll API (rate limited)", wait, fmt.Errorf("%s %s: 429", method, path))
+		wait, _ := rateLimitPause(resp.StatusCode, resp.Header, time.Now())
+		return domain.UpstreamUnavailable("the upstream payroll API (rate limited)", wait, fmt.Errorf("%s %s: %w", method, path, errRateLimited))
 	case resp.StatusCode >= 500:
 		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, fmt.Errorf("%s %s: %d", method, path, resp.StatusCode))
 	case resp.StatusCode == http.StatusNotFound:
@@ -210,6 +262,9 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	return nil
 }
 
+// maxPage is the largest page the API serves (limit 1 to 100).
+const maxPage = 100
+
 // paged is one page of a list: its data, still raw, and the next cursor.
 type paged struct {
 	data json.RawMessage
@@ -221,7 +276,7 @@ func each[T any](ctx context.Context, c *Client, path string, query url.Values, 
 	if query == nil {
 		query = url.Values{}
 	}
-	query.Set("limit", "100")
+	query.Set("limit", strconv.Itoa(maxPage))
 	for {
 		var p paged
 		if err := c.do(ctx, "GET", path+"?"+query.Encode(), nil, &p); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"time"
 
 	"payline/domain"
@@ -98,10 +99,31 @@ func (e employerJSON) domain() (domain.Employer, error) {
 }
 
 // Platforms implements domain.Upstream: the upstream's whole platform
-// directory.
+// directory, ESPs included. The API marks no platform as an ESP; it
+// leaves them out unless include_esps is set, so the ESPs are the
+// platforms only that listing has (two listings, a page or two each).
 func (c *Client) Platforms(ctx context.Context) ([]domain.Platform, error) {
+	all, err := c.platforms(ctx, url.Values{"include_esps": {"true"}})
+	if err != nil {
+		return nil, err
+	}
+	plain, err := c.platforms(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	listed := make(map[string]bool, len(plain))
+	for _, p := range plain {
+		listed[p.ID] = true
+	}
+	for i := range all {
+		all[i].ESP = !listed[all[i].ID]
+	}
+	return all, nil
+}
+
+func (c *Client) platforms(ctx context.Context, query url.Values) ([]domain.Platform, error) {
 	var out []domain.Platform
-	err := each(ctx, c, "/v1/platforms", nil, func(items []platformJSON) (bool, error) {
+	err := each(ctx, c, "/v1/platforms", query, func(items []platformJSON) (bool, error) {
 		for _, p := range items {
 			d, err := p.domain()
 			if err != nil {
@@ -114,25 +136,45 @@ func (c *Client) Platforms(ctx context.Context) ([]domain.Platform, error) {
 	return out, err
 }
 
-// Employers implements domain.Upstream: the upstream's employers updated
-// after the given time (every one when it is zero), every page.
-func (c *Client) Employers(ctx context.Context, updatedAfter time.Time) ([]domain.Employer, error) {
-	q := url.Values{}
+// EmployersPage implements domain.Upstream: one page of the upstream's
+// employers updated after the given time (every one when it is zero), at
+// the largest page size the API allows.
+func (c *Client) EmployersPage(ctx context.Context, updatedAfter time.Time, cursor string) ([]domain.Employer, string, error) {
+	q := url.Values{"limit": {strconv.Itoa(maxPage)}}
 	if !updatedAfter.IsZero() {
 		q.Set("last_updated", updatedAfter.UTC().Format(time.RFC3339))
 	}
-	var out []domain.Employer
-	err := each(ctx, c, "/v1/employers", q, func(items []employerJSON) (bool, error) {
-		for _, e := range items {
-			d, err := e.domain()
-			if err != nil {
-				return false, fmt.Errorf("employer %s: %w", e.ID, err)
-			}
-			out = append(out, d)
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	var p paged
+	if err := c.do(ctx, "GET", "/v1/employers?"+q.Encode(), nil, &p); err != nil {
+		return nil, "", err
+	}
+	var items []employerJSON
+	if err := json.Unmarshal(p.data, &items); err != nil {
+		return nil, "", fmt.Errorf("GET /v1/employers: unexpected page: %w", err)
+	}
+	out := make([]domain.Employer, 0, len(items))
+	for _, e := range items {
+		d, err := e.domain()
+		if err != nil {
+			return nil, "", fmt.Errorf("employer %s: %w", e.ID, err)
 		}
-		return true, nil
-	})
-	return out, err
+		out = append(out, d)
+	}
+	return out, p.next, nil
+}
+
+// Employer implements domain.Upstream: GET /v1/employers/{id}, for an
+// employer the directory has not synced yet. It carries no EIN and no
+// platform.
+func (c *Client) Employer(ctx context.Context, id string) (domain.Employer, error) {
+	var body employerJSON
+	if err := c.do(ctx, "GET", "/v1/employers/"+url.PathEscape(id), nil, &body); err != nil {
+		return domain.Employer{}, err
+	}
+	return body.domain()
 }
 
 // EmployerByEIN implements domain.Upstream: GET /v1/employers/lookup.

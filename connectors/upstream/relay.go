@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"payline/domain"
@@ -224,25 +225,73 @@ func pendingRecheck(started, now time.Time) time.Duration {
 }
 
 // Run implements domain.Connector: the job's outcome, and its time, are
-// the upstream's.
-// A job the upstream does not list yet is pending.
+// the upstream's. A final outcome a delivery or a listing already told
+// the client (Learned) costs no request; otherwise the account's jobs
+// are listed. A job the upstream does not list yet is pending.
 func (c *Client) Run(ctx context.Context, j domain.Job, a domain.Account, started, now time.Time) (domain.JobResult, error) {
-	jobs, err := c.Jobs(ctx, a.ID)
-	if err != nil {
-		return domain.JobResult{}, err
+	uj, ok := c.learned.get(j.ID)
+	if !ok || !uj.Final() {
+		jobs, err := c.Jobs(ctx, a.ID)
+		if err != nil {
+			return domain.JobResult{}, err
+		}
+		for _, listed := range jobs {
+			c.Learned(listed)
+			if listed.ID == j.ID {
+				uj = listed
+			}
+		}
 	}
-	for _, uj := range jobs {
-		if uj.ID != j.ID {
-			continue
-		}
-		switch uj.Outcome {
-		case domain.OutcomeSuccess:
-			return domain.JobResult{Outcome: domain.OutcomeSuccess, At: uj.CreatedAt}, nil
-		case domain.OutcomeError:
-			return domain.JobResult{Outcome: domain.OutcomeError, ErrorCode: uj.ErrorCode, ErrorType: uj.ErrorType, At: uj.CreatedAt}, nil
-		}
+	switch uj.Outcome {
+	case domain.OutcomeSuccess:
+		return domain.JobResult{Outcome: domain.OutcomeSuccess, At: uj.CreatedAt}, nil
+	case domain.OutcomeError:
+		return domain.JobResult{Outcome: domain.OutcomeError, ErrorCode: uj.ErrorCode, ErrorType: uj.ErrorType, At: uj.CreatedAt}, nil
 	}
 	return domain.JobResult{Outcome: domain.OutcomePending, RetryAfter: pendingRecheck(started, now)}, nil
+}
+
+// Learned implements domain.Upstream: a final job is remembered (the
+// newest learnedJobs of them) so its run needs no listing.
+func (c *Client) Learned(j domain.UpstreamJob) {
+	// A delivery's payload carries no error code: an error is listed for it.
+	if j.Outcome == domain.OutcomeSuccess || j.Outcome == domain.OutcomeError && j.ErrorCode != "" {
+		c.learned.put(j)
+	}
+}
+
+// learnedJobs is how many final jobs the client remembers: a few
+// minutes of jobs at a busy relay's pace, a few MB at most.
+const learnedJobs = 10000
+
+// jobCache remembers the newest final jobs, by id.
+type jobCache struct {
+	mu    sync.Mutex
+	max   int
+	jobs  map[string]domain.UpstreamJob
+	order []string // ids, oldest first
+}
+
+func newJobCache(n int) *jobCache { return &jobCache{max: n, jobs: map[string]domain.UpstreamJob{}} }
+
+func (c *jobCache) get(id string) (domain.UpstreamJob, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	j, ok := c.jobs[id]
+	return j, ok
+}
+
+func (c *jobCache) put(j domain.UpstreamJob) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.jobs[j.ID]; !ok {
+		c.order = append(c.order, j.ID)
+	}
+	c.jobs[j.ID] = j
+	for len(c.order) > c.max {
+		delete(c.jobs, c.order[0])
+		c.order = c.order[1:]
+	}
 }
 
 // Act implements domain.Upstream: POST /v1/accounts/{id}/disconnect or

@@ -1,0 +1,261 @@
+package upstream
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"payline/domain"
+)
+
+// DefaultRate is the requests a second the relay sends an upstream unless
+// --upstream-rate says otherwise: below the 10 a second per key that the
+// spec's sandbox and development modes (and the vendor) enforce, so the
+// relay's own pacing, not the upstream's 429s, sets its pace.
+const DefaultRate = 8
+
+// minRate is the slowest a budget slows down to after 429s.
+const minRate = 0.5
+
+// budget is the one limiter every request to an upstream goes through: a
+// token bucket whose waiters are served by priority (domain.PriorityEndUser
+// first, domain.PriorityDirectory last) and, within a priority, in
+// arrival order. A 429 pauses it for the upstream's Retry-After and
+// halves its rate; every successTarget answers without one win a quarter
+// of it back, up to the configured rate. It never fails a wait by itself:
+// the caller's context bounds it.
+type budget struct {
+	now func() time.Time
+
+	mu      sync.Mutex
+	max     float64 // requests a second, as configured
+	rate    float64 // requests a second now (lowered by 429s)
+	burst   float64
+	tokens  float64
+	last    time.Time // when tokens was last brought up to date
+	paused  time.Time // no request starts before this
+	queues  [domain.PriorityDirectory + 1][]*waiter
+	timer   *time.Timer
+	okSince int // answers since the last 429
+
+	// limited counts the 429s the upstream answered; waits the requests
+	// that had to queue for a slot.
+	limited, waits int64
+}
+
+// successTarget is how many answers without a 429 win back part of the
+// rate a 429 took.
+const successTarget = 20
+
+type waiter struct {
+	ready   chan struct{}
+	granted bool
+}
+
+// newBudget makes a budget of rate requests a second, with a burst of at
+// most half a second's requests (at least one), full at first.
+func newBudget(rate float64, now func() time.Time) *budget {
+	if now == nil {
+		now = time.Now
+	}
+	burst := max(1, rate/2)
+	return &budget{now: now, max: rate, rate: rate, burst: burst, tokens: burst, last: now()}
+}
+
+// wait returns once a request of priority p may go, or with the context's
+// error (nothing is spent then).
+func (b *budget) wait(ctx context.Context, p domain.UpstreamPriority) error {
+	p = min(max(p, domain.PriorityEndUser), domain.PriorityDirectory)
+	b.mu.Lock()
+	now := b.now()
+	b.refill(now)
+	if !b.queuedAtOrAbove(p) && !now.Before(b.paused) && b.tokens >= 1 {
+		b.tokens--
+		b.mu.Unlock()
+		return nil
+	}
+	w := &waiter{ready: make(chan struct{})}
+	b.queues[p] = append(b.queues[p], w)
+	b.waits++
+	b.dispatch(now)
+	b.mu.Unlock()
+	select {
+	case <-w.ready:
+		return nil
+	case <-ctx.Done():
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if w.granted { // granted as the context ended: give the slot back
+			b.tokens = min(b.burst, b.tokens+1)
+			b.dispatch(b.now())
+		} else {
+			for i, q := range b.queues[p] {
+				if q == w {
+					b.queues[p] = append(b.queues[p][:i], b.queues[p][i+1:]...)
+					break
+				}
+			}
+		}
+		return ctx.Err()
+	}
+}
+
+// queuedAtOrAbove reports whether a request of priority p or a more
+// urgent one is already waiting (a newcomer must not jump it).
+func (b *budget) queuedAtOrAbove(p domain.UpstreamPriority) bool {
+	for q := domain.PriorityEndUser; q <= p; q++ {
+		if len(b.queues[q]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// refill adds the tokens earned since last. Called with mu held.
+func (b *budget) refill(now time.Time) {
+	if now.After(b.last) {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+		b.last = now
+	}
+}
+
+// dispatch grants waiters, most urgent first, while tokens last, and
+// arms the timer for the next grant. Called with mu held.
+func (b *budget) dispatch(now time.Time) {
+	b.refill(now)
+	for {
+		p := b.firstQueued()
+		if p < 0 {
+			return
+		}
+		var after time.Duration
+		switch {
+		case now.Before(b.paused):
+			after = b.paused.Sub(now)
+		case b.tokens < 1:
+			after = time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
+		}
+		if after > 0 {
+			b.arm(max(after, time.Millisecond))
+			return
+		}
+		w := b.queues[p][0]
+		b.queues[p] = b.queues[p][1:]
+		b.tokens--
+		w.granted = true
+		close(w.ready)
+	}
+}
+
+// firstQueued is the most urgent priority with a waiter, -1 when none
+// waits. Called with mu held.
+func (b *budget) firstQueued() int {
+	for p := range b.queues {
+		if len(b.queues[p]) > 0 {
+			return p
+		}
+	}
+	return -1
+}
+
+// arm makes the timer dispatch again after d.
+func (b *budget) arm(d time.Duration) {
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	b.timer = time.AfterFunc(d, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.dispatch(b.now())
+	})
+}
+
+// answered learns from a response: a 429 (or a rate-limit header saying
+// nothing is left) pauses every request until the upstream's reset and
+// halves the rate; other answers win the rate back little by little.
+func (b *budget) answered(status int, h http.Header) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.now()
+	pause, limited := rateLimitPause(status, h, now)
+	if !limited {
+		if b.okSince++; b.okSince >= successTarget && b.rate < b.max {
+			b.rate, b.okSince = min(b.max, b.rate*1.25), 0
+		}
+		if pause > 0 && now.Add(pause).After(b.paused) {
+			b.paused = now.Add(pause)
+		}
+		return
+	}
+	b.limited++
+	b.okSince = 0
+	b.rate = max(minRate, b.rate/2)
+	b.refill(now)
+	b.tokens = 0
+	if until := now.Add(pause); until.After(b.paused) {
+		b.paused = until
+	}
+}
+
+// rateLimitPause reads how long the upstream wants no request: a 429's
+// Retry-After (seconds or an HTTP date; a second when absent), or a
+// RateLimit-Remaining / X-RateLimit-Remaining of 0 with its reset in
+// seconds. limited is true for a 429.
+func rateLimitPause(status int, h http.Header, now time.Time) (pause time.Duration, limited bool) {
+	if status == http.StatusTooManyRequests {
+		return max(retryAfter(h.Get("Retry-After"), now), time.Second), true
+	}
+	for _, prefix := range []string{"RateLimit-", "X-RateLimit-"} {
+		if h.Get(prefix+"Remaining") != "0" {
+			continue
+		}
+		if s, err := strconv.ParseFloat(h.Get(prefix+"Reset"), 64); err == nil && s > 0 && s < 3600 {
+			return time.Duration(s * float64(time.Second)), false
+		}
+	}
+	return 0, false
+}
+
+// retryAfter parses a Retry-After value: delay seconds or an HTTP date.
+func retryAfter(v string, now time.Time) time.Duration {
+	if s, err := strconv.Atoi(v); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// estimate is how long a new request of priority p would wait now, for a
+// Retry-After when an end user's request cannot wait that long.
+func (b *budget) estimate(p domain.UpstreamPriority) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.now()
+	b.refill(now)
+	ahead := 0.0
+	for q := domain.PriorityEndUser; q <= p && int(q) < len(b.queues); q++ {
+		ahead += float64(len(b.queues[q]))
+	}
+	wait := time.Duration(max(0, ahead+1-b.tokens) / b.rate * float64(time.Second))
+	if now.Before(b.paused) {
+		wait += b.paused.Sub(now)
+	}
+	return wait
+}
+
+// BudgetStats is what the budget has seen: the upstream's 429s, the
+// requests that queued for a slot, and the rate now.
+type BudgetStats struct {
+	Limited, Waits int64
+	Rate           float64
+}
+
+func (b *budget) stats() BudgetStats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return BudgetStats{Limited: b.limited, Waits: b.waits, Rate: b.rate}
+}
