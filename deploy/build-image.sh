@@ -14,7 +14,10 @@ cp /etc/ssl/certs/ca-certificates.crt "$ctx/ca-certificates.crt"
 echo 'payline:x:65532:65532:payline:/data:/sbin/nologin' > "$ctx/passwd"
 # The working directory /data must be writable by the user: it is where
 # the SQLite database and its key file live unless PostgreSQL is used.
-mkdir -p "$ctx/data"
+# Nobody else may list or read it (0700). It is staged inside owned/,
+# copied to / whole, because a COPY of the directory itself would make
+# /data 0755 whatever the source's mode (buildah creates the target).
+mkdir -p "$ctx/owned" && mkdir -m 700 "$ctx/owned/data"
 cp deploy/Containerfile "$ctx/Containerfile"
 if command -v podman >/dev/null; then
     podman build --quiet --label "org.opencontainers.image.version=$version" -t "$tag" -f "$ctx/Containerfile" "$ctx"

@@ -128,6 +128,9 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := createDatabaseFile(abs); err != nil {
+			return nil, err
+		}
 		// WAL for concurrent readers, a busy timeout instead of SQLITE_BUSY,
 		// foreign keys on, and one connection: River's SQLite driver needs
 		// it, and it serialises writers instead of failing them.
