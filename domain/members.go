@@ -106,6 +106,7 @@ const (
 	AuditSessionsEnded  = "member.sessions_ended"
 	AuditSignInRefused  = "member.sign_in_refused"
 	AuditSignInThrottle = "member.sign_in_throttled"
+	AuditSignInSlowed   = "member.sign_in_slowed"
 	AuditCustomerAdded  = "customer.created"
 	AuditWebhookCreated = "webhook.created"
 	AuditWebhookUpdated = "webhook.updated"
@@ -173,11 +174,6 @@ const (
 	DashboardSessionTTL = 8 * time.Hour
 )
 
-// SignInRule throttles sign-ins: a member's e-mail address, and a client
-// address, may each fail five times, then one more attempt a minute. The
-// counts live in a SignInThrottle every instance shares.
-var SignInRule = ThrottleRule{Burst: 5, Every: time.Minute}
-
 // MemberService adds members and signs them in and out.
 type MemberService struct {
 	customers *KeyService
@@ -191,6 +187,9 @@ type MemberService struct {
 	// dummy is a hash compared against when the e-mail is unknown, so an
 	// unknown member costs the same time as a wrong password.
 	dummy []byte
+	// slow waits out an e-mail's sign-in delay (sleep, unless a test
+	// counts the waits instead).
+	slow func(ctx context.Context, d time.Duration) error
 }
 
 // NewMemberService wires the member use cases. throttle counts failed
@@ -201,7 +200,8 @@ func NewMemberService(keys *KeyService, members MemberStore, audit AuditStore, t
 		cost = bcrypt.DefaultCost
 	}
 	dummy, _ := bcrypt.GenerateFromPassword([]byte("payline-unknown-member"), cost)
-	return &MemberService{customers: keys, members: members, audit: audit, throttle: throttle, clock: clock, cost: cost, dummy: dummy}
+	return &MemberService{customers: keys, members: members, audit: audit, throttle: throttle, clock: clock, cost: cost, dummy: dummy,
+		slow: sleep}
 }
 
 // AddedMember is a new member, with the password when Payline chose it.
@@ -270,12 +270,14 @@ func newPassword() string {
 // SignIn checks an e-mail and password and starts a session of ttl in the
 // server's mode, returning its token (shown once). Every refusal is the
 // same INVALID_CREDENTIALS whichever part was wrong, and takes the same
-// bcrypt time; after SignInRule's failures for the e-mail or for the
-// client address, counted on every instance alike, attempts are refused
-// with RATE_LIMIT_EXCEEDED until the throttle forgives one. The session
-// and its audit entry commit together, and a refusal is answered only
-// once its audit entry is written: when either cannot be written the
-// sign-in fails with that error.
+// bcrypt time. The throttle, counted on every instance alike, refuses
+// with RATE_LIMIT_EXCEEDED an address past SignInPairRule's failures for
+// the e-mail or SignInAddressRule's for any, and makes an attempt for an
+// e-mail that failed lately wait SignInEmailBackoff's delay first, from
+// whichever address: it refuses no one for failures made elsewhere. The
+// session and its audit entry commit together, and a refusal is answered
+// only once its audit entries are written: when either cannot be written
+// the sign-in fails with that error.
 func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr string, mode Mode, ttl time.Duration) (Session, string, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	var p Problems
@@ -289,25 +291,28 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 		return Session{}, "", err
 	}
 	now := s.clock.Now()
-	keys := []string{ThrottleKey("email", email), ThrottleKey("addr", clientAddr)}
-	wait, err := s.throttle.Wait(ctx, SignInRule, now, keys...)
+	attempt, err := standing(ctx, s.throttle, email, clientAddr)
 	if err != nil {
 		return Session{}, "", fmt.Errorf("sign-in throttle: %w", err)
 	}
-	if wait > 0 {
+	if wait := attempt.refusedFor(now); wait > 0 {
 		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
-			Message: fmt.Sprintf("too many failed sign-ins; try again in %s", wait.Round(time.Second))}
+			Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", wait.Round(time.Second))}
 	}
+	if err := s.slow(ctx, attempt.delay(now)); err != nil {
+		return Session{}, "", err
+	}
+	now = s.clock.Now()
 	m, err := s.members.MemberByEmail(ctx, email)
 	if errors.Is(err, ErrNoRows) {
 		_ = bcrypt.CompareHashAndPassword(s.dummy, []byte(password))
-		return Session{}, "", s.refuse(ctx, now, keys, nil, mode)
+		return Session{}, "", s.refuse(ctx, now, attempt, nil, mode)
 	}
 	if err != nil {
 		return Session{}, "", err
 	}
 	if bcrypt.CompareHashAndPassword(m.PasswordHash, []byte(password)) != nil {
-		return Session{}, "", s.refuse(ctx, now, keys, &m, mode)
+		return Session{}, "", s.refuse(ctx, now, attempt, &m, mode)
 	}
 	name, err := s.members.CustomerName(ctx, m.CustomerID)
 	if err != nil {
@@ -327,22 +332,6 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 		return Session{}, "", err
 	}
 	return sess, token, nil
-}
-
-// refuse counts a failed sign-in against the throttle's keys and, when
-// the e-mail is a member's, writes the refusal to the audit log. It
-// returns INVALID_CREDENTIALS, or the error of the throttle or the log.
-func (s *MemberService) refuse(ctx context.Context, now time.Time, keys []string, m *Member, mode Mode) error {
-	if err := s.throttle.Fail(ctx, SignInRule, now, keys...); err != nil {
-		return fmt.Errorf("sign-in throttle: %w", err)
-	}
-	if m != nil {
-		e := NewAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, AuditSignInRefused, m.ID, now)
-		if err := s.audit.AppendAudit(ctx, e); err != nil {
-			return fmt.Errorf("audit refused sign-in: %w", err)
-		}
-	}
-	return Errorf(KindUnauthorized, CodeInvalidCredentials, "the e-mail address or password is wrong")
 }
 
 func newToken() string {

@@ -41,6 +41,37 @@ func (r ThrottleRule) After(freeAt, now time.Time) time.Time {
 	return minTime(freeAt.Add(r.Every), now.Add(r.Window()))
 }
 
+// Outstanding is how many of a key's failures are not yet forgiven at
+// now when all are forgiven at freeAt: at most Burst.
+func (r ThrottleRule) Outstanding(freeAt, now time.Time) int {
+	if !freeAt.After(now) {
+		return 0
+	}
+	return int((freeAt.Sub(now) + r.Every - 1) / r.Every)
+}
+
+// Backoff is a delay that doubles with each failure of a key beyond the
+// first Free, from First up to Cap. Count counts and forgives the
+// failures, so the delay fades as they are forgiven.
+type Backoff struct {
+	Count      ThrottleRule
+	Free       int
+	First, Cap time.Duration
+}
+
+// Delay is how long an attempt waits at now for a key whose failures are
+// all forgiven at freeAt: zero while it has at most Free outstanding.
+func (b Backoff) Delay(freeAt, now time.Time) time.Duration {
+	n := b.Count.Outstanding(freeAt, now) - b.Free
+	switch {
+	case n <= 0:
+		return 0
+	case n > 30: // past any cap, and a shift that could overflow
+		return b.Cap
+	}
+	return min(b.First<<(n-1), b.Cap)
+}
+
 func minTime(a, b time.Time) time.Time {
 	if a.Before(b) {
 		return a
@@ -55,9 +86,10 @@ func minTime(a, b time.Time) time.Time {
 // last failure, so the store holds only keys that failed lately, however
 // many addresses a caller invents.
 type SignInThrottle interface {
-	// Wait is how long until every one of keys may fail again under rule
-	// at now: zero when all may. Errors are the store's.
-	Wait(ctx context.Context, rule ThrottleRule, now time.Time, keys ...string) (time.Duration, error)
+	// ForgivenAt is, for each of keys in order, the moment all its
+	// failures are forgiven: the zero time for a key with none
+	// remembered. Errors are the store's.
+	ForgivenAt(ctx context.Context, keys ...string) ([]time.Time, error)
 	// Fail counts one failure against each key at now, atomically per key
 	// across instances. Errors are the store's.
 	Fail(ctx context.Context, rule ThrottleRule, now time.Time, keys ...string) error

@@ -53,3 +53,37 @@ func TestThrottleKeyHidesWhatWasTyped(t *testing.T) {
 		t.Errorf("key %q is not the kind and a hash", k)
 	}
 }
+
+func TestBackoff(t *testing.T) {
+	b := domain.Backoff{Count: domain.ThrottleRule{Burst: 10, Every: time.Minute}, Free: 3, First: time.Second, Cap: 8 * time.Second}
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	fail := func(n int) time.Time {
+		free := time.Time{}
+		for range n {
+			free = b.Count.After(free, t0)
+		}
+		return free
+	}
+	for _, c := range []struct {
+		name     string
+		failures int
+		at       time.Duration // after t0
+		delay    time.Duration
+	}{
+		{"nothing failed", 0, 0, 0},
+		{"the free failures cost nothing", 3, 0, 0},
+		{"one more waits First", 4, 0, time.Second},
+		{"each further one doubles it", 6, 0, 4 * time.Second},
+		{"up to the cap", 7, 0, 8 * time.Second},
+		{"more failures than remembered wait the cap", 50, 0, 8 * time.Second},
+		{"a minute forgives one", 6, time.Minute, 2 * time.Second},
+		{"part of a minute does not", 6, 59 * time.Second, 4 * time.Second},
+		{"the window forgives them all", 50, b.Count.Window(), 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := b.Delay(fail(c.failures), t0.Add(c.at)); got != c.delay {
+				t.Errorf("Delay = %s, want %s", got, c.delay)
+			}
+		})
+	}
+}

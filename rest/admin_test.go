@@ -181,11 +181,17 @@ func TestAdminAPIKeys(t *testing.T) {
 	})
 }
 
+// TestAdminSignInRefusals: a wrong password and an unknown member get one
+// answer; an address guessing one member is refused with 429 and
+// Retry-After, and no one else is refused for its failures.
 func TestAdminSignInRefusals(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		f := newFixture(t, db)
 		f.addMember("acme", "ada@acme.test", domain.RoleAdministrator)
 		f.addMember("acme", "bob@acme.test", domain.RoleDeveloper)
+		// ada's e-mail fails often enough to be slowed; this test is about
+		// the answers, TestSignInSlowsAGuessedEmail (storage) the delays.
+		f.members.SlowWith(func(context.Context, time.Duration) error { return nil })
 		signIn := func(user, password string) result {
 			return f.post("/v1/admin/token", fmt.Sprintf(`{"username": %q, "password": %q}`, user, password), "x-api-secret", "")
 		}
@@ -198,8 +204,9 @@ func TestAdminSignInRefusals(t *testing.T) {
 			t.Fatalf("empty: %d %s", res.status, res.raw)
 		}
 
-		// Five failures for one member lock that member out, even with
-		// the right password, and say when to retry.
+		// Five failures for one member from one address refuse that
+		// address's next attempt, even with the right password, and say
+		// when to retry.
 		for range 4 {
 			signIn("ada@acme.test", "guess")
 		}
@@ -207,9 +214,9 @@ func TestAdminSignInRefusals(t *testing.T) {
 		if res.status != 429 || res.errorCode() != domain.CodeRateLimitExceeded || res.header.Get("Retry-After") == "" {
 			t.Fatalf("after 5 failures: %d %s", res.status, res.raw)
 		}
-		// The client address had its five failures too (one for the
-		// unknown member, four guesses): bob is refused from here as well.
-		if res := signIn("bob@acme.test", memberPassword); res.status != 429 {
+		// They refuse no one else: another member behind the same address
+		// (an office's NAT), which failed six times, signs in.
+		if res := signIn("bob@acme.test", memberPassword); res.status != 200 {
 			t.Fatalf("bob from the same address: %d %s", res.status, res.raw)
 		}
 		// A minute later one attempt is allowed again.

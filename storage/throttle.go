@@ -18,20 +18,32 @@ type SignInThrottle struct{ db *DB }
 // NewSignInThrottle returns the sign-in throttle of db.
 func NewSignInThrottle(db *DB) *SignInThrottle { return &SignInThrottle{db: db} }
 
-// Wait is how long until every key may fail again.
-func (t *SignInThrottle) Wait(ctx context.Context, rule domain.ThrottleRule, now time.Time, keys ...string) (time.Duration, error) {
+// ForgivenAt is when each key's failures are all forgiven: the zero time
+// for a key with no row.
+func (t *SignInThrottle) ForgivenAt(ctx context.Context, keys ...string) ([]time.Time, error) {
+	out := make([]time.Time, len(keys))
 	if len(keys) == 0 {
-		return 0, nil
+		return out, nil
 	}
-	query, args, err := sqlx.In(`SELECT COALESCE(MAX(free_at), 0) FROM sign_in_throttle WHERE throttle_key IN (?)`, keys)
+	query, args, err := sqlx.In(`SELECT throttle_key, free_at FROM sign_in_throttle WHERE throttle_key IN (?)`, keys)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	var freeAt int64
-	if err := t.db.GetContext(ctx, &freeAt, t.db.Rebind(query), args...); err != nil {
-		return 0, translate(err)
+	var rows []struct {
+		Key    string `db:"throttle_key"`
+		FreeAt int64  `db:"free_at"`
 	}
-	return rule.Wait(time.UnixMicro(freeAt), now), nil
+	if err := t.db.SelectContext(ctx, &rows, t.db.Rebind(query), args...); err != nil {
+		return nil, translate(err)
+	}
+	at := make(map[string]time.Time, len(rows))
+	for _, r := range rows {
+		at[r.Key] = time.UnixMicro(r.FreeAt)
+	}
+	for i, k := range keys {
+		out[i] = at[k]
+	}
+	return out, nil
 }
 
 // failSQL counts one failure of a key: domain.ThrottleRule.After in one
@@ -45,7 +57,7 @@ const failSQL = `INSERT INTO sign_in_throttle (throttle_key, free_at) VALUES (?,
 		ELSE sign_in_throttle.free_at + ? END`
 
 // pruneSQL forgets up to 100 keys whose failures are all forgiven: a
-// failure adds at most two keys, so pruning a hundred with each keeps the
+// failure adds at most three keys, so pruning a hundred with each keeps the
 // table to the keys that failed lately. On PostgreSQL rows another
 // instance is pruning or counting are skipped, never waited for, so two
 // prunes cannot deadlock.

@@ -48,28 +48,29 @@ func (t *RedisSignInThrottle) names(keys []string) []string {
 	return out
 }
 
-// Wait is how long until every key may fail again.
-func (t *RedisSignInThrottle) Wait(ctx context.Context, rule domain.ThrottleRule, now time.Time, keys ...string) (time.Duration, error) {
+// ForgivenAt is when each key's failures are all forgiven: the zero time
+// for a key Redis does not hold.
+func (t *RedisSignInThrottle) ForgivenAt(ctx context.Context, keys ...string) ([]time.Time, error) {
+	out := make([]time.Time, len(keys))
 	if len(keys) == 0 {
-		return 0, nil
+		return out, nil
 	}
 	values, err := t.client.MGet(ctx, t.names(keys)...).Result()
 	if err != nil {
-		return 0, fmt.Errorf("read the sign-in throttle from Redis: %w", err)
+		return nil, fmt.Errorf("read the sign-in throttle from Redis: %w", err)
 	}
-	var wait time.Duration
-	for _, v := range values {
+	for i, v := range values {
 		s, ok := v.(string)
 		if !ok { // no such key: nothing to forgive
 			continue
 		}
 		freeAt, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("sign-in throttle in Redis holds %q: %w", s, err)
+			return nil, fmt.Errorf("sign-in throttle in Redis holds %q: %w", s, err)
 		}
-		wait = max(wait, rule.Wait(time.UnixMicro(freeAt), now))
+		out[i] = time.UnixMicro(freeAt)
 	}
-	return wait, nil
+	return out, nil
 }
 
 // Fail counts one failure against each key.

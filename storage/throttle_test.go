@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -57,73 +60,203 @@ func hasCode(err error, code string) bool {
 	return errors.As(err, &de) && de.Code == code
 }
 
+// signInInstances are n instances of the member service (each its own
+// store handle) on one database or Redis, with one clock, and one member,
+// ada, added; delays are recorded in delays instead of waited out.
+type signInInstances struct {
+	t         *testing.T
+	instances []*domain.MemberService
+	clock     *movableClock
+	customer  domain.Customer
+	run       string // names of this run only: Redis outlives the test
+	ada, bob  string
+
+	mu     sync.Mutex
+	delays []time.Duration
+}
+
+const throttledPassword = "correct horse battery staple"
+
+func newSignInInstances(t *testing.T, n int, db *storage.DB, newThrottle func() domain.SignInThrottle) *signInInstances {
+	t.Helper()
+	s := &signInInstances{t: t, clock: newMovableClock(), run: domain.NewID()}
+	for range n {
+		ks := storage.NewKeyStore(db)
+		keys := domain.NewKeyService(ks, ks, storagetest.TestBox, s.clock)
+		m := domain.NewMemberService(keys, ks, ks, newThrottle(), s.clock, bcrypt.MinCost)
+		m.SlowWith(func(_ context.Context, d time.Duration) error {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.delays = append(s.delays, d)
+			return nil
+		})
+		s.instances = append(s.instances, m)
+	}
+	s.ada, s.bob = "ada-"+s.run+"@acme.test", "bob-"+s.run+"@acme.test"
+	for _, email := range []string{s.ada, s.bob} {
+		added, err := s.instances[0].AddMember(context.Background(), "acme", email, "administrator", throttledPassword)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.customer = added.Customer
+	}
+	return s
+}
+
+// addr is the n-th client address of this run.
+func (s *signInInstances) addr(n int) string { return fmt.Sprintf("client-%d-%s", n, s.run) }
+
+// signIn tries email and password from an address on instance i (round
+// the instances), as a request from that address would.
+func (s *signInInstances) signIn(i int, email, password, from string) error {
+	ctx := domain.WithClientAddress(context.Background(), from)
+	_, _, err := s.instances[i%len(s.instances)].SignIn(ctx, email, password, from, domain.ModeSandbox, time.Hour)
+	return err
+}
+
+// lastDelay is the delay the latest attempt was given.
+func (s *signInInstances) lastDelay() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.delays[len(s.delays)-1]
+}
+
+// refusedEverywhere checks that every instance refuses email's right
+// password from an address with RATE_LIMIT_EXCEEDED and a retry hint.
+func (s *signInInstances) refusedEverywhere(what, email, from string) {
+	s.t.Helper()
+	for i := range s.instances {
+		err := s.signIn(i, email, throttledPassword, from)
+		var de *domain.Error
+		if !errors.As(err, &de) || de.Code != domain.CodeRateLimitExceeded || de.RetryAfter <= 0 {
+			s.t.Fatalf("%s: instance %d answered %v, want RATE_LIMIT_EXCEEDED with a retry hint", what, i, err)
+		}
+	}
+}
+
+// guess fails a sign-in, and fails the test if it was not refused as a
+// wrong password.
+func (s *signInInstances) guess(i int, email, from string) {
+	s.t.Helper()
+	if err := s.signIn(i, email, "a guess", from); !hasCode(err, domain.CodeInvalidCredentials) {
+		s.t.Fatalf("guess %d at %s from %s: %v", i, email, from, err)
+	}
+}
+
 // TestSignInThrottleSharedByInstances: three instances (each its own
 // MemberService and store handle) on one database, or one Redis, count
-// failed sign-ins together: after five failures for an e-mail, or from an
-// address, spread over the three, the next attempt is refused by every
-// one of them, even with the right password.
+// failed sign-ins together. Five failures for an e-mail from one address,
+// spread over the three, make every one of them refuse that address's
+// next attempt, even with the right password; SignInAddressRule's burst
+// of failures from one address, for any e-mails, refuse it for every
+// e-mail. Failures made elsewhere refuse no one: the member signs in from
+// another address, and another member from the guesser's (one office
+// behind one NAT).
 func TestSignInThrottleSharedByInstances(t *testing.T) {
 	throttleStores(t, func(t *testing.T, db *storage.DB, newThrottle func() domain.SignInThrottle) {
-		ctx := context.Background()
-		clock := newMovableClock()
-		var instances [3]*domain.MemberService
-		for i := range instances {
-			ks := storage.NewKeyStore(db)
-			keys := domain.NewKeyService(ks, ks, storagetest.TestBox, clock)
-			instances[i] = domain.NewMemberService(keys, ks, ks, newThrottle(), clock, bcrypt.MinCost)
+		s := newSignInInstances(t, 3, db, newThrottle)
+		guesser := s.addr(0)
+		for i := range domain.SignInPairRule.Burst {
+			s.guess(i, s.ada, guesser)
 		}
-		// Redis outlives the test: names of this run only.
-		run := domain.NewID()
-		ada, bob := "ada-"+run+"@acme.test", "bob-"+run+"@acme.test"
-		const password = "correct horse battery staple"
-		for _, email := range []string{ada, bob} {
-			if _, err := instances[0].AddMember(ctx, "acme", email, "administrator", password); err != nil {
-				t.Fatal(err)
+		s.refusedEverywhere("the guesser's next attempt", s.ada, guesser)
+		for i := range s.instances {
+			if err := s.signIn(i, s.ada, throttledPassword, s.addr(100+i)); err != nil {
+				t.Fatalf("the member from another address, on instance %d: %v", i, err)
+			}
+			if err := s.signIn(i, s.bob, throttledPassword, guesser); err != nil {
+				t.Fatalf("another member behind the guesser's address, on instance %d: %v", i, err)
 			}
 		}
-		addr := func(n int) string { return fmt.Sprintf("client-%d-%s", n, run) }
-		signIn := func(i int, email, password, from string) error {
-			_, _, err := instances[i%len(instances)].SignIn(ctx, email, password, from, domain.ModeSandbox, time.Hour)
-			return err
-		}
-		refusedEverywhere := func(what, email string, from func(i int) string) {
-			t.Helper()
-			for i := range instances {
-				err := signIn(i, email, password, from(i))
-				var de *domain.Error
-				if !errors.As(err, &de) || de.Code != domain.CodeRateLimitExceeded || de.RetryAfter <= 0 {
-					t.Fatalf("%s: instance %d answered %v, want RATE_LIMIT_EXCEEDED with a retry hint", what, i, err)
-				}
-			}
-		}
-		burst := domain.SignInRule.Burst
 
-		// One e-mail guessed from a new address each time, round the three.
-		for i := range burst {
-			if err := signIn(i, ada, "a guess", addr(i)); !hasCode(err, domain.CodeInvalidCredentials) {
-				t.Fatalf("guess %d: %v", i, err)
-			}
+		// An IPv6 address counts by its /64, so changing the low bits
+		// earns no fresh guesses (a /64 of this run only).
+		block := fmt.Sprintf("2001:db8:%x:%x::", rand.N(1<<16), rand.N(1<<16))
+		for i := range domain.SignInPairRule.Burst {
+			s.guess(i, s.bob, fmt.Sprint(block, i+1))
 		}
-		refusedEverywhere("the e-mail's next attempt", ada, func(i int) string { return addr(100 + i) })
+		s.refusedEverywhere("the /64's next attempt", s.bob, block+"ffff:1")
+		if err := s.signIn(0, s.bob, throttledPassword, "2001:db8::1"); err != nil {
+			t.Fatalf("the member from another /64: %v", err)
+		}
 
 		// One address trying a new e-mail each time, strangers' included.
-		for i := range burst {
-			if err := signIn(i, fmt.Sprintf("nobody-%d-%s@acme.test", i, run), "a guess", addr(200)); !hasCode(err, domain.CodeInvalidCredentials) {
-				t.Fatalf("stranger %d: %v", i, err)
-			}
+		sprayer := s.addr(200)
+		for i := range domain.SignInAddressRule.Burst {
+			s.guess(i, fmt.Sprintf("nobody-%d-%s@acme.test", i, s.run), sprayer)
 		}
-		refusedEverywhere("the address's next attempt", bob, func(int) string { return addr(200) })
+		s.refusedEverywhere("the sprayer's next attempt", s.bob, sprayer)
 
-		// A minute forgives one failure, on whichever instance asks; the
-		// next wrong guess is counted by all three again.
-		clock.advance(domain.SignInRule.Every)
-		if err := signIn(1, ada, password, addr(300)); err != nil {
+		// A minute forgives one of the guesser's failures, on whichever
+		// instance asks; the next wrong guess is counted by all three.
+		s.clock.advance(domain.SignInPairRule.Every)
+		if err := s.signIn(1, s.ada, throttledPassword, guesser); err != nil {
 			t.Fatalf("a minute later: %v", err)
 		}
-		if err := signIn(2, ada, "a guess", addr(301)); !hasCode(err, domain.CodeInvalidCredentials) {
-			t.Fatalf("a guess a minute later: %v", err)
+		s.guess(2, s.ada, guesser)
+		s.refusedEverywhere("the attempt after the forgiven one", s.ada, guesser)
+	})
+}
+
+// TestSignInSlowsAGuessedEmail: an e-mail guessed once from each of many
+// addresses (none of which the throttle refuses) makes every attempt for
+// it wait, from one second after its fourth failure doubling to eight
+// seconds, but the right password from an address with no failures is
+// never refused; the delay fades as the failures are forgiven. The
+// administrator sees the slowing begin, and an address being refused, in
+// the audit log, once each and not once per attempt.
+func TestSignInSlowsAGuessedEmail(t *testing.T) {
+	throttleStores(t, func(t *testing.T, db *storage.DB, newThrottle func() domain.SignInThrottle) {
+		s := newSignInInstances(t, 2, db, newThrottle)
+		b := domain.SignInEmailBackoff
+		var got []time.Duration
+		for i := range b.Count.Burst + 2 {
+			s.guess(i, s.ada, s.addr(i))
+			got = append(got, s.lastDelay())
 		}
-		refusedEverywhere("the attempt after the forgiven one", ada, func(i int) string { return addr(400 + i) })
+		want := []time.Duration{0, 0, 0, 0, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second,
+			8 * time.Second, 8 * time.Second, 8 * time.Second}
+		if !slices.Equal(got, want) {
+			t.Errorf("delays before each guess from a new address\n got %v\nwant %v", got, want)
+		}
+		for i := range s.instances {
+			if err := s.signIn(i, s.ada, throttledPassword, s.addr(100+i)); err != nil {
+				t.Fatalf("the right password from a clean address, on instance %d: %v", i, err)
+			}
+			if d := s.lastDelay(); d != b.Cap {
+				t.Errorf("the owner waited %s, want the cap %s", d, b.Cap)
+			}
+		}
+		s.clock.advance(b.Count.Window())
+		if err := s.signIn(0, s.ada, throttledPassword, s.addr(0)); err != nil || s.lastDelay() != 0 {
+			t.Errorf("once every failure is forgiven: %v, after waiting %s", err, s.lastDelay())
+		}
+
+		// The guesser from one address: refused after five, with one
+		// entry saying so; its refused attempts write nothing.
+		guesser := s.addr(300)
+		for i := range domain.SignInPairRule.Burst {
+			s.guess(i, s.bob, guesser)
+		}
+		for range 3 {
+			s.refusedEverywhere("the guesser", s.bob, guesser)
+		}
+		log, err := s.instances[0].AuditLog(context.Background(), domain.Session{CustomerID: s.customer.ID, Mode: domain.ModeSandbox}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[string]int{}
+		for _, e := range log {
+			count[e.Action]++
+			if e.Action == domain.AuditSignInThrottle && e.Address != guesser {
+				t.Errorf("throttled sign-in audited from %q, want the guesser's %q", e.Address, guesser)
+			}
+		}
+		wantCount := map[string]int{domain.AuditSignInRefused: b.Count.Burst + 2 + domain.SignInPairRule.Burst,
+			domain.AuditSignInSlowed: 2, domain.AuditSignInThrottle: 1, domain.AuditSignedIn: len(s.instances) + 1}
+		if !maps.Equal(count, wantCount) {
+			t.Errorf("audit entries by action\n got %v\nwant %v", count, wantCount)
+		}
 	})
 }
 
@@ -132,7 +265,7 @@ func TestSignInThrottleSharedByInstances(t *testing.T) {
 func TestSignInThrottleCountsConcurrentFailures(t *testing.T) {
 	throttleStores(t, func(t *testing.T, _ *storage.DB, newThrottle func() domain.SignInThrottle) {
 		ctx := context.Background()
-		rule, now := domain.SignInRule, time.Now().UTC().Truncate(time.Microsecond)
+		rule, now := domain.SignInPairRule, time.Now().UTC().Truncate(time.Microsecond)
 		stores := []domain.SignInThrottle{newThrottle(), newThrottle(), newThrottle()}
 		key := domain.ThrottleKey("email", domain.NewID())
 		var wg sync.WaitGroup
@@ -148,8 +281,12 @@ func TestSignInThrottleCountsConcurrentFailures(t *testing.T) {
 			}
 		}
 		for i, s := range stores {
-			if wait, err := s.Wait(ctx, rule, now, key); err != nil || wait != rule.Every {
-				t.Errorf("instance %d: after %d concurrent failures Wait = %s, %v; want %s", i, rule.Burst, wait, err, rule.Every)
+			at, err := s.ForgivenAt(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wait := rule.Wait(at[0], now); wait != rule.Every {
+				t.Errorf("instance %d: after %d concurrent failures the key waits %s; want %s", i, rule.Burst, wait, rule.Every)
 			}
 		}
 	})
@@ -160,7 +297,7 @@ func TestSignInThrottleCountsConcurrentFailures(t *testing.T) {
 // pile up.
 func TestSignInThrottleForgets(t *testing.T) {
 	ctx := context.Background()
-	rule := domain.SignInRule
+	rule := domain.SignInPairRule
 	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
 		s := storage.NewSignInThrottle(db)
 		count := func() (n int) {

@@ -89,9 +89,9 @@ func TestRateLimitSharedThroughRedis(t *testing.T) {
 
 // TestSignInThrottleSharedByInstances: three instances on one PostgreSQL,
 // counting failed sign-ins in the database, and three that share a Redis
-// too (--redis-url), counting them there: five wrong passwords spread over
-// the three make the next attempt refused by every instance, even with the
-// right password.
+// too (--redis-url), counting them there: five wrong passwords from one
+// address spread over the three make that address's next attempt refused
+// by every instance, even with the right password.
 func TestSignInThrottleSharedByInstances(t *testing.T) {
 	for _, backend := range []string{"database", "redis"} {
 		t.Run(backend, func(t *testing.T) {
@@ -140,7 +140,7 @@ func TestSignInThrottleSharedByInstances(t *testing.T) {
 				}
 				return status
 			}
-			for i := range domain.SignInRule.Burst {
+			for i := range domain.SignInPairRule.Burst {
 				if status := signIn(i, "a guess"); status != http.StatusUnauthorized {
 					t.Fatalf("guess %d on instance %d: %d, want 401", i, i%3, status)
 				}

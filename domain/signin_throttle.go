@@ -1,0 +1,153 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"time"
+)
+
+// The sign-in throttle counts guesses, not owners: a failure is held
+// against the address it came from, so strangers cannot lock a member
+// out, and an e-mail guessed from everywhere is only slowed
+// (docs/dashboard.md, "Throttling").
+var (
+	// SignInPairRule refuses one address guessing one e-mail: five
+	// failures, then one more a minute.
+	SignInPairRule = ThrottleRule{Burst: 5, Every: time.Minute}
+	// SignInAddressRule refuses one address trying many e-mails (password
+	// spraying): a hundred failures, then one every ten seconds. That is
+	// far above what the members behind one office NAT mistype between
+	// them, so their failures never refuse one another.
+	SignInAddressRule = ThrottleRule{Burst: 100, Every: 10 * time.Second}
+	// SignInEmailBackoff slows every attempt for an e-mail that failed
+	// more than three times lately, from any address, and refuses none:
+	// the attempt waits one second before its password is checked,
+	// doubling with each further failure up to eight. One failure is
+	// forgiven a minute, and ten at most are remembered.
+	SignInEmailBackoff = Backoff{Count: ThrottleRule{Burst: 10, Every: time.Minute}, Free: 3, First: time.Second, Cap: 8 * time.Second}
+)
+
+// signInAttempt is a sign-in's standing with the throttle: its keys, and
+// when each key's failures were all forgiven as it arrived.
+type signInAttempt struct {
+	pair, addr, email       string
+	pairAt, addrAt, emailAt time.Time
+}
+
+// throttledAddress is what the throttle counts a client address as: an
+// IPv4 address itself, an IPv6 one by its /64, the smallest block one
+// subscriber is given, so changing the low bits earns no fresh counts.
+func throttledAddress(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	if ip = ip.Unmap(); ip.Is4() {
+		return ip.String()
+	}
+	p, err := ip.WithZone("").Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
+}
+
+// standing reads the throttle's keys of a sign-in for email from
+// clientAddr.
+func standing(ctx context.Context, t SignInThrottle, email, clientAddr string) (signInAttempt, error) {
+	block := throttledAddress(clientAddr)
+	a := signInAttempt{pair: ThrottleKey("pair", email+"\x00"+block), addr: ThrottleKey("addr", block), email: ThrottleKey("email", email)}
+	at, err := t.ForgivenAt(ctx, a.pair, a.addr, a.email)
+	if err != nil {
+		return a, err
+	}
+	a.pairAt, a.addrAt, a.emailAt = at[0], at[1], at[2]
+	return a, nil
+}
+
+// refusedFor is how long the attempt's address must wait before it may
+// try this e-mail again: zero when it may.
+func (a signInAttempt) refusedFor(now time.Time) time.Duration {
+	return max(SignInPairRule.Wait(a.pairAt, now), SignInAddressRule.Wait(a.addrAt, now))
+}
+
+// delay is how long the attempt waits before its password is checked.
+func (a signInAttempt) delay(now time.Time) time.Duration {
+	return SignInEmailBackoff.Delay(a.emailAt, now)
+}
+
+// fail counts the attempt's failure against its keys, and says which
+// limits this failure began: refusing the address (throttled), slowing
+// the e-mail (slowed).
+func (a signInAttempt) fail(ctx context.Context, t SignInThrottle, now time.Time) (throttled, slowed bool, err error) {
+	for _, f := range []struct {
+		rule ThrottleRule
+		key  string
+	}{{SignInPairRule, a.pair}, {SignInAddressRule, a.addr}, {SignInEmailBackoff.Count, a.email}} {
+		if err := t.Fail(ctx, f.rule, now, f.key); err != nil {
+			return false, false, err
+		}
+	}
+	after := signInAttempt{pairAt: SignInPairRule.After(a.pairAt, now), addrAt: SignInAddressRule.After(a.addrAt, now),
+		emailAt: SignInEmailBackoff.Count.After(a.emailAt, now)}
+	return after.refusedFor(now) > 0, a.delay(now) == 0 && after.delay(now) > 0, nil
+}
+
+// refuse counts a failed sign-in against the throttle's keys and, when
+// the e-mail is a member's, writes the refusal to the audit log, with
+// member.sign_in_throttled when this failure made the throttle refuse
+// its address, and member.sign_in_slowed when it made the e-mail's
+// attempts wait: one entry as each begins, not one per refused attempt,
+// so strangers cannot fill the log. It returns INVALID_CREDENTIALS, or
+// the error of the throttle or the log.
+func (s *MemberService) refuse(ctx context.Context, now time.Time, attempt signInAttempt, m *Member, mode Mode) error {
+	throttled, slowed, err := attempt.fail(ctx, s.throttle, now)
+	if err != nil {
+		return fmt.Errorf("sign-in throttle: %w", err)
+	}
+	if m != nil {
+		actions := []string{AuditSignInRefused}
+		if throttled {
+			actions = append(actions, AuditSignInThrottle)
+		}
+		if slowed {
+			actions = append(actions, AuditSignInSlowed)
+		}
+		err := s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+			for _, action := range actions {
+				e := NewAudit(ctx, Scope{CustomerID: m.CustomerID, Mode: mode}, "member:"+m.Email, action, m.ID, now)
+				if err := tx.Audit().AppendAudit(ctx, e); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("audit refused sign-in: %w", err)
+		}
+	}
+	return Errorf(KindUnauthorized, CodeInvalidCredentials, "the e-mail address or password is wrong")
+}
+
+// SlowWith replaces how SignIn waits out an e-mail's delay, so a test can
+// see the delays without sitting through them. Call it before the
+// service is used.
+func (s *MemberService) SlowWith(wait func(ctx context.Context, d time.Duration) error) {
+	s.slow = wait
+}
+
+// sleep waits d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
