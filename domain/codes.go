@@ -25,6 +25,13 @@ const (
 	// CodeTooManyConcurrent refuses a request when the same key already
 	// has as many in flight on this instance as one key may.
 	CodeTooManyConcurrent = "TOO_MANY_CONCURRENT_REQUESTS"
+	// CodeTooManyFromAddress refuses a request when its client address
+	// already has as many at this instance's door (before a credential is
+	// checked or a body has arrived) as one address may.
+	CodeTooManyFromAddress = "TOO_MANY_CONCURRENT_FROM_ADDRESS"
+	// CodeRequestTimeout ends a request (408) whose body arrived slower
+	// than the minimum rate, or not within the read timeout.
+	CodeRequestTimeout = "REQUEST_TIMEOUT"
 	// CodeServiceUnavailable answers 503 while the database cannot be
 	// reached (stopped, restarting, network cut); Retry-After says when to
 	// try again.

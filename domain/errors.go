@@ -30,6 +30,9 @@ const (
 	// KindUnavailable is a request that could not be served because a
 	// dependency (the database) is unreachable; retrying later works (503).
 	KindUnavailable
+	// KindTimeout is a request whose body did not arrive fast enough
+	// (408); the connection is closed after the answer.
+	KindTimeout
 )
 
 // Type is the spec's error type of the kind, the same in every transport:
@@ -37,7 +40,7 @@ const (
 // Payline's, as the spec names no type for 429 (docs/errors.md).
 func (k ErrorKind) Type() string {
 	switch k {
-	case KindInvalid, KindConflict:
+	case KindInvalid, KindConflict, KindTimeout:
 		return "INVALID_REQUEST_PARAMETERS"
 	case KindNotFound:
 		return "RECORD_NOT_FOUND"

@@ -320,6 +320,10 @@ func readRequest(r *http.Request) (*http.Request, error) {
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 	if err != nil {
+		var refusal *domain.Error // the body's reader refused it (too slow)
+		if errors.As(err, &refusal) {
+			return nil, refusal
+		}
 		var tooLarge *http.MaxBytesError
 		if !errors.As(err, &tooLarge) {
 			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON, "the request body could not be read; send it again")
@@ -378,11 +382,12 @@ func requestFieldType(field string) string {
 }
 
 // writeRefusal answers an HTTP request refused before gqlgen saw it, in
-// GraphQL's error shape with the code and type in extensions.
+// GraphQL's error shape with the code and type in extensions, and REST's
+// status for the error (400, or 408 for a body that came too slowly).
 func writeRefusal(w http.ResponseWriter, err error) {
 	e := domain.AsError(err)
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
+	w.WriteHeader(wire.Status(e.Kind))
 	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]any{{
 		"message": e.Message, "extensions": map[string]any{"code": e.Code, "type": e.Kind.Type()},
 	}}})

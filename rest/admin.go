@@ -56,15 +56,17 @@ func (s *Server) adminRoutes() {
 	if s.members == nil {
 		return
 	}
-	s.mux.HandleFunc("POST /v1/admin/token", s.adminToken)
+	// Signing in, like the dashboard's session routes below, is guarded
+	// by no credential: its body comes in first (admission.go).
+	s.mux.Handle("POST /v1/admin/token", s.unvouched(http.HandlerFunc(s.adminToken)))
 	s.handleAdmin("GET /v1/admin/api_keys", s.adminListKeys)
 	s.handleAdmin("POST /v1/admin/api_keys", s.adminCreateKey)
 	s.handleAdmin("POST /v1/admin/api_keys/{api_key}/revoke", s.adminRevokeKey)
 	s.handleAdmin("GET /v1/admin/members", s.adminListMembers)
 	s.handleAdmin("DELETE /v1/admin/members/{member_id}/sessions", s.adminEndSessions)
-	s.mux.HandleFunc("POST /dashboard/session", s.dashboardSignIn)
-	s.mux.HandleFunc("GET /dashboard/session", s.dashboardWhoAmI)
-	s.mux.HandleFunc("DELETE /dashboard/session", s.dashboardSignOut)
+	s.mux.Handle("POST /dashboard/session", s.unvouched(http.HandlerFunc(s.dashboardSignIn)))
+	s.mux.Handle("GET /dashboard/session", s.unvouched(http.HandlerFunc(s.dashboardWhoAmI)))
+	s.mux.Handle("DELETE /dashboard/session", s.unvouched(http.HandlerFunc(s.dashboardSignOut)))
 }
 
 // handleAdmin registers an admin API route behind Service-Version, the
@@ -81,6 +83,9 @@ func (s *Server) handleAdmin(pattern string, h adminHandler) {
 		}
 		if err == nil {
 			err = s.rateLimit(r.Context(), w, domain.APIKey{CustomerID: sess.CustomerID, Mode: sess.Mode})
+		}
+		if err == nil {
+			err = s.enter(r)
 		}
 		for _, name := range wildcards {
 			if err == nil {

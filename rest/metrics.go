@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -96,13 +97,19 @@ type Check struct {
 }
 
 // readyz answers 200 when every check passes and 503 naming the ones that
-// did not, for load balancers and orchestrators. No secret needed.
+// did not, for load balancers and orchestrators. No secret needed. Beside
+// the checks of Config.Ready, "capacity" fails while nearly every request
+// slot is taken (saturated), so a balancer routes around the instance.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
 	defer cancel()
 	checks := map[string]string{}
 	ready := true
-	for _, c := range s.ready(ctx) {
+	capacity := Check{Name: "capacity"}
+	if inUse, of, full := s.saturated(); full {
+		capacity.Problem = fmt.Sprintf("serving %d requests of at most %d at once", inUse, of)
+	}
+	for _, c := range append(s.ready(ctx), capacity) {
 		if c.Problem != "" {
 			checks[c.Name], ready = c.Problem, false
 		} else {

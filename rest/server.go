@@ -2,6 +2,7 @@ package rest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -84,13 +85,25 @@ type Config struct {
 	// marks cookies Secure for those that did.
 	TrustProxy bool
 	// MaxConcurrent caps the requests this instance serves at once (zero:
-	// DefaultMaxConcurrent; negative: no cap). Websockets and the health
-	// probes do not count.
+	// DefaultMaxConcurrent; negative: no cap). A request takes its slot
+	// once a credential vouches for it, or once the whole body of a route
+	// no credential guards has arrived (admission.go); websockets and the
+	// public routes (health probes, documents, pages) take none.
 	MaxConcurrent int
 	// MaxConcurrentPerKey caps the requests one API key or member session
 	// has in flight on this instance (zero: DefaultMaxConcurrentPerKey;
 	// negative: no cap).
 	MaxConcurrentPerKey int
+	// MaxConcurrentPerAddress caps the requests one client address (the
+	// peer, or behind TrustProxy the forwarded address) has at the door of
+	// this instance: before a credential is checked or, on a route none
+	// guards, before the whole body has arrived (zero:
+	// DefaultMaxConcurrentPerAddress; negative: no cap).
+	MaxConcurrentPerAddress int
+	// BodyTimeout bounds reading a request's whole body, however fast it
+	// keeps coming (zero: no bound beyond MinBodyRate); serve passes its
+	// read timeout.
+	BodyTimeout time.Duration
 }
 
 // DefaultMaxConcurrent is the requests an instance serves at once before
@@ -128,7 +141,9 @@ type Server struct {
 	trustProxy    bool
 	crossOrigin   *http.CrossOriginProtection
 	slots         chan struct{} // nil: no cap
-	inFlight      *inFlight
+	inFlight      *inFlight     // per credential
+	perAddress    *inFlight     // per client address, before a credential vouches
+	bodyTimeout   time.Duration
 }
 
 // NewServer builds the server and its routes.
@@ -155,7 +170,9 @@ func NewServer(cfg Config) *Server {
 	if perKey == 0 {
 		perKey = DefaultMaxConcurrentPerKey
 	}
-	s.inFlight = newInFlight(perKey)
+	s.inFlight = newInFlight(perKey, tooManyForKey)
+	s.perAddress = newInFlight(cmp.Or(cfg.MaxConcurrentPerAddress, DefaultMaxConcurrentPerAddress), tooManyFromAddress)
+	s.bodyTimeout = cfg.BodyTimeout
 	if n := cfg.MaxConcurrent; n >= 0 {
 		if n == 0 {
 			n = DefaultMaxConcurrent
@@ -195,6 +212,9 @@ func (s *Server) routes() {
 			lh.RelayTo(s.upstreamLinkOrigin)
 		}
 		s.mux.Handle("/link/", lh)
+		// Link's API is guarded by the link token, checked by the work
+		// itself: the body comes in first (admission.go).
+		s.mux.Handle("/link/v1/api/", s.unvouched(lh))
 		s.handle("POST /v1/link_tokens", s.createLinkToken)
 		s.handle("POST /v1/sites", s.createSite)
 		s.handle("GET /v1/jobs", s.listJobs)
@@ -222,7 +242,7 @@ func (s *Server) routes() {
 	if s.reports != nil {
 		s.handle("GET /v1/end_users/{end_user_id}/verification_reports/voie", s.verificationReport(domain.ReportVOIE))
 		s.handle("GET /v1/end_users/{end_user_id}/verification_reports/voe", s.verificationReport(domain.ReportVOE))
-		s.mux.HandleFunc("GET /files/{document_id}", s.download)
+		s.mux.Handle("GET /files/{document_id}", s.unvouched(http.HandlerFunc(s.download)))
 	}
 	if s.webhooks != nil {
 		s.mux.HandleFunc("GET /v1/webhook_listeners", s.webhookListener)
@@ -236,7 +256,7 @@ func (s *Server) routes() {
 	}
 	if s.relay != nil {
 		// The upstream's deliveries carry its signature, not an API secret.
-		s.mux.HandleFunc("POST /v1/upstream/webhooks", s.upstreamWebhook)
+		s.mux.Handle("POST /v1/upstream/webhooks", s.unvouched(http.HandlerFunc(s.upstreamWebhook)))
 	}
 	s.adminRoutes()
 	s.dashboardRoutes()
@@ -354,23 +374,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Header.Get("X-Forwarded-Proto")))
 		return
 	}
-	if s.slots != nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
-		select {
-		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
-		default:
-			rec.Header().Set("Service-Version", domain.LatestVersion)
-			rec.Header().Set("Retry-After", "1")
-			s.writeError(rec, r, domain.Errorf(domain.KindRateLimited, domain.CodeServerBusy,
-				"this instance is serving %d requests at once; retry after 1 second with exponential backoff", cap(s.slots)))
-			return
-		}
-	}
 	limit := int64(MaxBodyBytes)
 	if r.URL.Path == "/link/v1/api/uploads" { // Link's document uploads: up to ten files of 10 MB
 		limit = domain.MaxUploadRequestBytes
 	}
 	r.Body = http.MaxBytesReader(rec, r.Body, limit)
+	adm := &admission{}
+	if r.ContentLength != 0 {
+		adm.body = newPacedBody(rec, r, s.bodyTimeout)
+		r.Body = adm.body
+	}
+	defer s.leave(adm)
+	if err := s.admit(r, adm); err != nil {
+		rec.Header().Set("Service-Version", domain.LatestVersion)
+		s.writeError(rec, r, err)
+		return
+	}
+	r = r.WithContext(context.WithValue(ctx, admissionKey{}, adm))
 	if clean := cleanPath(r.URL.Path); clean != r.URL.Path {
 		// ServeMux would answer 307 to the cleaned path; an API names no
 		// such paths, so it answers 404 in its own shape instead.
@@ -455,6 +475,9 @@ func (s *Server) handle(pattern string, h apiHandler) {
 			release, err = s.inFlight.take("key:" + key.ID)
 		}
 		defer release()
+		if err == nil {
+			err = s.enter(r)
+		}
 		for _, name := range wildcards {
 			if err == nil {
 				err = wire.CheckIDText(name, r.PathValue(name)) // every path value is an id
@@ -586,6 +609,9 @@ func (s *Server) graphQL(h http.Handler) http.Handler {
 		release := func() {}
 		if err == nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 			release, err = s.inFlight.take(cred.Holder)
+			if err == nil {
+				err = s.enter(r)
+			}
 		}
 		if err != nil {
 			e := domain.AsError(err)

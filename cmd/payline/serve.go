@@ -65,6 +65,12 @@ type ServeConfig struct {
 	// MaxConcurrent caps the requests served at once, and
 	// MaxConcurrentPerKey those of one key; see rest.Config.
 	MaxConcurrent, MaxConcurrentPerKey int
+	// MaxConcurrentPerAddress caps one client address's requests at the
+	// door, before a credential or a whole body (rest.Config), and
+	// MaxConnsPerAddress one peer's open connections
+	// (rest.LimitConnsPerAddress; not behind --trust-proxy, where the
+	// peer is the proxy). Zero: the defaults; negative: no cap.
+	MaxConcurrentPerAddress, MaxConnsPerAddress int
 	// RedisURL, when set, shares the rate limit and the count of failed
 	// sign-ins among every instance that uses the same Redis (the
 	// database holds the count otherwise).
@@ -355,6 +361,10 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"requests this instance serves at once before answering 429 SERVER_BUSY (PAYLINE_MAX_CONCURRENT); websockets do not count; negative for no cap")
 	maxPerKey := fs.Int("max-concurrent-per-key", e.integer("PAYLINE_MAX_CONCURRENT_PER_KEY", rest.DefaultMaxConcurrentPerKey),
 		"requests one API key or member session may have in flight on this instance before 429 TOO_MANY_CONCURRENT_REQUESTS (PAYLINE_MAX_CONCURRENT_PER_KEY); negative for no cap")
+	maxPerAddress := fs.Int("max-concurrent-per-address", e.integer("PAYLINE_MAX_CONCURRENT_PER_ADDRESS", rest.DefaultMaxConcurrentPerAddress),
+		"requests one client address may have waiting on this instance before their credential is checked or their body has arrived, before 429 TOO_MANY_CONCURRENT_FROM_ADDRESS (PAYLINE_MAX_CONCURRENT_PER_ADDRESS); negative for no cap")
+	maxConnsPerAddress := fs.Int("max-conns-per-address", e.integer("PAYLINE_MAX_CONNS_PER_ADDRESS", rest.DefaultMaxConnsPerAddress),
+		"connections one peer address may hold open to this instance; more are closed on accept (PAYLINE_MAX_CONNS_PER_ADDRESS); not applied with --trust-proxy; negative for no cap")
 	tlsCert := fs.String("tls-cert", e.getenv("PAYLINE_TLS_CERT"), "PEM certificate (chain) to serve HTTPS with, together with --tls-key (PAYLINE_TLS_CERT)")
 	tlsKey := fs.String("tls-key", e.getenv("PAYLINE_TLS_KEY"), "PEM private key of --tls-cert (PAYLINE_TLS_KEY)")
 	trustProxy := fs.Bool("trust-proxy", e.boolean("PAYLINE_TRUST_PROXY", false),
@@ -416,7 +426,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
-			MaxConcurrentPerKey: *maxPerKey, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
+			MaxConcurrentPerKey: *maxPerKey, MaxConcurrentPerAddress: *maxPerAddress, MaxConnsPerAddress: *maxConnsPerAddress, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
 			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery,
 			ConnectorURL: *connectorURL, ConnectorCAFile: *connectorCA, ConnectorsFile: *connectorsFile,
 			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports}},

@@ -403,6 +403,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		RateLimit: m.Config.RateLimit, GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL,
 		PublicURL: m.Config.PublicURL, Metrics: s.metrics, Ready: m.readiness, Redis: m.redis, Members: members,
 		MaxConcurrent: m.Config.MaxConcurrent, MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
+		MaxConcurrentPerAddress: m.Config.MaxConcurrentPerAddress, BodyTimeout: m.readTimeout(),
 		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: s.tls != nil,
 	})
 	return nil
@@ -463,17 +464,23 @@ func (m *Main) stopQueueNow() {
 	}
 }
 
+// readTimeout bounds reading one request, headers and body (ServeConfig).
+func (m *Main) readTimeout() time.Duration { return cmp.Or(m.Config.ReadTimeout, 30*time.Second) }
+
 // serve starts serving the API (and /metrics) on the bound listeners.
 func (m *Main) serve(_ context.Context, s *starting) error {
 	m.listener = s.ln
 	bg, stop := context.WithCancel(context.Background())
 	// Requests derive from bg, so long-lived ones (GraphQL subscriptions,
 	// webhook listeners) end when the server closes.
-	readTimeout := cmp.Or(m.Config.ReadTimeout, 30*time.Second)
+	readTimeout := m.readTimeout()
 	m.server = &http.Server{Handler: s.api, ReadHeaderTimeout: min(10*time.Second, readTimeout), ReadTimeout: readTimeout, MaxHeaderBytes: 1 << 20,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, BaseContext: func(net.Listener) context.Context { return bg },
 		TLSConfig: s.tls, ErrorLog: slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn)}
 	ln := s.ln
+	if !m.Config.TrustProxy { // behind a proxy every connection is the proxy's
+		ln = rest.LimitConnsPerAddress(ln, cmp.Or(m.Config.MaxConnsPerAddress, rest.DefaultMaxConnsPerAddress))
+	}
 	if s.tls != nil {
 		ln = tls.NewListener(ln, s.tls)
 	}

@@ -403,6 +403,10 @@ func (h *Handler) uploads(r *http.Request, token string) (any, error) {
 		if errors.As(err, &tooLarge) {
 			return nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the upload is larger than %d files of %d MB", domain.MaxUploadFiles, domain.MaxUploadBytes>>20)
 		}
+		var refusal *domain.Error // the body's reader refused it (too slow)
+		if errors.As(err, &refusal) {
+			return nil, refusal
+		}
 		if err != nil {
 			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "the multipart body is malformed: %v", err)
 		}
@@ -421,6 +425,9 @@ func (h *Handler) uploads(r *http.Request, token string) (any, error) {
 			}
 			if errors.As(err, &tooLarge) {
 				return nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the upload is larger than %d files of %d MB", domain.MaxUploadFiles, domain.MaxUploadBytes>>20)
+			}
+			if errors.As(err, &refusal) {
+				return nil, refusal
 			}
 			if err != nil {
 				return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "could not read %s: %v", f.Name, err)

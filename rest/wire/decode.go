@@ -38,6 +38,10 @@ func Decode(r *http.Request, dst any) error {
 	if errors.As(err, &maxErr) {
 		return domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the request body is larger than %d bytes", maxErr.Limit)
 	}
+	var refusal *domain.Error // the body's own reader refused it (too slow)
+	if errors.As(err, &refusal) {
+		return refusal
+	}
 	var netErr net.Error
 	if errors.As(err, &netErr) && netErr.Timeout() {
 		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON,

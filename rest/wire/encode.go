@@ -35,6 +35,8 @@ func Status(k domain.ErrorKind) int {
 		return http.StatusTooManyRequests
 	case domain.KindUnavailable:
 		return http.StatusServiceUnavailable
+	case domain.KindTimeout:
+		return http.StatusRequestTimeout
 	}
 	return http.StatusInternalServerError
 }
