@@ -32,12 +32,14 @@ func NewDirectoryService(store DirectoryStore) *DirectoryService {
 	return &DirectoryService{store: store}
 }
 
-// EINLookup looks an employer up elsewhere, by EIN or by id: the
-// upstream of a relayed mode, whose employers carry no EIN and may not be
-// synced yet. ErrNoRows when it has none.
+// EINLookup looks an employer up elsewhere, by EIN or by id, and a
+// platform by id: the upstream of a relayed mode, whose employers carry
+// no EIN and whose directory may not be synced yet. ErrNoRows when it has
+// none.
 type EINLookup interface {
 	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
 	Employer(ctx context.Context, id string) (Employer, error)
+	Platform(ctx context.Context, id string) (Platform, error)
 }
 
 // LookUpEINsAt makes EmployerByEIN ask u for an EIN the directory does
@@ -101,6 +103,13 @@ func (s *DirectoryService) Platform(ctx context.Context, id string) (Platform, e
 		return Platform{}, err
 	}
 	p, err := s.store.Platform(ctx, id)
+	if errors.Is(err, ErrNoRows) && s.upstream != nil {
+		// Not synced yet (an account made during the first sync): the
+		// upstream's copy, kept so the next read costs no request.
+		if p, err = s.upstream.Platform(ctx, id); err == nil {
+			err = s.Put(ctx, []Platform{p}, nil)
+		}
+	}
 	if errors.Is(err, ErrNoRows) {
 		return Platform{}, Errorf(KindNotFound, CodePlatformNotFound, "no platform with id %s", id)
 	}

@@ -36,6 +36,9 @@ const MinPendingRetry = time.Second
 // transaction; a pending job that is still pending writes nothing. After
 // PendingWindow a pending job ends in error.
 func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
+	// Behind an upstream, a job's reads wait after an end user's and a
+	// delivery's (nothing else reads a priority).
+	ctx = WithUpstreamPriority(ctx, PriorityData)
 	j, err := s.tx.Jobs().Job(ctx, r.Scope, r.JobID)
 	if errors.Is(err, ErrNoRows) {
 		return 0, nil // nothing left to run

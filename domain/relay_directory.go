@@ -95,6 +95,9 @@ func (s *RelayService) SyncDirectory(ctx context.Context) (DirectorySync, error)
 		if !st.Through.IsZero() {
 			st.Since = st.Through.Add(-employerSyncOverlap)
 		}
+		if err := s.tx.Upstream().PutDirectorySync(ctx, st); err != nil {
+			return st, err
+		}
 	}
 	if !st.PlatformsDone {
 		ps, err := s.upstream.Platforms(ctx)

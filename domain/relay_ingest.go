@@ -30,13 +30,15 @@ type RelayService struct {
 
 	syncing sync.Mutex // one directory sync at a time in this process
 
-	// ingesting coalesces deliveries for one account: while an ingest of
-	// it runs, later ones only ask it to go once more.
+	// ingesting serialises deliveries for one account: while one is
+	// applied, later ones queue behind it.
 	mu        sync.Mutex
 	ingesting map[string]*ingestPass
 }
 
-type ingestPass struct{ again bool }
+// ingestPass is an ingest running for an account, and the deliveries
+// for it that came meanwhile, to apply after it.
+type ingestPass struct{ queued []func() error }
 
 // NewRelayService builds the relay use cases; log (slog's default when
 // nil) hears the deliveries acknowledged without change.
@@ -135,7 +137,13 @@ func (s *RelayService) HandleWebhook(ctx context.Context, header func(string) st
 			return err
 		}
 	}
-	err := s.coalesce(ctx, p.AccountID, func() error { return s.deliver(ctx, e.Event, p) })
+	err := s.coalesce(ctx, p.AccountID, func() error {
+		// A queued delivery runs after its request was answered: its own
+		// bound, not the request's.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliveryBound)
+		defer cancel()
+		return s.deliver(ctx, e.Event, p)
+	})
 	var de *Error
 	switch {
 	case err == nil:
@@ -159,6 +167,10 @@ func (s *RelayService) HandleWebhook(ctx context.Context, header func(string) st
 	}
 	return store.RememberUpstreamEvent(context.WithoutCancel(ctx), e.EventID, now, window)
 }
+
+// deliveryBound bounds applying one delivery (its reads wait for the
+// upstream's budget).
+const deliveryBound = time.Minute
 
 // errRetryAfter is the Retry-After an error carries, zero when none.
 func errRetryAfter(err error) time.Duration {
@@ -196,7 +208,16 @@ func (s *RelayService) deliver(ctx context.Context, event string, p upstreamPayl
 	}
 	a, err := s.tx.Accounts().Account(ctx, t.Scope(), uj.AccountID)
 	if errors.Is(err, ErrNoRows) {
-		return s.Ingest(ctx, uj.AccountID) // the job came first: read the account
+		// The job came before account.added: read the account (one
+		// request; the other jobs come with their own deliveries).
+		ua, err := s.upstream.Account(ctx, uj.AccountID)
+		if errors.Is(err, ErrNoRows) {
+			return fmt.Errorf("the upstream has no account %s: %w", uj.AccountID, ErrNotOurs)
+		}
+		if err != nil {
+			return err
+		}
+		return s.ingest(ctx, ua, []UpstreamJob{uj})
 	}
 	if err != nil {
 		return err
@@ -211,13 +232,17 @@ func (s *RelayService) deliver(ctx context.Context, event string, p upstreamPayl
 }
 
 // coalesce runs fn for an account unless an ingest of it is already
-// running in this process; then that one runs once more when it ends,
-// which covers this delivery, and coalesce returns at once. A burst of
-// deliveries for one account costs one or two ingests, not one each.
+// running in this process; then fn waits in that ingest's queue, which
+// runs it once the ingest before it is done, and coalesce returns at
+// once (the delivery is acknowledged). Deliveries for one account are so
+// applied one at a time, in order, each from its own payload, with no
+// race between them and no read repeated. A queued delivery that fails
+// is queued again as a full ingest of the account (IngestRun), so an
+// acknowledged delivery is never lost.
 func (s *RelayService) coalesce(ctx context.Context, accountID string, fn func() error) error {
 	s.mu.Lock()
 	if p, ok := s.ingesting[accountID]; ok {
-		p.again = true
+		p.queued = append(p.queued, fn)
 		s.mu.Unlock()
 		return nil
 	}
@@ -227,17 +252,31 @@ func (s *RelayService) coalesce(ctx context.Context, accountID string, fn func()
 	err := fn()
 	for {
 		s.mu.Lock()
-		if err != nil || !p.again {
+		if len(p.queued) == 0 {
 			delete(s.ingesting, accountID)
 			s.mu.Unlock()
 			return err
 		}
-		p.again = false
+		next := p.queued[0]
+		p.queued = p.queued[1:]
 		s.mu.Unlock()
-		// A later delivery may say what fn had read before it: read the
-		// whole account once more.
-		err = s.Ingest(ctx, accountID)
+		if qerr := next(); qerr != nil && !errors.Is(qerr, ErrNotOurs) {
+			s.deferIngest(ctx, accountID, qerr)
+		}
 	}
+}
+
+// deferIngest queues a full ingest of an account whose acknowledged
+// delivery could not be applied now.
+func (s *RelayService) deferIngest(ctx context.Context, accountID string, cause error) {
+	retry := max(time.Second, errRetryAfter(cause))
+	err := s.tx.EnqueueIngest(context.WithoutCancel(ctx), IngestRun{AccountID: accountID, At: s.clock.Now().Add(retry)})
+	level := slog.LevelInfo
+	if err != nil {
+		level = slog.LevelError // the delivery is lost until reconciliation finds the account
+	}
+	s.log.Log(ctx, level, "upstream delivery deferred", slog.String("account_id", accountID), slog.Any("cause", cause),
+		slog.Duration("retry_in", retry), slog.Any("queue_error", err))
 }
 
 // UpstreamEventlessJobs are the jobs the upstream sends no <job>.added

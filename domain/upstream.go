@@ -45,20 +45,30 @@ type Upstream interface {
 	// Employer reads one employer at the upstream, for one the directory
 	// has not synced yet; ErrNoRows when it has none.
 	Employer(ctx context.Context, id string) (Employer, error)
+	// Platform reads one platform at the upstream, for one the directory
+	// has not synced yet; ErrNoRows when it has none.
+	Platform(ctx context.Context, id string) (Platform, error)
 	// EmployerByEIN looks an employer up at the upstream; ErrNoRows when it
 	// has none with that EIN.
 	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
 }
 
 // UpstreamPriority orders the calls that wait for an upstream's request
-// budget: an end user waiting first, then ingest, reconciliation and the
+// budget: an end user waiting first, then ingest (what a delivery needs
+// read, then the data products a job run reads), reconciliation and the
 // directory sync. The budget serves the most urgent waiter first.
 type UpstreamPriority int
 
 // The priorities, most urgent first.
 const (
+	// PriorityEndUser: a request someone waits on (link tokens, Link,
+	// account actions, directory lookups).
 	PriorityEndUser UpstreamPriority = iota
+	// PriorityIngest: what an upstream delivery needs read, so an
+	// account.added reaches the customer soon.
 	PriorityIngest
+	// PriorityData: a job run reading its outcome and data product.
+	PriorityData
 	PriorityReconcile
 	PriorityDirectory
 )

@@ -101,6 +101,9 @@ type ServeConfig struct {
 	// UpstreamCAFile is a PEM bundle of extra CAs the upstream's
 	// certificate may chain to.
 	UpstreamCAFile string
+	// UpstreamRate is the requests a second this relay sends its upstream,
+	// all of them together (zero: upstream.DefaultRate).
+	UpstreamRate float64
 	// ConnectorURL routes every platform to this connector protocol
 	// server (its secret from PAYLINE_CONNECTOR_SECRET) instead of the
 	// compiled-in connector, in any mode; ConnectorCAFile is a PEM bundle
@@ -139,6 +142,8 @@ type Main struct {
 	server    *http.Server
 	listener  net.Listener
 	directory *domain.DirectoryService
+	// relay, in a relayed mode, is the upstream's use cases (nil otherwise).
+	relay     *domain.RelayService
 	done      chan struct{}
 	stop      context.CancelFunc
 	metrics   *http.Server
@@ -204,6 +209,15 @@ func (m *Main) readiness(ctx context.Context) []rest.Check {
 	}
 	if problem := m.db.Feed().Problem(); problem != "" || m.db.Dialect == storage.Postgres {
 		checks = append(checks, rest.Check{Name: "event_feed", Problem: problem})
+	}
+	if m.relay != nil {
+		d := rest.Check{Name: "upstream_directory"}
+		if st, err := m.relay.DirectoryStatus(ctx); err != nil {
+			d.Status = "unknown: " + err.Error()
+		} else {
+			d.Status = st.Status()
+		}
+		checks = append(checks, d) // informative: search falls back to the upstream meanwhile
 	}
 	if !m.Config.NoWorkers {
 		q := rest.Check{Name: "queue"}
@@ -383,6 +397,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"PEM bundle of extra CAs trusted for a connector with a private certificate (PAYLINE_CONNECTOR_CA_FILE)")
 	connectorsFile := fs.String("connectors", e.getenv("PAYLINE_CONNECTORS"),
 		"a JSON file routing platforms to several connector protocol servers by platform id or type (PAYLINE_CONNECTORS; docs/connectors.md)")
+	upstreamRate := fs.Float64("upstream-rate", e.float("PAYLINE_UPSTREAM_RATE", upstream.DefaultRate),
+		"requests a second sent to the upstream, all together: keep it below the upstream's own limit (PAYLINE_UPSTREAM_RATE; docs/upstreams.md)")
 	reconcileEvery := fs.Duration("upstream-reconcile-interval", e.duration("PAYLINE_UPSTREAM_RECONCILE_INTERVAL", DefaultReconcileInterval),
 		"how often a relayed mode lists the upstream's recent accounts for what its webhooks missed (PAYLINE_UPSTREAM_RECONCILE_INTERVAL)")
 	keepEvents := fs.Duration("retention-events", e.duration("PAYLINE_RETENTION_EVENTS", domain.DefaultRetention.Events),
@@ -427,7 +443,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, MaxConcurrentPerAddress: *maxPerAddress, MaxConnsPerAddress: *maxConnsPerAddress, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
-			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, ReconcileInterval: *reconcileEvery,
+			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, UpstreamRate: *upstreamRate, ReconcileInterval: *reconcileEvery,
 			ConnectorURL: *connectorURL, ConnectorCAFile: *connectorCA, ConnectorsFile: *connectorsFile,
 			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports}},
 		Stdout: e.stdout, Logger: e.logger(*logFormat, level), Getenv: e.getenv,

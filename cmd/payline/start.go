@@ -264,11 +264,10 @@ func (m *Main) connectPayroll(ctx context.Context, s *starting) error {
 		return err
 	}
 	s.connector, s.upstream = up, up
-	s.relay = domain.NewRelayService(s.tx, up, m.directory, s.clock)
+	s.relay = domain.NewRelayService(s.tx, up, m.directory, s.clock, m.Logger)
+	m.relay = s.relay
 	m.directory.LookUpEINsAt(up)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	return m.syncDirectory(ctx, s.relay)
+	return nil
 }
 
 // connectProtocol routes the platforms the connector at --connector-url
@@ -418,7 +417,7 @@ func (m *Main) startWorkers(ctx context.Context, s *starting) error {
 	runners := storage.Runners{Job: s.jobs.Run, Delivery: s.webhooks.Deliver, Schedule: s.monitoring.Schedule,
 		Refresh: s.monitoring.RefreshAccount, Prune: m.pruner(storage.NewRetentionStore(m.db), s.clock)}
 	if s.relay != nil {
-		runners.Reconcile, runners.Ingest = m.reconciler(s.relay), s.relay.FollowUp
+		runners.Reconcile, runners.Ingest, runners.SyncDirectory = m.reconciler(s.relay), s.relay.FollowUp, m.syncDirectory(s.relay)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, queueStartTimeout)
 	defer cancel()
@@ -488,6 +487,9 @@ func (m *Main) serve(_ context.Context, s *starting) error {
 	m.done = make(chan struct{})
 	if m.db.Dialect == storage.SQLite {
 		go m.refreshSearch(bg) // no notifications: poll for other processes' changes
+	}
+	if s.upstream != nil {
+		go m.registerUpstreamWebhook(bg, s.upstream)
 	}
 	if s.metricsLn != nil {
 		mux := http.NewServeMux()

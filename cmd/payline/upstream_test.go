@@ -44,6 +44,8 @@ type relayPair struct {
 	client                      *http.Client
 	upCfg, relayCfg             ServeConfig
 	logs                        io.Writer
+	// relayStart is how long the relay's last start took.
+	relayStart time.Duration
 }
 
 func (p *relayPair) startUpstream(t *testing.T) {
@@ -68,9 +70,11 @@ func (p *relayPair) startRelay(t *testing.T) {
 	t.Helper()
 	relay := &Main{Config: p.relayCfg, Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(p.logs, nil)).With("instance", "relay"),
 		Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_UPSTREAM_SECRET", p.upstreamSecret)}
+	start := time.Now()
 	if err := relay.Start(context.Background()); err != nil {
 		t.Fatalf("start the relay: %v", err)
 	}
+	p.relayStart = time.Since(start)
 	p.relay = relay
 	t.Cleanup(func() { p.stopRelay() })
 }
@@ -118,6 +122,24 @@ func startRelayPairVia(t *testing.T, relayDB string, logs io.Writer, via func(up
 
 func startRelayPairWith(t *testing.T, relayDB string, logs io.Writer, upstreamTLS bool, via func(string) string) *relayPair {
 	t.Helper()
+	return startRelayPairOpts(t, relayDB, logs, pairOptions{upstreamTLS: upstreamTLS, via: via})
+}
+
+// pairOptions vary a relay pair: the upstream serving TLS, the relay
+// reaching it through via, an upstream directory of employers (the
+// sandbox's default when zero), an upstream /metrics, and a relay that
+// starts without waiting for its directory sync.
+type pairOptions struct {
+	upstreamTLS     bool
+	via             func(string) string
+	employers       int
+	upstreamMetrics bool
+	noWait          bool
+}
+
+func startRelayPairOpts(t *testing.T, relayDB string, logs io.Writer, o pairOptions) *relayPair {
+	t.Helper()
+	upstreamTLS, via := o.upstreamTLS, o.via
 	certFile, keyFile, pool := selfSigned(t)
 	caFile := filepath.Join(t.TempDir(), "ca.pem")
 	pemBytes, err := os.ReadFile(certFile)
@@ -135,6 +157,15 @@ func startRelayPairWith(t *testing.T, relayDB string, logs io.Writer, upstreamTL
 		upCfg:  ServeConfig{Addr: upAddr, DatabaseURL: upURL, Mode: domain.ModeSandbox, WebhookCAFile: caFile},
 		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
 	p.upstreamBase = "http://" + upAddr
+	if o.employers > 0 {
+		if err := run(context.Background(), []string{"directory", "seed", "--employers", strconv.Itoa(o.employers), "--database-url", upURL},
+			io.Discard, io.Discard, env()); err != nil {
+			t.Fatalf("seed the upstream's directory: %v", err)
+		}
+	}
+	if o.upstreamMetrics {
+		p.upCfg.MetricsAddr = freeAddr(t)
+	}
 	if upstreamTLS {
 		p.upCfg.TLSCert, p.upCfg.TLSKey, p.upstreamBase = certFile, keyFile, "https://"+upAddr
 	}
@@ -150,7 +181,9 @@ func startRelayPairWith(t *testing.T, relayDB string, logs io.Writer, upstreamTL
 		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: upstreamURL, UpstreamCAFile: caFile, ReconcileInterval: time.Hour, RateLimit: -1}
 	p.relayBase = "https://" + addr
 	p.startRelay(t)
-	p.waitDirectory(t)
+	if !o.noWait {
+		p.waitDirectory(t)
+	}
 	return p
 }
 

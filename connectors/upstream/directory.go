@@ -177,6 +177,17 @@ func (c *Client) Employer(ctx context.Context, id string) (domain.Employer, erro
 	return body.domain()
 }
 
+// Platform implements domain.Upstream: GET /v1/platforms/{id}, for a
+// platform the directory has not synced yet. Whether it is an ESP the
+// answer does not say; the sync will.
+func (c *Client) Platform(ctx context.Context, id string) (domain.Platform, error) {
+	var body platformJSON
+	if err := c.do(ctx, "GET", "/v1/platforms/"+url.PathEscape(id), nil, &body); err != nil {
+		return domain.Platform{}, err
+	}
+	return body.domain()
+}
+
 // EmployerByEIN implements domain.Upstream: GET /v1/employers/lookup.
 // The answer carries no EIN; the caller knows it.
 func (c *Client) EmployerByEIN(ctx context.Context, ein string) (domain.Employer, error) {
