@@ -102,9 +102,11 @@ type KeyService struct {
 	cacheTTL time.Duration
 	mu       sync.Mutex
 	cache    map[[sha256.Size]byte]cachedKey
-	// revoked are told of every revocation this process learns of, so
-	// connections that outlive a request (GraphQL websockets) can close.
+	// revoked are told of every revocation this process learns of, and
+	// ended of every member whose sessions ended, so connections that
+	// outlive a request (GraphQL websockets) can close.
 	revoked map[int]func(keyID string)
+	ended   map[int]func(memberID string)
 	nextID  int
 }
 
@@ -121,6 +123,7 @@ func NewKeyService(customers CustomerStore, keys KeyAdminStore, box *SecretBox, 
 	return &KeyService{
 		customers: customers, keys: keys, box: box, clock: clock,
 		cacheTTL: AuthCacheTTL, cache: map[[sha256.Size]byte]cachedKey{}, revoked: map[int]func(string){},
+		ended: map[int]func(string){},
 	}
 }
 
@@ -406,6 +409,41 @@ func (s *KeyService) OnRevoked(fn func(keyID string)) (stop func()) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		delete(s.revoked, id)
+	}
+}
+
+// SessionsEnded tells OnSessionsEnded's watchers that sessions of the
+// member ended (signed out, ended by an administrator, a password reset,
+// the member removed). MemberService calls it once the end commits;
+// another process's ends reach it through the database's notifications.
+// Members' sessions are never remembered, so there is nothing to forget.
+func (s *KeyService) SessionsEnded(memberID string) {
+	s.mu.Lock()
+	watchers := make([]func(string), 0, len(s.ended))
+	for _, fn := range s.ended {
+		watchers = append(watchers, fn)
+	}
+	s.mu.Unlock()
+	for _, fn := range watchers {
+		fn(memberID)
+	}
+}
+
+// OnSessionsEnded calls fn with the id of every member some of whose
+// sessions end from now on, until stop is called. It lives beside
+// OnRevoked so that a credential's end, a key's or a session's, reaches
+// what outlives a request by one path. fn runs on the ending goroutine and
+// must not block.
+func (s *KeyService) OnSessionsEnded(fn func(memberID string)) (stop func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.nextID
+	s.nextID++
+	s.ended[id] = fn
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.ended, id)
 	}
 }
 

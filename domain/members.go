@@ -369,7 +369,8 @@ func (s *MemberService) Authenticate(ctx context.Context, token string, mode Mod
 func (s *MemberService) SignOut(ctx context.Context, token string) error {
 	hash := sha256.Sum256([]byte(token))
 	now := s.clock.Now()
-	return s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+	var ended string
+	err := s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
 		sess, err := tx.Members().SessionByHash(ctx, hash[:])
 		if errors.Is(err, ErrNoRows) {
 			return nil
@@ -380,8 +381,13 @@ func (s *MemberService) SignOut(ctx context.Context, token string) error {
 		if err := tx.Members().DeleteSession(ctx, hash[:]); err != nil {
 			return err
 		}
+		ended = sess.MemberID
 		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSignedOut, sess.MemberID, now))
 	})
+	if err == nil && ended != "" {
+		s.customers.SessionsEnded(ended)
+	}
+	return err
 }
 
 // Members lists the members of the session's workspace by e-mail; every
@@ -399,8 +405,8 @@ type EndedSessions struct {
 
 // EndSessions is an administrator ending every session of a member of
 // its workspace: dashboard cookies and admin API tokens, in every mode,
-// its own included. The member's open GraphQL websockets close at their
-// next credential check. The end and its audit entry commit together.
+// its own included. The member's open GraphQL websockets close at once,
+// on every instance. The end and its audit entry commit together.
 // Errors: ROLE_FORBIDDEN for any role but administrator, MEMBER_NOT_FOUND
 // (also for another workspace's member).
 func (s *MemberService) EndSessions(ctx context.Context, sess Session, memberID string) (EndedSessions, error) {
@@ -431,6 +437,7 @@ func (s *MemberService) EndSessions(ctx context.Context, sess Session, memberID 
 	if err != nil {
 		return EndedSessions{}, err
 	}
+	s.customers.SessionsEnded(ended.Member.ID)
 	return ended, nil
 }
 
@@ -512,13 +519,14 @@ func (s *MemberService) ListMembers(ctx context.Context, customerName string) (C
 }
 
 // RemoveMember removes a member, ending their sessions and tokens, with
-// its audit entry, in one transaction. Errors: MEMBER_NOT_FOUND.
+// its audit entry, in one transaction; their websockets close at once.
+// Errors: MEMBER_NOT_FOUND.
 func (s *MemberService) RemoveMember(ctx context.Context, customerName, email string) error {
 	c, m, err := s.memberByEmail(ctx, customerName, email)
 	if err != nil {
 		return err
 	}
-	return s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
+	err = s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
 		if _, err := tx.Members().DeleteMemberSessions(ctx, m.ID); err != nil {
 			return err
 		}
@@ -527,11 +535,16 @@ func (s *MemberService) RemoveMember(ctx context.Context, customerName, email st
 		}
 		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditMemberRemoved, m.ID, s.clock.Now()))
 	})
+	if err == nil {
+		s.customers.SessionsEnded(m.ID)
+	}
+	return err
 }
 
 // ResetPassword gives a member a new password (a one-time one Payline
 // makes when password is empty, returned once) and ends their sessions
-// and tokens, with its audit entry, in one transaction. Errors:
+// and tokens, with its audit entry, in one transaction; their websockets
+// close at once. Errors:
 // MEMBER_NOT_FOUND, INVALID_FIELDS for a password too short or long.
 func (s *MemberService) ResetPassword(ctx context.Context, customerName, email, password string) (string, error) {
 	made := ""
@@ -561,5 +574,8 @@ func (s *MemberService) ResetPassword(ctx context.Context, customerName, email, 
 		}
 		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, Scope{CustomerID: c.ID}, ActorOf(ctx), AuditPasswordReset, m.ID, s.clock.Now()))
 	})
+	if err == nil {
+		s.customers.SessionsEnded(m.ID)
+	}
 	return made, err
 }

@@ -22,9 +22,9 @@ const (
 	// MaxSocketsPerCredential bounds one credential's open sockets.
 	MaxSocketsPerCredential = 50
 	// DefaultRecheckEvery is how often a socket's credential is checked
-	// again between operations: a member who signed out on another
-	// instance, whose sign-out this one hears of no other way, loses the
-	// socket within it. Revocations of keys close sockets at once.
+	// again between operations, for what no notice announces (a key that
+	// expires) or a notice that was lost. Revoked keys and ended member
+	// sessions close their sockets at once, on every instance.
 	DefaultRecheckEvery = 5 * time.Second
 	// MessagesPerSecond paces the messages one credential's sockets send,
 	// together, with a burst of MessageBurst: a socket reads its next
@@ -122,6 +122,7 @@ func newSockets(keys *domain.KeyService, recheck time.Duration) *sockets {
 	r := &sockets{recheck: recheck, pace: MessagesPerSecond, burst: MessageBurst, holders: map[string]*holderUse{}}
 	if keys != nil {
 		keys.OnRevoked(r.revoked)
+		keys.OnSessionsEnded(r.sessionsEnded)
 	}
 	return r
 }
@@ -184,12 +185,23 @@ func (r *sockets) watch(ctx context.Context, s *socket) {
 		case <-ticker.C:
 		case <-expiry:
 		}
-		if err := s.cred.Check(ctx); err != nil && ctx.Err() == nil && !domain.IsKind(err, domain.KindInternal) &&
-			!domain.IsKind(err, domain.KindUnavailable) {
-			s.end(closeForbidden, closeReasonForbidden+": "+domain.AsError(err).Message)
+		if !s.recheck(ctx) {
 			return
 		}
 	}
+}
+
+// recheck checks the socket's credential again and closes the socket
+// once the credential is refused; it reports whether the socket stays
+// open. A store that cannot answer closes nothing: the next check asks
+// again.
+func (s *socket) recheck(ctx context.Context) bool {
+	err := s.cred.Check(ctx)
+	if err == nil || ctx.Err() != nil || domain.IsKind(err, domain.KindInternal) || domain.IsKind(err, domain.KindUnavailable) {
+		return ctx.Err() == nil
+	}
+	s.end(closeForbidden, closeReasonForbidden+": "+domain.AsError(err).Message)
+	return false
 }
 
 // revoked closes every socket a revoked key opened.
@@ -204,6 +216,27 @@ func (r *sockets) revoked(keyID string) {
 	r.mu.Unlock()
 	for _, s := range ending {
 		s.end(closeForbidden, closeReasonForbidden+": this API key was revoked")
+	}
+}
+
+// sessionsEnded checks again, at once, every socket a member's session
+// opened, since some of the member's sessions ended: those whose session
+// ended close, and a sign-out elsewhere leaves the others open. Each
+// check is a query, so it runs off the ending goroutine.
+func (r *sockets) sessionsEnded(memberID string) {
+	r.mu.Lock()
+	var checking []*socket
+	if h := r.holders["member:"+memberID]; h != nil {
+		for s := range h.sockets {
+			checking = append(checking, s)
+		}
+	}
+	r.mu.Unlock()
+	for _, s := range checking {
+		s.mu.Lock()
+		ctx := s.ctx
+		s.mu.Unlock()
+		go s.recheck(ctx)
 	}
 }
 

@@ -2,8 +2,10 @@ package rest
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"payline/domain"
 	"payline/storage"
@@ -193,5 +195,92 @@ func TestAdminEndsMemberSessions(t *testing.T) {
 		if log[0].Target != bob {
 			t.Errorf("audit entry's target %s, want bob's id %s", log[0].Target, bob)
 		}
+	})
+}
+
+// TestSessionEndsCloseSocketsAtOnce: signing out, an administrator ending
+// a member's sessions, a password reset and removing the member close the
+// member's GraphQL websockets at once. The sockets' periodic credential
+// check is an hour away, so only the end's own notice can close them: the
+// test waits for the close rather than timing it. Signing out closes only
+// the signed-out session's sockets.
+func TestSessionEndsCloseSocketsAtOnce(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db, func(s *fixtureSetup) { s.wsRecheck = time.Hour })
+		ctx := context.Background()
+		f.addMember("acme", "ada@acme.test", domain.RoleAdministrator)
+		admin := f.adminToken("ada@acme.test")
+		// live signs email in to the dashboard and opens a socket with the
+		// cookie; it returns the socket and the cookie. Nothing is sent on
+		// the socket after its ack, since an operation arriving after the
+		// end would close it by its own check, whatever the end's notice.
+		live := func(t *testing.T, email string) (*wsClient, string) {
+			t.Helper()
+			cookie := f.dashboardCookie(email)
+			ws := f.dialGraphQLWith(t, http.Header{"Cookie": {cookie}})
+			ws.send(map[string]any{"type": "connection_init"})
+			if m, err := ws.next(5 * time.Second); err != nil || m["type"] != "connection_ack" {
+				t.Fatalf("connection_init with the cookie: %v %v", m, err)
+			}
+			return ws, cookie
+		}
+		closed := func(t *testing.T, ws *wsClient, after string) {
+			t.Helper()
+			if code := closeCode(ws); code != 4403 {
+				t.Errorf("after %s the socket closed with %d, want 4403 at once", after, code)
+			}
+		}
+		memberID := func(t *testing.T, email string) string {
+			t.Helper()
+			ms, err := f.members.Members(ctx, domain.Session{CustomerID: f.key.CustomerID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(ms, func(m domain.Member) bool { return m.Email == email })
+			if i < 0 {
+				t.Fatalf("no member %s", email)
+			}
+			return ms[i].ID
+		}
+
+		t.Run("signed out", func(t *testing.T) {
+			f.addMember("acme", "sam@acme.test", domain.RoleDeveloper)
+			ws, cookie := live(t, "sam@acme.test")
+			other, _ := live(t, "sam@acme.test")
+			if res := f.request("DELETE", "/dashboard/session", nil, "x-api-secret", "", "Cookie", cookie); res.status != 204 {
+				t.Fatalf("sign out: %d %s", res.status, res.raw)
+			}
+			closed(t, ws, "the member signed out")
+			// The member's other session keeps its socket.
+			other.send(map[string]any{"id": "q", "type": "subscribe", "payload": map[string]any{"query": `{ __typename }`}})
+			if m, err := other.next(5 * time.Second); err != nil || m["id"] != "q" || m["type"] != "next" {
+				t.Errorf("the other session's socket after the sign-out: %v %v", m, err)
+			}
+		})
+		t.Run("sessions ended by an administrator", func(t *testing.T) {
+			f.addMember("acme", "bob@acme.test", domain.RoleDeveloper)
+			ws, _ := live(t, "bob@acme.test")
+			res := f.request("DELETE", "/v1/admin/members/"+memberID(t, "bob@acme.test")+"/sessions", nil, asMember(admin)...)
+			if res.status != 200 {
+				t.Fatalf("end bob's sessions: %d %s", res.status, res.raw)
+			}
+			closed(t, ws, "an administrator ended the member's sessions")
+		})
+		t.Run("password reset", func(t *testing.T) {
+			f.addMember("acme", "pat@acme.test", domain.RoleViewer)
+			ws, _ := live(t, "pat@acme.test")
+			if _, err := f.members.ResetPassword(ctx, "acme", "pat@acme.test", ""); err != nil {
+				t.Fatal(err)
+			}
+			closed(t, ws, "the member's password was reset")
+		})
+		t.Run("removed", func(t *testing.T) {
+			f.addMember("acme", "rex@acme.test", domain.RoleDeveloper)
+			ws, _ := live(t, "rex@acme.test")
+			if err := f.members.RemoveMember(ctx, "acme", "rex@acme.test"); err != nil {
+				t.Fatal(err)
+			}
+			closed(t, ws, "the member was removed")
+		})
 	})
 }

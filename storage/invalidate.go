@@ -12,7 +12,8 @@ import (
 
 // invalidateChannel carries changes that other processes on the same
 // PostgreSQL must stop serving stale: "key <id>" when an API key is
-// revoked, "directory" when the directory changes. SQLite has one process
+// revoked, "member <id>" when sessions of a member end, "directory" when
+// the directory changes. SQLite has one process
 // (commands run beside it are covered by the caches' short lifetimes).
 const invalidateChannel = "payline_invalidate"
 
@@ -30,6 +31,9 @@ func notifyInvalidate(ctx context.Context, q sqlx.ExecerContext, dialect Dialect
 type InvalidationHandlers struct {
 	// KeyRevoked: forget any cached authentication of the key.
 	KeyRevoked func(keyID string)
+	// MemberSessionsEnded: close what the member's ended sessions hold
+	// open (websockets).
+	MemberSessionsEnded func(memberID string)
 	// DirectoryChanged: reload what is derived from the directory.
 	DirectoryChanged func()
 	// Reconnected: the listener lost its connection, and changes made
@@ -65,6 +69,10 @@ func (db *DB) ListenInvalidations(h InvalidationHandlers, log *slog.Logger) (*In
 			case strings.HasPrefix(n.Extra, "key "):
 				if h.KeyRevoked != nil {
 					h.KeyRevoked(strings.TrimPrefix(n.Extra, "key "))
+				}
+			case strings.HasPrefix(n.Extra, "member "):
+				if h.MemberSessionsEnded != nil {
+					h.MemberSessionsEnded(strings.TrimPrefix(n.Extra, "member "))
 				}
 			case n.Extra == "directory":
 				if h.DirectoryChanged != nil {

@@ -268,13 +268,24 @@ func (s *KeyStore) SessionByHash(ctx context.Context, hash []byte) (domain.Sessi
 		Role: domain.Role(r.Role), Mode: domain.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()}, translate(err)
 }
 
-// DeleteSession ends a session.
+// DeleteSession ends a session, and tells the other processes on
+// PostgreSQL once the deletion commits, so they close its websockets.
 func (s *KeyStore) DeleteSession(ctx context.Context, hash []byte) error {
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM member_sessions WHERE token_hash = ?`), hex.EncodeToString(hash))
-	return translate(err)
+	var members []string
+	err := s.q.SelectContext(ctx, &members, s.q.Rebind(`DELETE FROM member_sessions WHERE token_hash = ? RETURNING member_id`),
+		hex.EncodeToString(hash))
+	if err != nil {
+		return translate(err)
+	}
+	for _, id := range members {
+		if err := notifyInvalidate(ctx, s.q, s.db.Dialect, "member "+id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// DeleteMemberSessions ends every session of a member and counts them.
+// DeleteMember removes the customer's member.
 func (s *KeyStore) DeleteMember(ctx context.Context, customerID, id string) error {
 	return expectOne(s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM members WHERE id = ? AND customer_id = ?`), id, customerID))
 }
@@ -284,13 +295,19 @@ func (s *KeyStore) SetMemberPassword(ctx context.Context, customerID, id string,
 		string(hash), id, customerID))
 }
 
+// DeleteMemberSessions ends every session of a member and counts them,
+// and tells the other processes on PostgreSQL once the deletion commits,
+// so they close the member's websockets.
 func (s *KeyStore) DeleteMemberSessions(ctx context.Context, memberID string) (int, error) {
 	res, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM member_sessions WHERE member_id = ?`), memberID)
 	if err != nil {
 		return 0, translate(err)
 	}
 	n, err := res.RowsAffected()
-	return int(n), translate(err)
+	if err != nil || n == 0 {
+		return int(n), translate(err)
+	}
+	return int(n), notifyInvalidate(ctx, s.q, s.db.Dialect, "member "+memberID)
 }
 
 type auditRow struct {

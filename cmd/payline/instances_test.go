@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
 
 	"payline/domain"
 	"payline/domain/sandbox"
@@ -118,4 +122,95 @@ func found(t *testing.T, m *Main, q string) bool {
 		}
 	}
 	return false
+}
+
+// TestMemberSessionEndsReachEveryInstance: a member's GraphQL websockets
+// close at once on every instance on one PostgreSQL when the member signs
+// out on another instance, and when `payline members remove` (another
+// process) removes the member. The instances check a socket's credential
+// again only every hour here, so only the end's notification can close
+// the sockets; the test waits for the closes rather than timing them.
+func TestMemberSessionEndsReachEveryInstance(t *testing.T) {
+	url, ms := startInstances(t, 2, func(c *ServeConfig) { c.SocketRecheck = time.Hour })
+	ctx := context.Background()
+	getenv := env("PAYLINE_MASTER_KEY", testMasterKey)
+	const password = "correct horse battery staple"
+	add := func(t *testing.T, email string) {
+		t.Helper()
+		e := environment{getenv: getenv, stdout: io.Discard, stderr: io.Discard, stdin: strings.NewReader(password + "\n")}
+		if err := e.members(ctx, []string{"add", "--customer", "globex", "--email", email, "--role", "developer",
+			"--password-stdin", "--database-url", url}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// cookie signs email in to m's dashboard.
+	cookie := func(t *testing.T, m *Main, email string) string {
+		t.Helper()
+		body := fmt.Sprintf(`{"email": %q, "password": %q}`, email, password)
+		status, _, header, err := apiDo(nil, "POST", "http://"+m.Addr()+"/dashboard/session", "", body, nil)
+		if err != nil || status != 200 {
+			t.Fatalf("sign in %s: %d %v", email, status, err)
+		}
+		c, _, _ := strings.Cut(header.Get("Set-Cookie"), ";")
+		return c
+	}
+	// live opens a GraphQL websocket on m with the dashboard's cookie.
+	live := func(t *testing.T, m *Main, cookie string) *websocket.Conn {
+		t.Helper()
+		dial, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		conn, _, err := websocket.Dial(dial, "ws://"+m.Addr()+"/graphql",
+			&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}, HTTPHeader: http.Header{"Cookie": {cookie}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.CloseNow() })
+		var ack map[string]any
+		if err := wsjson.Write(dial, conn, map[string]any{"type": "connection_init"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := wsjson.Read(dial, conn, &ack); err != nil || ack["type"] != "connection_ack" {
+			t.Fatalf("connection_init with the cookie: %v %v", ack, err)
+		}
+		return conn
+	}
+	// closed waits for the socket to close and checks it closed with 4403.
+	closed := func(t *testing.T, conn *websocket.Conn, what string) {
+		t.Helper()
+		wait, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		for {
+			_, _, err := conn.Read(wait)
+			if err == nil {
+				continue // a keep-alive ping
+			}
+			if code := websocket.CloseStatus(err); code != 4403 {
+				t.Errorf("%s: the socket ended with %v (close code %d), want 4403 at once", what, err, code)
+			}
+			return
+		}
+	}
+
+	t.Run("signed out on the other instance", func(t *testing.T) {
+		add(t, "ana@globex.test")
+		c := cookie(t, ms[0], "ana@globex.test")
+		ws := live(t, ms[1], c)
+		status, _, _, err := apiDo(nil, "DELETE", "http://"+ms[0].Addr()+"/dashboard/session", "", "", http.Header{"Cookie": {c}})
+		if err != nil || status != http.StatusNoContent {
+			t.Fatalf("sign out: %d %v", status, err)
+		}
+		closed(t, ws, "signed out on instance 0, the socket on instance 1")
+	})
+	t.Run("removed by the command line", func(t *testing.T) {
+		add(t, "max@globex.test")
+		c := cookie(t, ms[0], "max@globex.test")
+		sockets := []*websocket.Conn{live(t, ms[0], c), live(t, ms[1], c)}
+		if err := run(ctx, []string{"members", "remove", "--customer", "globex", "--email", "max@globex.test", "--database-url", url},
+			io.Discard, io.Discard, getenv); err != nil {
+			t.Fatal(err)
+		}
+		for i, ws := range sockets {
+			closed(t, ws, fmt.Sprintf("removed by the command line, the socket on instance %d", i))
+		}
+	})
 }

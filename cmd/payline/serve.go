@@ -120,6 +120,12 @@ type ServeConfig struct {
 	// (zero: domain.AuthCacheTTL). Other instances' revocations arrive by
 	// notification at once; this bounds one whose notification was lost.
 	AuthCacheTTL time.Duration
+	// SocketRecheck is how often a GraphQL websocket's credential is
+	// checked again (zero: graph.DefaultRecheckEvery). Revoked keys and
+	// ended sessions close sockets at once, by notification; this bounds
+	// a notification that was lost, and an end made by a command beside
+	// an SQLite server.
+	SocketRecheck time.Duration
 	// Retention is how long events, delivery attempts and superseded
 	// report PDFs are kept (domain.DefaultRetention unless set).
 	Retention *domain.RetentionPolicy

@@ -201,8 +201,8 @@ func (m *Main) prepareDirectory(ctx context.Context, s *starting) error {
 }
 
 // listenInvalidations hears what other processes on the same PostgreSQL
-// announce (revoked keys, directory changes) and forgets or reloads at
-// once.
+// announce (revoked keys, members' ended sessions, directory changes) and
+// forgets, closes or reloads at once.
 func (m *Main) listenInvalidations(_ context.Context, s *starting) error {
 	keys := s.stores.keys
 	refresh := func() {
@@ -213,9 +213,10 @@ func (m *Main) listenInvalidations(_ context.Context, s *starting) error {
 		}
 	}
 	invalid, err := m.db.ListenInvalidations(storage.InvalidationHandlers{
-		KeyRevoked:       keys.Forget,
-		DirectoryChanged: refresh,
-		Reconnected:      func() { keys.ForgetAll(); refresh() },
+		KeyRevoked:          keys.Forget,
+		MemberSessionsEnded: keys.SessionsEnded,
+		DirectoryChanged:    refresh,
+		Reconnected:         func() { keys.ForgetAll(); refresh() },
 	}, m.Logger)
 	if err != nil {
 		return fmt.Errorf("listen for other instances' changes: %w", err)
@@ -395,7 +396,8 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	}
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		WebhookService: s.webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
-		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection})
+		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection,
+			RecheckEvery: m.Config.SocketRecheck})
 	s.api = rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
 		Webhooks: s.webhooks, Reports: reporter, Relay: s.relay, UpstreamLinkOrigin: upstreamLinkOrigin(s.upstream), Logger: m.Logger,
