@@ -44,9 +44,16 @@ func TestRelayAtUpstreamLimits(t *testing.T) {
 		p := startRelayPairOpts(t, dbURL, logs, pairOptions{employers: relayLoadEmployers, upstreamMetrics: true, noWait: true})
 		started := time.Now().Add(-p.relayStart)
 		defer func() {
-			if t.Failed() {
-				_ = os.WriteFile(filepath.Join(os.TempDir(), "payline-relay-load-"+filepath.Base(t.Name())+".log"), []byte(logs.String()), 0o600)
-				t.Logf("the two instances' logs: %s", filepath.Join(os.TempDir(), "payline-relay-load-"+filepath.Base(t.Name())+".log"))
+			// The logs are long: kept in a file on failure, or always in
+			// PAYLINE_RELAY_LOG_DIR when set (to count requests by route).
+			dir := os.Getenv("PAYLINE_RELAY_LOG_DIR")
+			if dir == "" && t.Failed() {
+				dir = os.TempDir()
+			}
+			if dir != "" {
+				name := filepath.Join(dir, "payline-relay-load-"+filepath.Base(t.Name())+".log")
+				_ = os.WriteFile(name, []byte(logs.String()), 0o600)
+				t.Logf("the two instances' logs: %s", name)
 			}
 		}()
 		if p.relayStart > 10*time.Second {
