@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -622,8 +623,8 @@ func (p *relayPair) platformID(t *testing.T) string {
 // delivery, whichever comes first).
 func TestRelayFaults(t *testing.T) {
 	eachDatabase(t, func(t *testing.T, dbURL string) {
-		var logs bytes.Buffer
-		p := startRelayPair(t, dbURL, &logs)
+		logs := &lockedBuffer{}
+		p := startRelayPair(t, dbURL, logs)
 		defer func() {
 			if t.Failed() {
 				t.Log(logs.String())
@@ -633,31 +634,115 @@ func TestRelayFaults(t *testing.T) {
 		first := p.completeUpstream(t, p.relayToken(t, "bob", "paystubs", "identity"), platform)
 		p.waitJobs(t, first, 2, 30*time.Second)
 
+		// Ten concurrent copies of one signed delivery, racing the
+		// upstream's own: no 5XX, one account, one account.added.
+		racing := p.completeUpstream(t, p.relayToken(t, "dora", "paystubs"), platform)
+		_, acct := p.call(t, "GET", p.upstreamBase+"/v1/accounts/"+racing, p.upstreamSecret, "")
+		body, _ := json.Marshal(map[string]any{"event": "account.added", "event_id": domain.NewID(), "payload": map[string]any{
+			"account_id": racing, "link_token_id": at(acct, "data", "link_token_id"), "platform_id": at(acct, "data", "platform_id"),
+			"end_user_id": at(acct, "data", "end_user_id"), "created_at": at(acct, "data", "created_at"), "connected": true}})
+		statuses := make(chan int, 10)
+		var wg sync.WaitGroup
+		for range 10 {
+			wg.Go(func() { statuses <- p.deliver(t, body) })
+		}
+		wg.Wait()
+		close(statuses)
+		for status := range statuses {
+			if status != 200 {
+				t.Errorf("a concurrent copy of a signed delivery answered %d", status)
+			}
+		}
+		p.waitJobs(t, racing, 1, 30*time.Second)
+		if accounts := p.all(t, p.relayBase, p.relaySecret, "/v1/end_users/dora/accounts"); len(accounts) != 1 {
+			t.Errorf("the relay holds %d accounts for one upstream account", len(accounts))
+		}
+
+		// A signed delivery for an account the upstream does not have.
+		unknown, _ := json.Marshal(map[string]any{"event": "account.added", "event_id": domain.NewID(),
+			"payload": map[string]any{"account_id": domain.NewID()}})
+		if status := p.deliver(t, unknown); status != 200 {
+			t.Errorf("a delivery for an account the upstream does not have answered %d; want 200", status)
+		}
+
+		// The upstream away for 30 s: new tokens fail at once, reads answer,
+		// and tokens work again within seconds of its return.
 		p.stopUpstream()
+		away := time.Now()
+		asked := time.Now()
 		status, refused := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
 			`{"org_name": "Acme Lending", "end_user_id": "bob", "required_jobs": ["paystubs"]}`)
 		if status != 503 || at(refused, "error", "code") != domain.CodeUpstreamUnavailable {
-			t.Errorf("a token while the upstream is down: %d %v", status, refused)
+			t.Errorf("a token while the upstream is away: %d %v", status, refused)
 		}
-		for _, path := range []string{"/v1/accounts/" + first, "/v1/accounts/" + first + "/paystubs", "/v1/accounts/" + first + "/identity",
-			"/v1/end_users/bob/verification_reports/voie"} {
-			if status, body := p.call(t, "GET", p.relayBase+path, p.relaySecret, ""); status != 200 {
-				t.Errorf("GET %s while the upstream is down: %d %v", path, status, body)
+		if took := time.Since(asked); took > 2*time.Second {
+			t.Errorf("a token while the upstream is away took %s to be refused; want at once", took)
+		}
+		for time.Since(away) < 30*time.Second {
+			for _, path := range []string{"/v1/accounts/" + first, "/v1/accounts/" + first + "/paystubs", "/v1/accounts/" + first + "/identity",
+				"/v1/end_users/bob/verification_reports/voie"} {
+				if status, body := p.call(t, "GET", p.relayBase+path, p.relaySecret, ""); status != 200 {
+					t.Fatalf("GET %s while the upstream is away: %d %v", path, status, body)
+				}
 			}
+			time.Sleep(time.Second) // the upstream stays away for 30 s; reads are checked each second
 		}
 		p.startUpstream(t)
-		second := p.relayToken(t, "carol", "paystubs", "identity") // works again
+		back := time.Now()
+		for {
+			status, _ := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
+				`{"org_name": "Acme Lending", "end_user_id": "carol", "required_jobs": ["paystubs"]}`)
+			if status == 200 {
+				break
+			}
+			if time.Since(back) > 5*time.Second {
+				t.Fatalf("tokens still refused (%d) 5 s after the upstream came back", status)
+			}
+			time.Sleep(100 * time.Millisecond) // polling for the recovery
+		}
+		t.Logf("tokens worked again %s after the upstream came back", time.Since(back).Round(time.Millisecond))
 
+		// The relay stopped while three sessions complete upstream: all
+		// three within 30 s of its restart.
+		tokens := []string{p.relayToken(t, "carol", "paystubs", "identity"), p.relayToken(t, "erin", "paystubs", "identity"),
+			p.relayToken(t, "frank", "paystubs", "identity")}
 		p.stopRelay()
-		account := p.completeUpstream(t, second, platform)
+		var missed []string
+		for _, tok := range tokens {
+			missed = append(missed, p.completeUpstream(t, tok, platform))
+		}
 		p.startRelay(t)
-		took := p.waitJobs(t, account, 2, 60*time.Second)
-		t.Logf("the account completed while the relay was down arrived %s after its restart", took.Round(time.Millisecond))
-		if status, acct := p.call(t, "GET", p.relayBase+"/v1/accounts/"+account, p.relaySecret, ""); status != 200 ||
-			at(acct, "data", "end_user_id") != "carol" {
-			t.Errorf("the account after the restart: %d %v", status, acct)
+		restarted := time.Now()
+		for _, account := range missed {
+			p.waitJobs(t, account, 2, 30*time.Second-time.Since(restarted))
+		}
+		t.Logf("the three accounts completed while the relay was down arrived %s after its restart", time.Since(restarted).Round(time.Millisecond))
+		if errs := errorLines(logs.String(), "relay"); len(errs) > 0 {
+			t.Errorf("the relay logged errors:\n%s", strings.Join(errs, "\n"))
 		}
 	})
+}
+
+// deliver posts a delivery to the relay's upstream webhook endpoint,
+// signed as the upstream signs (with its API secret), and returns the
+// status.
+func (p *relayPair) deliver(t *testing.T, body []byte) int {
+	t.Helper()
+	ts := time.Now().Unix()
+	req, err := http.NewRequest("POST", p.relayBase+"/v1/upstream/webhooks", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("x-timestamp", strconv.FormatInt(ts, 10))
+	req.Header.Set("x-service-signature", domain.SignWebhook(p.upstreamSecret, ts, body))
+	resp, err := p.client.Do(req)
+	if err != nil {
+		t.Errorf("deliver: %v", err)
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // TestFailedStartLeavesNoConnection: a start that fails after the job
