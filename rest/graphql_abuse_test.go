@@ -284,10 +284,13 @@ func TestConcurrencyCapPerKey(t *testing.T) {
 }
 
 // TestWebsocketBoundToCredential: a socket lives only as long as what
-// opened it works. Revoking the key closes its sockets at once with 4403;
-// a key that expires, and a member who signs out, lose theirs at the next
-// check; and an operation on a socket whose credential stopped working is
-// refused.
+// opened it works. Revoking the key closes its sockets at once with 4403,
+// and so does ending a member's session (signing out, an administrator
+// ending it), by notification; a key that expires has no notice and loses
+// its sockets at the next check, which is also the backstop for a lost
+// notice (this test checks every 50 ms; TestSessionEndsCloseSocketsAtOnce
+// shows the close without it). An operation on a socket whose credential
+// stopped working is refused.
 func TestWebsocketBoundToCredential(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		f := newFixture(t, db, func(s *fixtureSetup) { s.wsRecheck = 50 * time.Millisecond })
