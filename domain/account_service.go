@@ -15,16 +15,15 @@ type AccountService struct {
 	tx       Transactor
 	clock    Clock
 	reporter Reporter
-	upstream Upstream // nil unless this mode relays to one
+	relay    Relay // NoRelay unless this mode relays to upstreams
 }
 
-// RelayTo makes account actions take effect at the upstream first.
-func (s *AccountService) RelayTo(u Upstream) { s.upstream = u }
-
 // NewAccountService wires the account use cases; reporter renders and
-// links documents (nil leaves documents without download links).
-func NewAccountService(tx Transactor, clock Clock, reporter Reporter) *AccountService {
-	return &AccountService{tx: tx, clock: clock, reporter: reporter}
+// links documents (nil leaves documents without download links); relay
+// takes account actions to the upstream that holds a relayed account
+// first (NoRelay: there is none).
+func NewAccountService(tx Transactor, clock Clock, reporter Reporter, relay Relay) *AccountService {
+	return &AccountService{tx: tx, clock: clock, reporter: reporter, relay: relay}
 }
 
 // Account returns one of the scope's accounts. Errors: INVALID_FIELDS for
@@ -179,14 +178,22 @@ func (s *AccountService) Paystub(ctx context.Context, sc Scope, accountID, id st
 // setMonitoring changes an account in a transaction and writes
 // account.monitoring_status.updated when its status changes.
 func (s *AccountService) setMonitoring(ctx context.Context, sc Scope, id, action string, change func(a *Account)) error {
-	if _, err := s.Account(ctx, sc, id); err != nil {
+	a, err := s.Account(ctx, sc, id)
+	if err != nil {
 		return err
 	}
-	if s.upstream != nil && action != "" {
-		// The upstream holds the connection: the action takes effect there
-		// first (an upstream that is away fails it and nothing changes),
-		// and its own events come back through ingest.
-		if err := s.upstream.Act(ctx, id, action); err != nil {
+	if action != "" {
+		// A relayed account: the upstream holds the connection, so the
+		// action takes effect there first (an upstream that is away fails
+		// it and nothing changes), and its own events come back through
+		// ingest.
+		l, err := s.tx.Upstream().UpstreamLink(ctx, sc, a.LinkTokenID)
+		switch {
+		case err == nil:
+			if err := s.relay.Act(ctx, l.Source, id, action); err != nil {
+				return err
+			}
+		case !errors.Is(err, ErrNoRows):
 			return err
 		}
 	}
@@ -621,10 +628,8 @@ func (s *AccountService) SetBillNavigatorStatus(ctx context.Context, sc Scope, e
 	if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
 		return err
 	}
-	if s.upstream != nil {
-		if err := s.upstream.SetBillNavigatorStatus(ctx, UpstreamEndUser(sc.CustomerID, endUserID), action, reason); err != nil {
-			return err
-		}
+	if err := s.relay.SetBillNavigatorStatus(ctx, UpstreamEndUser(sc.CustomerID, endUserID), action, reason); err != nil {
+		return err
 	}
 	return s.tx.Records().SetBillNavigatorStatus(ctx, sc, endUserID, action+"d", reason, s.clock.Now())
 }

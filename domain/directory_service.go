@@ -13,9 +13,10 @@ import (
 // that is rebuilt when the directory's revision changes.
 type DirectoryService struct {
 	store DirectoryStore
-	// upstream answers EIN lookups the directory cannot (a relayed mode,
-	// whose upstream's employers carry no EIN); nil otherwise.
-	upstream EINLookup
+	// fallback answers lookups the directory cannot: a relayed mode's
+	// upstreams (whose employers carry no EIN, and whose directory may be
+	// syncing still); NoRelay otherwise.
+	fallback DirectoryFallback
 
 	reload   sync.Mutex // one rebuild at a time
 	snapshot atomic.Pointer[searchSnapshot]
@@ -27,24 +28,11 @@ type searchSnapshot struct {
 }
 
 // NewDirectoryService builds the service; the search index is loaded on
-// first use or by RefreshSearchIndex.
-func NewDirectoryService(store DirectoryStore) *DirectoryService {
-	return &DirectoryService{store: store}
+// first use or by RefreshSearchIndex. fallback answers the lookups the
+// directory cannot (domain.NoRelay: none).
+func NewDirectoryService(store DirectoryStore, fallback DirectoryFallback) *DirectoryService {
+	return &DirectoryService{store: store, fallback: fallback}
 }
-
-// EINLookup looks an employer up elsewhere, by EIN or by id, and a
-// platform by id: the upstream of a relayed mode, whose employers carry
-// no EIN and whose directory may not be synced yet. ErrNoRows when it has
-// none.
-type EINLookup interface {
-	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
-	Employer(ctx context.Context, id string) (Employer, error)
-	Platform(ctx context.Context, id string) (Platform, error)
-}
-
-// LookUpEINsAt makes EmployerByEIN ask u for an EIN the directory does
-// not hold. Called once at start, before any request.
-func (s *DirectoryService) LookUpEINsAt(u EINLookup) { s.upstream = u }
 
 // ListEmployers pages the employers, ordered by name.
 func (s *DirectoryService) ListEmployers(ctx context.Context, f EmployerFilter, p PageRequest) (Page[Employer], error) {
@@ -58,10 +46,10 @@ func (s *DirectoryService) Employer(ctx context.Context, id string) (Employer, e
 		return Employer{}, err
 	}
 	e, err := s.store.Employer(ctx, id)
-	if errors.Is(err, ErrNoRows) && s.upstream != nil {
+	if errors.Is(err, ErrNoRows) {
 		// Not synced yet: the upstream's copy, kept in the directory so the
 		// next read of it costs no request.
-		if e, err = s.upstream.Employer(ctx, id); err == nil {
+		if e, err = s.fallback.Employer(ctx, id); err == nil {
 			err = s.Put(ctx, nil, []Employer{e})
 		}
 	}
@@ -82,8 +70,8 @@ func (s *DirectoryService) EmployerByEIN(ctx context.Context, ein string) (Emplo
 		return Employer{}, Errorf(KindInvalid, CodeInvalidFields, "ein: must be exactly 9 digits with no dash, got %q", ein)
 	}
 	e, err := s.store.EmployerByEIN(ctx, ein)
-	if errors.Is(err, ErrNoRows) && s.upstream != nil {
-		e, err = s.upstream.EmployerByEIN(ctx, ein)
+	if errors.Is(err, ErrNoRows) {
+		e, err = s.fallback.EmployerByEIN(ctx, ein)
 	}
 	if errors.Is(err, ErrNoRows) {
 		return Employer{}, Errorf(KindNotFound, CodeEmployerNotFound, "no employer with ein %s", ein)
@@ -103,10 +91,10 @@ func (s *DirectoryService) Platform(ctx context.Context, id string) (Platform, e
 		return Platform{}, err
 	}
 	p, err := s.store.Platform(ctx, id)
-	if errors.Is(err, ErrNoRows) && s.upstream != nil {
+	if errors.Is(err, ErrNoRows) {
 		// Not synced yet (an account made during the first sync): the
 		// upstream's copy, kept so the next read costs no request.
-		if p, err = s.upstream.Platform(ctx, id); err == nil {
+		if p, err = s.fallback.Platform(ctx, id); err == nil {
 			err = s.Put(ctx, []Platform{p}, nil)
 		}
 	}

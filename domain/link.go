@@ -21,17 +21,18 @@ type LinkService struct {
 	tx        Transactor
 	directory *DirectoryService
 	box       *SecretBox
-	upstream  Upstream // nil unless this mode relays to one
+	relay     Relay // NoRelay unless this mode relays to upstreams
 	connector Connector
 	clock     Clock
 	reporter  Reporter
 	parser    UploadParser // nil: uploads are kept but not read
 }
 
-// NewLinkService wires the Link use cases; reporter renders the direct
-// deposit form Link offers after a switch.
-func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, connector Connector, clock Clock, reporter Reporter) *LinkService {
-	s := &LinkService{tx: tx, directory: directory, box: box, connector: connector, clock: clock, reporter: reporter}
+// NewLinkService wires the Link use cases; relay creates the upstream's
+// token where an upstream takes the platform (NoRelay: never); reporter
+// renders the direct deposit form Link offers after a switch.
+func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, connector Connector, relay Relay, clock Clock, reporter Reporter) *LinkService {
+	s := &LinkService{tx: tx, directory: directory, box: box, connector: connector, relay: relay, clock: clock, reporter: reporter}
 	if p, ok := reporter.(UploadParser); ok { // the reports service also reads the documents it renders
 		s.parser = p
 	}
@@ -76,23 +77,24 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	if err != nil {
 		return LinkToken{}, "", err
 	}
-	if s.upstream == nil {
-		if err := s.tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
-			return LinkToken{}, "", fmt.Errorf("store link token: %w", err)
-		}
-		return t, value, nil
-	}
-	// A relayed mode: the upstream's token first (network I/O outside the
-	// transaction), then both here together. An upstream that is away
-	// fails the request with UPSTREAM_UNAVAILABLE and stores nothing.
+	// Where an upstream takes the platform, its token first (network I/O
+	// outside the transaction), then both here together. Upstreams that
+	// are all away fail the request with UPSTREAM_UNAVAILABLE and store
+	// nothing.
 	endUser := ""
 	if t.EndUserID != "" {
 		endUser = UpstreamEndUser(sc.CustomerID, t.EndUserID)
 	}
 	r.EndUserID, r.PlatformID, r.EmployerID = t.EndUserID, t.PlatformID, t.EmployerID
-	ut, err := s.upstream.CreateLinkToken(ctx, r, endUser)
+	ut, relayed, err := s.relay.CreateLinkToken(ctx, r, endUser)
 	if err != nil {
 		return LinkToken{}, "", err
+	}
+	if !relayed {
+		if err := s.tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
+			return LinkToken{}, "", fmt.Errorf("store link token: %w", err)
+		}
+		return t, value, nil
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		if err := tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
@@ -105,10 +107,6 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	}
 	return t, value, nil
 }
-
-// RelayTo makes this Link relay to an upstream: tokens are created there
-// too, and the modal opens the upstream's Link with its token.
-func (s *LinkService) RelayTo(u Upstream) { s.upstream = u }
 
 // checkReferences resolves employer, platform and account ids against
 // the directory and the customer's accounts, and checks the platform can
@@ -183,14 +181,13 @@ func (s *LinkService) Open(ctx context.Context, value string) (LinkSession, erro
 		return LinkSession{}, fmt.Errorf("open sealed fields of link token %s: %w", t.ID, err)
 	}
 	sess := LinkSession{Token: t}
-	if s.upstream != nil {
-		l, err := s.tx.Upstream().UpstreamLink(ctx, t.Scope(), t.ID)
-		if err != nil && !errors.Is(err, ErrNoRows) {
-			return LinkSession{}, err
-		}
-		if err == nil {
-			sess.Upstream = &l.UpstreamToken
-		}
+	// A token an upstream took opens the upstream's Link with its token.
+	l, err := s.tx.Upstream().UpstreamLink(ctx, t.Scope(), t.ID)
+	if err != nil && !errors.Is(err, ErrNoRows) {
+		return LinkSession{}, err
+	}
+	if err == nil {
+		sess.Upstream = &l.UpstreamToken
 	}
 	if t.UsedAt != nil {
 		a, err := s.loginAccount(ctx, t)

@@ -69,7 +69,7 @@ const searchRefreshEvery = 2 * time.Second
 
 // DirectoryStatus is where the directory sync stands.
 func (s *RelayService) DirectoryStatus(ctx context.Context) (DirectorySync, error) {
-	return s.tx.Upstream().DirectorySync(ctx)
+	return s.tx.Upstream().DirectorySync(ctx, s.name)
 }
 
 // SyncDirectory runs the directory sync until its pass is complete or ctx
@@ -86,7 +86,7 @@ func (s *RelayService) SyncDirectory(ctx context.Context) (DirectorySync, error)
 	s.syncing.Lock()
 	defer s.syncing.Unlock()
 	ctx = WithUpstreamPriority(ctx, PriorityDirectory)
-	st, err := s.tx.Upstream().DirectorySync(ctx)
+	st, err := s.tx.Upstream().DirectorySync(ctx, s.name)
 	if err != nil {
 		return st, err
 	}
@@ -95,7 +95,7 @@ func (s *RelayService) SyncDirectory(ctx context.Context) (DirectorySync, error)
 		if !st.Through.IsZero() {
 			st.Since = st.Through.Add(-employerSyncOverlap)
 		}
-		if err := s.tx.Upstream().PutDirectorySync(ctx, st); err != nil {
+		if err := s.tx.Upstream().PutDirectorySync(ctx, s.name, st); err != nil {
 			return st, err
 		}
 	}
@@ -108,7 +108,7 @@ func (s *RelayService) SyncDirectory(ctx context.Context) (DirectorySync, error)
 			return st, err
 		}
 		st.PlatformsDone = true
-		if err := s.tx.Upstream().PutDirectorySync(ctx, st); err != nil {
+		if err := s.tx.Upstream().PutDirectorySync(ctx, s.name, st); err != nil {
 			return st, err
 		}
 	}
@@ -145,7 +145,7 @@ func (s *RelayService) SyncDirectory(ctx context.Context) (DirectorySync, error)
 			}
 			st.Running, st.Through, st.CompletedAt = false, st.Newest, s.clock.Now()
 		}
-		if err := s.tx.Upstream().PutDirectorySync(ctx, st); err != nil {
+		if err := s.tx.Upstream().PutDirectorySync(ctx, s.name, st); err != nil {
 			return st, err
 		}
 		if !st.Running {

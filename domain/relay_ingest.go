@@ -21,6 +21,7 @@ import (
 // event changes nothing and fails nothing.
 type RelayService struct {
 	tx        Transactor
+	name      string // the upstream's, among the mode's upstreams
 	upstream  Upstream
 	directory *DirectoryService
 	clock     Clock
@@ -40,13 +41,14 @@ type RelayService struct {
 // for it that came meanwhile, to apply after it.
 type ingestPass struct{ queued []func() error }
 
-// NewRelayService builds the relay use cases; log (slog's default when
-// nil) hears the deliveries acknowledged without change.
-func NewRelayService(tx Transactor, upstream Upstream, directory *DirectoryService, clock Clock, log *slog.Logger) *RelayService {
+// NewRelayService builds the relay use cases of the upstream named
+// source; log (slog's default when nil) hears the deliveries acknowledged
+// without change.
+func NewRelayService(tx Transactor, source string, upstream Upstream, directory *DirectoryService, clock Clock, log *slog.Logger) *RelayService {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &RelayService{tx: tx, upstream: upstream, directory: directory, clock: clock, log: log, followUps: DefaultIngestFollowUps,
+	return &RelayService{tx: tx, name: source, upstream: upstream, directory: directory, clock: clock, log: log, followUps: DefaultIngestFollowUps,
 		ingesting: map[string]*ingestPass{}}
 }
 
@@ -154,7 +156,7 @@ func (s *RelayService) HandleWebhook(ctx context.Context, header func(string) st
 		// The upstream is away or its budget spent: the ingest runs later
 		// from the queue, which this acknowledgement does not lose.
 		retry := max(time.Second, errRetryAfter(err))
-		if qerr := s.tx.EnqueueIngest(context.WithoutCancel(ctx), IngestRun{AccountID: p.AccountID, At: now.Add(retry)}); qerr != nil {
+		if qerr := s.tx.EnqueueIngest(context.WithoutCancel(ctx), IngestRun{Source: s.name, AccountID: p.AccountID, At: now.Add(retry)}); qerr != nil {
 			return qerr
 		}
 		s.log.InfoContext(ctx, "upstream delivery queued: the upstream cannot be read now",
@@ -270,7 +272,7 @@ func (s *RelayService) coalesce(ctx context.Context, accountID string, fn func()
 // delivery could not be applied now.
 func (s *RelayService) deferIngest(ctx context.Context, accountID string, cause error) {
 	retry := max(time.Second, errRetryAfter(cause))
-	err := s.tx.EnqueueIngest(context.WithoutCancel(ctx), IngestRun{AccountID: accountID, At: s.clock.Now().Add(retry)})
+	err := s.tx.EnqueueIngest(context.WithoutCancel(ctx), IngestRun{Source: s.name, AccountID: accountID, At: s.clock.Now().Add(retry)})
 	level := slog.LevelInfo
 	if err != nil {
 		level = slog.LevelError // the delivery is lost until reconciliation finds the account
@@ -300,6 +302,9 @@ func (s *RelayService) FollowUpAfter(delays ...time.Duration) { s.followUps = de
 // could not read the upstream at once (Attempt 0), or the attempt'th
 // follow-up (from 1), due at At.
 type IngestRun struct {
+	// Source names the upstream that holds the account ("" for runs
+	// queued before upstreams had names: the first).
+	Source    string
 	AccountID string
 	Attempt   int
 	At        time.Time
@@ -317,7 +322,7 @@ func (s *RelayService) FollowUp(ctx context.Context, r IngestRun) error {
 	if r.Attempt == 0 || r.Attempt >= len(s.followUps) {
 		return nil
 	}
-	return s.tx.EnqueueIngest(ctx, IngestRun{AccountID: r.AccountID, Attempt: r.Attempt + 1,
+	return s.tx.EnqueueIngest(ctx, IngestRun{Source: s.name, AccountID: r.AccountID, Attempt: r.Attempt + 1,
 		At: s.clock.Now().Add(s.followUps[r.Attempt])})
 }
 
@@ -433,7 +438,7 @@ func (s *RelayService) addAccount(ctx context.Context, tx Tx, t LinkToken, p Pla
 	}
 	eventless := slices.ContainsFunc(t.Jobs(), func(j JobType) bool { return slices.Contains(UpstreamEventlessJobs, j) })
 	if eventless && len(s.followUps) > 0 {
-		if err := tx.EnqueueIngest(ctx, IngestRun{AccountID: a.ID, Attempt: 1, At: now.Add(s.followUps[0])}); err != nil {
+		if err := tx.EnqueueIngest(ctx, IngestRun{Source: s.name, AccountID: a.ID, Attempt: 1, At: now.Add(s.followUps[0])}); err != nil {
 			return Account{}, err
 		}
 	}

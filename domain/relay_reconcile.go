@@ -53,7 +53,7 @@ const settleAfter = 10 * time.Minute
 func (s *RelayService) Reconcile(ctx context.Context) (ReconcilePass, error) {
 	ctx = WithUpstreamPriority(ctx, PriorityReconcile)
 	store := s.tx.Upstream()
-	st, err := store.ReconcilePass(ctx)
+	st, err := store.ReconcilePass(ctx, s.name)
 	if err != nil {
 		return st, err
 	}
@@ -96,7 +96,7 @@ func (s *RelayService) Reconcile(ctx context.Context) (ReconcilePass, error) {
 		if next == "" {
 			st.Running, st.Through = false, st.Started
 		}
-		if err := store.PutReconcilePass(ctx, st); err != nil {
+		if err := store.PutReconcilePass(ctx, s.name, st); err != nil {
 			return st, err
 		}
 		if !st.Running {

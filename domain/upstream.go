@@ -10,10 +10,9 @@ import (
 // end user logs in through the upstream's own Link, so credentials never
 // pass through here; the upstream's accounts, jobs and data come back
 // through its webhooks and its REST API and are stored as this service's
-// own. connectors/upstream implements it; its Connector half (Run,
-// Fetch) serves JobService as the sandbox connector does.
+// own. connectors/upstream implements it, and domain.Connector beside
+// it (Run, Fetch), which serves JobService as the sandbox connector does.
 type Upstream interface {
-	Connector
 	// CreateLinkToken creates the upstream's token matching r, for the
 	// upstream end user endUser.
 	CreateLinkToken(ctx context.Context, r LinkTokenRequest, endUser string) (UpstreamToken, error)
@@ -103,6 +102,9 @@ type UpstreamToken struct {
 	ID     string
 	Token  string
 	SDKURL string
+	// Source names the upstream that holds it (and later the account its
+	// Link connects), among the mode's upstreams.
+	Source string
 }
 
 // UpstreamLink ties one of this service's link tokens to the upstream's.
@@ -150,12 +152,12 @@ type UpstreamStore interface {
 	LinkTokenByUpstream(ctx context.Context, upstreamTokenID string) (LinkToken, error)
 	// DirectorySync reads where the directory sync stands (the zero value
 	// before the first); PutDirectorySync stores it.
-	DirectorySync(ctx context.Context) (DirectorySync, error)
-	PutDirectorySync(ctx context.Context, d DirectorySync) error
+	DirectorySync(ctx context.Context, source string) (DirectorySync, error)
+	PutDirectorySync(ctx context.Context, source string, d DirectorySync) error
 	// ReconcilePass reads where reconciliation stands (the zero value
 	// before the first pass); PutReconcilePass stores it.
-	ReconcilePass(ctx context.Context) (ReconcilePass, error)
-	PutReconcilePass(ctx context.Context, r ReconcilePass) error
+	ReconcilePass(ctx context.Context, source string) (ReconcilePass, error)
+	PutReconcilePass(ctx context.Context, source string, r ReconcilePass) error
 	// UpstreamEventSeen reports whether an upstream event id was handled
 	// at or after since; RememberUpstreamEvent records that it was at at
 	// (a second time changes nothing) and forgets ids handled before

@@ -48,7 +48,7 @@ type client struct {
 func newClient(t *testing.T, db *storage.DB) *client {
 	t.Helper()
 	store := &countingStore{DirectoryStore: storage.NewDirectoryStore(db)}
-	srv := httptest.NewServer(graph.NewHandler(&graph.Resolver{Directory: domain.NewDirectoryService(store)}))
+	srv := httptest.NewServer(graph.NewHandler(&graph.Resolver{Directory: domain.NewDirectoryService(store, domain.NoRelay{})}))
 	t.Cleanup(srv.Close)
 	return &client{t: t, url: srv.URL, store: store}
 }

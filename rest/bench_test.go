@@ -47,7 +47,7 @@ func newBenchEnvWith(b *testing.B, d storage.Dialect, directory func() ([]domain
 	ctx := context.Background()
 	db := storagetest.Open(b, d, storagetest.Empty)
 	platforms, employers := directory()
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
 	if err := dir.Seed(ctx, platforms, employers); err != nil {
 		b.Fatal(err)
 	}

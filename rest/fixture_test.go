@@ -123,7 +123,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	keys := domain.NewKeyService(ks, ks, box, clock)
 	members := domain.NewMemberService(keys, ks, ks, storage.NewSignInThrottle(db), clock, bcrypt.MinCost)
 	var created domain.CreatedKey
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
 	setup := fixtureSetup{
 		connector: sandbox.Connector{PendingDelay: testPendingDelay, PendingPoll: 200 * time.Millisecond},
 		rest:      Config{Mode: domain.ModeSandbox, RateLimit: -1},
@@ -171,10 +171,10 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		t.Fatal(err)
 	}
 	reporter := reports.NewService(tx, dir, keys, signer, clock)
-	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock, reporter), webhooks
+	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock, reporter, domain.NoRelay{}), webhooks
 	cfg.Reports = reporter
 	cfg.Members = members
-	cfg.Link = domain.NewLinkService(tx, dir, box, connector, clock, reporter)
+	cfg.Link = domain.NewLinkService(tx, dir, box, connector, domain.NoRelay{}, clock, reporter)
 	if setup.logs == nil {
 		setup.logs = io.Discard
 	}

@@ -39,7 +39,7 @@ func TestInternalErrorsAreLoggedWithTheRequestID(t *testing.T) {
 	logs := &syncBuffer{}
 	f := newFixture(t, db, func(s *fixtureSetup) {
 		s.logs = logs
-		s.rest.GraphQL = graph.NewHandler(&graph.Resolver{Directory: domain.NewDirectoryService(storage.NewDirectoryStore(db)),
+		s.rest.GraphQL = graph.NewHandler(&graph.Resolver{Directory: domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}),
 			Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	})
 	f.skipSpec = true

@@ -326,7 +326,7 @@ func TestStaleReportBuiltOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := reports.NewService(storage.NewTransactor(db, f.queue), domain.NewDirectoryService(storage.NewDirectoryStore(db)), f.keys, signer, f.clock)
+		other := reports.NewService(storage.NewTransactor(db, f.queue), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), f.keys, signer, f.clock)
 		sc := f.key.Scope()
 		var wg sync.WaitGroup
 		ids := make([]string, 10)

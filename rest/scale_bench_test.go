@@ -52,7 +52,7 @@ func BenchmarkDirectoryScale(b *testing.B) {
 
 			// Rebuild: read the directory from the database and index it,
 			// what an instance does when the directory changes.
-			dir := domain.NewDirectoryService(storage.NewDirectoryStore(env.db))
+			dir := domain.NewDirectoryService(storage.NewDirectoryStore(env.db), domain.NoRelay{})
 			start := time.Now()
 			if err := dir.RefreshSearchIndex(ctx); err != nil {
 				b.Fatal(err)

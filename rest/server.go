@@ -38,11 +38,12 @@ type Config struct {
 	Link      *domain.LinkService
 	Accounts  *domain.AccountService
 	Webhooks  *domain.WebhookService
-	// Relay, in a relayed mode, receives the upstream's webhooks at
-	// POST /v1/upstream/webhooks; UpstreamLinkOrigin is where the
-	// upstream's Link SDK comes from, which the modal loads.
-	Relay              *domain.RelayService
-	UpstreamLinkOrigin string
+	// Relays, in a relayed mode, receive the upstreams' webhooks at
+	// POST /v1/upstream/webhooks (empty: the route is not served);
+	// UpstreamLinkOrigins are where the upstreams' Link SDKs come from,
+	// which the modal loads.
+	Relays              domain.Relays
+	UpstreamLinkOrigins []string
 	// Reports serves verification reports and document downloads.
 	Reports domain.Reporter
 	// GraphQL, when set, is served at /graphql behind the same API-secret
@@ -124,10 +125,10 @@ type Server struct {
 	accounts  *domain.AccountService
 	webhooks  *domain.WebhookService
 	reports   domain.Reporter
-	relay     *domain.RelayService
-	// upstreamLinkOrigin: see Config.UpstreamLinkOrigin.
-	upstreamLinkOrigin string
-	log                *slog.Logger
+	relays    domain.Relays
+	// upstreamLinkOrigins: see Config.UpstreamLinkOrigins.
+	upstreamLinkOrigins []string
+	log                 *slog.Logger
 
 	graphQLPublic func(r *http.Request) bool
 	limiter       limiter
@@ -156,7 +157,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
-		reports: cfg.Reports, relay: cfg.Relay, upstreamLinkOrigin: cfg.UpstreamLinkOrigin, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
+		reports: cfg.Reports, relays: cfg.Relays, upstreamLinkOrigins: cfg.UpstreamLinkOrigins, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
 		publicURL: cfg.PublicURL, metrics: cfg.Metrics, ready: cfg.Ready,
 		members: cfg.Members, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"), trustProxy: cfg.TrustProxy,
 		crossOrigin: http.NewCrossOriginProtection(),
@@ -207,10 +208,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/platforms/{platform_id}", s.getPlatform)
 	s.handle("GET /v1/search", s.search)
 	if s.link != nil && s.accounts != nil {
-		lh := link.NewHandler(s.link, s.directory, s.log, s.privacyURL)
-		if s.upstreamLinkOrigin != "" {
-			lh.RelayTo(s.upstreamLinkOrigin)
-		}
+		lh := link.NewHandler(s.link, s.directory, s.log, s.privacyURL, s.upstreamLinkOrigins)
 		s.mux.Handle("/link/", lh)
 		// Link's API is guarded by the link token, checked by the work
 		// itself: the body comes in first (admission.go).
@@ -254,7 +252,7 @@ func (s *Server) routes() {
 		s.handle("GET /v1/webhooks/{webhook_id}/deliveries", s.listDeliveries)
 		s.handle("POST /v1/sandbox/webhooks/{webhook_id}/test", s.sandboxTestWebhook)
 	}
-	if s.relay != nil {
+	if len(s.relays) > 0 {
 		// The upstream's deliveries carry its signature, not an API secret.
 		s.mux.Handle("POST /v1/upstream/webhooks", s.unvouched(http.HandlerFunc(s.upstreamWebhook)))
 	}

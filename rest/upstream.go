@@ -28,7 +28,7 @@ func (s *Server) upstreamWebhook(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.relay.HandleWebhook(r.Context(), r.Header.Get, body); err != nil {
+	if err := s.relays.HandleWebhook(r.Context(), r.Header.Get, body); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

@@ -277,6 +277,7 @@ const passAttempts = 25
 // ingestArgs is a follow-up ingest of an upstream account
 // (domain.IngestRun).
 type ingestArgs struct {
+	Source    string `json:"source,omitempty"`
 	AccountID string `json:"account_id"`
 	Attempt   int    `json:"attempt"`
 }
@@ -294,7 +295,7 @@ func (w *ingestWorker) Work(ctx context.Context, j *river.Job[ingestArgs]) error
 	if w.ingest == nil {
 		return nil
 	}
-	return w.ingest(ctx, domain.IngestRun{AccountID: j.Args.AccountID, Attempt: j.Args.Attempt, At: j.ScheduledAt})
+	return w.ingest(ctx, domain.IngestRun{Source: j.Args.Source, AccountID: j.Args.AccountID, Attempt: j.Args.Attempt, At: j.ScheduledAt})
 }
 
 // insertIngest queues a follow-up ingest for r.At; a second request for
@@ -304,7 +305,7 @@ func (q *Queue) insertIngest(ctx context.Context, tx *sql.Tx, r domain.IngestRun
 	if r.Attempt == 0 { // a delivery's deferred ingest: one waiting at a time, as often as needed
 		unique.ByState = liveStates
 	}
-	return q.insertArgs(ctx, tx, ingestArgs{AccountID: r.AccountID, Attempt: r.Attempt}, &river.InsertOpts{MaxAttempts: 10,
+	return q.insertArgs(ctx, tx, ingestArgs{Source: r.Source, AccountID: r.AccountID, Attempt: r.Attempt}, &river.InsertOpts{MaxAttempts: 10,
 		ScheduledAt: r.At, UniqueOpts: unique})
 }
 

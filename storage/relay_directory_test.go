@@ -73,6 +73,15 @@ func (u *directoryUpstream) EmployersPage(ctx context.Context, after time.Time, 
 	return match[from:to], next, nil
 }
 
+func (u *directoryUpstream) Platform(_ context.Context, id string) (domain.Platform, error) {
+	for _, p := range u.platforms {
+		if p.ID == id {
+			return p, nil
+		}
+	}
+	return domain.Platform{}, fmt.Errorf("GET /v1/platforms/%s: %w", id, domain.ErrNoRows)
+}
+
 func (u *directoryUpstream) Employer(_ context.Context, id string) (domain.Employer, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -108,20 +117,19 @@ func TestRelaySyncsDirectory(t *testing.T) {
 	platforms, seeded := sandbox.Directory(20)
 	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
 		ctx := context.Background()
-		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
-		// One employer is known here already, with its EIN and platform.
-		known := seeded[0]
-		if err := dir.Seed(ctx, platforms, []domain.Employer{known}); err != nil {
-			t.Fatal(err)
-		}
 		bare := func(e domain.Employer) domain.Employer { e.EIN, e.PlatformID = "", ""; return e }
 		up := &directoryUpstream{platforms: platforms, eins: map[string]string{}}
 		for _, e := range seeded {
 			up.employers = append(up.employers, bare(e))
 			up.eins[e.EIN] = e.ID
 		}
-		relay := domain.NewRelayService(storage.NewTransactor(db, nil), up, dir, domain.SystemClock{}, nil)
-		dir.LookUpEINsAt(up)
+		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), up)
+		// One employer is known here already, with its EIN and platform.
+		known := seeded[0]
+		if err := dir.Seed(ctx, platforms, []domain.Employer{known}); err != nil {
+			t.Fatal(err)
+		}
+		relay := domain.NewRelayService(storage.NewTransactor(db, nil), "upstream", up, dir, domain.SystemClock{}, nil)
 
 		// An employer not synced yet is read from the upstream, once.
 		early := seeded[9]

@@ -67,7 +67,7 @@ func TestRelayFollowsUpEventlessJobs(t *testing.T) {
 			t.Fatal(err)
 		}
 		tx := storage.NewTransactor(db, q)
-		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
+		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
 		platforms, err := dir.ListPlatforms(ctx, domain.PlatformFilter{}, domain.PageRequest{Limit: 1})
 		if err != nil || len(platforms.Items) == 0 {
 			t.Fatalf("platforms: %v", err)
@@ -96,7 +96,7 @@ func TestRelayFollowsUpEventlessJobs(t *testing.T) {
 		}
 		var mu sync.Mutex
 		var runs []domain.IngestRun
-		relay := domain.NewRelayService(tx, up, dir, domain.SystemClock{}, nil)
+		relay := domain.NewRelayService(tx, "upstream", up, dir, domain.SystemClock{}, nil)
 		// River promotes scheduled jobs every few seconds, so two follow-ups
 		// (however short their delays) take that long twice.
 		relay.FollowUpAfter(100*time.Millisecond, 100*time.Millisecond)

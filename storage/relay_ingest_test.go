@@ -80,13 +80,13 @@ func newRelayFixture(t *testing.T, db *storage.DB) *relayFixture {
 	f := &relayFixture{tx: storage.NewTransactor(db, q), sc: domain.Scope{CustomerID: customer.ID, Mode: domain.ModeDevelopment},
 		up: &signedUpstream{accountsUpstream: &accountsUpstream{accounts: map[string]domain.UpstreamAccount{},
 			jobs: map[string][]domain.UpstreamJob{}}, n: map[string]int{}}, logs: &bytes.Buffer{}}
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db))
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
 	platforms, err := dir.ListPlatforms(ctx, domain.PlatformFilter{}, domain.PageRequest{Limit: 1})
 	if err != nil || len(platforms.Items) == 0 {
 		t.Fatalf("platforms: %v", err)
 	}
 	var logMu sync.Mutex
-	f.relay = domain.NewRelayService(f.tx, f.up, dir, domain.SystemClock{},
+	f.relay = domain.NewRelayService(f.tx, "upstream", f.up, dir, domain.SystemClock{},
 		slog.New(slog.NewTextHandler(&lockedWriter{&logMu, f.logs}, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	f.connect = func(jobs ...domain.JobType) (string, string) {
@@ -241,7 +241,7 @@ func TestRelayDeliveryQueuedWhenUpstreamAway(t *testing.T) {
 		f := newRelayFixture(t, db)
 		id, _ := f.connect(domain.JobPaystubs)
 		away := &awayUpstream{signedUpstream: f.up}
-		relay := domain.NewRelayService(f.tx, away, domain.NewDirectoryService(storage.NewDirectoryStore(db)), domain.SystemClock{}, nil)
+		relay := domain.NewRelayService(f.tx, "upstream", away, domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), domain.SystemClock{}, nil)
 		if err := relay.HandleWebhook(ctx, noHeader, delivery(t, "account.added", "evt-away", map[string]any{"account_id": id})); err != nil {
 			t.Fatalf("delivery while the upstream is away: %v; want it acknowledged", err)
 		}

@@ -30,8 +30,8 @@ func (s stores) PutUpstreamLink(ctx context.Context, sc domain.Scope, l domain.U
 	if err != nil {
 		return err
 	}
-	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO upstream_links (link_token_id, customer_id, mode, upstream_token_id, sealed, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`), l.LinkTokenID, sc.CustomerID, string(sc.Mode), l.ID, sealed, at)
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO upstream_links (link_token_id, customer_id, mode, upstream_token_id, sealed, created_at, source)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), l.LinkTokenID, sc.CustomerID, string(sc.Mode), l.ID, sealed, at, l.Source)
 	return translate(err)
 }
 
@@ -39,8 +39,9 @@ func (s stores) UpstreamLink(ctx context.Context, sc domain.Scope, linkTokenID s
 	var r struct {
 		UpstreamTokenID string `db:"upstream_token_id"`
 		Sealed          []byte `db:"sealed"`
+		Source          string `db:"source"`
 	}
-	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT upstream_token_id, sealed FROM upstream_links
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT upstream_token_id, sealed, source FROM upstream_links
 		WHERE link_token_id = ? AND customer_id = ? AND mode = ?`), linkTokenID, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.UpstreamLink{}, translate(err)
 	}
@@ -52,7 +53,8 @@ func (s stores) UpstreamLink(ctx context.Context, sc domain.Scope, linkTokenID s
 	if err := json.Unmarshal(plain, &v); err != nil {
 		return domain.UpstreamLink{}, err
 	}
-	return domain.UpstreamLink{LinkTokenID: linkTokenID, UpstreamToken: domain.UpstreamToken{ID: r.UpstreamTokenID, Token: v.Token, SDKURL: v.SDKURL}}, nil
+	return domain.UpstreamLink{LinkTokenID: linkTokenID, UpstreamToken: domain.UpstreamToken{ID: r.UpstreamTokenID, Token: v.Token, SDKURL: v.SDKURL,
+		Source: r.Source}}, nil
 }
 
 func (s stores) LinkTokenByUpstream(ctx context.Context, upstreamTokenID string) (domain.LinkToken, error) {
@@ -64,10 +66,11 @@ func (s stores) LinkTokenByUpstream(ctx context.Context, upstreamTokenID string)
 	return r.domain()
 }
 
-// The rows of upstream_state.
+// The rows of upstream_state, one of each per upstream: the kind, a
+// slash and the upstream's name.
 const (
-	stateDirectory = "directory_sync"
-	stateReconcile = "reconcile"
+	stateDirectory = "directory_sync/"
+	stateReconcile = "reconcile/"
 )
 
 // directorySyncRow and reconcilePassRow are the JSON stored in
@@ -95,28 +98,28 @@ type reconcilePassRow struct {
 	Through  time.Time `json:"through"`
 }
 
-func (s stores) DirectorySync(ctx context.Context) (domain.DirectorySync, error) {
+func (s stores) DirectorySync(ctx context.Context, source string) (domain.DirectorySync, error) {
 	var r directorySyncRow
-	if err := s.upstreamState(ctx, stateDirectory, &r); err != nil {
+	if err := s.upstreamState(ctx, stateDirectory+source, &r); err != nil {
 		return domain.DirectorySync{}, err
 	}
 	return domain.DirectorySync(r), nil
 }
 
-func (s stores) PutDirectorySync(ctx context.Context, d domain.DirectorySync) error {
-	return s.putUpstreamState(ctx, stateDirectory, directorySyncRow(d))
+func (s stores) PutDirectorySync(ctx context.Context, source string, d domain.DirectorySync) error {
+	return s.putUpstreamState(ctx, stateDirectory+source, directorySyncRow(d))
 }
 
-func (s stores) ReconcilePass(ctx context.Context) (domain.ReconcilePass, error) {
+func (s stores) ReconcilePass(ctx context.Context, source string) (domain.ReconcilePass, error) {
 	var r reconcilePassRow
-	if err := s.upstreamState(ctx, stateReconcile, &r); err != nil {
+	if err := s.upstreamState(ctx, stateReconcile+source, &r); err != nil {
 		return domain.ReconcilePass{}, err
 	}
 	return domain.ReconcilePass(r), nil
 }
 
-func (s stores) PutReconcilePass(ctx context.Context, r domain.ReconcilePass) error {
-	return s.putUpstreamState(ctx, stateReconcile, reconcilePassRow(r))
+func (s stores) PutReconcilePass(ctx context.Context, source string, r domain.ReconcilePass) error {
+	return s.putUpstreamState(ctx, stateReconcile+source, reconcilePassRow(r))
 }
 
 // upstreamState reads a row of upstream_state into v, leaving v as it is

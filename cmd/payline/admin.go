@@ -203,7 +203,7 @@ func (e environment) directory(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	platforms, employers := sandbox.Directory(*n)
-	if err := domain.NewDirectoryService(storage.NewDirectoryStore(db)).Seed(ctx, platforms, employers); err != nil {
+	if err := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}).Seed(ctx, platforms, employers); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "seeded %d employers and %d platforms\n", len(employers), len(platforms))

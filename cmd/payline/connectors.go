@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -15,7 +13,6 @@ import (
 
 	"payline/connectors/protocol"
 	"payline/connectors/protocol/conformance"
-	"payline/connectors/routing"
 	"payline/domain"
 	"payline/domain/sandbox"
 )
@@ -148,104 +145,5 @@ func (e environment) checkConnector(ctx context.Context, args []string) error {
 	if failed > 0 {
 		return fmt.Errorf("%w: %d of %d scenarios failed", errChecksFailed, failed, len(results))
 	}
-	return nil
-}
-
-// connectorsFile is --connectors: the connectors to route platforms to.
-// Secrets are named by the environment variable holding them, never
-// written in the file.
-type connectorsFile struct {
-	Connectors []struct {
-		Name          string   `json:"name"`
-		URL           string   `json:"url"`
-		SecretEnv     string   `json:"secret_env"`
-		CAFile        string   `json:"ca_file"`
-		PlatformIDs   []string `json:"platform_ids"`
-		PlatformTypes []string `json:"platform_types"`
-	} `json:"connectors"`
-}
-
-// routeConnectors builds the router of --connectors: each connector is
-// asked what it serves at start (one line stops serve if one does not
-// answer or refuses its secret), takes the platforms the file names by id,
-// then those its capabilities list that no other connector claims, then
-// the platform types the file gives it; every other platform stays with
-// the mode's compiled-in connector.
-func (m *Main) routeConnectors(ctx context.Context, s *starting) error {
-	raw, err := os.ReadFile(m.Config.ConnectorsFile)
-	if err != nil {
-		return fmt.Errorf("--connectors: %w", err)
-	}
-	var cfg connectorsFile
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return fmt.Errorf("--connectors %s: %w", m.Config.ConnectorsFile, err)
-	}
-	if len(cfg.Connectors) == 0 {
-		return fmt.Errorf("--connectors %s names no connector", m.Config.ConnectorsFile)
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	routes := make([]routing.Route, len(cfg.Connectors))
-	listed := make([][]string, len(cfg.Connectors))
-	named := map[string]bool{}
-	for i, c := range cfg.Connectors {
-		if c.Name == "" || c.URL == "" || c.SecretEnv == "" {
-			return fmt.Errorf("--connectors %s: connector %d needs a name, a url and secret_env (the environment variable holding its secret)", m.Config.ConnectorsFile, i+1)
-		}
-		secret := ""
-		if m.Getenv != nil {
-			secret = m.Getenv(c.SecretEnv)
-		}
-		if secret == "" {
-			return fmt.Errorf("connector %q: %s is not set (its secret_env)", c.Name, c.SecretEnv)
-		}
-		client, err := protocol.New(protocol.Config{URL: c.URL, Secret: secret, CAFile: c.CAFile})
-		if err != nil {
-			return fmt.Errorf("connector %q: %w", c.Name, err)
-		}
-		caps, err := client.Capabilities(ctx)
-		if err != nil {
-			return fmt.Errorf("connector %q at %s: %w", c.Name, c.URL, err)
-		}
-		if _, err := m.addConnectorPlatforms(ctx, caps, s.clock.Now()); err != nil {
-			return err
-		}
-		routes[i] = routing.Route{Name: c.Name, Connector: client, PlatformIDs: append([]string(nil), c.PlatformIDs...)}
-		for _, t := range c.PlatformTypes {
-			pt, ok := domain.ParsePlatformType(t)
-			if !ok {
-				return fmt.Errorf("connector %q: platform type %q is not payroll, time_and_attendance, tax or merchant", c.Name, t)
-			}
-			routes[i].PlatformTypes = append(routes[i].PlatformTypes, pt)
-		}
-		for _, id := range c.PlatformIDs {
-			named[id] = true
-		}
-		for _, p := range caps.Platforms {
-			listed[i] = append(listed[i], p.ID)
-		}
-	}
-	// What a connector lists is its own unless the file gave it to another.
-	for i := range routes {
-		for _, id := range listed[i] {
-			if !named[id] {
-				routes[i].PlatformIDs = append(routes[i].PlatformIDs, id)
-			}
-		}
-	}
-	router, err := routing.New(routes, s.connector, func(ctx context.Context, id string) (domain.PlatformType, error) {
-		p, err := m.directory.Platform(ctx, id)
-		return p.Type, err
-	})
-	if err != nil {
-		return fmt.Errorf("--connectors %s: %w (name the platform in one connector's platform_ids)", m.Config.ConnectorsFile, err)
-	}
-	for _, r := range routes {
-		m.Logger.Info("payroll platforms go to a connector", slog.String("connector", r.Name), slog.Int("platforms", len(r.PlatformIDs)),
-			slog.Any("platform_types", r.PlatformTypes))
-	}
-	s.connector = router
 	return nil
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
-	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/storage"
 )
@@ -26,44 +24,20 @@ func (m *Main) reconcileInterval() time.Duration {
 	return DefaultReconcileInterval
 }
 
-// startUpstream checks the configuration and that the upstream answers
-// and takes the secret: one request, whatever the size of its
-// directory, which syncs in the background once the queue runs. Each
-// failure stops serve with one line.
-func (m *Main) startUpstream(ctx context.Context) (*upstream.Client, error) {
-	secret := ""
-	if m.Getenv != nil {
-		secret = m.Getenv("PAYLINE_UPSTREAM_SECRET")
-	}
-	public := strings.TrimRight(m.Config.PublicURL, "/")
-	if public == "" {
-		return nil, fmt.Errorf("--public-url is needed with --upstream-url: the upstream delivers its events to {public-url}/v1/upstream/webhooks")
-	}
-	up, err := upstream.New(upstream.Config{URL: m.Config.UpstreamURL, Secret: secret, Version: m.Config.UpstreamVersion,
-		LinkJS: m.Config.UpstreamLinkJS, CAFile: m.Config.UpstreamCAFile, Rate: m.Config.UpstreamRate})
-	if err != nil {
-		return nil, err
-	}
-	if err := up.Verify(ctx); err != nil {
-		return nil, err
-	}
-	return up, nil
-}
-
 // registerUpstreamWebhook points the upstream's webhook at this relay
 // once it serves (idempotent: every instance may do it), retrying with
 // backoff until it succeeds or the process stops. Until it does, the
 // reconciliation finds what the webhook would have delivered.
-func (m *Main) registerUpstreamWebhook(ctx context.Context, up *upstream.Client) {
+func (m *Main) registerUpstreamWebhook(ctx context.Context, up namedUpstream) {
 	url := strings.TrimRight(m.Config.PublicURL, "/") + "/v1/upstream/webhooks"
 	ctx = domain.WithUpstreamPriority(ctx, domain.PriorityIngest)
 	for wait := time.Second; ; wait = min(2*wait, time.Minute) {
-		err := up.EnsureWebhook(ctx, url)
+		err := up.client.EnsureWebhook(ctx, url)
 		if err == nil {
-			m.Logger.Info("the upstream delivers its events here", slog.String("url", url))
+			m.Logger.Info("the upstream delivers its events here", slog.String("upstream", up.name), slog.String("url", url))
 			return
 		}
-		m.Logger.Warn("register the webhook at the upstream; retrying", slog.Duration("retry_in", wait), slog.Any("error", err))
+		m.Logger.Warn("register the webhook at the upstream; retrying", slog.String("upstream", up.name), slog.Duration("retry_in", wait), slog.Any("error", err))
 		select {
 		case <-ctx.Done():
 			return
@@ -72,42 +46,34 @@ func (m *Main) registerUpstreamWebhook(ctx context.Context, up *upstream.Client)
 	}
 }
 
-// syncDirectory is the directory sync's River pass.
-func (m *Main) syncDirectory(relay *domain.RelayService) storage.PassFunc {
+// syncDirectory is the directory sync's River pass, over every upstream.
+func (m *Main) syncDirectory(relays domain.Relays) storage.PassFunc {
 	return func(ctx context.Context) (bool, error) {
-		st, err := relay.SyncDirectory(ctx)
+		more, err := relays.SyncDirectory(ctx)
+		status, _ := relays.DirectoryStatus(context.WithoutCancel(ctx))
 		if err != nil {
-			m.Logger.Warn("sync the upstream's directory; it resumes where it stopped", slog.String("status", st.Status()), slog.Any("error", err))
-			return st.Running, err
+			m.Logger.Warn("sync the upstream's directory; it resumes where it stopped", slog.String("status", status), slog.Any("error", err))
+			return more, err
 		}
-		if !st.Running {
-			m.Logger.Info("synced the upstream's directory", slog.Int("employers", st.Read))
+		if !more {
+			m.Logger.Info("synced the upstream's directory", slog.String("status", status))
 		}
-		return st.Running, nil
+		return more, nil
 	}
 }
 
 // reconciler is reconciliation's River pass: the upstream's accounts
 // created since the last pass that are not settled here are ingested.
-func (m *Main) reconciler(relay *domain.RelayService) storage.PassFunc {
+func (m *Main) reconciler(relays domain.Relays) storage.PassFunc {
 	return func(ctx context.Context) (bool, error) {
-		st, err := relay.Reconcile(ctx)
+		more, err := relays.Reconcile(ctx)
 		if err != nil {
-			m.Logger.Warn("reconcile with the upstream; it resumes where it stopped", slog.Int("listed", st.Listed), slog.Any("error", err))
-			return st.Running, err
+			m.Logger.Warn("reconcile with the upstream; it resumes where it stopped", slog.Any("error", err))
+			return more, err
 		}
-		if !st.Running {
-			m.Logger.Debug("reconciled with the upstream", slog.Int("listed", st.Listed), slog.Int("ingested", st.Ingested))
+		if !more {
+			m.Logger.Debug("reconciled with the upstream")
 		}
-		return st.Running, nil
+		return more, nil
 	}
-}
-
-// upstreamLinkOrigin is where the upstream's Link SDK loads from, "" when
-// nothing is relayed.
-func upstreamLinkOrigin(up *upstream.Client) string {
-	if up == nil {
-		return ""
-	}
-	return up.LinkOrigin()
 }

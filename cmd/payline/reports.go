@@ -43,7 +43,7 @@ func (e environment) reports(ctx context.Context, args []string) error {
 		return err
 	}
 	// No signer is needed to render; no queue, since nothing is written.
-	svc := reports.NewService(storage.NewTransactor(db, nil), domain.NewDirectoryService(storage.NewDirectoryStore(db)), keys, nil, domain.SystemClock{})
+	svc := reports.NewService(storage.NewTransactor(db, nil), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), keys, nil, domain.SystemClock{})
 	r, pdf, err := svc.Render(ctx, domain.Scope{CustomerID: c.ID, Mode: m}, *endUser, *typ)
 	if err != nil {
 		return err

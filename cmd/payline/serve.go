@@ -148,8 +148,8 @@ type Main struct {
 	server    *http.Server
 	listener  net.Listener
 	directory *domain.DirectoryService
-	// relay, in a relayed mode, is the upstream's use cases (nil otherwise).
-	relay     *domain.RelayService
+	// relays, in a relayed mode, are the upstreams' use cases.
+	relays    domain.Relays
 	done      chan struct{}
 	stop      context.CancelFunc
 	metrics   *http.Server
@@ -216,12 +216,12 @@ func (m *Main) readiness(ctx context.Context) []rest.Check {
 	if problem := m.db.Feed().Problem(); problem != "" || m.db.Dialect == storage.Postgres {
 		checks = append(checks, rest.Check{Name: "event_feed", Problem: problem})
 	}
-	if m.relay != nil {
+	if len(m.relays) > 0 {
 		d := rest.Check{Name: "upstream_directory"}
-		if st, err := m.relay.DirectoryStatus(ctx); err != nil {
+		if st, err := m.relays.DirectoryStatus(ctx); err != nil {
 			d.Status = "unknown: " + err.Error()
 		} else {
-			d.Status = st.Status()
+			d.Status = st
 		}
 		checks = append(checks, d) // informative: search falls back to the upstream meanwhile
 	}

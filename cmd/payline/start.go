@@ -13,10 +13,7 @@ import (
 	"time"
 
 	"payline/connectors/protocol"
-	"payline/connectors/routing"
-	"payline/connectors/upstream"
 	"payline/domain"
-	"payline/domain/sandbox"
 	"payline/graph"
 	"payline/reports"
 	"payline/rest"
@@ -50,11 +47,16 @@ func (m *Main) startSteps() []startStep {
 		// exits is lost).
 		{"listen", m.listen},
 		{"redis", m.connectRedis},
+		// The payroll sources before the database: an upstream or a
+		// connector that does not answer stops serve before anything is
+		// opened, and the directory is built with the upstreams to fall
+		// back on.
+		{"sources", m.routeSources},
 		{"database", m.openDatabase},
 		{"directory", m.prepareDirectory},
 		{"invalidations", m.listenInvalidations},
 		{"queue", m.newQueue},
-		{"connector", m.connectPayroll},
+		{"relays", m.startRelays},
 		{"services", m.buildServices},
 		{"api", m.buildAPI},
 		{"workers", m.startWorkers},
@@ -73,8 +75,9 @@ type starting struct {
 	tx            *storage.Transactor
 	clock         domain.Clock
 	connector     domain.Connector
-	upstream      *upstream.Client
-	relay         *domain.RelayService
+	relay         domain.Relay
+	upstreams     []namedUpstream
+	capabilities  []protocol.Capabilities
 	jobs          *domain.JobService
 	webhooks      *domain.WebhookService
 	monitoring    *domain.MonitoringService
@@ -182,7 +185,7 @@ func (m *Main) openDatabase(ctx context.Context, s *starting) error {
 		stores.keys.RememberFor(m.Config.AuthCacheTTL)
 	}
 	s.stores, m.db = stores, stores.db
-	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(stores.db))
+	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(stores.db), s.relay)
 	return nil
 }
 
@@ -196,6 +199,9 @@ func (m *Main) prepareDirectory(ctx context.Context, s *starting) error {
 	} else if m.Config.UpstreamURL == "" && m.Config.ConnectorURL == "" && m.Config.ConnectorsFile == "" {
 		m.Logger.Warn("without --upstream-url this mode has no payroll data: the directory is what you load into it and payroll logins are refused (docs/upstreams.md)",
 			slog.String("mode", string(m.Config.Mode)))
+	}
+	if err := m.addConnectorsPlatforms(ctx, s); err != nil {
+		return err
 	}
 	return m.directory.RefreshSearchIndex(ctx)
 }
@@ -237,75 +243,6 @@ func (m *Main) newQueue(_ context.Context, s *starting) error {
 	}
 	s.onFailure(q.Close)
 	m.queue, s.tx = q, storage.NewTransactor(m.db, q)
-	return nil
-}
-
-// connectPayroll picks the mode's source of payroll data: the sandbox, a
-// relayed upstream, or none.
-func (m *Main) connectPayroll(ctx context.Context, s *starting) error {
-	s.connector = domain.NoConnector{}
-	if m.Config.Mode == domain.ModeSandbox {
-		delay := m.Config.SandboxPendingDelay
-		if delay <= 0 {
-			delay = time.Minute
-		}
-		s.connector = sandbox.Connector{PendingDelay: delay}
-	}
-	if m.Config.ConnectorURL != "" {
-		return m.connectProtocol(ctx, s)
-	}
-	if m.Config.ConnectorsFile != "" {
-		return m.routeConnectors(ctx, s)
-	}
-	if m.Config.UpstreamURL == "" {
-		return nil
-	}
-	up, err := m.startUpstream(ctx)
-	if err != nil {
-		return err
-	}
-	s.connector, s.upstream = up, up
-	s.relay = domain.NewRelayService(s.tx, up, m.directory, s.clock, m.Logger)
-	m.relay = s.relay
-	m.directory.LookUpEINsAt(up)
-	return nil
-}
-
-// connectProtocol routes the platforms the connector at --connector-url
-// serves to it, after asking it what it serves (a URL that does not
-// answer, a secret it refuses or another protocol version stops serve
-// with one line); every other platform stays with the mode's compiled-in
-// connector.
-func (m *Main) connectProtocol(ctx context.Context, s *starting) error {
-	secret := ""
-	if m.Getenv != nil {
-		secret = m.Getenv("PAYLINE_CONNECTOR_SECRET")
-	}
-	c, err := protocol.New(protocol.Config{URL: m.Config.ConnectorURL, Secret: secret, CAFile: m.Config.ConnectorCAFile})
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	caps, err := c.Capabilities(ctx)
-	if err != nil {
-		return fmt.Errorf("the connector at %s: %w", m.Config.ConnectorURL, err)
-	}
-	added, err := m.addConnectorPlatforms(ctx, caps, s.clock.Now())
-	if err != nil {
-		return err
-	}
-	m.Logger.Info("payroll platforms go to the connector", slog.String("connector", caps.Name), slog.String("url", m.Config.ConnectorURL),
-		slog.Int("platforms", len(caps.Platforms)), slog.Int("added_to_directory", added))
-	route := routing.Route{Name: caps.Name, Connector: c}
-	for _, p := range caps.Platforms {
-		route.PlatformIDs = append(route.PlatformIDs, p.ID)
-	}
-	router, err := routing.New([]routing.Route{route}, s.connector, nil)
-	if err != nil {
-		return err
-	}
-	s.connector = router
 	return nil
 }
 
@@ -388,19 +325,15 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	keys := s.stores.keys
 	ks := storage.NewKeyStore(m.db)
 	members := domain.NewMemberService(keys, ks, ks, throttle, s.clock, 0)
-	link := domain.NewLinkService(s.tx, m.directory, s.stores.box, s.connector, s.clock, reporter)
-	accounts := domain.NewAccountService(s.tx, s.clock, reporter)
-	if s.upstream != nil {
-		link.RelayTo(s.upstream)
-		accounts.RelayTo(s.upstream)
-	}
+	link := domain.NewLinkService(s.tx, m.directory, s.stores.box, s.connector, s.relay, s.clock, reporter)
+	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		WebhookService: s.webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection,
 			RecheckEvery: m.Config.SocketRecheck})
 	s.api = rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
-		Webhooks: s.webhooks, Reports: reporter, Relay: s.relay, UpstreamLinkOrigin: upstreamLinkOrigin(s.upstream), Logger: m.Logger,
+		Webhooks: s.webhooks, Reports: reporter, Relays: m.relays, UpstreamLinkOrigins: s.linkOrigins(), Logger: m.Logger,
 		RateLimit: m.Config.RateLimit, GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL,
 		PublicURL: m.Config.PublicURL, Metrics: s.metrics, Ready: m.readiness, Redis: m.redis, Members: members,
 		MaxConcurrent: m.Config.MaxConcurrent, MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
@@ -418,8 +351,8 @@ func (m *Main) startWorkers(ctx context.Context, s *starting) error {
 	}
 	runners := storage.Runners{Job: s.jobs.Run, Delivery: s.webhooks.Deliver, Schedule: s.monitoring.Schedule,
 		Refresh: s.monitoring.RefreshAccount, Prune: m.pruner(storage.NewRetentionStore(m.db), s.clock)}
-	if s.relay != nil {
-		runners.Reconcile, runners.Ingest, runners.SyncDirectory = m.reconciler(s.relay), s.relay.FollowUp, m.syncDirectory(s.relay)
+	if len(m.relays) > 0 {
+		runners.Reconcile, runners.Ingest, runners.SyncDirectory = m.reconciler(m.relays), m.relays.FollowUp, m.syncDirectory(m.relays)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, queueStartTimeout)
 	defer cancel()
@@ -490,8 +423,8 @@ func (m *Main) serve(_ context.Context, s *starting) error {
 	if m.db.Dialect == storage.SQLite {
 		go m.refreshSearch(bg) // no notifications: poll for other processes' changes
 	}
-	if s.upstream != nil {
-		go m.registerUpstreamWebhook(bg, s.upstream)
+	for _, up := range s.upstreams {
+		go m.registerUpstreamWebhook(bg, up)
 	}
 	if s.metricsLn != nil {
 		mux := http.NewServeMux()

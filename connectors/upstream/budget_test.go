@@ -24,8 +24,8 @@ func TestBudgetServesByPriority(t *testing.T) {
 	b.mu.Lock()
 	b.tokens = 0
 	b.mu.Unlock()
-	granted := make(chan domain.UpstreamPriority, 4)
-	for _, p := range []domain.UpstreamPriority{domain.PriorityDirectory, domain.PriorityReconcile, domain.PriorityIngest, domain.PriorityEndUser} {
+	granted := make(chan domain.UpstreamPriority, 5)
+	for _, p := range []domain.UpstreamPriority{domain.PriorityDirectory, domain.PriorityReconcile, domain.PriorityData, domain.PriorityIngest, domain.PriorityEndUser} {
 		go func() {
 			if err := b.wait(context.Background(), p); err != nil {
 				t.Error(err)

@@ -30,14 +30,10 @@ type Handler struct {
 	log        *slog.Logger
 	mux        *http.ServeMux
 	privacyURL string
-	// upstream is, in a relayed mode, the origin of the upstream's Link
-	// SDK, which the modal loads and frames.
-	upstream string
+	// upstreams are, in a relayed mode, the origins (scheme, host, port)
+	// of the upstreams' Link SDKs, which the modal loads and frames.
+	upstreams string
 }
-
-// RelayTo lets the modal load and frame the upstream's Link from origin
-// (its SDK's scheme, host and port).
-func (h *Handler) RelayTo(origin string) { h.upstream = origin }
 
 // DefaultPrivacyURL is Payline's own privacy notice, linked from Link's
 // consent screen unless the operator names another.
@@ -45,12 +41,14 @@ const DefaultPrivacyURL = "/link/v1/privacy"
 
 // NewHandler builds the Link routes. Unexpected errors are logged to log
 // with the request id. privacyURL is the consent screen's privacy link
-// (DefaultPrivacyURL when empty).
-func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, log *slog.Logger, privacyURL string) *Handler {
+// (DefaultPrivacyURL when empty); upstreamOrigins, in a relayed mode, are
+// the upstreams' Link origins the modal may load and frame.
+func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, log *slog.Logger, privacyURL string, upstreamOrigins []string) *Handler {
 	if privacyURL == "" {
 		privacyURL = DefaultPrivacyURL
 	}
-	h := &Handler{link: link, directory: directory, log: log, mux: http.NewServeMux(), privacyURL: privacyURL}
+	h := &Handler{link: link, directory: directory, log: log, mux: http.NewServeMux(), privacyURL: privacyURL,
+		upstreams: strings.Join(upstreamOrigins, " ")}
 	static, _ := fs.Sub(assets, "assets")
 	files := http.FileServer(http.FS(static))
 	h.mux.HandleFunc("GET /link/v1/link.js", func(w http.ResponseWriter, r *http.Request) {
@@ -61,9 +59,9 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 		// The modal is framed by integrators' pages, so framing is allowed;
 		// everything it loads and calls is this origin.
 		csp := "default-src 'self'; img-src 'self' data:; frame-ancestors *"
-		if h.upstream != "" {
+		if h.upstreams != "" {
 			// A relayed mode opens the upstream's Link inside the modal.
-			csp += "; script-src 'self' " + h.upstream + "; frame-src " + h.upstream
+			csp += "; script-src 'self' " + h.upstreams + "; frame-src " + h.upstreams
 		}
 		w.Header().Set("Content-Security-Policy", csp)
 		w.Header().Set("Cache-Control", "no-store")

@@ -219,7 +219,7 @@ func template(d storage.Dialect, v Variant, server string) (string, error) {
 	}
 	if v == Seeded {
 		platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
-		svc := domain.NewDirectoryService(storage.NewDirectoryStore(db))
+		svc := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
 		if err := svc.Seed(ctx, platforms, employers); err != nil {
 			db.Close()
 			return "", err

@@ -1,0 +1,127 @@
+package routing
+
+import (
+	"context"
+	"errors"
+
+	"payline/domain"
+)
+
+// Relay is the domain.Relay of a router's upstreams: a new link token
+// goes to the preferred source of its platform, and to the next source
+// that covers it while an upstream answers UPSTREAM_UNAVAILABLE; account
+// actions go to the upstream holding the account; directory lookups ask
+// the upstreams in order. With no upstream it relays nothing, as
+// domain.NoRelay.
+type Relay struct{ r *Router }
+
+var _ domain.Relay = Relay{}
+
+// Relay is the router's domain.Relay.
+func (r *Router) Relay() Relay { return Relay{r} }
+
+// CreateLinkToken implements domain.Relay. The sources that cover the
+// token's platform are tried in order: an upstream creates its token
+// (failing over to the next source while one is unavailable); a
+// connector, or no source at all, leaves the token this service's alone
+// (the modal logs in here). A token naming no platform goes to the
+// upstreams that serve every platform, else to the first upstream.
+func (rl Relay) CreateLinkToken(ctx context.Context, req domain.LinkTokenRequest, endUser string) (domain.UpstreamToken, bool, error) {
+	ups := rl.r.upstreams()
+	if len(ups) == 0 {
+		return domain.UpstreamToken{}, false, nil
+	}
+	var candidates []*Route
+	if req.PlatformID == "" {
+		candidates = rl.r.all
+		if len(candidates) == 0 {
+			candidates = ups[:1]
+		}
+	} else {
+		var err error
+		if candidates, err = rl.r.platformCandidates(ctx, req.PlatformID); err != nil {
+			return domain.UpstreamToken{}, false, err
+		}
+	}
+	var unavailable error
+	for _, c := range candidates {
+		if c.Upstream == nil {
+			break // a connector takes it: no upstream token
+		}
+		t, err := c.Upstream.CreateLinkToken(ctx, req, endUser)
+		if err == nil {
+			t.Source = c.Name
+			return t, true, nil
+		}
+		if !isUnavailable(err) {
+			return domain.UpstreamToken{}, false, err
+		}
+		unavailable = err
+	}
+	if unavailable != nil {
+		return domain.UpstreamToken{}, false, unavailable
+	}
+	return domain.UpstreamToken{}, false, nil
+}
+
+func isUnavailable(err error) bool {
+	var de *domain.Error
+	return errors.As(err, &de) && de.Code == domain.CodeUpstreamUnavailable
+}
+
+// Act implements domain.Relay: at the upstream named source ("" for
+// accounts made before sources had names: the first upstream).
+func (rl Relay) Act(ctx context.Context, source, accountID, action string) error {
+	rt, ok := rl.r.byName[source]
+	if !ok && source == "" && len(rl.r.upstreams()) > 0 {
+		rt, ok = rl.r.upstreams()[0], true
+	}
+	if !ok || rt.Upstream == nil {
+		return domain.NoRelay{}.Act(ctx, source, accountID, action)
+	}
+	return rt.Upstream.Act(ctx, accountID, action)
+}
+
+// SetBillNavigatorStatus implements domain.Relay: at every upstream (the
+// end user may hold accounts at each); an upstream that does not know
+// the end user has nothing to change.
+func (rl Relay) SetBillNavigatorStatus(ctx context.Context, endUser, action, reason string) error {
+	for _, rt := range rl.r.upstreams() {
+		if err := rt.Upstream.SetBillNavigatorStatus(ctx, endUser, action, reason); err != nil && !errors.Is(err, domain.ErrNoRows) {
+			return err
+		}
+	}
+	return nil
+}
+
+// EmployerByEIN implements domain.DirectoryFallback.
+func (rl Relay) EmployerByEIN(ctx context.Context, ein string) (domain.Employer, error) {
+	return firstFound(rl.r, func(u domain.Upstream) (domain.Employer, error) { return u.EmployerByEIN(ctx, ein) })
+}
+
+// Employer implements domain.DirectoryFallback.
+func (rl Relay) Employer(ctx context.Context, id string) (domain.Employer, error) {
+	return firstFound(rl.r, func(u domain.Upstream) (domain.Employer, error) { return u.Employer(ctx, id) })
+}
+
+// Platform implements domain.DirectoryFallback.
+func (rl Relay) Platform(ctx context.Context, id string) (domain.Platform, error) {
+	return firstFound(rl.r, func(u domain.Upstream) (domain.Platform, error) { return u.Platform(ctx, id) })
+}
+
+// firstFound asks each upstream in order until one has it: ErrNoRows when
+// none does, an upstream's failure when no other had it either.
+func firstFound[T any](r *Router, get func(domain.Upstream) (T, error)) (T, error) {
+	var zero T
+	err := domain.ErrNoRows
+	for _, rt := range r.upstreams() {
+		v, gerr := get(rt.Upstream)
+		if gerr == nil {
+			return v, nil
+		}
+		if !errors.Is(gerr, domain.ErrNoRows) {
+			err = gerr
+		}
+	}
+	return zero, err
+}
