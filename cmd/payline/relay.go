@@ -14,8 +14,11 @@ import (
 // its upstream.
 const DefaultReconcileInterval = 2 * time.Minute
 
-func (m *Main) reconcileInterval() time.Duration {
-	if m.Config.UpstreamURL == "" {
+// reconcileInterval is how often a mode with upstreams (relayed)
+// reconciles; zero without one, which schedules no reconciliation or
+// directory sync.
+func (m *Main) reconcileInterval(relayed bool) time.Duration {
+	if !relayed {
 		return 0
 	}
 	if m.Config.ReconcileInterval > 0 {

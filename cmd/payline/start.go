@@ -237,7 +237,7 @@ func (m *Main) listenInvalidations(_ context.Context, s *starting) error {
 func (m *Main) newQueue(_ context.Context, s *starting) error {
 	q, err := storage.NewQueue(m.db, storage.QueueConfig{Logger: queueLogger(m.Logger), PollInterval: m.Config.QueuePollInterval,
 		Retry: m.Config.WebhookRetry, MonitoringInterval: m.Config.MonitoringInterval, InstanceID: m.Config.InstanceID,
-		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter, ReconcileInterval: m.reconcileInterval()})
+		HeartbeatEvery: m.Config.HeartbeatEvery, DeadAfter: m.Config.DeadAfter, ReconcileInterval: m.reconcileInterval(len(s.upstreams) > 0)})
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,9 @@ type relayPair struct {
 	logs                        io.Writer
 	// relayStart is how long the relay's last start took.
 	relayStart time.Duration
+	// lastUpstreamToken is the upstream token of the last session a test
+	// opened.
+	lastUpstreamToken string
 }
 
 func (p *relayPair) startUpstream(t *testing.T) {
