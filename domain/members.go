@@ -190,6 +190,9 @@ type MemberService struct {
 	// slow waits out an e-mail's sign-in delay (sleep, unless a test
 	// counts the waits instead).
 	slow func(ctx context.Context, d time.Duration) error
+	// guessing serialises one address's sign-ins on this instance, from
+	// the throttle's check to its count (see SignIn).
+	guessing keyedLocks
 }
 
 // NewMemberService wires the member use cases. throttle counts failed
@@ -302,7 +305,20 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 	if err := s.slow(ctx, attempt.delay(now)); err != nil {
 		return Session{}, "", err
 	}
+	// From here to the failure's count, one sign-in of the address at a
+	// time on this instance, with the throttle read again: otherwise
+	// guesses sent in parallel would all pass the check before any was
+	// counted, and the five guesses would be as many as the sender likes.
+	unlock := s.guessing.lock(attempt.addr)
+	defer unlock()
 	now = s.clock.Now()
+	if attempt, err = standing(ctx, s.throttle, email, clientAddr); err != nil {
+		return Session{}, "", fmt.Errorf("sign-in throttle: %w", err)
+	}
+	if wait := attempt.refusedFor(now); wait > 0 {
+		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
+			Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", wait.Round(time.Second))}
+	}
 	m, err := s.members.MemberByEmail(ctx, email)
 	if errors.Is(err, ErrNoRows) {
 		_ = bcrypt.CompareHashAndPassword(s.dummy, []byte(password))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"sync"
 	"time"
 )
 
@@ -128,6 +129,42 @@ func (s *MemberService) refuse(ctx context.Context, now time.Time, attempt signI
 		}
 	}
 	return Errorf(KindUnauthorized, CodeInvalidCredentials, "the e-mail address or password is wrong")
+}
+
+// keyedLocks are mutexes by key, each kept only while it is held or
+// waited for.
+type keyedLocks struct {
+	mu    sync.Mutex
+	locks map[string]*keyedLock
+}
+
+type keyedLock struct {
+	mu    sync.Mutex
+	users int
+}
+
+// lock holds key's mutex until unlock is called.
+func (k *keyedLocks) lock(key string) (unlock func()) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = map[string]*keyedLock{}
+	}
+	l, ok := k.locks[key]
+	if !ok {
+		l = &keyedLock{}
+		k.locks[key] = l
+	}
+	l.users++
+	k.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		k.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
 }
 
 // SlowWith replaces how SignIn waits out an e-mail's delay, so a test can

@@ -210,9 +210,10 @@ func (s *Server) routes() {
 	if s.link != nil && s.accounts != nil {
 		lh := link.NewHandler(s.link, s.directory, s.log, s.privacyURL, s.upstreamLinkOrigins)
 		s.mux.Handle("/link/", lh)
-		// Link's API is guarded by the link token, checked by the work
-		// itself: the body comes in first (admission.go).
-		s.mux.Handle("/link/v1/api/", s.unvouched(lh))
+		// Link's API is guarded by the link token: checked before a body
+		// is read (an upload is up to 100 MB), which then comes in whole
+		// before the work takes a slot (admission.go).
+		s.mux.Handle("/link/v1/api/", lh.TokenFirst(s.unvouched(lh)))
 		s.handle("POST /v1/link_tokens", s.createLinkToken)
 		s.handle("POST /v1/sites", s.createSite)
 		s.handle("GET /v1/jobs", s.listJobs)

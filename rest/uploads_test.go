@@ -3,6 +3,7 @@ package rest
 import (
 	"bytes"
 	"compress/zlib"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -96,6 +97,36 @@ func inflatingPDF(n, size int) []byte {
 // executable, an oversized file, an eleventh file and a PDF whose streams
 // inflate past domain.MaxUploadInflatedBytes are refused with nothing
 // stored.
+// TestUploadBodyReadOnlyForAToken: an upload with a token that does not
+// open is refused before its body is read, so a stranger cannot make the
+// server hold 100 MB uploads in memory; the body here never ends, and the
+// answer still comes.
+func TestUploadBodyReadOnlyForAToken(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		go func() {
+			_, _ = pw.Write([]byte("--b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.pdf\"\r\n\r\n%PDF-"))
+		}()
+		req, _ := http.NewRequest("POST", f.http.URL+"/link/v1/api/uploads", pr)
+		req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+		req.Header.Set("Authorization", "Bearer lt_not-a-token")
+		req.ContentLength = domain.MaxUploadRequestBytes
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+		if err != nil {
+			t.Fatalf("no answer while the body was still arriving: %v", err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 400 || !strings.Contains(string(raw), domain.CodeLinkTokenInvalid) {
+			t.Errorf("an upload with a bad token: %d %s; want 400 %s", resp.StatusCode, raw, domain.CodeLinkTokenInvalid)
+		}
+	})
+}
+
 func TestDocumentUploads(t *testing.T) {
 	pdf, stub := testPaystubPDF(t)
 	img := testPNG(t)

@@ -260,6 +260,37 @@ func TestSignInSlowsAGuessedEmail(t *testing.T) {
 	})
 }
 
+// TestSignInParallelGuessesCounted: twenty wrong passwords for one
+// e-mail sent at once from one address get five INVALID_CREDENTIALS and
+// fifteen refusals, as they would one after another: an instance checks
+// and counts one address's sign-ins one at a time, so guesses in flight
+// cannot all pass the check before any is counted.
+func TestSignInParallelGuessesCounted(t *testing.T) {
+	throttleStores(t, func(t *testing.T, db *storage.DB, newThrottle func() domain.SignInThrottle) {
+		s := newSignInInstances(t, 1, db, newThrottle)
+		from := s.addr(7)
+		var wg sync.WaitGroup
+		errs := make(chan error, 20)
+		for range 20 {
+			wg.Go(func() { errs <- s.signIn(0, s.bob, "a guess", from) })
+		}
+		wg.Wait()
+		close(errs)
+		count := map[string]int{}
+		for err := range errs {
+			var de *domain.Error
+			if !errors.As(err, &de) {
+				t.Fatalf("a parallel guess: %v", err)
+			}
+			count[de.Code]++
+		}
+		want := map[string]int{domain.CodeInvalidCredentials: domain.SignInPairRule.Burst, domain.CodeRateLimitExceeded: 20 - domain.SignInPairRule.Burst}
+		if !maps.Equal(count, want) {
+			t.Errorf("twenty parallel guesses answered %v; want %v", count, want)
+		}
+	})
+}
+
 // TestSignInThrottleCountsConcurrentFailures: failures counted at once by
 // three instances are all counted (the update is atomic in the store).
 func TestSignInThrottleCountsConcurrentFailures(t *testing.T) {

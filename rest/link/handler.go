@@ -145,6 +145,25 @@ func (h *Handler) api(fn apiFunc) http.HandlerFunc {
 	}
 }
 
+// TokenFirst checks a request's link token before anything reads its
+// body: a body (a document upload is up to ten files of 10 MB) is read
+// only for a token that opens, so a stranger without one cannot make the
+// server hold uploads in memory. A token that does not open gets its
+// Link error at once.
+func (h *Handler) TokenFirst(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if _, err := h.link.Open(r.Context(), token); err != nil {
+				w.Header().Set("Cache-Control", "no-store")
+				h.writeError(w, r, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // linkError is the payload of Link's error and exit events.
 type linkError struct {
 	Type         string `json:"type"`
