@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"payline/domain"
+	"payline/internal/trust"
 	"payline/rest"
 )
 
@@ -65,10 +66,13 @@ func (e environment) webhooks(ctx context.Context, args []string) error {
 // per delivery and reports each local answer back, until ctx ends or the
 // server closes the connection.
 func listen(ctx context.Context, out io.Writer, apiURL, secret, forwardTo, events, version string) error {
-	u, err := url.Parse(strings.TrimSuffix(apiURL, "/") + "/v1/webhook_listeners")
+	// The API secret goes with the connection: https, or http on this
+	// machine only, and no redirect followed with it.
+	u, err := trust.BaseURL(strings.TrimSuffix(apiURL, "/"), "--api-url", "the API secret travels with the connection")
 	if err != nil {
-		return fmt.Errorf("--api-url: %w", err)
+		return err
 	}
+	u = u.JoinPath("/v1/webhook_listeners")
 	switch u.Scheme {
 	case "http":
 		u.Scheme = "ws"
@@ -86,6 +90,7 @@ func listen(ctx context.Context, out io.Writer, apiURL, secret, forwardTo, event
 	}
 	u.RawQuery = q.Encode()
 	conn, resp, err := websocket.Dial(ctx, u.String(), &websocket.DialOptions{
+		HTTPClient:   trust.RefusingRedirects(http.DefaultClient),
 		Subprotocols: []string{rest.ListenerProtocol},
 		HTTPHeader:   http.Header{"x-api-secret": {secret}, "Service-Version": {domain.LatestVersion}},
 	})

@@ -129,3 +129,33 @@ func fmtJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestWebhooksListenKeepsTheSecret: `payline webhooks listen` sends the
+// API secret only to https, or http on this machine, and follows no
+// redirect with it: a server answering the listener's handshake with a
+// redirect gets the listen refused, and the address it points to
+// receives nothing.
+func TestWebhooksListenKeepsTheSecret(t *testing.T) {
+	var reached sync.Map
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Store("secret", r.Header.Get("x-api-secret"))
+	}))
+	defer other.Close()
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer redirecting.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := listen(ctx, io.Discard, redirecting.URL, "sk_secret", "http://127.0.0.1:1/hooks", "", "")
+	if err == nil || !strings.Contains(err.Error(), "redirect") {
+		t.Errorf("listen through a redirect: %v; want it refused naming the redirect", err)
+	}
+	if v, ok := reached.Load("secret"); ok {
+		t.Errorf("the redirect's target received a request (x-api-secret %q)", v)
+	}
+	err = listen(ctx, io.Discard, "http://payline.example.com", "sk_secret", "http://127.0.0.1:1/hooks", "", "")
+	if err == nil || !strings.Contains(err.Error(), "must be https") {
+		t.Errorf("listen to plain http off this machine: %v; want it refused", err)
+	}
+}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/sony/gobreaker/v2"
 
-	"payline/connectors/internal/trust"
 	"payline/domain"
+	"payline/internal/trust"
 )
 
 var _ domain.Connector = (*Client)(nil)

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"payline/connectors/internal/trust"
 	"payline/connectors/protocol"
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/trust"
 )
 
 const secret = "a shared secret for tests"

@@ -20,8 +20,8 @@ import (
 	"strings"
 	"time"
 
-	"payline/connectors/internal/trust"
 	"payline/domain"
+	"payline/internal/trust"
 )
 
 // DefaultVersion is the API version sent when none is configured.

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"payline/connectors/internal/trust"
 	"payline/domain"
+	"payline/internal/trust"
 )
 
 // TestSecretOnlyToTrustedURLs: the upstream URL follows the connector's

@@ -18,6 +18,7 @@ import (
 
 	"payline/connectors/protocol"
 	"payline/domain"
+	"payline/internal/trust"
 )
 
 // Users are the test credentials a connector gives for each login
@@ -51,6 +52,9 @@ func Check(ctx context.Context, url, secret string, users Users, client *http.Cl
 	if k.http == nil {
 		k.http = &http.Client{Timeout: 30 * time.Second}
 	}
+	// The kit signs its requests and logs test users in: no redirect is
+	// followed with them, as Payline's own client follows none.
+	k.http = trust.RefusingRedirects(k.http)
 	k.run(ctx)
 	return k.results
 }
