@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,7 +80,8 @@ func typeIn(t *testing.T, ctx context.Context, sel, value string) {
 // inside itself with the relayed token; the user signs in there, the
 // upstream's client events reach the integrator's page unchanged, and
 // the account arrives on the relay. At 375 and 1280 px wide, with the
-// screenshots docs/upstreams.md shows.
+// screenshots docs/upstreams.md shows (rewritten only with
+// PAYLINE_UPDATE_SCREENSHOTS=1).
 func TestRelayLinkInBrowser(t *testing.T) {
 	var logs bytes.Buffer
 	p := startRelayPairTLS(t, "sqlite:"+filepath.Join(t.TempDir(), "relay.db"), &logs, true)
@@ -108,10 +110,10 @@ func TestRelayLinkInBrowser(t *testing.T) {
 			clickIn(t, ctx, "#confirm-provider")
 			typeIn(t, ctx, "#username", "user_good")
 			typeIn(t, ctx, "#password", "pass_good")
-			shot(t, ctx, fmt.Sprintf("relay-login-%d.png", size[0]))
+			shot(t, ctx, fmt.Sprintf("relay-login-%d.png", size[0]), size[0])
 			clickIn(t, ctx, "#login-submit")
 			inUpstream(t, ctx, "the success screen", `return !!d.querySelector('#done') && d.querySelector('#done').offsetParent !== null;`)
-			shot(t, ctx, fmt.Sprintf("relay-success-%d.png", size[0]))
+			shot(t, ctx, fmt.Sprintf("relay-success-%d.png", size[0]), size[0])
 			clickIn(t, ctx, "#done")
 			deadline := time.Now().Add(15 * time.Second)
 			for {
@@ -170,18 +172,29 @@ func TestRelayLinkInBrowser(t *testing.T) {
 	}
 }
 
-// shot writes a screenshot of the page to docs/upstreams/.
-func shot(t *testing.T, ctx context.Context, name string) {
+// shot takes a screenshot of the page, checks it is a picture as wide as
+// the viewport, and keeps it in a temporary directory; with
+// PAYLINE_UPDATE_SCREENSHOTS=1 it replaces docs/upstreams/<name>, the
+// pictures docs/upstreams.md shows. A plain test run leaves the checkout
+// as it found it.
+func shot(t *testing.T, ctx context.Context, name string, width int) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	pic, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join("..", "..", "docs", "upstreams")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+	cfg, err := png.DecodeConfig(bytes.NewReader(pic))
+	if err != nil {
+		t.Fatalf("%s is not a PNG: %v", name, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+	if cfg.Width != width {
+		t.Errorf("%s is %d px wide, want the viewport's %d", name, cfg.Width, width)
+	}
+	dir := t.TempDir()
+	if os.Getenv("PAYLINE_UPDATE_SCREENSHOTS") == "1" {
+		dir = filepath.Join("..", "..", "docs", "upstreams")
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), pic, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
