@@ -1,11 +1,25 @@
 #!/usr/bin/env bash
-# Builds Payline's container image from scratch with podman (or buildah):
-# a static binary (CGO off), the host's CA bundle and a passwd line for
-# the non-root user, then deploy/Containerfile. Usage:
+# Builds Payline's container image from scratch with podman, buildah or
+# docker, the first of them found: a static binary (CGO off), the host's
+# CA bundle and a passwd line for the non-root user, then
+# deploy/Containerfile. Usage:
 #   deploy/build-image.sh [TAG]      (default localhost/payline:dev)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tag="${1:-localhost/payline:dev}"
+# The tool is chosen before the two minutes of compiling, so a machine
+# without one hears so at once.
+if command -v podman >/dev/null; then
+    build=(podman build)
+elif command -v buildah >/dev/null; then
+    build=(buildah bud)
+elif command -v docker >/dev/null; then
+    docker info >/dev/null 2>&1 || { echo "build-image.sh: docker is installed but its daemon does not answer (docker info); start it, or install podman or buildah" >&2; exit 1; }
+    build=(docker build)
+else
+    echo "build-image.sh: no podman, buildah or docker on PATH; install one of them to build the image" >&2
+    exit 1
+fi
 ctx="$(mktemp -d)"
 trap 'rm -rf "$ctx"' EXIT
 version="$(git describe --always --dirty 2>/dev/null || echo dev)"
@@ -19,9 +33,5 @@ echo 'payline:x:65532:65532:payline:/data:/sbin/nologin' > "$ctx/passwd"
 # /data 0755 whatever the source's mode (buildah creates the target).
 mkdir -p "$ctx/owned" && mkdir -m 700 "$ctx/owned/data"
 cp deploy/Containerfile "$ctx/Containerfile"
-if command -v podman >/dev/null; then
-    podman build --quiet --label "org.opencontainers.image.version=$version" -t "$tag" -f "$ctx/Containerfile" "$ctx"
-else
-    buildah bud --quiet --label "org.opencontainers.image.version=$version" -t "$tag" -f "$ctx/Containerfile" "$ctx"
-fi
-echo "built $tag ($version)"
+"${build[@]}" --quiet --label "org.opencontainers.image.version=$version" -t "$tag" -f "$ctx/Containerfile" "$ctx"
+echo "built $tag ($version) with ${build[0]}"

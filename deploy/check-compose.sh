@@ -3,8 +3,9 @@
 # compose.sandbox.yaml holds a password (each comes from an environment
 # variable with no default, ${VAR:?message}, or from a secret), and that
 # every service is hardened (cap_drop: [ALL], read_only: true,
-# no-new-privileges). compose.yaml must run production behind the proxy
-# and Redis must require a password that Payline's Redis URL carries.
+# no-new-privileges). compose.yaml must run production behind the proxy,
+# each Payline instance must have a health check on /readyz, and Redis
+# must require a password that Payline's Redis URL carries.
 # CI runs it beside the dry runs; it needs python3 with PyYAML, which
 # podman-compose brings.
 set -euo pipefail
@@ -87,6 +88,8 @@ for svc, spec in instances.items():
         problems.append(f"{main}: {svc} is not behind the proxy (PAYLINE_TRUST_PROXY)")
     if not URL_PASSWORD.search(str(env.get("PAYLINE_REDIS_URL", ""))):
         problems.append(f"{main}: {svc}'s PAYLINE_REDIS_URL carries no password")
+    if (spec.get("healthcheck") or {}).get("test") != ["CMD", "/payline", "ready"]:
+        problems.append(f"{main}: {svc} has no health check on /readyz (test: [CMD, /payline, ready])")
     mode = ((over.get("services") or {}).get(svc) or {}).get("environment", {}).get("PAYLINE_MODE")
     if mode != "sandbox":
         problems.append(f"{sandbox}: {svc} runs {mode!r}, not sandbox")

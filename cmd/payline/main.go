@@ -18,6 +18,8 @@ const usage = `usage: payline <command> [flags]
 commands:
   serve                       run the API server (default database: sqlite:payline.db)
   version, --version          print the version and the commit it was built from
+  ready [--url URL]           exit 0 when the server answers GET /readyz with 200 (a container's
+                              health check; default http:// and PAYLINE_ADDR)
   migrate                     apply database migrations and exit
   customers create NAME       add a customer
   customers list              list customers
@@ -106,6 +108,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return env.audit(ctx, args[1:])
 	case "connectors":
 		return env.connectors(ctx, args[1:])
+	case "ready":
+		return env.ready(ctx, args[1:])
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, versionLine())
 		return nil
