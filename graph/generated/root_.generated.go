@@ -3403,17 +3403,25 @@ func newExecutionContext(
 var sources = []*ast.Source{
 	{Name: "../schema/accounts.graphqls", Input: `"A job's outcome, as REST shows it. Enums may gain values: treat one you do not know as \"other\"."
 enum JobOutcome {
+  "REST's success: the job did what it was asked."
   success
+  "REST's pending: the job could not finish yet and is being retried (for up to 24 hours)."
   pending
+  "REST's error: the job failed; errorCode says why."
   error
 }
 
 "Whether Payline keeps refreshing an account. Enums may gain values: treat one you do not know as \"other\"."
 enum MonitoringStatus {
+  "REST's active: the connection works, and Payline refreshes the account's data."
   active
+  "REST's degraded: the connection has trouble; refreshes wait until it is active again."
   degraded
+  "REST's user_action_required: the user must reconnect through Link; refreshes wait until it is active again."
   user_action_required
+  "REST's customer_disabled: the customer turned refreshes off (disableMonitoring)."
   customer_disabled
+  "REST's unavailable: the account cannot be reached (for good once disconnected); it is not refreshed."
   unavailable
 }
 
@@ -3430,8 +3438,23 @@ type EndUser implements Node {
   endUserId: String!
   "When the first of its accounts was connected."
   firstConnectedAt: Time!
-  accounts(first: Int = 25, after: String): AccountConnection!
-  documents(type: DocumentType, first: Int = 25, after: String): DocumentConnection!
+  "Its accounts, newest first; totalCount is given."
+  accounts(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): AccountConnection!
+  "Its documents (W-2s, direct deposit forms), newest first, each with a fresh download link."
+  documents(
+    "Only documents of this kind; null for every kind."
+    type: DocumentType
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): DocumentConnection!
+  "The earnings stream: its next expected payouts, estimated from its connected accounts' paystubs; empty without paystubs."
   earningsStreamPayouts: [Payout!]!
   "The verification of income and employment across every account; null until a job has read data."
   voie: VerificationReport
@@ -3439,70 +3462,131 @@ type EndUser implements Node {
   voe: VerificationReport
 }
 
+"One edge of a list of end users."
 type EndUserEdge {
+  "This end user's cursor: after takes it to start after it."
   cursor: String!
+  "The end user."
   node: EndUser!
 }
 
+"A page of end users."
 type EndUserConnection {
+  "The page's end users with their cursors."
   edges: [EndUserEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
 "A product of an account and when it was last read or changed."
 type ProductTime {
+  "The product's name: identity, employment, income, paystubs, direct_deposit_allocations, shifts or tax_forms."
   product: String!
+  "When it was read or changed."
   at: Time!
 }
 
 "A payroll account a user connected through Link."
 type Account implements Node {
+  "The account's UUID, REST's account_id."
   id: ID!
+  "When the user connected it."
   createdAt: Time!
+  "Whether Payline can still act for the user on it; false once disconnected."
   connected: Boolean!
+  "Whether refreshes run."
   monitoringStatus: MonitoringStatus!
   "When each product last changed."
   dataUpdatedAt: [ProductTime!]!
   "When each product was last read from the platform."
   dataRefreshedAt: [ProductTime!]!
+  "The platform the user logged in to."
   platform: Platform!
+  "The end user it belongs to."
   endUser: EndUser!
+  "The link token it was connected with; null when that token is no longer kept."
   linkToken: LinkToken
-  jobs(filter: JobFilter, first: Int = 25, after: String): JobConnection!
+  "Its jobs, newest completion first."
+  jobs(
+    "Narrows the jobs, as GET /v1/jobs's query does; its accountId is ignored: these are this account's jobs."
+    filter: JobFilter
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): JobConnection!
   "Newest pay date first."
-  paystubs(first: Int = 25, after: String, fromPayDate: Date): PaystubConnection!
+  paystubs(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+    "Only paystubs paid on or after this date."
+    fromPayDate: Date
+  ): PaystubConnection!
+  "The person as the platform knows them; null until an identity job has read it."
   identity: Identity
+  "The job at the employer; null until an employment job has read it."
   employment: Employment
+  "The pay rate; null until an income job has read it."
   income: Income
+  "Where the paycheck is deposited; null until a direct_deposit_allocations job has read it."
   directDepositAllocations: [DepositAllocation!]
-  shifts(first: Int = 25, after: String): ShiftConnection!
-  taxForms(first: Int = 25, after: String): TaxFormConnection!
+  "Shifts worked, newest first; empty until a shifts job has read them."
+  shifts(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): ShiftConnection!
+  "Tax forms, newest first; empty until a tax_forms job has read them."
+  taxForms(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): TaxFormConnection!
 }
 
+"One edge of a list of accounts."
 type AccountEdge {
+  "This account's cursor: after takes it to start after it."
   cursor: String!
+  "The account."
   node: Account!
 }
 
+"A page of accounts."
 type AccountConnection {
+  "The page's accounts with their cursors."
   edges: [AccountEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
   "How many accounts the list has in all, when that is cheap to say (an end user's accounts)."
   totalCount: Int
 }
 
+"The same filter as GET /v1/accounts; every field set narrows."
 input AccountFilter {
+  "Only connected (true) or disconnected (false) accounts."
   connected: Boolean
+  "Only accounts with this monitoring status."
   monitoringStatus: MonitoringStatus
+  "Only accounts on this platform (its UUID)."
   platformId: ID
+  "Only this end user's accounts (REST's end_user_id)."
   endUserId: ID
 }
 
 "The same filter as GET /v1/jobs."
 input JobFilter {
+  "Only jobs of these types."
   types: [JobType!]
+  "Only jobs with this outcome."
   outcome: JobOutcome
+  "Only this account's jobs (its UUID)."
   accountId: ID
+  "Only jobs of accounts connected with this link token (its UUID)."
   linkTokenId: ID
   "Completed after this time."
   from: Time
@@ -3512,7 +3596,9 @@ input JobFilter {
 
 "A payroll job run for an account."
 type Job implements Node {
+  "The job's UUID, REST's id."
   id: ID!
+  "Which job it is; REST's name."
   name: JobType!
   "Null until the first attempt completes."
   outcome: JobOutcome
@@ -3520,16 +3606,23 @@ type Job implements Node {
   timestamp: Time
   "Contains (Partnership) when a partner platform was used."
   platformName: String!
+  "The error code of a failed or pending job (such as SANDBOX_JOB_ERROR); null when there is none."
   errorCode: String
+  "What the job did, as REST's params."
   params: JobParams!
+  "The account it ran for."
   account: Account!
+  "The platform it ran on."
   platform: Platform!
+  "The link token of the session that ran it; null when it is no longer kept or there was none."
   linkToken: LinkToken
 }
 
 "What a job did: a switch's action and allocation (both null for platform-matching switches), what a read job fetched, or the payment method a bill switch set."
 type JobParams {
+  "A switch's action: full_switch or partial_switch; null for other jobs."
   action: String
+  "A switch's allocation and the account it sent pay to; null for other jobs."
   allocation: JobAllocation
   "Read jobs (identity, paystubs, tax_forms, ...): what they fetched; null for other jobs."
   read: JobRead
@@ -3543,6 +3636,7 @@ type JobRead {
   count: Int!
   "The paystubs' pay-date range (paystubs jobs)."
   fromPayDate: Date
+  "The last pay date of the paystubs read (paystubs jobs); null for other jobs."
   toPayDate: Date
   "complete once every object was read."
   syncStatus: String!
@@ -3556,13 +3650,19 @@ type JobRead {
 type JobBill {
   "card or ach."
   type: String!
+  "The card's name; null for ach."
   cardName: String
+  "The card number's last four digits; null for ach."
   lastFourCardNumber: String
+  "The bank account's name; null for a card."
   accountName: String
+  "checking or savings; null for a card."
   accountType: String
+  "The bank account number's last four digits; null for a card."
   lastFourAccountNumber: String
 }
 
+"The allocation a switch applied, and the account it sent pay to (named, never its number)."
 type JobAllocation {
   "amount, percentage or remainder; null for a full switch."
   type: String
@@ -3570,236 +3670,410 @@ type JobAllocation {
   amount: Money
   "For a percentage allocation: a whole percentage."
   percentage: Int
+  "The target bank account's name; null when it has none."
   targetAccountName: String
+  "The target bank account's type: checking or savings."
   targetAccountType: String!
 }
 
+"One edge of a list of jobs."
 type JobEdge {
+  "This job's cursor: after takes it to start after it."
   cursor: String!
+  "The job."
   node: Job!
 }
 
+"A page of jobs."
 type JobConnection {
+  "The page's jobs with their cursors."
   edges: [JobEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
 "A link token, without its secret value."
 type LinkToken implements Node {
+  "The token's UUID, REST's id (not the value Link opens with)."
   id: ID!
+  "When it was created."
   createdAt: Time!
+  "When Link stops accepting it."
   expires: Time!
   "Whether Link has logged in with it."
   used: Boolean!
+  "The organization name Link showed."
   orgName: String!
+  "The customer's end_user_id it connects accounts for."
   endUserId: String!
+  "Jobs the user's platform had to support."
   requiredJobs: [JobType!]!
+  "Jobs Link could run beyond the required ones."
   features: [JobType!]!
   "Set for On Demand Updates."
   accountId: ID
 }
 
+"A postal address, as the payroll platform gave it."
 type Address {
+  "The whole address in one line, as the platform wrote it."
   raw: String!
+  "The street line."
   line1: String!
+  "A second line (an apartment or suite); null when none."
   line2: String
+  "The city."
   city: String!
+  "The state or region, as a two-letter code in the US."
   state: String!
+  "The ZIP or postal code."
   postalCode: String!
+  "The country, as an ISO 3166 two-letter code (US)."
   country: String!
 }
 
+"A phone number and what kind it is."
 type PhoneNumber {
+  "The number's digits."
   value: String!
+  "Its kind as the platform reported it, such as mobile, home or work."
   type: String!
 }
 
+"What a payroll account knows about the person: REST's identity."
 type Identity {
+  "Their full name."
   fullName: String!
+  "Their date of birth."
   dateOfBirth: Date!
+  "The last four digits of their Social Security number."
   lastFourSsn: String!
+  "Their e-mail addresses."
   emails: [String!]!
+  "Their home address."
   address: Address!
+  "Their phone numbers."
   phoneNumbers: [PhoneNumber!]!
 }
 
+"The person's job at the account's employer: REST's employment."
 type Employment {
+  "Their employment status as the platform reports it, such as employed."
   status: String!
+  "When they started."
   startDate: Date!
+  "When the employment ended; null while it lasts."
   terminationDate: Date
+  "The employer's name."
   employerName: String!
+  "The employer's address."
   employerAddress: Address!
+  "The employer's phone number."
   employerPhoneNumber: PhoneNumber!
+  "Their job title."
   title: String!
 }
 
+"The person's pay rate: REST's income."
 type Income {
   "Per compensationUnit."
   compensation: Money!
+  "What compensation is paid per, as the platform reports it, such as hourly or annually."
   compensationUnit: String!
+  "How often they are paid, as the platform reports it, such as weekly, biweekly or monthly."
   payFrequency: String!
 }
 
+"One deposit of the paycheck into a bank account: REST's direct_deposit_allocations."
 type DepositAllocation {
+  "The bank account's name."
   accountName: String!
+  "checking or savings."
   accountType: String!
+  "How the share is set: amount, percentage or remainder."
   allocationType: String!
+  "The fixed amount deposited, for an amount allocation; null otherwise."
   amount: Money
+  "The share of the paycheck in percent, for a percentage allocation; null otherwise."
   percentage: Float
+  "The bank's name; null when the platform does not say."
   bankName: String
+  "The account number with all but its last four digits masked."
   maskedAccountNumber: String!
+  "The order deposits are applied in, 1 first; the remainder comes last."
   priority: Int!
+  "The nine-digit ABA routing number."
   routingNumber: String!
 }
 
 "One earning, tax or deduction line of a paystub."
 type PayLine {
+  "The line's name on the stub, such as Regular or Medicare."
   name: String!
+  "What kind of line it is, such as salary, hourly, overtime, bonus, social_security or retirement."
   category: String!
+  "The line's amount for the pay period."
   amount: Money!
+  "Hours worked, for hourly lines; null otherwise."
   hours: Float
   "Per hour, for hourly lines."
   rate: Money
 }
 
+"One pay statement: REST's paystub. Every amount is in the stub's currency; the YTD figures run per calendar year."
 type Paystub implements Node {
+  "The paystub's UUID, REST's id."
   id: ID!
+  "When it was paid."
   payDate: Date!
+  "The first day of the period it pays for."
   payPeriodStart: Date!
+  "The last day of the period it pays for."
   payPeriodEnd: Date!
+  "Pay before taxes and deductions."
   grossPay: Money!
+  "Gross pay so far this calendar year, this stub included."
   grossPayYtd: Money!
+  "Pay after taxes and deductions."
   netPay: Money!
+  "Net pay so far this calendar year, this stub included."
   netPayYtd: Money!
+  "What was paid out: net pay plus reimbursements."
   checkAmount: Money!
+  "All taxes withheld."
   totalTaxes: Money!
+  "All deductions taken (retirement, insurance, ...)."
   totalDeductions: Money!
+  "Reimbursements added to the pay."
   totalReimbursements: Money!
+  "The employer named on the stub."
   employerName: String!
+  "The platform's own id for the stub."
   externalPaystubId: String!
+  "The earning lines."
   earnings: [PayLine!]!
+  "The tax lines, which add up to totalTaxes."
   taxes: [PayLine!]!
+  "The deduction lines, which add up to totalDeductions."
   deductions: [PayLine!]!
+  "When Payline stored it."
   createdAt: Time!
 }
 
+"One edge of a list of paystubs."
 type PaystubEdge {
+  "This paystub's cursor: after takes it to start after it."
   cursor: String!
+  "The paystub."
   node: Paystub!
 }
 
+"A page of paystubs."
 type PaystubConnection {
+  "The page's paystubs with their cursors."
   edges: [PaystubEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
+"A shift worked, from a time and attendance platform: REST's shifts."
 type Shift {
+  "The shift's UUID."
   id: ID!
+  "The day it started, in its timezone."
   startDate: Date!
+  "The day it ended, in its timezone."
   endDate: Date!
+  "The IANA timezone it was worked in, such as America/Chicago."
   timezone: String!
+  "The first clock-in."
   startedAt: Time!
+  "The last clock-out."
   endedAt: Time!
+  "What it paid."
   earnings: [PayLine!]!
 }
 
+"One edge of a list of shifts."
 type ShiftEdge {
+  "This shift's cursor: after takes it to start after it."
   cursor: String!
+  "The shift."
   node: Shift!
 }
 
+"A page of shifts."
 type ShiftConnection {
+  "The page's shifts with their cursors."
   edges: [ShiftEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
 "A year's W-2 as parsed from the payroll platform."
 type W2 {
+  "The tax year, YYYY."
   taxYear: String!
+  "The employer on the form."
   employerName: String!
+  "The employee on the form."
   employeeName: String!
+  "Box 1: wages, tips and other compensation."
   totalWages: Money!
+  "Box 2: federal income tax withheld."
   federalTaxes: Money!
+  "Box 3: Social Security wages."
   socialSecurityWages: Money!
+  "Box 4: Social Security tax withheld."
   socialSecurityTaxes: Money!
+  "Box 5: Medicare wages and tips."
   medicareWages: Money!
+  "Box 6: Medicare tax withheld."
   medicareTaxes: Money!
+  "Box 16: state wages."
   stateWages: Money!
+  "Box 17: state income tax."
   stateTaxes: Money!
 }
 
+"A tax form read by a tax_forms job: REST's tax_forms."
 type TaxForm {
+  "The tax form's UUID."
   id: ID!
+  "The tax year, YYYY."
   year: String!
+  "The form's kind: W-2."
   formType: String!
   "The end-user document with its PDF."
   documentId: ID!
+  "The form's figures."
   w2: W2!
 }
 
+"One edge of a list of tax forms."
 type TaxFormEdge {
+  "This form's cursor: after takes it to start after it."
   cursor: String!
+  "The tax form."
   node: TaxForm!
 }
 
+"A page of tax forms."
 type TaxFormConnection {
+  "The page's tax forms with their cursors."
   edges: [TaxFormEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
 "A stored document's kind. Enums may gain values: treat one you do not know as \"other\"."
 enum DocumentType {
+  "REST's w2: a W-2 read by a tax_forms job."
   w2
+  "REST's direct_deposit_form: a direct deposit form Payline made for a switch."
   direct_deposit_form
 }
 
 "A document of an end user, with a fresh signed link to its PDF."
 type Document implements Node {
+  "The document's UUID, REST's id."
   id: ID!
+  "When it was stored."
   createdAt: Time!
+  "Its kind, as DocumentType's values spell it: w2 or direct_deposit_form."
   documentType: String!
+  "The account it came from; null when it came from none."
   accountId: ID
+  "A signed link to its PDF, valid until downloadUrlExpiration; no secret needed."
   downloadUrl: String!
+  "When downloadUrl stops working; ask again for a fresh one."
   downloadUrlExpiration: Time!
   "For W-2 documents."
   w2: W2
 }
 
+"One edge of a list of documents."
 type DocumentEdge {
+  "This document's cursor: after takes it to start after it."
   cursor: String!
+  "The document."
   node: Document!
 }
 
+"A page of documents."
 type DocumentConnection {
+  "The page's documents with their cursors."
   edges: [DocumentEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
+"One account's expected net pay on a pay date."
 type PayoutEarning {
+  "The expected pay date."
   date: Date!
+  "How sure the estimate is, from 0 to 1: lower further ahead and when recent pay varied."
   confidenceScore: Float!
+  "The expected net pay: the average of the account's last three."
   netPay: Money!
 }
 
 "An expected payout of the earnings stream."
 type Payout {
+  "estimated: a projection from past paystubs, not a pay that happened."
   status: String!
+  "The expected pay date."
   payDate: Date!
+  "What each account is expected to pay on that date."
   earnings: [PayoutEarning!]!
 }
 
 extend type Query {
   "One end user by its end_user_id (REST's), or null when it has no accounts."
-  endUser(id: ID!): EndUser
+  endUser(
+    "REST's end_user_id (not the EndUser: global id)."
+    id: ID!
+  ): EndUser
   "End users by id."
-  endUsers(first: Int = 25, after: String): EndUserConnection!
-  account(id: ID!): Account
+  endUsers(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): EndUserConnection!
+  "One account by its UUID; null when this customer has none with it."
+  account(
+    "The account's UUID."
+    id: ID!
+  ): Account
   "Newest first."
-  accounts(filter: AccountFilter, first: Int = 25, after: String): AccountConnection!
-  job(id: ID!): Job
+  accounts(
+    "Narrows the accounts, as GET /v1/accounts's query does."
+    filter: AccountFilter
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): AccountConnection!
+  "One job by its UUID; null when this customer has none with it."
+  job(
+    "The job's UUID."
+    id: ID!
+  ): Job
   "Newest completion first; the same rules as GET /v1/jobs."
-  jobs(filter: JobFilter, first: Int = 25, after: String): JobConnection!
-  linkToken(id: ID!): LinkToken
+  jobs(
+    "Narrows the jobs, as GET /v1/jobs's query does."
+    filter: JobFilter
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): JobConnection!
+  "One link token by its UUID; null when this customer has none with it."
+  linkToken(
+    "The link token's UUID (not its value)."
+    id: ID!
+  ): LinkToken
 }
 `, BuiltIn: false},
 	{Name: "../schema/common.graphqls", Input: `"""
@@ -3808,6 +4082,7 @@ for it (a UUID, or an end user's own end_user_id), so ids move freely
 between the two APIs.
 """
 interface Node {
+  "The object's global id: the UUID REST returns for it, or EndUser:<end_user_id> for an end user."
   id: ID!
 }
 
@@ -3816,8 +4091,11 @@ Money in minor units (cents for USD) with its ISO 4217 currency, as
 everywhere in the API; formatted is how people read it: $1,234.56.
 """
 type Money {
+  "The amount in minor units (cents for USD), exactly as stored; never a float."
   amount: Int!
+  "The ISO 4217 currency code, such as USD."
   currency: String!
+  "The amount written for people: $1,234.56 for USD, -$12.00 when negative, the currency code first for others (EUR 1,234.56)."
   formatted: String!
 }
 
@@ -3833,43 +4111,58 @@ scalar Date
 
 "Relay page information. endCursor is REST's opaque cursor."
 type PageInfo {
+  "Whether another page follows this one: pass endCursor as after to read it."
   hasNextPage: Boolean!
+  "The cursor of the page's last edge, the same opaque cursor REST's next_cursor would be; null on an empty page."
   endCursor: String
 }
 `, BuiltIn: false},
 	{Name: "../schema/dashboard.graphqls", Input: `"How a tenant's integration did over its last days: the dashboard's overview."
 type Overview {
+  "Accounts of this customer and mode connected now (not only those connected in the window)."
   accountsConnected: Int!
   "One entry per day (UTC), oldest first, today last."
   jobsByDay: [JobDay!]!
-  "Webhook delivery attempts over the same days, by outcome."
+  "Webhook delivery attempts over the same days that the endpoint acknowledged with a 200."
   deliveriesDelivered: Int!
+  "Delivery attempts over the same days that failed and will be tried again."
   deliveriesRetrying: Int!
+  "Delivery attempts over the same days that failed for the last time."
   deliveriesFailed: Int!
-  "delivered ÷ (delivered + retrying + failed); null when there were no attempts."
+  "delivered ÷ (delivered + retrying + failed), from 0 to 1; skipped attempts do not count; null when there were no attempts."
   deliverySuccessRate: Float
 }
 
 "Jobs completed on one day, by outcome."
 type JobDay {
+  "The day, in UTC."
   date: Date!
+  "Jobs completed that day with the outcome success."
   success: Int!
+  "Jobs that reached the outcome pending that day."
   pending: Int!
+  "Jobs completed that day with the outcome error."
   error: Int!
 }
 
 "Who is calling: a workspace member signed in to the dashboard."
 type Viewer {
+  "The member's email address, as they sign in with it."
   email: String!
   "administrator, developer or viewer."
   role: String!
+  "The name of the member's workspace (customer)."
   workspaceName: String!
+  "The mode the member's session works in: sandbox, development or production."
   mode: String!
 }
 
 extend type Query {
   "The last days (1 to 90) of this customer's accounts, jobs and webhook deliveries."
-  overview(days: Int = 7): Overview!
+  overview(
+    "How many days (UTC) back from today to count, 1 to 90, today included."
+    days: Int = 7
+  ): Overview!
   "The signed-in member; null when an API secret authenticates."
   viewer: Viewer
 }
@@ -3883,50 +4176,79 @@ A job of the spec; values are those of the REST API. Enums may gain values
 than fail.
 """
 enum JobType {
+  "REST's identity: reads the user's name, birth date, SSN's last four, address, e-mails and phones."
   identity
+  "REST's paystubs: reads the account's pay statements."
   paystubs
+  "REST's income: reads the pay rate and pay frequency."
   income
+  "REST's direct_deposit_switch: sends all or part of the paycheck to a new bank account."
   direct_deposit_switch
+  "REST's bill_cancellation: cancels a bill at a merchant."
   bill_cancellation
+  "REST's employment: reads the job: status, title, start date, employer."
   employment
+  "REST's shifts: reads the shifts worked and their pay."
   shifts
+  "REST's direct_deposit_payment: pays a set amount from each paycheck."
   direct_deposit_payment
+  "REST's tax_forms: reads tax forms (W-2s) and stores their PDFs as documents."
   tax_forms
+  "REST's bill_switch: changes the payment method a merchant bills."
   bill_switch
+  "REST's direct_deposit_allocations: reads where the paycheck is deposited now."
   direct_deposit_allocations
 }
 
 "A platform's kind. Enums may gain values: treat one you do not know as \"other\"."
 enum PlatformType {
+  "REST's payroll: a payroll provider (or an employer's own payroll site)."
   payroll
+  "REST's time_and_attendance: a time-tracking system, source of shifts."
   time_and_attendance
+  "REST's tax: a tax-form provider."
   tax
+  "REST's merchant: a biller, for bill switches and cancellations."
   merchant
 }
 
 "What a search result is. Enums may gain values: treat one you do not know as \"other\"."
 enum ResponseType {
+  "REST's employer: an Employer."
   employer
+  "REST's platform: a Platform."
   platform
 }
 
 "An employer of the directory."
 type Employer implements Node {
+  "The employer's UUID, REST's id; shared by every customer."
   id: ID!
+  "The employer's name."
   name: String!
+  "When its directory row last changed."
   lastUpdated: Time!
+  "A URL of its logo; null when the directory has none."
   logoUrl: String
+  "The jobs Link can run for its staff."
   supportedJobs: [JobType!]!
+  "Whether a switch may send a fixed amount of each paycheck."
   amountSupported: Boolean!
+  "Whether that amount may have cents (not only whole dollars)."
   fractionalAmountSupported: Boolean!
+  "Dollars as a float, null when unbounded; use minimumAmount."
   minAmount: Float @deprecated(reason: "Dollars as a float; use minimumAmount.")
+  "Dollars as a float, null when unbounded; use maximumAmount."
   maxAmount: Float @deprecated(reason: "Dollars as a float; use maximumAmount.")
-  "The least a switch may move, in cents."
+  "The least a switch may move, in cents; null when unbounded."
   minimumAmount: Money
-  "The most a switch may move, in cents."
+  "The most a switch may move, in cents; null when unbounded."
   maximumAmount: Money
+  "Whether a switch may send a percentage of each paycheck."
   percentageSupported: Boolean!
+  "The least percentage a switch may send, a whole percentage."
   minPercentage: Int!
+  "The most percentage a switch may send, a whole percentage."
   maxPercentage: Int!
   """
   The payroll platform the employer's staff log in to (itself, for an ESP).
@@ -3936,151 +4258,303 @@ type Employer implements Node {
   platform: Platform
 }
 
+"""
+A platform of the directory: payroll, time and attendance, tax or merchant.
+An ESP (an employer's own payroll site) is also an Employer with the same id.
+"""
 type Platform implements Node {
+  "The platform's UUID, REST's id; shared by every customer."
   id: ID!
+  "The platform's name."
   name: String!
+  "The name Link shows the user."
   displayName: String!
+  "What kind of platform it is."
   type: PlatformType!
+  "When its directory row last changed."
   lastUpdated: Time!
+  "A URL of its logo; null when the directory has none."
   logoUrl: String
+  "A merchant's business categories (rent, utilities, ...); empty for other platforms."
   merchantCategories: [String!]!
+  "A merchant's main business category; null for other platforms."
   merchantCategory: String
+  "The jobs Link can run on it."
   supportedJobs: [JobType!]!
+  "Whether a switch may send a fixed amount of each paycheck."
   amountSupported: Boolean!
+  "Whether that amount may have cents (not only whole dollars)."
   fractionalAmountSupported: Boolean!
+  "Dollars as a float, null when unbounded; use minimumAmount."
   minAmount: Float @deprecated(reason: "Dollars as a float; use minimumAmount.")
+  "Dollars as a float, null when unbounded; use maximumAmount."
   maxAmount: Float @deprecated(reason: "Dollars as a float; use maximumAmount.")
+  "The least a switch may move, in cents; null when unbounded."
   minimumAmount: Money
+  "The most a switch may move, in cents; null when unbounded."
   maximumAmount: Money
+  "Whether a switch may send a percentage of each paycheck."
   percentageSupported: Boolean!
+  "The least percentage a switch may send, a whole percentage."
   minPercentage: Int!
+  "The most percentage a switch may send, a whole percentage."
   maxPercentage: Int!
 }
 
+"A result of search: an employer or a platform."
 union SearchResult = Employer | Platform
 
+"One edge of a list of employers."
 type EmployerEdge {
+  "This employer's cursor: after takes it to start after it."
   cursor: String!
+  "The employer."
   node: Employer!
 }
 
+"A page of employers."
 type EmployerConnection {
+  "The page's employers with their cursors."
   edges: [EmployerEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
+"One edge of a list of platforms."
 type PlatformEdge {
+  "This platform's cursor: after takes it to start after it."
   cursor: String!
+  "The platform."
   node: Platform!
 }
 
+"A page of platforms."
 type PlatformConnection {
+  "The page's platforms with their cursors."
   edges: [PlatformEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
+"The reads: the directory, and the caller's customer's end users, accounts, jobs, link tokens and webhooks in the caller's mode."
 type Query {
   """
   Any object by its id, or null when this customer has none with it. Every
   id is the UUID REST returns, except an end user's: EndUser:<end_user_id>.
   """
-  node(id: ID!): Node
+  node(
+    "The object's global id."
+    id: ID!
+  ): Node
   "Objects by id (at most 100), in the order asked; null where none. Each id costs as much as a node."
-  nodes(ids: [ID!]!): [Node]!
+  nodes(
+    "Global ids, at most 100."
+    ids: [ID!]!
+  ): [Node]!
   "Employers by name; first is 1 to 100, after a previous endCursor."
-  employers(first: Int = 25, after: String, lastUpdated: Time): EmployerConnection!
-  employer(id: ID!): Employer
-  employerByEin(ein: String!): Employer
+  employers(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+    "Only employers whose row changed after this time; REST's last_updated."
+    lastUpdated: Time
+  ): EmployerConnection!
+  "An employer by its UUID; an unknown id is an error of type RECORD_NOT_FOUND (code EMPLOYER_NOT_FOUND), as in REST."
+  employer(
+    "The employer's UUID."
+    id: ID!
+  ): Employer
+  "The employer with this EIN, as GET /v1/employers/lookup; none is an error of code EMPLOYER_NOT_FOUND."
+  employerByEin(
+    "Exactly nine digits, no dash."
+    ein: String!
+  ): Employer
   "Platforms by name; ESPs only with includeEsps."
-  platforms(first: Int = 25, after: String, type: PlatformType, includeEsps: Boolean = false, lastUpdated: Time): PlatformConnection!
-  platform(id: ID!): Platform
+  platforms(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+    "Only platforms of this type; null for every type."
+    type: PlatformType
+    "Whether to list ESPs (employers' own payroll sites) too."
+    includeEsps: Boolean = false
+    "Only platforms whose row changed after this time; REST's last_updated."
+    lastUpdated: Time
+  ): PlatformConnection!
+  "A platform by its UUID; an unknown id is an error of type RECORD_NOT_FOUND (code PLATFORM_NOT_FOUND), as in REST."
+  platform(
+    "The platform's UUID."
+    id: ID!
+  ): Platform
   "The same search as GET /v1/search."
   search(
+    "The words to look for in names."
     q: String!
+    "Only results that support every one of these jobs."
     supportedJobs: [JobType!]
+    "Only these kinds of result; null for both."
     responseTypes: [ResponseType!]
+    "Only results that do (true) or do not (false) take a fixed amount for a switch."
     amountSupported: Boolean
+    "Only platforms of this type, and employers whose staff log in to a platform of this type."
     platformType: PlatformType
+    "At most this many results, 1 to 100; best match first, then by name."
     limit: Int = 25
   ): [SearchResult!]!
 }
 `, BuiltIn: false},
-	{Name: "../schema/mutations.graphqls", Input: `input AllocationTargetInput {
+	{Name: "../schema/mutations.graphqls", Input: `"A bank account a switched paycheck is sent to; REST's allocation.targets[]."
+input AllocationTargetInput {
+  "The account's name as the user knows it (Everyday Checking); optional."
   name: String
+  "checking or savings."
   type: String!
+  "The account number, digits only; kept sealed and shown afterwards only by its last four digits."
   accountNumber: String!
+  "The nine-digit ABA routing number."
   routingNumber: String!
 }
 
+"How much of the paycheck a direct deposit switch sends; REST's allocation."
 input AllocationInput {
   "amount, percentage or remainder."
   type: String
   "Dollars (at most two decimals) for amount; a whole percentage for percentage."
   value: Decimal
+  "Where the pay goes: a direct_deposit_switch needs one."
   targets: [AllocationTargetInput!]
 }
 
+"What the user is, so Link can find their payroll platform for them; REST's end_user.platform_matching. Deleted after use."
 input PlatformMatchingInput {
+  "All nine digits; required without socialSecurityLastFour, and matches better."
   socialSecurityNumber: String
+  "The last four digits; required without socialSecurityNumber."
   socialSecurityLastFour: String
+  "Required."
   firstName: String
+  "Required."
   lastName: String
+  "YYYY-MM-DD. Required."
   dateOfBirth: String
+  "Ten digits, no country code. Required."
   mobilePhoneNumber: String
+  "Five digits. Required."
   homeAddressZipCode: String
+  "A valid e-mail address; optional."
   email: String
 }
 
 "The body of POST /v1/link_tokens, current form."
 input CreateLinkTokenInput {
+  "The organization name Link shows the user, 3 to 30 characters."
   orgName: String!
+  "The customer's own id for the user (REST's end_user_id, at most 255 characters); required unless accountId is set."
   endUserId: String
+  "The product Link presents: Verify, Bill Switch, Bill Manager, Paycheck Viewer, Switch Kit or Deposit Switch."
   solution: String
+  "Jobs Link may run beyond the required ones, as job names (identity, paystubs, ...)."
   features: [String!]
+  "Jobs the user's platform must support, as job names (direct_deposit_switch, ...)."
   requiredJobs: [String!]
+  "How much of the paycheck a switch sends, and where."
   allocation: AllocationInput
+  "Routes the user straight to this employer (its UUID); they cannot choose another."
   employerId: ID
+  "Routes the user straight to this platform (its UUID); they cannot choose another."
   platformId: ID
+  "An account to update (On Demand Updates): its UUID, from account.added or Link's login event."
   accountId: ID
+  "Opens Link past its intro screen; may not be true with platformMatching."
   skipIntroScreen: Boolean
+  "Allows only a full switch of the paycheck, never a partial one."
   disableDirectDepositSplitting: Boolean
+  "Link's language: en (the default) or es."
   language: String
+  "Who the user is, for Link to find their platform."
   platformMatching: PlatformMatchingInput
 }
 
+"A link token just created, with the value Link opens with."
 type CreatedLinkToken {
+  "The token's record, as linkToken(id:) reads it; it expires an hour after creation."
   linkToken: LinkToken!
   "The value Link opens with, shown only here."
   token: String!
 }
 
+"The body of POST /v1/webhooks."
 input CreateWebhookInput {
+  "The https:// URL to post events to, at most 2048 characters, without credentials."
   url: String!
+  "The event names to deliver (account.added, paystubs.added, voie_report.refreshed, ...); REST's enabled_events."
   enabledEvents: [String!]!
+  "The API version (YYYY-MM-DD, 2023-04-18 or later) to shape events for."
   version: String!
+  "active (the default) or paused."
   status: WebhookStatus
 }
 
+"The body of PATCH /v1/webhooks/{id}: a field left out (null) stays as it is."
 input UpdateWebhookInput {
+  "A new https:// URL."
   url: String
+  "The new list of event names, replacing the old one."
   enabledEvents: [String!]
+  "active or paused."
   status: WebhookStatus
 }
 
+"The writes REST offers, running the same domain code and validation. A member with the viewer role may run none (ROLE_FORBIDDEN)."
 type Mutation {
-  createLinkToken(input: CreateLinkTokenInput!): CreatedLinkToken!
-  createWebhook(input: CreateWebhookInput!): Webhook!
-  updateWebhook(id: ID!, input: UpdateWebhookInput!): Webhook!
+  "Creates a link token, as POST /v1/link_tokens at the newest API version."
+  createLinkToken(
+    "The token's settings."
+    input: CreateLinkTokenInput!
+  ): CreatedLinkToken!
+  "Registers a webhook, as POST /v1/webhooks; its deliveries are signed with an API key's secret (the calling key's, for an API secret), at most 10 webhooks per key."
+  createWebhook(
+    "The webhook's settings."
+    input: CreateWebhookInput!
+  ): Webhook!
+  "Changes a webhook, as PATCH /v1/webhooks/{id}; setting a paused webhook active forgets its earlier failures."
+  updateWebhook(
+    "The webhook's UUID."
+    id: ID!
+    "What to change."
+    input: UpdateWebhookInput!
+  ): Webhook!
   "Returns the deleted webhook's id."
-  deleteWebhook(id: ID!): ID!
+  deleteWebhook(
+    "The webhook's UUID."
+    id: ID!
+  ): ID!
   "Permanent: the account stops refreshing."
-  disconnectAccount(id: ID!): Account!
-  disableMonitoring(id: ID!): Account!
+  disconnectAccount(
+    "The account's UUID."
+    id: ID!
+  ): Account!
+  "Stops the account's refreshes: its monitoringStatus becomes customer_disabled (a disconnected account stays unavailable)."
+  disableMonitoring(
+    "The account's UUID."
+    id: ID!
+  ): Account!
   """
   Builds the report now if its data changed, or as a version of its own for another
   trackingId or purpose (both printed on it), and returns it with a fresh link.
   """
-  refreshVerificationReport(endUserId: ID!, type: String!, trackingId: String, purpose: String): VerificationReport!
+  refreshVerificationReport(
+    "REST's end_user_id."
+    endUserId: ID!
+    "voie (income and employment) or voe (employment only)."
+    type: String!
+    "The customer's own reference for the report (a loan or case number), at most 64 printable characters; printed on it."
+    trackingId: String
+    "The permissible purpose: credit_application, account_review, employment, tenant_screening, insurance, government_benefits or consumer_request."
+    purpose: String
+  ): VerificationReport!
 }
 `, BuiltIn: false},
 	{Name: "../schema/reports.graphqls", Input: `"A VOIE or VOE report: the JSON of GET /v1/end_users/{id}/verification_reports/{type}."
@@ -4095,46 +4569,75 @@ type VerificationReport {
   requester: String!
   "What the request that built this version gave; empty for none."
   trackingId: String!
+  "The permissible purpose the request that built this version gave (credit_application, employment, ...); empty for none."
   purpose: String!
   "Earlier builds still kept, newest first, each with a fresh link to its own PDF."
   versions: [ReportVersion!]!
+  "voie (income and employment) or voe (employment only)."
   reportType: String!
   "When the underlying data last changed."
   updatedAt: Time!
   "When the report was last built."
   refreshedAt: Time!
+  "Who the report is about."
   employee: ReportEmployee!
+  "One employment per payroll account of the end user."
   employments: [ReportEmployment!]!
+  "What the report could and could not draw from source data."
   completeness: ReportCompleteness!
+  "A signed link to this build's PDF, valid until downloadUrlExpiration; no secret needed."
   downloadUrl: String!
+  "When downloadUrl stops working; ask again for a fresh one."
   downloadUrlExpiration: Time!
 }
 
+"A person's name, split as reports show it."
 type PersonName {
+  "The first name."
   firstName: String!
+  "The middle name; empty when none."
   middleName: String!
+  "The last name."
   lastName: String!
+  "The whole name, as the payroll platform gave it."
   fullName: String!
 }
 
+"Who a verification report is about, drawn from the end user's accounts."
 type ReportEmployee {
+  "Their name."
   name: PersonName!
+  "Their home address."
   address: Address!
+  "The last four digits of their Social Security number."
   lastFourSsn: String!
+  "Their date of birth, YYYY-MM-DD; empty when no account has it."
   dateOfBirth: String!
+  "Their phone numbers."
   phoneNumbers: [PhoneNumber!]!
 }
 
+"One employment of the end user (one account) in a verification report."
 type ReportEmployment {
+  "The account it was read from."
   accountId: ID!
+  "The employer's name."
   employerName: String!
+  "The employer's address."
   employerAddress: Address!
+  "When the employment started, YYYY-MM-DD; empty when unknown."
   startDate: String!
+  "Whole months from the start date to the termination date, or to when the report was built while it lasts; 0 when the dates are unknown (listed in completeness.missing)."
   employmentDurationMonths: Int!
+  "The employment status as the platform reports it, such as employed."
   employmentStatus: String!
+  "The employment type (full-time, part-time, ...); empty when the platform does not say (listed in completeness.missing)."
   employmentType: String!
+  "When it ended; null while it lasts."
   terminationDate: Date
+  "The job title."
   title: String!
+  "The newest paystub's pay date; null without paystubs."
   mostRecentPayDate: Date
   "The earliest start date of the end user's employments at this employer: a rehire keeps its first."
   originalHireDate: String!
@@ -4150,10 +4653,15 @@ type ReportEmployment {
   income: ReportIncome
 }
 
+"An employment's pay in a VOIE report."
 type ReportIncome {
+  "How often they are paid, as the platform reports it, such as weekly or biweekly."
   payFrequency: String!
+  "What compensation is paid per, such as hourly or annually."
   compensationUnit: String!
+  "The pay rate, per compensationUnit."
   compensation: Money!
+  "One entry per calendar year of paystubs read, newest first."
   annualIncomes: [AnnualIncome!]!
   "The two most recent."
   paystubs: [Paystub!]!
@@ -4167,14 +4675,23 @@ type ReportIncome {
   hoursBasis: String!
 }
 
+"One calendar year of an employment's paystubs, summed."
 type AnnualIncome {
+  "The calendar year, YYYY."
   year: String!
+  "The year's gross pay (see basis)."
   grossPay: Money!
+  "The year's net pay (see basis)."
   netPay: Money!
+  "The deductions of the paystubs read that year."
   totalDeductions: Money!
+  "The reimbursements of the paystubs read that year."
   totalReimbursements: Money!
+  "The taxes of the paystubs read that year."
   totalTaxes: Money!
+  "The year's earnings by category (salary, overtime, bonus, ...)."
   earnings: [EarningsTotal!]!
+  "How many of the year's paystubs were read."
   paystubCount: Int!
   "Where grossPay and netPay come from: paystubs (all of the year's were read), year_to_date (the last paystub's year-to-date figures: read from mid-year) or partial."
   basis: String!
@@ -4204,116 +4721,196 @@ type AnnualW2 {
 type EarningsByType {
   "Salary and regular hourly pay."
   base: Money!
+  "Overtime pay."
   overtime: Money!
+  "Bonuses."
   bonus: Money!
+  "Commissions."
   commission: Money!
+  "Every other earning (tips, holiday pay, ...)."
   other: Money!
 }
 
+"A year's earnings of one category."
 type EarningsTotal {
+  "The earnings category, as the paystubs' lines name it (salary, hourly, overtime, bonus, ...)."
   category: String!
+  "The year's total of that category."
   amount: Money!
 }
 
+"What a verification report could and could not draw from source data, machine-readably."
 type ReportCompleteness {
+  "Fields with no source data, as paths into REST's report (employments[1].income, ...)."
   missing: [String!]!
+  "Fields Payline computed rather than read, as paths into REST's report."
   derived: [String!]!
+  "The first pay date the paystubs cover; null without paystubs."
   paystubsFrom: Date
+  "The last pay date the paystubs cover; null without paystubs."
   paystubsTo: Date
+  "The account the employee's identity came from; null when none had one."
   identitySourceAccountId: ID
+  "The identity fields on which the end user's accounts disagree."
   identityConflicts: [String!]!
 }
 
 "The payroll platform an employment's figures were read from, and when its data last changed."
 type ReportSource {
+  "The platform's UUID."
   platformId: ID!
   "As the directory names it (empty when it does not)."
   platformName: String!
+  "When the account's data last changed."
   dataAsOf: Time!
 }
 
 "An earlier build of a verification report."
 type ReportVersion {
+  "The build's number."
   version: Int!
+  "The Reference # printed on its PDF: {id}-v{version}."
   reference: String!
+  "When it was built."
   refreshedAt: Time!
+  "The end-user document holding its PDF."
   documentId: ID!
+  "A signed link to its PDF, valid until downloadUrlExpiration; no secret needed."
   downloadUrl: String!
+  "When downloadUrl stops working."
   downloadUrlExpiration: Time!
 }
 `, BuiltIn: false},
-	{Name: "../schema/subscriptions.graphqls", Input: `type Subscription {
+	{Name: "../schema/subscriptions.graphqls", Input: `"Live updates over a websocket (graphql-transport-ws at /graphql): a live view, not a record; webhooks are the durable record."
+type Subscription {
   "Each job whose outcome changes, as it commits; every argument narrows."
-  jobUpdated(accountId: ID, endUserId: ID, linkTokenId: ID): Job!
+  jobUpdated(
+    "Only this account's jobs (its UUID)."
+    accountId: ID
+    "Only jobs of accounts of this end user (REST's end_user_id)."
+    endUserId: ID
+    "Only jobs of accounts connected with this link token (its UUID)."
+    linkTokenId: ID
+  ): Job!
   "Each account added, changing monitoring status, or finishing a job."
-  accountUpdated(endUserId: ID): Account!
+  accountUpdated(
+    "Only this end user's accounts (REST's end_user_id)."
+    endUserId: ID
+  ): Account!
 }
 `, BuiltIn: false},
 	{Name: "../schema/webhooks.graphqls", Input: `"Whether a webhook receives events. Enums may gain values: treat one you do not know as \"other\"."
 enum WebhookStatus {
+  "REST's active: events are delivered to the URL."
   active
+  "REST's paused: events are recorded as skipped deliveries and not sent. A webhook pauses itself after 30 days of failed deliveries."
   paused
 }
 
+"An endpoint that receives signed webhook events, as GET /v1/webhooks/{id} shows it."
 type Webhook implements Node {
+  "The webhook's UUID, REST's id."
   id: ID!
+  "The https:// URL events are posted to."
   url: String!
+  "The event names (such as account.added, paystubs.added, voie_report.refreshed) delivered to the URL; REST's enabled_events."
   enabledEvents: [String!]!
+  "Whether events are delivered now."
   status: WebhookStatus!
+  "The API version (YYYY-MM-DD) the events' bodies are shaped for."
   version: String!
+  "When the webhook was created."
   createdAt: Time!
+  "When its URL, events or status last changed, by a caller or by pausing itself."
   lastUpdated: Time!
   "Delivery attempts, newest first."
-  deliveries(first: Int = 25, after: String): DeliveryConnection!
+  deliveries(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): DeliveryConnection!
 }
 
+"One edge of a webhook list."
 type WebhookEdge {
+  "This webhook's cursor: after takes it to start after it."
   cursor: String!
+  "The webhook."
   node: Webhook!
 }
 
+"A page of webhooks."
 type WebhookConnection {
+  "The page's webhooks with their cursors."
   edges: [WebhookEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
 "One attempt to deliver an event."
 type Delivery {
+  "The attempt's UUID."
   id: ID!
+  "The event's name, such as paystubs.added."
   event: String!
+  "The event's UUID: the same for every attempt at one event."
   eventId: ID!
+  "Which attempt at this event this was, 1 for the first."
   attempt: Int!
-  "Null when no response arrived."
+  "The HTTP status the endpoint answered; null when no response arrived."
   statusCode: Int
+  "Milliseconds from sending the request to the response (or the failure); 0 for a skipped attempt."
   latencyMs: Float!
   "delivered, retrying, failed or skipped."
   outcome: String!
+  "Why the attempt did not deliver (a status, a network error, or why it was skipped); null when delivered."
   error: String
   "The start of the endpoint's response body (at most 512 bytes), null when none arrived or it was empty."
   responseExcerpt: String
+  "When the event will be tried again; null when it will not (delivered, failed, skipped)."
   nextAttempt: Time
+  "When the attempt was made."
   createdAt: Time!
 }
 
+"One edge of a webhook's deliveries."
 type DeliveryEdge {
+  "This delivery's cursor: after takes it to start after it."
   cursor: String!
+  "The delivery attempt."
   node: Delivery!
 }
 
+"A page of delivery attempts."
 type DeliveryConnection {
+  "The page's attempts with their cursors."
   edges: [DeliveryEdge!]!
+  "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
 
 extend type Query {
-  webhook(id: ID!): Webhook
+  "One of this customer's webhooks by id; null when it has none with it."
+  webhook(
+    "The webhook's UUID."
+    id: ID!
+  ): Webhook
   "Oldest first, as GET /v1/webhooks."
-  webhooks(first: Int = 25, after: String): WebhookConnection!
+  webhooks(
+    "Page size, 1 to 100."
+    first: Int = 25
+    "A previous page's endCursor: the page after it."
+    after: String
+  ): WebhookConnection!
 }
 
 extend type Mutation {
   "Sandbox only: delivers a test event to the webhook now and returns the attempt, as POST /v1/sandbox/webhooks/{id}/test."
-  sendTestEvent(webhookId: ID!): Delivery!
+  sendTestEvent(
+    "The webhook's UUID."
+    webhookId: ID!
+  ): Delivery!
 }
 `, BuiltIn: false},
 }

@@ -11,87 +11,137 @@ import (
 	"time"
 )
 
+// A page of accounts.
 type AccountConnection struct {
-	Edges    []*AccountEdge `json:"edges"`
-	PageInfo *PageInfo      `json:"pageInfo"`
+	// The page's accounts with their cursors.
+	Edges []*AccountEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 	// How many accounts the list has in all, when that is cheap to say (an end user's accounts).
 	TotalCount *int `json:"totalCount,omitempty"`
 }
 
+// One edge of a list of accounts.
 type AccountEdge struct {
-	Cursor string          `json:"cursor"`
-	Node   *domain.Account `json:"node"`
+	// This account's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The account.
+	Node *domain.Account `json:"node"`
 }
 
+// The same filter as GET /v1/accounts; every field set narrows.
 type AccountFilter struct {
-	Connected        *bool                    `json:"connected,omitempty"`
+	// Only connected (true) or disconnected (false) accounts.
+	Connected *bool `json:"connected,omitempty"`
+	// Only accounts with this monitoring status.
 	MonitoringStatus *domain.MonitoringStatus `json:"monitoringStatus,omitempty"`
-	PlatformID       *string                  `json:"platformId,omitempty"`
-	EndUserID        *string                  `json:"endUserId,omitempty"`
+	// Only accounts on this platform (its UUID).
+	PlatformID *string `json:"platformId,omitempty"`
+	// Only this end user's accounts (REST's end_user_id).
+	EndUserID *string `json:"endUserId,omitempty"`
 }
 
+// How much of the paycheck a direct deposit switch sends; REST's allocation.
 type AllocationInput struct {
 	// amount, percentage or remainder.
 	Type *string `json:"type,omitempty"`
 	// Dollars (at most two decimals) for amount; a whole percentage for percentage.
-	Value   *Decimal                 `json:"value,omitempty"`
+	Value *Decimal `json:"value,omitempty"`
+	// Where the pay goes: a direct_deposit_switch needs one.
 	Targets []*AllocationTargetInput `json:"targets,omitempty"`
 }
 
+// A bank account a switched paycheck is sent to; REST's allocation.targets[].
 type AllocationTargetInput struct {
-	Name          *string `json:"name,omitempty"`
-	Type          string  `json:"type"`
-	AccountNumber string  `json:"accountNumber"`
-	RoutingNumber string  `json:"routingNumber"`
+	// The account's name as the user knows it (Everyday Checking); optional.
+	Name *string `json:"name,omitempty"`
+	// checking or savings.
+	Type string `json:"type"`
+	// The account number, digits only; kept sealed and shown afterwards only by its last four digits.
+	AccountNumber string `json:"accountNumber"`
+	// The nine-digit ABA routing number.
+	RoutingNumber string `json:"routingNumber"`
 }
 
 // The body of POST /v1/link_tokens, current form.
 type CreateLinkTokenInput struct {
-	OrgName                       string                 `json:"orgName"`
-	EndUserID                     *string                `json:"endUserId,omitempty"`
-	Solution                      *string                `json:"solution,omitempty"`
-	Features                      []string               `json:"features,omitempty"`
-	RequiredJobs                  []string               `json:"requiredJobs,omitempty"`
-	Allocation                    *AllocationInput       `json:"allocation,omitempty"`
-	EmployerID                    *string                `json:"employerId,omitempty"`
-	PlatformID                    *string                `json:"platformId,omitempty"`
-	AccountID                     *string                `json:"accountId,omitempty"`
-	SkipIntroScreen               *bool                  `json:"skipIntroScreen,omitempty"`
-	DisableDirectDepositSplitting *bool                  `json:"disableDirectDepositSplitting,omitempty"`
-	Language                      *string                `json:"language,omitempty"`
-	PlatformMatching              *PlatformMatchingInput `json:"platformMatching,omitempty"`
+	// The organization name Link shows the user, 3 to 30 characters.
+	OrgName string `json:"orgName"`
+	// The customer's own id for the user (REST's end_user_id, at most 255 characters); required unless accountId is set.
+	EndUserID *string `json:"endUserId,omitempty"`
+	// The product Link presents: Verify, Bill Switch, Bill Manager, Paycheck Viewer, Switch Kit or Deposit Switch.
+	Solution *string `json:"solution,omitempty"`
+	// Jobs Link may run beyond the required ones, as job names (identity, paystubs, ...).
+	Features []string `json:"features,omitempty"`
+	// Jobs the user's platform must support, as job names (direct_deposit_switch, ...).
+	RequiredJobs []string `json:"requiredJobs,omitempty"`
+	// How much of the paycheck a switch sends, and where.
+	Allocation *AllocationInput `json:"allocation,omitempty"`
+	// Routes the user straight to this employer (its UUID); they cannot choose another.
+	EmployerID *string `json:"employerId,omitempty"`
+	// Routes the user straight to this platform (its UUID); they cannot choose another.
+	PlatformID *string `json:"platformId,omitempty"`
+	// An account to update (On Demand Updates): its UUID, from account.added or Link's login event.
+	AccountID *string `json:"accountId,omitempty"`
+	// Opens Link past its intro screen; may not be true with platformMatching.
+	SkipIntroScreen *bool `json:"skipIntroScreen,omitempty"`
+	// Allows only a full switch of the paycheck, never a partial one.
+	DisableDirectDepositSplitting *bool `json:"disableDirectDepositSplitting,omitempty"`
+	// Link's language: en (the default) or es.
+	Language *string `json:"language,omitempty"`
+	// Who the user is, for Link to find their platform.
+	PlatformMatching *PlatformMatchingInput `json:"platformMatching,omitempty"`
 }
 
+// The body of POST /v1/webhooks.
 type CreateWebhookInput struct {
-	URL           string                `json:"url"`
-	EnabledEvents []string              `json:"enabledEvents"`
-	Version       string                `json:"version"`
-	Status        *domain.WebhookStatus `json:"status,omitempty"`
+	// The https:// URL to post events to, at most 2048 characters, without credentials.
+	URL string `json:"url"`
+	// The event names to deliver (account.added, paystubs.added, voie_report.refreshed, ...); REST's enabled_events.
+	EnabledEvents []string `json:"enabledEvents"`
+	// The API version (YYYY-MM-DD, 2023-04-18 or later) to shape events for.
+	Version string `json:"version"`
+	// active (the default) or paused.
+	Status *domain.WebhookStatus `json:"status,omitempty"`
 }
 
+// A link token just created, with the value Link opens with.
 type CreatedLinkToken struct {
+	// The token's record, as linkToken(id:) reads it; it expires an hour after creation.
 	LinkToken *domain.LinkToken `json:"linkToken"`
 	// The value Link opens with, shown only here.
 	Token string `json:"token"`
 }
 
+// A page of delivery attempts.
 type DeliveryConnection struct {
-	Edges    []*DeliveryEdge `json:"edges"`
-	PageInfo *PageInfo       `json:"pageInfo"`
+	// The page's attempts with their cursors.
+	Edges []*DeliveryEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a webhook's deliveries.
 type DeliveryEdge struct {
-	Cursor string           `json:"cursor"`
-	Node   *domain.Delivery `json:"node"`
+	// This delivery's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The delivery attempt.
+	Node *domain.Delivery `json:"node"`
 }
 
 // A document of an end user, with a fresh signed link to its PDF.
 type Document struct {
-	ID                    string    `json:"id"`
-	CreatedAt             time.Time `json:"createdAt"`
-	DocumentType          string    `json:"documentType"`
-	AccountID             *string   `json:"accountId,omitempty"`
-	DownloadURL           string    `json:"downloadUrl"`
+	// The document's UUID, REST's id.
+	ID string `json:"id"`
+	// When it was stored.
+	CreatedAt time.Time `json:"createdAt"`
+	// Its kind, as DocumentType's values spell it: w2 or direct_deposit_form.
+	DocumentType string `json:"documentType"`
+	// The account it came from; null when it came from none.
+	AccountID *string `json:"accountId,omitempty"`
+	// A signed link to its PDF, valid until downloadUrlExpiration; no secret needed.
+	DownloadURL string `json:"downloadUrl"`
+	// When downloadUrl stops working; ask again for a fresh one.
 	DownloadURLExpiration time.Time `json:"downloadUrlExpiration"`
 	// For W-2 documents.
 	W2 *domain.W2 `json:"w2,omitempty"`
@@ -99,63 +149,96 @@ type Document struct {
 
 func (Document) IsNode() {}
 
+// A page of documents.
 type DocumentConnection struct {
-	Edges    []*DocumentEdge `json:"edges"`
-	PageInfo *PageInfo       `json:"pageInfo"`
+	// The page's documents with their cursors.
+	Edges []*DocumentEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a list of documents.
 type DocumentEdge struct {
-	Cursor string    `json:"cursor"`
-	Node   *Document `json:"node"`
+	// This document's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The document.
+	Node *Document `json:"node"`
 }
 
+// A page of employers.
 type EmployerConnection struct {
-	Edges    []*EmployerEdge `json:"edges"`
-	PageInfo *PageInfo       `json:"pageInfo"`
+	// The page's employers with their cursors.
+	Edges []*EmployerEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a list of employers.
 type EmployerEdge struct {
-	Cursor string           `json:"cursor"`
-	Node   *domain.Employer `json:"node"`
+	// This employer's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The employer.
+	Node *domain.Employer `json:"node"`
 }
 
+// A page of end users.
 type EndUserConnection struct {
-	Edges    []*EndUserEdge `json:"edges"`
-	PageInfo *PageInfo      `json:"pageInfo"`
+	// The page's end users with their cursors.
+	Edges []*EndUserEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a list of end users.
 type EndUserEdge struct {
-	Cursor string          `json:"cursor"`
-	Node   *domain.EndUser `json:"node"`
+	// This end user's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The end user.
+	Node *domain.EndUser `json:"node"`
 }
 
 // The payment method a bill switch set.
 type JobBill struct {
 	// card or ach.
-	Type                  string  `json:"type"`
-	CardName              *string `json:"cardName,omitempty"`
-	LastFourCardNumber    *string `json:"lastFourCardNumber,omitempty"`
-	AccountName           *string `json:"accountName,omitempty"`
-	AccountType           *string `json:"accountType,omitempty"`
+	Type string `json:"type"`
+	// The card's name; null for ach.
+	CardName *string `json:"cardName,omitempty"`
+	// The card number's last four digits; null for ach.
+	LastFourCardNumber *string `json:"lastFourCardNumber,omitempty"`
+	// The bank account's name; null for a card.
+	AccountName *string `json:"accountName,omitempty"`
+	// checking or savings; null for a card.
+	AccountType *string `json:"accountType,omitempty"`
+	// The bank account number's last four digits; null for a card.
 	LastFourAccountNumber *string `json:"lastFourAccountNumber,omitempty"`
 }
 
+// A page of jobs.
 type JobConnection struct {
-	Edges    []*JobEdge `json:"edges"`
-	PageInfo *PageInfo  `json:"pageInfo"`
+	// The page's jobs with their cursors.
+	Edges []*JobEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a list of jobs.
 type JobEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   *domain.Job `json:"node"`
+	// This job's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The job.
+	Node *domain.Job `json:"node"`
 }
 
 // The same filter as GET /v1/jobs.
 type JobFilter struct {
-	Types       []domain.JobType `json:"types,omitempty"`
-	Outcome     *domain.Outcome  `json:"outcome,omitempty"`
-	AccountID   *string          `json:"accountId,omitempty"`
-	LinkTokenID *string          `json:"linkTokenId,omitempty"`
+	// Only jobs of these types.
+	Types []domain.JobType `json:"types,omitempty"`
+	// Only jobs with this outcome.
+	Outcome *domain.Outcome `json:"outcome,omitempty"`
+	// Only this account's jobs (its UUID).
+	AccountID *string `json:"accountId,omitempty"`
+	// Only jobs of accounts connected with this link token (its UUID).
+	LinkTokenID *string `json:"linkTokenId,omitempty"`
 	// Completed after this time.
 	From *time.Time `json:"from,omitempty"`
 	// Completed before this time.
@@ -168,7 +251,8 @@ type JobRead struct {
 	Count int `json:"count"`
 	// The paystubs' pay-date range (paystubs jobs).
 	FromPayDate *string `json:"fromPayDate,omitempty"`
-	ToPayDate   *string `json:"toPayDate,omitempty"`
+	// The last pay date of the paystubs read (paystubs jobs); null for other jobs.
+	ToPayDate *string `json:"toPayDate,omitempty"`
 	// complete once every object was read.
 	SyncStatus string `json:"syncStatus"`
 	// The newest tax year read (tax_forms jobs).
@@ -177,140 +261,211 @@ type JobRead struct {
 	DocumentType *string `json:"documentType,omitempty"`
 }
 
+// The writes REST offers, running the same domain code and validation. A member with the viewer role may run none (ROLE_FORBIDDEN).
 type Mutation struct {
 }
 
 // How a tenant's integration did over its last days: the dashboard's overview.
 type Overview struct {
+	// Accounts of this customer and mode connected now (not only those connected in the window).
 	AccountsConnected int `json:"accountsConnected"`
 	// One entry per day (UTC), oldest first, today last.
 	JobsByDay []*domain.JobDay `json:"jobsByDay"`
-	// Webhook delivery attempts over the same days, by outcome.
+	// Webhook delivery attempts over the same days that the endpoint acknowledged with a 200.
 	DeliveriesDelivered int `json:"deliveriesDelivered"`
-	DeliveriesRetrying  int `json:"deliveriesRetrying"`
-	DeliveriesFailed    int `json:"deliveriesFailed"`
-	// delivered ÷ (delivered + retrying + failed); null when there were no attempts.
+	// Delivery attempts over the same days that failed and will be tried again.
+	DeliveriesRetrying int `json:"deliveriesRetrying"`
+	// Delivery attempts over the same days that failed for the last time.
+	DeliveriesFailed int `json:"deliveriesFailed"`
+	// delivered ÷ (delivered + retrying + failed), from 0 to 1; skipped attempts do not count; null when there were no attempts.
 	DeliverySuccessRate *float64 `json:"deliverySuccessRate,omitempty"`
 }
 
 // Relay page information. endCursor is REST's opaque cursor.
 type PageInfo struct {
-	HasNextPage bool    `json:"hasNextPage"`
-	EndCursor   *string `json:"endCursor,omitempty"`
+	// Whether another page follows this one: pass endCursor as after to read it.
+	HasNextPage bool `json:"hasNextPage"`
+	// The cursor of the page's last edge, the same opaque cursor REST's next_cursor would be; null on an empty page.
+	EndCursor *string `json:"endCursor,omitempty"`
 }
 
+// A page of paystubs.
 type PaystubConnection struct {
-	Edges    []*PaystubEdge `json:"edges"`
-	PageInfo *PageInfo      `json:"pageInfo"`
+	// The page's paystubs with their cursors.
+	Edges []*PaystubEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a list of paystubs.
 type PaystubEdge struct {
-	Cursor string          `json:"cursor"`
-	Node   *domain.Paystub `json:"node"`
+	// This paystub's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The paystub.
+	Node *domain.Paystub `json:"node"`
 }
 
+// A page of platforms.
 type PlatformConnection struct {
-	Edges    []*PlatformEdge `json:"edges"`
-	PageInfo *PageInfo       `json:"pageInfo"`
+	// The page's platforms with their cursors.
+	Edges []*PlatformEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a list of platforms.
 type PlatformEdge struct {
-	Cursor string           `json:"cursor"`
-	Node   *domain.Platform `json:"node"`
+	// This platform's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The platform.
+	Node *domain.Platform `json:"node"`
 }
 
+// What the user is, so Link can find their payroll platform for them; REST's end_user.platform_matching. Deleted after use.
 type PlatformMatchingInput struct {
-	SocialSecurityNumber   *string `json:"socialSecurityNumber,omitempty"`
+	// All nine digits; required without socialSecurityLastFour, and matches better.
+	SocialSecurityNumber *string `json:"socialSecurityNumber,omitempty"`
+	// The last four digits; required without socialSecurityNumber.
 	SocialSecurityLastFour *string `json:"socialSecurityLastFour,omitempty"`
-	FirstName              *string `json:"firstName,omitempty"`
-	LastName               *string `json:"lastName,omitempty"`
-	DateOfBirth            *string `json:"dateOfBirth,omitempty"`
-	MobilePhoneNumber      *string `json:"mobilePhoneNumber,omitempty"`
-	HomeAddressZipCode     *string `json:"homeAddressZipCode,omitempty"`
-	Email                  *string `json:"email,omitempty"`
+	// Required.
+	FirstName *string `json:"firstName,omitempty"`
+	// Required.
+	LastName *string `json:"lastName,omitempty"`
+	// YYYY-MM-DD. Required.
+	DateOfBirth *string `json:"dateOfBirth,omitempty"`
+	// Ten digits, no country code. Required.
+	MobilePhoneNumber *string `json:"mobilePhoneNumber,omitempty"`
+	// Five digits. Required.
+	HomeAddressZipCode *string `json:"homeAddressZipCode,omitempty"`
+	// A valid e-mail address; optional.
+	Email *string `json:"email,omitempty"`
 }
 
 // A product of an account and when it was last read or changed.
 type ProductTime struct {
-	Product string    `json:"product"`
-	At      time.Time `json:"at"`
+	// The product's name: identity, employment, income, paystubs, direct_deposit_allocations, shifts or tax_forms.
+	Product string `json:"product"`
+	// When it was read or changed.
+	At time.Time `json:"at"`
 }
 
+// The reads: the directory, and the caller's customer's end users, accounts, jobs, link tokens and webhooks in the caller's mode.
 type Query struct {
 }
 
+// A shift worked, from a time and attendance platform: REST's shifts.
 type Shift struct {
-	ID        string            `json:"id"`
-	StartDate string            `json:"startDate"`
-	EndDate   string            `json:"endDate"`
-	Timezone  string            `json:"timezone"`
-	StartedAt time.Time         `json:"startedAt"`
-	EndedAt   time.Time         `json:"endedAt"`
-	Earnings  []*domain.PayLine `json:"earnings"`
+	// The shift's UUID.
+	ID string `json:"id"`
+	// The day it started, in its timezone.
+	StartDate string `json:"startDate"`
+	// The day it ended, in its timezone.
+	EndDate string `json:"endDate"`
+	// The IANA timezone it was worked in, such as America/Chicago.
+	Timezone string `json:"timezone"`
+	// The first clock-in.
+	StartedAt time.Time `json:"startedAt"`
+	// The last clock-out.
+	EndedAt time.Time `json:"endedAt"`
+	// What it paid.
+	Earnings []*domain.PayLine `json:"earnings"`
 }
 
+// A page of shifts.
 type ShiftConnection struct {
-	Edges    []*ShiftEdge `json:"edges"`
-	PageInfo *PageInfo    `json:"pageInfo"`
+	// The page's shifts with their cursors.
+	Edges []*ShiftEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a list of shifts.
 type ShiftEdge struct {
+	// This shift's cursor: after takes it to start after it.
 	Cursor string `json:"cursor"`
-	Node   *Shift `json:"node"`
+	// The shift.
+	Node *Shift `json:"node"`
 }
 
+// Live updates over a websocket (graphql-transport-ws at /graphql): a live view, not a record; webhooks are the durable record.
 type Subscription struct {
 }
 
+// A tax form read by a tax_forms job: REST's tax_forms.
 type TaxForm struct {
-	ID       string `json:"id"`
-	Year     string `json:"year"`
+	// The tax form's UUID.
+	ID string `json:"id"`
+	// The tax year, YYYY.
+	Year string `json:"year"`
+	// The form's kind: W-2.
 	FormType string `json:"formType"`
 	// The end-user document with its PDF.
-	DocumentID string     `json:"documentId"`
-	W2         *domain.W2 `json:"w2"`
+	DocumentID string `json:"documentId"`
+	// The form's figures.
+	W2 *domain.W2 `json:"w2"`
 }
 
+// A page of tax forms.
 type TaxFormConnection struct {
-	Edges    []*TaxFormEdge `json:"edges"`
-	PageInfo *PageInfo      `json:"pageInfo"`
+	// The page's tax forms with their cursors.
+	Edges []*TaxFormEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a list of tax forms.
 type TaxFormEdge struct {
-	Cursor string   `json:"cursor"`
-	Node   *TaxForm `json:"node"`
+	// This form's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The tax form.
+	Node *TaxForm `json:"node"`
 }
 
+// The body of PATCH /v1/webhooks/{id}: a field left out (null) stays as it is.
 type UpdateWebhookInput struct {
-	URL           *string               `json:"url,omitempty"`
-	EnabledEvents []string              `json:"enabledEvents,omitempty"`
-	Status        *domain.WebhookStatus `json:"status,omitempty"`
+	// A new https:// URL.
+	URL *string `json:"url,omitempty"`
+	// The new list of event names, replacing the old one.
+	EnabledEvents []string `json:"enabledEvents,omitempty"`
+	// active or paused.
+	Status *domain.WebhookStatus `json:"status,omitempty"`
 }
 
 // Who is calling: a workspace member signed in to the dashboard.
 type Viewer struct {
+	// The member's email address, as they sign in with it.
 	Email string `json:"email"`
 	// administrator, developer or viewer.
-	Role          string `json:"role"`
+	Role string `json:"role"`
+	// The name of the member's workspace (customer).
 	WorkspaceName string `json:"workspaceName"`
-	Mode          string `json:"mode"`
+	// The mode the member's session works in: sandbox, development or production.
+	Mode string `json:"mode"`
 }
 
+// A page of webhooks.
 type WebhookConnection struct {
-	Edges    []*WebhookEdge `json:"edges"`
-	PageInfo *PageInfo      `json:"pageInfo"`
+	// The page's webhooks with their cursors.
+	Edges []*WebhookEdge `json:"edges"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// One edge of a webhook list.
 type WebhookEdge struct {
-	Cursor string          `json:"cursor"`
-	Node   *domain.Webhook `json:"node"`
+	// This webhook's cursor: after takes it to start after it.
+	Cursor string `json:"cursor"`
+	// The webhook.
+	Node *domain.Webhook `json:"node"`
 }
 
 // A stored document's kind. Enums may gain values: treat one you do not know as "other".
 type DocumentType string
 
 const (
-	DocumentTypeW2                DocumentType = "w2"
+	// REST's w2: a W-2 read by a tax_forms job.
+	DocumentTypeW2 DocumentType = "w2"
+	// REST's direct_deposit_form: a direct deposit form Payline made for a switch.
 	DocumentTypeDirectDepositForm DocumentType = "direct_deposit_form"
 )
 
