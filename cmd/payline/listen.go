@@ -23,16 +23,17 @@ import (
 // webhooks runs `payline webhooks listen`.
 func (e environment) webhooks(ctx context.Context, args []string) error {
 	if len(args) == 0 || args[0] != "listen" {
-		fmt.Fprint(e.stderr, "usage: payline webhooks listen --forward-to URL [--api-url URL] [--events a,b] [--version V]\n")
+		fmt.Fprint(e.stderr, "usage: payline webhooks listen [--forward-to URL] [--api-url URL] [--events a,b] [--version V]\n")
 		return errUsage
 	}
 	fs := e.flagSet("webhooks listen")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "usage: payline webhooks listen --forward-to URL [--api-url URL] [--events a,b] [--version V]\n"+
+		fmt.Fprint(e.stderr, "usage: payline webhooks listen [--forward-to URL] [--api-url URL] [--events a,b] [--version V]\n"+
 			"The API secret comes from PAYLINE_API_SECRET (a sandbox or development secret; never a flag, so it stays out of the process list).\n")
 		fs.PrintDefaults()
 	}
-	forwardTo := fs.String("forward-to", "", "local URL each delivery is POSTed to, such as http://localhost:3000/hook (required)")
+	forwardTo := fs.String("forward-to", "", "local URL each delivery is POSTed to, such as http://localhost:3000/hook; "+
+		"without it each delivery's body is printed and answered 200 here")
 	defaultURL := e.getenv("PAYLINE_PUBLIC_URL")
 	if defaultURL == "" {
 		defaultURL = "http://" + e.envOr("PAYLINE_ADDR", "127.0.0.1:8080")
@@ -45,18 +46,16 @@ func (e environment) webhooks(ctx context.Context, args []string) error {
 		return err
 	}
 	secret := strings.TrimSpace(e.getenv("PAYLINE_API_SECRET"))
-	switch {
-	case *forwardTo == "":
-		fmt.Fprintln(e.stderr, "payline webhooks listen: --forward-to is required, for example --forward-to http://localhost:3000/hook")
-		return errUsage
-	case secret == "":
+	if secret == "" {
 		fmt.Fprintln(e.stderr, "payline webhooks listen: set PAYLINE_API_SECRET to a sandbox or development API secret (it is not taken as a flag, so it stays out of the process list)")
 		return errUsage
 	}
-	target, err := url.Parse(*forwardTo)
-	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
-		fmt.Fprintf(e.stderr, "payline webhooks listen: --forward-to must be an http:// or https:// URL, got %q\n", *forwardTo)
-		return errUsage
+	if *forwardTo != "" {
+		target, err := url.Parse(*forwardTo)
+		if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+			fmt.Fprintf(e.stderr, "payline webhooks listen: --forward-to must be an http:// or https:// URL, got %q\n", *forwardTo)
+			return errUsage
+		}
 	}
 	return listen(ctx, e.stdout, *apiURL, secret, *forwardTo, *events, *version)
 }
@@ -64,7 +63,9 @@ func (e environment) webhooks(ctx context.Context, args []string) error {
 // listen connects to the server's listener endpoint, forwards each
 // delivery to forwardTo with its headers and signature, prints a line
 // per delivery and reports each local answer back, until ctx ends or the
-// server closes the connection.
+// server closes the connection. Without forwardTo it prints each
+// delivery's body and answers 200 itself, so a first try needs no
+// receiver (as stripe listen does).
 func listen(ctx context.Context, out io.Writer, apiURL, secret, forwardTo, events, version string) error {
 	// The API secret goes with the connection: https, or http on this
 	// machine only, and no redirect followed with it.
@@ -103,8 +104,13 @@ func listen(ctx context.Context, out io.Writer, apiURL, secret, forwardTo, event
 	if err := wsjson.Read(ctx, conn, &ready); err != nil || ready.Type != "ready" {
 		return fmt.Errorf("the server did not start the listener: %v", err)
 	}
-	fmt.Fprintf(out, "Ready. Forwarding %d event types (version %s) to %s as webhook %s. Ctrl-C stops.\n",
-		len(ready.EnabledEvents), ready.Version, forwardTo, ready.WebhookID)
+	if forwardTo == "" {
+		fmt.Fprintf(out, "Ready. Printing %d event types (version %s) here, answering 200, as webhook %s. Ctrl-C stops.\n",
+			len(ready.EnabledEvents), ready.Version, ready.WebhookID)
+	} else {
+		fmt.Fprintf(out, "Ready. Forwarding %d event types (version %s) to %s as webhook %s. Ctrl-C stops.\n",
+			len(ready.EnabledEvents), ready.Version, forwardTo, ready.WebhookID)
+	}
 	client := &http.Client{Timeout: domain.ListenerAnswerTimeout - time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for {
@@ -122,21 +128,32 @@ func listen(ctx context.Context, out io.Writer, apiURL, secret, forwardTo, event
 		if m.Type != "delivery" {
 			continue
 		}
-		answer := rest.ListenerMessage{Type: "answer", DeliveryID: m.DeliveryID}
-		start := time.Now()
-		status, ferr := forward(ctx, client, forwardTo, m)
-		answer.StatusCode = status
-		line := fmt.Sprintf("%s  %-36s %s  → %d %s (%d ms)", time.Now().Format("15:04:05"), m.Event, m.EventID,
-			status, http.StatusText(status), time.Since(start).Milliseconds())
-		if ferr != nil {
-			answer.Error = ferr.Error()
-			line = fmt.Sprintf("%s  %-36s %s  → no answer: %v", time.Now().Format("15:04:05"), m.Event, m.EventID, ferr)
-		}
+		answer, line := deliver(ctx, client, forwardTo, m)
 		fmt.Fprintln(out, line)
 		if err := wsjson.Write(ctx, conn, answer); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("report the answer to %s: %w", apiURL, err)
 		}
 	}
+}
+
+// deliver hands one delivery to the local receiver, or prints its body
+// and answers 200 when there is none, and returns the answer for the
+// server and the line to print.
+func deliver(ctx context.Context, client *http.Client, forwardTo string, m rest.ListenerMessage) (rest.ListenerMessage, string) {
+	answer := rest.ListenerMessage{Type: "answer", DeliveryID: m.DeliveryID}
+	if forwardTo == "" {
+		answer.StatusCode = http.StatusOK
+		return answer, fmt.Sprintf("%s  %-36s %s  → printed, 200\n%s", time.Now().Format("15:04:05"), m.Event, m.EventID, m.Body)
+	}
+	start := time.Now()
+	status, err := forward(ctx, client, forwardTo, m)
+	answer.StatusCode = status
+	if err != nil {
+		answer.Error = err.Error()
+		return answer, fmt.Sprintf("%s  %-36s %s  → no answer: %v", time.Now().Format("15:04:05"), m.Event, m.EventID, err)
+	}
+	return answer, fmt.Sprintf("%s  %-36s %s  → %d %s (%d ms)", time.Now().Format("15:04:05"), m.Event, m.EventID,
+		status, http.StatusText(status), time.Since(start).Milliseconds())
 }
 
 // forward POSTs one delivery to the local receiver exactly as the server

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -123,6 +124,43 @@ func TestWebhooksListen(t *testing.T) {
 			return status == 404
 		})
 	})
+}
+
+// TestWebhooksListenPrints: without --forward-to, `payline webhooks
+// listen` needs no receiver: it prints each delivery's event and body and
+// answers 200, which the delivery log records as delivered.
+func TestWebhooksListenPrints(t *testing.T) {
+	var out strings.Builder
+	m := startMain(t, "sqlite:"+filepath.Join(t.TempDir(), "payline.db"), writerFunc(func(p []byte) (int, error) { return out.Write(p) }))
+	defer m.Close(context.Background())
+	secret := secretLine.FindStringSubmatch(out.String())[1]
+
+	ctx, stop := context.WithCancel(context.Background())
+	var cliMu sync.Mutex
+	var cli strings.Builder
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"webhooks", "listen", "--api-url", "http://" + m.Addr()},
+			writerFunc(func(p []byte) (int, error) { cliMu.Lock(); defer cliMu.Unlock(); return cli.Write(p) }), io.Discard,
+			env("PAYLINE_API_SECRET", secret))
+	}()
+	cliOut := func() string { cliMu.Lock(); defer cliMu.Unlock(); return cli.String() }
+	ready := regexp.MustCompile(`Ready\. Printing .* as webhook ([0-9a-f-]{36})\.`)
+	waitUntil(t, "the listener to be ready", func() bool { return ready.MatchString(cliOut()) })
+	hookID := ready.FindStringSubmatch(cliOut())[1]
+
+	status, test := apiPost(t, m.Addr(), secret, "/v1/sandbox/webhooks/"+hookID+"/test", "")
+	if d, _ := test["data"].(map[string]any); status != 200 || d["status_code"] != float64(200) || d["outcome"] != "delivered" {
+		t.Errorf("sandbox test through the printing listener: %d %v", status, test)
+	}
+	waitUntil(t, "the test event printed", func() bool {
+		return strings.Contains(cliOut(), "webhook.test") && strings.Contains(cliOut(), `"event":"webhook.test"`)
+	})
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("listen returned %v", err)
+	}
+	t.Logf("the CLI printed:\n%s", cliOut())
 }
 
 func fmtJSON(v any) string {

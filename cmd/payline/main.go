@@ -40,9 +40,10 @@ commands:
   members reset-password --customer NAME --email E [--password-stdin]
                               give a member a new password (printed once unless read from stdin),
                               ending their sessions and admin tokens
-  webhooks listen --forward-to URL [--api-url URL] [--events a,b]
+  webhooks listen [--forward-to URL] [--api-url URL] [--events a,b]
                               receive this key's webhooks on a local URL through a connection to the
-                              server (sandbox and development; the secret comes from PAYLINE_API_SECRET)
+                              server, or print them without --forward-to (sandbox and development;
+                              the secret comes from PAYLINE_API_SECRET)
   directory seed [--employers N]
                               load the generated sandbox employer and platform directory
   audit list [--customer NAME] [--limit N] [--json]
