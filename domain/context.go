@@ -109,3 +109,31 @@ func RateLimiterFrom(ctx context.Context) (RateLimiter, bool) {
 	l, ok := ctx.Value(rateLimiterCtxKey{}).(RateLimiter)
 	return l, ok && l != nil
 }
+
+// RateStatus is what a tenant's rate has left: a bucket of Limit requests
+// that refills at PerSecond, Remaining of them free now, full again at
+// ResetAt. Every request and every websocket operation takes one.
+type RateStatus struct {
+	Limit     int
+	Remaining int
+	PerSecond float64
+	ResetAt   time.Time
+}
+
+// RateStatusReader reads a tenant's rate without taking from it; ok is
+// false when the rate is not limited or cannot be read.
+type RateStatusReader func(ctx context.Context, sc Scope) (status RateStatus, ok bool)
+
+type rateStatusCtxKey struct{}
+
+// WithRateStatus returns ctx carrying the reader of its transport's rate
+// limit, so GraphQL can say what is left of it.
+func WithRateStatus(ctx context.Context, r RateStatusReader) context.Context {
+	return context.WithValue(ctx, rateStatusCtxKey{}, r)
+}
+
+// RateStatusFrom returns the reader of ctx's rate limit, if any.
+func RateStatusFrom(ctx context.Context) (RateStatusReader, bool) {
+	r, ok := ctx.Value(rateStatusCtxKey{}).(RateStatusReader)
+	return r, ok && r != nil
+}

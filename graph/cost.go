@@ -107,7 +107,10 @@ func depth(set ast.SelectionSet, fragments ast.FragmentDefinitionList, seen int)
 // costReport adds extensions.cost to every response: the cost computed
 // before the operation ran (requestedQueryCost), what it cost as run
 // (actualQueryCost: 1 per object resolved and 2 per connection), and the
-// limit, so a dashboard can see how close it runs to it.
+// limit, so a dashboard can see how close it runs to it; and, behind a
+// rate limit, throttleStatus in Shopify's names: the caller's request
+// bucket (maximumAvailable, currentlyAvailable after this operation,
+// restoreRate a second), counted in requests, not cost points.
 type costReport struct{}
 
 var _ interface {
@@ -134,9 +137,25 @@ func (*costReport) InterceptResponse(ctx context.Context, next graphql.ResponseH
 	if resp.Extensions == nil {
 		resp.Extensions = map[string]any{}
 	}
-	resp.Extensions["cost"] = map[string]int64{"requestedQueryCost": int64(stats.Complexity),
+	cost := map[string]any{"requestedQueryCost": int64(stats.Complexity),
 		"actualQueryCost": actual.Load(), "limit": int64(stats.ComplexityLimit)}
+	if st, ok := rateStatus(ctx); ok {
+		cost["throttleStatus"] = map[string]any{"maximumAvailable": st.Limit,
+			"currentlyAvailable": st.Remaining, "restoreRate": st.PerSecond}
+	}
+	resp.Extensions["cost"] = cost
 	return resp
+}
+
+// rateStatus reads what is left of the caller's request rate (shared
+// with REST) from the transport that accepted the operation; ok is false
+// when nothing limits it, or outside a server (tests of this package).
+func rateStatus(ctx context.Context) (domain.RateStatus, bool) {
+	read, ok := domain.RateStatusFrom(ctx)
+	if !ok {
+		return domain.RateStatus{}, false
+	}
+	return read(ctx, scope(ctx))
 }
 
 func (*costReport) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {

@@ -156,7 +156,8 @@ func TestGraphQLEveryField(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		rcv := newReceiver(t, always(200))
 		rcv.reply = func(int) string { return `{"received": true}` }
-		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+		// A rate, so that rateLimit answers; one far above what the test sends.
+		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile; s.rest.RateLimit = 10_000 })
 		hookID := f.createWebhook(rcv.srv.URL+"/hooks", `"account.added"`)
 
 		jobs := []string{"direct_deposit_switch", "direct_deposit_allocations", "identity", "employment", "income", "paystubs", "tax_forms"}
@@ -358,6 +359,8 @@ func TestGraphQLEveryField(t *testing.T) {
 				break
 			}
 		}
+
+		c.run(t, f, `{ rateLimit { cost limit remaining resetAt used } }`, nil)
 
 		// The dashboard's own fields, as a signed-in member.
 		f.addMember("acme", "every@acme.test", domain.RoleDeveloper)

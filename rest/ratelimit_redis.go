@@ -9,6 +9,8 @@ import (
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/time/rate"
+
+	"payline/domain"
 )
 
 // redisLimiter keeps each tenant's bucket in Redis (GCRA, redis_rate), so
@@ -40,6 +42,18 @@ func (l *redisLimiter) allow(ctx context.Context, tenant string) (time.Duration,
 		return 0, true
 	}
 	return res.RetryAfter, false
+}
+
+// status asks Redis for the tenant's bucket at a cost of nothing, which
+// reads it without taking a request.
+func (l *redisLimiter) status(ctx context.Context, tenant string) (domain.RateStatus, bool) {
+	res, err := l.limiter.AllowN(ctx, "payline:rate:"+tenant, l.limit, 0)
+	if err != nil {
+		l.log.WarnContext(ctx, "rate limit: Redis did not answer a status read", slog.Any("error", err))
+		return domain.RateStatus{}, false
+	}
+	return domain.RateStatus{Limit: l.limit.Burst, Remaining: res.Remaining, PerSecond: float64(l.every),
+		ResetAt: time.Now().Add(res.ResetAfter)}, true
 }
 
 func (l *redisLimiter) describe() string { return strconv.FormatFloat(float64(l.every), 'f', -1, 64) }

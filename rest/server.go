@@ -532,6 +532,12 @@ func (s *Server) allow(ctx context.Context, sc domain.Scope) error {
 			s.limiter.describe(), wait.Round(time.Millisecond))}
 }
 
+// rateStatus reads what is left of the tenant's rate, for GraphQL's
+// rateLimit and extensions.cost.throttleStatus.
+func (s *Server) rateStatus(ctx context.Context, sc domain.Scope) (domain.RateStatus, bool) {
+	return s.limiter.status(ctx, sc.CustomerID+"/"+string(sc.Mode))
+}
+
 // headerBytes is the size of a request's headers as sent: names, values
 // and the ": " and CRLF around each.
 func headerBytes(h http.Header) int {
@@ -575,6 +581,7 @@ func (s *Server) graphQL(h http.Handler) http.Handler {
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 			ctx = domain.WithRateLimiter(ctx, s.allow)
 		}
+		ctx = domain.WithRateStatus(ctx, s.rateStatus)
 		if s.graphQLPublic != nil && s.graphQLPublic(r) {
 			if s.members != nil && s.graphWebsocketCookie(r) {
 				// The dashboard's websocket: its cookie came with the
@@ -764,6 +771,9 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 // limiter decides whether a tenant may make one more request now.
 type limiter interface {
 	allow(ctx context.Context, tenant string) (wait time.Duration, ok bool)
+	// status reads the tenant's bucket without taking from it; ok is
+	// false when nothing limits the rate or the bucket cannot be read.
+	status(ctx context.Context, tenant string) (st domain.RateStatus, ok bool)
 	describe() string
 }
 
@@ -802,6 +812,24 @@ func (l *keyLimiter) allow(_ context.Context, keyID string) (time.Duration, bool
 		return d, false
 	}
 	return 0, true
+}
+
+// status reads the key's bucket as allow would find it now.
+func (l *keyLimiter) status(_ context.Context, keyID string) (domain.RateStatus, bool) {
+	if l.limit == rate.Inf {
+		return domain.RateStatus{}, false
+	}
+	burst := int(math.Max(1, float64(l.limit)))
+	now := l.clock.Now()
+	tokens := float64(burst)
+	l.mu.Lock()
+	if lim, ok := l.keys[keyID]; ok {
+		tokens = lim.TokensAt(now)
+	}
+	l.mu.Unlock()
+	missing := float64(burst) - math.Max(0, tokens)
+	return domain.RateStatus{Limit: burst, Remaining: int(math.Max(0, math.Floor(tokens))), PerSecond: float64(l.limit),
+		ResetAt: now.Add(time.Duration(missing / float64(l.limit) * float64(time.Second)))}, true
 }
 
 func (l *keyLimiter) describe() string { return strconv.FormatFloat(float64(l.limit), 'f', -1, 64) }

@@ -490,10 +490,19 @@ type ComplexityRoot struct {
 		Overview      func(childComplexity int, days *int) int
 		Platform      func(childComplexity int, id string) int
 		Platforms     func(childComplexity int, first *int, after *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) int
+		RateLimit     func(childComplexity int) int
 		Search        func(childComplexity int, q string, supportedJobs []domain.JobType, responseTypes []domain.ResponseType, amountSupported *bool, platformType *domain.PlatformType, limit *int) int
 		Viewer        func(childComplexity int) int
 		Webhook       func(childComplexity int, id string) int
 		Webhooks      func(childComplexity int, first *int, after *string) int
+	}
+
+	RateLimit struct {
+		Cost      func(childComplexity int) int
+		Limit     func(childComplexity int) int
+		Remaining func(childComplexity int) int
+		ResetAt   func(childComplexity int) int
+		Used      func(childComplexity int) int
 	}
 
 	ReportCompleteness struct {
@@ -2565,6 +2574,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Platforms(childComplexity, args["first"].(*int), args["after"].(*string), args["type"].(*domain.PlatformType), args["includeEsps"].(*bool), args["lastUpdated"].(*time.Time)), true
+	case "Query.rateLimit":
+		if e.ComplexityRoot.Query.RateLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.RateLimit(childComplexity), true
 	case "Query.search":
 		if e.ComplexityRoot.Query.Search == nil {
 			break
@@ -2604,6 +2619,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Webhooks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
+	case "RateLimit.cost":
+		if e.ComplexityRoot.RateLimit.Cost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RateLimit.Cost(childComplexity), true
+	case "RateLimit.limit":
+		if e.ComplexityRoot.RateLimit.Limit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RateLimit.Limit(childComplexity), true
+	case "RateLimit.remaining":
+		if e.ComplexityRoot.RateLimit.Remaining == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RateLimit.Remaining(childComplexity), true
+	case "RateLimit.resetAt":
+		if e.ComplexityRoot.RateLimit.ResetAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RateLimit.ResetAt(childComplexity), true
+	case "RateLimit.used":
+		if e.ComplexityRoot.RateLimit.Used == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RateLimit.Used(childComplexity), true
 
 	case "ReportCompleteness.derived":
 		if e.ComplexityRoot.ReportCompleteness.Derived == nil {
@@ -4557,6 +4603,32 @@ type Mutation {
   ): VerificationReport!
 }
 `, BuiltIn: false},
+	{Name: "../schema/ratelimit.graphqls", Input: `"""
+The calling customer's request rate in this mode, shared with REST and read
+without taking from it: a bucket of limit requests that refills at limit a
+second (10 in the sandbox and development, 50 in production). Every query,
+mutation and websocket operation takes one request from it, whatever its
+extensions.cost; cost points bound one operation (at most 10,000), not the
+rate. A request finding the bucket empty gets HTTP 429 RATE_LIMIT_EXCEEDED.
+"""
+type RateLimit {
+  "What this operation took from the bucket, in requests: 1."
+  cost: Int!
+  "Requests the bucket holds when full: the most that can be sent at once."
+  limit: Int!
+  "Requests that can be sent now, after this one."
+  remaining: Int!
+  "When the bucket will be full again if nothing more is sent; now when it is full."
+  resetAt: Time!
+  "Requests taken and not yet restored: limit minus remaining."
+  used: Int!
+}
+
+extend type Query {
+  "What is left of the caller's request rate; null when this server limits no rate."
+  rateLimit: RateLimit
+}
+`, BuiltIn: false},
 	{Name: "../schema/reports.graphqls", Input: `"A VOIE or VOE report: the JSON of GET /v1/end_users/{id}/verification_reports/{type}."
 type VerificationReport {
   "The report's id, the same across rebuilds."
@@ -5730,6 +5802,22 @@ func (ec *executionContext) childFields_ProductTime(ctx context.Context, field g
 		return ec.fieldContext_ProductTime_at(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProductTime", field.Name)
+}
+
+func (ec *executionContext) childFields_RateLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cost":
+		return ec.fieldContext_RateLimit_cost(ctx, field)
+	case "limit":
+		return ec.fieldContext_RateLimit_limit(ctx, field)
+	case "remaining":
+		return ec.fieldContext_RateLimit_remaining(ctx, field)
+	case "resetAt":
+		return ec.fieldContext_RateLimit_resetAt(ctx, field)
+	case "used":
+		return ec.fieldContext_RateLimit_used(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RateLimit", field.Name)
 }
 
 func (ec *executionContext) childFields_ReportCompleteness(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -353,6 +353,25 @@ type ProductTime struct {
 type Query struct {
 }
 
+// The calling customer's request rate in this mode, shared with REST and read
+// without taking from it: a bucket of limit requests that refills at limit a
+// second (10 in the sandbox and development, 50 in production). Every query,
+// mutation and websocket operation takes one request from it, whatever its
+// extensions.cost; cost points bound one operation (at most 10,000), not the
+// rate. A request finding the bucket empty gets HTTP 429 RATE_LIMIT_EXCEEDED.
+type RateLimit struct {
+	// What this operation took from the bucket, in requests: 1.
+	Cost int `json:"cost"`
+	// Requests the bucket holds when full: the most that can be sent at once.
+	Limit int `json:"limit"`
+	// Requests that can be sent now, after this one.
+	Remaining int `json:"remaining"`
+	// When the bucket will be full again if nothing more is sent; now when it is full.
+	ResetAt time.Time `json:"resetAt"`
+	// Requests taken and not yet restored: limit minus remaining.
+	Used int `json:"used"`
+}
+
 // A shift worked, from a time and attendance platform: REST's shifts.
 type Shift struct {
 	// The shift's UUID.
