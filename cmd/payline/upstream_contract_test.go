@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"payline/domain"
 	"regexp"
 	"strings"
 	"sync"
@@ -136,6 +138,13 @@ func TestRelayContract(t *testing.T) {
 	platform := p.platformID(t)
 	account := p.completeUpstream(t, p.relayToken(t, "dana", "paystubs", "identity", "employment", "income", "tax_forms"), platform)
 	p.waitJobs(t, account, 5, 30*time.Second)
+	// A delivery whose payload names only its account (as a vendor's may)
+	// makes the relay read the account and list its jobs: GET /jobs, which
+	// a session whose deliveries carry their jobs' outcomes never needs.
+	minimal, _ := json.Marshal(map[string]any{"event": "account.added", "event_id": domain.NewID(), "payload": map[string]any{"account_id": account}})
+	if status := p.deliver(t, minimal); status != 200 {
+		t.Fatalf("a minimal delivery answered %d", status)
+	}
 
 	rec.mu.Lock()
 	exchanges := append([]exchange(nil), rec.exchanges...)
