@@ -85,6 +85,9 @@ func (p tab) shoot(name, ready string) {
 		}
 		p.until(name+" ready at "+fmt.Sprint(width), ready)
 		p.until(name+" fits "+fmt.Sprint(width)+" px", `document.documentElement.scrollWidth <= document.documentElement.clientWidth`)
+		p.until("every navigation link whole at "+fmt.Sprint(width)+" px", `[...document.querySelectorAll('nav a')].every(a => {
+			const r = a.getBoundingClientRect(), n = a.parentElement.getBoundingClientRect();
+			return r.left >= n.left && r.right <= n.right + 0.5 && r.right <= document.documentElement.clientWidth + 0.5; })`)
 		png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			p.t.Fatal(err)
@@ -147,6 +150,9 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	p.until("the overview", `!!document.getElementById('stat-accounts')`)
 	if got := p.text("#who"); got != "ada@acme.test (administrator)" {
 		t.Errorf("signed in as %q", got)
+	}
+	if got := p.text("#workspace"); !strings.HasPrefix(got, "acme · ") || !strings.HasSuffix(got, " mode") {
+		t.Errorf("the header names the workspace %q, want the customer and then the mode", got)
 	}
 	p.shoot("overview-empty", `!!document.getElementById('stat-accounts')`)
 

@@ -15,7 +15,7 @@ import (
 // TestBrowserDemoPage opens the Link demo page at a phone's and a
 // desktop's width: its stylesheet applies under its own CSP (no inline
 // styles), nothing scrolls sideways, the modal's card is on screen, and
-// the event log lists the events. PAYLINE_UPDATE_SCREENSHOTS=1 rewrites
+// the event log lists the events, newest first. PAYLINE_UPDATE_SCREENSHOTS=1 rewrites
 // docs/link/demo-*.png.
 func TestBrowserDemoPage(t *testing.T) {
 	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
@@ -42,6 +42,9 @@ func TestBrowserDemoPage(t *testing.T) {
 			m.until("the modal to close", `!document.querySelector('#payline-link-frame')`)
 			m.until("the event log", `document.querySelectorAll('#log li').length === window.paylineEvents.length &&
 				window.paylineEvents.length >= 3 && document.querySelector('#empty').hidden`)
+			m.until("the newest event first in the log", `(() => { const first = document.querySelector('#log li');
+				return first.querySelector('.n').textContent === String(window.paylineEvents.length) &&
+					first.querySelector('.name').textContent === window.paylineEvents[window.paylineEvents.length - 1][0]; })()`)
 			m.until("the page to fit its width with the log", `document.documentElement.scrollWidth <= window.innerWidth`)
 
 			png, err := chromedp.Run(m.ctx, chromedp.FullScreenshot(100))

@@ -147,7 +147,10 @@ function start(s) {
   session = s;
   document.getElementById('signin').hidden = true;
   document.getElementById('app').hidden = false;
-  document.getElementById('workspace').textContent = s.workspace_name + ' · ' + s.mode;
+  // The customer and the mode, each said once: the sandbox's own
+  // customer is named after its mode, and "sandbox · sandbox" said nothing.
+  document.getElementById('workspace').textContent = s.workspace_name === s.mode
+    ? s.mode + ' mode' : s.workspace_name + ' · ' + s.mode + ' mode';
   document.getElementById('who').textContent = s.email + ' (' + s.role + ')';
   route();
 }

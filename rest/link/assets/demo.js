@@ -1,5 +1,6 @@
 // The demo page: opens Link with a token and records every client event
-// in window.paylineEvents (the browser tests read it) and on the page.
+// in window.paylineEvents (the browser tests read it) and on the page,
+// newest first.
 (function () {
   'use strict';
   window.paylineEvents = [];
@@ -26,9 +27,11 @@
     var body = document.createElement('pre');
     body.textContent = JSON.stringify(payload, null, 2);
     li.append(n, title, body);
-    log.append(li);
+    // Newest first: on a phone the latest event is what one looks for,
+    // and it stays above the fold; the numbers keep the order.
+    log.prepend(li);
     empty.hidden = true;
-    count.textContent = '(' + window.paylineEvents.length + ')';
+    count.textContent = '(' + window.paylineEvents.length + ', newest first)';
   }
   document.getElementById('open').onclick = function () {
     PaylineLink.open({
