@@ -125,13 +125,16 @@ func TestSlowBodyCut(t *testing.T) {
 		f := newFixture(t, db)
 		addr := f.http.Listener.Addr().String()
 		api := "x-api-secret: " + f.secret + "\r\nService-Version: " + domain.LatestVersion + "\r\nContent-Type: application/json\r\nContent-Length: 400\r\n"
+		// Link's API reads a body only for a token that opens (a bad one is
+		// refused before its body: TestUploadBodyReadOnlyForAToken).
+		_, linkToken := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "trickler", "required_jobs": ["paystubs"]}`)
 		for _, c := range []struct{ name, head string }{
 			{"an API call", "POST /v1/link_tokens HTTP/1.1\r\nHost: payline\r\n" + api},
 			{"GraphQL", "POST /graphql HTTP/1.1\r\nHost: payline\r\n" + api},
 			{"signing in", signInHead},
 			{"the admin API's sign-in", "POST /v1/admin/token HTTP/1.1\r\nHost: payline\r\nService-Version: " + domain.LatestVersion +
 				"\r\nContent-Type: application/json\r\nContent-Length: 400\r\n"},
-			{"Link's API", "POST /link/v1/api/login HTTP/1.1\r\nHost: payline\r\nAuthorization: Bearer not-a-token\r\nContent-Type: application/json\r\nContent-Length: 400\r\n"},
+			{"Link's API", "POST /link/v1/api/login HTTP/1.1\r\nHost: payline\r\nAuthorization: Bearer " + linkToken + "\r\nContent-Type: application/json\r\nContent-Length: 400\r\n"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				tr := startTrickle(t, addr, c.head+"\r\n{", 1, 100*time.Millisecond) // 10 bytes/s
