@@ -58,7 +58,7 @@ func (r *accountResolver) Jobs(ctx context.Context, obj *domain.Account, filter 
 		return nil, err
 	}
 	return &model.JobConnection{Edges: edges(page, func(c string, n *domain.Job) *model.JobEdge { return &model.JobEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // Paystubs is the resolver for the paystubs field.
@@ -68,7 +68,7 @@ func (r *accountResolver) Paystubs(ctx context.Context, obj *domain.Account, fir
 		return nil, err
 	}
 	return &model.PaystubConnection{Edges: edges(page, func(c string, n *domain.Paystub) *model.PaystubEdge { return &model.PaystubEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // Identity is the resolver for the identity field.
@@ -103,13 +103,14 @@ func (r *accountResolver) Shifts(ctx context.Context, obj *domain.Account, first
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.ShiftConnection{Edges: make([]*model.ShiftEdge, len(page.Items)), PageInfo: pageInfo(page)}
+	conn := &model.ShiftConnection{Edges: make([]*model.ShiftEdge, len(page.Items)), Nodes: make([]*model.Shift, len(page.Items)),
+		PageInfo: pageInfo(page, after)}
 	for i, rec := range page.Items {
 		s, err := shiftOf(rec)
 		if err != nil {
 			return nil, err
 		}
-		conn.Edges[i] = &model.ShiftEdge{Cursor: page.Cursors[i].Encode(), Node: s}
+		conn.Edges[i], conn.Nodes[i] = &model.ShiftEdge{Cursor: page.Cursors[i].Encode(), Node: s}, s
 	}
 	return conn, nil
 }
@@ -120,13 +121,14 @@ func (r *accountResolver) TaxForms(ctx context.Context, obj *domain.Account, fir
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.TaxFormConnection{Edges: make([]*model.TaxFormEdge, len(page.Items)), PageInfo: pageInfo(page)}
+	conn := &model.TaxFormConnection{Edges: make([]*model.TaxFormEdge, len(page.Items)), Nodes: make([]*model.TaxForm, len(page.Items)),
+		PageInfo: pageInfo(page, after)}
 	for i, rec := range page.Items {
 		f, err := taxFormOf(rec)
 		if err != nil {
 			return nil, err
 		}
-		conn.Edges[i] = &model.TaxFormEdge{Cursor: page.Cursors[i].Encode(), Node: f}
+		conn.Edges[i], conn.Nodes[i] = &model.TaxFormEdge{Cursor: page.Cursors[i].Encode(), Node: f}, f
 	}
 	return conn, nil
 }
@@ -168,8 +170,9 @@ func (r *endUserResolver) Accounts(ctx context.Context, obj *domain.EndUser, fir
 		return nil, err
 	}
 	preloadAccounts(ctx, page.Items, "edges", "node")
+	preloadAccounts(ctx, page.Items, "nodes")
 	conn := &model.AccountConnection{Edges: edges(page, func(c string, n *domain.Account) *model.AccountEdge { return &model.AccountEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}
 	if obj.Accounts > 0 {
 		conn.TotalCount = &obj.Accounts
 	}
@@ -186,13 +189,14 @@ func (r *endUserResolver) Documents(ctx context.Context, obj *domain.EndUser, ty
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.DocumentConnection{Edges: make([]*model.DocumentEdge, len(page.Items)), PageInfo: pageInfo(page)}
+	conn := &model.DocumentConnection{Edges: make([]*model.DocumentEdge, len(page.Items)), Nodes: make([]*model.Document, len(page.Items)),
+		PageInfo: pageInfo(page, after)}
 	for i, rec := range page.Items {
 		d, err := documentOf(rec)
 		if err != nil {
 			return nil, err
 		}
-		conn.Edges[i] = &model.DocumentEdge{Cursor: page.Cursors[i].Encode(), Node: d}
+		conn.Edges[i], conn.Nodes[i] = &model.DocumentEdge{Cursor: page.Cursors[i].Encode(), Node: d}, d
 	}
 	return conn, nil
 }
@@ -422,8 +426,9 @@ func (r *queryResolver) EndUsers(ctx context.Context, first *int, after *string)
 		ids[i] = u.ID
 	}
 	preloadEndUsers(ctx, ids, "edges", "node")
+	preloadEndUsers(ctx, ids, "nodes")
 	return &model.EndUserConnection{Edges: edges(page, func(c string, n *domain.EndUser) *model.EndUserEdge { return &model.EndUserEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // Account is the resolver for the account field.
@@ -443,8 +448,9 @@ func (r *queryResolver) Accounts(ctx context.Context, filter *model.AccountFilte
 		return nil, err
 	}
 	preloadAccounts(ctx, page.Items, "edges", "node")
+	preloadAccounts(ctx, page.Items, "nodes")
 	return &model.AccountConnection{Edges: edges(page, func(c string, n *domain.Account) *model.AccountEdge { return &model.AccountEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // Job is the resolver for the job field.
@@ -464,7 +470,7 @@ func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, first
 		return nil, err
 	}
 	return &model.JobConnection{Edges: edges(page, func(c string, n *domain.Job) *model.JobEdge { return &model.JobEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // LinkToken is the resolver for the linkToken field.

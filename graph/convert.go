@@ -37,13 +37,25 @@ func microseconds(t *time.Time) *time.Time {
 	return &u
 }
 
-func pageInfo[T any](p domain.Page[T]) *model.PageInfo {
-	info := &model.PageInfo{HasNextPage: p.Next != nil}
+// pageInfo describes a page read from after (nil for the first page):
+// lists page forward only, so a page has one before it exactly when it
+// was asked for from a cursor.
+func pageInfo[T any](p domain.Page[T], after *string) *model.PageInfo {
+	info := &model.PageInfo{HasNextPage: p.Next != nil, HasPreviousPage: after != nil && *after != ""}
 	if len(p.Cursors) > 0 {
-		c := p.Cursors[len(p.Cursors)-1].Encode()
-		info.EndCursor = &c
+		start, end := p.Cursors[0].Encode(), p.Cursors[len(p.Cursors)-1].Encode()
+		info.StartCursor, info.EndCursor = &start, &end
 	}
 	return info
+}
+
+// nodes is a connection's nodes, the items of its edges in their order.
+func nodes[T any](p domain.Page[T]) []*T {
+	out := make([]*T, len(p.Items))
+	for i := range p.Items {
+		out[i] = &p.Items[i]
+	}
+	return out
 }
 
 // edges makes a connection's edges, each with its item's own cursor.

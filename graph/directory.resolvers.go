@@ -106,7 +106,7 @@ func (r *queryResolver) Employers(ctx context.Context, first *int, after *string
 	}
 	preloadPlatforms(ctx, page.Items)
 	return &model.EmployerConnection{Edges: edges(page, func(c string, n *domain.Employer) *model.EmployerEdge { return &model.EmployerEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // Employer is the resolver for the employer field.
@@ -139,7 +139,7 @@ func (r *queryResolver) Platforms(ctx context.Context, first *int, after *string
 		return nil, err
 	}
 	return &model.PlatformConnection{Edges: edges(page, func(c string, n *domain.Platform) *model.PlatformEdge { return &model.PlatformEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // Platform is the resolver for the platform field.

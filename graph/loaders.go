@@ -382,7 +382,7 @@ func pageKeys(accounts []domain.Account, args pageArgs) []pageKey {
 // preloadPlatforms queues the platforms of a page of employers as one
 // batch when the query will ask for them.
 func preloadPlatforms(ctx context.Context, employers []domain.Employer) {
-	if collected(ctx, "edges", "node", "platform") == nil {
+	if collected(ctx, "edges", "node", "platform") == nil && collected(ctx, "nodes", "platform") == nil {
 		return
 	}
 	ids := make([]string, 0, len(employers))

@@ -66,7 +66,7 @@ func (r *queryResolver) Webhooks(ctx context.Context, first *int, after *string)
 		return nil, err
 	}
 	return &model.WebhookConnection{Edges: edges(page, func(c string, n *domain.Webhook) *model.WebhookEdge { return &model.WebhookEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // Deliveries is the resolver for the deliveries field.
@@ -76,7 +76,7 @@ func (r *webhookResolver) Deliveries(ctx context.Context, obj *domain.Webhook, f
 		return nil, err
 	}
 	return &model.DeliveryConnection{Edges: edges(page, func(c string, n *domain.Delivery) *model.DeliveryEdge { return &model.DeliveryEdge{Cursor: c, Node: n} }),
-		PageInfo: pageInfo(page)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
 }
 
 // Delivery returns generated.DeliveryResolver implementation.

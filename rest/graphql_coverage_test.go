@@ -362,6 +362,17 @@ func TestGraphQLEveryField(t *testing.T) {
 
 		c.run(t, f, `{ rateLimit { cost limit remaining resetAt used } }`, nil)
 
+		// Every connection's nodes, and the rest of PageInfo.
+		c.run(t, f, `{
+			employers(first: 2) { nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
+			platforms(first: 1) { nodes { id } }
+			webhooks(first: 10) { nodes { id deliveries(first: 1) { nodes { id } } } }
+			endUsers(first: 100) { nodes { id documents(first: 1) { nodes { id } } } }
+			jobs(first: 1) { nodes { id } }
+			accounts(first: 100) { nodes { id jobs(first: 1) { nodes { id } } paystubs(first: 1) { nodes { id } }
+				shifts(first: 1) { nodes { id } } taxForms(first: 1) { nodes { id } } } }
+		}`, nil)
+
 		// The dashboard's own fields, as a signed-in member.
 		f.addMember("acme", "every@acme.test", domain.RoleDeveloper)
 		c.run(t, f, `query ($days: Int) { viewer { email role workspaceName mode }

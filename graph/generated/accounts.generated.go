@@ -855,6 +855,38 @@ func (ec *executionContext) fieldContext_AccountConnection_edges(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _AccountConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.AccountConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Account) graphql.Marshaler {
+			return ec.marshalNAccount2ᚕᚖpaylineᚋdomainᚐAccountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Account(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AccountConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AccountConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1544,6 +1576,38 @@ func (ec *executionContext) fieldContext_DocumentConnection_edges(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _DocumentConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.DocumentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚕᚖpaylineᚋgraphᚋmodelᚐDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DocumentConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.DocumentConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2090,6 +2154,38 @@ func (ec *executionContext) fieldContext_EndUserConnection_edges(_ context.Conte
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_EndUserEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EndUserConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.EndUserConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EndUserConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.EndUser) graphql.Marshaler {
+			return ec.marshalNEndUser2ᚕᚖpaylineᚋdomainᚐEndUserᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EndUserConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EndUserConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EndUser(ctx, field)
 		},
 	}
 	return fc, nil
@@ -2971,6 +3067,38 @@ func (ec *executionContext) fieldContext_JobConnection_edges(_ context.Context, 
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_JobEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JobConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.JobConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JobConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Job) graphql.Marshaler {
+			return ec.marshalNJob2ᚕᚖpaylineᚋdomainᚐJobᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JobConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Job(ctx, field)
 		},
 	}
 	return fc, nil
@@ -4361,6 +4489,38 @@ func (ec *executionContext) fieldContext_PaystubConnection_edges(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _PaystubConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.PaystubConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaystubConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Paystub) graphql.Marshaler {
+			return ec.marshalNPaystub2ᚕᚖpaylineᚋdomainᚐPaystubᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaystubConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PaystubConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Paystub(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PaystubConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.PaystubConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4742,6 +4902,38 @@ func (ec *executionContext) fieldContext_ShiftConnection_edges(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _ShiftConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.ShiftConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShiftConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Shift) graphql.Marshaler {
+			return ec.marshalNShift2ᚕᚖpaylineᚋgraphᚋmodelᚐShiftᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShiftConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShiftConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shift(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ShiftConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ShiftConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4980,6 +5172,38 @@ func (ec *executionContext) fieldContext_TaxFormConnection_edges(_ context.Conte
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_TaxFormEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TaxFormConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.TaxFormConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaxFormConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TaxForm) graphql.Marshaler {
+			return ec.marshalNTaxForm2ᚕᚖpaylineᚋgraphᚋmodelᚐTaxFormᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaxFormConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TaxFormConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaxForm(ctx, field)
 		},
 	}
 	return fc, nil
@@ -6089,6 +6313,11 @@ func (ec *executionContext) _AccountConnection(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "nodes":
+			out.Values[i] = ec._AccountConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._AccountConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -6424,6 +6653,11 @@ func (ec *executionContext) _DocumentConnection(ctx context.Context, sel ast.Sel
 			out.Values[i] = graphql.MarshalString("DocumentConnection")
 		case "edges":
 			out.Values[i] = ec._DocumentConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._DocumentConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -6915,6 +7149,11 @@ func (ec *executionContext) _EndUserConnection(ctx context.Context, sel ast.Sele
 			out.Values[i] = graphql.MarshalString("EndUserConnection")
 		case "edges":
 			out.Values[i] = ec._EndUserConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._EndUserConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7679,6 +7918,11 @@ func (ec *executionContext) _JobConnection(ctx context.Context, sel ast.Selectio
 			out.Values[i] = graphql.MarshalString("JobConnection")
 		case "edges":
 			out.Values[i] = ec._JobConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._JobConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -8734,6 +8978,11 @@ func (ec *executionContext) _PaystubConnection(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "nodes":
+			out.Values[i] = ec._PaystubConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._PaystubConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -8974,6 +9223,11 @@ func (ec *executionContext) _ShiftConnection(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "nodes":
+			out.Values[i] = ec._ShiftConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._ShiftConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -9115,6 +9369,11 @@ func (ec *executionContext) _TaxFormConnection(ctx context.Context, sel ast.Sele
 			out.Values[i] = graphql.MarshalString("TaxFormConnection")
 		case "edges":
 			out.Values[i] = ec._TaxFormConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._TaxFormConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -9576,6 +9835,22 @@ func (ec *executionContext) _W2(ctx context.Context, sel ast.SelectionSet, obj *
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAccount2ᚕᚖpaylineᚋdomainᚐAccountᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Account) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAccount2ᚖpaylineᚋdomainᚐAccount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNAccount2ᚖpaylineᚋdomainᚐAccount(ctx context.Context, sel ast.SelectionSet, v *domain.Account) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -9636,6 +9911,22 @@ func (ec *executionContext) marshalNDepositAllocation2ᚖpaylineᚋdomainᚐDepo
 	return ec._DepositAllocation(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNDocument2ᚕᚖpaylineᚋgraphᚋmodelᚐDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Document) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDocument2ᚖpaylineᚋgraphᚋmodelᚐDocument(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNDocument2ᚖpaylineᚋgraphᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v *model.Document) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -9682,6 +9973,22 @@ func (ec *executionContext) marshalNDocumentEdge2ᚖpaylineᚋgraphᚋmodelᚐDo
 	return ec._DocumentEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNEndUser2ᚕᚖpaylineᚋdomainᚐEndUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.EndUser) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEndUser2ᚖpaylineᚋdomainᚐEndUser(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNEndUser2ᚖpaylineᚋdomainᚐEndUser(ctx context.Context, sel ast.SelectionSet, v *domain.EndUser) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -9726,6 +10033,22 @@ func (ec *executionContext) marshalNEndUserEdge2ᚖpaylineᚋgraphᚋmodelᚐEnd
 		return graphql.Null
 	}
 	return ec._EndUserEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJob2ᚕᚖpaylineᚋdomainᚐJobᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Job) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNJob2ᚖpaylineᚋdomainᚐJob(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNJob2ᚖpaylineᚋdomainᚐJob(ctx context.Context, sel ast.SelectionSet, v *domain.Job) graphql.Marshaler {
@@ -10005,6 +10328,22 @@ func (ec *executionContext) marshalNProductTime2ᚖpaylineᚋgraphᚋmodelᚐPro
 	return ec._ProductTime(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNShift2ᚕᚖpaylineᚋgraphᚋmodelᚐShiftᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Shift) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShift2ᚖpaylineᚋgraphᚋmodelᚐShift(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNShift2ᚖpaylineᚋgraphᚋmodelᚐShift(ctx context.Context, sel ast.SelectionSet, v *model.Shift) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -10049,6 +10388,22 @@ func (ec *executionContext) marshalNShiftEdge2ᚖpaylineᚋgraphᚋmodelᚐShift
 		return graphql.Null
 	}
 	return ec._ShiftEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTaxForm2ᚕᚖpaylineᚋgraphᚋmodelᚐTaxFormᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TaxForm) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTaxForm2ᚖpaylineᚋgraphᚋmodelᚐTaxForm(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNTaxForm2ᚖpaylineᚋgraphᚋmodelᚐTaxForm(ctx context.Context, sel ast.SelectionSet, v *model.TaxForm) graphql.Marshaler {

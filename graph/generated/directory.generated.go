@@ -877,6 +877,38 @@ func (ec *executionContext) fieldContext_EmployerConnection_edges(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _EmployerConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.EmployerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmployerConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Employer) graphql.Marshaler {
+			return ec.marshalNEmployer2ᚕᚖpaylineᚋdomainᚐEmployerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmployerConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EmployerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Employer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _EmployerConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.EmployerConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1423,6 +1455,38 @@ func (ec *executionContext) fieldContext_PlatformConnection_edges(_ context.Cont
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PlatformEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlatformConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.PlatformConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlatformConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Platform) graphql.Marshaler {
+			return ec.marshalNPlatform2ᚕᚖpaylineᚋdomainᚐPlatformᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlatformConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlatformConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Platform(ctx, field)
 		},
 	}
 	return fc, nil
@@ -2809,6 +2873,11 @@ func (ec *executionContext) _EmployerConnection(ctx context.Context, sel ast.Sel
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "nodes":
+			out.Values[i] = ec._EmployerConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._EmployerConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -3213,6 +3282,11 @@ func (ec *executionContext) _PlatformConnection(ctx context.Context, sel ast.Sel
 			out.Values[i] = graphql.MarshalString("PlatformConnection")
 		case "edges":
 			out.Values[i] = ec._PlatformConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._PlatformConnection_nodes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -3784,6 +3858,22 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNEmployer2ᚕᚖpaylineᚋdomainᚐEmployerᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Employer) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEmployer2ᚖpaylineᚋdomainᚐEmployer(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNEmployer2ᚖpaylineᚋdomainᚐEmployer(ctx context.Context, sel ast.SelectionSet, v *domain.Employer) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -3866,6 +3956,22 @@ func (ec *executionContext) marshalNJobType2ᚕpaylineᚋdomainᚐJobTypeᚄ(ctx
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNJobType2paylineᚋdomainᚐJobType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPlatform2ᚕᚖpaylineᚋdomainᚐPlatformᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Platform) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPlatform2ᚖpaylineᚋdomainᚐPlatform(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -79,6 +79,7 @@ type ComplexityRoot struct {
 
 	AccountConnection struct {
 		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
 	}
@@ -142,6 +143,7 @@ type ComplexityRoot struct {
 
 	DeliveryConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -174,6 +176,7 @@ type ComplexityRoot struct {
 
 	DocumentConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -215,6 +218,7 @@ type ComplexityRoot struct {
 
 	EmployerConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -246,6 +250,7 @@ type ComplexityRoot struct {
 
 	EndUserConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -301,6 +306,7 @@ type ComplexityRoot struct {
 
 	JobConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -371,8 +377,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	PayLine struct {
@@ -418,6 +426,7 @@ type ComplexityRoot struct {
 
 	PaystubConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -461,6 +470,7 @@ type ComplexityRoot struct {
 
 	PlatformConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -580,6 +590,7 @@ type ComplexityRoot struct {
 
 	ShiftConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -603,6 +614,7 @@ type ComplexityRoot struct {
 
 	TaxFormConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -663,6 +675,7 @@ type ComplexityRoot struct {
 
 	WebhookConnection struct {
 		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
 	}
 
@@ -815,6 +828,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccountConnection.Edges(childComplexity), true
+	case "AccountConnection.nodes":
+		if e.ComplexityRoot.AccountConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountConnection.Nodes(childComplexity), true
 	case "AccountConnection.pageInfo":
 		if e.ComplexityRoot.AccountConnection.PageInfo == nil {
 			break
@@ -1074,6 +1093,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DeliveryConnection.Edges(childComplexity), true
+	case "DeliveryConnection.nodes":
+		if e.ComplexityRoot.DeliveryConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeliveryConnection.Nodes(childComplexity), true
 	case "DeliveryConnection.pageInfo":
 		if e.ComplexityRoot.DeliveryConnection.PageInfo == nil {
 			break
@@ -1198,6 +1223,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentConnection.Edges(childComplexity), true
+	case "DocumentConnection.nodes":
+		if e.ComplexityRoot.DocumentConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentConnection.Nodes(childComplexity), true
 	case "DocumentConnection.pageInfo":
 		if e.ComplexityRoot.DocumentConnection.PageInfo == nil {
 			break
@@ -1359,6 +1390,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EmployerConnection.Edges(childComplexity), true
+	case "EmployerConnection.nodes":
+		if e.ComplexityRoot.EmployerConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmployerConnection.Nodes(childComplexity), true
 	case "EmployerConnection.pageInfo":
 		if e.ComplexityRoot.EmployerConnection.PageInfo == nil {
 			break
@@ -1487,6 +1524,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EndUserConnection.Edges(childComplexity), true
+	case "EndUserConnection.nodes":
+		if e.ComplexityRoot.EndUserConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndUserConnection.Nodes(childComplexity), true
 	case "EndUserConnection.pageInfo":
 		if e.ComplexityRoot.EndUserConnection.PageInfo == nil {
 			break
@@ -1698,6 +1741,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JobConnection.Edges(childComplexity), true
+	case "JobConnection.nodes":
+		if e.ComplexityRoot.JobConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobConnection.Nodes(childComplexity), true
 	case "JobConnection.pageInfo":
 		if e.ComplexityRoot.JobConnection.PageInfo == nil {
 			break
@@ -2017,6 +2066,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "PayLine.amount":
 		if e.ComplexityRoot.PayLine.Amount == nil {
@@ -2202,6 +2263,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PaystubConnection.Edges(childComplexity), true
+	case "PaystubConnection.nodes":
+		if e.ComplexityRoot.PaystubConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaystubConnection.Nodes(childComplexity), true
 	case "PaystubConnection.pageInfo":
 		if e.ComplexityRoot.PaystubConnection.PageInfo == nil {
 			break
@@ -2375,6 +2442,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PlatformConnection.Edges(childComplexity), true
+	case "PlatformConnection.nodes":
+		if e.ComplexityRoot.PlatformConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlatformConnection.Nodes(childComplexity), true
 	case "PlatformConnection.pageInfo":
 		if e.ComplexityRoot.PlatformConnection.PageInfo == nil {
 			break
@@ -2976,6 +3049,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShiftConnection.Edges(childComplexity), true
+	case "ShiftConnection.nodes":
+		if e.ComplexityRoot.ShiftConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShiftConnection.Nodes(childComplexity), true
 	case "ShiftConnection.pageInfo":
 		if e.ComplexityRoot.ShiftConnection.PageInfo == nil {
 			break
@@ -3056,6 +3135,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TaxFormConnection.Edges(childComplexity), true
+	case "TaxFormConnection.nodes":
+		if e.ComplexityRoot.TaxFormConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaxFormConnection.Nodes(childComplexity), true
 	case "TaxFormConnection.pageInfo":
 		if e.ComplexityRoot.TaxFormConnection.PageInfo == nil {
 			break
@@ -3319,6 +3404,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WebhookConnection.Edges(childComplexity), true
+	case "WebhookConnection.nodes":
+		if e.ComplexityRoot.WebhookConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookConnection.Nodes(childComplexity), true
 	case "WebhookConnection.pageInfo":
 		if e.ComplexityRoot.WebhookConnection.PageInfo == nil {
 			break
@@ -3520,6 +3611,8 @@ type EndUserEdge {
 type EndUserConnection {
   "The page's end users with their cursors."
   edges: [EndUserEdge!]!
+  "The page's end users, in the same order as edges, for when their cursors are not needed."
+  nodes: [EndUser!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -3606,6 +3699,8 @@ type AccountEdge {
 type AccountConnection {
   "The page's accounts with their cursors."
   edges: [AccountEdge!]!
+  "The page's accounts, in the same order as edges, for when their cursors are not needed."
+  nodes: [Account!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
   "How many accounts the list has in all, when that is cheap to say (an end user's accounts)."
@@ -3734,6 +3829,8 @@ type JobEdge {
 type JobConnection {
   "The page's jobs with their cursors."
   edges: [JobEdge!]!
+  "The page's jobs, in the same order as edges, for when their cursors are not needed."
+  nodes: [Job!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -3918,6 +4015,8 @@ type PaystubEdge {
 type PaystubConnection {
   "The page's paystubs with their cursors."
   edges: [PaystubEdge!]!
+  "The page's paystubs, in the same order as edges, for when their cursors are not needed."
+  nodes: [Paystub!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -3952,6 +4051,8 @@ type ShiftEdge {
 type ShiftConnection {
   "The page's shifts with their cursors."
   edges: [ShiftEdge!]!
+  "The page's shifts, in the same order as edges, for when their cursors are not needed."
+  nodes: [Shift!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -4008,6 +4109,8 @@ type TaxFormEdge {
 type TaxFormConnection {
   "The page's tax forms with their cursors."
   edges: [TaxFormEdge!]!
+  "The page's tax forms, in the same order as edges, for when their cursors are not needed."
+  nodes: [TaxForm!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -4050,6 +4153,8 @@ type DocumentEdge {
 type DocumentConnection {
   "The page's documents with their cursors."
   edges: [DocumentEdge!]!
+  "The page's documents, in the same order as edges, for when their cursors are not needed."
+  nodes: [Document!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -4159,6 +4264,10 @@ scalar Date
 type PageInfo {
   "Whether another page follows this one: pass endCursor as after to read it."
   hasNextPage: Boolean!
+  "Whether a page comes before this one. Lists page forward only, so this is true exactly when the page was asked for with after."
+  hasPreviousPage: Boolean!
+  "The cursor of the page's first edge; null on an empty page."
+  startCursor: String
   "The cursor of the page's last edge, the same opaque cursor REST's next_cursor would be; null on an empty page."
   endCursor: String
 }
@@ -4362,6 +4471,8 @@ type EmployerEdge {
 type EmployerConnection {
   "The page's employers with their cursors."
   edges: [EmployerEdge!]!
+  "The page's employers, in the same order as edges, for when their cursors are not needed."
+  nodes: [Employer!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -4378,6 +4489,8 @@ type PlatformEdge {
 type PlatformConnection {
   "The page's platforms with their cursors."
   edges: [PlatformEdge!]!
+  "The page's platforms, in the same order as edges, for when their cursors are not needed."
+  nodes: [Platform!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -4916,6 +5029,8 @@ type WebhookEdge {
 type WebhookConnection {
   "The page's webhooks with their cursors."
   edges: [WebhookEdge!]!
+  "The page's webhooks, in the same order as edges, for when their cursors are not needed."
+  nodes: [Webhook!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -4958,6 +5073,8 @@ type DeliveryEdge {
 type DeliveryConnection {
   "The page's attempts with their cursors."
   edges: [DeliveryEdge!]!
+  "The page's attempts, in the same order as edges, for when their cursors are not needed."
+  nodes: [Delivery!]!
   "Whether more follow, and the cursor to read them."
   pageInfo: PageInfo!
 }
@@ -5036,6 +5153,8 @@ func (ec *executionContext) childFields_AccountConnection(ctx context.Context, f
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_AccountConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_AccountConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_AccountConnection_pageInfo(ctx, field)
 	case "totalCount":
@@ -5162,6 +5281,8 @@ func (ec *executionContext) childFields_DeliveryConnection(ctx context.Context, 
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_DeliveryConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_DeliveryConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_DeliveryConnection_pageInfo(ctx, field)
 	}
@@ -5226,6 +5347,8 @@ func (ec *executionContext) childFields_DocumentConnection(ctx context.Context, 
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_DocumentConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_DocumentConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_DocumentConnection_pageInfo(ctx, field)
 	}
@@ -5308,6 +5431,8 @@ func (ec *executionContext) childFields_EmployerConnection(ctx context.Context, 
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_EmployerConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_EmployerConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_EmployerConnection_pageInfo(ctx, field)
 	}
@@ -5370,6 +5495,8 @@ func (ec *executionContext) childFields_EndUserConnection(ctx context.Context, f
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_EndUserConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_EndUserConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_EndUserConnection_pageInfo(ctx, field)
 	}
@@ -5480,6 +5607,8 @@ func (ec *executionContext) childFields_JobConnection(ctx context.Context, field
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_JobConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_JobConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_JobConnection_pageInfo(ctx, field)
 	}
@@ -5600,6 +5729,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -5692,6 +5825,8 @@ func (ec *executionContext) childFields_PaystubConnection(ctx context.Context, f
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_PaystubConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_PaystubConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_PaystubConnection_pageInfo(ctx, field)
 	}
@@ -5778,6 +5913,8 @@ func (ec *executionContext) childFields_PlatformConnection(ctx context.Context, 
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_PlatformConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_PlatformConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_PlatformConnection_pageInfo(ctx, field)
 	}
@@ -5970,6 +6107,8 @@ func (ec *executionContext) childFields_ShiftConnection(ctx context.Context, fie
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_ShiftConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ShiftConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_ShiftConnection_pageInfo(ctx, field)
 	}
@@ -6006,6 +6145,8 @@ func (ec *executionContext) childFields_TaxFormConnection(ctx context.Context, f
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_TaxFormConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TaxFormConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_TaxFormConnection_pageInfo(ctx, field)
 	}
@@ -6126,6 +6267,8 @@ func (ec *executionContext) childFields_WebhookConnection(ctx context.Context, f
 	switch field.Name {
 	case "edges":
 		return ec.fieldContext_WebhookConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_WebhookConnection_nodes(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_WebhookConnection_pageInfo(ctx, field)
 	}

@@ -346,6 +346,38 @@ func (ec *executionContext) fieldContext_DeliveryConnection_edges(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _DeliveryConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.DeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeliveryConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Delivery) graphql.Marshaler {
+			return ec.marshalNDelivery2ᚕᚖpaylineᚋdomainᚐDeliveryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeliveryConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DeliveryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Delivery(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DeliveryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.DeliveryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -665,6 +697,38 @@ func (ec *executionContext) fieldContext_WebhookConnection_edges(_ context.Conte
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_WebhookEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.WebhookConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚕᚖpaylineᚋdomainᚐWebhookᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
 		},
 	}
 	return fc, nil
@@ -1039,6 +1103,11 @@ func (ec *executionContext) _DeliveryConnection(ctx context.Context, sel ast.Sel
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "nodes":
+			out.Values[i] = ec._DeliveryConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._DeliveryConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -1231,6 +1300,11 @@ func (ec *executionContext) _WebhookConnection(ctx context.Context, sel ast.Sele
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "nodes":
+			out.Values[i] = ec._WebhookConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "pageInfo":
 			out.Values[i] = ec._WebhookConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -1304,6 +1378,22 @@ func (ec *executionContext) _WebhookEdge(ctx context.Context, sel ast.SelectionS
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNDelivery2ᚕᚖpaylineᚋdomainᚐDeliveryᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Delivery) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDelivery2ᚖpaylineᚋdomainᚐDelivery(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNDelivery2ᚖpaylineᚋdomainᚐDelivery(ctx context.Context, sel ast.SelectionSet, v *domain.Delivery) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -1348,6 +1438,22 @@ func (ec *executionContext) marshalNDeliveryEdge2ᚖpaylineᚋgraphᚋmodelᚐDe
 		return graphql.Null
 	}
 	return ec._DeliveryEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhook2ᚕᚖpaylineᚋdomainᚐWebhookᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.Webhook) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhook2ᚖpaylineᚋdomainᚐWebhook(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNWebhook2ᚖpaylineᚋdomainᚐWebhook(ctx context.Context, sel ast.SelectionSet, v *domain.Webhook) graphql.Marshaler {

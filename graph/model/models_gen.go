@@ -15,6 +15,8 @@ import (
 type AccountConnection struct {
 	// The page's accounts with their cursors.
 	Edges []*AccountEdge `json:"edges"`
+	// The page's accounts, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.Account `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 	// How many accounts the list has in all, when that is cheap to say (an end user's accounts).
@@ -117,6 +119,8 @@ type CreatedLinkToken struct {
 type DeliveryConnection struct {
 	// The page's attempts with their cursors.
 	Edges []*DeliveryEdge `json:"edges"`
+	// The page's attempts, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.Delivery `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -153,6 +157,8 @@ func (Document) IsNode() {}
 type DocumentConnection struct {
 	// The page's documents with their cursors.
 	Edges []*DocumentEdge `json:"edges"`
+	// The page's documents, in the same order as edges, for when their cursors are not needed.
+	Nodes []*Document `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -169,6 +175,8 @@ type DocumentEdge struct {
 type EmployerConnection struct {
 	// The page's employers with their cursors.
 	Edges []*EmployerEdge `json:"edges"`
+	// The page's employers, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.Employer `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -185,6 +193,8 @@ type EmployerEdge struct {
 type EndUserConnection struct {
 	// The page's end users with their cursors.
 	Edges []*EndUserEdge `json:"edges"`
+	// The page's end users, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.EndUser `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -217,6 +227,8 @@ type JobBill struct {
 type JobConnection struct {
 	// The page's jobs with their cursors.
 	Edges []*JobEdge `json:"edges"`
+	// The page's jobs, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.Job `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -285,6 +297,10 @@ type Overview struct {
 type PageInfo struct {
 	// Whether another page follows this one: pass endCursor as after to read it.
 	HasNextPage bool `json:"hasNextPage"`
+	// Whether a page comes before this one. Lists page forward only, so this is true exactly when the page was asked for with after.
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The cursor of the page's first edge; null on an empty page.
+	StartCursor *string `json:"startCursor,omitempty"`
 	// The cursor of the page's last edge, the same opaque cursor REST's next_cursor would be; null on an empty page.
 	EndCursor *string `json:"endCursor,omitempty"`
 }
@@ -293,6 +309,8 @@ type PageInfo struct {
 type PaystubConnection struct {
 	// The page's paystubs with their cursors.
 	Edges []*PaystubEdge `json:"edges"`
+	// The page's paystubs, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.Paystub `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -309,6 +327,8 @@ type PaystubEdge struct {
 type PlatformConnection struct {
 	// The page's platforms with their cursors.
 	Edges []*PlatformEdge `json:"edges"`
+	// The page's platforms, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.Platform `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -394,6 +414,8 @@ type Shift struct {
 type ShiftConnection struct {
 	// The page's shifts with their cursors.
 	Edges []*ShiftEdge `json:"edges"`
+	// The page's shifts, in the same order as edges, for when their cursors are not needed.
+	Nodes []*Shift `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -428,6 +450,8 @@ type TaxForm struct {
 type TaxFormConnection struct {
 	// The page's tax forms with their cursors.
 	Edges []*TaxFormEdge `json:"edges"`
+	// The page's tax forms, in the same order as edges, for when their cursors are not needed.
+	Nodes []*TaxForm `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
@@ -466,6 +490,8 @@ type Viewer struct {
 type WebhookConnection struct {
 	// The page's webhooks with their cursors.
 	Edges []*WebhookEdge `json:"edges"`
+	// The page's webhooks, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.Webhook `json:"nodes"`
 	// Whether more follow, and the cursor to read them.
 	PageInfo *PageInfo `json:"pageInfo"`
 }
