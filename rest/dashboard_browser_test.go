@@ -88,6 +88,9 @@ func (p tab) shoot(name, ready string) {
 		p.until("every navigation link whole at "+fmt.Sprint(width)+" px", `[...document.querySelectorAll('nav a')].every(a => {
 			const r = a.getBoundingClientRect(), n = a.parentElement.getBoundingClientRect();
 			return r.left >= n.left && r.right <= n.right + 0.5 && r.right <= document.documentElement.clientWidth + 0.5; })`)
+		// A cell whose content is wider than the cell is clipped or spills
+		// over its neighbour; a table wider than the page scrolls in its box.
+		p.until("no clipped table cell at "+fmt.Sprint(width)+" px", `[...document.querySelectorAll('td, th')].every(c => c.scrollWidth <= c.clientWidth + 1)`)
 		png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			p.t.Fatal(err)
