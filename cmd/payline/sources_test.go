@@ -25,6 +25,9 @@ import (
 // the upstream that holds it, not the platform's preferred one; a
 // platform only the away upstream covers answers UPSTREAM_UNAVAILABLE.
 func TestRelaySeveralSources(t *testing.T) {
+	// Mostly waiting (the upstream away for 30 s): run beside the other
+	// waiting relay test once the package's sequential tests are done.
+	t.Parallel()
 	eachDatabase(t, func(t *testing.T, dbURL string) {
 		logs := &lockedBuffer{}
 		defer func() {

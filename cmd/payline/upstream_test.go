@@ -625,6 +625,9 @@ func (p *relayPair) platformID(t *testing.T) string {
 // its restart (its reconciliation at start, or the upstream's retried
 // delivery, whichever comes first).
 func TestRelayFaults(t *testing.T) {
+	// Mostly waiting (the upstream away for 30 s): run beside the other
+	// waiting relay test once the package's sequential tests are done.
+	t.Parallel()
 	eachDatabase(t, func(t *testing.T, dbURL string) {
 		logs := &lockedBuffer{}
 		p := startRelayPair(t, dbURL, logs)
