@@ -144,7 +144,54 @@ func (s *DirectoryService) Search(ctx context.Context, q SearchQuery) ([]SearchR
 		}
 		snap = s.snapshot.Load()
 	}
-	return snap.index.Search(q), nil
+	res := snap.index.Search(q)
+	if len(res) >= q.Limit {
+		return res, nil
+	}
+	// Fewer than asked for: while a relayed directory's first sync is
+	// under way the upstream may know more. Its employers are kept, so
+	// the next lookup of one costs no request; a fallback that fails
+	// leaves the directory's own answer.
+	more, err := s.fallback.Search(ctx, q)
+	if err != nil || len(more) == 0 {
+		return res, nil
+	}
+	var found []Employer
+	for _, r := range more {
+		if r.Employer != nil {
+			found = append(found, *r.Employer)
+		}
+	}
+	_ = s.Put(ctx, nil, found) // a cache: the sync writes them anyway
+	return mergeResults(res, more, q.Limit), nil
+}
+
+// mergeResults appends to res the results of more it lacks (by kind and
+// id), up to limit.
+func mergeResults(res, more []SearchResult, limit int) []SearchResult {
+	seen := map[string]bool{}
+	key := func(r SearchResult) string {
+		if r.Employer != nil {
+			return "e" + r.Employer.ID
+		}
+		if r.Platform != nil {
+			return "p" + r.Platform.ID
+		}
+		return ""
+	}
+	for _, r := range res {
+		seen[key(r)] = true
+	}
+	for _, r := range more {
+		if len(res) >= limit {
+			break
+		}
+		if k := key(r); k != "" && !seen[k] {
+			seen[k] = true
+			res = append(res, r)
+		}
+	}
+	return res
 }
 
 // RefreshSearchIndex rebuilds the index if the directory changed since it

@@ -40,6 +40,10 @@ type DirectoryFallback interface {
 	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
 	Employer(ctx context.Context, id string) (Employer, error)
 	Platform(ctx context.Context, id string) (Platform, error)
+	// Search answers a search the directory may not answer in full yet
+	// (its first sync under way): nothing once every upstream's directory
+	// is synced, or when none answers.
+	Search(ctx context.Context, q SearchQuery) ([]SearchResult, error)
 }
 
 // NoRelay is the Relay of a mode without an upstream: tokens are this
@@ -70,6 +74,9 @@ func (NoRelay) Employer(context.Context, string) (Employer, error) { return Empl
 
 // Platform implements DirectoryFallback.
 func (NoRelay) Platform(context.Context, string) (Platform, error) { return Platform{}, ErrNoRows }
+
+// Search implements DirectoryFallback: nothing beyond the directory.
+func (NoRelay) Search(context.Context, SearchQuery) ([]SearchResult, error) { return nil, nil }
 
 // Relays are the relay use cases of every upstream a mode relays to, in
 // preference order; empty in a mode without one. The upstream webhook

@@ -47,6 +47,9 @@ type Upstream interface {
 	// Platform reads one platform at the upstream, for one the directory
 	// has not synced yet; ErrNoRows when it has none.
 	Platform(ctx context.Context, id string) (Platform, error)
+	// Search searches the upstream's directory, for a search while this
+	// one is not synced yet.
+	Search(ctx context.Context, q SearchQuery) ([]SearchResult, error)
 	// EmployerByEIN looks an employer up at the upstream; ErrNoRows when it
 	// has none with that EIN.
 	EmployerByEIN(ctx context.Context, ein string) (Employer, error)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +32,7 @@ type directoryUpstream struct {
 	cursors   []string          // every page's cursor, in order
 	lookups   int               // EIN lookups
 	byID      int               // employer reads by id
+	searches  int               // searches
 	// pageHook, when set, sees each page's cursor before it is read.
 	pageHook func(cursor string)
 }
@@ -80,6 +82,19 @@ func (u *directoryUpstream) Platform(_ context.Context, id string) (domain.Platf
 		}
 	}
 	return domain.Platform{}, fmt.Errorf("GET /v1/platforms/%s: %w", id, domain.ErrNoRows)
+}
+
+func (u *directoryUpstream) Search(_ context.Context, q domain.SearchQuery) ([]domain.SearchResult, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.searches++
+	var out []domain.SearchResult
+	for _, e := range u.employers {
+		if strings.Contains(strings.ToLower(e.Name), strings.ToLower(q.Q)) && len(out) < q.Limit {
+			out = append(out, domain.SearchResult{ResponseType: domain.ResponseEmployer, Employer: &e})
+		}
+	}
+	return out, nil
 }
 
 func (u *directoryUpstream) Employer(_ context.Context, id string) (domain.Employer, error) {
@@ -138,6 +153,17 @@ func TestRelaySyncsDirectory(t *testing.T) {
 		}
 		if _, err := dir.Employer(ctx, early.ID); err != nil || up.byID != 1 {
 			t.Fatalf("employer read again: %v, %d upstream reads; want it kept here", err, up.byID)
+		}
+
+		// A search before the sync finds the upstream's employer, which is
+		// then kept here.
+		late := seeded[len(seeded)-1]
+		if res, err := dir.Search(ctx, domain.SearchQuery{Q: late.Name, Limit: 5}); err != nil || len(res) == 0 ||
+			res[0].Employer == nil || res[0].Employer.ID != late.ID || up.searches != 1 {
+			t.Fatalf("search for %q before the sync: %+v, %v, %d upstream searches; want the upstream's employer", late.Name, res, err, up.searches)
+		}
+		if _, err := storage.NewDirectoryStore(db).Employer(ctx, late.ID); err != nil {
+			t.Errorf("the employer a search found at the upstream is not kept: %v", err)
 		}
 
 		// The first pass is cut short after its second page (the process

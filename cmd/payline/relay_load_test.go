@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"payline/domain/sandbox"
 )
 
 // relayLoadEmployers is the upstream directory's size in
@@ -36,6 +39,9 @@ var relaySessionJobs = []string{"direct_deposit_switch", "paystubs", "identity",
 // requests a session on the upstream's own counter. Nothing is logged at
 // ERROR.
 func TestRelayAtUpstreamLimits(t *testing.T) {
+	// A relay pair mostly waits (the upstream's rate limit, deliveries):
+	// it runs beside the other relay tests once the sequential ones are done.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the relay load test takes about two minutes")
 	}
@@ -61,6 +67,23 @@ func TestRelayAtUpstreamLimits(t *testing.T) {
 		}
 		t.Logf("the relay served %s after its start began", p.relayStart.Round(time.Millisecond))
 		received := p.accountsAdded(t)
+
+		// During the first sync, a search for an employer the sync has not
+		// reached (the last by name) finds it at the upstream.
+		_, employers := sandbox.Directory(relayLoadEmployers)
+		last := employers[0]
+		for _, e := range employers {
+			if e.Name > last.Name {
+				last = e
+			}
+		}
+		status, found := p.call(t, "GET", p.relayBase+"/v1/search?response_types=employer&q="+url.QueryEscape(last.Name), p.relaySecret, "")
+		if data, _ := found["data"].([]any); status != 200 || len(data) == 0 || at(data[0], "id") != last.ID {
+			t.Errorf("search for %q during the first sync: %d %v; want %s from the upstream", last.Name, status, found, last.ID)
+		}
+		if st := p.directoryStatus(t); strings.HasPrefix(st, "synced") {
+			t.Errorf("the directory is %q after the first search; want it still syncing", st)
+		}
 
 		// A session during the first sync: the platform is found at the
 		// upstream, as the end user's Link there finds it.

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"payline/connectors/protocol"
@@ -160,15 +161,19 @@ func (m *Main) routeSources(ctx context.Context, s *starting) error {
 			}
 		}
 	}
-	router, err := routing.New(routes, s.connector, func(ctx context.Context, id string) (domain.PlatformType, error) {
-		p, err := m.directory.Platform(ctx, id)
-		return p.Type, err
-	}, func(ctx context.Context, a domain.Account) (string, bool, error) {
-		l, err := s.tx.Upstream().UpstreamLink(ctx, domain.Scope{CustomerID: a.CustomerID, Mode: a.Mode}, a.LinkTokenID)
-		if errors.Is(err, domain.ErrNoRows) {
-			return "", false, nil
-		}
-		return l.Source, err == nil, err
+	router, err := routing.New(routes, s.connector, routing.Options{
+		TypeOf: func(ctx context.Context, id string) (domain.PlatformType, error) {
+			p, err := m.directory.Platform(ctx, id)
+			return p.Type, err
+		},
+		SourceOf: func(ctx context.Context, a domain.Account) (string, bool, error) {
+			l, err := s.tx.Upstream().UpstreamLink(ctx, domain.Scope{CustomerID: a.CustomerID, Mode: a.Mode}, a.LinkTokenID)
+			if errors.Is(err, domain.ErrNoRows) {
+				return "", false, nil
+			}
+			return l.Source, err == nil, err
+		},
+		Syncing: m.directorySyncing(),
 	})
 	if err != nil {
 		where := "--connectors " + m.Config.ConnectorsFile
@@ -277,4 +282,23 @@ func (s *starting) linkOrigins() []string {
 		out = append(out, up.client.LinkOrigin())
 	}
 	return out
+}
+
+// directorySyncing reports whether any upstream's directory has not
+// completed its first sync (searches then ask the upstreams too). Once
+// every one has, it stays so: no more reads.
+func (m *Main) directorySyncing() func(ctx context.Context) bool {
+	var synced atomic.Bool
+	return func(ctx context.Context) bool {
+		if synced.Load() || len(m.relays) == 0 {
+			return false
+		}
+		for _, r := range m.relays {
+			if st, err := r.DirectoryStatus(ctx); err != nil || st.CompletedAt.IsZero() {
+				return true
+			}
+		}
+		synced.Store(true)
+		return false
+	}
 }

@@ -109,6 +109,28 @@ func (rl Relay) Platform(ctx context.Context, id string) (domain.Platform, error
 	return firstFound(rl.r, func(u domain.Upstream) (domain.Platform, error) { return u.Platform(ctx, id) })
 }
 
+// Search implements domain.DirectoryFallback: while an upstream's
+// directory is in its first sync, the upstreams are asked in order until
+// the limit is met; once every one is synced, nothing is asked. An
+// upstream that fails is passed over: the directory's own answer stands.
+func (rl Relay) Search(ctx context.Context, q domain.SearchQuery) ([]domain.SearchResult, error) {
+	if rl.r.syncing == nil || !rl.r.syncing(ctx) {
+		return nil, nil
+	}
+	var out []domain.SearchResult
+	for _, rt := range rl.r.upstreams() {
+		if len(out) >= q.Limit {
+			break
+		}
+		res, err := rt.Upstream.Search(ctx, q)
+		if err != nil {
+			continue
+		}
+		out = append(out, res...)
+	}
+	return out, nil
+}
+
 // firstFound asks each upstream in order until one has it: ErrNoRows when
 // none does, an upstream's failure when no other had it either.
 func firstFound[T any](r *Router, get func(domain.Upstream) (T, error)) (T, error) {

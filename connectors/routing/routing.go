@@ -54,16 +54,33 @@ type Router struct {
 	typeOf func(ctx context.Context, platformID string) (domain.PlatformType, error)
 	// sourceOf, with upstream routes, finds a relayed account's upstream.
 	sourceOf SourceOf
+	// syncing reports whether an upstream's directory is still syncing.
+	syncing func(ctx context.Context) bool
+}
+
+// Options are what a router asks of the rest of the service.
+type Options struct {
+	// TypeOf reads a platform's type, for calls that name only its id
+	// (needed when a route takes platform types).
+	TypeOf func(ctx context.Context, platformID string) (domain.PlatformType, error)
+	// SourceOf finds the upstream that holds a relayed account (needed
+	// when a route is an upstream).
+	SourceOf SourceOf
+	// Syncing reports whether any upstream's directory is still in its
+	// first sync, when searches are also asked of the upstreams (never
+	// when nil).
+	Syncing func(ctx context.Context) bool
 }
 
 var _ domain.Connector = (*Router)(nil)
 
 // New builds a router. A platform id or type claimed by two connectors
 // is an error naming both (upstreams may share platforms: their order is
-// the preference). sourceOf is needed when a route is an upstream.
-func New(routes []Route, fallback domain.Connector, typeOf func(context.Context, string) (domain.PlatformType, error), sourceOf SourceOf) (*Router, error) {
+// the preference).
+func New(routes []Route, fallback domain.Connector, o Options) (*Router, error) {
 	r := &Router{byID: map[string][]*Route{}, byType: map[domain.PlatformType][]*Route{}, byName: map[string]*Route{}, fallback: fallback,
-		typeOf: typeOf, sourceOf: sourceOf}
+		typeOf: o.TypeOf, sourceOf: o.SourceOf, syncing: o.Syncing}
+	sourceOf := o.SourceOf
 	for i := range routes {
 		rt := &routes[i]
 		if _, ok := r.byName[rt.Name]; ok {

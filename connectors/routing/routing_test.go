@@ -55,7 +55,7 @@ func TestRouting(t *testing.T) {
 	r, err := routing.New([]routing.Route{
 		{Name: "a", Connector: a, PlatformIDs: []string{"p1"}},
 		{Name: "b", Connector: b, PlatformTypes: []domain.PlatformType{domain.PlatformMerchant, domain.PlatformPayroll}},
-	}, builtin, typeOf, nil)
+	}, builtin, routing.Options{TypeOf: typeOf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestRouting(t *testing.T) {
 		t.Error("a platform the directory lacks was routed")
 	}
 	if _, err := routing.New([]routing.Route{{Name: "a", Connector: a, PlatformIDs: []string{"p1"}}, {Name: "b", Connector: b, PlatformIDs: []string{"p1"}}},
-		builtin, typeOf, nil); err == nil {
+		builtin, routing.Options{TypeOf: typeOf}); err == nil {
 		t.Error("a platform claimed twice was accepted")
 	}
 }

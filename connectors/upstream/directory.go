@@ -188,6 +188,65 @@ func (c *Client) Platform(ctx context.Context, id string) (domain.Platform, erro
 	return body.domain()
 }
 
+// Search implements domain.Upstream: GET /v1/search with the same
+// query, for a directory whose first sync is under way. Employers come
+// without EIN or platform, as the upstream's list gives them.
+func (c *Client) Search(ctx context.Context, q domain.SearchQuery) ([]domain.SearchResult, error) {
+	v := url.Values{"q": {q.Q}, "limit": {strconv.Itoa(min(max(q.Limit, 1), maxPage))}}
+	for _, j := range q.SupportedJobs {
+		v.Add("supported_jobs", string(j))
+	}
+	for _, t := range q.ResponseTypes {
+		v.Add("response_types", string(t))
+	}
+	if q.AmountSupported != nil {
+		v.Set("amount_supported", strconv.FormatBool(*q.AmountSupported))
+	}
+	if q.PlatformType != "" {
+		v.Set("platform_type", string(q.PlatformType))
+	}
+	var items []json.RawMessage
+	if err := c.do(ctx, "GET", "/v1/search?"+v.Encode(), nil, &items); err != nil {
+		return nil, err
+	}
+	out := make([]domain.SearchResult, 0, len(items))
+	for _, raw := range items {
+		var kind struct {
+			ResponseType string `json:"response_type"`
+			PlatformType string `json:"platform_type"`
+		}
+		if err := json.Unmarshal(raw, &kind); err != nil {
+			return nil, fmt.Errorf("GET /v1/search: unexpected result: %w", err)
+		}
+		switch domain.ResponseType(kind.ResponseType) {
+		case domain.ResponseEmployer:
+			var e employerJSON
+			if err := json.Unmarshal(raw, &e); err != nil {
+				return nil, fmt.Errorf("GET /v1/search: employer: %w", err)
+			}
+			d, err := e.domain()
+			if err != nil {
+				return nil, fmt.Errorf("employer %s: %w", e.ID, err)
+			}
+			out = append(out, domain.SearchResult{ResponseType: domain.ResponseEmployer, Employer: &d})
+		case domain.ResponsePlatform:
+			var p platformJSON
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, fmt.Errorf("GET /v1/search: platform: %w", err)
+			}
+			if p.Type == "" {
+				p.Type = kind.PlatformType
+			}
+			d, err := p.domain()
+			if err != nil {
+				return nil, fmt.Errorf("platform %s: %w", p.ID, err)
+			}
+			out = append(out, domain.SearchResult{ResponseType: domain.ResponsePlatform, Platform: &d, PlatformType: d.Type})
+		}
+	}
+	return out, nil
+}
+
 // EmployerByEIN implements domain.Upstream: GET /v1/employers/lookup.
 // The answer carries no EIN; the caller knows it.
 func (c *Client) EmployerByEIN(ctx context.Context, ein string) (domain.Employer, error) {

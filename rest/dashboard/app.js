@@ -152,7 +152,24 @@ function start(s) {
   document.getElementById('workspace').textContent = s.workspace_name === s.mode
     ? s.mode + ' mode' : s.workspace_name + ' · ' + s.mode + ' mode';
   document.getElementById('who').textContent = s.email + ' (' + s.role + ')';
+  showDirectoryStatus();
   route();
+}
+
+// showDirectoryStatus says, on a relay, where the sync of the upstream's
+// employer directory stands (what /readyz reports), so a member who
+// finds an employer missing knows it is still arriving.
+async function showDirectoryStatus() {
+  const el = document.getElementById('directory-status');
+  try {
+    const res = await fetch('/readyz', { credentials: 'same-origin' });
+    const body = await res.json();
+    const status = body.checks && body.checks.upstream_directory;
+    el.textContent = status ? 'Employer directory: ' + status : '';
+    el.hidden = !status;
+  } catch {
+    el.hidden = true;
+  }
 }
 
 // ---- Pages -------------------------------------------------------------
