@@ -123,6 +123,9 @@ func vendorRouters(t *testing.T, base string) []routers.Router {
 // ingest, every job's outcome and data) matches the vendor's OpenAPI
 // documents: the relay speaks the vendor's API, not only Payline's.
 func TestRelayContract(t *testing.T) {
+	// A relay pair mostly waits (the upstream's rate limit, deliveries):
+	// it runs beside the other relay tests once the sequential ones are done.
+	t.Parallel()
 	var logs bytes.Buffer
 	rec := &recorder{}
 	// The relay reaches the upstream through the recorder; the upstream's

@@ -267,6 +267,9 @@ func (p *relayPair) all(t *testing.T, base, secret, path string) []any {
 // events. Replaying an upstream delivery, or a forged one, changes
 // nothing.
 func TestRelayEndToEnd(t *testing.T) {
+	// A relay pair mostly waits (the upstream's rate limit, deliveries):
+	// it runs beside the other relay tests once the sequential ones are done.
+	t.Parallel()
 	eachDatabase(t, func(t *testing.T, dbURL string) {
 		var logs bytes.Buffer
 		p := startRelayPair(t, dbURL, &logs)
@@ -839,6 +842,9 @@ func (p *relayPair) listen(t *testing.T, events string) <-chan rest.ListenerMess
 // card's last four digits, never the card), and the bill navigator status
 // set on the relay takes effect at the upstream for the namespaced end user.
 func TestRelayBills(t *testing.T) {
+	// A relay pair mostly waits (the upstream's rate limit, deliveries):
+	// it runs beside the other relay tests once the sequential ones are done.
+	t.Parallel()
 	eachDatabase(t, func(t *testing.T, dbURL string) {
 		var logs bytes.Buffer
 		p := startRelayPair(t, dbURL, &logs)
