@@ -36,14 +36,7 @@ func TestRelaySeveralSources(t *testing.T) {
 			}
 		}()
 		certFile, keyFile, pool := selfSigned(t)
-		caFile := filepath.Join(t.TempDir(), "ca.pem")
-		pemBytes, err := os.ReadFile(certFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(caFile, pemBytes, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		caFile := caFileOf(t, certFile)
 		alpha := startTestUpstream(t, "alpha", caFile, logs)
 		beta := startTestUpstream(t, "beta", caFile, logs)
 		connector := startSandboxConnector(t, "connector secret")

@@ -145,14 +145,7 @@ func startRelayPairOpts(t *testing.T, relayDB string, logs io.Writer, o pairOpti
 	t.Helper()
 	upstreamTLS, via := o.upstreamTLS, o.via
 	certFile, keyFile, pool := selfSigned(t)
-	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	pemBytes, err := os.ReadFile(certFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(caFile, pemBytes, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	caFile := caFileOf(t, certFile)
 	upURL := "sqlite:" + filepath.Join(t.TempDir(), "upstream.db")
 	upAddr := freeAddr(t)
 	p := &relayPair{relayDB: relayDB, logs: logs,
@@ -189,6 +182,21 @@ func startRelayPairOpts(t *testing.T, relayDB string, logs io.Writer, o pairOpti
 		p.waitDirectory(t)
 	}
 	return p
+}
+
+// caFileOf writes a self-signed certificate as the CA bundle the other
+// side trusts it by (--upstream-ca-file, --webhook-ca-file).
+func caFileOf(t *testing.T, certFile string) string {
+	t.Helper()
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	pemBytes, err := os.ReadFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(caFile, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return caFile
 }
 
 // waitDirectory waits for the relay's first directory sync, which runs in
