@@ -93,7 +93,7 @@ func (rs Relays) HandleWebhook(ctx context.Context, header func(string) string, 
 			err = verr
 			continue
 		}
-		return r.HandleWebhook(ctx, header, body)
+		return r.handleVerified(ctx, body)
 	}
 	return err
 }

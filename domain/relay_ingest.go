@@ -118,10 +118,16 @@ func (p upstreamPayload) job(event string) (UpstreamJob, bool) {
 // (nothing read or changed), 400 for a body that is not an event, and
 // this service's own failures (its database), for the upstream to retry.
 func (s *RelayService) HandleWebhook(ctx context.Context, header func(string) string, body []byte) error {
-	now := s.clock.Now()
-	if err := s.upstream.VerifyWebhook(header, body, now); err != nil {
+	if err := s.upstream.VerifyWebhook(header, body, s.clock.Now()); err != nil {
 		return err
 	}
+	return s.handleVerified(ctx, body)
+}
+
+// handleVerified is HandleWebhook for a delivery whose signature is
+// checked.
+func (s *RelayService) handleVerified(ctx context.Context, body []byte) error {
+	now := s.clock.Now()
 	var e UpstreamEvent
 	if err := json.Unmarshal(body, &e); err != nil || e.Event == "" {
 		return Errorf(KindInvalid, CodeInvalidJSON, "the body is not an upstream event {event, event_id, payload}")
@@ -192,7 +198,11 @@ func errRetryAfter(err error) time.Duration {
 func (s *RelayService) deliver(ctx context.Context, event string, p upstreamPayload) error {
 	if event == "account.added" {
 		if ua, ok := p.account(); ok {
-			return s.ingest(ctx, ua, nil)
+			t, err := s.ourToken(ctx, ua.LinkTokenID)
+			if err != nil {
+				return err
+			}
+			return s.ingest(ctx, t, ua, nil)
 		}
 		return s.Ingest(ctx, p.AccountID)
 	}
@@ -201,10 +211,7 @@ func (s *RelayService) deliver(ctx context.Context, event string, p upstreamPayl
 		return s.Ingest(ctx, p.AccountID)
 	}
 	s.upstream.Learned(uj)
-	t, err := s.tx.Upstream().LinkTokenByUpstream(ctx, p.LinkTokenID)
-	if errors.Is(err, ErrNoRows) {
-		return fmt.Errorf("upstream link token %s: %w", p.LinkTokenID, ErrNotOurs)
-	}
+	t, err := s.ourToken(ctx, p.LinkTokenID)
 	if err != nil {
 		return err
 	}
@@ -219,7 +226,7 @@ func (s *RelayService) deliver(ctx context.Context, event string, p upstreamPayl
 		if err != nil {
 			return err
 		}
-		return s.ingest(ctx, ua, []UpstreamJob{uj})
+		return s.ingest(ctx, t, ua, []UpstreamJob{uj})
 	}
 	if err != nil {
 		return err
@@ -346,9 +353,8 @@ func (s *RelayService) Ingest(ctx context.Context, accountID string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.tx.Upstream().LinkTokenByUpstream(ctx, ua.LinkTokenID); errors.Is(err, ErrNoRows) {
-		return ErrNotOurs // nothing more to read of another client's account
-	} else if err != nil {
+	t, err := s.ourToken(ctx, ua.LinkTokenID) // nothing more to read of another client's account
+	if err != nil {
 		return err
 	}
 	jobs, err := s.upstream.Jobs(ctx, ua.ID)
@@ -361,21 +367,24 @@ func (s *RelayService) Ingest(ctx context.Context, accountID string) error {
 	if jobs == nil {
 		jobs = []UpstreamJob{}
 	}
-	return s.ingest(ctx, ua, jobs)
+	return s.ingest(ctx, t, ua, jobs)
 }
 
-// ingest stores an upstream account and the jobs given (none read when
-// jobs is nil) in one transaction. Two ingests of one account at once
+// ourToken is this service's link token that made the upstream token,
+// ErrNotOurs when none did (another client of the upstream).
+func (s *RelayService) ourToken(ctx context.Context, upstreamTokenID string) (LinkToken, error) {
+	t, err := s.tx.Upstream().LinkTokenByUpstream(ctx, upstreamTokenID)
+	if errors.Is(err, ErrNoRows) {
+		return LinkToken{}, fmt.Errorf("upstream link token %s: %w", upstreamTokenID, ErrNotOurs)
+	}
+	return t, err
+}
+
+// ingest stores an upstream account of link token t and the jobs given
+// (none read when jobs is nil) in one transaction. Two ingests of one account at once
 // (two instances, or a delivery and a follow-up) both succeed: the one
 // whose insert loses sees the winner's rows and goes again.
-func (s *RelayService) ingest(ctx context.Context, ua UpstreamAccount, jobs []UpstreamJob) error {
-	t, err := s.tx.Upstream().LinkTokenByUpstream(ctx, ua.LinkTokenID)
-	if errors.Is(err, ErrNoRows) {
-		return ErrNotOurs
-	}
-	if err != nil {
-		return err
-	}
+func (s *RelayService) ingest(ctx context.Context, t LinkToken, ua UpstreamAccount, jobs []UpstreamJob) error {
 	p, err := s.directory.Platform(ctx, ua.PlatformID)
 	if err != nil {
 		return fmt.Errorf("platform %s of upstream account %s: %w", ua.PlatformID, ua.ID, err)
