@@ -157,7 +157,7 @@ func TestSlowBodyCut(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close()
-			fmt.Fprintf(conn, "POST /v1/link_tokens HTTP/1.1\r\nHost: payline\r\n%s\r\n", strings.Replace(api, "400", fmt.Sprint(len(body)), 1))
+			fmt.Fprintf(conn, "POST /v1/link_tokens HTTP/1.1\r\nHost: payline\r\n%s\r\n", strings.Replace(api, "Content-Length: 400", "Content-Length: "+fmt.Sprint(len(body)), 1))
 			third := len(body) / 3
 			for i, piece := range []string{body[:third], body[third : 2*third], body[2*third:]} {
 				if i > 0 {

@@ -174,8 +174,10 @@ func startRelayPairOpts(t *testing.T, relayDB string, logs io.Writer, o pairOpti
 	if via != nil {
 		upstreamURL = via(p.upstreamBase)
 	}
+	// The relay at its own defaults too: 10 requests a second for the
+	// integrator (the test's client waits out a 429 as a client should).
 	p.relayCfg = ServeConfig{Addr: addr, DatabaseURL: relayDB, Mode: domain.ModeDevelopment, PublicURL: "https://" + addr,
-		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: upstreamURL, UpstreamCAFile: caFile, ReconcileInterval: time.Hour, RateLimit: -1}
+		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: upstreamURL, UpstreamCAFile: caFile, ReconcileInterval: time.Hour}
 	p.relayBase = "https://" + addr
 	p.startRelay(t)
 	if !o.noWait {
