@@ -53,7 +53,10 @@ func NewServer(name string, c domain.Connector, platforms []domain.Platform, sec
 		l := p.SwitchLimits
 		pc := PlatformCapability{ID: p.ID, Name: p.Name, Type: string(p.Type), Jobs: []string{}, Products: []string{},
 			AmountSupported: l.AmountSupported, FractionalAmountSupported: l.FractionalAmountSupported, MinAmountCents: l.MinAmount,
-			MaxAmountCents: l.MaxAmount, PercentageSupported: l.PercentageSupported, MinPercentage: l.MinPercentage, MaxPercentage: l.MaxPercentage}
+			MaxAmountCents: l.MaxAmount, PercentageSupported: l.PercentageSupported, MinPercentage: l.MinPercentage, MaxPercentage: l.MaxPercentage,
+			// The port lets any connector ask for a second factor and answer
+			// pending (the sandbox does both, at every platform).
+			MFASupported: true, PendingSupported: true}
 		for _, j := range p.SupportedJobs {
 			pc.Jobs = append(pc.Jobs, string(j))
 			if prod := domain.ProductOf(j); prod != "" && !slices.Contains(pc.Products, prod) {

@@ -99,6 +99,10 @@ type PlatformCapability struct {
 	PercentageSupported       bool   `json:"percentage_supported,omitempty"`
 	MinPercentage             int    `json:"min_percentage,omitempty"`
 	MaxPercentage             int    `json:"max_percentage,omitempty"`
+	// What the platform may do, which the conformance kit tests only when
+	// said: ask for a second factor at login, answer a job pending.
+	MFASupported     bool `json:"mfa_supported,omitempty"`
+	PendingSupported bool `json:"pending_supported,omitempty"`
 }
 
 // Limits are the capability's switch limits in the domain's terms.

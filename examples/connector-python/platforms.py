@@ -37,8 +37,11 @@ class Platform:
     splits: tuple[tuple[str, object], ...] = ()
 
     def capability(self) -> dict:
+        # Both platforms ask user_mfa for a code and keep user_pending's jobs
+        # pending, which the capabilities say so the kit tests them.
         return {"id": self.id, "name": self.name, "type": self.type, "jobs": list(self.jobs),
-                "products": list(self.products), **dict(self.splits)}
+                "products": list(self.products), **dict(self.splits),
+                "mfa_supported": True, "pending_supported": True}
 
 
 ACME_PAYDESK = Platform(
