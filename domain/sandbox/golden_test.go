@@ -58,7 +58,11 @@ func TestGoldenPeople(t *testing.T) {
 				}
 				person[product] = f.Paystubs
 			case domain.ProductTaxForms:
-				person[product] = f.W2s
+				forms := []map[string]any{}
+				for _, w := range f.W2s {
+					forms = append(forms, map[string]any{"id": w.TaxFormID, "document_id": w.DocumentID, "parsed_data": w.W2})
+				}
+				person[product] = forms
 			case domain.ProductShifts:
 				person[product] = f.Shifts
 			}
