@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"payline/client"
-	"payline/client/api"
+	"payline.dev/client"
+	"payline.dev/client/api"
 )
 
 // fakeServer answers with the handlers in order, one per request, and
@@ -214,3 +214,5 @@ func TestMoney(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

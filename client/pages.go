@@ -5,7 +5,7 @@ import (
 	"iter"
 	"net/http"
 
-	"payline/client/api"
+	"payline.dev/client/api"
 )
 
 // Each list endpoint has an iterator that follows meta.next_cursor from

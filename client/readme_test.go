@@ -1,130 +1,112 @@
 package client_test
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
-// TestREADMEProgram compiles and vets client/README.md's walkthrough as
-// an integrator would paste it: the Go block under "The README's
-// walkthrough, in Go" is a whole program, with every helper it uses
-// defined.
+// serverModules are modules of Payline's server that an integrator's build
+// must not meet: the client is a module of its own so that it pulls in none.
+var serverModules = []string{"modernc.org/sqlite", "github.com/riverqueue/", "github.com/jackc/pgx",
+	"github.com/99designs/gqlgen", "codeberg.org/go-pdf/fpdf"}
+
+// TestREADMEProgram follows client/README.md as an integrator with a
+// checkout of Payline would: a new module runs the Install section's
+// commands from a checkout (with this checkout's path for
+// /path/to/payline), then the Go block under "The README's walkthrough,
+// in Go", a whole program with every helper it uses defined, is compiled
+// and vetted in it. The module it makes depends on nothing of the server's.
 func TestREADMEProgram(t *testing.T) {
 	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	at := strings.Index(readme, "\n## The README's walkthrough, in Go\n")
-	if at < 0 {
-		t.Fatal(`client/README.md has no "The README's walkthrough, in Go" section`)
+	install := section(t, readme, "Install")
+	var fromCheckout string
+	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(install, -1) {
+		if strings.Contains(m[1], "-replace") {
+			fromCheckout = m[1]
+		}
 	}
-	block := regexp.MustCompile("(?s)```go\n(.*?)```").FindStringSubmatch(readme[at:])
+	if fromCheckout == "" {
+		t.Fatal("client/README.md's Install section has no sh block that replaces the module with a checkout")
+	}
+	block := regexp.MustCompile("(?s)```go\n(.*?)```").FindStringSubmatch(section(t, readme, "The README's walkthrough, in Go"))
 	if block == nil || !strings.HasPrefix(block[1], "package main\n") {
 		t.Fatal("the walkthrough's Go block is missing or is not a program (package main)")
 	}
-	file := filepath.Join(t.TempDir(), "main.go")
-	if err := os.WriteFile(file, []byte(block[1]), 0o600); err != nil {
+
+	checkout, err := filepath.Abs("..")
+	if err != nil {
 		t.Fatal(err)
 	}
-	// Built from this module's directory, the program's imports resolve
-	// as they do for an integrator whose module requires payline.
-	if out, err := exec.Command("go", "vet", file).CombinedOutput(); err != nil {
+	dir := t.TempDir()
+	goIn(t, dir, "mod", "init", "example.com/integrator")
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(block[1]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := regexp.MustCompile(`(?m)^cd your-module.*$`).ReplaceAllString(fromCheckout, "")
+	sh := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(script, "/path/to/payline", checkout))
+	sh.Dir = dir
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("the Install section's commands from a checkout failed: %v\n%s\n%s", err, script, out)
+	}
+	if out, err := goCmd(dir, "vet", ".").CombinedOutput(); err != nil {
 		t.Errorf("client/README.md's program does not compile or vet:\n%s", out)
 	}
+	noServerModules(t, "the integrator's module", dir)
 }
 
-// TestREADMETypeScript type-checks sdk/typescript/README.md's walkthrough
-// with the package's own TypeScript, strict, as an ES module importing
-// @payline/sdk (resolved to the package in this checkout). Node's
-// process.env is declared beside it, since the package does not depend on
-// Node's types.
-func TestREADMETypeScript(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "sdk", "typescript"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	npmInstalled(t, dir, filepath.Join("typescript", "package.json"))
-	b, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	at := strings.Index(readme, "\n## The README's walkthrough, in TypeScript\n")
-	if at < 0 {
-		t.Fatal(`sdk/typescript/README.md has no "The README's walkthrough, in TypeScript" section`)
-	}
-	block := regexp.MustCompile("(?s)```ts\n(.*?)```").FindStringSubmatch(readme[at:])
-	if block == nil {
-		t.Fatal("the walkthrough has no ts block")
-	}
-	tmp := t.TempDir()
-	config := `{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2022", "module": "nodenext",
-		"moduleResolution": "nodenext", "lib": ["es2022", "dom"], "types": [],
-		"paths": {"@payline/sdk": [` + strconv.Quote(filepath.Join(dir, "index.d.ts")) + `]}},
-		"files": ["walkthrough.mts", "node.d.ts"]}`
-	for name, content := range map[string]string{
-		"tsconfig.json":   config,
-		"walkthrough.mts": block[1],
-		"node.d.ts":       "declare const process: { env: Record<string, string | undefined> };\n",
-	} {
-		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o600); err != nil {
-			t.Fatal(err)
+// TestNoServerDependencies: the client's own module graph (go list -m
+// all in client/) holds none of the server's modules.
+func TestNoServerDependencies(t *testing.T) {
+	noServerModules(t, "client/go.mod", ".")
+}
+
+func noServerModules(t *testing.T, what, dir string) {
+	t.Helper()
+	out := goIn(t, dir, "list", "-m", "all")
+	for _, mod := range strings.Fields(out) {
+		for _, server := range serverModules {
+			if strings.HasPrefix(mod, server) {
+				t.Errorf("%s depends on %s, a module of Payline's server", what, mod)
+			}
 		}
 	}
-	tsc := exec.Command(filepath.Join(dir, "node_modules", ".bin", "tsc"), "-p", filepath.Join(tmp, "tsconfig.json"))
-	if out, err := tsc.CombinedOutput(); err != nil {
-		t.Errorf("sdk/typescript/README.md's walkthrough does not type-check:\n%s", out)
-	}
 }
 
-// TestREADMEPython runs sdk/python/README.md's walkthrough as written
-// against the sandbox server, with the library from this checkout on
-// PYTHONPATH and the secret in PAYLINE_API_SECRET: only the server's
-// address is substituted.
-func TestREADMEPython(t *testing.T) {
-	srv := sandboxServer(t)
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Fatalf("the Python walkthrough needs python3: %v", err)
-	}
-	lib, err := filepath.Abs(filepath.Join("..", "sdk", "python"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(lib, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	at := strings.Index(readme, "\n## The README's walkthrough, in Python\n")
+// section returns the text of the README's "## name" section.
+func section(t *testing.T, readme, name string) string {
+	t.Helper()
+	at := strings.Index(readme, "\n## "+name+"\n")
 	if at < 0 {
-		t.Fatal(`sdk/python/README.md has no "The README's walkthrough, in Python" section`)
+		t.Fatalf("client/README.md has no %q section", name)
 	}
-	block := regexp.MustCompile("(?s)```python\n(.*?)```").FindStringSubmatch(readme[at:])
-	if block == nil || !strings.Contains(block[1], "http://127.0.0.1:8080") {
-		t.Fatal("the walkthrough has no python block, or no server address to substitute")
+	rest := readme[at+len(name)+5:]
+	if end := strings.Index(rest, "\n## "); end >= 0 {
+		rest = rest[:end]
 	}
-	file := filepath.Join(t.TempDir(), "walkthrough.py")
-	if err := os.WriteFile(file, []byte(strings.ReplaceAll(block[1], "http://127.0.0.1:8080", srv.URL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "python3", file)
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+lib, "PYTHONDONTWRITEBYTECODE=1", "PAYLINE_API_SECRET="+srv.Secret)
-	out, err := cmd.CombinedOutput()
+	return rest
+}
+
+// goCmd is the go command in dir, outside any workspace the caller has.
+func goCmd(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	return cmd
+}
+
+func goIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := goCmd(dir, args...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("sdk/python/README.md's walkthrough failed: %v\n%s", err, out)
+		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
 	}
-	// It prints the paystubs, then the unknown account's 404.
-	if !strings.Contains(string(out), "404 ") {
-		t.Errorf("the walkthrough did not print the typed 404:\n%s", out)
-	}
+	return string(out)
 }

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"payline/client/webhook"
+	"payline.dev/client/webhook"
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/storage"

@@ -1,6 +1,6 @@
 """The README's walkthrough in Python, against a running sandbox server.
 
-go test ./client (TestLibraryWalkthroughs) starts a server and runs this with PAYLINE_URL,
+go test ./sdk (TestLibraryWalkthroughs) starts a server and runs this with PAYLINE_URL,
 PAYLINE_SECRET and a certificate the server trusts for webhooks (PAYLINE_TLS_CERT, PAYLINE_TLS_KEY).
 """
 
@@ -19,7 +19,7 @@ NEEDED = ("PAYLINE_URL", "PAYLINE_SECRET", "PAYLINE_TLS_CERT", "PAYLINE_TLS_KEY"
 
 
 @unittest.skipUnless(all(os.environ.get(k) for k in NEEDED),
-                     "needs a sandbox server: go test ./client -run TestLibraryWalkthroughs runs this")
+                     "needs a sandbox server: go test ./sdk -run TestLibraryWalkthroughs runs this")
 class Walkthrough(unittest.TestCase):
     def test_walkthrough(self):
         secret = os.environ["PAYLINE_SECRET"]

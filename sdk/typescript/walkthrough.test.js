@@ -1,5 +1,5 @@
 // The README's walkthrough with @payline/sdk, against a running sandbox
-// server: go test ./client (TestLibraryWalkthroughs) starts one and runs this
+// server: go test ./sdk (TestLibraryWalkthroughs) starts one and runs this
 // with PAYLINE_URL, PAYLINE_SECRET and a certificate the server trusts for
 // webhooks (PAYLINE_TLS_CERT, PAYLINE_TLS_KEY).
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import { createClient, PaylineError, verifyWebhook } from './index.js';
 const env = process.env;
 const ready = ['PAYLINE_URL', 'PAYLINE_SECRET', 'PAYLINE_TLS_CERT', 'PAYLINE_TLS_KEY'].every((k) => env[k]);
 
-test('the walkthrough', { skip: !ready && 'needs a sandbox server: go test ./client -run TestLibraryWalkthroughs runs this' }, async (t) => {
+test('the walkthrough', { skip: !ready && 'needs a sandbox server: go test ./sdk -run TestLibraryWalkthroughs runs this' }, async (t) => {
   const secret = env.PAYLINE_SECRET;
   const client = createClient(env.PAYLINE_URL, secret);
 

@@ -1,4 +1,4 @@
-// The page the browser test (client/react_test.go) mounts the wrapper in,
+// The page the browser test (sdk/react_test.go) mounts the wrapper in,
 // bundled with React by esbuild (npm run build:test-page): no CDN. It
 // records every event and callback for the test to read.
 import { createElement, useState } from 'react';

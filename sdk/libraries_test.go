@@ -1,4 +1,4 @@
-package client_test
+package sdk_test
 
 import (
 	"context"
@@ -19,8 +19,8 @@ func TestLibraryWalkthroughs(t *testing.T) {
 		name, dir string
 		cmd       []string
 	}{
-		{"typescript", filepath.Join("..", "sdk", "typescript"), []string{"node", "--test", "--test-reporter=tap", "walkthrough.test.js"}},
-		{"python", filepath.Join("..", "sdk", "python"), []string{"python3", "-m", "unittest", "-v", "test_walkthrough"}},
+		{"typescript", "typescript", []string{"node", "--test", "--test-reporter=tap", "walkthrough.test.js"}},
+		{"python", "python", []string{"python3", "-m", "unittest", "-v", "test_walkthrough"}},
 	} {
 		t.Run(lib.name, func(t *testing.T) {
 			if _, err := exec.LookPath(lib.cmd[0]); err != nil {

@@ -1,4 +1,4 @@
-package client_test
+package sdk_test
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"payline/client"
-	"payline/client/api"
-	"payline/client/webhook"
+	"payline.dev/client"
+	"payline.dev/client/api"
+	"payline.dev/client/webhook"
 )
 
 // TestWalkthrough is client/README.md's walkthrough, the Go version of

@@ -1,4 +1,4 @@
-package client_test
+package sdk_test
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"payline/client"
-	"payline/client/api"
+	"payline.dev/client"
+	"payline.dev/client/api"
 	"payline/internal/browsertest"
 )
 
@@ -29,7 +29,7 @@ import (
 // server here serves the page and passes everything else to Payline.
 func TestReactLink(t *testing.T) {
 	srv := sandboxServer(t)
-	dir := filepath.Join("..", "sdk", "react")
+	dir := "react"
 	npmInstalled(t, dir, filepath.Join("esbuild", "package.json"))
 	bundle := filepath.Join(t.TempDir(), "page.js")
 	build := exec.Command(filepath.Join("node_modules", ".bin", "esbuild"), filepath.Join("test", "page.js"), "--bundle", "--format=iife",
