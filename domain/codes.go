@@ -159,6 +159,10 @@ const (
 	CodeSandboxJobError       = "SANDBOX_JOB_ERROR"
 	CodeSandboxPendingExpired = "SANDBOX_PENDING_EXPIRED"
 	CodeUnknownConnection     = "UNKNOWN_CONNECTION"
+	// CodeInvalidConnectorData: the source (a connector, an upstream, the
+	// sandbox) sent a product that fails its type's Validate; nothing of
+	// it is stored and the previous good data stays served.
+	CodeInvalidConnectorData = "INVALID_CONNECTOR_DATA"
 )
 
 // ErrorTypePlatform is the error_type of a job the platform could not do.

@@ -115,14 +115,14 @@ func accountPayouts(stubs []Paystub) []PayoutEarning {
 	recent := stubs[:min(3, len(stubs))]
 	var sum int64
 	for _, st := range recent {
-		sum += st.NetPayAmount
+		sum += st.NetPayAmount.Amount
 	}
 	n := int64(len(recent))
 	mean := (sum + n/2) / n // cents, rounded half up
 	// The spread is a statistic, not money: floats are fine here.
 	var variance float64
 	for _, st := range recent {
-		variance += math.Pow(float64(st.NetPayAmount-mean), 2)
+		variance += math.Pow(float64(st.NetPayAmount.Amount-mean), 2)
 	}
 	spread := 0.3
 	if mean > 0 {

@@ -134,10 +134,16 @@ var ErrNoRows = errors.New("no rows")
 // ErrDuplicate is returned by stores when a unique constraint rejects a write.
 var ErrDuplicate = errors.New("duplicate")
 
-// FieldProblem is one bad input field and what is wrong with it.
+// FieldProblem is one bad input field and what is wrong with it. For a
+// data product, Item is the index of the bad item in a list product (-1
+// for an object product), Field its JSON path in the spec's words
+// ("earnings[0].amount") and Got the bad value's text ("" when missing;
+// never a person's data: see Validate).
 type FieldProblem struct {
 	Field   string
 	Problem string
+	Item    int
+	Got     string
 }
 
 // Problems collects field problems while a request is validated, so that

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"time"
 )
@@ -17,14 +18,18 @@ type JobService struct {
 	connector Connector
 	clock     Clock
 	observer  Observer
+	log       *slog.Logger
 }
 
 // Observe sends each job outcome to o (metrics).
 func (s *JobService) Observe(o Observer) { s.observer = o }
 
+// Log sends warnings (a source's invalid data) to l.
+func (s *JobService) Log(l *slog.Logger) { s.log = l }
+
 // NewJobService wires the job runner.
 func NewJobService(tx Transactor, connector Connector, clock Clock) *JobService {
-	return &JobService{tx: tx, connector: connector, clock: clock, observer: noObserver{}}
+	return &JobService{tx: tx, connector: connector, clock: clock, observer: noObserver{}, log: slog.New(slog.DiscardHandler)}
 }
 
 // MinPendingRetry is the shortest wait between attempts at a pending job.
@@ -62,6 +67,7 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		res = JobResult{Outcome: OutcomeError, ErrorType: ErrorTypePlatform, ErrorCode: CodePendingTimeout}
 	}
 	var fetched Fetched
+	var invalid []string
 	product := ProductOf(j.Name)
 	if res.Outcome == OutcomeSuccess && product != "" {
 		// Read the product before the transaction: a real connector does
@@ -69,7 +75,19 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		if fetched, err = s.fetch(ctx, r.Scope, a, product, now, &j); err != nil {
 			return 0, fmt.Errorf("fetch %s for job %s: %w", product, j.ID, err)
 		}
-		j.Params.Read = readParams(j.Name, fetched)
+		fetched.ownedBy(a.ID, now)
+		if problems := fetched.Validate(product); len(problems) > 0 {
+			// Nothing of a product that fails its rules is stored: the
+			// previous good data stays served, and the job and its event
+			// name the fields (never their values).
+			res = JobResult{Outcome: OutcomeError, ErrorType: ErrorTypePlatform, ErrorCode: CodeInvalidConnectorData}
+			invalid = ProblemFields(problems)
+			s.log.WarnContext(ctx, "a source sent invalid data: the job ends in error and nothing is stored",
+				slog.String("job_id", j.ID), slog.String("account_id", a.ID), slog.String("product", product),
+				slog.String("platform_id", a.PlatformID), slog.Any("invalid_fields", invalid))
+		} else {
+			j.Params.Read = readParams(j.Name, fetched)
+		}
 	}
 	wait := time.Duration(0)
 	if res.Outcome == OutcomePending {
@@ -89,7 +107,11 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		} else if err != nil {
 			return err
 		}
-		if err := PublishEvent(ctx, tx, r.Scope, string(j.Name)+".added", now, JobEventPayload(j)); err != nil {
+		payload := JobEventPayload(j)
+		if invalid != nil {
+			payload["invalid_fields"] = invalid
+		}
+		if err := PublishEvent(ctx, tx, r.Scope, string(j.Name)+".added", now, payload); err != nil {
 			return err
 		}
 		if res.Outcome != OutcomeSuccess || product == "" {

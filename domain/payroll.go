@@ -45,37 +45,40 @@ type Employment struct {
 
 // Income is the person's pay rate.
 type Income struct {
-	CompensationAmount int64  `json:"compensation_amount"`
+	CompensationAmount Money  `json:"compensation_amount"`
 	CompensationUnit   string `json:"compensation_unit"`
 	Currency           string `json:"currency"`
 	PayFrequency       string `json:"pay_frequency"`
 }
 
-// PayLine is one earning, tax or deduction line of a paystub, in cents.
+// PayLine is one earning, tax or deduction line of a paystub (or a
+// shift's earning), in the currency of the stub it belongs to.
 type PayLine struct {
 	Name     string   `json:"name"`
 	Category string   `json:"category"`
-	Amount   int64    `json:"amount"`
+	Amount   Money    `json:"amount"`
 	Hours    *float64 `json:"hours"`
-	Rate     *int64   `json:"rate"`
+	Rate     *Money   `json:"rate"`
 }
 
-// Paystub is one pay statement. Every amount is in cents; the lines add
-// up to the totals, and the YTD figures accumulate per calendar year.
+// Paystub is one pay statement. Its amounts are in its currency; the
+// lines add up to the totals, and the YTD figures accumulate per
+// calendar year. Dates are the spec's YYYY-MM-DD, checked by Validate
+// before a stub is stored.
 type Paystub struct {
 	ID                  string    `json:"id"`
 	AccountID           string    `json:"account_id"`
 	PayDate             string    `json:"pay_date"`
 	PayPeriodStart      string    `json:"pay_period_start"`
 	PayPeriodEnd        string    `json:"pay_period_end"`
-	GrossPayAmount      int64     `json:"gross_pay_amount"`
-	GrossPayYTD         int64     `json:"gross_pay_ytd"`
-	NetPayAmount        int64     `json:"net_pay_amount"`
-	NetPayYTD           int64     `json:"net_pay_ytd"`
-	CheckAmount         int64     `json:"check_amount"`
-	TotalTaxes          int64     `json:"total_taxes"`
-	TotalDeductions     int64     `json:"total_deductions"`
-	TotalReimbursements int64     `json:"total_reimbursements"`
+	GrossPayAmount      Money     `json:"gross_pay_amount"`
+	GrossPayYTD         Money     `json:"gross_pay_ytd"`
+	NetPayAmount        Money     `json:"net_pay_amount"`
+	NetPayYTD           Money     `json:"net_pay_ytd"`
+	CheckAmount         Money     `json:"check_amount"`
+	TotalTaxes          Money     `json:"total_taxes"`
+	TotalDeductions     Money     `json:"total_deductions"`
+	TotalReimbursements Money     `json:"total_reimbursements"`
 	Currency            string    `json:"currency"`
 	EmployerName        string    `json:"employer_name"`
 	ExternalPaystubID   string    `json:"external_paystub_id"`
@@ -86,58 +89,27 @@ type Paystub struct {
 	CreatedAt  time.Time `json:"created_at"`
 }
 
-// PublicPaystub is a paystub with the spec's fields, as REST, GraphQL and
-// reports show it; the itemised taxes and deductions stay internal (they
-// feed W-2s and reports' totals).
-type PublicPaystub struct {
-	ID                  string    `json:"id"`
-	AccountID           string    `json:"account_id"`
-	PayDate             string    `json:"pay_date"`
-	PayPeriodStart      string    `json:"pay_period_start"`
-	PayPeriodEnd        string    `json:"pay_period_end"`
-	GrossPayAmount      int64     `json:"gross_pay_amount"`
-	GrossPayYTD         int64     `json:"gross_pay_ytd"`
-	NetPayAmount        int64     `json:"net_pay_amount"`
-	NetPayYTD           int64     `json:"net_pay_ytd"`
-	CheckAmount         int64     `json:"check_amount"`
-	TotalTaxes          int64     `json:"total_taxes"`
-	TotalDeductions     int64     `json:"total_deductions"`
-	TotalReimbursements int64     `json:"total_reimbursements"`
-	Currency            string    `json:"currency"`
-	EmployerName        string    `json:"employer_name"`
-	ExternalPaystubID   string    `json:"external_paystub_id"`
-	Earnings            []PayLine `json:"earnings"`
-	CreatedAt           Timestamp `json:"created_at"`
-}
-
-// Public is the stub as the API shows it.
-func (p Paystub) Public() PublicPaystub {
-	return PublicPaystub{ID: p.ID, AccountID: p.AccountID, PayDate: p.PayDate, PayPeriodStart: p.PayPeriodStart,
-		PayPeriodEnd: p.PayPeriodEnd, GrossPayAmount: p.GrossPayAmount, GrossPayYTD: p.GrossPayYTD,
-		NetPayAmount: p.NetPayAmount, NetPayYTD: p.NetPayYTD, CheckAmount: p.CheckAmount, TotalTaxes: p.TotalTaxes,
-		TotalDeductions: p.TotalDeductions, TotalReimbursements: p.TotalReimbursements, Currency: p.Currency,
-		EmployerName: p.EmployerName, ExternalPaystubID: p.ExternalPaystubID, Earnings: p.Earnings, CreatedAt: Timestamp(p.CreatedAt)}
-}
-
-// PayDateTime parses the stub's pay date.
+// PayDateTime is the stub's pay date as a time (midnight UTC); stored
+// stubs have passed Validate, so it parses.
 func (p Paystub) PayDateTime() time.Time {
 	t, _ := time.Parse(time.DateOnly, p.PayDate)
 	return t
 }
 
-// W2 is a year's wage and tax statement, parsed.
+// W2 is a year's wage and tax statement, parsed: the one W-2 type every
+// layer reads (a tax form's parsed_data, a W-2 document's, a report's).
 type W2 struct {
 	DocumentType        string     `json:"document_type"`
 	Applicant           W2Employee `json:"applicant"`
 	EmployerName        string     `json:"employer_name"`
-	TotalWages          int64      `json:"total_wages"`
-	StateWages          int64      `json:"state_wages"`
-	SocialSecurityWages int64      `json:"social_security_wages"`
-	MedicareWages       int64      `json:"medicare_wages"`
-	FederalTaxes        int64      `json:"federal_taxes"`
-	StateTaxes          int64      `json:"state_taxes"`
-	SocialSecurityTaxes int64      `json:"social_security_taxes"`
-	MedicareTaxes       int64      `json:"medicare_taxes"`
+	TotalWages          Money      `json:"total_wages"`
+	StateWages          Money      `json:"state_wages"`
+	SocialSecurityWages Money      `json:"social_security_wages"`
+	MedicareWages       Money      `json:"medicare_wages"`
+	FederalTaxes        Money      `json:"federal_taxes"`
+	StateTaxes          Money      `json:"state_taxes"`
+	SocialSecurityTaxes Money      `json:"social_security_taxes"`
+	MedicareTaxes       Money      `json:"medicare_taxes"`
 	TaxYear             string     `json:"tax_year"`
 }
 
@@ -153,24 +125,26 @@ type W2Employee struct {
 // Medicare wages are gross; each tax box is the year's withholding.
 func W2From(year int, stubs []Paystub, who Identity, employer string) W2 {
 	w := W2{DocumentType: "w2", EmployerName: employer, TaxYear: strconv.Itoa(year),
-		Applicant: W2Employee{Name: who.FullName, SSN: "XXX-XX-" + who.LastFourSSN, Address: who.Address}}
+		Applicant:  W2Employee{Name: who.FullName, SSN: "XXX-XX-" + who.LastFourSSN, Address: who.Address},
+		TotalWages: USD(0), SocialSecurityWages: USD(0), MedicareWages: USD(0),
+		FederalTaxes: USD(0), StateTaxes: USD(0), SocialSecurityTaxes: USD(0), MedicareTaxes: USD(0)}
 	for _, s := range stubs {
 		if s.PayDateTime().Year() != year {
 			continue
 		}
-		w.SocialSecurityWages += s.GrossPayAmount
-		w.MedicareWages += s.GrossPayAmount
-		w.TotalWages += s.GrossPayAmount - s.TotalDeductions
+		w.SocialSecurityWages.Amount += s.GrossPayAmount.Amount
+		w.MedicareWages.Amount += s.GrossPayAmount.Amount
+		w.TotalWages.Amount += s.GrossPayAmount.Amount - s.TotalDeductions.Amount
 		for _, t := range s.Taxes {
 			switch t.Category {
 			case "federal_income":
-				w.FederalTaxes += t.Amount
+				w.FederalTaxes.Amount += t.Amount.Amount
 			case "state_income":
-				w.StateTaxes += t.Amount
+				w.StateTaxes.Amount += t.Amount.Amount
 			case "social_security":
-				w.SocialSecurityTaxes += t.Amount
+				w.SocialSecurityTaxes.Amount += t.Amount.Amount
 			case "medicare":
-				w.MedicareTaxes += t.Amount
+				w.MedicareTaxes.Amount += t.Amount.Amount
 			}
 		}
 	}

@@ -21,7 +21,7 @@ type DepositAllocation struct {
 	AccountName         string   `json:"account_name"`
 	AccountType         string   `json:"account_type"`
 	AllocationType      string   `json:"allocation_type"`
-	Amount              *int64   `json:"amount"`
+	Amount              *Money   `json:"amount"`
 	Percentage          *float64 `json:"percentage"`
 	BankName            *string  `json:"bank_name"`
 	Currency            string   `json:"currency"`

@@ -119,6 +119,7 @@ func (s *Shift) UnmarshalJSON(b []byte) error {
 	if s.Currency == "" {
 		s.Currency = "USD"
 	}
+	inCurrency(s.Earnings, s.Currency)
 	return nil
 }
 

@@ -167,7 +167,7 @@ type ReportIncome struct {
 	HoursBasis         string   `json:"hours_basis"`
 	// Paystubs are the two most recent, as the vendor's schema says; the
 	// PDF lists every paystub the annual figures come from.
-	Paystubs []PublicPaystub `json:"paystubs"`
+	Paystubs []ReportPaystub `json:"paystubs"`
 }
 
 // AnnualIncome is one calendar year of an employment's paystubs, summed.

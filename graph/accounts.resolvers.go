@@ -133,14 +133,6 @@ func (r *accountResolver) TaxForms(ctx context.Context, obj *domain.Account, fir
 	return conn, nil
 }
 
-// Amount is the resolver for the amount field.
-func (r *depositAllocationResolver) Amount(ctx context.Context, obj *domain.DepositAllocation) (*domain.Money, error) {
-	if obj.Amount == nil {
-		return nil, nil
-	}
-	return moneyIn(*obj.Amount, obj.Currency), nil
-}
-
 // ID is the resolver for the id field.
 func (r *endUserResolver) ID(ctx context.Context, obj *domain.EndUser) (string, error) {
 	return endUserNodeID(obj.ID), nil
@@ -222,11 +214,6 @@ func (r *endUserResolver) Voie(ctx context.Context, obj *domain.EndUser) (*domai
 // Voe is the resolver for the voe field.
 func (r *endUserResolver) Voe(ctx context.Context, obj *domain.EndUser) (*domain.VerificationReport, error) {
 	return r.report(ctx, obj.ID, domain.ReportVOE)
-}
-
-// Compensation is the resolver for the compensation field.
-func (r *incomeResolver) Compensation(ctx context.Context, obj *domain.Income) (*domain.Money, error) {
-	return moneyIn(obj.CompensationAmount, obj.Currency), nil
 }
 
 // Outcome is the resolver for the outcome field.
@@ -346,59 +333,6 @@ func (r *linkTokenResolver) AccountID(ctx context.Context, obj *domain.LinkToken
 	return optional(obj.AccountID), nil
 }
 
-// Amount is the resolver for the amount field.
-func (r *payLineResolver) Amount(ctx context.Context, obj *domain.PayLine) (*domain.Money, error) {
-	return usd(obj.Amount), nil
-}
-
-// Rate is the resolver for the rate field.
-func (r *payLineResolver) Rate(ctx context.Context, obj *domain.PayLine) (*domain.Money, error) {
-	if obj.Rate == nil {
-		return nil, nil
-	}
-	return usd(*obj.Rate), nil
-}
-
-// GrossPay is the resolver for the grossPay field.
-func (r *paystubResolver) GrossPay(ctx context.Context, obj *domain.Paystub) (*domain.Money, error) {
-	return moneyIn(obj.GrossPayAmount, obj.Currency), nil
-}
-
-// GrossPayYtd is the resolver for the grossPayYtd field.
-func (r *paystubResolver) GrossPayYtd(ctx context.Context, obj *domain.Paystub) (*domain.Money, error) {
-	return moneyIn(obj.GrossPayYTD, obj.Currency), nil
-}
-
-// NetPay is the resolver for the netPay field.
-func (r *paystubResolver) NetPay(ctx context.Context, obj *domain.Paystub) (*domain.Money, error) {
-	return moneyIn(obj.NetPayAmount, obj.Currency), nil
-}
-
-// NetPayYtd is the resolver for the netPayYtd field.
-func (r *paystubResolver) NetPayYtd(ctx context.Context, obj *domain.Paystub) (*domain.Money, error) {
-	return moneyIn(obj.NetPayYTD, obj.Currency), nil
-}
-
-// CheckAmount is the resolver for the checkAmount field.
-func (r *paystubResolver) CheckAmount(ctx context.Context, obj *domain.Paystub) (*domain.Money, error) {
-	return moneyIn(obj.CheckAmount, obj.Currency), nil
-}
-
-// TotalTaxes is the resolver for the totalTaxes field.
-func (r *paystubResolver) TotalTaxes(ctx context.Context, obj *domain.Paystub) (*domain.Money, error) {
-	return moneyIn(obj.TotalTaxes, obj.Currency), nil
-}
-
-// TotalDeductions is the resolver for the totalDeductions field.
-func (r *paystubResolver) TotalDeductions(ctx context.Context, obj *domain.Paystub) (*domain.Money, error) {
-	return moneyIn(obj.TotalDeductions, obj.Currency), nil
-}
-
-// TotalReimbursements is the resolver for the totalReimbursements field.
-func (r *paystubResolver) TotalReimbursements(ctx context.Context, obj *domain.Paystub) (*domain.Money, error) {
-	return moneyIn(obj.TotalReimbursements, obj.Currency), nil
-}
-
 // EndUser is the resolver for the endUser field.
 func (r *queryResolver) EndUser(ctx context.Context, id string) (*domain.EndUser, error) {
 	u, err := r.AccountService.EndUser(ctx, scope(ctx), id)
@@ -484,59 +418,11 @@ func (r *w2Resolver) EmployeeName(ctx context.Context, obj *domain.W2) (string, 
 	return obj.Applicant.Name, nil
 }
 
-// TotalWages is the resolver for the totalWages field.
-func (r *w2Resolver) TotalWages(ctx context.Context, obj *domain.W2) (*domain.Money, error) {
-	return usd(obj.TotalWages), nil
-}
-
-// FederalTaxes is the resolver for the federalTaxes field.
-func (r *w2Resolver) FederalTaxes(ctx context.Context, obj *domain.W2) (*domain.Money, error) {
-	return usd(obj.FederalTaxes), nil
-}
-
-// SocialSecurityWages is the resolver for the socialSecurityWages field.
-func (r *w2Resolver) SocialSecurityWages(ctx context.Context, obj *domain.W2) (*domain.Money, error) {
-	return usd(obj.SocialSecurityWages), nil
-}
-
-// SocialSecurityTaxes is the resolver for the socialSecurityTaxes field.
-func (r *w2Resolver) SocialSecurityTaxes(ctx context.Context, obj *domain.W2) (*domain.Money, error) {
-	return usd(obj.SocialSecurityTaxes), nil
-}
-
-// MedicareWages is the resolver for the medicareWages field.
-func (r *w2Resolver) MedicareWages(ctx context.Context, obj *domain.W2) (*domain.Money, error) {
-	return usd(obj.MedicareWages), nil
-}
-
-// MedicareTaxes is the resolver for the medicareTaxes field.
-func (r *w2Resolver) MedicareTaxes(ctx context.Context, obj *domain.W2) (*domain.Money, error) {
-	return usd(obj.MedicareTaxes), nil
-}
-
-// StateWages is the resolver for the stateWages field.
-func (r *w2Resolver) StateWages(ctx context.Context, obj *domain.W2) (*domain.Money, error) {
-	return usd(obj.StateWages), nil
-}
-
-// StateTaxes is the resolver for the stateTaxes field.
-func (r *w2Resolver) StateTaxes(ctx context.Context, obj *domain.W2) (*domain.Money, error) {
-	return usd(obj.StateTaxes), nil
-}
-
 // Account returns generated.AccountResolver implementation.
 func (r *Resolver) Account() generated.AccountResolver { return &accountResolver{r} }
 
-// DepositAllocation returns generated.DepositAllocationResolver implementation.
-func (r *Resolver) DepositAllocation() generated.DepositAllocationResolver {
-	return &depositAllocationResolver{r}
-}
-
 // EndUser returns generated.EndUserResolver implementation.
 func (r *Resolver) EndUser() generated.EndUserResolver { return &endUserResolver{r} }
-
-// Income returns generated.IncomeResolver implementation.
-func (r *Resolver) Income() generated.IncomeResolver { return &incomeResolver{r} }
 
 // Job returns generated.JobResolver implementation.
 func (r *Resolver) Job() generated.JobResolver { return &jobResolver{r} }
@@ -550,25 +436,30 @@ func (r *Resolver) JobParams() generated.JobParamsResolver { return &jobParamsRe
 // LinkToken returns generated.LinkTokenResolver implementation.
 func (r *Resolver) LinkToken() generated.LinkTokenResolver { return &linkTokenResolver{r} }
 
-// PayLine returns generated.PayLineResolver implementation.
-func (r *Resolver) PayLine() generated.PayLineResolver { return &payLineResolver{r} }
-
-// Paystub returns generated.PaystubResolver implementation.
-func (r *Resolver) Paystub() generated.PaystubResolver { return &paystubResolver{r} }
-
 // W2 returns generated.W2Resolver implementation.
 func (r *Resolver) W2() generated.W2Resolver { return &w2Resolver{r} }
 
 type (
-	accountResolver           struct{ *Resolver }
-	depositAllocationResolver struct{ *Resolver }
-	endUserResolver           struct{ *Resolver }
-	incomeResolver            struct{ *Resolver }
-	jobResolver               struct{ *Resolver }
-	jobAllocationResolver     struct{ *Resolver }
-	jobParamsResolver         struct{ *Resolver }
-	linkTokenResolver         struct{ *Resolver }
-	payLineResolver           struct{ *Resolver }
-	paystubResolver           struct{ *Resolver }
-	w2Resolver                struct{ *Resolver }
+	accountResolver       struct{ *Resolver }
+	endUserResolver       struct{ *Resolver }
+	jobResolver           struct{ *Resolver }
+	jobAllocationResolver struct{ *Resolver }
+	jobParamsResolver     struct{ *Resolver }
+	linkTokenResolver     struct{ *Resolver }
+	w2Resolver            struct{ *Resolver }
 )
+
+// !!! WARNING !!!
+// The code below was going to be deleted when updating resolvers. It has been copied here so you have
+// one last chance to move it out of harms way if you want. There are two reasons this happens:
+//  - When renaming or deleting a resolver the old code will be put in here. You can safely delete
+//    it when you're done.
+//  - You have helper methods in this file. Move them out to keep these resolver files clean.
+/*
+	func (r *Resolver) DepositAllocation() generated.DepositAllocationResolver {
+	return &depositAllocationResolver{r}
+}
+func (r *Resolver) Income() generated.IncomeResolver { return &incomeResolver{r} }
+func (r *Resolver) PayLine() generated.PayLineResolver { return &payLineResolver{r} }
+func (r *Resolver) Paystub() generated.PaystubResolver { return &paystubResolver{r} }
+*/

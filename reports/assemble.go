@@ -201,18 +201,18 @@ func monthsBetween(start, end time.Time) int {
 }
 
 func income(s Source, at func(string) string, c *domain.ReportCompleteness) *domain.ReportIncome {
-	in := &domain.ReportIncome{Currency: domain.CurrencyUSD, AnnualIncomes: AnnualIncomes(s.Paystubs), Paystubs: []domain.PublicPaystub{}}
+	in := &domain.ReportIncome{Currency: domain.CurrencyUSD, AnnualIncomes: AnnualIncomes(s.Paystubs), Paystubs: []domain.ReportPaystub{}}
 	for i := range in.AnnualIncomes {
 		a := &in.AnnualIncomes[i]
 		if w, ok := s.W2s[a.Year]; ok {
-			d := a.GrossPayYTD - w.MedicareWages
-			a.W2 = &domain.AnnualW2{Wages: w.TotalWages, MedicareWages: w.MedicareWages, Difference: d,
+			d := a.GrossPayYTD - w.MedicareWages.Amount
+			a.W2 = &domain.AnnualW2{Wages: w.TotalWages.Amount, MedicareWages: w.MedicareWages.Amount, Difference: d,
 				Flagged: a.Basis != domain.BasisPartial && (d > 100 || d < -100)}
 		}
 	}
 	if s.Income != nil {
 		in.PayFrequency, in.CompensationUnit = s.Income.PayFrequency, s.Income.CompensationUnit
-		in.CompensationAmount, in.Currency = s.Income.CompensationAmount, s.Income.Currency
+		in.CompensationAmount, in.Currency = s.Income.CompensationAmount.Amount, s.Income.Currency
 	} else {
 		c.Missing = append(c.Missing, at("income.pay_frequency"), at("income.compensation_unit"), at("income.compensation_amount"))
 	}
@@ -222,7 +222,7 @@ func income(s Source, at func(string) string, c *domain.ReportCompleteness) *dom
 	}
 	c.Derived = append(c.Derived, at("income.annual_incomes"))
 	for _, p := range newestFirst(s.Paystubs)[:min(2, len(s.Paystubs))] {
-		in.Paystubs = append(in.Paystubs, p.Public())
+		in.Paystubs = append(in.Paystubs, domain.ReportPaystub{Paystub: p})
 	}
 	return in
 }
@@ -248,33 +248,33 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 			byYear[y], earnings[y] = a, map[string]int64{}
 			first[y], last[y] = p, p
 		}
-		if p.PayDate < first[y].PayDate || (p.PayDate == first[y].PayDate && p.GrossPayYTD < first[y].GrossPayYTD) {
+		if p.PayDate < first[y].PayDate || (p.PayDate == first[y].PayDate && p.GrossPayYTD.Amount < first[y].GrossPayYTD.Amount) {
 			first[y] = p
 		}
-		if p.PayDate > last[y].PayDate || (p.PayDate == last[y].PayDate && p.GrossPayYTD > last[y].GrossPayYTD) {
+		if p.PayDate > last[y].PayDate || (p.PayDate == last[y].PayDate && p.GrossPayYTD.Amount > last[y].GrossPayYTD.Amount) {
 			last[y] = p
 		}
-		a.GrossPayYTD += p.GrossPayAmount
-		a.NetPayYTD += p.NetPayAmount
-		a.TotalDeductionsYTD += p.TotalDeductions
-		a.TotalReimbursementsYTD += p.TotalReimbursements
-		a.TotalTaxesYTD += p.TotalTaxes
+		a.GrossPayYTD += p.GrossPayAmount.Amount
+		a.NetPayYTD += p.NetPayAmount.Amount
+		a.TotalDeductionsYTD += p.TotalDeductions.Amount
+		a.TotalReimbursementsYTD += p.TotalReimbursements.Amount
+		a.TotalTaxesYTD += p.TotalTaxes.Amount
 		a.Paystubs++
 		for _, l := range p.Earnings {
-			earnings[y][l.Category] += l.Amount
+			earnings[y][l.Category] += l.Amount.Amount
 			addByType(&a.EarningsByType, l)
 		}
 	}
 	for y, a := range byYear {
 		a.FirstPayDate = first[y].PayDate
-		switch wholeYear := first[y].GrossPayYTD == first[y].GrossPayAmount; {
+		switch wholeYear := first[y].GrossPayYTD.Amount == first[y].GrossPayAmount.Amount; {
 		case y == unknownYear:
 			a.Basis, a.Partial = domain.BasisPartial, true
 		case wholeYear:
 			a.Basis = domain.BasisPaystubs
-		case last[y].GrossPayYTD > 0:
+		case last[y].GrossPayYTD.Amount > 0:
 			a.Basis, a.Partial = domain.BasisYearToDate, true
-			a.GrossPayYTD, a.NetPayYTD = last[y].GrossPayYTD, last[y].NetPayYTD
+			a.GrossPayYTD, a.NetPayYTD = last[y].GrossPayYTD.Amount, last[y].NetPayYTD.Amount
 		default:
 			a.Basis, a.Partial = domain.BasisPartial, true
 		}
@@ -346,15 +346,15 @@ func dataAsOf(a domain.Account) time.Time {
 func addByType(t *domain.EarningsByType, l domain.PayLine) {
 	switch strings.ToLower(l.Category) {
 	case "salary", "hourly", "regular", "base", "wages":
-		t.Base += l.Amount
+		t.Base += l.Amount.Amount
 	case "overtime":
-		t.Overtime += l.Amount
+		t.Overtime += l.Amount.Amount
 	case "bonus":
-		t.Bonus += l.Amount
+		t.Bonus += l.Amount.Amount
 	case "commission":
-		t.Commission += l.Amount
+		t.Commission += l.Amount.Amount
 	default:
-		t.Other += l.Amount
+		t.Other += l.Amount.Amount
 	}
 }
 

@@ -259,7 +259,7 @@ func htmlView(r domain.VerificationReport, src []reports.Source) htmlVOIE {
 		slices.SortFunc(he.Stubs, func(a, b domain.Paystub) int { return strings.Compare(b.PayDate, a.PayDate) })
 		var top int64 = 1
 		for _, p := range he.Stubs {
-			top = max(top, p.GrossPayAmount)
+			top = max(top, p.GrossPayAmount.Amount)
 		}
 		top = (top/100_000 + 1) * 100_000 // the next thousand dollars
 		const w, h = 640.0, 200.0
@@ -271,10 +271,10 @@ func htmlView(r domain.VerificationReport, src []reports.Source) htmlVOIE {
 		for i := range he.Stubs {
 			p := he.Stubs[len(he.Stubs)-1-i]
 			x := 50 + float64(i)/float64(max(1, len(he.Stubs)-1))*w
-			gross = append(gross, fmt.Sprintf("%.1f,%.1f", x, y(p.GrossPayAmount)))
-			net = append(net, fmt.Sprintf("%.1f,%.1f", x, y(p.NetPayAmount)))
-			he.GrossMarks = append(he.GrossMarks, [2]float64{x, y(p.GrossPayAmount)})
-			he.NetMarks = append(he.NetMarks, [2]float64{x, y(p.NetPayAmount)})
+			gross = append(gross, fmt.Sprintf("%.1f,%.1f", x, y(p.GrossPayAmount.Amount)))
+			net = append(net, fmt.Sprintf("%.1f,%.1f", x, y(p.NetPayAmount.Amount)))
+			he.GrossMarks = append(he.GrossMarks, [2]float64{x, y(p.GrossPayAmount.Amount)})
+			he.NetMarks = append(he.NetMarks, [2]float64{x, y(p.NetPayAmount.Amount)})
 		}
 		he.GrossPoints, he.NetPoints = strings.Join(gross, " "), strings.Join(net, " ")
 		v.Employments = append(v.Employments, he)

@@ -48,7 +48,7 @@ func TestUploadInflationIsBounded(t *testing.T) {
 		t.Errorf("a PDF inflating to the bound: %v, %v", got, err)
 	}
 	stub := domain.Paystub{ID: "p", EmployerName: "Acme", PayDate: "2026-01-15", PayPeriodStart: "2026-01-01", PayPeriodEnd: "2026-01-14",
-		Currency: "USD", GrossPayAmount: 200000, NetPayAmount: 150000, GrossPayYTD: 200000, NetPayYTD: 150000}
+		Currency: "USD", GrossPayAmount: domain.USD(200000), NetPayAmount: domain.USD(150000), GrossPayYTD: domain.USD(200000), NetPayYTD: domain.USD(150000)}
 	pdf, err := RenderPaystub(stub)
 	if err != nil {
 		t.Fatal(err)

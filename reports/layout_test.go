@@ -113,14 +113,14 @@ func TestProjections(t *testing.T) {
 			if in.AverageWeeklyHours == nil || *in.AverageWeeklyHours < 20 || *in.AverageWeeklyHours > 60 {
 				t.Fatalf("%s: average hours %v", a.ID, in.AverageWeeklyHours)
 			}
-			want := inc.CompensationAmount * int64(math.Round(*in.AverageWeeklyHours*10)) * 52 / 10
+			want := inc.CompensationAmount.Amount * int64(math.Round(*in.AverageWeeklyHours*10)) * 52 / 10
 			if *in.ProjectedAnnualIncome != want || !strings.Contains(in.ProjectionBasis, "an hour") || !strings.Contains(in.HoursBasis, "weeks of paystubs") {
 				t.Errorf("%s: projected %d (%s), want %d", a.ID, *in.ProjectedAnnualIncome, in.ProjectionBasis, want)
 			}
 		case "annually":
 			salaried = true
-			if *in.ProjectedAnnualIncome != inc.CompensationAmount || !strings.Contains(in.ProjectionBasis, "annual salary") {
-				t.Errorf("%s: projected %d (%s), want the salary %d", a.ID, *in.ProjectedAnnualIncome, in.ProjectionBasis, inc.CompensationAmount)
+			if *in.ProjectedAnnualIncome != inc.CompensationAmount.Amount || !strings.Contains(in.ProjectionBasis, "annual salary") {
+				t.Errorf("%s: projected %d (%s), want the salary %d", a.ID, *in.ProjectedAnnualIncome, in.ProjectionBasis, inc.CompensationAmount.Amount)
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func TestProjections(t *testing.T) {
 func TestW2BesideYear(t *testing.T) {
 	src := goldenSources()
 	w := src[0].W2s["2025"]
-	w.MedicareWages += 5000
+	w.MedicareWages.Amount += 5000
 	src[0].W2s["2025"] = w
 	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
 	years := map[string]domain.AnnualIncome{}

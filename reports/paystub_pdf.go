@@ -51,8 +51,8 @@ func RenderPaystub(p domain.Paystub) ([]byte, error) {
 		d.fields([][2]string{
 			{labelEmployer, p.EmployerName}, {labelPayDate, p.PayDate},
 			{labelPeriodStart, p.PayPeriodStart}, {labelPeriodEnd, p.PayPeriodEnd},
-			{labelGross, money(p.GrossPayAmount)}, {labelNet, money(p.NetPayAmount)},
-			{labelGrossYTD, money(p.GrossPayYTD)}, {labelNetYTD, money(p.NetPayYTD)},
+			{labelGross, money(p.GrossPayAmount.Amount)}, {labelNet, money(p.NetPayAmount.Amount)},
+			{labelGrossYTD, money(p.GrossPayYTD.Amount)}, {labelNetYTD, money(p.NetPayYTD.Amount)},
 		})
 		lines := func(title string, ls []domain.PayLine) {
 			if len(ls) == 0 {
@@ -61,7 +61,7 @@ func RenderPaystub(p domain.Paystub) ([]byte, error) {
 			d.section(title, 25)
 			rows := make([][]string, len(ls))
 			for i, l := range ls {
-				rows[i] = []string{l.Name, titleCase(l.Category), money(l.Amount)}
+				rows[i] = []string{l.Name, titleCase(l.Category), money(l.Amount.Amount)}
 			}
 			d.table([]column{{"Name", 80, "L"}, {"Category", 60, "L"}, {"Amount", d.width - 140, "R"}}, rows)
 		}

@@ -98,8 +98,8 @@ func TestAnnualTotalsAddUp(t *testing.T) {
 				want[y], cats[y] = &sums{first: p, last: p}, map[string]int64{}
 			}
 			w := want[y]
-			w.gross, w.net, w.taxes = w.gross+p.GrossPayAmount, w.net+p.NetPayAmount, w.taxes+p.TotalTaxes
-			w.deductions, w.reimb, w.count = w.deductions+p.TotalDeductions, w.reimb+p.TotalReimbursements, w.count+1
+			w.gross, w.net, w.taxes = w.gross+p.GrossPayAmount.Amount, w.net+p.NetPayAmount.Amount, w.taxes+p.TotalTaxes.Amount
+			w.deductions, w.reimb, w.count = w.deductions+p.TotalDeductions.Amount, w.reimb+p.TotalReimbursements.Amount, w.count+1
 			if p.PayDate < w.first.PayDate {
 				w.first = p
 			}
@@ -107,7 +107,7 @@ func TestAnnualTotalsAddUp(t *testing.T) {
 				w.last = p
 			}
 			for _, l := range p.Earnings {
-				cats[y][l.Category] += l.Amount
+				cats[y][l.Category] += l.Amount.Amount
 			}
 		}
 		got := reports.AnnualIncomes(stubs)
@@ -116,14 +116,14 @@ func TestAnnualTotalsAddUp(t *testing.T) {
 		}
 		for _, y := range got {
 			w := want[y.Year]
-			if y.GrossPayYTD != w.last.GrossPayYTD || y.NetPayYTD != w.last.NetPayYTD {
-				t.Fatalf("%s %s: gross %d net %d, want the last paystub's YTD %d and %d", a.ID, y.Year, y.GrossPayYTD, y.NetPayYTD, w.last.GrossPayYTD, w.last.NetPayYTD)
+			if y.GrossPayYTD != w.last.GrossPayYTD.Amount || y.NetPayYTD != w.last.NetPayYTD.Amount {
+				t.Fatalf("%s %s: gross %d net %d, want the last paystub's YTD %d and %d", a.ID, y.Year, y.GrossPayYTD, y.NetPayYTD, w.last.GrossPayYTD.Amount, w.last.NetPayYTD.Amount)
 			}
 			if y.TotalTaxesYTD != w.taxes || y.TotalDeductionsYTD != w.deductions || y.TotalReimbursementsYTD != w.reimb || int64(y.Paystubs) != w.count ||
 				y.FirstPayDate != w.first.PayDate {
 				t.Fatalf("%s %s: %+v, want the sums %+v", a.ID, y.Year, y, *w)
 			}
-			whole := w.first.GrossPayYTD == w.first.GrossPayAmount
+			whole := w.first.GrossPayYTD.Amount == w.first.GrossPayAmount.Amount
 			switch {
 			case whole && (y.Basis != domain.BasisPaystubs || y.Partial || y.GrossPayYTD != w.gross || y.NetPayYTD != w.net):
 				t.Fatalf("%s %s: every paystub of the year was read, but %+v (sums %d, %d)", a.ID, y.Year, y, w.gross, w.net)
@@ -399,7 +399,7 @@ func TestOtherDocuments(t *testing.T) {
 		want   []string
 	}{
 		{"w2.png", func() ([]byte, error) { return reports.RenderW2(w2.DocumentID, w2.W2, goldenNow) },
-			[]string{"Form W-2", w2.W2.TaxYear, w2.W2.Applicant.Name, domain.USD(w2.W2.TotalWages).Formatted(), domain.USD(w2.W2.FederalTaxes).Formatted()}},
+			[]string{"Form W-2", w2.W2.TaxYear, w2.W2.Applicant.Name, w2.W2.TotalWages.Formatted(), w2.W2.FederalTaxes.Formatted()}},
 		{"direct-deposit-form.png", func() ([]byte, error) { return reports.RenderDepositForm(form) },
 			[]string{"Direct Deposit Authorization", form.EmployeeName, form.EmployerName, "6789", "011000015", "$250.00 of each paycheck", "Employee signature"}},
 	} {
@@ -439,15 +439,15 @@ func TestPaystubRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := map[string]any{"document_type": "paystub", "employer_name": p.EmployerName, "pay_date": p.PayDate,
-				"pay_period_start": p.PayPeriodStart, "pay_period_end": p.PayPeriodEnd, "gross_pay_amount": p.GrossPayAmount,
-				"net_pay_amount": p.NetPayAmount, "gross_pay_ytd": p.GrossPayYTD, "net_pay_ytd": p.NetPayYTD, "currency": "USD"}
+				"pay_period_start": p.PayPeriodStart, "pay_period_end": p.PayPeriodEnd, "gross_pay_amount": p.GrossPayAmount.Amount,
+				"net_pay_amount": p.NetPayAmount.Amount, "gross_pay_ytd": p.GrossPayYTD.Amount, "net_pay_ytd": p.NetPayYTD.Amount, "currency": "USD"}
 			if fmt.Sprint(got.Data) != fmt.Sprint(want) || got.Inconsistent {
 				t.Errorf("paystub %s read back as %v (inconsistent %v), want %v", p.PayDate, got.Data, got.Inconsistent, want)
 			}
 		}
 	}
 	doctored := src[0].Paystubs[len(src[0].Paystubs)-1]
-	doctored.NetPayAmount = doctored.GrossPayAmount + 100
+	doctored.NetPayAmount.Amount = doctored.GrossPayAmount.Amount + 100
 	pdf, _ := reports.RenderPaystub(doctored)
 	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); err != nil || got.Data == nil || !got.Inconsistent {
 		t.Errorf("net pay above gross read as %v, inconsistent %v, %v", got.Data, got.Inconsistent, err)
@@ -552,7 +552,7 @@ func TestMalformedPayDates(t *testing.T) {
 		extra := stubs[i]
 		extra.ID, extra.PayDate = fmt.Sprint("bad-", i), bad
 		stubs = append(stubs, extra)
-		want.GrossPayYTD += extra.GrossPayAmount
+		want.GrossPayYTD += extra.GrossPayAmount.Amount
 		want.Paystubs++
 	}
 	src[0].Paystubs = stubs

@@ -180,7 +180,7 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	if !anyHours(stubs) {
 		for _, p := range stubs {
 			rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd),
-				money(p.GrossPayAmount), money(p.TotalTaxes), money(p.TotalDeductions), money(p.NetPayAmount), money(p.GrossPayYTD)})
+				money(p.GrossPayAmount.Amount), money(p.TotalTaxes.Amount), money(p.TotalDeductions.Amount), money(p.NetPayAmount.Amount), money(p.GrossPayYTD.Amount)})
 		}
 		d.table([]column{{"Pay date", 25, "L"}, {"Period", 39, "L"}, {"Gross", 24, "R"}, {"Taxes", 23, "R"},
 			{"Deductions", 23, "R"}, {"Net", 24, "R"}, {"Gross YTD", 27.9, "R"}}, rows, caption)
@@ -190,7 +190,7 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	for _, p := range stubs {
 		hours, rate := hoursAndRate(p)
 		rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd), hours, rate,
-			money(p.GrossPayAmount), money(p.TotalTaxes), money(p.TotalDeductions), money(p.NetPayAmount), money(p.GrossPayYTD)})
+			money(p.GrossPayAmount.Amount), money(p.TotalTaxes.Amount), money(p.TotalDeductions.Amount), money(p.NetPayAmount.Amount), money(p.GrossPayYTD.Amount)})
 	}
 	d.table([]column{{"Pay date", 22, "L"}, {"Period", 29, "L"}, {"Hours", 12, "R"}, {"Rate", 16, "R"}, {"Gross", 22, "R"},
 		{"Taxes", 20, "R"}, {"Deductions", 20, "R"}, {"Net", 21, "R"}, {"Gross YTD", 23.9, "R"}}, rows, caption)
@@ -243,7 +243,7 @@ func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
 	px, pw, ph := x+left, w-left-4, h-bottom-6
 	var most int64
 	for _, s := range dated {
-		most = max(most, s.GrossPayAmount, s.NetPayAmount)
+		most = max(most, s.GrossPayAmount.Amount, s.NetPayAmount.Amount)
 	}
 	step, lines := axisStep(most)
 	top := step * lines
@@ -286,7 +286,7 @@ func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
 	for _, series := range []struct {
 		c     [3]int
 		value func(domain.Paystub) int64
-	}{{gross, func(p domain.Paystub) int64 { return p.GrossPayAmount }}, {netCol, func(p domain.Paystub) int64 { return p.NetPayAmount }}} {
+	}{{gross, func(p domain.Paystub) int64 { return p.GrossPayAmount.Amount }}, {netCol, func(p domain.Paystub) int64 { return p.NetPayAmount.Amount }}} {
 		d.color(series.c, "draw")
 		d.color(series.c, "fill")
 		d.SetLineWidth(0.55)
@@ -523,7 +523,7 @@ func hoursAndRate(p domain.Paystub) (string, string) {
 		hours += *l.Hours
 		counted = true
 		if rate == "—" && l.Rate != nil {
-			rate = money(*l.Rate)
+			rate = money(l.Rate.Amount)
 		}
 	}
 	if !counted {

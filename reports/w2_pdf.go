@@ -24,14 +24,14 @@ func RenderW2(docID string, w domain.W2, created time.Time) ([]byte, error) {
 			n, label string
 			cents    int64
 		}{
-			{"1", "Wages, tips, other compensation", w.TotalWages},
-			{"2", "Federal income tax withheld", w.FederalTaxes},
-			{"3", "Social security wages", w.SocialSecurityWages},
-			{"4", "Social security tax withheld", w.SocialSecurityTaxes},
-			{"5", "Medicare wages and tips", w.MedicareWages},
-			{"6", "Medicare tax withheld", w.MedicareTaxes},
-			{"16", "State wages, tips, etc.", w.StateWages},
-			{"17", "State income tax", w.StateTaxes},
+			{"1", "Wages, tips, other compensation", w.TotalWages.Amount},
+			{"2", "Federal income tax withheld", w.FederalTaxes.Amount},
+			{"3", "Social security wages", w.SocialSecurityWages.Amount},
+			{"4", "Social security tax withheld", w.SocialSecurityTaxes.Amount},
+			{"5", "Medicare wages and tips", w.MedicareWages.Amount},
+			{"6", "Medicare tax withheld", w.MedicareTaxes.Amount},
+			{"16", "State wages, tips, etc.", w.StateWages.Amount},
+			{"17", "State income tax", w.StateTaxes.Amount},
 		}
 		boxW, boxH := d.width/2, 14.0
 		y := d.GetY()

@@ -227,29 +227,5 @@ func (s *Server) billNavigatorStatus(r *http.Request) (response, error) {
 	return response{status: http.StatusNoContent}, nil
 }
 
-// paystubJSON is a paystub as REST shows it: the spec's fields and, as the
-// vendor's schema has them, the itemised taxes and deductions (which add up
-// to the totals) and time-off balances (none in the sandbox).
-type paystubJSON struct {
-	domain.PublicPaystub
-	Taxes      []lineItemJSON `json:"taxes"`
-	Deductions []lineItemJSON `json:"deductions"`
-	TimeOff    []struct{}     `json:"time_off"`
-}
-
-type lineItemJSON struct {
-	Name     string `json:"name"`
-	Category string `json:"category"`
-	Amount   int64  `json:"amount"`
-}
-
-func newPaystubJSON(p domain.Paystub) paystubJSON {
-	items := func(lines []domain.PayLine) []lineItemJSON {
-		out := make([]lineItemJSON, len(lines))
-		for i, l := range lines {
-			out[i] = lineItemJSON{Name: l.Name, Category: l.Category, Amount: l.Amount}
-		}
-		return out
-	}
-	return paystubJSON{PublicPaystub: p.Public(), Taxes: items(p.Taxes), Deductions: items(p.Deductions), TimeOff: []struct{}{}}
-}
+// newPaystubJSON is a paystub as REST shows it (the codec's API view).
+func newPaystubJSON(p domain.Paystub) domain.APIPaystub { return domain.APIPaystub{Paystub: p} }

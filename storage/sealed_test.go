@@ -48,7 +48,7 @@ func TestPlaintextFromBeforeSealingIsSealed(t *testing.T) {
 				t.Errorf("%s: account connection %q (%v)", when, a.Connection, err)
 			}
 			p, err := tx.Paystub(ctx, sc, "a", "s1")
-			if err != nil || p.GrossPayAmount != 123456 {
+			if err != nil || p.GrossPayAmount.Amount != 123456 {
 				t.Errorf("%s: paystub %+v (%v)", when, p, err)
 			}
 			f, err := tx.File(ctx, "f")

@@ -283,6 +283,7 @@ func (m *Main) addConnectorPlatforms(ctx context.Context, caps protocol.Capabili
 // metrics, and deletes webhook listeners that ended with their process.
 func (m *Main) buildServices(ctx context.Context, s *starting) error {
 	s.jobs = domain.NewJobService(s.tx, s.connector, s.clock)
+	s.jobs.Log(m.Logger)
 	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
 	if err != nil {
 		return err

@@ -125,7 +125,7 @@ func errString(err error) string {
 func TestPagedProducts(t *testing.T) {
 	stubs := make([]domain.Paystub, 250)
 	for i := range stubs {
-		stubs[i] = domain.Paystub{ID: strconv.Itoa(i), PayDate: "2026-01-01", GrossPayAmount: int64(i)}
+		stubs[i] = domain.Paystub{ID: strconv.Itoa(i), PayDate: "2026-01-01", GrossPayAmount: domain.USD(int64(i))}
 	}
 	var pages atomic.Int32
 	client, _ := served(t, fixedFetch{stubs: stubs, pages: &pages})

@@ -228,38 +228,56 @@ func (s *Server) fetch(ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var whole any
-	switch req.Product {
-	case domain.ProductIdentity:
-		whole = f.Identity
-	case domain.ProductEmployment:
-		whole = f.Employment
-	case domain.ProductIncome:
-		whole = f.Income
-	case domain.ProductAllocations:
-		return page(f.Allocations, offset)
-	case domain.ProductPaystubs:
-		return page(f.Paystubs, offset)
-	case domain.ProductShifts:
-		items := make([]ShiftItem, len(f.Shifts))
-		for i, sh := range f.Shifts {
-			items[i] = ShiftItem{ID: sh.ID, Shift: sh.Shift}
-		}
-		return page(items, offset)
-	case domain.ProductTaxForms:
-		items := make([]TaxForm, len(f.W2s))
-		for i, w := range f.W2s {
-			items[i] = TaxForm{ID: w.TaxFormID, DocumentID: w.DocumentID, FormType: "w2", ParsedData: w.W2}
-		}
-		return page(items, offset)
-	default:
+	whole, ok := wireOf(req.Product, f)
+	if !ok {
 		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "product: this connector has no product %q", req.Product)
+	}
+	switch items := whole.(type) {
+	case []domain.DepositAllocation:
+		return page(items, offset)
+	case []domain.Paystub:
+		return page(items, offset)
+	case []ShiftItem:
+		return page(items, offset)
+	case []TaxForm:
+		return page(items, offset)
 	}
 	data, err := json.Marshal(whole)
 	if err != nil {
 		return nil, err
 	}
 	return FetchResponse{Data: data}, nil
+}
+
+// wireOf is a fetched product as the protocol writes it: the object of
+// identity, employment and income, the list of items of the others;
+// false for a product protocol v1 does not have.
+func wireOf(product string, f domain.Fetched) (any, bool) {
+	switch product {
+	case domain.ProductIdentity:
+		return f.Identity, true
+	case domain.ProductEmployment:
+		return f.Employment, true
+	case domain.ProductIncome:
+		return f.Income, true
+	case domain.ProductAllocations:
+		return f.Allocations, true
+	case domain.ProductPaystubs:
+		return f.Paystubs, true
+	case domain.ProductShifts:
+		items := make([]ShiftItem, len(f.Shifts))
+		for i, sh := range f.Shifts {
+			items[i] = ShiftItem{ID: sh.ID, Shift: sh.Shift}
+		}
+		return items, true
+	case domain.ProductTaxForms:
+		items := make([]TaxForm, len(f.W2s))
+		for i, w := range f.W2s {
+			items[i] = TaxForm{ID: w.TaxFormID, DocumentID: w.DocumentID, FormType: "w2", ParsedData: w.W2}
+		}
+		return items, true
+	}
+	return nil, false
 }
 
 // page is one page of a list product from offset.

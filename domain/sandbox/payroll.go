@@ -129,9 +129,9 @@ func (p Person) Employment() domain.Employment {
 // Income is the person's pay rate.
 func (p Person) Income() domain.Income {
 	if p.Hourly {
-		return domain.Income{CompensationAmount: p.Rate, CompensationUnit: "hourly", Currency: "USD", PayFrequency: p.Frequency}
+		return domain.Income{CompensationAmount: domain.USD(p.Rate), CompensationUnit: "hourly", Currency: "USD", PayFrequency: p.Frequency}
 	}
-	return domain.Income{CompensationAmount: p.Annual, CompensationUnit: "annually", Currency: "USD", PayFrequency: p.Frequency}
+	return domain.Income{CompensationAmount: domain.USD(p.Annual), CompensationUnit: "annually", Currency: "USD", PayFrequency: p.Frequency}
 }
 
 // PayDates are the pay dates in [from, to], oldest first.
@@ -199,35 +199,35 @@ func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
 	if p.Hourly {
 		// Whole hours: the pay is hours times the rate in integer cents.
 		wholeHours := 2080/periodsPerYear(p.Frequency) - int64(r.IntN(5))
-		rate, hours := p.Rate, float64(wholeHours)
-		earnings = append(earnings, domain.PayLine{Name: "Regular", Category: "hourly", Amount: wholeHours * rate, Hours: &hours, Rate: &rate})
+		rate, hours := domain.USD(p.Rate), float64(wholeHours)
+		earnings = append(earnings, domain.PayLine{Name: "Regular", Category: "hourly", Amount: domain.USD(wholeHours * rate.Amount), Hours: &hours, Rate: &rate})
 		if r.IntN(10) < 3 {
 			otHours := int64(1 + r.IntN(8))
-			otRate, ot := rate*3/2, float64(otHours)
-			earnings = append(earnings, domain.PayLine{Name: "Overtime", Category: "overtime", Amount: otHours * otRate, Hours: &ot, Rate: &otRate})
+			otRate, ot := domain.USD(rate.Amount*3/2), float64(otHours)
+			earnings = append(earnings, domain.PayLine{Name: "Overtime", Category: "overtime", Amount: domain.USD(otHours * otRate.Amount), Hours: &ot, Rate: &otRate})
 		}
 	} else {
-		earnings = append(earnings, domain.PayLine{Name: "Salary", Category: "salary", Amount: p.Annual / periodsPerYear(p.Frequency)})
+		earnings = append(earnings, domain.PayLine{Name: "Salary", Category: "salary", Amount: domain.USD(p.Annual / periodsPerYear(p.Frequency))})
 	}
 	if pay.Month() == time.December && r.IntN(2) == 0 {
-		earnings = append(earnings, domain.PayLine{Name: "Year-end bonus", Category: "bonus", Amount: int64(20_000 + r.IntN(180_000))})
+		earnings = append(earnings, domain.PayLine{Name: "Year-end bonus", Category: "bonus", Amount: domain.USD(int64(20_000 + r.IntN(180_000)))})
 	}
 	var gross int64
 	for _, e := range earnings {
-		gross += e.Amount
+		gross += e.Amount.Amount
 	}
 	retirement, medical := pct(gross, 500), int64(9_500)
 	medical = min(medical, gross/4)
 	deductions := []domain.PayLine{
-		{Name: "401(k)", Category: "retirement", Amount: retirement},
-		{Name: "Medical", Category: "medical_insurance", Amount: medical},
+		{Name: "401(k)", Category: "retirement", Amount: domain.USD(retirement)},
+		{Name: "Medical", Category: "medical_insurance", Amount: domain.USD(medical)},
 	}
 	taxable := gross - retirement - medical
 	taxes := []domain.PayLine{
-		{Name: "Federal Income Tax", Category: "federal_income", Amount: pct(taxable, 1100)},
-		{Name: "Social Security", Category: "social_security", Amount: pct(gross, 620)},
-		{Name: "Medicare", Category: "medicare", Amount: pct(gross, 145)},
-		{Name: p.State + " State Income Tax", Category: "state_income", Amount: pct(taxable, 400)},
+		{Name: "Federal Income Tax", Category: "federal_income", Amount: domain.USD(pct(taxable, 1100))},
+		{Name: "Social Security", Category: "social_security", Amount: domain.USD(pct(gross, 620))},
+		{Name: "Medicare", Category: "medicare", Amount: domain.USD(pct(gross, 145))},
+		{Name: p.State + " State Income Tax", Category: "state_income", Amount: domain.USD(pct(taxable, 400))},
 	}
 	var reimb int64
 	if r.IntN(10) == 0 {
@@ -236,17 +236,19 @@ func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
 	s := domain.Paystub{
 		ID: uuid.NewSHA1(namespace, []byte("paystub/"+p.AccountID+"/"+pay.Format(time.DateOnly))).String(), AccountID: p.AccountID,
 		PayDate: pay.Format(time.DateOnly), PayPeriodStart: start.Format(time.DateOnly), PayPeriodEnd: end.Format(time.DateOnly),
-		GrossPayAmount: gross, TotalReimbursements: reimb, Currency: "USD", EmployerName: p.employer,
+		GrossPayAmount: domain.USD(gross), TotalReimbursements: domain.USD(reimb), Currency: "USD", EmployerName: p.employer,
 		ExternalPaystubID: "PS-" + pay.Format("20060102"), Earnings: earnings, Taxes: taxes, Deductions: deductions, CreatedAt: now,
 	}
+	var totalTaxes, totalDeductions int64
 	for _, t := range taxes {
-		s.TotalTaxes += t.Amount
+		totalTaxes += t.Amount.Amount
 	}
 	for _, d := range deductions {
-		s.TotalDeductions += d.Amount
+		totalDeductions += d.Amount.Amount
 	}
-	s.NetPayAmount = gross - s.TotalTaxes - s.TotalDeductions
-	s.CheckAmount = s.NetPayAmount + reimb
+	net := gross - totalTaxes - totalDeductions
+	s.TotalTaxes, s.TotalDeductions = domain.USD(totalTaxes), domain.USD(totalDeductions)
+	s.NetPayAmount, s.CheckAmount = domain.USD(net), domain.USD(net+reimb)
 	return s
 }
 
@@ -270,9 +272,9 @@ func (p Person) Paystubs(from, to, now time.Time) []domain.Paystub {
 		if i == 0 || dates[i-1].Year() != d.Year() || dates[i-1].Before(yearStart) {
 			gytd, nytd = 0, 0
 		}
-		gytd += s.GrossPayAmount
-		nytd += s.NetPayAmount
-		s.GrossPayYTD, s.NetPayYTD = gytd, nytd
+		gytd += s.GrossPayAmount.Amount
+		nytd += s.NetPayAmount.Amount
+		s.GrossPayYTD, s.NetPayYTD = domain.USD(gytd), domain.USD(nytd)
 		if !d.Before(from) {
 			out = append(out, s)
 		}
@@ -326,8 +328,8 @@ func (p Person) Allocations(switches []domain.Job) []domain.DepositAllocation {
 		case sw.Params.Action != domain.ActionPartialSwitch: // a full switch, or a matched one
 			lines = []domain.DepositAllocation{line}
 		case alloc.Type == domain.AllocationAmount:
-			cents := alloc.Amount.Amount
-			line.AllocationType, line.Amount = domain.AllocationAmount, &cents
+			amount := domain.USD(alloc.Amount.Amount)
+			line.AllocationType, line.Amount = domain.AllocationAmount, &amount
 			lines = append([]domain.DepositAllocation{line}, lines...)
 		case alloc.Type == domain.AllocationPercentage:
 			pctValue := float64(alloc.Percentage) // the product's percentage is a number; ours are whole
@@ -389,7 +391,7 @@ func (p Person) Shifts(now time.Time) []domain.DatedShift {
 		minutes := int64(end.Sub(start) / time.Minute)
 		pay := (minutes*rate + 30) / 60
 		hours := float64(minutes*100/60) / 100
-		r2 := rate
+		r2 := domain.USD(rate)
 		out = append(out, domain.DatedShift{
 			ID: uuid.NewSHA1(namespace, []byte("shift/"+p.AccountID+"/"+day.Format(time.DateOnly))).String(),
 			Shift: domain.Shift{
@@ -398,7 +400,7 @@ func (p Person) Shifts(now time.Time) []domain.DatedShift {
 				Timestamps: []domain.ShiftPeriod{
 					{From: domain.APITime(start), To: domain.APITime(end)},
 				},
-				Earnings: []domain.PayLine{{Name: "Shift pay", Category: "hourly", Amount: pay, Hours: &hours, Rate: &r2}},
+				Earnings: []domain.PayLine{{Name: "Shift pay", Category: "hourly", Amount: domain.USD(pay), Hours: &hours, Rate: &r2}},
 			},
 		})
 	}

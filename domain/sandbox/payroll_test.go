@@ -30,24 +30,24 @@ func TestPaystubIdentities(t *testing.T) {
 		for _, s := range stubs {
 			sum := func(lines []domain.PayLine) (n int64) {
 				for _, l := range lines {
-					if l.Amount < 0 {
+					if l.Amount.Amount < 0 {
 						t.Fatalf("%s %s: negative %s", id, s.PayDate, l.Name)
 					}
-					n += l.Amount
+					n += l.Amount.Amount
 				}
 				return n
 			}
 			ctx := fmt.Sprintf("%s %s", id, s.PayDate)
-			if got := sum(s.Earnings); got != s.GrossPayAmount {
-				t.Fatalf("%s: earnings %d != gross %d", ctx, got, s.GrossPayAmount)
+			if got := sum(s.Earnings); got != s.GrossPayAmount.Amount {
+				t.Fatalf("%s: earnings %d != gross %d", ctx, got, s.GrossPayAmount.Amount)
 			}
-			if sum(s.Taxes) != s.TotalTaxes || sum(s.Deductions) != s.TotalDeductions {
+			if sum(s.Taxes) != s.TotalTaxes.Amount || sum(s.Deductions) != s.TotalDeductions.Amount {
 				t.Fatalf("%s: itemised taxes or deductions do not add up", ctx)
 			}
-			if s.NetPayAmount != s.GrossPayAmount-s.TotalTaxes-s.TotalDeductions || s.NetPayAmount <= 0 {
-				t.Fatalf("%s: net %d from gross %d, taxes %d, deductions %d", ctx, s.NetPayAmount, s.GrossPayAmount, s.TotalTaxes, s.TotalDeductions)
+			if s.NetPayAmount.Amount != s.GrossPayAmount.Amount-s.TotalTaxes.Amount-s.TotalDeductions.Amount || s.NetPayAmount.Amount <= 0 {
+				t.Fatalf("%s: net %d from gross %d, taxes %d, deductions %d", ctx, s.NetPayAmount.Amount, s.GrossPayAmount.Amount, s.TotalTaxes.Amount, s.TotalDeductions.Amount)
 			}
-			if s.CheckAmount != s.NetPayAmount+s.TotalReimbursements {
+			if s.CheckAmount.Amount != s.NetPayAmount.Amount+s.TotalReimbursements.Amount {
 				t.Fatalf("%s: check amount", ctx)
 			}
 			d := s.PayDateTime()
@@ -56,21 +56,21 @@ func TestPaystubIdentities(t *testing.T) {
 			}
 			prev = d
 			y := ytd[d.Year()]
-			y[0] += s.GrossPayAmount
-			y[1] += s.NetPayAmount
+			y[0] += s.GrossPayAmount.Amount
+			y[1] += s.NetPayAmount.Amount
 			ytd[d.Year()] = y
 			if d.Year() == from.Year() {
 				continue // the window starts mid-year: earlier stubs of that year are not in it
 			}
-			if s.GrossPayYTD != y[0] || s.NetPayYTD != y[1] {
-				t.Fatalf("%s: YTD %d/%d, want %d/%d", ctx, s.GrossPayYTD, s.NetPayYTD, y[0], y[1])
+			if s.GrossPayYTD.Amount != y[0] || s.NetPayYTD.Amount != y[1] {
+				t.Fatalf("%s: YTD %d/%d, want %d/%d", ctx, s.GrossPayYTD.Amount, s.NetPayYTD.Amount, y[0], y[1])
 			}
 		}
 		// A narrower window gives the same stubs and YTDs.
 		late := p.Paystubs(now.AddDate(0, -2, 0), now, now)
 		for _, s := range late {
 			for _, full := range stubs {
-				if full.ID == s.ID && (full.GrossPayYTD != s.GrossPayYTD || full.NetPayAmount != s.NetPayAmount) {
+				if full.ID == s.ID && (full.GrossPayYTD.Amount != s.GrossPayYTD.Amount || full.NetPayAmount.Amount != s.NetPayAmount.Amount) {
 					t.Fatalf("%s %s: the window changes the stub", id, s.PayDate)
 				}
 			}
@@ -82,12 +82,12 @@ func TestPaystubIdentities(t *testing.T) {
 		last := yearStubs[len(yearStubs)-1]
 		var federal, pretax int64
 		for _, s := range yearStubs {
-			federal += s.Taxes[0].Amount
-			pretax += s.TotalDeductions
+			federal += s.Taxes[0].Amount.Amount
+			pretax += s.TotalDeductions.Amount
 		}
-		if w2.SocialSecurityWages != last.GrossPayYTD || w2.TotalWages != last.GrossPayYTD-pretax ||
-			w2.FederalTaxes != federal || w2.TaxYear != fmt.Sprint(year) || w2.StateWages != w2.TotalWages {
-			t.Fatalf("%s: W-2 %+v disagrees with the year's stubs (gross YTD %d)", id, w2, last.GrossPayYTD)
+		if w2.SocialSecurityWages.Amount != last.GrossPayYTD.Amount || w2.TotalWages.Amount != last.GrossPayYTD.Amount-pretax ||
+			w2.FederalTaxes.Amount != federal || w2.TaxYear != fmt.Sprint(year) || w2.StateWages.Amount != w2.TotalWages.Amount {
+			t.Fatalf("%s: W-2 %+v disagrees with the year's stubs (gross YTD %d)", id, w2, last.GrossPayYTD.Amount)
 		}
 	}
 }

@@ -33,9 +33,6 @@ type AccountResolver interface {
 	Shifts(ctx context.Context, obj *domain.Account, first *int, after *string) (*model.ShiftConnection, error)
 	TaxForms(ctx context.Context, obj *domain.Account, first *int, after *string) (*model.TaxFormConnection, error)
 }
-type DepositAllocationResolver interface {
-	Amount(ctx context.Context, obj *domain.DepositAllocation) (*domain.Money, error)
-}
 type EndUserResolver interface {
 	ID(ctx context.Context, obj *domain.EndUser) (string, error)
 	EndUserID(ctx context.Context, obj *domain.EndUser) (string, error)
@@ -45,9 +42,6 @@ type EndUserResolver interface {
 	EarningsStreamPayouts(ctx context.Context, obj *domain.EndUser) ([]*domain.Payout, error)
 	Voie(ctx context.Context, obj *domain.EndUser) (*domain.VerificationReport, error)
 	Voe(ctx context.Context, obj *domain.EndUser) (*domain.VerificationReport, error)
-}
-type IncomeResolver interface {
-	Compensation(ctx context.Context, obj *domain.Income) (*domain.Money, error)
 }
 type JobResolver interface {
 	Outcome(ctx context.Context, obj *domain.Job) (*domain.Outcome, error)
@@ -76,31 +70,8 @@ type LinkTokenResolver interface {
 
 	AccountID(ctx context.Context, obj *domain.LinkToken) (*string, error)
 }
-type PayLineResolver interface {
-	Amount(ctx context.Context, obj *domain.PayLine) (*domain.Money, error)
-
-	Rate(ctx context.Context, obj *domain.PayLine) (*domain.Money, error)
-}
-type PaystubResolver interface {
-	GrossPay(ctx context.Context, obj *domain.Paystub) (*domain.Money, error)
-	GrossPayYtd(ctx context.Context, obj *domain.Paystub) (*domain.Money, error)
-	NetPay(ctx context.Context, obj *domain.Paystub) (*domain.Money, error)
-	NetPayYtd(ctx context.Context, obj *domain.Paystub) (*domain.Money, error)
-	CheckAmount(ctx context.Context, obj *domain.Paystub) (*domain.Money, error)
-	TotalTaxes(ctx context.Context, obj *domain.Paystub) (*domain.Money, error)
-	TotalDeductions(ctx context.Context, obj *domain.Paystub) (*domain.Money, error)
-	TotalReimbursements(ctx context.Context, obj *domain.Paystub) (*domain.Money, error)
-}
 type W2Resolver interface {
 	EmployeeName(ctx context.Context, obj *domain.W2) (string, error)
-	TotalWages(ctx context.Context, obj *domain.W2) (*domain.Money, error)
-	FederalTaxes(ctx context.Context, obj *domain.W2) (*domain.Money, error)
-	SocialSecurityWages(ctx context.Context, obj *domain.W2) (*domain.Money, error)
-	SocialSecurityTaxes(ctx context.Context, obj *domain.W2) (*domain.Money, error)
-	MedicareWages(ctx context.Context, obj *domain.W2) (*domain.Money, error)
-	MedicareTaxes(ctx context.Context, obj *domain.W2) (*domain.Money, error)
-	StateWages(ctx context.Context, obj *domain.W2) (*domain.Money, error)
-	StateTaxes(ctx context.Context, obj *domain.W2) (*domain.Money, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1236,7 +1207,7 @@ func (ec *executionContext) _DepositAllocation_amount(ctx context.Context, field
 			return ec.fieldContext_DepositAllocation_amount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.DepositAllocation().Amount(ctx, obj)
+			return obj.Amount, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
@@ -1250,8 +1221,8 @@ func (ec *executionContext) fieldContext_DepositAllocation_amount(_ context.Cont
 	fc = &graphql.FieldContext{
 		Object:     "DepositAllocation",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -2443,11 +2414,11 @@ func (ec *executionContext) _Income_compensation(ctx context.Context, field grap
 			return ec.fieldContext_Income_compensation(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Income().Compensation(ctx, obj)
+			return obj.CompensationAmount, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2457,8 +2428,8 @@ func (ec *executionContext) fieldContext_Income_compensation(_ context.Context, 
 	fc = &graphql.FieldContext{
 		Object:     "Income",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -3710,11 +3681,11 @@ func (ec *executionContext) _PayLine_amount(ctx context.Context, field graphql.C
 			return ec.fieldContext_PayLine_amount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PayLine().Amount(ctx, obj)
+			return obj.Amount, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3724,8 +3695,8 @@ func (ec *executionContext) fieldContext_PayLine_amount(_ context.Context, field
 	fc = &graphql.FieldContext{
 		Object:     "PayLine",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -3765,7 +3736,7 @@ func (ec *executionContext) _PayLine_rate(ctx context.Context, field graphql.Col
 			return ec.fieldContext_PayLine_rate(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PayLine().Rate(ctx, obj)
+			return obj.Rate, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
@@ -3779,8 +3750,8 @@ func (ec *executionContext) fieldContext_PayLine_rate(_ context.Context, field g
 	fc = &graphql.FieldContext{
 		Object:     "PayLine",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -4045,11 +4016,11 @@ func (ec *executionContext) _Paystub_grossPay(ctx context.Context, field graphql
 			return ec.fieldContext_Paystub_grossPay(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Paystub().GrossPay(ctx, obj)
+			return obj.GrossPayAmount, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4059,8 +4030,8 @@ func (ec *executionContext) fieldContext_Paystub_grossPay(_ context.Context, fie
 	fc = &graphql.FieldContext{
 		Object:     "Paystub",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -4077,11 +4048,11 @@ func (ec *executionContext) _Paystub_grossPayYtd(ctx context.Context, field grap
 			return ec.fieldContext_Paystub_grossPayYtd(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Paystub().GrossPayYtd(ctx, obj)
+			return obj.GrossPayYTD, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4091,8 +4062,8 @@ func (ec *executionContext) fieldContext_Paystub_grossPayYtd(_ context.Context, 
 	fc = &graphql.FieldContext{
 		Object:     "Paystub",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -4109,11 +4080,11 @@ func (ec *executionContext) _Paystub_netPay(ctx context.Context, field graphql.C
 			return ec.fieldContext_Paystub_netPay(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Paystub().NetPay(ctx, obj)
+			return obj.NetPayAmount, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4123,8 +4094,8 @@ func (ec *executionContext) fieldContext_Paystub_netPay(_ context.Context, field
 	fc = &graphql.FieldContext{
 		Object:     "Paystub",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -4141,11 +4112,11 @@ func (ec *executionContext) _Paystub_netPayYtd(ctx context.Context, field graphq
 			return ec.fieldContext_Paystub_netPayYtd(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Paystub().NetPayYtd(ctx, obj)
+			return obj.NetPayYTD, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4155,8 +4126,8 @@ func (ec *executionContext) fieldContext_Paystub_netPayYtd(_ context.Context, fi
 	fc = &graphql.FieldContext{
 		Object:     "Paystub",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -4173,11 +4144,11 @@ func (ec *executionContext) _Paystub_checkAmount(ctx context.Context, field grap
 			return ec.fieldContext_Paystub_checkAmount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Paystub().CheckAmount(ctx, obj)
+			return obj.CheckAmount, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4187,8 +4158,8 @@ func (ec *executionContext) fieldContext_Paystub_checkAmount(_ context.Context, 
 	fc = &graphql.FieldContext{
 		Object:     "Paystub",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -4205,11 +4176,11 @@ func (ec *executionContext) _Paystub_totalTaxes(ctx context.Context, field graph
 			return ec.fieldContext_Paystub_totalTaxes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Paystub().TotalTaxes(ctx, obj)
+			return obj.TotalTaxes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4219,8 +4190,8 @@ func (ec *executionContext) fieldContext_Paystub_totalTaxes(_ context.Context, f
 	fc = &graphql.FieldContext{
 		Object:     "Paystub",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -4237,11 +4208,11 @@ func (ec *executionContext) _Paystub_totalDeductions(ctx context.Context, field 
 			return ec.fieldContext_Paystub_totalDeductions(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Paystub().TotalDeductions(ctx, obj)
+			return obj.TotalDeductions, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4251,8 +4222,8 @@ func (ec *executionContext) fieldContext_Paystub_totalDeductions(_ context.Conte
 	fc = &graphql.FieldContext{
 		Object:     "Paystub",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -4269,11 +4240,11 @@ func (ec *executionContext) _Paystub_totalReimbursements(ctx context.Context, fi
 			return ec.fieldContext_Paystub_totalReimbursements(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Paystub().TotalReimbursements(ctx, obj)
+			return obj.TotalReimbursements, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4283,8 +4254,8 @@ func (ec *executionContext) fieldContext_Paystub_totalReimbursements(_ context.C
 	fc = &graphql.FieldContext{
 		Object:     "Paystub",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -5374,11 +5345,11 @@ func (ec *executionContext) _W2_totalWages(ctx context.Context, field graphql.Co
 			return ec.fieldContext_W2_totalWages(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.W2().TotalWages(ctx, obj)
+			return obj.TotalWages, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5388,8 +5359,8 @@ func (ec *executionContext) fieldContext_W2_totalWages(_ context.Context, field 
 	fc = &graphql.FieldContext{
 		Object:     "W2",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -5406,11 +5377,11 @@ func (ec *executionContext) _W2_federalTaxes(ctx context.Context, field graphql.
 			return ec.fieldContext_W2_federalTaxes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.W2().FederalTaxes(ctx, obj)
+			return obj.FederalTaxes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5420,8 +5391,8 @@ func (ec *executionContext) fieldContext_W2_federalTaxes(_ context.Context, fiel
 	fc = &graphql.FieldContext{
 		Object:     "W2",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -5438,11 +5409,11 @@ func (ec *executionContext) _W2_socialSecurityWages(ctx context.Context, field g
 			return ec.fieldContext_W2_socialSecurityWages(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.W2().SocialSecurityWages(ctx, obj)
+			return obj.SocialSecurityWages, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5452,8 +5423,8 @@ func (ec *executionContext) fieldContext_W2_socialSecurityWages(_ context.Contex
 	fc = &graphql.FieldContext{
 		Object:     "W2",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -5470,11 +5441,11 @@ func (ec *executionContext) _W2_socialSecurityTaxes(ctx context.Context, field g
 			return ec.fieldContext_W2_socialSecurityTaxes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.W2().SocialSecurityTaxes(ctx, obj)
+			return obj.SocialSecurityTaxes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5484,8 +5455,8 @@ func (ec *executionContext) fieldContext_W2_socialSecurityTaxes(_ context.Contex
 	fc = &graphql.FieldContext{
 		Object:     "W2",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -5502,11 +5473,11 @@ func (ec *executionContext) _W2_medicareWages(ctx context.Context, field graphql
 			return ec.fieldContext_W2_medicareWages(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.W2().MedicareWages(ctx, obj)
+			return obj.MedicareWages, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5516,8 +5487,8 @@ func (ec *executionContext) fieldContext_W2_medicareWages(_ context.Context, fie
 	fc = &graphql.FieldContext{
 		Object:     "W2",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -5534,11 +5505,11 @@ func (ec *executionContext) _W2_medicareTaxes(ctx context.Context, field graphql
 			return ec.fieldContext_W2_medicareTaxes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.W2().MedicareTaxes(ctx, obj)
+			return obj.MedicareTaxes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5548,8 +5519,8 @@ func (ec *executionContext) fieldContext_W2_medicareTaxes(_ context.Context, fie
 	fc = &graphql.FieldContext{
 		Object:     "W2",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -5566,11 +5537,11 @@ func (ec *executionContext) _W2_stateWages(ctx context.Context, field graphql.Co
 			return ec.fieldContext_W2_stateWages(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.W2().StateWages(ctx, obj)
+			return obj.StateWages, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5580,8 +5551,8 @@ func (ec *executionContext) fieldContext_W2_stateWages(_ context.Context, field 
 	fc = &graphql.FieldContext{
 		Object:     "W2",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -5598,11 +5569,11 @@ func (ec *executionContext) _W2_stateTaxes(ctx context.Context, field graphql.Co
 			return ec.fieldContext_W2_stateTaxes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.W2().StateTaxes(ctx, obj)
+			return obj.StateTaxes, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
-			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2paylineᚋdomainᚐMoney(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5612,8 +5583,8 @@ func (ec *executionContext) fieldContext_W2_stateTaxes(_ context.Context, field 
 	fc = &graphql.FieldContext{
 		Object:     "W2",
 		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Money(ctx, field)
 		},
@@ -6475,80 +6446,47 @@ func (ec *executionContext) _DepositAllocation(ctx context.Context, sel ast.Sele
 		case "accountName":
 			out.Values[i] = ec._DepositAllocation_accountName(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "accountType":
 			out.Values[i] = ec._DepositAllocation_accountType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "allocationType":
 			out.Values[i] = ec._DepositAllocation_allocationType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "amount":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._DepositAllocation_amount(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._DepositAllocation_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "percentage":
 			out.Values[i] = ec._DepositAllocation_percentage(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "bankName":
 			out.Values[i] = ec._DepositAllocation_bankName(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "maskedAccountNumber":
 			out.Values[i] = ec._DepositAllocation_maskedAccountNumber(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "priority":
 			out.Values[i] = ec._DepositAllocation_priority(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "routingNumber":
 			out.Values[i] = ec._DepositAllocation_routingNumber(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -7302,52 +7240,19 @@ func (ec *executionContext) _Income(ctx context.Context, sel ast.SelectionSet, o
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Income")
 		case "compensation":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Income_compensation(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Income_compensation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "compensationUnit":
 			out.Values[i] = ec._Income_compensationUnit(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "payFrequency":
 			out.Values[i] = ec._Income_payFrequency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -8369,94 +8274,28 @@ func (ec *executionContext) _PayLine(ctx context.Context, sel ast.SelectionSet, 
 		case "name":
 			out.Values[i] = ec._PayLine_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "category":
 			out.Values[i] = ec._PayLine_category(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "amount":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._PayLine_amount(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._PayLine_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "hours":
 			out.Values[i] = ec._PayLine_hours(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "rate":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._PayLine_rate(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._PayLine_rate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8589,356 +8428,92 @@ func (ec *executionContext) _Paystub(ctx context.Context, sel ast.SelectionSet, 
 		case "id":
 			out.Values[i] = ec._Paystub_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "payDate":
 			out.Values[i] = ec._Paystub_payDate(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "payPeriodStart":
 			out.Values[i] = ec._Paystub_payPeriodStart(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "payPeriodEnd":
 			out.Values[i] = ec._Paystub_payPeriodEnd(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "grossPay":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Paystub_grossPay(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Paystub_grossPay(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "grossPayYtd":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Paystub_grossPayYtd(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Paystub_grossPayYtd(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "netPay":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Paystub_netPay(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Paystub_netPay(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "netPayYtd":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Paystub_netPayYtd(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Paystub_netPayYtd(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "checkAmount":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Paystub_checkAmount(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Paystub_checkAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "totalTaxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Paystub_totalTaxes(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Paystub_totalTaxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "totalDeductions":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Paystub_totalDeductions(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Paystub_totalDeductions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "totalReimbursements":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Paystub_totalReimbursements(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Paystub_totalReimbursements(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "employerName":
 			out.Values[i] = ec._Paystub_employerName(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "externalPaystubId":
 			out.Values[i] = ec._Paystub_externalPaystubId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "earnings":
 			out.Values[i] = ec._Paystub_earnings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "taxes":
 			out.Values[i] = ec._Paystub_taxes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "deductions":
 			out.Values[i] = ec._Paystub_deductions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "createdAt":
 			out.Values[i] = ec._Paystub_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -9507,309 +9082,45 @@ func (ec *executionContext) _W2(ctx context.Context, sel ast.SelectionSet, obj *
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "totalWages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._W2_totalWages(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._W2_totalWages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "federalTaxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._W2_federalTaxes(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._W2_federalTaxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "socialSecurityWages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._W2_socialSecurityWages(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._W2_socialSecurityWages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "socialSecurityTaxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._W2_socialSecurityTaxes(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._W2_socialSecurityTaxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "medicareWages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._W2_medicareWages(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._W2_medicareWages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "medicareTaxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._W2_medicareTaxes(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._W2_medicareTaxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "stateWages":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._W2_stateWages(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._W2_stateWages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "stateTaxes":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._W2_stateTaxes(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._W2_stateTaxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -28,19 +28,15 @@ type ResolverRoot interface {
 	AnnualIncome() AnnualIncomeResolver
 	AnnualW2() AnnualW2Resolver
 	Delivery() DeliveryResolver
-	DepositAllocation() DepositAllocationResolver
 	EarningsByType() EarningsByTypeResolver
 	EarningsTotal() EarningsTotalResolver
 	Employer() EmployerResolver
 	EndUser() EndUserResolver
-	Income() IncomeResolver
 	Job() JobResolver
 	JobAllocation() JobAllocationResolver
 	JobParams() JobParamsResolver
 	LinkToken() LinkTokenResolver
 	Mutation() MutationResolver
-	PayLine() PayLineResolver
-	Paystub() PaystubResolver
 	Platform() PlatformResolver
 	Query() QueryResolver
 	ReportCompleteness() ReportCompletenessResolver
@@ -269,9 +265,9 @@ type ComplexityRoot struct {
 	}
 
 	Income struct {
-		Compensation     func(childComplexity int) int
-		CompensationUnit func(childComplexity int) int
-		PayFrequency     func(childComplexity int) int
+		CompensationAmount func(childComplexity int) int
+		CompensationUnit   func(childComplexity int) int
+		PayFrequency       func(childComplexity int) int
 	}
 
 	Job struct {
@@ -410,11 +406,11 @@ type ComplexityRoot struct {
 		Earnings            func(childComplexity int) int
 		EmployerName        func(childComplexity int) int
 		ExternalPaystubID   func(childComplexity int) int
-		GrossPay            func(childComplexity int) int
-		GrossPayYtd         func(childComplexity int) int
+		GrossPayAmount      func(childComplexity int) int
+		GrossPayYTD         func(childComplexity int) int
 		ID                  func(childComplexity int) int
-		NetPay              func(childComplexity int) int
-		NetPayYtd           func(childComplexity int) int
+		NetPayAmount        func(childComplexity int) int
+		NetPayYTD           func(childComplexity int) int
 		PayDate             func(childComplexity int) int
 		PayPeriodEnd        func(childComplexity int) int
 		PayPeriodStart      func(childComplexity int) int
@@ -1588,11 +1584,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		return e.ComplexityRoot.Identity.PhoneNumbers(childComplexity), true
 
 	case "Income.compensation":
-		if e.ComplexityRoot.Income.Compensation == nil {
+		if e.ComplexityRoot.Income.CompensationAmount == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Income.Compensation(childComplexity), true
+		return e.ComplexityRoot.Income.CompensationAmount(childComplexity), true
 	case "Income.compensationUnit":
 		if e.ComplexityRoot.Income.CompensationUnit == nil {
 			break
@@ -2185,17 +2181,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Paystub.ExternalPaystubID(childComplexity), true
 	case "Paystub.grossPay":
-		if e.ComplexityRoot.Paystub.GrossPay == nil {
+		if e.ComplexityRoot.Paystub.GrossPayAmount == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Paystub.GrossPay(childComplexity), true
+		return e.ComplexityRoot.Paystub.GrossPayAmount(childComplexity), true
 	case "Paystub.grossPayYtd":
-		if e.ComplexityRoot.Paystub.GrossPayYtd == nil {
+		if e.ComplexityRoot.Paystub.GrossPayYTD == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Paystub.GrossPayYtd(childComplexity), true
+		return e.ComplexityRoot.Paystub.GrossPayYTD(childComplexity), true
 	case "Paystub.id":
 		if e.ComplexityRoot.Paystub.ID == nil {
 			break
@@ -2203,17 +2199,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Paystub.ID(childComplexity), true
 	case "Paystub.netPay":
-		if e.ComplexityRoot.Paystub.NetPay == nil {
+		if e.ComplexityRoot.Paystub.NetPayAmount == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Paystub.NetPay(childComplexity), true
+		return e.ComplexityRoot.Paystub.NetPayAmount(childComplexity), true
 	case "Paystub.netPayYtd":
-		if e.ComplexityRoot.Paystub.NetPayYtd == nil {
+		if e.ComplexityRoot.Paystub.NetPayYTD == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Paystub.NetPayYtd(childComplexity), true
+		return e.ComplexityRoot.Paystub.NetPayYTD(childComplexity), true
 	case "Paystub.payDate":
 		if e.ComplexityRoot.Paystub.PayDate == nil {
 			break

@@ -1,0 +1,278 @@
+package domain
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// The product codec: the spec's JSON for every data product. The store,
+// the connector protocol, the upstream and REST all speak this one shape
+// (amounts as integer minor units beside the object's currency), so one
+// codec reads and writes it; the domain's types hold Money. Stored JSON
+// is unchanged by the codec (testdata/people.golden.json in domain/sandbox
+// pins it).
+
+// payLineJSON is a pay line as the spec writes it.
+type payLineJSON struct {
+	Name     string   `json:"name"`
+	Category string   `json:"category"`
+	Amount   int64    `json:"amount"`
+	Hours    *float64 `json:"hours"`
+	Rate     *int64   `json:"rate"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (l PayLine) MarshalJSON() ([]byte, error) {
+	return json.Marshal(payLineJSON{Name: l.Name, Category: l.Category, Amount: l.Amount.Amount, Hours: l.Hours, Rate: amountOf(l.Rate)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler. The line's currency is its
+// stub's (or shift's), which sets it: see inCurrency.
+func (l *PayLine) UnmarshalJSON(b []byte) error {
+	var w payLineJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*l = PayLine{Name: w.Name, Category: w.Category, Amount: Money{Amount: w.Amount}, Hours: w.Hours, Rate: moneyOf(w.Rate, "")}
+	return nil
+}
+
+// inCurrency sets the currency of lines read without one.
+func inCurrency(lines []PayLine, currency string) {
+	for i := range lines {
+		lines[i].Amount.Currency = currency
+		if lines[i].Rate != nil {
+			lines[i].Rate.Currency = currency
+		}
+	}
+}
+
+func amountOf(m *Money) *int64 {
+	if m == nil {
+		return nil
+	}
+	return &m.Amount
+}
+
+func moneyOf(amount *int64, currency string) *Money {
+	if amount == nil {
+		return nil
+	}
+	return &Money{Amount: *amount, Currency: currency}
+}
+
+// paystubHead is what every view of a paystub shows, in the spec's order.
+type paystubHead struct {
+	ID                  string    `json:"id"`
+	AccountID           string    `json:"account_id"`
+	PayDate             string    `json:"pay_date"`
+	PayPeriodStart      string    `json:"pay_period_start"`
+	PayPeriodEnd        string    `json:"pay_period_end"`
+	GrossPayAmount      int64     `json:"gross_pay_amount"`
+	GrossPayYTD         int64     `json:"gross_pay_ytd"`
+	NetPayAmount        int64     `json:"net_pay_amount"`
+	NetPayYTD           int64     `json:"net_pay_ytd"`
+	CheckAmount         int64     `json:"check_amount"`
+	TotalTaxes          int64     `json:"total_taxes"`
+	TotalDeductions     int64     `json:"total_deductions"`
+	TotalReimbursements int64     `json:"total_reimbursements"`
+	Currency            string    `json:"currency"`
+	EmployerName        string    `json:"employer_name"`
+	ExternalPaystubID   string    `json:"external_paystub_id"`
+	Earnings            []PayLine `json:"earnings"`
+}
+
+// paystubJSON is a stub as stored and as connectors send it: every line.
+type paystubJSON struct {
+	paystubHead
+	Taxes      []PayLine `json:"taxes"`
+	Deductions []PayLine `json:"deductions"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// lineItemJSON is a tax or deduction line as the API shows it.
+type lineItemJSON struct {
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	Amount   int64  `json:"amount"`
+}
+
+// paystubShownJSON is a stub as the API shows it: the API's time format,
+// and (REST only) the itemised taxes and deductions and time-off
+// balances, as the vendor's schema has them.
+type paystubShownJSON struct {
+	paystubHead
+	CreatedAt  Timestamp       `json:"created_at"`
+	Taxes      *[]lineItemJSON `json:"taxes,omitempty"`
+	Deductions *[]lineItemJSON `json:"deductions,omitempty"`
+	TimeOff    *[]struct{}     `json:"time_off,omitempty"`
+}
+
+func (p Paystub) head() paystubHead {
+	return paystubHead{ID: p.ID, AccountID: p.AccountID, PayDate: p.PayDate, PayPeriodStart: p.PayPeriodStart,
+		PayPeriodEnd: p.PayPeriodEnd, GrossPayAmount: p.GrossPayAmount.Amount, GrossPayYTD: p.GrossPayYTD.Amount,
+		NetPayAmount: p.NetPayAmount.Amount, NetPayYTD: p.NetPayYTD.Amount, CheckAmount: p.CheckAmount.Amount,
+		TotalTaxes: p.TotalTaxes.Amount, TotalDeductions: p.TotalDeductions.Amount, TotalReimbursements: p.TotalReimbursements.Amount,
+		Currency: p.Currency, EmployerName: p.EmployerName, ExternalPaystubID: p.ExternalPaystubID, Earnings: p.Earnings}
+}
+
+// MarshalJSON implements json.Marshaler: the stub as stored.
+func (p Paystub) MarshalJSON() ([]byte, error) {
+	return json.Marshal(paystubJSON{paystubHead: p.head(), Taxes: p.Taxes, Deductions: p.Deductions, CreatedAt: p.CreatedAt})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (p *Paystub) UnmarshalJSON(b []byte) error {
+	var w paystubJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	c := w.Currency
+	money := func(amount int64) Money { return Money{Amount: amount, Currency: c} }
+	*p = Paystub{ID: w.ID, AccountID: w.AccountID, PayDate: w.PayDate, PayPeriodStart: w.PayPeriodStart,
+		PayPeriodEnd: w.PayPeriodEnd, GrossPayAmount: money(w.GrossPayAmount), GrossPayYTD: money(w.GrossPayYTD),
+		NetPayAmount: money(w.NetPayAmount), NetPayYTD: money(w.NetPayYTD), CheckAmount: money(w.CheckAmount),
+		TotalTaxes: money(w.TotalTaxes), TotalDeductions: money(w.TotalDeductions), TotalReimbursements: money(w.TotalReimbursements),
+		Currency: c, EmployerName: w.EmployerName, ExternalPaystubID: w.ExternalPaystubID,
+		Earnings: w.Earnings, Taxes: w.Taxes, Deductions: w.Deductions, CreatedAt: w.CreatedAt}
+	inCurrency(p.Earnings, c)
+	inCurrency(p.Taxes, c)
+	inCurrency(p.Deductions, c)
+	return nil
+}
+
+// APIPaystub is a paystub as REST shows it: the spec's fields with the
+// itemised taxes and deductions (name, category, amount; they add up to
+// the totals) and time-off balances (none read yet).
+type APIPaystub struct{ Paystub }
+
+// MarshalJSON implements json.Marshaler.
+func (p APIPaystub) MarshalJSON() ([]byte, error) {
+	items := func(lines []PayLine) *[]lineItemJSON {
+		out := make([]lineItemJSON, len(lines))
+		for i, l := range lines {
+			out[i] = lineItemJSON{Name: l.Name, Category: l.Category, Amount: l.Amount.Amount}
+		}
+		return &out
+	}
+	return json.Marshal(paystubShownJSON{paystubHead: p.head(), CreatedAt: Timestamp(p.CreatedAt),
+		Taxes: items(p.Taxes), Deductions: items(p.Deductions), TimeOff: &[]struct{}{}})
+}
+
+// ReportPaystub is a paystub as a verification report shows it: the
+// spec's fields, without the itemised lines the report's totals sum.
+type ReportPaystub struct{ Paystub }
+
+// MarshalJSON implements json.Marshaler.
+func (p ReportPaystub) MarshalJSON() ([]byte, error) {
+	return json.Marshal(paystubShownJSON{paystubHead: p.head(), CreatedAt: Timestamp(p.CreatedAt)})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote (a stored report).
+func (p *ReportPaystub) UnmarshalJSON(b []byte) error {
+	var w paystubShownJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	stored, err := json.Marshal(paystubJSON{paystubHead: w.paystubHead, CreatedAt: time.Time(w.CreatedAt)})
+	if err != nil {
+		return err
+	}
+	return p.Paystub.UnmarshalJSON(stored)
+}
+
+// incomeJSON is income as the spec writes it.
+type incomeJSON struct {
+	CompensationAmount int64  `json:"compensation_amount"`
+	CompensationUnit   string `json:"compensation_unit"`
+	Currency           string `json:"currency"`
+	PayFrequency       string `json:"pay_frequency"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (i Income) MarshalJSON() ([]byte, error) {
+	return json.Marshal(incomeJSON{CompensationAmount: i.CompensationAmount.Amount, CompensationUnit: i.CompensationUnit,
+		Currency: i.Currency, PayFrequency: i.PayFrequency})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (i *Income) UnmarshalJSON(b []byte) error {
+	var w incomeJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*i = Income{CompensationAmount: Money{Amount: w.CompensationAmount, Currency: w.Currency},
+		CompensationUnit: w.CompensationUnit, Currency: w.Currency, PayFrequency: w.PayFrequency}
+	return nil
+}
+
+// allocationJSON is an allocation line as the spec writes it.
+type allocationJSON struct {
+	AccountName         string   `json:"account_name"`
+	AccountType         string   `json:"account_type"`
+	AllocationType      string   `json:"allocation_type"`
+	Amount              *int64   `json:"amount"`
+	Percentage          *float64 `json:"percentage"`
+	BankName            *string  `json:"bank_name"`
+	Currency            string   `json:"currency"`
+	MaskedAccountNumber string   `json:"masked_account_number"`
+	Priority            int      `json:"priority"`
+	RoutingNumber       string   `json:"routing_number"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (a DepositAllocation) MarshalJSON() ([]byte, error) {
+	return json.Marshal(allocationJSON{AccountName: a.AccountName, AccountType: a.AccountType, AllocationType: a.AllocationType,
+		Amount: amountOf(a.Amount), Percentage: a.Percentage, BankName: a.BankName, Currency: a.Currency,
+		MaskedAccountNumber: a.MaskedAccountNumber, Priority: a.Priority, RoutingNumber: a.RoutingNumber})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (a *DepositAllocation) UnmarshalJSON(b []byte) error {
+	var w allocationJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*a = DepositAllocation{AccountName: w.AccountName, AccountType: w.AccountType, AllocationType: w.AllocationType,
+		Amount: moneyOf(w.Amount, w.Currency), Percentage: w.Percentage, BankName: w.BankName, Currency: w.Currency,
+		MaskedAccountNumber: w.MaskedAccountNumber, Priority: w.Priority, RoutingNumber: w.RoutingNumber}
+	return nil
+}
+
+// w2JSON is a W-2's parsed data as the spec writes it (dollars in cents;
+// a W-2 is in US dollars).
+type w2JSON struct {
+	DocumentType        string     `json:"document_type"`
+	Applicant           W2Employee `json:"applicant"`
+	EmployerName        string     `json:"employer_name"`
+	TotalWages          int64      `json:"total_wages"`
+	StateWages          int64      `json:"state_wages"`
+	SocialSecurityWages int64      `json:"social_security_wages"`
+	MedicareWages       int64      `json:"medicare_wages"`
+	FederalTaxes        int64      `json:"federal_taxes"`
+	StateTaxes          int64      `json:"state_taxes"`
+	SocialSecurityTaxes int64      `json:"social_security_taxes"`
+	MedicareTaxes       int64      `json:"medicare_taxes"`
+	TaxYear             string     `json:"tax_year"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (w W2) MarshalJSON() ([]byte, error) {
+	return json.Marshal(w2JSON{DocumentType: w.DocumentType, Applicant: w.Applicant, EmployerName: w.EmployerName,
+		TotalWages: w.TotalWages.Amount, StateWages: w.StateWages.Amount, SocialSecurityWages: w.SocialSecurityWages.Amount,
+		MedicareWages: w.MedicareWages.Amount, FederalTaxes: w.FederalTaxes.Amount, StateTaxes: w.StateTaxes.Amount,
+		SocialSecurityTaxes: w.SocialSecurityTaxes.Amount, MedicareTaxes: w.MedicareTaxes.Amount, TaxYear: w.TaxYear})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (w *W2) UnmarshalJSON(b []byte) error {
+	var j w2JSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*w = W2{DocumentType: j.DocumentType, Applicant: j.Applicant, EmployerName: j.EmployerName,
+		TotalWages: USD(j.TotalWages), StateWages: USD(j.StateWages), SocialSecurityWages: USD(j.SocialSecurityWages),
+		MedicareWages: USD(j.MedicareWages), FederalTaxes: USD(j.FederalTaxes), StateTaxes: USD(j.StateTaxes),
+		SocialSecurityTaxes: USD(j.SocialSecurityTaxes), MedicareTaxes: USD(j.MedicareTaxes), TaxYear: j.TaxYear}
+	return nil
+}
