@@ -18,8 +18,14 @@ const (
 	// UserTerminated logs in like user_good, to an employment that ended
 	// before the account was connected: paystubs stop at the termination.
 	UserTerminated = "user_terminated"
-	Password       = "pass_good"
-	MFACode        = "123456"
+	// UserPayGap logs in like user_good, to a job paid bi-weekly with six
+	// weeks without pay within the last year.
+	UserPayGap = "user_pay_gap"
+	// UserDeclining logs in like user_good, to an hourly job whose
+	// overtime fell by more than 20% over the last twelve months.
+	UserDeclining = "user_declining"
+	Password      = "pass_good"
+	MFACode       = "123456"
 )
 
 // Connection scenarios kept on sandbox accounts.
@@ -29,6 +35,8 @@ const (
 	scenarioPending    = "pending"
 	scenarioPartner    = "partner" // accounts made by platform matching
 	scenarioTerminated = "terminated"
+	scenarioPayGap     = "pay_gap"
+	scenarioDeclining  = "declining"
 )
 
 // NoMatchLastFour is the SSN ending that platform matching never matches,
@@ -58,6 +66,10 @@ func (c Connector) Login(_ context.Context, _ domain.Platform, cr domain.Credent
 		return scenarioGood, nil
 	case UserTerminated:
 		return scenarioTerminated, nil
+	case UserPayGap:
+		return scenarioPayGap, nil
+	case UserDeclining:
+		return scenarioDeclining, nil
 	case UserError:
 		return scenarioError, nil
 	case UserPending:
@@ -97,7 +109,7 @@ func (c Connector) Match(_ context.Context, m domain.PlatformMatching, candidate
 // Run implements domain.Connector.
 func (c Connector) Run(_ context.Context, j domain.Job, a domain.Account, started, now time.Time) (domain.JobResult, error) {
 	switch a.Connection {
-	case scenarioGood, scenarioPartner, scenarioTerminated:
+	case scenarioGood, scenarioPartner, scenarioTerminated, scenarioPayGap, scenarioDeclining:
 		return domain.JobResult{Outcome: domain.OutcomeSuccess}, nil
 	case scenarioError:
 		return domain.JobResult{Outcome: domain.OutcomeError, ErrorType: domain.ErrorTypePlatform, ErrorCode: domain.CodeSandboxJobError}, nil

@@ -37,7 +37,16 @@ type Person struct {
 	Frequency string
 	// End is the termination date of a terminated employment (the
 	// sandbox credential user_terminated); zero while employed.
-	End        time.Time
+	End time.Time
+	// finalPay is the pay date of a terminated job's final paycheck: the
+	// first pay date on or after the termination.
+	finalPay time.Time
+	// gapFrom and gapTo bound a span without pay (user_pay_gap).
+	gapFrom, gapTo time.Time
+	// scenario is the account's sandbox credential scenario and created
+	// the day the account was connected.
+	scenario   string
+	created    time.Time
 	anchor     time.Time // a pay date every schedule is counted from
 	employer   string
 	employerAt domain.Address
@@ -83,14 +92,39 @@ func NewPerson(a domain.Account) Person {
 	}
 	r := seeded(a.ID)
 	p.Title = titles[r.IntN(len(titles))]
-	p.Start = time.Date(2012+r.IntN(8), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)
+	legacyStart := time.Date(2012+r.IntN(8), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)
 	p.Hourly = r.IntN(3) == 0
 	p.Frequency = frequencies[r.IntN(len(frequencies))]
 	p.anchor = payEpoch.AddDate(0, 0, 7*r.IntN(2))
-	p.employer = a.EmployerName
-	if a.Connection == scenarioTerminated {
-		created := a.CreatedAt.UTC().Truncate(24 * time.Hour)
+	terminated := a.Connection == scenarioTerminated
+	key, name, shared := employerOf(a, terminated)
+	p.employer = name
+	// The current job at an employer starts on a date drawn from the end
+	// user and the employer, so every account of the end user there
+	// agrees on it.
+	k := seeded(key)
+	p.Start = time.Date(2012+k.IntN(8), time.Month(1+k.IntN(12)), 1+k.IntN(28), 0, 0, 0, 0, time.UTC)
+	created := a.CreatedAt.UTC().Truncate(24 * time.Hour)
+	p.scenario, p.created = a.Connection, created
+	switch {
+	case terminated && shared:
+		// A rehire's first stint: it ended two months to a year and a
+		// half before the current job there began.
+		p.End = p.Start.AddDate(0, 0, -(60 + k.IntN(480)))
+		p.Start = p.End.AddDate(-(1 + k.IntN(5)), 0, -k.IntN(200))
+	case terminated:
+		p.Start = legacyStart
 		p.End = created.AddDate(0, 0, -(45 + r.IntN(300)))
+	case a.Connection == scenarioPayGap:
+		// Six weeks without pay (a leave), ending two to six months ago.
+		p.Frequency = "bi-weekly"
+		p.gapTo = created.AddDate(0, 0, -(60 + r.IntN(120)))
+		p.gapFrom = p.gapTo.AddDate(0, 0, -42)
+	case a.Connection == scenarioDeclining:
+		p.Hourly = true
+	}
+	if !p.End.IsZero() {
+		p.finalPay = p.finalPayDate()
 	}
 	if p.Hourly {
 		p.Rate = int64(1600 + r.IntN(3400)) // $16 to $50
@@ -138,7 +172,8 @@ func (p Person) Income() domain.Income {
 func (p Person) PayDates(from, to time.Time) []time.Time {
 	var out []time.Time
 	add := func(d time.Time) {
-		if !d.Before(from) && !d.After(to) && !d.Before(p.Start) && (p.End.IsZero() || !d.After(p.End)) {
+		inGap := !p.gapTo.IsZero() && !d.Before(p.gapFrom) && !d.After(p.gapTo)
+		if !d.Before(from) && !d.After(to) && !d.Before(p.Start) && (p.End.IsZero() || !d.After(p.finalPay)) && !inGap {
 			out = append(out, d)
 		}
 	}
@@ -164,6 +199,18 @@ func (p Person) PayDates(from, to time.Time) []time.Time {
 	return out
 }
 
+// finalPayDate is the first pay date of the schedule on or after the
+// termination: the paycheck that pays through it.
+func (p Person) finalPayDate() time.Time {
+	open := p
+	open.End, open.gapTo = time.Time{}, time.Time{}
+	open.Start = p.End.AddDate(0, -2, 0)
+	if dates := open.PayDates(p.End, p.End.AddDate(0, 0, 40)); len(dates) > 0 {
+		return dates[0]
+	}
+	return p.End
+}
+
 func periodsPerYear(freq string) int64 {
 	switch freq {
 	case "weekly":
@@ -187,6 +234,29 @@ func (p Person) stubRand(pay time.Time) *rand.Rand {
 
 func pct(amount int64, basisPoints int64) int64 { return (amount*basisPoints + 5000) / 10000 }
 
+// overtimeHours are the overtime hours of one pay date: three stubs in
+// ten carry one to eight hours; for user_declining, four in five before
+// the last twelve months carry four to twelve, and one in four after
+// them one to six, so overtime falls by more than 20% year over year.
+func (p Person) overtimeHours(r *rand.Rand, pay time.Time) int64 {
+	if p.scenario != scenarioDeclining {
+		if r.IntN(10) < 3 {
+			return int64(1 + r.IntN(8))
+		}
+		return 0
+	}
+	if pay.Before(p.created.AddDate(-1, 0, 0)) {
+		if r.IntN(5) < 4 {
+			return int64(4 + r.IntN(9))
+		}
+		return 0
+	}
+	if r.IntN(4) == 0 {
+		return int64(1 + r.IntN(6))
+	}
+	return 0
+}
+
 // paystub builds the stub of one pay date, without YTD figures.
 func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
 	r := p.stubRand(pay)
@@ -201,8 +271,7 @@ func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
 		wholeHours := 2080/periodsPerYear(p.Frequency) - int64(r.IntN(5))
 		rate, hours := domain.USD(p.Rate), float64(wholeHours)
 		earnings = append(earnings, domain.PayLine{Name: "Regular", Category: "hourly", Amount: domain.USD(wholeHours * rate.Amount), Hours: &hours, Rate: &rate})
-		if r.IntN(10) < 3 {
-			otHours := int64(1 + r.IntN(8))
+		if otHours := p.overtimeHours(r, pay); otHours > 0 {
 			otRate, ot := domain.USD(rate.Amount*3/2), float64(otHours)
 			earnings = append(earnings, domain.PayLine{Name: "Overtime", Category: "overtime", Amount: domain.USD(otHours * otRate.Amount), Hours: &ot, Rate: &otRate})
 		}

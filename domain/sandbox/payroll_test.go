@@ -124,7 +124,8 @@ func TestOnePersonPerEndUser(t *testing.T) {
 }
 
 // TestTerminatedEmployment: user_terminated accounts end their job before
-// the account was created; no pay date follows the termination.
+// the account was created, and its final paycheck is the first pay date
+// on or after the termination: within a pay period of it, never later.
 func TestTerminatedEmployment(t *testing.T) {
 	created := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	for i := 0; i < 100; i++ {
@@ -135,8 +136,120 @@ func TestTerminatedEmployment(t *testing.T) {
 			t.Fatalf("%s: employment %+v", acct.ID, e)
 		}
 		stubs := p.Paystubs(created.AddDate(-2, 0, 0), created, created)
-		if len(stubs) == 0 || stubs[len(stubs)-1].PayDate > *e.TerminationDate {
-			t.Fatalf("%s: last pay date after termination %s", acct.ID, *e.TerminationDate)
+		if len(stubs) == 0 {
+			t.Fatalf("%s: no paystubs", acct.ID)
+		}
+		end, _ := time.Parse(time.DateOnly, *e.TerminationDate)
+		last := stubs[len(stubs)-1].PayDateTime()
+		period := map[string]int{"weekly": 7, "bi-weekly": 14, "semi-monthly": 16, "monthly": 31}[p.Frequency]
+		if last.Before(end) || last.Sub(end) > time.Duration(period)*24*time.Hour || !last.Before(created) {
+			t.Fatalf("%s: terminated %s, final paycheck %s (paid %s)", acct.ID, *e.TerminationDate, stubs[len(stubs)-1].PayDate, p.Frequency)
+		}
+	}
+}
+
+// TestNoOverlapAtOneEmployer: an end user's current and terminated jobs at
+// one employer (picked in Link, or reached through a platform) never
+// overlap: the terminated one is the stint before the current one, or at
+// another employer the platform serves.
+func TestNoOverlapAtOneEmployer(t *testing.T) {
+	platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
+	created := time.Date(2026, 3, 20, 9, 0, 0, 0, time.UTC)
+	for i := 0; i < 200; i++ {
+		u := fmt.Sprintf("u%d", i)
+		emp := employers[i*7%len(employers)]
+		plat := platforms[i%len(platforms)]
+		for _, route := range []domain.Account{
+			{EmployerID: emp.ID, EmployerName: emp.Name, PlatformID: emp.PlatformID},
+			{PlatformID: plat.ID, EmployerName: plat.Name},
+		} {
+			cur, old := route, route
+			cur.ID, cur.CustomerID, cur.EndUserID, cur.CreatedAt, cur.Connection = domain.NewID(), "c", u, created, "good"
+			old.ID, old.CustomerID, old.EndUserID, old.CreatedAt, old.Connection = domain.NewID(), "c", u, created.AddDate(0, 0, 3), "terminated"
+			a, b := sandbox.NewPerson(cur).Employment(), sandbox.NewPerson(old).Employment()
+			if a.EmployerName == b.EmployerName && *b.TerminationDate >= a.StartDate {
+				t.Fatalf("%s at %s: current from %s, terminated %s to %s", u, a.EmployerName, a.StartDate, b.StartDate, *b.TerminationDate)
+			}
+			if route.EmployerID == "" && plat.Type == domain.PlatformPayroll && (a.EmployerName == plat.Name && !plat.ESP) {
+				t.Fatalf("%s: an account connected through %s names the platform as its employer", u, plat.Name)
+			}
+		}
+	}
+}
+
+// TestPlatformAccountsNameAnEmployer: an account connected through a
+// payroll platform works at an employer of the directory the platform
+// serves, the same for every account of the end user there.
+func TestPlatformAccountsNameAnEmployer(t *testing.T) {
+	platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
+	servedBy := map[string]map[string]bool{}
+	for _, e := range employers {
+		if servedBy[e.PlatformID] == nil {
+			servedBy[e.PlatformID] = map[string]bool{}
+		}
+		servedBy[e.PlatformID][e.Name] = true
+	}
+	for _, p := range platforms {
+		if p.Type != domain.PlatformPayroll || len(servedBy[p.ID]) == 0 {
+			continue
+		}
+		a := domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: "u", PlatformID: p.ID, EmployerName: p.Name, Connection: "good"}
+		got := sandbox.NewPerson(a).Employment().EmployerName
+		if !servedBy[p.ID][got] {
+			t.Fatalf("through %s: employer %q, not one it serves", p.Name, got)
+		}
+		a.ID = domain.NewID()
+		if again := sandbox.NewPerson(a).Employment().EmployerName; again != got {
+			t.Fatalf("through %s: %q then %q", p.Name, got, again)
+		}
+	}
+}
+
+// TestPayGapAndDeclining: user_pay_gap is paid bi-weekly with six weeks
+// (three pay dates) missing within the last year, its YTDs still adding
+// up; user_declining's overtime over the last twelve months is more than
+// 20% below the twelve before.
+func TestPayGapAndDeclining(t *testing.T) {
+	created := time.Date(2026, 3, 20, 9, 0, 0, 0, time.UTC)
+	for i := 0; i < 50; i++ {
+		a := domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: "u", EmployerName: "A", Connection: "pay_gap", CreatedAt: created}
+		p := sandbox.NewPerson(a)
+		stubs := p.Paystubs(created.AddDate(-2, 0, 0), created, created)
+		gaps := 0
+		for j := 1; j < len(stubs); j++ {
+			d := stubs[j].PayDateTime().Sub(stubs[j-1].PayDateTime())
+			if d > 28*24*time.Hour {
+				gaps++
+				if stubs[j].PayDateTime().Before(created.AddDate(-1, 0, 0)) || d < 42*24*time.Hour {
+					t.Fatalf("%s: gap %s to %s", a.ID, stubs[j-1].PayDate, stubs[j].PayDate)
+				}
+			}
+			if stubs[j].PayDateTime().Year() == stubs[j-1].PayDateTime().Year() &&
+				stubs[j].GrossPayYTD.Amount != stubs[j-1].GrossPayYTD.Amount+stubs[j].GrossPayAmount.Amount {
+				t.Fatalf("%s: YTD does not add up at %s", a.ID, stubs[j].PayDate)
+			}
+		}
+		if gaps != 1 || p.Frequency != "bi-weekly" {
+			t.Fatalf("%s: %d gaps, paid %s", a.ID, gaps, p.Frequency)
+		}
+
+		a.Connection = "declining"
+		p = sandbox.NewPerson(a)
+		var last, prior int64
+		for _, s := range p.Paystubs(created.AddDate(-2, 0, 0), created, created) {
+			for _, l := range s.Earnings {
+				if l.Category != "overtime" {
+					continue
+				}
+				if s.PayDateTime().After(created.AddDate(-1, 0, 0)) {
+					last += l.Amount.Amount
+				} else {
+					prior += l.Amount.Amount
+				}
+			}
+		}
+		if !p.Hourly || prior == 0 || last*10 >= prior*8 {
+			t.Fatalf("%s: overtime %d then %d", a.ID, prior, last)
 		}
 	}
 }
