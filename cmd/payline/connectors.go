@@ -28,7 +28,7 @@ func (e environment) connectors(ctx context.Context, args []string) error {
 			return e.checkConnector(ctx, args[1:])
 		}
 	}
-	fmt.Fprint(e.stderr, "usage: payline connectors serve-sandbox [--addr ADDR] | payline connectors check URL [--users FILE]\n"+
+	fmt.Fprint(e.stderr, "usage: payline connectors serve-sandbox [--addr ADDR] | payline connectors check URL [--users FILE] [--platform ID]... [--json]\n"+
 		"  (both read the shared secret from PAYLINE_CONNECTOR_SECRET)\n")
 	return errUsage
 }
@@ -100,17 +100,24 @@ func (e environment) serveSandboxConnector(ctx context.Context, args []string) e
 // errChecksFailed is a connector that failed a conformance scenario.
 var errChecksFailed = errors.New("the connector failed the conformance check")
 
-// checkConnector runs the conformance kit and prints a table; it fails
-// unless every scenario passed.
+// checkUsage is connectors check's synopsis.
+const checkUsage = "usage: payline connectors check URL [--users FILE] [--platform ID]... [--json]"
+
+// checkConnector runs the conformance kit and prints a table (or JSON);
+// it fails when any scenario failed (a skipped one does not).
 func (e environment) checkConnector(ctx context.Context, args []string) error {
 	fs := e.flagSet("connectors check")
 	usersFile := fs.String("users", "", "a JSON file naming the connector's test users for each login scenario "+
 		`({"password", "good", "mfa", "mfa_code", "locked", "job_error", "job_pending"}); default the sandbox's`)
+	var platforms []string
+	fs.Func("platform", "check only this platform id of the connector's (repeat for several); default every platform it lists",
+		func(id string) error { platforms = append(platforms, id); return nil })
+	asJSON := fs.Bool("json", false, "print the results as JSON (for CI) instead of a table")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "usage: payline connectors check URL [--users FILE]")
+		fmt.Fprintln(e.stderr, checkUsage)
 		return errUsage
 	}
 	secret, err := e.connectorSecret("connectors check")
@@ -127,23 +134,83 @@ func (e environment) checkConnector(ctx context.Context, args []string) error {
 			return fmt.Errorf("--users %s: %w", *usersFile, err)
 		}
 	}
-	results := conformance.Check(ctx, fs.Arg(0), secret, users, nil)
+	results := conformance.Check(ctx, fs.Arg(0), secret, users, nil, platforms...)
+	n := tally(results)
+	if *asJSON {
+		err = e.printCheckJSON(fs.Arg(0), results, n)
+	} else {
+		err = e.printCheckTable(results, n)
+	}
+	if err != nil {
+		return err
+	}
+	if n.Failed > 0 {
+		return fmt.Errorf("%w: %d of %d scenarios failed", errChecksFailed, n.Failed, len(results))
+	}
+	return nil
+}
+
+// checkCounts are how many scenarios passed, failed and were skipped.
+type checkCounts struct {
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped"`
+}
+
+func tally(results []conformance.Result) checkCounts {
+	var n checkCounts
+	for _, r := range results {
+		switch r.State {
+		case conformance.Passed:
+			n.Passed++
+		case conformance.Skipped:
+			n.Skipped++
+		default:
+			n.Failed++
+		}
+	}
+	return n
+}
+
+// printCheckTable prints one row per scenario, then each problem found in
+// the products' data, then the counts.
+func (e environment) printCheckTable(results []conformance.Result, n checkCounts) error {
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "SCENARIO\tRESULT\tDETAIL")
-	failed := 0
 	for _, r := range results {
-		verdict := "pass"
-		if !r.Passed {
-			verdict, failed = "FAIL", failed+1
+		verdict := map[conformance.State]string{conformance.Passed: "pass", conformance.Skipped: "skip"}[r.State]
+		if verdict == "" {
+			verdict = "FAIL"
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\n", r.Scenario, verdict, r.Reason)
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%d of %d scenarios passed\n", len(results)-failed, len(results))
-	if failed > 0 {
-		return fmt.Errorf("%w: %d of %d scenarios failed", errChecksFailed, failed, len(results))
+	var problems []string
+	for _, r := range results {
+		problems = append(problems, r.Problems...)
 	}
-	return nil
+	if len(problems) > 0 {
+		fmt.Fprintln(e.stdout, "\nPROBLEMS IN THE DATA (platform · product · item · field)")
+		for _, p := range problems {
+			fmt.Fprintln(e.stdout, "  "+p)
+		}
+	}
+	_, err := fmt.Fprintf(e.stdout, "%d of %d scenarios passed, %d skipped, %d failed\n", n.Passed, len(results), n.Skipped, n.Failed)
+	return err
+}
+
+// checkReport is connectors check --json's output (docs/connectors.md).
+type checkReport struct {
+	Connector string               `json:"connector"`
+	Passed    bool                 `json:"passed"`
+	Counts    checkCounts          `json:"counts"`
+	Results   []conformance.Result `json:"results"`
+}
+
+func (e environment) printCheckJSON(url string, results []conformance.Result, n checkCounts) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(checkReport{Connector: url, Passed: conformance.AllPassed(results), Counts: n, Results: results})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/domain/sandbox"
 )
 
 // startSandboxConnector runs `payline connectors serve-sandbox` on a free
@@ -60,6 +62,33 @@ func TestConnectorCommands(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "login: locked account") || strings.Contains(out.String(), "FAIL") || !strings.Contains(out.String(), "scenarios passed") {
 		t.Errorf("check printed:\n%s", out.String())
+	}
+	// --json, on one platform: every result names it, none failed.
+	platforms, _ := sandbox.Directory(10)
+	out.Reset()
+	if err := run(context.Background(), []string{"connectors", "check", url, "--json", "--platform", platforms[0].ID}, &out, io.Discard,
+		env("PAYLINE_CONNECTOR_SECRET", "the connector secret")); err != nil {
+		t.Fatalf("check --json: %v\n%s", err, out.String())
+	}
+	var report struct {
+		Passed bool `json:"passed"`
+		Counts struct {
+			Passed, Failed, Skipped int
+		} `json:"counts"`
+		Results []struct {
+			Scenario   string `json:"scenario"`
+			PlatformID string `json:"platform_id"`
+			State      string `json:"state"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &report); err != nil || !report.Passed || report.Counts.Failed != 0 ||
+		report.Counts.Passed+report.Counts.Skipped != len(report.Results) || len(report.Results) < 20 {
+		t.Fatalf("check --json: %v\n%s", err, out.String())
+	}
+	for _, r := range report.Results {
+		if r.PlatformID != "" && r.PlatformID != platforms[0].ID {
+			t.Errorf("--platform %s: %s tried %s", platforms[0].ID, r.Scenario, r.PlatformID)
+		}
 	}
 	out.Reset()
 	err := run(context.Background(), []string{"connectors", "check", url}, &out, io.Discard, env("PAYLINE_CONNECTOR_SECRET", "another secret"))

@@ -53,9 +53,10 @@ commands:
   connectors serve-sandbox [--addr ADDR]
                               serve the sandbox connector over the connector protocol
                               (the shared secret comes from PAYLINE_CONNECTOR_SECRET)
-  connectors check URL [--users FILE]
-                              drive a connector through every scenario of the protocol and print
-                              a pass/fail table; exits 0 only when all pass
+  connectors check URL [--users FILE] [--platform ID]... [--json]
+                              drive a connector through every scenario of the protocol on each of
+                              its platforms and print a pass/skip/FAIL table (or JSON); exits 0
+                              only when none fails
 
 Every command that touches data takes --database-url (PAYLINE_DATABASE_URL).
 Run "payline <command> -h" for its flags.
