@@ -485,13 +485,10 @@ func (s *AccountService) TaxForm(ctx context.Context, sc Scope, accountID, id st
 	if err != nil {
 		return Record{}, err
 	}
-	var body struct {
-		DocumentID string `json:"document_id"`
+	if r.TaxForm == nil || r.TaxForm.DocumentID == "" {
+		return r, nil
 	}
-	if err := json.Unmarshal(r.Body, &body); err != nil || body.DocumentID == "" {
-		return r, err
-	}
-	doc, err := s.tx.Records().Record(ctx, sc, RecordDocument, body.DocumentID)
+	doc, err := s.tx.Records().Record(ctx, sc, RecordDocument, r.TaxForm.DocumentID)
 	if err != nil {
 		return Record{}, fmt.Errorf("document of tax form %s: %w", id, err)
 	}

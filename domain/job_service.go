@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -139,15 +138,13 @@ var errJobFinal = errors.New("job already has a final outcome")
 func putW2s(ctx context.Context, tx Tx, sc Scope, a Account, w2s []DatedW2, now time.Time) (bool, error) {
 	var rs []Record
 	for _, w := range w2s {
-		form, _ := json.Marshal(map[string]any{"year": w.TaxYear, "form_type": "w2", "document_id": w.DocumentID, "parsed_data": w.W2})
-		doc, _ := json.Marshal(map[string]any{
-			"document_type": "w2", "account_id": a.ID,
-			"document":    map[string]any{"id": w.DocumentID, "download_url": nil, "download_url_expiration": nil},
-			"parsed_data": w.W2, "warnings": []any{}, "fraud": map[string]string{"status": "not_suspected"},
-		})
+		w2 := w.W2
 		rs = append(rs,
-			Record{ID: w.TaxFormID, Kind: RecordTaxForm, AccountID: a.ID, EndUserID: a.EndUserID, SortKey: w.TaxYear, CreatedAt: now, Body: form},
-			Record{ID: w.DocumentID, Kind: RecordDocument, AccountID: a.ID, EndUserID: a.EndUserID, DocumentType: "w2", SortKey: w.TaxYear, CreatedAt: now, Body: doc})
+			Record{ID: w.TaxFormID, Kind: RecordTaxForm, AccountID: a.ID, EndUserID: a.EndUserID, SortKey: w.TaxYear, CreatedAt: now,
+				TaxForm: &TaxForm{Year: w.TaxYear, FormType: DocumentW2, DocumentID: w.DocumentID, ParsedData: w2}},
+			Record{ID: w.DocumentID, Kind: RecordDocument, AccountID: a.ID, EndUserID: a.EndUserID, DocumentType: DocumentW2, SortKey: w.TaxYear, CreatedAt: now,
+				Document: &DocumentBody{DocumentType: DocumentW2, AccountID: &a.ID, Document: &DocumentRef{ID: w.DocumentID},
+					ParsedData: ParsedDocument{W2: &w2}, Warnings: []DocumentWarning{}, Fraud: DocumentFraud{Status: "not_suspected"}}})
 	}
 	added, err := tx.Records().PutRecords(ctx, sc, rs)
 	if err != nil {
@@ -211,11 +208,11 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	changed, payoutsMoved := false, false
 	switch product {
 	case ProductIdentity:
-		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Identity, now)
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Identity: f.Identity}, now)
 	case ProductEmployment:
-		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Employment, now)
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Employment: f.Employment}, now)
 	case ProductIncome:
-		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, f.Income, now)
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Income: f.Income}, now)
 	case ProductAllocations:
 		// Reads race with switches: one computed before a switch succeeded
 		// must not overwrite one that includes it, whatever commits last.
@@ -224,7 +221,7 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 			return ferr
 		}
 		if len(done) <= f.switches {
-			changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, map[string]any{"allocations": f.Allocations}, now)
+			changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Allocations: &Allocations{Allocations: f.Allocations}}, now)
 		}
 	case ProductPaystubs:
 		changed, payoutsMoved, err = putPaystubs(ctx, tx, sc, a, f.Paystubs)
@@ -233,8 +230,7 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	case ProductShifts:
 		rs := make([]Record, len(f.Shifts))
 		for i, s := range f.Shifts {
-			body, _ := json.Marshal(s.Shift)
-			rs[i] = Record{ID: s.ID, Kind: RecordShift, AccountID: accountID, EndUserID: a.EndUserID, SortKey: s.StartDate, CreatedAt: now, Body: body}
+			rs[i] = Record{ID: s.ID, Kind: RecordShift, AccountID: accountID, EndUserID: a.EndUserID, SortKey: s.StartDate, CreatedAt: now, Shift: &s.Shift}
 		}
 		var added int
 		added, err = tx.Records().PutRecords(ctx, sc, rs)

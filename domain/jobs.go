@@ -117,7 +117,7 @@ type billPaymentJSON struct {
 
 type jobParamsAllocationJSON struct {
 	Type   string              `json:"type,omitempty"`
-	Value  json.RawMessage     `json:"value,omitempty"`
+	Value  Number              `json:"value,omitempty"`
 	Target jobParamsTargetJSON `json:"target"`
 }
 
@@ -161,16 +161,16 @@ func (p *JobParams) UnmarshalJSON(b []byte) error {
 	if a := in.Allocation; a != nil {
 		alloc := &JobParamsAllocation{Split: Split{Type: a.Type},
 			Target: JobParamsTarget{AccountName: a.Target.AccountName, AccountType: a.Target.AccountType, LastFour: a.Target.LastFour}}
-		if len(a.Value) > 0 && string(a.Value) != "null" {
+		if a.Value != "" {
 			switch a.Type {
 			case AllocationAmount:
-				m, err := ParseDollars(Number(a.Value), UpToTwoPlaces)
+				m, err := ParseDollars(a.Value, UpToTwoPlaces)
 				if err != nil {
 					return fmt.Errorf("params.allocation.value: %w", err)
 				}
 				alloc.Amount = m
 			case AllocationPercentage:
-				n, err := ParsePercentage(Number(a.Value))
+				n, err := ParsePercentage(a.Value)
 				if err != nil {
 					return fmt.Errorf("params.allocation.value: %w", err)
 				}
@@ -199,14 +199,14 @@ func (p *JobParams) UnmarshalJSON(b []byte) error {
 // ValueJSON is the split's value as the API writes it: dollars for an
 // amount (from cents, exactly), the whole percentage for a percentage,
 // nil otherwise.
-func (s Split) ValueJSON() json.RawMessage {
+func (s Split) ValueJSON() Number {
 	switch s.Type {
 	case AllocationAmount:
-		return json.RawMessage(s.Amount.Decimal())
+		return Number(s.Amount.Decimal())
 	case AllocationPercentage:
-		return json.RawMessage(strconv.Itoa(s.Percentage))
+		return Number(strconv.Itoa(s.Percentage))
 	}
-	return nil
+	return ""
 }
 
 // JobFilter narrows GET /jobs.
@@ -249,7 +249,20 @@ type Event struct {
 	ID        string // event_id, unique
 	Name      string // e.g. account.added, paystubs.added
 	CreatedAt time.Time
-	Payload   json.RawMessage
+	Payload   EventPayload
+}
+
+// EventPayload is an event's payload as JSON, serialized once when the
+// event is published (in the transaction of its change) and delivered
+// as written; it marshals as itself.
+type EventPayload []byte
+
+// MarshalJSON implements json.Marshaler.
+func (p EventPayload) MarshalJSON() ([]byte, error) {
+	if len(p) == 0 {
+		return []byte("null"), nil
+	}
+	return p, nil
 }
 
 // EventStore holds events for delivery.

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -720,11 +719,8 @@ func (s *LinkService) DepositForm(ctx context.Context, value string) (DocumentLi
 	form := DepositForm{ID: uuid.NewSHA1(uuid.NameSpaceURL, []byte("payline:direct_deposit_form:"+job.ID)).String(),
 		AccountID: a.ID, EndUserID: a.EndUserID, EmployerName: a.EmployerName, Target: *job.Target, Params: job.Params,
 		CreatedAt: *job.Timestamp}
-	if p, err := s.tx.Data().Product(ctx, t.Scope(), a.ID, ProductIdentity); err == nil {
-		var id Identity
-		if json.Unmarshal(p.Body, &id) == nil {
-			form.EmployeeName = id.FullName
-		}
+	if p, err := s.tx.Data().Product(ctx, t.Scope(), a.ID, ProductIdentity); err == nil && p.Identity != nil {
+		form.EmployeeName = p.Identity.FullName
 	}
 	return s.reporter.DepositForm(ctx, t.Scope(), form)
 }

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -62,6 +63,28 @@ func (m Money) Formatted() string {
 // Number is a JSON number exactly as the caller wrote it. Amounts and
 // percentages are read from the literal, so 19.99 stays 1999 cents.
 type Number string
+
+// MarshalJSON writes the literal as a JSON number (null when empty).
+func (n Number) MarshalJSON() ([]byte, error) {
+	if n == "" {
+		return []byte("null"), nil
+	}
+	return []byte(n), nil
+}
+
+// UnmarshalJSON keeps a JSON number's literal; null leaves it empty.
+func (n *Number) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = ""
+		return nil
+	}
+	var num json.Number
+	if err := json.Unmarshal(b, &num); err != nil || len(b) == 0 || b[0] == '"' {
+		return fmt.Errorf("not a number: %.20s", b)
+	}
+	*n = Number(num)
+	return nil
+}
 
 // DecimalPlaces says how many digits an amount may have after the point.
 type DecimalPlaces int

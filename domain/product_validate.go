@@ -146,7 +146,7 @@ func (i Income) Validate() []FieldProblem {
 
 // validate checks one allocation line, item n of the list.
 func (a DepositAllocation) validate(n int) []FieldProblem {
-	c := checker{item: n, prefix: fmt.Sprintf("allocations[%d].", n)}
+	c := checker{item: n}
 	c.oneOf("allocation_type", a.AllocationType, AllocationAmount, AllocationPercentage, AllocationRemainder)
 	switch {
 	case a.AllocationType == AllocationAmount && a.Amount == nil:

@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"time"
 )
@@ -44,7 +43,21 @@ type StoredProduct struct {
 	ID        string
 	CreatedAt time.Time
 	UpdatedAt time.Time
-	Body      json.RawMessage
+	ProductData
+}
+
+// ProductData is one single-object product: the field its product names
+// is set (identity, employment, income or direct_deposit_allocations).
+type ProductData struct {
+	Identity    *Identity
+	Employment  *Employment
+	Income      *Income
+	Allocations *Allocations
+}
+
+// Allocations is the direct_deposit_allocations product.
+type Allocations struct {
+	Allocations []DepositAllocation `json:"allocations"`
 }
 
 // ListPaystubs is the cursor list name of paystubs.
@@ -54,7 +67,7 @@ const ListPaystubs = "paystubs"
 type DataStore interface {
 	// PutProduct stores a product, keeping its id and created_at when it
 	// exists and returning whether its body changed.
-	PutProduct(ctx context.Context, s Scope, accountID, product string, body any, now time.Time) (bool, error)
+	PutProduct(ctx context.Context, s Scope, accountID, product string, data ProductData, now time.Time) (bool, error)
 	// Product returns ErrNoRows when the product was never produced.
 	Product(ctx context.Context, s Scope, accountID, product string) (StoredProduct, error)
 	// PutPaystubs stores stubs whose ids are new and returns how many.

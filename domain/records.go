@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -20,7 +21,8 @@ const (
 )
 
 // Record is one stored list item: a tax form, a shift or an end user's
-// document. SortKey orders a list (newest first); Body is the item as JSON.
+// document. SortKey orders a list (newest first). What it holds is typed
+// by Kind: exactly one of TaxForm, Shift and Document is set.
 type Record struct {
 	ID           string
 	Kind         string
@@ -29,9 +31,130 @@ type Record struct {
 	DocumentType string
 	SortKey      string
 	CreatedAt    time.Time
-	Body         json.RawMessage
+	TaxForm      *TaxForm      // RecordTaxForm
+	Shift        *Shift        // RecordShift
+	Document     *DocumentBody // RecordDocument
 	// Link is a document's fresh download link, set when it is read.
 	Link *DocumentLink
+}
+
+// TaxForm is a tax form of an account, as its platform holds it; version
+// 1 reads W-2s. FormType is stored as Payline's "w2" (TaxFormType gives
+// the API's "W-2").
+type TaxForm struct {
+	Year       string `json:"year"`
+	FormType   string `json:"form_type"`
+	DocumentID string `json:"document_id"`
+	ParsedData W2     `json:"parsed_data"`
+}
+
+// DocumentBody is an end user's document: what it is, the account it
+// came from (nil for an upload), what was read from it, and the checks.
+type DocumentBody struct {
+	DocumentType string            `json:"document_type"`
+	AccountID    *string           `json:"account_id"`
+	Document     *DocumentRef      `json:"document,omitempty"`
+	ParsedData   ParsedDocument    `json:"parsed_data"`
+	Warnings     []DocumentWarning `json:"warnings"`
+	Fraud        DocumentFraud     `json:"fraud"`
+	FileName     string            `json:"file_name,omitempty"`
+}
+
+// DocumentRef is a document's file as stored before a link is minted:
+// its id, no link yet.
+type DocumentRef struct {
+	ID                    string  `json:"id"`
+	DownloadURL           *string `json:"download_url"`
+	DownloadURLExpiration *Timestamp `json:"download_url_expiration"`
+}
+
+// DocumentWarning says what could not be read from a document.
+type DocumentWarning struct {
+	Field   string `json:"field"`
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}
+
+// DocumentFraud is the outcome of a document's fraud checks:
+// not_suspected, suspected or unavailable (no checks could run).
+type DocumentFraud struct {
+	Status string `json:"status"`
+}
+
+// ParsedDocument is what was read from a document, by its type: a W-2,
+// a direct deposit form Payline made, or an uploaded paystub; all nil
+// when nothing could be read (JSON null).
+type ParsedDocument struct {
+	W2          *W2
+	DepositForm *DepositFormData
+	Paystub     *ReadPaystub
+}
+
+// DepositFormData is a direct deposit form's parsed data: who, where the
+// pay goes and the switch's allocation.
+type DepositFormData struct {
+	DocumentType        string    `json:"document_type"`
+	EmployeeName        string    `json:"employee_name"`
+	EmployerName        string    `json:"employer_name"`
+	AccountName         string    `json:"account_name"`
+	AccountType         string    `json:"account_type"`
+	MaskedAccountNumber string    `json:"masked_account_number"`
+	RoutingNumber       string    `json:"routing_number"`
+	Params              JobParams `json:"params"`
+}
+
+// ReadPaystub is what was read from an uploaded paystub: amounts in
+// cents of USD.
+type ReadPaystub struct {
+	DocumentType   string `json:"document_type"`
+	EmployerName   string `json:"employer_name"`
+	PayDate        string `json:"pay_date,omitempty"`
+	PayPeriodStart string `json:"pay_period_start,omitempty"`
+	PayPeriodEnd   string `json:"pay_period_end,omitempty"`
+	GrossPayAmount *int64 `json:"gross_pay_amount,omitempty"`
+	NetPayAmount   *int64 `json:"net_pay_amount,omitempty"`
+	GrossPayYTD    *int64 `json:"gross_pay_ytd,omitempty"`
+	NetPayYTD      *int64 `json:"net_pay_ytd,omitempty"`
+	Currency       string `json:"currency,omitempty"`
+}
+
+// MarshalJSON implements json.Marshaler: the parsed data set, or null.
+func (p ParsedDocument) MarshalJSON() ([]byte, error) {
+	switch {
+	case p.W2 != nil:
+		return json.Marshal(p.W2)
+	case p.DepositForm != nil:
+		return json.Marshal(p.DepositForm)
+	case p.Paystub != nil:
+		return json.Marshal(p.Paystub)
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler, by the data's document_type.
+func (p *ParsedDocument) UnmarshalJSON(b []byte) error {
+	*p = ParsedDocument{}
+	if string(b) == "null" {
+		return nil
+	}
+	var kind struct {
+		DocumentType string `json:"document_type"`
+	}
+	if err := json.Unmarshal(b, &kind); err != nil {
+		return err
+	}
+	switch kind.DocumentType {
+	case DocumentW2:
+		p.W2 = new(W2)
+		return json.Unmarshal(b, p.W2)
+	case DocumentDepositForm:
+		p.DepositForm = new(DepositFormData)
+		return json.Unmarshal(b, p.DepositForm)
+	case DocumentPaystub:
+		p.Paystub = new(ReadPaystub)
+		return json.Unmarshal(b, p.Paystub)
+	}
+	return fmt.Errorf("parsed data of an unknown document type %q", kind.DocumentType)
 }
 
 // RecordFilter picks records of one kind, by account or by end user.

@@ -58,7 +58,7 @@ func NewRelayService(tx Transactor, source string, upstream Upstream, directory 
 type UpstreamEvent struct {
 	Event   string          `json:"event"`
 	EventID string          `json:"event_id"`
-	Payload json.RawMessage `json:"payload"`
+	Payload upstreamPayload `json:"payload"`
 }
 
 // upstreamPayload is what the relay reads of a delivery's payload: the
@@ -66,16 +66,51 @@ type UpstreamEvent struct {
 type upstreamPayload struct {
 	// account.added names the account in account_id; a job's event names
 	// the job in id and its account in account_id.
-	ID          string          `json:"id"`
-	AccountID   string          `json:"account_id"`
-	LinkTokenID string          `json:"link_token_id"`
-	PlatformID  string          `json:"platform_id"`
-	CreatedAt   *time.Time      `json:"created_at"`
-	Connected   *bool           `json:"connected"`
-	Name        string          `json:"name"`
-	Timestamp   *time.Time      `json:"timestamp"`
-	Outcome     string          `json:"outcome"`
-	Params      json.RawMessage `json:"params"`
+	ID          string         `json:"id"`
+	AccountID   string         `json:"account_id"`
+	LinkTokenID string         `json:"link_token_id"`
+	PlatformID  string         `json:"platform_id"`
+	CreatedAt   *time.Time     `json:"created_at"`
+	Connected   *bool          `json:"connected"`
+	Name        string         `json:"name"`
+	Timestamp   *time.Time     `json:"timestamp"`
+	Outcome     string         `json:"outcome"`
+	Params      upstreamParams `json:"params"`
+}
+
+// UnmarshalJSON reads what it can: a payload the relay cannot read names
+// no account (and the delivery is answered, not refused).
+func (p *upstreamPayload) UnmarshalJSON(b []byte) error {
+	type plain upstreamPayload
+	var v plain
+	if json.Unmarshal(b, &v) == nil {
+		*p = upstreamPayload(v)
+	} else {
+		*p = upstreamPayload{}
+	}
+	return nil
+}
+
+// upstreamParams are a job's params as a delivery carries them; ones
+// that cannot be read leave the job unread (bad), not the delivery.
+type upstreamParams struct {
+	params *JobParams
+	bad    bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (u *upstreamParams) UnmarshalJSON(b []byte) error {
+	*u = upstreamParams{}
+	if string(b) == "null" {
+		return nil
+	}
+	var p JobParams
+	if json.Unmarshal(b, &p) != nil {
+		u.bad = true
+		return nil
+	}
+	u.params = &p
+	return nil
 }
 
 // account is the account an account.added payload describes, when it
@@ -99,10 +134,11 @@ func (p upstreamPayload) job(event string) (UpstreamJob, bool) {
 	if p.Timestamp != nil {
 		j.CreatedAt = p.Timestamp.UTC()
 	}
-	if len(p.Params) > 0 && string(p.Params) != "null" {
-		if err := json.Unmarshal(p.Params, &j.Params); err != nil {
-			return UpstreamJob{}, false
-		}
+	if p.Params.bad {
+		return UpstreamJob{}, false
+	}
+	if p.Params.params != nil {
+		j.Params = *p.Params.params
 	}
 	return j, true
 }
@@ -132,8 +168,7 @@ func (s *RelayService) handleVerified(ctx context.Context, body []byte) error {
 	if err := json.Unmarshal(body, &e); err != nil || e.Event == "" {
 		return Errorf(KindInvalid, CodeInvalidJSON, "the body is not an upstream event {event, event_id, payload}")
 	}
-	var p upstreamPayload
-	_ = json.Unmarshal(e.Payload, &p) // a payload the relay cannot read names no account
+	p := e.Payload
 	if p.AccountID == "" {
 		return nil
 	}

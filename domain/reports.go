@@ -274,7 +274,7 @@ type StoredReport struct {
 	DataVersion string
 	DocumentID  string
 	RefreshedAt time.Time
-	Body        json.RawMessage
+	Report      VerificationReport
 }
 
 // File is a rendered document: a PDF and what its download answers with.

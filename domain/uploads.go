@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -46,12 +45,15 @@ type UploadFile struct {
 }
 
 // ParsedUpload is what a document parser read from an uploaded file: the
-// document's parsed_data, or nil when nothing could be read, and whether
-// the figures it read contradict each other.
+// document's parsed data (none set when nothing could be read), and
+// whether the figures it read contradict each other.
 type ParsedUpload struct {
-	Data         map[string]any
+	Data         ParsedDocument
 	Inconsistent bool
 }
+
+// Read says whether anything was read.
+func (p ParsedDocument) Read() bool { return p.W2 != nil || p.DepositForm != nil || p.Paystub != nil }
 
 // UploadParser reads uploaded documents (the reports package reads the
 // paystubs Payline renders).
@@ -123,27 +125,22 @@ func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType s
 		if err != nil {
 			return 0, err
 		}
-		warnings, fraud := []map[string]string{}, "not_suspected"
+		warnings, fraud := []DocumentWarning{}, "not_suspected"
 		switch {
-		case parsed.Data == nil:
+		case !parsed.Data.Read():
 			fraud = "unavailable"
-			warnings = append(warnings, map[string]string{"field": "parsed_data", "status": "unparsable",
-				"message": "Nothing could be read from this file: Payline reads PDFs with a text layer in the layout it renders."})
+			warnings = append(warnings, DocumentWarning{Field: "parsed_data", Status: "unparsable",
+				Message: "Nothing could be read from this file: Payline reads PDFs with a text layer in the layout it renders."})
 		case parsed.Inconsistent:
 			fraud = "suspected"
 		}
 		id := NewID()
-		body, err := json.Marshal(map[string]any{
-			"document_type": documentType, "account_id": nil, "parsed_data": parsed.Data,
-			"warnings": warnings, "fraud": map[string]string{"status": fraud}, "file_name": f.Name,
-		})
-		if err != nil {
-			return 0, err
-		}
+		body := &DocumentBody{DocumentType: documentType, ParsedData: parsed.Data, Warnings: warnings,
+			Fraud: DocumentFraud{Status: fraud}, FileName: f.Name}
 		sum := sha256.Sum256(f.Data)
 		docs[i] = doc{
 			rec: Record{ID: id, Kind: RecordDocument, EndUserID: t.EndUserID, DocumentType: documentType,
-				SortKey: now.Format(time.RFC3339Nano), CreatedAt: now, Body: body},
+				SortKey: now.Format(time.RFC3339Nano), CreatedAt: now, Document: body},
 			file: File{ID: id, CustomerID: t.CustomerID, Mode: t.Mode, Kind: documentType,
 				Filename: fmt.Sprintf("%s-%d.%s", documentType, i+1, uploadTypes[types[i]]), ContentType: types[i],
 				SHA256: hex.EncodeToString(sum[:]), CreatedAt: now, Body: f.Data},

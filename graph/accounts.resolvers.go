@@ -73,28 +73,30 @@ func (r *accountResolver) Paystubs(ctx context.Context, obj *domain.Account, fir
 
 // Identity is the resolver for the identity field.
 func (r *accountResolver) Identity(ctx context.Context, obj *domain.Account) (*domain.Identity, error) {
-	return productOf[domain.Identity](ctx, obj.ID, domain.ProductIdentity)
+	return productOf(ctx, obj.ID, domain.ProductIdentity, func(d domain.ProductData) *domain.Identity { return d.Identity })
 }
 
 // Employment is the resolver for the employment field.
 func (r *accountResolver) Employment(ctx context.Context, obj *domain.Account) (*domain.Employment, error) {
-	return productOf[domain.Employment](ctx, obj.ID, domain.ProductEmployment)
+	return productOf(ctx, obj.ID, domain.ProductEmployment, func(d domain.ProductData) *domain.Employment { return d.Employment })
 }
 
 // Income is the resolver for the income field.
 func (r *accountResolver) Income(ctx context.Context, obj *domain.Account) (*domain.Income, error) {
-	return productOf[domain.Income](ctx, obj.ID, domain.ProductIncome)
+	return productOf(ctx, obj.ID, domain.ProductIncome, func(d domain.ProductData) *domain.Income { return d.Income })
 }
 
 // DirectDepositAllocations is the resolver for the directDepositAllocations field.
 func (r *accountResolver) DirectDepositAllocations(ctx context.Context, obj *domain.Account) ([]*domain.DepositAllocation, error) {
-	body, err := productOf[struct {
-		Allocations []*domain.DepositAllocation `json:"allocations"`
-	}](ctx, obj.ID, domain.ProductAllocations)
+	body, err := productOf(ctx, obj.ID, domain.ProductAllocations, func(d domain.ProductData) *domain.Allocations { return d.Allocations })
 	if body == nil || err != nil {
 		return nil, err
 	}
-	return body.Allocations, nil
+	out := make([]*domain.DepositAllocation, len(body.Allocations))
+	for i := range body.Allocations {
+		out[i] = &body.Allocations[i]
+	}
+	return out, nil
 }
 
 // Shifts is the resolver for the shifts field.

@@ -2,8 +2,8 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -119,18 +119,14 @@ func productTimes(m map[string]time.Time) []*model.ProductTime {
 	return out
 }
 
-// productOf reads an account's product through the batch loader and
-// decodes it; nil when no job has produced it.
-func productOf[T any](ctx context.Context, accountID, product string) (*T, error) {
+// productOf reads an account's product through the batch loader; nil
+// when no job has produced it.
+func productOf[T any](ctx context.Context, accountID, product string, pick func(domain.ProductData) *T) (*T, error) {
 	p, err := loadersFrom(ctx).products.Load(ctx, productKey{accountID, product})
 	if err != nil || p == nil {
 		return nil, err
 	}
-	var v T
-	if err := json.Unmarshal(p.Body, &v); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return pick(p.ProductData), nil
 }
 
 func jobFilter(f *model.JobFilter) domain.JobFilter {
@@ -172,31 +168,25 @@ func linkTokenRequest(in model.CreateLinkTokenInput) domain.LinkTokenRequest {
 
 // documentOf maps an end-user document record to its GraphQL type.
 func documentOf(rec domain.Record) (*model.Document, error) {
-	var body struct {
-		AccountID  string          `json:"account_id"`
-		ParsedData json.RawMessage `json:"parsed_data"`
+	if rec.Document == nil {
+		return nil, fmt.Errorf("document %s: not a document record", rec.ID)
 	}
-	if err := json.Unmarshal(rec.Body, &body); err != nil {
-		return nil, err
+	d := &model.Document{ID: rec.ID, CreatedAt: rec.CreatedAt, DocumentType: rec.DocumentType, AccountID: rec.Document.AccountID,
+		W2: rec.Document.ParsedData.W2}
+	if d.AccountID != nil && *d.AccountID == "" {
+		d.AccountID = nil
 	}
-	d := &model.Document{ID: rec.ID, CreatedAt: rec.CreatedAt, DocumentType: rec.DocumentType, AccountID: optional(body.AccountID)}
 	if rec.Link != nil {
 		d.DownloadURL, d.DownloadURLExpiration = rec.Link.DownloadURL, time.Time(rec.Link.DownloadURLExpiration)
-	}
-	if rec.DocumentType == domain.DocumentW2 {
-		d.W2 = &domain.W2{}
-		if err := json.Unmarshal(body.ParsedData, d.W2); err != nil {
-			return nil, err
-		}
 	}
 	return d, nil
 }
 
 func shiftOf(rec domain.Record) (*model.Shift, error) {
-	var s domain.Shift
-	if err := json.Unmarshal(rec.Body, &s); err != nil {
-		return nil, err
+	if rec.Shift == nil {
+		return nil, fmt.Errorf("shift %s: not a shift record", rec.ID)
 	}
+	s := rec.Shift
 	out := &model.Shift{ID: rec.ID, StartDate: s.StartDate, EndDate: s.EndDate, Timezone: s.Timezone}
 	if n := len(s.Timestamps); n > 0 {
 		var err error
@@ -214,16 +204,11 @@ func shiftOf(rec domain.Record) (*model.Shift, error) {
 }
 
 func taxFormOf(rec domain.Record) (*model.TaxForm, error) {
-	var body struct {
-		Year       string    `json:"year"`
-		FormType   string    `json:"form_type"`
-		DocumentID string    `json:"document_id"`
-		ParsedData domain.W2 `json:"parsed_data"`
+	f := rec.TaxForm
+	if f == nil {
+		return nil, fmt.Errorf("tax form %s: not a tax form record", rec.ID)
 	}
-	if err := json.Unmarshal(rec.Body, &body); err != nil {
-		return nil, err
-	}
-	return &model.TaxForm{ID: rec.ID, Year: body.Year, FormType: domain.TaxFormType(body.FormType), DocumentID: body.DocumentID, W2: &body.ParsedData}, nil
+	return &model.TaxForm{ID: rec.ID, Year: f.Year, FormType: domain.TaxFormType(f.FormType), DocumentID: f.DocumentID, W2: &f.ParsedData}, nil
 }
 
 // pointers relays a channel of values as pointers until it closes.

@@ -40,11 +40,11 @@ func TestUploadInflationIsBounded(t *testing.T) {
 		t.Errorf("a %d-byte upload inflated %d bytes (bound %d), gave %d texts and %v", len(bomb), inflated, domain.MaxUploadInflatedBytes, len(texts), err)
 	}
 	svc := &Service{}
-	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", bomb); !errors.Is(err, domain.ErrUploadInflatesTooLarge) || got.Data != nil {
+	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", bomb); !errors.Is(err, domain.ErrUploadInflatesTooLarge) || got.Data.Read() {
 		t.Errorf("the bomb parsed as %v, %v", got, err)
 	}
 	under := inflatingPDF(2, domain.MaxUploadInflatedBytes/2) // exactly the bound
-	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", under); err != nil || got.Data != nil {
+	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", under); err != nil || got.Data.Read() {
 		t.Errorf("a PDF inflating to the bound: %v, %v", got, err)
 	}
 	stub := domain.Paystub{ID: "p", EmployerName: "Acme", PayDate: "2026-01-15", PayPeriodStart: "2026-01-01", PayPeriodEnd: "2026-01-14",
@@ -53,7 +53,7 @@ func TestUploadInflationIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); err != nil || got.Data == nil {
+	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); err != nil || !got.Data.Read() {
 		t.Errorf("a paystub PDF: %v, %v", got, err)
 	}
 }

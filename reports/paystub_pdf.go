@@ -101,28 +101,31 @@ func parsePaystub(texts []string) domain.ParsedUpload {
 		}
 		return ""
 	}
-	out := map[string]any{"document_type": domain.DocumentPaystub, "employer_name": value(labelEmployer)}
-	for key, label := range map[string]string{"pay_date": labelPayDate, "pay_period_start": labelPeriodStart, "pay_period_end": labelPeriodEnd} {
-		v := value(label)
+	out := &domain.ReadPaystub{DocumentType: domain.DocumentPaystub, EmployerName: value(labelEmployer), Currency: domain.CurrencyUSD}
+	for _, d := range []struct {
+		dst   *string
+		label string
+	}{{&out.PayDate, labelPayDate}, {&out.PayPeriodStart, labelPeriodStart}, {&out.PayPeriodEnd, labelPeriodEnd}} {
+		v := value(d.label)
 		if _, err := time.Parse(time.DateOnly, v); err != nil {
 			return domain.ParsedUpload{}
 		}
-		out[key] = v
+		*d.dst = v
 	}
-	amounts := map[string]int64{}
-	for key, label := range map[string]string{"gross_pay_amount": labelGross, "net_pay_amount": labelNet,
-		"gross_pay_ytd": labelGrossYTD, "net_pay_ytd": labelNetYTD} {
-		m, err := domain.ParseDollars(domain.Number(strings.NewReplacer("$", "", ",", "").Replace(value(label))), domain.ExactlyTwoPlaces)
+	for _, a := range []struct {
+		dst   **int64
+		label string
+	}{{&out.GrossPayAmount, labelGross}, {&out.NetPayAmount, labelNet}, {&out.GrossPayYTD, labelGrossYTD}, {&out.NetPayYTD, labelNetYTD}} {
+		m, err := domain.ParseDollars(domain.Number(strings.NewReplacer("$", "", ",", "").Replace(value(a.label))), domain.ExactlyTwoPlaces)
 		if err != nil {
 			return domain.ParsedUpload{}
 		}
-		amounts[key], out[key] = m.Amount, m.Amount
+		*a.dst = &m.Amount
 	}
-	out["currency"] = domain.CurrencyUSD
 	// A paystub whose figures contradict each other may have been edited.
-	inconsistent := amounts["net_pay_amount"] > amounts["gross_pay_amount"] || amounts["gross_pay_ytd"] < amounts["gross_pay_amount"] ||
-		amounts["net_pay_ytd"] < amounts["net_pay_amount"] || out["pay_period_end"].(string) > out["pay_date"].(string)
-	return domain.ParsedUpload{Data: out, Inconsistent: inconsistent}
+	inconsistent := *out.NetPayAmount > *out.GrossPayAmount || *out.GrossPayYTD < *out.GrossPayAmount ||
+		*out.NetPayYTD < *out.NetPayAmount || out.PayPeriodEnd > out.PayDate
+	return domain.ParsedUpload{Data: domain.ParsedDocument{Paystub: out}, Inconsistent: inconsistent}
 }
 
 func slicesContains(s []string, v string) bool {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -438,10 +439,11 @@ func TestPaystubRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]any{"document_type": "paystub", "employer_name": p.EmployerName, "pay_date": p.PayDate,
-				"pay_period_start": p.PayPeriodStart, "pay_period_end": p.PayPeriodEnd, "gross_pay_amount": p.GrossPayAmount.Amount,
-				"net_pay_amount": p.NetPayAmount.Amount, "gross_pay_ytd": p.GrossPayYTD.Amount, "net_pay_ytd": p.NetPayYTD.Amount, "currency": "USD"}
-			if fmt.Sprint(got.Data) != fmt.Sprint(want) || got.Inconsistent {
+			cents := func(m domain.Money) *int64 { return &m.Amount }
+			want := domain.ReadPaystub{DocumentType: "paystub", EmployerName: p.EmployerName, PayDate: p.PayDate,
+				PayPeriodStart: p.PayPeriodStart, PayPeriodEnd: p.PayPeriodEnd, GrossPayAmount: cents(p.GrossPayAmount),
+				NetPayAmount: cents(p.NetPayAmount), GrossPayYTD: cents(p.GrossPayYTD), NetPayYTD: cents(p.NetPayYTD), Currency: "USD"}
+			if got.Data.Paystub == nil || !reflect.DeepEqual(*got.Data.Paystub, want) || got.Inconsistent {
 				t.Errorf("paystub %s read back as %v (inconsistent %v), want %v", p.PayDate, got.Data, got.Inconsistent, want)
 			}
 		}
@@ -449,7 +451,7 @@ func TestPaystubRoundTrip(t *testing.T) {
 	doctored := src[0].Paystubs[len(src[0].Paystubs)-1]
 	doctored.NetPayAmount.Amount = doctored.GrossPayAmount.Amount + 100
 	pdf, _ := reports.RenderPaystub(doctored)
-	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); err != nil || got.Data == nil || !got.Inconsistent {
+	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); err != nil || !got.Data.Read() || !got.Inconsistent {
 		t.Errorf("net pay above gross read as %v, inconsistent %v, %v", got.Data, got.Inconsistent, err)
 	}
 	w2, _ := reports.RenderW2("doc", domain.W2{TaxYear: "2025"}, goldenNow)
@@ -457,7 +459,7 @@ func TestPaystubRoundTrip(t *testing.T) {
 		typ, ct string
 		data    []byte
 	}{{domain.DocumentPaystub, "application/pdf", w2}, {domain.DocumentPaystub, "image/png", pdf}, {domain.DocumentW2, "application/pdf", pdf}} {
-		if got, err := svc.ParseUpload(c.typ, c.ct, c.data); err != nil || got.Data != nil {
+		if got, err := svc.ParseUpload(c.typ, c.ct, c.data); err != nil || got.Data.Read() {
 			t.Errorf("%s %s read as %v, %v", c.typ, c.ct, got.Data, err)
 		}
 	}
@@ -477,10 +479,10 @@ func FuzzParseUpload(f *testing.F) {
 	svc := &reports.Service{}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", data)
-		if err != nil && (!errors.Is(err, domain.ErrUploadInflatesTooLarge) || got.Data != nil) {
+		if err != nil && (!errors.Is(err, domain.ErrUploadInflatesTooLarge) || got.Data.Read()) {
 			t.Fatalf("read %v, %v", got.Data, err)
 		}
-		if got.Data != nil && got.Data["document_type"] != domain.DocumentPaystub {
+		if got.Data.Read() && got.Data.Paystub == nil {
 			t.Fatalf("read %v", got.Data)
 		}
 	})

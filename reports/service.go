@@ -1,10 +1,10 @@
 package reports
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -230,10 +230,7 @@ func (s *Service) DocumentLinks(ctx context.Context, sc domain.Scope, docs []dom
 // linked is a stored report as served: its JSON with a fresh link to its
 // PDF.
 func (s *Service) linked(sc domain.Scope, st domain.StoredReport) (domain.VerificationReport, error) {
-	var r domain.VerificationReport
-	if err := json.Unmarshal(st.Body, &r); err != nil {
-		return domain.VerificationReport{}, fmt.Errorf("stored %s report of %q: %w", st.Type, st.EndUserID, err)
-	}
+	r := st.Report
 	link := s.links.Link(st.DocumentID)
 	r.Document = &link
 	r.Version = max(st.Version, 1)
@@ -302,10 +299,6 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 		return domain.VerificationReport{}, err
 	}
 	now, updated := time.Time(r.RefreshedAt), time.Time(r.UpdatedAt)
-	body, err := json.Marshal(r)
-	if err != nil {
-		return domain.VerificationReport{}, err
-	}
 	file := newFile(reportType, fmt.Sprintf("%s-%s-%s.pdf", reportType, safeName(endUserID), now.Format(time.DateOnly)), now, pdf)
 	var current *domain.StoredReport
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
@@ -336,7 +329,7 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 			return err
 		}
 		if err := tx.Reports().PutReport(ctx, sc, domain.StoredReport{ID: id, Version: build, EndUserID: endUserID, Type: reportType,
-			DataVersion: version, DocumentID: file.ID, RefreshedAt: now, Body: body}); err != nil {
+			DataVersion: version, DocumentID: file.ID, RefreshedAt: now, Report: r}); err != nil {
 			return err
 		}
 		if err := tx.Audit().AppendAudit(ctx, domain.NewAudit(ctx, sc, domain.ActorOf(ctx), domain.AuditReportBuilt, file.ID, now)); err != nil {
@@ -368,8 +361,7 @@ func (s *Service) sources(ctx context.Context, sc domain.Scope, accounts []domai
 		if err := s.name(ctx, &src); err != nil {
 			return nil, time.Time{}, err
 		}
-		for product, dst := range map[string]any{domain.ProductIdentity: &src.Identity, domain.ProductEmployment: &src.Employment,
-			domain.ProductIncome: &src.Income} {
+		for _, product := range []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome} {
 			p, err := s.tx.Data().Product(ctx, sc, a.ID, product)
 			if errors.Is(err, domain.ErrNoRows) {
 				continue
@@ -377,9 +369,7 @@ func (s *Service) sources(ctx context.Context, sc domain.Scope, accounts []domai
 			if err != nil {
 				return nil, time.Time{}, err
 			}
-			if err := json.Unmarshal(p.Body, dst); err != nil {
-				return nil, time.Time{}, fmt.Errorf("%s of account %s: %w", product, a.ID, err)
-			}
+			src.Identity, src.Employment, src.Income = cmp.Or(p.Identity, src.Identity), cmp.Or(p.Employment, src.Employment), cmp.Or(p.Income, src.Income)
 		}
 		for page := (domain.PageRequest{Limit: domain.MaxPageLimit}); ; {
 			stubs, err := s.tx.Data().FindPaystubs(ctx, sc, a.ID, "", page)
@@ -455,17 +445,15 @@ func (s *Service) DocumentLink(_ context.Context, sc domain.Scope, doc domain.Re
 }
 
 func (s *Service) renderW2(ctx context.Context, sc domain.Scope, doc domain.Record) error {
-	var body struct {
-		ParsedData domain.W2 `json:"parsed_data"`
+	if doc.Document == nil || doc.Document.ParsedData.W2 == nil {
+		return fmt.Errorf("w2 document %s: no W-2 read", doc.ID)
 	}
-	if err := json.Unmarshal(doc.Body, &body); err != nil {
-		return fmt.Errorf("w2 document %s: %w", doc.ID, err)
-	}
-	pdf, err := RenderW2(doc.ID, body.ParsedData, doc.CreatedAt)
+	w2 := *doc.Document.ParsedData.W2
+	pdf, err := RenderW2(doc.ID, w2, doc.CreatedAt)
 	if err != nil {
 		return err
 	}
-	f := newFile(domain.DocumentW2, fmt.Sprintf("w2-%s-%s.pdf", body.ParsedData.TaxYear, safeName(doc.EndUserID)), doc.CreatedAt, pdf)
+	f := newFile(domain.DocumentW2, fmt.Sprintf("w2-%s-%s.pdf", w2.TaxYear, safeName(doc.EndUserID)), doc.CreatedAt, pdf)
 	f.ID = doc.ID
 	return s.tx.Reports().PutFile(ctx, sc, f)
 }
@@ -524,15 +512,14 @@ func (s *Service) DepositForm(ctx context.Context, sc domain.Scope, f domain.Dep
 	file := newFile(domain.DocumentDepositForm, fmt.Sprintf("direct-deposit-form-%s.pdf", f.CreatedAt.Format(time.DateOnly)), f.CreatedAt, pdf)
 	file.ID = f.ID
 	masked := "XXXXXX" + f.Target.LastFour
-	body, _ := json.Marshal(map[string]any{
-		"document_type": domain.DocumentDepositForm, "account_id": f.AccountID,
-		"parsed_data": map[string]any{"document_type": domain.DocumentDepositForm, "employee_name": f.EmployeeName,
-			"employer_name": f.EmployerName, "account_name": f.Target.Name, "account_type": f.Target.Type,
-			"masked_account_number": masked, "routing_number": f.Target.RoutingNumber, "params": f.Params},
-		"warnings": []any{}, "fraud": map[string]string{"status": "not_suspected"},
-	})
+	accountID := f.AccountID
+	body := &domain.DocumentBody{DocumentType: domain.DocumentDepositForm, AccountID: &accountID,
+		ParsedData: domain.ParsedDocument{DepositForm: &domain.DepositFormData{DocumentType: domain.DocumentDepositForm,
+			EmployeeName: f.EmployeeName, EmployerName: f.EmployerName, AccountName: f.Target.Name, AccountType: f.Target.Type,
+			MaskedAccountNumber: masked, RoutingNumber: f.Target.RoutingNumber, Params: f.Params}},
+		Warnings: []domain.DocumentWarning{}, Fraud: domain.DocumentFraud{Status: "not_suspected"}}
 	rec := domain.Record{ID: f.ID, Kind: domain.RecordDocument, AccountID: f.AccountID, EndUserID: f.EndUserID,
-		DocumentType: domain.DocumentDepositForm, SortKey: f.CreatedAt.Format(time.RFC3339Nano), CreatedAt: f.CreatedAt, Body: body}
+		DocumentType: domain.DocumentDepositForm, SortKey: f.CreatedAt.Format(time.RFC3339Nano), CreatedAt: f.CreatedAt, Document: body}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx domain.Tx) error {
 		added, err := tx.Records().PutRecords(ctx, sc, []domain.Record{rec})
 		if err != nil || added == 0 {
@@ -558,15 +545,8 @@ func (s *Service) addW2s(ctx context.Context, sc domain.Scope, src *Source) erro
 		return err
 	}
 	for _, r := range pages[src.Account.ID].Items {
-		var form struct {
-			Year       string    `json:"year"`
-			FormType   string    `json:"form_type"`
-			ParsedData domain.W2 `json:"parsed_data"`
-		}
-		if err := json.Unmarshal(r.Body, &form); err != nil {
-			return fmt.Errorf("tax form %s: %w", r.ID, err)
-		}
-		if form.FormType != "w2" && form.FormType != "W-2" {
+		form := r.TaxForm
+		if form == nil || domain.TaxFormType(form.FormType) != "W-2" {
 			continue
 		}
 		if src.W2s == nil {

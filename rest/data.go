@@ -20,13 +20,9 @@ func (s *Server) productHandler(product string) apiHandler {
 		if err != nil {
 			return response{}, err
 		}
-		var data map[string]any
-		if err := json.Unmarshal(p.Body, &data); err != nil {
-			return response{}, err
-		}
-		data["id"], data["account_id"] = p.ID, accountID
-		data["created_at"], data["updated_at"] = wire.Time(p.CreatedAt), wire.Time(p.UpdatedAt)
-		resp := object(product, data)
+		resp := object(product, withFields{
+			fields: productFields{ID: p.ID, AccountID: accountID, CreatedAt: wire.Time(p.CreatedAt), UpdatedAt: wire.Time(p.UpdatedAt)},
+			object: productValue(product, p.ProductData)})
 		resp.meta = map[string]any{"refreshed_at": wire.Time(a.DataRefreshedAt[product])}
 		return resp, nil
 	}
@@ -70,46 +66,98 @@ func (s *Server) disableMonitoring(r *http.Request) (response, error) {
 	return response{status: http.StatusNoContent}, nil
 }
 
-// recordJSON renders a stored record with its id, account and time.
-func recordJSON(r domain.Record) (map[string]any, error) {
-	body := r.Body
-	if r.Kind == domain.RecordShift {
-		// Through domain.Shift, so shifts stored in the earlier shape are
-		// served in the vendor's.
-		var s domain.Shift
-		if err := json.Unmarshal(body, &s); err != nil {
-			return nil, err
-		}
-		body, _ = json.Marshal(s)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(body, &out); err != nil {
-		return nil, err
-	}
-	out["id"], out["created_at"] = r.ID, wire.Time(r.CreatedAt)
-	if r.Kind == domain.RecordTaxForm {
-		// The vendor's tax form: form_type "W-2" and an integer year.
-		out["form_type"] = domain.TaxFormType(fmt.Sprint(out["form_type"]))
-		if y, err := strconv.Atoi(fmt.Sprint(out["year"])); err == nil {
-			out["year"] = y
-		}
-		if r.Link != nil {
-			out["document"] = r.Link
-		}
-	}
-	if r.Kind == domain.RecordDocument {
-		out["end_user_id"] = r.EndUserID
-		if r.Link != nil {
-			out["document"] = r.Link
-		}
-	} else {
-		out["account_id"] = r.AccountID
-	}
-	return out, nil
+// productFields are what REST adds to a stored product: its id, account
+// and times.
+type productFields struct {
+	ID        string    `json:"id"`
+	AccountID string    `json:"account_id"`
+	CreatedAt wire.Time `json:"created_at"`
+	UpdatedAt wire.Time `json:"updated_at"`
 }
 
-func recordsJSON(rs []domain.Record) ([]map[string]any, error) {
-	out := make([]map[string]any, len(rs))
+// productValue is the product a ProductData holds.
+func productValue(product string, d domain.ProductData) any {
+	switch product {
+	case domain.ProductIdentity:
+		return d.Identity
+	case domain.ProductEmployment:
+		return d.Employment
+	case domain.ProductIncome:
+		return d.Income
+	}
+	return d.Allocations
+}
+
+// withFields writes an object's JSON with some fields of REST's before
+// its own: {fields..., object's fields...}. Both must write objects.
+type withFields struct {
+	fields any
+	object any
+}
+
+// MarshalJSON implements json.Marshaler.
+func (w withFields) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(w.fields)
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(w.object)
+	if err != nil {
+		return nil, err
+	}
+	if len(head) < 2 || len(body) < 2 || head[0] != '{' || body[0] != '{' {
+		return nil, fmt.Errorf("withFields: %T and %T must write objects", w.fields, w.object)
+	}
+	if len(body) == 2 { // {}
+		return head, nil
+	}
+	return append(append(head[:len(head)-1], ','), body[1:]...), nil
+}
+
+// taxFormJSON is a tax form as REST shows it: the vendor's form_type
+// ("W-2") and an integer year, with its document's fresh link.
+type taxFormJSON struct {
+	ID         string               `json:"id"`
+	AccountID  string               `json:"account_id"`
+	CreatedAt  wire.Time            `json:"created_at"`
+	Year       int                  `json:"year"`
+	FormType   string               `json:"form_type"`
+	DocumentID string               `json:"document_id"`
+	Document   *domain.DocumentLink `json:"document,omitempty"`
+	ParsedData domain.W2            `json:"parsed_data"`
+}
+
+// recordFields are what REST adds to a shift or a document: its id, its
+// account (a shift) or end user (a document), and when it was stored.
+type recordFields struct {
+	ID        string    `json:"id"`
+	AccountID string    `json:"account_id,omitempty"`
+	EndUserID string    `json:"end_user_id,omitempty"`
+	CreatedAt wire.Time `json:"created_at"`
+}
+
+// recordJSON renders a stored record with its id, account and time.
+func recordJSON(r domain.Record) (any, error) {
+	switch {
+	case r.TaxForm != nil:
+		year, _ := strconv.Atoi(r.TaxForm.Year)
+		return taxFormJSON{ID: r.ID, AccountID: r.AccountID, CreatedAt: wire.Time(r.CreatedAt), Year: year,
+			FormType: domain.TaxFormType(r.TaxForm.FormType), DocumentID: r.TaxForm.DocumentID, Document: r.Link,
+			ParsedData: r.TaxForm.ParsedData}, nil
+	case r.Shift != nil:
+		return withFields{fields: recordFields{ID: r.ID, AccountID: r.AccountID, CreatedAt: wire.Time(r.CreatedAt)}, object: r.Shift}, nil
+	case r.Document != nil:
+		body := *r.Document
+		if l := r.Link; l != nil {
+			body.Document = &domain.DocumentRef{ID: l.ID, DownloadURL: &l.DownloadURL, DownloadURLExpiration: &l.DownloadURLExpiration}
+		}
+		return withFields{fields: recordFields{ID: r.ID, EndUserID: r.EndUserID, CreatedAt: wire.Time(r.CreatedAt)}, object: body}, nil
+	}
+	return nil, fmt.Errorf("%s record %s has no body", r.Kind, r.ID)
+}
+
+func recordsJSON(rs []domain.Record) ([]any, error) {
+	out := make([]any, len(rs))
 	for i, r := range rs {
 		var err error
 		if out[i], err = recordJSON(r); err != nil {

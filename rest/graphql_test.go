@@ -385,9 +385,9 @@ func (f *fixture) seedEndUser(endUser string, n int, platformID string) {
 		}
 		check(tx.CreateLinkToken(ctx, sc, tok, nil, nil))
 		check(tx.CreateAccount(ctx, sc, a))
-		_, err := tx.PutProduct(ctx, sc, a.ID, domain.ProductIdentity, identity, now)
+		_, err := tx.PutProduct(ctx, sc, a.ID, domain.ProductIdentity, domain.ProductData{Identity: &identity}, now)
 		check(err)
-		_, err = tx.PutProduct(ctx, sc, a.ID, domain.ProductIncome, income, now)
+		_, err = tx.PutProduct(ctx, sc, a.ID, domain.ProductIncome, domain.ProductData{Income: &income}, now)
 		check(err)
 		_, err = tx.PutPaystubs(ctx, sc, a.ID, stubs[len(stubs)-12:])
 		check(err)
@@ -395,17 +395,17 @@ func (f *fixture) seedEndUser(endUser string, n int, platformID string) {
 		// as the jobs store them.
 		var records []domain.Record
 		for _, w := range person.W2s(now.AddDate(-2, 0, 0), now) {
-			form, _ := json.Marshal(map[string]any{"year": w.TaxYear, "form_type": "w2", "document_id": w.DocumentID, "parsed_data": w.W2})
-			doc, _ := json.Marshal(map[string]any{"document_type": "w2", "account_id": a.ID, "parsed_data": w.W2})
+			w2 := w.W2
 			records = append(records,
-				domain.Record{ID: w.TaxFormID, Kind: domain.RecordTaxForm, AccountID: a.ID, EndUserID: endUser, SortKey: w.TaxYear, CreatedAt: now, Body: form},
+				domain.Record{ID: w.TaxFormID, Kind: domain.RecordTaxForm, AccountID: a.ID, EndUserID: endUser, SortKey: w.TaxYear, CreatedAt: now,
+					TaxForm: &domain.TaxForm{Year: w.TaxYear, FormType: domain.DocumentW2, DocumentID: w.DocumentID, ParsedData: w2}},
 				domain.Record{ID: w.DocumentID, Kind: domain.RecordDocument, AccountID: a.ID, EndUserID: endUser, DocumentType: domain.DocumentW2,
-					SortKey: w.TaxYear, CreatedAt: now, Body: doc})
+					SortKey: w.TaxYear, CreatedAt: now, Document: &domain.DocumentBody{DocumentType: domain.DocumentW2, AccountID: &a.ID,
+						ParsedData: domain.ParsedDocument{W2: &w2}}})
 		}
 		for _, sh := range person.Shifts(now) {
-			body, _ := json.Marshal(sh.Shift)
 			records = append(records, domain.Record{ID: sh.ID, Kind: domain.RecordShift, AccountID: a.ID, EndUserID: endUser, SortKey: sh.StartDate,
-				CreatedAt: now, Body: body})
+				CreatedAt: now, Shift: &sh.Shift})
 		}
 		_, err = tx.Records().PutRecords(ctx, sc, records)
 		check(err)

@@ -175,10 +175,12 @@ func (f *fixture) seedEndUsers(n int, platformID string) (accounts []string, stu
 				if err := t.Accounts().CreateAccount(ctx, sc, a); err != nil {
 					return err
 				}
-				if _, err := t.Data().PutProduct(ctx, sc, a.ID, domain.ProductIdentity, person.Identity(), now); err != nil {
+				identity := person.Identity()
+				if _, err := t.Data().PutProduct(ctx, sc, a.ID, domain.ProductIdentity, domain.ProductData{Identity: &identity}, now); err != nil {
 					return err
 				}
-				if _, err := t.Data().PutProduct(ctx, sc, a.ID, domain.ProductIncome, person.Income(), now); err != nil {
+				income := person.Income()
+				if _, err := t.Data().PutProduct(ctx, sc, a.ID, domain.ProductIncome, domain.ProductData{Income: &income}, now); err != nil {
 					return err
 				}
 				if _, err := t.Data().PutPaystubs(ctx, sc, a.ID, paystubs); err != nil {

@@ -17,11 +17,12 @@ import (
 	"testing"
 	"time"
 
-	"payline.dev/client/webhook"
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/storage"
 	"payline/storage/storagetest"
+
+	"payline.dev/client/webhook"
 )
 
 // receiver is a real HTTPS endpoint that records deliveries and answers
@@ -224,7 +225,7 @@ func TestWebhookSSRFGuard(t *testing.T) {
 		if err := tx.CreateWebhook(context.Background(), sc, w); err != nil {
 			t.Fatal(err)
 		}
-		e := domain.Event{ID: domain.NewID(), Name: "account.added", CreatedAt: now, Payload: json.RawMessage(`{}`)}
+		e := domain.Event{ID: domain.NewID(), Name: "account.added", CreatedAt: now, Payload: domain.EventPayload(`{}`)}
 		if err := tx.CreateEvent(context.Background(), sc, e); err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -11,10 +12,14 @@ import (
 	"payline/domain"
 )
 
-func (s stores) PutProduct(ctx context.Context, sc domain.Scope, accountID, product string, body any, now time.Time) (bool, error) {
-	b := jsonText(body)
-	cur, err := s.Product(ctx, sc, accountID, product)
-	if err == nil && string(cur.Body) == b {
+func (s stores) PutProduct(ctx context.Context, sc domain.Scope, accountID, product string, data domain.ProductData, now time.Time) (bool, error) {
+	plain, err := encodeProduct(product, data)
+	if err != nil {
+		return false, err
+	}
+	b := string(plain)
+	cur, err := s.storedProduct(ctx, sc, accountID, product)
+	if err == nil && string(cur) == b {
 		return false, nil
 	}
 	if err != nil && !errors.Is(err, domain.ErrNoRows) {
@@ -32,6 +37,16 @@ func (s stores) PutProduct(ctx context.Context, sc domain.Scope, accountID, prod
 	_, err = s.q.ExecContext(ctx, s.q.Rebind(`UPDATE account_products SET body = ?, updated_at = ?
 		WHERE account_id = ? AND product = ? AND customer_id = ? AND mode = ?`), sealed, now, accountID, product, sc.CustomerID, string(sc.Mode))
 	return true, translate(err)
+}
+
+// storedProduct is a product's stored JSON, unsealed.
+func (s stores) storedProduct(ctx context.Context, sc domain.Scope, accountID, product string) ([]byte, error) {
+	var r productRow
+	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT account_id, product, id, created_at, updated_at, body FROM account_products
+		WHERE account_id = ? AND product = ? AND customer_id = ? AND mode = ?`), accountID, product, sc.CustomerID, string(sc.Mode)); err != nil {
+		return nil, translate(err)
+	}
+	return s.seal.open(r.Body, "account_products", r.AccountID, r.Product)
 }
 
 func (s stores) Product(ctx context.Context, sc domain.Scope, accountID, product string) (domain.StoredProduct, error) {
@@ -57,7 +72,11 @@ func (s stores) product(r productRow) (domain.StoredProduct, error) {
 	if err != nil {
 		return domain.StoredProduct{}, err
 	}
-	return domain.StoredProduct{ID: r.ID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Body: json.RawMessage(body)}, nil
+	data, err := decodeProduct(r.Product, body)
+	if err != nil {
+		return domain.StoredProduct{}, fmt.Errorf("%s of account %s: %w", r.Product, r.AccountID, err)
+	}
+	return domain.StoredProduct{ID: r.ID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), ProductData: data}, nil
 }
 
 func (s stores) PutPaystubs(ctx context.Context, sc domain.Scope, accountID string, stubs []domain.Paystub) (int, error) {

@@ -673,7 +673,7 @@ func (s stores) ListEvents(ctx context.Context, sc domain.Scope) ([]domain.Event
 	}
 	out := make([]domain.Event, len(rows))
 	for i, r := range rows {
-		out[i] = domain.Event{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt.UTC(), Payload: json.RawMessage(r.Payload)}
+		out[i] = domain.Event{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt.UTC(), Payload: domain.EventPayload(r.Payload)}
 	}
 	return out, nil
 }

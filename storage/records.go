@@ -3,8 +3,8 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -36,14 +36,22 @@ func (s stores) record(r recordRow) (domain.Record, error) {
 	if r.AccountID != nil {
 		account = *r.AccountID
 	}
-	return domain.Record{ID: r.ID, Kind: r.Kind, AccountID: account, EndUserID: r.EndUserID, DocumentType: r.DocumentType,
-		SortKey: r.SortKey, CreatedAt: r.CreatedAt.UTC(), Body: json.RawMessage(body)}, nil
+	rec := domain.Record{ID: r.ID, Kind: r.Kind, AccountID: account, EndUserID: r.EndUserID, DocumentType: r.DocumentType,
+		SortKey: r.SortKey, CreatedAt: r.CreatedAt.UTC()}
+	if err := decodeRecord(&rec, body); err != nil {
+		return domain.Record{}, fmt.Errorf("%s record %s: %w", r.Kind, r.ID, err)
+	}
+	return rec, nil
 }
 
 func (s stores) PutRecords(ctx context.Context, sc domain.Scope, rs []domain.Record) (int, error) {
 	added := 0
 	for _, r := range rs {
-		body, err := s.seal.seal(r.Body, "account_records", r.ID)
+		plain, err := encodeRecord(r)
+		if err != nil {
+			return added, err
+		}
+		body, err := s.seal.seal(plain, "account_records", r.ID)
 		if err != nil {
 			return added, err
 		}

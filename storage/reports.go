@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -34,8 +35,7 @@ func (s stores) Report(ctx context.Context, sc domain.Scope, endUserID, reportTy
 	if err != nil {
 		return domain.StoredReport{}, err
 	}
-	return domain.StoredReport{ID: r.ID, Version: r.Version, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion, DocumentID: r.DocumentID,
-		RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(body)}, nil
+	return storedReport(r, body)
 }
 
 func (s stores) ReportsOf(ctx context.Context, sc domain.Scope, endUserIDs []string, reportType string) (map[string]domain.StoredReport, error) {
@@ -58,8 +58,9 @@ func (s stores) ReportsOf(ctx context.Context, sc domain.Scope, endUserIDs []str
 		if err != nil {
 			return nil, err
 		}
-		out[r.EndUserID] = domain.StoredReport{ID: r.ID, Version: r.Version, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion,
-			DocumentID: r.DocumentID, RefreshedAt: r.RefreshedAt.UTC(), Body: json.RawMessage(body)}
+		if out[r.EndUserID], err = storedReport(r, body); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -106,8 +107,22 @@ func (s stores) FilesExist(ctx context.Context, ids []string) (map[string]bool, 
 	return out, nil
 }
 
+// storedReport reads a report row whose body is unsealed.
+func storedReport(r reportRow, body []byte) (domain.StoredReport, error) {
+	out := domain.StoredReport{ID: r.ID, Version: r.Version, EndUserID: r.EndUserID, Type: r.Type, DataVersion: r.DataVersion,
+		DocumentID: r.DocumentID, RefreshedAt: r.RefreshedAt.UTC()}
+	if err := json.Unmarshal(body, &out.Report); err != nil {
+		return domain.StoredReport{}, fmt.Errorf("%s report of %s: %w", r.Type, r.EndUserID, err)
+	}
+	return out, nil
+}
+
 func (s stores) PutReport(ctx context.Context, sc domain.Scope, r domain.StoredReport) error {
-	body, err := s.seal.seal(r.Body, "verification_reports", sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type)
+	plain, err := json.Marshal(r.Report)
+	if err != nil {
+		return err
+	}
+	body, err := s.seal.seal(plain, "verification_reports", sc.CustomerID, string(sc.Mode), r.EndUserID, r.Type)
 	if err != nil {
 		return err
 	}

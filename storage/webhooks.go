@@ -205,7 +205,7 @@ func (s stores) Event(ctx context.Context, sc domain.Scope, id string) (domain.E
 		WHERE id = ? AND customer_id = ? AND mode = ?`), id, sc.CustomerID, string(sc.Mode)); err != nil {
 		return domain.Event{}, translate(err)
 	}
-	return domain.Event{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt.UTC(), Payload: json.RawMessage(r.Payload)}, nil
+	return domain.Event{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt.UTC(), Payload: domain.EventPayload(r.Payload)}, nil
 }
 
 // DeliveryTarget joins the webhook and the event a delivery needs, so an
@@ -288,7 +288,7 @@ func readTargets(ctx context.Context, q sqlx.ExtContext, keys []targetKey) ([]de
 			return nil, err
 		}
 		byKey[[2]string{w.ID, r.EventID}] = deliveryTarget{found: true, webhook: w,
-			event: domain.Event{ID: r.EventID, Name: r.EventName, CreatedAt: r.EventCreatedAt.UTC(), Payload: json.RawMessage(r.EventPayload)}}
+			event: domain.Event{ID: r.EventID, Name: r.EventName, CreatedAt: r.EventCreatedAt.UTC(), Payload: domain.EventPayload(r.EventPayload)}}
 	}
 	out := make([]deliveryTarget, len(keys))
 	for i, k := range keys {

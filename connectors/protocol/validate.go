@@ -191,8 +191,15 @@ func article(types []string) string {
 	return "a " + t
 }
 
-// shortJSON is a value's JSON text, cut short: what a problem says it got.
+// shortJSON is a value's text, cut short: what a problem says it got (a
+// string without its quotes).
 func shortJSON(v any) string {
+	if s, ok := v.(string); ok {
+		if len(s) > 40 {
+			return s[:37] + "..."
+		}
+		return s
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)

@@ -55,7 +55,7 @@ func TestValidatePageNamesEveryProblem(t *testing.T) {
 		{domain.ProductIncome, `{"compensation_amount": 100.5, "compensation_unit": "hour", "pay_frequency": "weekly"}`,
 			[]string{"-1 currency is missing", "-1 compensation_unit is not one of", "-1 compensation_amount is not an integer"}},
 		{domain.ProductAllocations, `[{"allocation_type": "remainder", "currency": "USD", "masked_account_number": "X1", "priority": 1, "account_type": "checking", "routing_number": "123456789"}]`,
-			[]string{"0 allocations[0].routing_number is not nine digits with a valid ABA checksum"}},
+			[]string{"0 routing_number is not nine digits with a valid ABA checksum"}},
 	} {
 		ps := ValidatePage(c.product, json.RawMessage(c.data))
 		var got []string
