@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -71,20 +72,18 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 	if res.Outcome == OutcomeSuccess && product != "" {
 		// Read the product before the transaction: a real connector does
 		// network I/O here, which must not hold a database transaction.
-		if fetched, err = s.fetch(ctx, r.Scope, a, product, now, &j); err != nil {
-			return 0, fmt.Errorf("fetch %s for job %s: %w", product, j.ID, err)
-		}
-		fetched.ownedBy(a.ID, now)
-		if problems := fetched.Validate(product); len(problems) > 0 {
+		var bad *InvalidDataError
+		fetched, err = s.fetch(ctx, r.Scope, a, product, now, &j)
+		switch {
+		case errors.As(err, &bad):
 			// Nothing of a product that fails its rules is stored: the
 			// previous good data stays served, and the job and its event
 			// name the fields (never their values).
 			res = JobResult{Outcome: OutcomeError, ErrorType: ErrorTypePlatform, ErrorCode: CodeInvalidConnectorData}
-			invalid = ProblemFields(problems)
-			s.log.WarnContext(ctx, "a source sent invalid data: the job ends in error and nothing is stored",
-				slog.String("job_id", j.ID), slog.String("account_id", a.ID), slog.String("product", product),
-				slog.String("platform_id", a.PlatformID), slog.Any("invalid_fields", invalid))
-		} else {
+			invalid = bad.Fields
+		case err != nil:
+			return 0, fmt.Errorf("fetch %s for job %s: %w", product, j.ID, err)
+		default:
 			j.Params.Read = readParams(j.Name, fetched)
 		}
 	}
@@ -191,8 +190,30 @@ func (s *JobService) fetch(ctx context.Context, sc Scope, a Account, product str
 		}
 	}
 	f, err := s.connector.Fetch(ctx, req)
+	if err != nil {
+		return Fetched{}, err
+	}
 	f.switches = len(req.Switches)
-	return f, err
+	f.ownedBy(a.ID, now)
+	if problems := f.Validate(product); len(problems) > 0 {
+		bad := &InvalidDataError{Product: product, Fields: ProblemFields(problems)}
+		s.log.WarnContext(ctx, "a source sent invalid data: nothing of it is stored",
+			slog.String("account_id", a.ID), slog.String("platform_id", a.PlatformID), slog.String("product", product),
+			slog.Any("invalid_fields", bad.Fields))
+		return Fetched{}, bad
+	}
+	return f, nil
+}
+
+// InvalidDataError is a product read from a source that fails its rules
+// (Fetched.Validate): Fields name what is wrong, never the values.
+type InvalidDataError struct {
+	Product string
+	Fields  []string
+}
+
+func (e *InvalidDataError) Error() string {
+	return fmt.Sprintf("the source sent invalid %s: %s", e.Product, strings.Join(e.Fields, ", "))
 }
 
 // storeFetched writes a fetched product and the account's data times:

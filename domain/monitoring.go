@@ -80,6 +80,10 @@ func (m *MonitoringService) Refresh(ctx context.Context, a Account) error {
 	sc, now := a.Scope(), m.clock.Now()
 	for product := range a.DataRefreshedAt {
 		f, err := m.jobs.fetch(ctx, sc, a, product, now, nil)
+		var bad *InvalidDataError
+		if errors.As(err, &bad) {
+			continue // logged; the stored product stays as it was
+		}
 		if err != nil {
 			return fmt.Errorf("refresh %s: %w", product, err)
 		}
