@@ -264,12 +264,20 @@ func (m *Main) addConnectorPlatforms(ctx context.Context, caps protocol.Capabili
 		if !errors.As(errs[i], &de) || de.Kind != domain.KindNotFound {
 			return 0, errs[i]
 		}
-		t, _ := domain.ParsePlatformType(p.Type)
+		// A platform is stored only as the directory can say it: an
+		// unknown type or job is the connector's mistake, said at start
+		// (payline connectors check names it too), never stored as "".
+		t, ok := domain.ParsePlatformType(p.Type)
+		if !ok {
+			return 0, fmt.Errorf("the connector's platform %s (%s) has type %q, not one of %v", p.ID, p.Name, p.Type, domain.PlatformTypes)
+		}
 		d := domain.Platform{ID: p.ID, Name: p.Name, DisplayName: p.Name, Type: t, LastUpdated: now, SwitchLimits: p.Limits()}
 		for _, j := range p.Jobs {
-			if jt, ok := domain.ParseJobType(j); ok {
-				d.SupportedJobs = append(d.SupportedJobs, jt)
+			jt, ok := domain.ParseJobType(j)
+			if !ok {
+				return 0, fmt.Errorf("the connector's platform %s (%s) lists job %q, which protocol v1 does not have", p.ID, p.Name, j)
 			}
+			d.SupportedJobs = append(d.SupportedJobs, jt)
 		}
 		missing = append(missing, d)
 	}

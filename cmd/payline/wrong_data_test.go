@@ -3,7 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -104,4 +108,30 @@ func TestWrongDataThroughPayline(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestConnectorPlatformsMustBeKnown: a connector listing a platform of a
+// type, or with a job, protocol v1 does not have stops serve with one
+// line naming it, instead of storing the platform with an empty type.
+func TestConnectorPlatformsMustBeKnown(t *testing.T) {
+	for name, c := range map[string]struct{ platform, want string }{
+		"type": {`{"id": "p-1", "name": "Odd Payroll", "type": "payrolls", "jobs": ["identity"], "products": ["identity"]}`, `type "payrolls"`},
+		"job":  {`{"id": "p-1", "name": "Odd Payroll", "type": "payroll", "jobs": ["identity", "horoscope"], "products": ["identity"]}`, `job "horoscope"`},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"protocol_version": "1", "name": "odd", "platforms": [%s]}`, c.platform)
+		}))
+		m := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: "sqlite:" + t.TempDir() + "/p.db", Mode: domain.ModeSandbox, ConnectorURL: srv.URL},
+			Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "PAYLINE_CONNECTOR_SECRET", "odd secret")}
+		err := m.Start(context.Background())
+		if err == nil {
+			m.Close(context.Background())
+		}
+		srv.Close()
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "Odd Payroll") {
+			t.Errorf("%s: %v; want an error naming Odd Payroll and %s", name, err, c.want)
+		}
+	}
 }
