@@ -160,12 +160,25 @@ func (p APIPaystub) MarshalJSON() ([]byte, error) {
 }
 
 // ReportPaystub is a paystub as a verification report shows it: the
-// spec's fields, without the itemised lines the report's totals sum.
+// spec's fields, without the itemised lines the report's totals sum, and
+// its earnings in the written VOE's columns (summing to the gross pay)
+// with the regular and overtime hours, so a reader can check hours times
+// rate against each column.
 type ReportPaystub struct{ Paystub }
+
+// reportPaystubJSON is a report's paystub as written.
+type reportPaystubJSON struct {
+	paystubShownJSON
+	EarningsByType EarningsByType `json:"earnings_by_type"`
+	RegularHours   *float64       `json:"regular_hours"`
+	OvertimeHours  *float64       `json:"overtime_hours"`
+}
 
 // MarshalJSON implements json.Marshaler.
 func (p ReportPaystub) MarshalJSON() ([]byte, error) {
-	return json.Marshal(paystubShownJSON{paystubHead: p.head(), CreatedAt: Timestamp(p.CreatedAt)})
+	e := EarningsOf(p.Paystub)
+	return json.Marshal(reportPaystubJSON{paystubShownJSON: paystubShownJSON{paystubHead: p.head(), CreatedAt: Timestamp(p.CreatedAt)},
+		EarningsByType: e.ByType, RegularHours: e.RegularHours, OvertimeHours: e.OvertimeHours})
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote (a stored report).
