@@ -31,7 +31,7 @@ func sourceOf(a domain.Account, ein string) reports.Source {
 	}
 	return reports.Source{Account: a, PlatformName: "Summit Payroll", EIN: ein, W2s: w2s, Identity: &id, Employment: &emp, Income: &inc,
 		Paystubs: p.Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, read),
-		Consent:  &domain.Consent{AccountID: a.ID, CustomerID: a.CustomerID, GivenAt: a.CreatedAt, TextVersion: "2026-01"}}
+		Consent:  &domain.Consent{AccountID: a.ID, CustomerID: a.CustomerID, GivenAt: a.CreatedAt, TextVersion: domain.ConsentTextVersion}}
 }
 
 // analysisAccount is the first account id from n on whose sandbox job
@@ -137,6 +137,19 @@ func TestAnalysisGolden(t *testing.T) {
 	got := map[string]analysisOf{}
 	for name, src := range people {
 		r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+		// Stored, a report is this JSON read back by the same type: every
+		// figure survives the trip.
+		stored, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back domain.VerificationReport
+		if err := json.Unmarshal(stored, &back); err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := json.Marshal(back); string(again) != string(stored) {
+			t.Errorf("%s: the stored report reads back differently:\n%s\n%s", name, stored, again)
+		}
 		a := analysisOf{Flags: r.Flags}
 		for i, e := range r.Employments {
 			in := e.Income

@@ -86,3 +86,34 @@ func TestReportAnalysisStored(t *testing.T) {
 		}
 	})
 }
+
+// TestLinkRecordsConsent: Link's session names the consent text it shows
+// and a login sends it back; a version Link never showed is refused; a
+// token that skips the intro (and so the consent) screen records none,
+// and the report says so with a null consent.
+func TestLinkRecordsConsent(t *testing.T) {
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		_, token := f.createToken(`{"org_name": "Acme", "end_user_id": "consent-user", "required_jobs": ["identity"]}`)
+		if status, s := f.linkAPI("GET", "session", token, ""); status != 200 || s["consent_text_version"] != domain.ConsentTextVersion {
+			t.Fatalf("session %d %v", status, s)
+		}
+		login := `{"platform_id": "` + p.ID + `", "username": "user_good", "password": "pass_good", "consent_text_version": "%s"}`
+		if status, body := f.linkAPI("POST", "login", token, strings.Replace(login, "%s", "made-up", 1)); status != 400 ||
+			!strings.Contains(string(mustJSON(t, body)), "consent_text_version") {
+			t.Errorf("an unknown consent text: %d %v", status, body)
+		}
+
+		tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "no-consent-user", "skip_intro_screen": true, "required_jobs": ["` +
+			strings.Join(reportJobs, `", "`) + `"]}`)
+		if status, body := f.linkAPI("POST", "login", token, strings.Replace(login, "%s", "", 1)); status != 200 {
+			t.Fatalf("login %d %v", status, body)
+		}
+		f.waitJobs(tokenID, len(reportJobs))
+		e := f.get("/v1/end_users/no-consent-user/verification_reports/voie").data(t)["employments"].([]any)[0].(map[string]any)
+		if c, ok := e["consent"]; !ok || c != nil {
+			t.Errorf("a token that skipped the consent screen: consent %v", c)
+		}
+	})
+}
