@@ -207,7 +207,8 @@ func TestGraphQLEveryField(t *testing.T) {
 			employments { accountId employerName employerAddress { city } startDate employmentDurationMonths employmentStatus employmentType
 				terminationDate title mostRecentPayDate employerPhoneNumber employerEin source { platformId platformName dataAsOf }
 				originalHireDate mostRecentHireDate consent { givenAt textVersion }
-				income { payFrequency compensationUnit compensation { amount } paystubs { id grossPay { amount } }
+				income { payFrequency compensationUnit compensation { amount }
+					paystubs { id grossPay { amount } earningsByType { base { amount } overtime { amount } } regularHours overtimeHours }
 					projectedAnnualIncome { amount } projectionBasis averageWeeklyHours hoursBasis averageWeeklyRegularHours
 					projectedIncome { base { amount } overtime { amount } bonus { amount } commission { amount } total { amount }
 						basis { base overtime bonus commission total } }

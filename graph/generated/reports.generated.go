@@ -6003,6 +6003,16 @@ func (ec *executionContext) marshalNEarningsByType2paylineᚋdomainᚐEarningsBy
 	return ec._EarningsByType(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNEarningsByType2ᚖpaylineᚋdomainᚐEarningsByType(ctx context.Context, sel ast.SelectionSet, v *domain.EarningsByType) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EarningsByType(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNEarningsTotal2ᚕᚖpaylineᚋdomainᚐEarningsTotalᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.EarningsTotal) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)

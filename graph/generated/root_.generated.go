@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	JobParams() JobParamsResolver
 	LinkToken() LinkTokenResolver
 	Mutation() MutationResolver
+	Paystub() PaystubResolver
 	Platform() PlatformResolver
 	ProjectedIncome() ProjectedIncomeResolver
 	Query() QueryResolver
@@ -427,6 +428,7 @@ type ComplexityRoot struct {
 		CreatedAt           func(childComplexity int) int
 		Deductions          func(childComplexity int) int
 		Earnings            func(childComplexity int) int
+		EarningsByType      func(childComplexity int) int
 		EmployerName        func(childComplexity int) int
 		ExternalPaystubID   func(childComplexity int) int
 		GrossPayAmount      func(childComplexity int) int
@@ -434,9 +436,11 @@ type ComplexityRoot struct {
 		ID                  func(childComplexity int) int
 		NetPayAmount        func(childComplexity int) int
 		NetPayYTD           func(childComplexity int) int
+		OvertimeHours       func(childComplexity int) int
 		PayDate             func(childComplexity int) int
 		PayPeriodEnd        func(childComplexity int) int
 		PayPeriodStart      func(childComplexity int) int
+		RegularHours        func(childComplexity int) int
 		Taxes               func(childComplexity int) int
 		TotalDeductions     func(childComplexity int) int
 		TotalReimbursements func(childComplexity int) int
@@ -2294,6 +2298,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Paystub.Earnings(childComplexity), true
+	case "Paystub.earningsByType":
+		if e.ComplexityRoot.Paystub.EarningsByType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.EarningsByType(childComplexity), true
 	case "Paystub.employerName":
 		if e.ComplexityRoot.Paystub.EmployerName == nil {
 			break
@@ -2336,6 +2346,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Paystub.NetPayYTD(childComplexity), true
+	case "Paystub.overtimeHours":
+		if e.ComplexityRoot.Paystub.OvertimeHours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.OvertimeHours(childComplexity), true
 	case "Paystub.payDate":
 		if e.ComplexityRoot.Paystub.PayDate == nil {
 			break
@@ -2354,6 +2370,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Paystub.PayPeriodStart(childComplexity), true
+	case "Paystub.regularHours":
+		if e.ComplexityRoot.Paystub.RegularHours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.RegularHours(childComplexity), true
 	case "Paystub.taxes":
 		if e.ComplexityRoot.Paystub.Taxes == nil {
 			break
@@ -4259,6 +4281,12 @@ type Paystub implements Node {
   deductions: [PayLine!]!
   "When Payline stored it."
   createdAt: Time!
+  "The earning lines in the written VOE's columns (base, overtime, bonus, commission, other), adding up to grossPay."
+  earningsByType: EarningsByType!
+  "The hours the regular (base) earning lines report; null when none does."
+  regularHours: Float
+  "The hours the overtime earning lines report; null when none does."
+  overtimeHours: Float
 }
 
 "One edge of a list of paystubs."
@@ -6209,6 +6237,12 @@ func (ec *executionContext) childFields_Paystub(ctx context.Context, field graph
 		return ec.fieldContext_Paystub_deductions(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Paystub_createdAt(ctx, field)
+	case "earningsByType":
+		return ec.fieldContext_Paystub_earningsByType(ctx, field)
+	case "regularHours":
+		return ec.fieldContext_Paystub_regularHours(ctx, field)
+	case "overtimeHours":
+		return ec.fieldContext_Paystub_overtimeHours(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Paystub", field.Name)
 }
