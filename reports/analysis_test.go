@@ -446,6 +446,22 @@ func TestAnalysisPDF(t *testing.T) {
 		comparePicture(t, "analysis-ended.png", pageImage(t, pdf, ended))
 	}
 	comparePicture(t, "analysis-notice.png", pageImage(t, pdf, pageOf("Fair Credit Reporting Act")))
+
+	// An end user with a pay gap and a declining overtime: the points to
+	// review on the first page.
+	people := analysisPeople()
+	src = append(people["pay_gap"], people["declining"]...)
+	r = reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+	if pdf, err = reports.RenderVerification(r, src); err != nil {
+		t.Fatal(err)
+	}
+	text = textOf(t, pdf)
+	for _, w := range []string{"Points to review", "Gap in pay", "no pay for 56 days", "Declining income", "overtime fell"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the flagged report's text lacks %q", w)
+		}
+	}
+	comparePicture(t, "analysis-points-to-review.png", pageImage(t, pdf, 1))
 }
 
 func mustDate(t *testing.T, s string) time.Time {
