@@ -273,26 +273,23 @@ func (p Person) nthOfYear(pay time.Time) int {
 
 // overtimeHours are the overtime hours of one pay date: three stubs in
 // ten carry one to eight hours, drawn from the account and the pay
-// date's place in its year, so each year has the same overtime and its trend is stable;
-// for user_declining, four in five before the last twelve months carry
-// four to twelve, and one in four after them one to six, so overtime
-// falls by more than 20% year over year.
+// date's place in its year, so each year has the same overtime and its
+// trend is stable. For user_declining, every stub before the last twelve
+// months carries four to twelve hours and, after them, every other one
+// (of any two in a row, at least one) one to three, so overtime falls by
+// far more than 20% year over year.
 func (p Person) overtimeHours(pay time.Time) int64 {
 	r := seeded(fmt.Sprintf("%s/overtime/%d", p.AccountID, p.nthOfYear(pay)))
-	if p.scenario != scenarioDeclining {
+	switch {
+	case p.scenario != scenarioDeclining:
 		if r.IntN(10) < 3 {
 			return int64(1 + r.IntN(8))
 		}
 		return 0
-	}
-	if pay.Before(p.created.AddDate(-1, 0, 0)) {
-		if r.IntN(5) < 4 {
-			return int64(4 + r.IntN(9))
-		}
-		return 0
-	}
-	if r.IntN(4) == 0 {
-		return int64(1 + r.IntN(6))
+	case pay.Before(p.created.AddDate(-1, 0, 0)):
+		return int64(4 + r.IntN(9))
+	case p.nthOfYear(pay)%2 == 0:
+		return int64(1 + r.IntN(3))
 	}
 	return 0
 }
