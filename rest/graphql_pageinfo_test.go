@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"payline/domain"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -231,7 +232,12 @@ func TestGraphQLPagingArguments(t *testing.T) {
 				t.Errorf("employers(%s): %s, want INVALID_FIELDS saying %q", tc.args, r.raw, tc.message)
 			}
 		}
-		// Without first or last, 25 forward; before alone reads the 25 before it.
+		// last is priced as first is.
+		costly := f.gql(`{ endUsers(last: 100) { nodes { accounts(last: 100) { nodes { id jobs(last: 100) { nodes { id } } } } } } }`, nil)
+		if costly.code(t) != domain.CodeComplexityLimit {
+			t.Errorf("a costly backward query: %s", costly.raw)
+		}
+		// Without first or last, 25 forward.
 		all := at(f.gql(`{ employers { nodes { id } pageInfo { hasNextPage } } }`, nil).ok(t), "employers")
 		if n := len(at(all, "nodes").([]any)); n != 25 || at(all, "pageInfo", "hasNextPage") != true {
 			t.Errorf("employers without first or last: %d nodes, %v", n, at(all, "pageInfo"))
