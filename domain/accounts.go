@@ -97,4 +97,10 @@ type AccountStore interface {
 	// Overview reads the scope's connected accounts, and its jobs
 	// completed and delivery attempts made since the time.
 	Overview(ctx context.Context, s Scope, since time.Time) (OverviewData, error)
+	// PutConsent records the end user's consent to share an account,
+	// unless one is recorded for it (the first stands).
+	PutConsent(ctx context.Context, s Scope, c Consent) error
+	// Consents returns the consents recorded for the scope's accounts
+	// among ids, in one query, by account id.
+	Consents(ctx context.Context, s Scope, accountIDs []string) (map[string]Consent, error)
 }

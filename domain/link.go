@@ -218,6 +218,9 @@ type LoginRequest struct {
 	PlatformID  string
 	EmployerID  string
 	Credentials Credentials
+	// ConsentTextVersion is the version of the consent text Link showed
+	// the end user ("" for the current one, ConsentTextVersion).
+	ConsentTextVersion string
 }
 
 // Target resolves which platform (and employer) a login is for, honouring
@@ -296,6 +299,9 @@ func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginReques
 	if err != nil {
 		return Account{}, err
 	}
+	if err := checkConsentVersion(r.ConsentTextVersion); err != nil {
+		return Account{}, err
+	}
 	var sp switchPlan
 	if sw != nil {
 		if sp, err = planSwitch(t, p, *sw); err != nil {
@@ -318,7 +324,7 @@ func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginReques
 	}
 	var acct Account
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		if acct, err = s.connect(ctx, tx, t, p, employerID, employerName, conn); err != nil {
+		if acct, err = s.connect(ctx, tx, t, p, employerID, employerName, conn, r.ConsentTextVersion); err != nil {
 			return err
 		}
 		if bill != nil {
@@ -400,8 +406,9 @@ func (s *LinkService) employerName(ctx context.Context, p Platform, employerID s
 
 // connect records a successful login or match inside tx: the token is
 // spent, the account created (or refreshed for an On Demand Update) with
-// its account.added event, and the token's read jobs queued.
-func (s *LinkService) connect(ctx context.Context, tx Tx, t LinkToken, p Platform, employerID, employerName, conn string) (Account, error) {
+// its account.added event, the end user's consent recorded (consent is
+// the version of the text Link showed), and the token's read jobs queued.
+func (s *LinkService) connect(ctx context.Context, tx Tx, t LinkToken, p Platform, employerID, employerName, conn, consent string) (Account, error) {
 	now := s.clock.Now()
 	if err := tx.LinkTokens().MarkLinkTokenUsed(ctx, t.Scope(), t.ID, now); err != nil {
 		if errors.Is(err, ErrNoRows) {
@@ -438,6 +445,11 @@ func (s *LinkService) connect(ctx context.Context, tx Tx, t LinkToken, p Platfor
 			return Account{}, err
 		}
 		if err := PublishEvent(ctx, tx, t.Scope(), "account.added", now, accountAddedPayload(acct)); err != nil {
+			return Account{}, err
+		}
+	}
+	if c, ok := consentOf(t, acct, consent, now); ok {
+		if err := tx.Accounts().PutConsent(ctx, t.Scope(), c); err != nil {
 			return Account{}, err
 		}
 	}
@@ -680,7 +692,7 @@ func (s *LinkService) MatchedSwitch(ctx context.Context, value, platformID strin
 	var acct Account
 	var job Job
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		if acct, err = s.connect(ctx, tx, t, p, "", p.Name, matchedConnection); err != nil {
+		if acct, err = s.connect(ctx, tx, t, p, "", p.Name, matchedConnection, ""); err != nil {
 			return err
 		}
 		if err := tx.LinkTokens().ForgetPlatformMatching(ctx, t.Scope(), t.ID); err != nil {

@@ -37,6 +37,32 @@ func (l *PayLine) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// linesJSON are pay lines as the spec writes them (plain structs, so a
+// stub's encoding runs no marshaler per line).
+func linesJSON(lines []PayLine) []payLineJSON {
+	if lines == nil {
+		return nil
+	}
+	out := make([]payLineJSON, len(lines))
+	for i, l := range lines {
+		out[i] = payLineJSON{Name: l.Name, Category: l.Category, Amount: l.Amount.Amount, Hours: l.Hours, Rate: amountOf(l.Rate)}
+	}
+	return out
+}
+
+// linesOf reads pay lines in a currency.
+func linesOf(lines []payLineJSON, currency string) []PayLine {
+	if lines == nil {
+		return nil
+	}
+	out := make([]PayLine, len(lines))
+	for i, l := range lines {
+		out[i] = PayLine{Name: l.Name, Category: l.Category, Amount: Money{Amount: l.Amount, Currency: currency}, Hours: l.Hours,
+			Rate: moneyOf(l.Rate, currency)}
+	}
+	return out
+}
+
 // inCurrency sets the currency of lines read without one.
 func inCurrency(lines []PayLine, currency string) {
 	for i := range lines {
@@ -63,31 +89,31 @@ func moneyOf(amount *int64, currency string) *Money {
 
 // paystubHead is what every view of a paystub shows, in the spec's order.
 type paystubHead struct {
-	ID                  string    `json:"id"`
-	AccountID           string    `json:"account_id"`
-	PayDate             string    `json:"pay_date"`
-	PayPeriodStart      string    `json:"pay_period_start"`
-	PayPeriodEnd        string    `json:"pay_period_end"`
-	GrossPayAmount      int64     `json:"gross_pay_amount"`
-	GrossPayYTD         int64     `json:"gross_pay_ytd"`
-	NetPayAmount        int64     `json:"net_pay_amount"`
-	NetPayYTD           int64     `json:"net_pay_ytd"`
-	CheckAmount         int64     `json:"check_amount"`
-	TotalTaxes          int64     `json:"total_taxes"`
-	TotalDeductions     int64     `json:"total_deductions"`
-	TotalReimbursements int64     `json:"total_reimbursements"`
-	Currency            string    `json:"currency"`
-	EmployerName        string    `json:"employer_name"`
-	ExternalPaystubID   string    `json:"external_paystub_id"`
-	Earnings            []PayLine `json:"earnings"`
+	ID                  string        `json:"id"`
+	AccountID           string        `json:"account_id"`
+	PayDate             string        `json:"pay_date"`
+	PayPeriodStart      string        `json:"pay_period_start"`
+	PayPeriodEnd        string        `json:"pay_period_end"`
+	GrossPayAmount      int64         `json:"gross_pay_amount"`
+	GrossPayYTD         int64         `json:"gross_pay_ytd"`
+	NetPayAmount        int64         `json:"net_pay_amount"`
+	NetPayYTD           int64         `json:"net_pay_ytd"`
+	CheckAmount         int64         `json:"check_amount"`
+	TotalTaxes          int64         `json:"total_taxes"`
+	TotalDeductions     int64         `json:"total_deductions"`
+	TotalReimbursements int64         `json:"total_reimbursements"`
+	Currency            string        `json:"currency"`
+	EmployerName        string        `json:"employer_name"`
+	ExternalPaystubID   string        `json:"external_paystub_id"`
+	Earnings            []payLineJSON `json:"earnings"`
 }
 
 // paystubJSON is a stub as stored and as connectors send it: every line.
 type paystubJSON struct {
 	paystubHead
-	Taxes      []PayLine `json:"taxes"`
-	Deductions []PayLine `json:"deductions"`
-	CreatedAt  time.Time `json:"created_at"`
+	Taxes      []payLineJSON `json:"taxes"`
+	Deductions []payLineJSON `json:"deductions"`
+	CreatedAt  time.Time     `json:"created_at"`
 }
 
 // lineItemJSON is a tax or deduction line as the API shows it.
@@ -113,32 +139,48 @@ func (p Paystub) head() paystubHead {
 		PayPeriodEnd: p.PayPeriodEnd, GrossPayAmount: p.GrossPayAmount.Amount, GrossPayYTD: p.GrossPayYTD.Amount,
 		NetPayAmount: p.NetPayAmount.Amount, NetPayYTD: p.NetPayYTD.Amount, CheckAmount: p.CheckAmount.Amount,
 		TotalTaxes: p.TotalTaxes.Amount, TotalDeductions: p.TotalDeductions.Amount, TotalReimbursements: p.TotalReimbursements.Amount,
-		Currency: p.Currency, EmployerName: p.EmployerName, ExternalPaystubID: p.ExternalPaystubID, Earnings: p.Earnings}
+		Currency: p.Currency, EmployerName: p.EmployerName, ExternalPaystubID: p.ExternalPaystubID, Earnings: linesJSON(p.Earnings)}
+}
+
+// EncodePaystub is a stub's JSON as stored. The store and the protocol
+// call it directly: through json.Marshal of a Paystub, the output of its
+// MarshalJSON is scanned again.
+func EncodePaystub(p Paystub) ([]byte, error) { return json.Marshal(p.wire()) }
+
+// wire is the stub as stored.
+func (p Paystub) wire() paystubJSON {
+	return paystubJSON{paystubHead: p.head(), Taxes: linesJSON(p.Taxes), Deductions: linesJSON(p.Deductions), CreatedAt: p.CreatedAt}
+}
+
+// DecodePaystub reads what EncodePaystub wrote (and what connectors send).
+func DecodePaystub(b []byte) (Paystub, error) {
+	var w paystubJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return Paystub{}, err
+	}
+	return w.paystub(), nil
 }
 
 // MarshalJSON implements json.Marshaler: the stub as stored.
-func (p Paystub) MarshalJSON() ([]byte, error) {
-	return json.Marshal(paystubJSON{paystubHead: p.head(), Taxes: p.Taxes, Deductions: p.Deductions, CreatedAt: p.CreatedAt})
-}
+func (p Paystub) MarshalJSON() ([]byte, error) { return EncodePaystub(p) }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (p *Paystub) UnmarshalJSON(b []byte) error {
-	var w paystubJSON
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
+	var err error
+	*p, err = DecodePaystub(b)
+	return err
+}
+
+// paystub is the stub the JSON describes, its amounts in its currency.
+func (w paystubJSON) paystub() Paystub {
 	c := w.Currency
 	money := func(amount int64) Money { return Money{Amount: amount, Currency: c} }
-	*p = Paystub{ID: w.ID, AccountID: w.AccountID, PayDate: w.PayDate, PayPeriodStart: w.PayPeriodStart,
+	return Paystub{ID: w.ID, AccountID: w.AccountID, PayDate: w.PayDate, PayPeriodStart: w.PayPeriodStart,
 		PayPeriodEnd: w.PayPeriodEnd, GrossPayAmount: money(w.GrossPayAmount), GrossPayYTD: money(w.GrossPayYTD),
 		NetPayAmount: money(w.NetPayAmount), NetPayYTD: money(w.NetPayYTD), CheckAmount: money(w.CheckAmount),
 		TotalTaxes: money(w.TotalTaxes), TotalDeductions: money(w.TotalDeductions), TotalReimbursements: money(w.TotalReimbursements),
 		Currency: c, EmployerName: w.EmployerName, ExternalPaystubID: w.ExternalPaystubID,
-		Earnings: w.Earnings, Taxes: w.Taxes, Deductions: w.Deductions, CreatedAt: w.CreatedAt}
-	inCurrency(p.Earnings, c)
-	inCurrency(p.Taxes, c)
-	inCurrency(p.Deductions, c)
-	return nil
+		Earnings: linesOf(w.Earnings, c), Taxes: linesOf(w.Taxes, c), Deductions: linesOf(w.Deductions, c), CreatedAt: w.CreatedAt}
 }
 
 // APIPaystub is a paystub as REST shows it: the spec's fields with the
@@ -147,7 +189,11 @@ func (p *Paystub) UnmarshalJSON(b []byte) error {
 type APIPaystub struct{ Paystub }
 
 // MarshalJSON implements json.Marshaler.
-func (p APIPaystub) MarshalJSON() ([]byte, error) {
+func (p APIPaystub) MarshalJSON() ([]byte, error) { return json.Marshal(p.Paystub.APIView()) }
+
+// APIView is the stub as REST writes it (APIPaystub's JSON), as a value
+// json encodes without a marshaler of its own: REST's lists use it.
+func (p Paystub) APIView() any {
 	items := func(lines []PayLine) *[]lineItemJSON {
 		out := make([]lineItemJSON, len(lines))
 		for i, l := range lines {
@@ -155,17 +201,30 @@ func (p APIPaystub) MarshalJSON() ([]byte, error) {
 		}
 		return &out
 	}
-	return json.Marshal(paystubShownJSON{paystubHead: p.head(), CreatedAt: Timestamp(p.CreatedAt),
-		Taxes: items(p.Taxes), Deductions: items(p.Deductions), TimeOff: &[]struct{}{}})
+	return paystubShownJSON{paystubHead: p.head(), CreatedAt: Timestamp(p.CreatedAt),
+		Taxes: items(p.Taxes), Deductions: items(p.Deductions), TimeOff: &[]struct{}{}}
 }
 
 // ReportPaystub is a paystub as a verification report shows it: the
-// spec's fields, without the itemised lines the report's totals sum.
+// spec's fields, without the itemised lines the report's totals sum, and
+// its earnings in the written VOE's columns (summing to the gross pay)
+// with the regular and overtime hours, so a reader can check hours times
+// rate against each column.
 type ReportPaystub struct{ Paystub }
+
+// reportPaystubJSON is a report's paystub as written.
+type reportPaystubJSON struct {
+	paystubShownJSON
+	EarningsByType EarningsByType `json:"earnings_by_type"`
+	RegularHours   *float64       `json:"regular_hours"`
+	OvertimeHours  *float64       `json:"overtime_hours"`
+}
 
 // MarshalJSON implements json.Marshaler.
 func (p ReportPaystub) MarshalJSON() ([]byte, error) {
-	return json.Marshal(paystubShownJSON{paystubHead: p.head(), CreatedAt: Timestamp(p.CreatedAt)})
+	e := EarningsOf(p.Paystub)
+	return json.Marshal(reportPaystubJSON{paystubShownJSON: paystubShownJSON{paystubHead: p.head(), CreatedAt: Timestamp(p.CreatedAt)},
+		EarningsByType: e.ByType, RegularHours: e.RegularHours, OvertimeHours: e.OvertimeHours})
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote (a stored report).
@@ -275,4 +334,30 @@ func (w *W2) UnmarshalJSON(b []byte) error {
 		MedicareWages: USD(j.MedicareWages), FederalTaxes: USD(j.FederalTaxes), StateTaxes: USD(j.StateTaxes),
 		SocialSecurityTaxes: USD(j.SocialSecurityTaxes), MedicareTaxes: USD(j.MedicareTaxes), TaxYear: j.TaxYear}
 	return nil
+}
+
+// PaystubsJSON is stubs as the store and the protocol write them: a
+// value json encodes without a marshaler per stub.
+func PaystubsJSON(ps []Paystub) any {
+	out := make([]paystubJSON, len(ps))
+	for i, p := range ps {
+		out[i] = p.wire()
+	}
+	return out
+}
+
+// DecodePaystubs reads a JSON list of stubs in one pass.
+func DecodePaystubs(b []byte) ([]Paystub, error) {
+	var ws []paystubJSON
+	if err := json.Unmarshal(b, &ws); err != nil {
+		return nil, err
+	}
+	if ws == nil {
+		return nil, nil
+	}
+	out := make([]Paystub, len(ws))
+	for i, w := range ws {
+		out[i] = w.paystub()
+	}
+	return out, nil
 }

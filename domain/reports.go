@@ -69,6 +69,13 @@ type VerificationReport struct {
 	// (--report-retention), newest first, each with a fresh link
 	// to its own PDF. Filled per request, never stored.
 	Versions []ReportVersionLink `json:"versions"`
+	// Flags are the points an underwriter should review (overlapping
+	// employments, pay gaps, a missing final paycheck, ...), empty when
+	// none; the report raises them and decides nothing.
+	Flags []ReportFlag `json:"flags"`
+	// FCRANotice tells the consumer their rights and whom to contact to
+	// dispute the report's data.
+	FCRANotice FCRANotice `json:"fcra_notice"`
 }
 
 // Reference names a build of a report: the report's id and its version,
@@ -136,8 +143,12 @@ type ReportEmployment struct {
 	EmployerPhoneNumber *string `json:"employer_phone_number"`
 	EmployerEIN         *string `json:"employer_ein"`
 	// Source is where this employment's figures came from.
-	Source ReportSource  `json:"source"`
-	Income *ReportIncome `json:"income,omitempty"` // VOIE only
+	Source ReportSource `json:"source"`
+	// Consent is when the end user agreed in Link to share this account,
+	// and to which consent text; null for an account connected before
+	// Link recorded consent.
+	Consent *ReportConsent `json:"consent"`
+	Income  *ReportIncome  `json:"income,omitempty"` // VOIE only
 }
 
 // ReportSource names the payroll platform an employment's figures were
@@ -155,16 +166,26 @@ type ReportIncome struct {
 	CompensationAmount int64          `json:"compensation_amount"`
 	Currency           string         `json:"currency"`
 	AnnualIncomes      []AnnualIncome `json:"annual_incomes"`
-	// ProjectedAnnualIncome is a current employment's pay over a year, in
-	// cents (null for an employment that ended, or without a rate), and
-	// ProjectionBasis says how it was derived, in words.
+	// ProjectedAnnualIncome is ProjectedIncome's total, kept for
+	// compatibility (null for an employment that ended, or without a
+	// rate), and ProjectionBasis says how it was derived, in words.
 	ProjectedAnnualIncome *int64 `json:"projected_annual_income"`
 	ProjectionBasis       string `json:"projection_basis"`
+	// ProjectedIncome is a current employment's pay over a year by type:
+	// base from the rate and regular hours (or the salary), overtime,
+	// bonus and commission from the last 24 months annualized.
+	ProjectedIncome *ProjectedIncome `json:"projected_income"`
+	// Trends compare each kind of variable income over the last twelve
+	// months with the twelve before (null for an employment that ended).
+	Trends *IncomeTrends `json:"trends"`
 	// AverageWeeklyHours are the hours the paystubs of the last twelve
 	// months report, per week (null when they report none), and
 	// HoursBasis says which paystubs, in words.
 	AverageWeeklyHours *float64 `json:"average_weekly_hours"`
 	HoursBasis         string   `json:"hours_basis"`
+	// AverageWeeklyRegularHours are the regular (not overtime) hours of
+	// the same paystubs, per week: what an hourly base is projected from.
+	AverageWeeklyRegularHours *float64 `json:"average_weekly_regular_hours"`
 	// Paystubs are the two most recent, as the vendor's schema says; the
 	// PDF lists every paystub the annual figures come from.
 	Paystubs []ReportPaystub `json:"paystubs"`
@@ -197,6 +218,15 @@ type AnnualIncome struct {
 	// EarningsByType totals the year's earnings lines the way a written
 	// VOE reads them.
 	EarningsByType EarningsByType `json:"earnings_by_type"`
+	// EarningsByTypeBasis says what EarningsByType covers: BasisPaystubs
+	// (every paystub of the year) or SplitPaystubsRead (only the paystubs
+	// read, from FirstPayDate: the rest of the year's split is unknown; a
+	// W-2 gives its total, W2Unsplit the part no paystub read splits).
+	EarningsByTypeBasis string `json:"earnings_by_type_basis"`
+	// W2Unsplit is, for a year read from mid-year with a W-2, its box 5
+	// Medicare wages less the earnings the paystubs read: the year's pay
+	// whose type no source says (null otherwise).
+	W2Unsplit *int64 `json:"w2_unsplit"`
 	// W2 is the year's W-2 beside the paystubs, null without one.
 	W2 *AnnualW2 `json:"w2"`
 }
@@ -219,6 +249,10 @@ const (
 	BasisYearToDate = "year_to_date"
 	BasisPartial    = "partial"
 )
+
+// SplitPaystubsRead is the basis of a year's earnings by type when only
+// the paystubs read (from mid-year) are split.
+const SplitPaystubsRead = "paystubs_read"
 
 // EarningsByType is a year's earnings in the columns of the standard
 // written VOE (Fannie Mae Form 1005), in cents.

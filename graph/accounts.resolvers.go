@@ -335,6 +335,22 @@ func (r *linkTokenResolver) AccountID(ctx context.Context, obj *domain.LinkToken
 	return optional(obj.AccountID), nil
 }
 
+// EarningsByType is the resolver for the earningsByType field.
+func (r *paystubResolver) EarningsByType(ctx context.Context, obj *domain.Paystub) (*domain.EarningsByType, error) {
+	e := domain.EarningsOf(*obj).ByType
+	return &e, nil
+}
+
+// RegularHours is the resolver for the regularHours field.
+func (r *paystubResolver) RegularHours(ctx context.Context, obj *domain.Paystub) (*float64, error) {
+	return domain.EarningsOf(*obj).RegularHours, nil
+}
+
+// OvertimeHours is the resolver for the overtimeHours field.
+func (r *paystubResolver) OvertimeHours(ctx context.Context, obj *domain.Paystub) (*float64, error) {
+	return domain.EarningsOf(*obj).OvertimeHours, nil
+}
+
 // EndUser is the resolver for the endUser field.
 func (r *queryResolver) EndUser(ctx context.Context, id string) (*domain.EndUser, error) {
 	u, err := r.AccountService.EndUser(ctx, scope(ctx), id)
@@ -441,6 +457,9 @@ func (r *Resolver) JobParams() generated.JobParamsResolver { return &jobParamsRe
 // LinkToken returns generated.LinkTokenResolver implementation.
 func (r *Resolver) LinkToken() generated.LinkTokenResolver { return &linkTokenResolver{r} }
 
+// Paystub returns generated.PaystubResolver implementation.
+func (r *Resolver) Paystub() generated.PaystubResolver { return &paystubResolver{r} }
+
 // W2 returns generated.W2Resolver implementation.
 func (r *Resolver) W2() generated.W2Resolver { return &w2Resolver{r} }
 
@@ -451,5 +470,6 @@ type (
 	jobAllocationResolver struct{ *Resolver }
 	jobParamsResolver     struct{ *Resolver }
 	linkTokenResolver     struct{ *Resolver }
+	paystubResolver       struct{ *Resolver }
 	w2Resolver            struct{ *Resolver }
 )

@@ -51,6 +51,14 @@ func (r *annualIncomeResolver) PaystubCount(ctx context.Context, obj *domain.Ann
 	return obj.Paystubs, nil
 }
 
+// W2Unsplit is the resolver for the w2Unsplit field.
+func (r *annualIncomeResolver) W2Unsplit(ctx context.Context, obj *domain.AnnualIncome) (*domain.Money, error) {
+	if obj.W2Unsplit == nil {
+		return nil, nil
+	}
+	return usd(*obj.W2Unsplit), nil
+}
+
 // Wages is the resolver for the wages field.
 func (r *annualW2Resolver) Wages(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error) {
 	return usd(obj.Wages), nil
@@ -96,6 +104,50 @@ func (r *earningsTotalResolver) Amount(ctx context.Context, obj *domain.Earnings
 	return usd(obj.Amount), nil
 }
 
+// Last12Months is the resolver for the last12Months field.
+func (r *incomeTrendResolver) Last12Months(ctx context.Context, obj *domain.IncomeTrend) (*domain.Money, error) {
+	return usd(obj.Last12Months), nil
+}
+
+// Prior12Months is the resolver for the prior12Months field.
+func (r *incomeTrendResolver) Prior12Months(ctx context.Context, obj *domain.IncomeTrend) (*domain.Money, error) {
+	return usd(obj.Prior12Months), nil
+}
+
+// ChangePercent is the resolver for the changePercent field.
+func (r *incomeTrendResolver) ChangePercent(ctx context.Context, obj *domain.IncomeTrend) (*int, error) {
+	if obj.ChangePercent == nil {
+		return nil, nil
+	}
+	v := int(*obj.ChangePercent)
+	return &v, nil
+}
+
+// Base is the resolver for the base field.
+func (r *projectedIncomeResolver) Base(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error) {
+	return usd(obj.Base), nil
+}
+
+// Overtime is the resolver for the overtime field.
+func (r *projectedIncomeResolver) Overtime(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error) {
+	return usd(obj.Overtime), nil
+}
+
+// Bonus is the resolver for the bonus field.
+func (r *projectedIncomeResolver) Bonus(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error) {
+	return usd(obj.Bonus), nil
+}
+
+// Commission is the resolver for the commission field.
+func (r *projectedIncomeResolver) Commission(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error) {
+	return usd(obj.Commission), nil
+}
+
+// Total is the resolver for the total field.
+func (r *projectedIncomeResolver) Total(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error) {
+	return usd(obj.Total), nil
+}
+
 // PaystubsFrom is the resolver for the paystubsFrom field.
 func (r *reportCompletenessResolver) PaystubsFrom(ctx context.Context, obj *domain.ReportCompleteness) (*string, error) {
 	if obj.Paystubs == nil {
@@ -120,6 +172,12 @@ func (r *reportCompletenessResolver) IdentitySourceAccountID(ctx context.Context
 // IdentityConflicts is the resolver for the identityConflicts field.
 func (r *reportCompletenessResolver) IdentityConflicts(ctx context.Context, obj *domain.ReportCompleteness) ([]string, error) {
 	return obj.Conflicts, nil
+}
+
+// GivenAt is the resolver for the givenAt field.
+func (r *reportConsentResolver) GivenAt(ctx context.Context, obj *domain.ReportConsent) (*time.Time, error) {
+	t := time.Time(obj.GivenAt)
+	return &t, nil
 }
 
 // Compensation is the resolver for the compensation field.
@@ -224,10 +282,21 @@ func (r *Resolver) EarningsByType() generated.EarningsByTypeResolver {
 // EarningsTotal returns generated.EarningsTotalResolver implementation.
 func (r *Resolver) EarningsTotal() generated.EarningsTotalResolver { return &earningsTotalResolver{r} }
 
+// IncomeTrend returns generated.IncomeTrendResolver implementation.
+func (r *Resolver) IncomeTrend() generated.IncomeTrendResolver { return &incomeTrendResolver{r} }
+
+// ProjectedIncome returns generated.ProjectedIncomeResolver implementation.
+func (r *Resolver) ProjectedIncome() generated.ProjectedIncomeResolver {
+	return &projectedIncomeResolver{r}
+}
+
 // ReportCompleteness returns generated.ReportCompletenessResolver implementation.
 func (r *Resolver) ReportCompleteness() generated.ReportCompletenessResolver {
 	return &reportCompletenessResolver{r}
 }
+
+// ReportConsent returns generated.ReportConsentResolver implementation.
+func (r *Resolver) ReportConsent() generated.ReportConsentResolver { return &reportConsentResolver{r} }
 
 // ReportIncome returns generated.ReportIncomeResolver implementation.
 func (r *Resolver) ReportIncome() generated.ReportIncomeResolver { return &reportIncomeResolver{r} }
@@ -248,7 +317,10 @@ type (
 	annualW2Resolver           struct{ *Resolver }
 	earningsByTypeResolver     struct{ *Resolver }
 	earningsTotalResolver      struct{ *Resolver }
+	incomeTrendResolver        struct{ *Resolver }
+	projectedIncomeResolver    struct{ *Resolver }
 	reportCompletenessResolver struct{ *Resolver }
+	reportConsentResolver      struct{ *Resolver }
 	reportIncomeResolver       struct{ *Resolver }
 	reportSourceResolver       struct{ *Resolver }
 	reportVersionResolver      struct{ *Resolver }

@@ -3,7 +3,6 @@ package reports
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -24,6 +23,9 @@ type Source struct {
 	Employment *domain.Employment
 	Income     *domain.Income
 	Paystubs   []domain.Paystub
+	// Consent is the end user's consent to share the account, recorded
+	// by Link; nil for an account connected before Link recorded it.
+	Consent *domain.Consent
 }
 
 // Assemble builds a report of reportType from the end user's sources. It
@@ -60,6 +62,8 @@ func Assemble(reportType, id string, sources []Source, updated, built time.Time)
 		c.Paystubs = &domain.DateRange{From: first, To: last}
 	}
 	hireDates(r.Employments)
+	r.Flags = flags(r.Employments, sources, built)
+	r.FCRANotice = NewFCRANotice("")
 	return r
 }
 
@@ -140,6 +144,9 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 	at := func(field string) string { return fmt.Sprintf("employments[%d].%s", i, field) }
 	e := domain.ReportEmployment{AccountID: s.Account.ID, EmployerName: s.Account.EmployerName,
 		Source: domain.ReportSource{PlatformID: s.Account.PlatformID, PlatformName: s.PlatformName, DataAsOf: domain.Timestamp(dataAsOf(s.Account))}}
+	if s.Consent != nil {
+		e.Consent = &domain.ReportConsent{GivenAt: domain.Timestamp(s.Consent.GivenAt), TextVersion: s.Consent.TextVersion}
+	}
 	if s.EIN != "" {
 		ein := s.EIN
 		e.EmployerEIN = &ein
@@ -208,6 +215,10 @@ func income(s Source, at func(string) string, c *domain.ReportCompleteness) *dom
 			d := a.GrossPayYTD - w.MedicareWages.Amount
 			a.W2 = &domain.AnnualW2{Wages: w.TotalWages.Amount, MedicareWages: w.MedicareWages.Amount, Difference: d,
 				Flagged: a.Basis != domain.BasisPartial && (d > 100 || d < -100)}
+			if a.EarningsByTypeBasis == domain.SplitPaystubsRead {
+				unsplit := w.MedicareWages.Amount - a.EarningsByType.Total()
+				a.W2Unsplit = &unsplit
+			}
 		}
 	}
 	if s.Income != nil {
@@ -262,11 +273,15 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 		a.Paystubs++
 		for _, l := range p.Earnings {
 			earnings[y][l.Category] += l.Amount.Amount
-			addByType(&a.EarningsByType, l)
+			a.EarningsByType.Add(l)
 		}
 	}
 	for y, a := range byYear {
 		a.FirstPayDate = first[y].PayDate
+		a.EarningsByTypeBasis = domain.SplitPaystubsRead
+		if y != unknownYear && first[y].GrossPayYTD.Amount == first[y].GrossPayAmount.Amount {
+			a.EarningsByTypeBasis = domain.BasisPaystubs
+		}
 		switch wholeYear := first[y].GrossPayYTD.Amount == first[y].GrossPayAmount.Amount; {
 		case y == unknownYear:
 			a.Basis, a.Partial = domain.BasisPartial, true
@@ -338,102 +353,4 @@ func dataAsOf(a domain.Account) time.Time {
 		}
 	}
 	return at.UTC()
-}
-
-// addByType adds an earnings line to the written VOE's columns: regular
-// pay (salary, hourly, regular, base) is base pay; overtime, bonus and
-// commission their own; anything else other.
-func addByType(t *domain.EarningsByType, l domain.PayLine) {
-	switch strings.ToLower(l.Category) {
-	case "salary", "hourly", "regular", "base", "wages":
-		t.Base += l.Amount.Amount
-	case "overtime":
-		t.Overtime += l.Amount.Amount
-	case "bonus":
-		t.Bonus += l.Amount.Amount
-	case "commission":
-		t.Commission += l.Amount.Amount
-	default:
-		t.Other += l.Amount.Amount
-	}
-}
-
-// perYear is how many times a pay unit comes in a year.
-var perYear = map[string]int64{"annually": 1, "yearly": 1, "monthly": 12, "semi-monthly": 24, "semimonthly": 24,
-	"bi-weekly": 26, "biweekly": 26, "weekly": 52, "daily": 260}
-
-// project fills the average weekly hours the last twelve months of
-// paystubs report and, for a current employment, the projected annual
-// income: the salary itself, a rate per period times the periods in a
-// year, or an hourly rate times the average weekly hours times 52, each
-// with its derivation in words.
-func project(in *domain.ReportIncome, s Source, ended bool, built time.Time) {
-	from := built.AddDate(-1, 0, 0)
-	var hours float64
-	var first, last time.Time
-	for _, p := range s.Paystubs {
-		t, err := time.Parse(time.DateOnly, p.PayDate)
-		if err != nil || t.Before(from) || t.After(built) {
-			continue
-		}
-		counted := false
-		for _, l := range p.Earnings {
-			if l.Hours != nil {
-				hours += *l.Hours
-				counted = true
-			}
-		}
-		if counted {
-			if first.IsZero() || t.Before(first) {
-				first = t
-			}
-			if t.After(last) {
-				last = t
-			}
-		}
-	}
-	if hours > 0 {
-		// The stubs cover from the period before the first to the last.
-		weeks := max(last.Sub(first).Hours()/(24*7)+periodWeeks(in.PayFrequency), 1)
-		avg := math.Round(hours/weeks*10) / 10
-		in.AverageWeeklyHours = &avg
-		in.HoursBasis = fmt.Sprintf("%.1f hours over %.0f weeks of paystubs, %s to %s", hours, weeks,
-			first.Format("Jan 2, 2006"), last.Format("Jan 2, 2006"))
-	}
-	if ended || in.CompensationAmount <= 0 {
-		return
-	}
-	var projected int64
-	unit := strings.ToLower(in.CompensationUnit)
-	switch n, ok := perYear[unit]; {
-	case ok:
-		projected = in.CompensationAmount * n
-		if n == 1 {
-			in.ProjectionBasis = "the annual salary the payroll platform reports"
-		} else {
-			in.ProjectionBasis = fmt.Sprintf("%s %s × %d", domain.USD(in.CompensationAmount).Formatted(), unit, n)
-		}
-	case unit == "hourly" && in.AverageWeeklyHours != nil:
-		// Cents × tenths of hours, so the product stays whole until the end.
-		projected = in.CompensationAmount * int64(math.Round(*in.AverageWeeklyHours*10)) * 52 / 10
-		in.ProjectionBasis = fmt.Sprintf("%s an hour × %.1f average hours a week × 52", domain.USD(in.CompensationAmount).Formatted(), *in.AverageWeeklyHours)
-	default:
-		return
-	}
-	in.ProjectedAnnualIncome = &projected
-}
-
-// periodWeeks is how many weeks one pay period spans.
-func periodWeeks(frequency string) float64 {
-	switch strings.ToLower(frequency) {
-	case "weekly":
-		return 1
-	case "bi-weekly", "biweekly":
-		return 2
-	case "semi-monthly", "semimonthly":
-		return 52.0 / 24
-	case "monthly":
-		return 52.0 / 12
-	}
-	return 1
 }

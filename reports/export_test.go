@@ -1,5 +1,7 @@
 package reports
 
+import "time"
+
 // AxisStep is axisStep, for the layout tests.
 var AxisStep = axisStep
 
@@ -19,3 +21,18 @@ func CompressPages(pdf []byte) ([]byte, error) {
 
 // Unhinted is unhinted, for its tests.
 var Unhinted = unhinted
+
+// TableWithNote renders one page filled down to leave mm millimetres,
+// then a table of rows (one column each: the row's text) with a
+// footnote, as the verification report draws its tables.
+func TableWithNote(mm float64, rows []string, note string) ([]byte, error) {
+	return renderPDF(pdfMeta{Title: "t"}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "footer", func(d *pdfDoc) {
+		_, h := d.GetPageSize()
+		d.SetY(h - footerRoom - 4 - mm)
+		cells := make([][]string, len(rows))
+		for i, r := range rows {
+			cells[i] = []string{r}
+		}
+		d.tableNote([]column{{"Header", d.width, "L"}}, cells, note)
+	})
+}

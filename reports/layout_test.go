@@ -92,9 +92,11 @@ func TestChartAxis(t *testing.T) {
 	}
 }
 
-// TestProjections: a salaried job projects its salary; an hourly one its
-// rate times the average weekly hours of the last twelve months times 52,
-// each saying how; an employment that ended projects nothing.
+// TestProjections: a salaried job projects its salary as base; an hourly
+// one its rate times the average regular weekly hours of the last twelve
+// months times 52 (rounded half up); overtime and bonus are the last 24
+// months' halved; the total is their sum and projected_annual_income
+// repeats it; each says how; an employment that ended projects nothing.
 func TestProjections(t *testing.T) {
 	var hourly, salaried bool
 	for i := 0; !(hourly && salaried) && i < 200; i++ {
@@ -102,25 +104,40 @@ func TestProjections(t *testing.T) {
 			Connection: "good", CreatedAt: goldenNow}
 		p := sandbox.NewPerson(a)
 		id, emp, inc := p.Identity(), p.Employment(), p.Income()
-		src := []reports.Source{{Account: a, Identity: &id, Employment: &emp, Income: &inc, Paystubs: p.Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, goldenNow)}}
+		stubs := p.Paystubs(goldenNow.Add(-domain.PaystubHistory), goldenNow, goldenNow)
+		src := []reports.Source{{Account: a, Identity: &id, Employment: &emp, Income: &inc, Paystubs: stubs}}
 		in := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow).Employments[0].Income
-		if in.ProjectedAnnualIncome == nil {
+		pi := in.ProjectedIncome
+		if in.ProjectedAnnualIncome == nil || pi == nil {
 			t.Fatalf("%s: no projection for a current %s job", a.ID, inc.CompensationUnit)
+		}
+		var overtime, bonus int64
+		for _, s := range stubs {
+			if !s.PayDateTime().After(goldenNow.AddDate(-2, 0, 0)) {
+				continue
+			}
+			e := domain.EarningsOf(s).ByType
+			overtime, bonus = overtime+e.Overtime, bonus+e.Bonus
+		}
+		if pi.Overtime != (overtime+1)/2 || pi.Bonus != (bonus+1)/2 || pi.Total != pi.Base+pi.Overtime+pi.Bonus+pi.Commission ||
+			*in.ProjectedAnnualIncome != pi.Total {
+			t.Errorf("%s: projected %+v (annual %d), want overtime %d, bonus %d halved", a.ID, pi, *in.ProjectedAnnualIncome, overtime, bonus)
 		}
 		switch inc.CompensationUnit {
 		case "hourly":
 			hourly = true
-			if in.AverageWeeklyHours == nil || *in.AverageWeeklyHours < 20 || *in.AverageWeeklyHours > 60 {
-				t.Fatalf("%s: average hours %v", a.ID, in.AverageWeeklyHours)
+			if in.AverageWeeklyRegularHours == nil || *in.AverageWeeklyRegularHours < 20 || *in.AverageWeeklyRegularHours > *in.AverageWeeklyHours {
+				t.Fatalf("%s: average regular hours %v of %v", a.ID, in.AverageWeeklyRegularHours, in.AverageWeeklyHours)
 			}
-			want := inc.CompensationAmount.Amount * int64(math.Round(*in.AverageWeeklyHours*10)) * 52 / 10
-			if *in.ProjectedAnnualIncome != want || !strings.Contains(in.ProjectionBasis, "an hour") || !strings.Contains(in.HoursBasis, "weeks of paystubs") {
-				t.Errorf("%s: projected %d (%s), want %d", a.ID, *in.ProjectedAnnualIncome, in.ProjectionBasis, want)
+			tenths := int64(math.Round(*in.AverageWeeklyRegularHours * 10))
+			want := (inc.CompensationAmount.Amount*tenths*52 + 5) / 10
+			if pi.Base != want || !strings.Contains(pi.Basis.Base, "regular hours") || !strings.Contains(in.HoursBasis, "weeks of paystubs") {
+				t.Errorf("%s: base %d (%s), want %d", a.ID, pi.Base, pi.Basis.Base, want)
 			}
 		case "annually":
 			salaried = true
-			if *in.ProjectedAnnualIncome != inc.CompensationAmount.Amount || !strings.Contains(in.ProjectionBasis, "annual salary") {
-				t.Errorf("%s: projected %d (%s), want the salary %d", a.ID, *in.ProjectedAnnualIncome, in.ProjectionBasis, inc.CompensationAmount.Amount)
+			if pi.Base != inc.CompensationAmount.Amount || !strings.Contains(pi.Basis.Base, "annual salary") {
+				t.Errorf("%s: base %d (%s), want the salary %d", a.ID, pi.Base, pi.Basis.Base, inc.CompensationAmount.Amount)
 			}
 		}
 	}
@@ -128,7 +145,7 @@ func TestProjections(t *testing.T) {
 		t.Fatalf("found hourly %v, salaried %v among 200 sandbox jobs", hourly, salaried)
 	}
 	r, _ := goldenReport(domain.ReportVOIE)
-	if ended := r.Employments[1].Income; r.Employments[1].TerminationDate == nil || ended.ProjectedAnnualIncome != nil {
+	if ended := r.Employments[1].Income; r.Employments[1].TerminationDate == nil || ended.ProjectedAnnualIncome != nil || ended.ProjectedIncome != nil {
 		t.Errorf("an employment that ended projects %v", ended.ProjectedAnnualIncome)
 	}
 }

@@ -333,7 +333,38 @@ const (
 // page after the first (which employer's paystubs these are). Text wider
 // than its column wraps within it, never over the next.
 func (d *pdfDoc) table(cols []column, rows [][]string, continued ...string) {
+	d.tableNote(cols, rows, "", continued...)
+}
+
+// tableNote is table with a footnote below it, kept with the table: a
+// table that fits on a page starts on a new one rather than split, and a
+// longer one moves its last row over with the footnote rather than leave
+// the footnote alone on the next page.
+func (d *pdfDoc) tableNote(cols []column, rows [][]string, note string, continued ...string) {
 	_, h := d.GetPageSize()
+	bottom := h - footerRoom - 4
+	heights := make([]float64, len(rows))
+	total := 6.0
+	d.text(8, "", ink)
+	for i, row := range rows {
+		heights[i] = rowH
+		for j, c := range cols {
+			heights[i] = max(heights[i], float64(len(d.wrap(row[j], c.width-2*d.GetCellMargin())))*wrapH+1)
+		}
+		total += heights[i]
+	}
+	noteH := 0.0
+	if note != "" {
+		d.text(8, "", muted)
+		for _, para := range strings.Split(note, "\n") {
+			noteH += float64(len(d.wrap(para, d.width-2*d.GetCellMargin()))) * 4
+		}
+		total += noteH
+	}
+	top := margin + 10.0
+	if d.GetY()+total > bottom && top+total <= bottom {
+		d.AddPage()
+	}
 	header := func() {
 		d.color(brand, "fill")
 		d.text(7.5, "B", [3]int{255, 255, 255})
@@ -350,19 +381,22 @@ func (d *pdfDoc) table(cols []column, rows [][]string, continued ...string) {
 		}
 		header()
 	}
-	if d.GetY()+12 > h-footerRoom-4 {
+	if d.GetY()+6+min(total-6, 12) > bottom {
 		d.AddPage()
 	}
 	header()
 	for i, row := range rows {
 		d.text(8, "", ink)
 		cells := make([][]string, len(cols))
-		height := rowH
+		height := heights[i]
 		for j, c := range cols {
 			cells[j] = d.wrap(row[j], c.width-2*d.GetCellMargin())
-			height = max(height, float64(len(cells[j]))*wrapH+1)
 		}
-		if d.GetY()+height > h-footerRoom-4 {
+		need := height
+		if i == len(rows)-1 {
+			need += noteH
+		}
+		if d.GetY()+need > bottom {
 			newPage()
 			d.text(8, "", ink)
 		}
@@ -384,6 +418,9 @@ func (d *pdfDoc) table(cols []column, rows [][]string, continued ...string) {
 			x += c.width
 		}
 		d.SetXY(margin, y+height)
+	}
+	if note != "" {
+		d.note(note)
 	}
 	d.Ln(2)
 }

@@ -19,7 +19,7 @@ import (
 
 // formatVersion changes whenever assembly or rendering changes what a
 // report holds, so stored reports are rebuilt once after an upgrade.
-const formatVersion = "reports/2" // 2: annual basis, earnings by type, employer details and sources
+const formatVersion = "reports/3" // 2: annual basis, earnings by type, employer details and sources; 3: projections by type, trends, flags, consent, FCRA notice
 
 // reportProducts are the products a verification report reads.
 var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductPaystubs, domain.ProductTaxForms}
@@ -36,6 +36,17 @@ type Service struct {
 	// process; callers that arrive meanwhile share its result. Across
 	// instances, LockReport and the version check in build do the same.
 	builds singleflight.Group
+	// disputeContact is whom a report's FCRA notice names ("" for the
+	// default).
+	disputeContact string
+}
+
+// WithDisputeContact sets whom a report's Fair Credit Reporting Act notice
+// tells the consumer to contact to dispute its data (the operator's
+// --dispute-contact); "" keeps DefaultDisputeContact.
+func (s *Service) WithDisputeContact(contact string) *Service {
+	s.disputeContact = contact
+	return s
 }
 
 // NewService wires the reports use cases.
@@ -275,6 +286,7 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 	}
 	r := Assemble(reportType, id, sources, updated, s.clock.Now())
 	r.Version, r.TrackingID, r.Purpose = build, req.TrackingID, req.Purpose
+	r.FCRANotice = NewFCRANotice(s.disputeContact)
 	if s.customers != nil {
 		name, err := s.customers.CustomerName(ctx, sc.CustomerID)
 		if err != nil && !errors.Is(err, domain.ErrNoRows) {
@@ -394,6 +406,19 @@ func (s *Service) sources(ctx context.Context, sc domain.Scope, accounts []domai
 			}
 		}
 		out = append(out, src)
+	}
+	ids := make([]string, len(out))
+	for i, src := range out {
+		ids[i] = src.Account.ID
+	}
+	consents, err := s.tx.Accounts().Consents(ctx, sc, ids)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	for i := range out {
+		if c, ok := consents[out[i].Account.ID]; ok {
+			out[i].Consent = &c
+		}
 	}
 	return out, updated, nil
 }

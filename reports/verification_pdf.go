@@ -76,6 +76,7 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 		}
 		d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Hired", 23, "L"}, {"End", 23, "L"},
 			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
+		renderFlags(d, r)
 		renderEmployers(d, r)
 
 		if r.ReportType == domain.ReportVOIE {
@@ -84,6 +85,7 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 			}
 		}
 		renderCompleteness(d, r)
+		renderNotice(d, r)
 	})
 }
 
@@ -98,7 +100,8 @@ func stubsOf(sources []Source, accountID string) []domain.Paystub {
 
 func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub, i int) {
 	in := em.Income
-	d.section(fmt.Sprintf("Income · %s", em.EmployerName), 60)
+	label := employmentLabel(em)
+	d.section("Income · "+label, 60)
 	comp := "—"
 	if in.CompensationUnit != "" {
 		comp = money(in.CompensationAmount) + " " + in.CompensationUnit
@@ -107,10 +110,12 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	var how []string
 	if in.ProjectedAnnualIncome != nil {
 		projected = money(*in.ProjectedAnnualIncome)
-		how = append(how, "Projected annual income: "+in.ProjectionBasis+".")
 	}
 	if in.AverageWeeklyHours != nil {
 		hours = fmt.Sprintf("%.1f a week", *in.AverageWeeklyHours)
+		if in.AverageWeeklyRegularHours != nil {
+			hours += fmt.Sprintf(" (%.1f regular)", *in.AverageWeeklyRegularHours)
+		}
 		how = append(how, "Average hours: "+in.HoursBasis+".")
 	}
 	d.fields([][2]string{{"Compensation", comp}, {"Pay frequency", titleCase(in.PayFrequency)},
@@ -118,6 +123,7 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	if len(how) > 0 {
 		d.note(strings.Join(how, " "))
 	}
+	renderProjection(d, in)
 	rows, byType := [][]string{}, [][]string{}
 	var notes []string
 	for _, a := range in.AnnualIncomes {
@@ -154,6 +160,10 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 			}
 			notes = append(notes, line)
 		}
+		if a.EarningsByTypeBasis == domain.SplitPaystubsRead && a.W2Unsplit != nil {
+			notes = append(notes, fmt.Sprintf("%s earnings by type: only the %s read are split; the W-2 gives the year's total, "+
+				"%s of which no source splits by type.", a.Year, plural(a.Paystubs, "paystub"), money(*a.W2Unsplit)))
+		}
 		t := a.EarningsByType
 		byType = append(byType, []string{a.Year, part(t.Base), part(t.Overtime), part(t.Bonus), part(t.Commission), part(t.Other)})
 	}
@@ -163,37 +173,137 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	}
 	d.table([]column{{"Year", 18, "L"}, {"Gross pay", 30, "R"}, {"Taxes", 28, "R"}, {"Deductions", 28, "R"},
 		{"Net pay", 30, "R"}, {"Reimbursements", 30, "R"}, {"Basis", 21.9, "R"}}, rows)
-	d.table([]column{{"Earnings", 18, "L"}, {"Base", 34, "R"}, {"Overtime", 33, "R"}, {"Bonus", 33, "R"},
-		{"Commission", 34, "R"}, {"Other", 33.9, "R"}}, byType)
 	notes = append(notes, "A year is the sum of its paystubs, listed in full below, when all of them were read. Base is salary and "+
 		"regular hourly pay; earnings are the paystubs' lines.")
-	d.note(strings.Join(notes, "\n"))
+	d.tableNote([]column{{"Earnings", 18, "L"}, {"Base", 34, "R"}, {"Overtime", 33, "R"}, {"Bonus", 33, "R"},
+		{"Commission", 34, "R"}, {"Other", 33.9, "R"}}, byType, strings.Join(notes, "\n"))
+	renderTrends(d, in)
 
-	d.section(fmt.Sprintf("Pay history · %s", em.EmployerName), 85)
+	d.section("Pay history · "+label, 85)
 	oldest := slices.Clone(stubs)
 	slices.Reverse(oldest)
 	drawPayChart(d, oldest, margin, d.GetY()+2, d.width, 62)
 
-	d.section(fmt.Sprintf("Paystubs · %s (%d)", em.EmployerName, len(stubs)), 45)
+	d.section(fmt.Sprintf("Paystubs · %s (%d)", label, len(stubs)), 45)
 	rows = rows[:0]
-	caption := fmt.Sprintf("Paystubs · %s", em.EmployerName)
-	if !anyHours(stubs) {
-		for _, p := range stubs {
-			rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd),
-				money(p.GrossPayAmount.Amount), money(p.TotalTaxes.Amount), money(p.TotalDeductions.Amount), money(p.NetPayAmount.Amount), money(p.GrossPayYTD.Amount)})
+	// Each paystub split by type, with its regular and overtime hours and
+	// its rate, so regular hours × rate = base, and the overtime trend,
+	// can be checked paystub by paystub.
+	for _, p := range stubs {
+		e := domain.EarningsOf(p)
+		t := e.ByType
+		rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd),
+			hoursOf(e.RegularHours), hoursOf(e.OvertimeHours), baseRate(p), money(t.Base), money(t.Overtime), money(t.Bonus),
+			money(t.Commission + t.Other), money(p.GrossPayAmount.Amount), money(p.GrossPayYTD.Amount)})
+	}
+	d.tableNote([]column{{"Pay date", 21, "L"}, {"Period", 26, "L"}, {"Reg hrs", 11, "R"}, {"OT hrs", 10, "R"}, {"Rate", 14, "R"},
+		{"Base", 17, "R"}, {"Overtime", 17, "R"}, {"Bonus", 17, "R"}, {"Other", 14, "R"}, {"Gross", 18, "R"}, {"Gross YTD", 20.9, "R"}},
+		rows, "Base, Overtime, Bonus and Other (commission and any other earnings) add up to Gross. Hours are those the paystub's "+
+			"regular and overtime lines report, and Rate the regular line's: regular hours × rate is the base pay. Net pay is in the chart above.",
+		"Paystubs · "+label)
+}
+
+// baseRate is the rate of a paystub's first regular line that gives one,
+// "—" where none does.
+func baseRate(p domain.Paystub) string {
+	for _, l := range p.Earnings {
+		if l.EarningType() == domain.EarningBase && l.Rate != nil {
+			return money(l.Rate.Amount)
 		}
-		d.table([]column{{"Pay date", 25, "L"}, {"Period", 39, "L"}, {"Gross", 24, "R"}, {"Taxes", 23, "R"},
-			{"Deductions", 23, "R"}, {"Net", 24, "R"}, {"Gross YTD", 27.9, "R"}}, rows, caption)
+	}
+	return "—"
+}
+
+// hoursOf writes a paystub's hours, "—" where it reports none.
+func hoursOf(h *float64) string {
+	if h == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*h, 'f', -1, 64)
+}
+
+// employmentLabel says which employment a section is about: the employer
+// and its dates, "current" or "ended", so two employments at one
+// employer (a rehire) are told apart.
+func employmentLabel(em domain.ReportEmployment) string {
+	if em.TerminationDate != nil {
+		return fmt.Sprintf("%s, %s to %s, ended", em.EmployerName, day(em.StartDate), day(*em.TerminationDate))
+	}
+	return fmt.Sprintf("%s, hired %s, current", em.EmployerName, day(em.StartDate))
+}
+
+// renderProjection prints a current employment's projected income by
+// type, each figure beside its basis.
+func renderProjection(d *pdfDoc, in *domain.ReportIncome) {
+	p := in.ProjectedIncome
+	if p == nil {
 		return
 	}
-	// Paid by the hour: each period's hours and base rate beside its pay.
-	for _, p := range stubs {
-		hours, rate := hoursAndRate(p)
-		rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd), hours, rate,
-			money(p.GrossPayAmount.Amount), money(p.TotalTaxes.Amount), money(p.TotalDeductions.Amount), money(p.NetPayAmount.Amount), money(p.GrossPayYTD.Amount)})
+	rows := [][]string{{"Base", money(p.Base), p.Basis.Base}, {"Overtime", money(p.Overtime), p.Basis.Overtime},
+		{"Bonus", money(p.Bonus), p.Basis.Bonus}, {"Commission", money(p.Commission), p.Basis.Commission},
+		{"Total", money(p.Total), p.Basis.Total}}
+	d.tableNote([]column{{"Projected", 24, "L"}, {"A year", 26, "R"}, {"Basis", 135.9, "L"}}, rows,
+		"Overtime, bonus and commission are projected only as far as their history and trend (below) support: "+
+			"the underwriter decides whether they continue.")
+}
+
+// trendWords say a trend on paper.
+var trendWords = map[string]string{domain.TrendIncreasing: "Increasing", domain.TrendStable: "Stable (within ±5%)",
+	domain.TrendDeclining: "Declining", domain.TrendNone: "None paid", domain.TrendUnknown: "Unknown: under 24 months of paystubs"}
+
+// renderTrends compares each kind of variable income over the last
+// twelve months with the twelve before.
+func renderTrends(d *pdfDoc, in *domain.ReportIncome) {
+	t := in.Trends
+	if t == nil {
+		return
 	}
-	d.table([]column{{"Pay date", 22, "L"}, {"Period", 29, "L"}, {"Hours", 12, "R"}, {"Rate", 16, "R"}, {"Gross", 22, "R"},
-		{"Taxes", 20, "R"}, {"Deductions", 20, "R"}, {"Net", 21, "R"}, {"Gross YTD", 23.9, "R"}}, rows, caption)
+	var rows [][]string
+	for _, v := range []struct {
+		name string
+		t    domain.IncomeTrend
+	}{{"Overtime", t.Overtime}, {"Bonus", t.Bonus}, {"Commission", t.Commission}} {
+		change := "—"
+		if v.t.ChangePercent != nil {
+			change = fmt.Sprintf("%+d%%", *v.t.ChangePercent)
+		}
+		rows = append(rows, []string{v.name, money(v.t.Last12Months), money(v.t.Prior12Months), change, trendWords[v.t.Trend]})
+	}
+	d.tableNote([]column{{"Variable income", 34, "L"}, {"Last 12 months", 36, "R"}, {"12 months before", 36, "R"}, {"Change", 22, "R"},
+		{"Trend", 57.9, "L"}}, rows, "Paystubs paid in each twelve-month span before the report was built; within ±5% is stable.")
+}
+
+// flagTitles name the points to review on paper.
+var flagTitles = map[string]string{
+	domain.FlagOverlappingEmployment: "Overlapping employment", domain.FlagPayGap: "Gap in pay",
+	domain.FlagMissingFinalPay: "Missing final paycheck", domain.FlagEmployerAddressConflict: "Employer address conflict",
+	domain.FlagDecliningIncome: "Declining income", domain.FlagW2Mismatch: "W-2 mismatch",
+}
+
+// renderFlags prints the points to review, or says there are none.
+func renderFlags(d *pdfDoc, r domain.VerificationReport) {
+	d.section("Points to review", 25)
+	if len(r.Flags) == 0 {
+		d.note("None: the employments do not overlap, pay has no gaps, and every figure that can be checked against another agrees.")
+		return
+	}
+	rows := make([][]string, len(r.Flags))
+	for i, f := range r.Flags {
+		rows[i] = []string{flagTitles[f.Code], f.Message}
+	}
+	d.tableNote([]column{{"Point", 42, "L"}, {"What the data shows", 143.9, "L"}}, rows,
+		"Payline raises these from the data; it does not decide what they mean for the application.")
+}
+
+// renderNotice prints the consumer's rights under the Fair Credit
+// Reporting Act and whom to contact to dispute the report.
+func renderNotice(d *pdfDoc, r domain.VerificationReport) {
+	d.section("Your rights under the Fair Credit Reporting Act", 40)
+	d.text(8.5, "", ink)
+	d.MultiCell(d.width, 4.4, r.FCRANotice.Text, "", "L", false)
+	d.Ln(1.5)
+	d.text(9, "B", ink)
+	d.MultiCell(d.width, 4.6, "To dispute this report's data, contact: "+r.FCRANotice.DisputeContact, "", "L", false)
 }
 
 func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
@@ -457,7 +567,7 @@ func renderEmployers(d *pdfDoc, r domain.VerificationReport) {
 			d.Ln(1.5)
 		}
 		d.text(9, "B", ink)
-		d.MultiCell(d.width, lineH, em.EmployerName, "", "L", false)
+		d.MultiCell(d.width, lineH, employmentLabel(em), "", "L", false)
 		phone, ein := "—", "not on record"
 		if em.EmployerPhoneNumber != nil {
 			phone = formatPhone(*em.EmployerPhoneNumber)
@@ -470,8 +580,12 @@ func renderEmployers(d *pdfDoc, r domain.VerificationReport) {
 		if t := time.Time(em.Source.DataAsOf); !t.IsZero() {
 			asOf = stamp(t)
 		}
+		consent := "not recorded (connected before Link recorded consent)"
+		if c := em.Consent; c != nil {
+			consent = fmt.Sprintf("given %s (consent text %s)", stamp(time.Time(c.GivenAt)), c.TextVersion)
+		}
 		d.fields([][2]string{{"Address", orDash(em.EmployerAddress.Raw)}, {"Phone", phone}, {"EIN", ein},
-			{"Read from", source}, {"Current as of", asOf}})
+			{"Read from", source}, {"Current as of", asOf}, {"Consent", consent}})
 	}
 }
 
@@ -496,38 +610,4 @@ var purposeWords = map[string]string{
 	"credit_application": "Credit application", "account_review": "Account review", "employment": "Employment",
 	"tenant_screening": "Tenant screening", "insurance": "Insurance", "government_benefits": "Government benefits",
 	"consumer_request": "At the consumer's request",
-}
-
-// anyHours reports whether any paystub's earnings give hours.
-func anyHours(stubs []domain.Paystub) bool {
-	for _, p := range stubs {
-		for _, l := range p.Earnings {
-			if l.Hours != nil {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// hoursAndRate are a paystub's hours (every earnings line that gives
-// them) and its base rate (the first such line's, base pay before
-// overtime), "—" where the platform gives none.
-func hoursAndRate(p domain.Paystub) (string, string) {
-	var hours float64
-	rate, counted := "—", false
-	for _, l := range p.Earnings {
-		if l.Hours == nil {
-			continue
-		}
-		hours += *l.Hours
-		counted = true
-		if rate == "—" && l.Rate != nil {
-			rate = money(l.Rate.Amount)
-		}
-	}
-	if !counted {
-		return "—", rate
-	}
-	return strconv.FormatFloat(hours, 'f', -1, 64), rate
 }

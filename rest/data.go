@@ -276,4 +276,4 @@ func (s *Server) billNavigatorStatus(r *http.Request) (response, error) {
 }
 
 // newPaystubJSON is a paystub as REST shows it (the codec's API view).
-func newPaystubJSON(p domain.Paystub) domain.APIPaystub { return domain.APIPaystub{Paystub: p} }
+func newPaystubJSON(p domain.Paystub) any { return p.APIView() }

@@ -46,7 +46,12 @@ func TestDataProducts(t *testing.T) {
 			t.Errorf("identity %s", id.raw)
 		}
 		emp := f.get("/v1/accounts/" + acct + "/employment").data(t)
-		if emp["status"] != "employed" || emp["employer_name"] != switchPlatform(t).Name || emp["termination_date"] != nil {
+		// Connected through a platform, the job is at an employer the
+		// platform serves, never the platform itself.
+		platform := switchPlatform(t)
+		employer := sandbox.NewPerson(domain.Account{ID: acct, CustomerID: f.key.CustomerID, EndUserID: "data-user", PlatformID: platform.ID,
+			EmployerName: platform.Name}).Employment().EmployerName
+		if emp["status"] != "employed" || emp["employer_name"] != employer || employer == platform.Name || emp["termination_date"] != nil {
 			t.Errorf("employment %v", emp)
 		}
 		inc := f.get("/v1/accounts/" + acct + "/income").data(t)

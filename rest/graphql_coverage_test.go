@@ -167,6 +167,9 @@ func TestGraphQLEveryField(t *testing.T) {
 		acct := f.linkSession(sessionBody(token, main.ID, sandbox.UserGood, `, "employer_id": "`+mainEmp.ID+`"`)).data(t)["account_id"].(string)
 		f.waitJobs(tokenID, len(jobs))
 		gigAcct := f.connectAs("every", gig, sandbox.UserGood, "shifts", "identity")
+		// An hourly job whose overtime fell: regular hours, a trend with a
+		// change and a point to review in the report.
+		f.connectAs("every", main, sandbox.UserDeclining, reportJobs...)
 		f.waitDeliveriesSettled(t)
 
 		c := newCoverage()
@@ -200,14 +203,22 @@ func TestGraphQLEveryField(t *testing.T) {
 		const report = `id reportType updatedAt refreshedAt downloadUrl downloadUrlExpiration
 			employee { name { firstName middleName lastName fullName } address { raw } lastFourSsn dateOfBirth phoneNumbers { value type } }
 			completeness { missing derived paystubsFrom paystubsTo identitySourceAccountId identityConflicts }
+			flags { code message employment } fcraNotice { text disputeContact }
 			employments { accountId employerName employerAddress { city } startDate employmentDurationMonths employmentStatus employmentType
 				terminationDate title mostRecentPayDate employerPhoneNumber employerEin source { platformId platformName dataAsOf }
-				originalHireDate mostRecentHireDate
-				income { payFrequency compensationUnit compensation { amount } paystubs { id grossPay { amount } }
-					projectedAnnualIncome { amount } projectionBasis averageWeeklyHours hoursBasis
+				originalHireDate mostRecentHireDate consent { givenAt textVersion }
+				income { payFrequency compensationUnit compensation { amount }
+					paystubs { id grossPay { amount } earningsByType { base { amount } overtime { amount } } regularHours overtimeHours }
+					projectedAnnualIncome { amount } projectionBasis averageWeeklyHours hoursBasis averageWeeklyRegularHours
+					projectedIncome { base { amount } overtime { amount } bonus { amount } commission { amount } total { amount }
+						basis { base overtime bonus commission total } }
+					trends { overtime { trend last12Months { amount } prior12Months { amount } changePercent }
+						bonus { trend last12Months { amount } prior12Months { amount } changePercent }
+						commission { trend last12Months { amount } prior12Months { amount } changePercent } }
 					annualIncomes { year grossPay { amount } netPay { amount } totalDeductions { amount } totalReimbursements { amount }
 						totalTaxes { amount } paystubCount earnings { category amount { amount } }
 						basis firstPayDate partial earningsByType { base { amount } overtime { amount } bonus { amount } commission { amount } other { amount } }
+						earningsByTypeBasis w2Unsplit { amount }
 						w2 { wages { amount } medicareWages { amount } difference { amount } flagged } } } }`
 		d = c.run(t, f, `query ($id: ID!, $from: Time!, $to: Time!) {
 			endUsers(first: 5) { edges { cursor node { id firstConnectedAt } } pageInfo { hasNextPage endCursor } }
@@ -245,7 +256,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			}
 		}`, map[string]any{"id": "every", "from": "2000-01-01T00:00:00Z", "to": "2100-01-01T00:00:00Z"})
 		accounts := at(d, "endUser", "accounts", "edges").([]any)
-		if len(accounts) != 2 {
+		if len(accounts) != 3 {
 			t.Fatalf("accounts: %v", accounts)
 		}
 		// Values agree with REST.

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -82,7 +81,11 @@ func (s stores) product(r productRow) (domain.StoredProduct, error) {
 func (s stores) PutPaystubs(ctx context.Context, sc domain.Scope, accountID string, stubs []domain.Paystub) (int, error) {
 	added := 0
 	for _, p := range stubs {
-		body, err := s.seal.seal([]byte(jsonText(p)), "paystubs", p.ID)
+		plain, err := domain.EncodePaystub(p)
+		if err != nil {
+			return added, err
+		}
+		body, err := s.seal.seal(plain, "paystubs", p.ID)
 		if err != nil {
 			return added, err
 		}
@@ -119,9 +122,7 @@ func (s stores) paystub(r paystubRow) (domain.Paystub, error) {
 	if err != nil {
 		return domain.Paystub{}, err
 	}
-	var p domain.Paystub
-	err = json.Unmarshal(body, &p)
-	return p, err
+	return domain.DecodePaystub(body)
 }
 
 func (s stores) Paystub(ctx context.Context, sc domain.Scope, accountID, id string) (domain.Paystub, error) {

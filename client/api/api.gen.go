@@ -290,6 +290,33 @@ func (e IncomePayFrequency) Valid() bool {
 	}
 }
 
+// Defines values for IncomeTrendTrend.
+const (
+	Declining  IncomeTrendTrend = "declining"
+	Increasing IncomeTrendTrend = "increasing"
+	None       IncomeTrendTrend = "none"
+	Stable     IncomeTrendTrend = "stable"
+	Unknown    IncomeTrendTrend = "unknown"
+)
+
+// Valid indicates whether the value is a known member of the IncomeTrendTrend enum.
+func (e IncomeTrendTrend) Valid() bool {
+	switch e {
+	case Declining:
+		return true
+	case Increasing:
+		return true
+	case None:
+		return true
+	case Stable:
+		return true
+	case Unknown:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for JobParamsAction.
 const (
 	JobParamsActionFullSwitch    JobParamsAction = "full_switch"
@@ -929,6 +956,24 @@ func (e ReportEmploymentIncomeAnnualIncomesBasis) Valid() bool {
 	}
 }
 
+// Defines values for ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis.
+const (
+	ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasisPaystubs     ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis = "paystubs"
+	ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasisPaystubsRead ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis = "paystubs_read"
+)
+
+// Valid indicates whether the value is a known member of the ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis enum.
+func (e ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis) Valid() bool {
+	switch e {
+	case ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasisPaystubs:
+		return true
+	case ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasisPaystubsRead:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SearchResultResponseType.
 const (
 	SearchResultResponseTypeEmployer SearchResultResponseType = "employer"
@@ -1010,6 +1055,36 @@ const (
 func (e UploadedPaystubDocumentType) Valid() bool {
 	switch e {
 	case UploadedPaystubDocumentTypePaystub:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for VerificationReportFlagsCode.
+const (
+	DECLININGINCOME         VerificationReportFlagsCode = "DECLINING_INCOME"
+	EMPLOYERADDRESSCONFLICT VerificationReportFlagsCode = "EMPLOYER_ADDRESS_CONFLICT"
+	MISSINGFINALPAY         VerificationReportFlagsCode = "MISSING_FINAL_PAY"
+	OVERLAPPINGEMPLOYMENT   VerificationReportFlagsCode = "OVERLAPPING_EMPLOYMENT"
+	PAYGAP                  VerificationReportFlagsCode = "PAY_GAP"
+	W2MISMATCH              VerificationReportFlagsCode = "W2_MISMATCH"
+)
+
+// Valid indicates whether the value is a known member of the VerificationReportFlagsCode enum.
+func (e VerificationReportFlagsCode) Valid() bool {
+	switch e {
+	case DECLININGINCOME:
+		return true
+	case EMPLOYERADDRESSCONFLICT:
+		return true
+	case MISSINGFINALPAY:
+		return true
+	case OVERLAPPINGEMPLOYMENT:
+		return true
+	case PAYGAP:
+		return true
+	case W2MISMATCH:
 		return true
 	default:
 		return false
@@ -1602,6 +1677,15 @@ type DocumentLink struct {
 	Id                    openapi_types.UUID `json:"id"`
 }
 
+// EarningsByType Earnings in the written VOE's columns (Fannie Mae Form 1005), in cents. Base is salary and regular hourly pay.
+type EarningsByType struct {
+	Base       int `json:"base"`
+	Bonus      int `json:"bonus"`
+	Commission int `json:"commission"`
+	Other      int `json:"other"`
+	Overtime   int `json:"overtime"`
+}
+
 // EarningsStreamMeta defines model for EarningsStreamMeta.
 type EarningsStreamMeta struct {
 	Count       int        `json:"count"`
@@ -1698,6 +1782,20 @@ type IncomeCompensationUnit string
 
 // IncomePayFrequency defines model for Income.PayFrequency.
 type IncomePayFrequency string
+
+// IncomeTrend One kind of variable income over the last twelve months against the twelve before, in cents.
+type IncomeTrend struct {
+	// ChangePercent Whole percent, rounded half away from zero; null when the earlier span had none or is not covered.
+	ChangePercent *int `json:"change_percent"`
+	Last12Months  int  `json:"last_12_months"`
+	Prior12Months int  `json:"prior_12_months"`
+
+	// Trend stable is within ±5%; none: paid in neither span; unknown: the paystubs do not reach back 24 months.
+	Trend IncomeTrendTrend `json:"trend"`
+}
+
+// IncomeTrendTrend stable is within ±5%; none: paid in neither span; unknown: the paystubs do not reach back 24 months.
+type IncomeTrendTrend string
 
 // Job defines model for Job.
 type Job struct {
@@ -2047,8 +2145,14 @@ type ProductMeta struct {
 
 // ReportEmployment defines model for ReportEmployment.
 type ReportEmployment struct {
-	AccountId       openapi_types.UUID `json:"account_id"`
-	EmployerAddress Address            `json:"employer_address"`
+	AccountId openapi_types.UUID `json:"account_id"`
+
+	// Consent When the end user agreed in Link to share this account, and which version of the consent text they read; null when Link recorded none (an account connected before it did, or a token that skipped the consent screen).
+	Consent *struct {
+		GivenAt     Timestamp `json:"given_at"`
+		TextVersion string    `json:"text_version"`
+	} `json:"consent"`
+	EmployerAddress Address `json:"employer_address"`
 
 	// EmployerEin From the directory's employer; null when not on record.
 	EmployerEin  *string `json:"employer_ein"`
@@ -2071,14 +2175,11 @@ type ReportEmployment struct {
 			Basis ReportEmploymentIncomeAnnualIncomesBasis `json:"basis"`
 
 			// EarningsByType The year's earnings lines in the written VOE's columns, in cents. Base is salary and regular hourly pay.
-			EarningsByType struct {
-				Base       int `json:"base"`
-				Bonus      int `json:"bonus"`
-				Commission int `json:"commission"`
-				Other      int `json:"other"`
-				Overtime   int `json:"overtime"`
-			} `json:"earnings_by_type"`
-			EarningsYtds []struct {
+			EarningsByType EarningsByType `json:"earnings_by_type"`
+
+			// EarningsByTypeBasis What earnings_by_type covers: every paystub of the year, or only the paystubs read (from first_pay_date).
+			EarningsByTypeBasis ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis `json:"earnings_by_type_basis"`
+			EarningsYtds        []struct {
 				Amount   int    `json:"amount"`
 				Category string `json:"category"`
 			} `json:"earnings_ytds"`
@@ -2104,11 +2205,17 @@ type ReportEmployment struct {
 				MedicareWages int  `json:"medicare_wages"`
 				Wages         int  `json:"wages"`
 			} `json:"w2"`
-			Year string `json:"year"`
+
+			// W2Unsplit For a year read from mid-year with a W-2, its box 5 less the earnings the paystubs read split; the pay no source splits by type. Null otherwise.
+			W2Unsplit *int   `json:"w2_unsplit"`
+			Year      string `json:"year"`
 		} `json:"annual_incomes"`
 
 		// AverageWeeklyHours The hours the last twelve months of paystubs report, per week; null when they report none.
 		AverageWeeklyHours *float64 `json:"average_weekly_hours"`
+
+		// AverageWeeklyRegularHours The regular (not overtime) hours of the same paystubs, per week: what an hourly base is projected from.
+		AverageWeeklyRegularHours *float64 `json:"average_weekly_regular_hours"`
 
 		// CompensationAmount Cents per compensation_unit.
 		CompensationAmount int    `json:"compensation_amount"`
@@ -2120,11 +2227,44 @@ type ReportEmployment struct {
 		PayFrequency string          `json:"pay_frequency"`
 		Paystubs     []ReportPaystub `json:"paystubs"`
 
-		// ProjectedAnnualIncome Cents; null for an employment that ended or without a rate.
+		// ProjectedAnnualIncome Cents: projected_income.total, kept for compatibility; null for an employment that ended or without a rate.
 		ProjectedAnnualIncome *int `json:"projected_annual_income"`
 
-		// ProjectionBasis How the projection was derived, in words ("$22.24 an hour × 39.9 average hours a week × 52").
+		// ProjectedIncome A current employment's pay over a year by type, in cents rounded half up: base is an hourly rate × the average
+		// regular hours a week over the last 52 weeks of paystubs × 52, or the salary; overtime, bonus and commission are
+		// the last 24 months' amounts halved (the whole history annualized when shorter, said so); total is their sum.
+		// Null for an employment that ended or without a rate.
+		ProjectedIncome *struct {
+			Base int `json:"base"`
+
+			// Basis How each figure was derived, in words.
+			Basis struct {
+				Base       string `json:"base"`
+				Bonus      string `json:"bonus"`
+				Commission string `json:"commission"`
+				Overtime   string `json:"overtime"`
+				Total      string `json:"total"`
+			} `json:"basis"`
+			Bonus      int `json:"bonus"`
+			Commission int `json:"commission"`
+			Overtime   int `json:"overtime"`
+			Total      int `json:"total"`
+		} `json:"projected_income"`
+
+		// ProjectionBasis How the total was derived, in words.
 		ProjectionBasis string `json:"projection_basis"`
+
+		// Trends Each kind of variable income over the last twelve months against the twelve before; null for an employment that ended.
+		Trends *struct {
+			// Bonus One kind of variable income over the last twelve months against the twelve before, in cents.
+			Bonus IncomeTrend `json:"bonus"`
+
+			// Commission One kind of variable income over the last twelve months against the twelve before, in cents.
+			Commission IncomeTrend `json:"commission"`
+
+			// Overtime One kind of variable income over the last twelve months against the twelve before, in cents.
+			Overtime IncomeTrend `json:"overtime"`
+		} `json:"trends"`
 	} `json:"income,omitempty"`
 
 	// MostRecentHireDate This employment's own start date.
@@ -2152,26 +2292,38 @@ type ReportEmployment struct {
 // partial, the sum of paystubs that start mid-year and carry no year-to-date figures.
 type ReportEmploymentIncomeAnnualIncomesBasis string
 
+// ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis What earnings_by_type covers: every paystub of the year, or only the paystubs read (from first_pay_date).
+type ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis string
+
 // ReportPaystub A paystub as verification reports show it (the vendor's report schema has no itemised lines).
 type ReportPaystub struct {
-	AccountId           openapi_types.UUID `json:"account_id"`
-	CheckAmount         int                `json:"check_amount"`
-	CreatedAt           Timestamp          `json:"created_at"`
-	Currency            string             `json:"currency"`
-	Earnings            []PayLine          `json:"earnings"`
-	EmployerName        string             `json:"employer_name"`
-	ExternalPaystubId   string             `json:"external_paystub_id"`
-	GrossPayAmount      int                `json:"gross_pay_amount"`
-	GrossPayYtd         int                `json:"gross_pay_ytd"`
-	Id                  openapi_types.UUID `json:"id"`
-	NetPayAmount        int                `json:"net_pay_amount"`
-	NetPayYtd           int                `json:"net_pay_ytd"`
-	PayDate             openapi_types.Date `json:"pay_date"`
-	PayPeriodEnd        openapi_types.Date `json:"pay_period_end"`
-	PayPeriodStart      openapi_types.Date `json:"pay_period_start"`
-	TotalDeductions     int                `json:"total_deductions"`
-	TotalReimbursements int                `json:"total_reimbursements"`
-	TotalTaxes          int                `json:"total_taxes"`
+	AccountId   openapi_types.UUID `json:"account_id"`
+	CheckAmount int                `json:"check_amount"`
+	CreatedAt   Timestamp          `json:"created_at"`
+	Currency    string             `json:"currency"`
+	Earnings    []PayLine          `json:"earnings"`
+
+	// EarningsByType The paystub's earnings lines in the written VOE's columns; they add up to gross_pay_amount.
+	EarningsByType    EarningsByType     `json:"earnings_by_type"`
+	EmployerName      string             `json:"employer_name"`
+	ExternalPaystubId string             `json:"external_paystub_id"`
+	GrossPayAmount    int                `json:"gross_pay_amount"`
+	GrossPayYtd       int                `json:"gross_pay_ytd"`
+	Id                openapi_types.UUID `json:"id"`
+	NetPayAmount      int                `json:"net_pay_amount"`
+	NetPayYtd         int                `json:"net_pay_ytd"`
+
+	// OvertimeHours The hours its overtime lines report; null when none does.
+	OvertimeHours  *float64           `json:"overtime_hours"`
+	PayDate        openapi_types.Date `json:"pay_date"`
+	PayPeriodEnd   openapi_types.Date `json:"pay_period_end"`
+	PayPeriodStart openapi_types.Date `json:"pay_period_start"`
+
+	// RegularHours The hours its regular (base) lines report; null when none does.
+	RegularHours        *float64 `json:"regular_hours"`
+	TotalDeductions     int      `json:"total_deductions"`
+	TotalReimbursements int      `json:"total_reimbursements"`
+	TotalTaxes          int      `json:"total_taxes"`
 }
 
 // SearchResult An Employer (response_type employer) or a Platform (response_type platform, with platform_type).
@@ -2296,6 +2448,27 @@ type VerificationReport struct {
 	} `json:"employee"`
 	Employments []ReportEmployment `json:"employments"`
 
+	// FcraNotice The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact).
+	FcraNotice struct {
+		DisputeContact string `json:"dispute_contact"`
+		Text           string `json:"text"`
+	} `json:"fcra_notice"`
+
+	// Flags Points an underwriter should review, empty when none: OVERLAPPING_EMPLOYMENT (two employments at one EIN
+	// overlap), PAY_GAP (no pay for more than twice the pay frequency within the last twelve months),
+	// MISSING_FINAL_PAY (a termination with no paycheck within 31 days), EMPLOYER_ADDRESS_CONFLICT (one employer,
+	// two addresses), DECLINING_INCOME (overtime, bonus or commission more than 5% below the year before) and
+	// W2_MISMATCH (a year's gross pay against its W-2's box 5). The report raises them and decides nothing.
+	Flags []struct {
+		Code VerificationReportFlagsCode `json:"code"`
+
+		// Employment The account id of the employment it concerns.
+		Employment string `json:"employment"`
+
+		// Message What the data shows, in a sentence.
+		Message string `json:"message"`
+	} `json:"flags"`
+
 	// Id The report's id, the same across rebuilds; the PDF's Reference # is {id}-v{version}.
 	Id openapi_types.UUID `json:"id"`
 
@@ -2329,6 +2502,9 @@ type VerificationReport struct {
 		Version     int       `json:"version"`
 	} `json:"versions"`
 }
+
+// VerificationReportFlagsCode defines model for VerificationReport.Flags.Code.
+type VerificationReportFlagsCode string
 
 // VerificationReportPurpose The permissible purpose the request that built this version gave (?purpose=); empty for none. Printed on the PDF.
 type VerificationReportPurpose string

@@ -25,6 +25,8 @@ func (e environment) reports(ctx context.Context, args []string) error {
 	customer := fs.String("customer", "", "the customer's name (may be left out when there is one customer)")
 	mode := fs.String("mode", string(domain.ModeSandbox), "the mode whose data to read")
 	out := fs.String("o", "", "the PDF file to write (readable by you only), or - for standard output")
+	dispute := fs.String("dispute-contact", e.getenv("PAYLINE_DISPUTE_CONTACT"),
+		"whom the report's Fair Credit Reporting Act notice tells the consumer to contact to dispute its data, as serve's --dispute-contact (PAYLINE_DISPUTE_CONTACT)")
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
@@ -43,7 +45,8 @@ func (e environment) reports(ctx context.Context, args []string) error {
 		return err
 	}
 	// No signer is needed to render; no queue, since nothing is written.
-	svc := reports.NewService(storage.NewTransactor(db, nil), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), keys, nil, domain.SystemClock{})
+	svc := reports.NewService(storage.NewTransactor(db, nil), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), keys, nil, domain.SystemClock{}).
+		WithDisputeContact(*dispute)
 	r, pdf, err := svc.Render(ctx, domain.Scope{CustomerID: c.ID, Mode: m}, *endUser, *typ)
 	if err != nil {
 		return err

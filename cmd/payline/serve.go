@@ -62,6 +62,9 @@ type ServeConfig struct {
 	NoIntrospection bool
 	// PrivacyURL is the privacy notice Link's consent screen links to.
 	PrivacyURL string
+	// DisputeContact is whom a verification report's FCRA notice tells
+	// the consumer to contact to dispute its data.
+	DisputeContact string
 	// MaxConcurrent caps the requests served at once, and
 	// MaxConcurrentPerKey those of one key; see rest.Config.
 	MaxConcurrent, MaxConcurrentPerKey int
@@ -377,6 +380,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"this process's name in logs and metrics (PAYLINE_INSTANCE_ID); default the host name and a random suffix")
 	privacy := fs.String("privacy-url", e.getenv("PAYLINE_PRIVACY_URL"),
 		"the privacy notice Link's consent screen links to (PAYLINE_PRIVACY_URL); default Payline's own at /link/v1/privacy")
+	dispute := fs.String("dispute-contact", e.getenv("PAYLINE_DISPUTE_CONTACT"),
+		"whom a verification report's Fair Credit Reporting Act notice tells the consumer to contact to dispute its data, such as \"Acme Verifications, disputes@acme.example, 1-800-555-0199\" (PAYLINE_DISPUTE_CONTACT); default the organization that requested the report")
 	maxConcurrent := fs.Int("max-concurrent", e.integer("PAYLINE_MAX_CONCURRENT", rest.DefaultMaxConcurrent),
 		"requests this instance serves at once before answering 429 SERVER_BUSY (PAYLINE_MAX_CONCURRENT); websockets do not count; negative for no cap")
 	maxPerKey := fs.Int("max-concurrent-per-key", e.integer("PAYLINE_MAX_CONCURRENT_PER_KEY", rest.DefaultMaxConcurrentPerKey),
@@ -447,7 +452,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		Config: ServeConfig{Addr: *addr, DatabaseURL: d.databaseURL, MasterKeyFile: d.masterKeyFile, PreviousMasterKeyFile: d.previousKeyFile, Mode: m,
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
-			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
+			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, DisputeContact: *dispute, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, MaxConcurrentPerAddress: *maxPerAddress, MaxConnsPerAddress: *maxConnsPerAddress, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
 			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, UpstreamRate: *upstreamRate, ReconcileInterval: *reconcileEvery,
 			ConnectorURL: *connectorURL, ConnectorCAFile: *connectorCA, ConnectorsFile: *connectorsFile,

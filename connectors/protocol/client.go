@@ -327,8 +327,8 @@ func (c *Client) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetch
 func (c *Client) fetchPage(ctx context.Context, f *domain.Fetched, req FetchRequest) (*string, error) {
 	if req.Product == domain.ProductPaystubs {
 		var page struct {
-			Data       []domain.Paystub `json:"data"`
-			NextCursor *string          `json:"next_cursor"`
+			Data       paystubList `json:"data"`
+			NextCursor *string     `json:"next_cursor"`
 		}
 		if err := c.call(ctx, http.MethodPost, PathFetch, req, &page); err != nil {
 			return nil, err
@@ -349,6 +349,17 @@ func (c *Client) fetchPage(ctx context.Context, f *domain.Fetched, req FetchRequ
 	return page.NextCursor, nil
 }
 
+// paystubList is a page's paystubs, read by the product codec in one
+// pass (a []domain.Paystub would run the codec once per stub).
+type paystubList []domain.Paystub
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (l *paystubList) UnmarshalJSON(b []byte) error {
+	stubs, err := domain.DecodePaystubs(b)
+	*l = stubs
+	return err
+}
+
 // addPage decodes one page of a product into f.
 func addPage(f *domain.Fetched, product string, data json.RawMessage) error {
 	switch product {
@@ -364,8 +375,7 @@ func addPage(f *domain.Fetched, product string, data json.RawMessage) error {
 		f.Allocations = append(f.Allocations, items...)
 		return err
 	case domain.ProductPaystubs:
-		var items []domain.Paystub
-		err := json.Unmarshal(data, &items)
+		items, err := domain.DecodePaystubs(data)
 		f.Paystubs = append(f.Paystubs, items...)
 		return err
 	case domain.ProductShifts:

@@ -236,7 +236,7 @@ func (s *Server) fetch(ctx context.Context, body []byte) (any, error) {
 	case []domain.DepositAllocation:
 		return page(items, offset)
 	case []domain.Paystub:
-		return page(items, offset)
+		return pageOf(items, offset, domain.PaystubsJSON)
 	case []ShiftItem:
 		return page(items, offset)
 	case []TaxForm:
@@ -282,12 +282,17 @@ func wireOf(product string, f domain.Fetched) (any, bool) {
 
 // page is one page of a list product from offset.
 func page[T any](items []T, offset int) (FetchResponse, error) {
+	return pageOf(items, offset, func(part []T) any { return part })
+}
+
+// pageOf is page, its items written as wire makes them.
+func pageOf[T any](items []T, offset int, wire func([]T) any) (FetchResponse, error) {
 	end := min(offset+pageSize, len(items))
 	part := []T{}
 	if offset < len(items) {
 		part = items[offset:end]
 	}
-	data, err := json.Marshal(part)
+	data, err := json.Marshal(wire(part))
 	if err != nil {
 		return FetchResponse{}, err
 	}

@@ -45,8 +45,11 @@ type Person struct {
 	gapFrom, gapTo time.Time
 	// scenario is the account's sandbox credential scenario and created
 	// the day the account was connected.
-	scenario   string
-	created    time.Time
+	scenario string
+	created  time.Time
+	// bonus is the year-end bonus paid with December's last paycheck,
+	// in cents; 0 for none.
+	bonus      int64
 	anchor     time.Time // a pay date every schedule is counted from
 	employer   string
 	employerAt domain.Address
@@ -116,8 +119,9 @@ func NewPerson(a domain.Account) Person {
 		p.Start = legacyStart
 		p.End = created.AddDate(0, 0, -(45 + r.IntN(300)))
 	case a.Connection == scenarioPayGap:
-		// Six weeks without pay (a leave), ending two to six months ago.
-		p.Frequency = "bi-weekly"
+		// Six weeks without pay (a leave), ending two to six months ago,
+		// in a salaried job, so the gap is all that changes.
+		p.Frequency, p.Hourly = "bi-weekly", false
 		p.gapTo = created.AddDate(0, 0, -(60 + r.IntN(120)))
 		p.gapFrom = p.gapTo.AddDate(0, 0, -42)
 	case a.Connection == scenarioDeclining:
@@ -131,8 +135,14 @@ func NewPerson(a domain.Account) Person {
 	} else {
 		p.Annual = int64(38_000+r.IntN(140_000)) * 100
 	}
-	p.employerAt = domain.Address{Line1: fmt.Sprintf("%d Commerce Pkwy", 1+r.IntN(999)), City: c.city, State: c.state,
+	// One employer has one address, whichever of the end user's accounts
+	// names it.
+	p.employerAt = domain.Address{Line1: fmt.Sprintf("%d Commerce Pkwy", 1+seeded(key+"/address").IntN(999)), City: c.city, State: c.state,
 		PostalCode: c.zip, Country: "US"}
+	// Half the jobs pay a year-end bonus, the same each year.
+	if b := seeded(a.ID + "/bonus"); b.IntN(2) == 0 {
+		p.bonus = int64(20_000 + b.IntN(180_000))
+	}
 	p.employerAt.Raw = fmt.Sprintf("%s, %s, %s %s", p.employerAt.Line1, c.city, c.state, c.zip)
 	return p
 }
@@ -234,11 +244,41 @@ func (p Person) stubRand(pay time.Time) *rand.Rand {
 
 func pct(amount int64, basisPoints int64) int64 { return (amount*basisPoints + 5000) / 10000 }
 
+// lastOfYear reports whether pay is the schedule's last pay date of its
+// year.
+func (p Person) lastOfYear(pay time.Time) bool {
+	after := map[string]int{"weekly": 24, "bi-weekly": 17, "semi-monthly": 16}[p.Frequency]
+	if after == 0 {
+		after = 30
+	}
+	return pay.Month() == time.December && pay.Day() > after
+}
+
+// nthOfYear counts the schedule's pay dates of pay's year before pay.
+func (p Person) nthOfYear(pay time.Time) int {
+	switch p.Frequency {
+	case "weekly":
+		return (pay.YearDay() - 1) / 7
+	case "bi-weekly":
+		return (pay.YearDay() - 1) / 14
+	case "semi-monthly":
+		n := 2 * (int(pay.Month()) - 1)
+		if pay.Day() > 15 {
+			n++
+		}
+		return n
+	}
+	return int(pay.Month()) - 1
+}
+
 // overtimeHours are the overtime hours of one pay date: three stubs in
-// ten carry one to eight hours; for user_declining, four in five before
-// the last twelve months carry four to twelve, and one in four after
-// them one to six, so overtime falls by more than 20% year over year.
-func (p Person) overtimeHours(r *rand.Rand, pay time.Time) int64 {
+// ten carry one to eight hours, drawn from the account and the pay
+// date's place in its year, so each year has the same overtime and its trend is stable;
+// for user_declining, four in five before the last twelve months carry
+// four to twelve, and one in four after them one to six, so overtime
+// falls by more than 20% year over year.
+func (p Person) overtimeHours(pay time.Time) int64 {
+	r := seeded(fmt.Sprintf("%s/overtime/%d", p.AccountID, p.nthOfYear(pay)))
 	if p.scenario != scenarioDeclining {
 		if r.IntN(10) < 3 {
 			return int64(1 + r.IntN(8))
@@ -271,15 +311,15 @@ func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
 		wholeHours := 2080/periodsPerYear(p.Frequency) - int64(r.IntN(5))
 		rate, hours := domain.USD(p.Rate), float64(wholeHours)
 		earnings = append(earnings, domain.PayLine{Name: "Regular", Category: "hourly", Amount: domain.USD(wholeHours * rate.Amount), Hours: &hours, Rate: &rate})
-		if otHours := p.overtimeHours(r, pay); otHours > 0 {
+		if otHours := p.overtimeHours(pay); otHours > 0 {
 			otRate, ot := domain.USD(rate.Amount*3/2), float64(otHours)
 			earnings = append(earnings, domain.PayLine{Name: "Overtime", Category: "overtime", Amount: domain.USD(otHours * otRate.Amount), Hours: &ot, Rate: &otRate})
 		}
 	} else {
 		earnings = append(earnings, domain.PayLine{Name: "Salary", Category: "salary", Amount: domain.USD(p.Annual / periodsPerYear(p.Frequency))})
 	}
-	if pay.Month() == time.December && r.IntN(2) == 0 {
-		earnings = append(earnings, domain.PayLine{Name: "Year-end bonus", Category: "bonus", Amount: domain.USD(int64(20_000 + r.IntN(180_000)))})
+	if p.bonus > 0 && p.lastOfYear(pay) {
+		earnings = append(earnings, domain.PayLine{Name: "Year-end bonus", Category: "bonus", Amount: domain.USD(p.bonus)})
 	}
 	var gross int64
 	for _, e := range earnings {

@@ -12,11 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	connectorpython "payline/examples/connector-python"
 	"regexp"
 	"slices"
 	"strconv"
@@ -71,72 +71,6 @@ func python3(t *testing.T) string {
 		missing(fmt.Sprintf("%s is Python %s, not 3.11+", path, strings.TrimSpace(string(out))))
 	}
 	return path
-}
-
-// logBuffer collects the connector's log lines from its process.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-// startConnector runs connector.py on a free loopback port and waits until
-// it answers a signed capabilities request; the process is killed when the
-// test ends.
-func startConnector(t *testing.T, py string) (string, *logBuffer) {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	logs := &logBuffer{}
-	cmd := exec.Command(py, "connector.py", "--addr", addr, "--pending-seconds", strconv.Itoa(pendingSeconds))
-	cmd.Env = append(os.Environ(), "PAYLINE_CONNECTOR_SECRET="+secret, "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1")
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-		if t.Failed() {
-			t.Logf("the connector's log:\n%s", logs)
-		}
-	})
-	base := "http://" + addr
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		req := signedRequest(t, http.MethodGet, base, protocol.PathCapabilities, nil, secret)
-		if res, err := http.DefaultClient.Do(req); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return base, logs
-			}
-		}
-		select {
-		case <-exited:
-			t.Fatalf("connector.py exited before it answered:\n%s", logs)
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("connector.py did not answer on %s within 15 s:\n%s", addr, logs)
-		}
-	}
 }
 
 // signedRequest is a request signed as Payline signs them.
@@ -224,8 +158,7 @@ func TestPythonUnitTests(t *testing.T) {
 // refusals, and a deadline; then checks every exchange against the
 // protocol's OpenAPI document.
 func TestPythonConnector(t *testing.T) {
-	py := python3(t)
-	base, logs := startConnector(t, py)
+	base, logs := connectorpython.Start(t, connectorpython.Example, secret, "--pending-seconds", strconv.Itoa(pendingSeconds))
 	rec := &recorder{}
 	client, err := protocol.New(protocol.Config{URL: base, Secret: secret, Timeout: 10 * time.Second, HTTP: &http.Client{Transport: rec}})
 	if err != nil {

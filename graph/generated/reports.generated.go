@@ -26,6 +26,8 @@ type AnnualIncomeResolver interface {
 	TotalTaxes(ctx context.Context, obj *domain.AnnualIncome) (*domain.Money, error)
 	Earnings(ctx context.Context, obj *domain.AnnualIncome) ([]*domain.EarningsTotal, error)
 	PaystubCount(ctx context.Context, obj *domain.AnnualIncome) (int, error)
+
+	W2Unsplit(ctx context.Context, obj *domain.AnnualIncome) (*domain.Money, error)
 }
 type AnnualW2Resolver interface {
 	Wages(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error)
@@ -42,11 +44,26 @@ type EarningsByTypeResolver interface {
 type EarningsTotalResolver interface {
 	Amount(ctx context.Context, obj *domain.EarningsTotal) (*domain.Money, error)
 }
+type IncomeTrendResolver interface {
+	Last12Months(ctx context.Context, obj *domain.IncomeTrend) (*domain.Money, error)
+	Prior12Months(ctx context.Context, obj *domain.IncomeTrend) (*domain.Money, error)
+	ChangePercent(ctx context.Context, obj *domain.IncomeTrend) (*int, error)
+}
+type ProjectedIncomeResolver interface {
+	Base(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error)
+	Overtime(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error)
+	Bonus(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error)
+	Commission(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error)
+	Total(ctx context.Context, obj *domain.ProjectedIncome) (*domain.Money, error)
+}
 type ReportCompletenessResolver interface {
 	PaystubsFrom(ctx context.Context, obj *domain.ReportCompleteness) (*string, error)
 	PaystubsTo(ctx context.Context, obj *domain.ReportCompleteness) (*string, error)
 	IdentitySourceAccountID(ctx context.Context, obj *domain.ReportCompleteness) (*string, error)
 	IdentityConflicts(ctx context.Context, obj *domain.ReportCompleteness) ([]string, error)
+}
+type ReportConsentResolver interface {
+	GivenAt(ctx context.Context, obj *domain.ReportConsent) (*time.Time, error)
 }
 type ReportIncomeResolver interface {
 	Compensation(ctx context.Context, obj *domain.ReportIncome) (*domain.Money, error)
@@ -422,6 +439,61 @@ func (ec *executionContext) fieldContext_AnnualIncome_earningsByType(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _AnnualIncome_earningsByTypeBasis(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnnualIncome_earningsByTypeBasis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EarningsByTypeBasis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnnualIncome_earningsByTypeBasis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnnualIncome", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnnualIncome_w2Unsplit(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnnualIncome_w2Unsplit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AnnualIncome().W2Unsplit(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AnnualIncome_w2Unsplit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AnnualIncome",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AnnualIncome_w2(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualIncome) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -788,6 +860,258 @@ func (ec *executionContext) fieldContext_EarningsTotal_amount(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _FcraNotice_text(ctx context.Context, field graphql.CollectedField, obj *domain.FCRANotice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FcraNotice_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FcraNotice_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FcraNotice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FcraNotice_disputeContact(ctx context.Context, field graphql.CollectedField, obj *domain.FCRANotice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FcraNotice_disputeContact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisputeContact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FcraNotice_disputeContact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FcraNotice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IncomeTrend_trend(ctx context.Context, field graphql.CollectedField, obj *domain.IncomeTrend) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncomeTrend_trend(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Trend, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IncomeTrend_trend(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IncomeTrend", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IncomeTrend_last12Months(ctx context.Context, field graphql.CollectedField, obj *domain.IncomeTrend) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncomeTrend_last12Months(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IncomeTrend().Last12Months(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IncomeTrend_last12Months(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IncomeTrend",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IncomeTrend_prior12Months(ctx context.Context, field graphql.CollectedField, obj *domain.IncomeTrend) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncomeTrend_prior12Months(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IncomeTrend().Prior12Months(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IncomeTrend_prior12Months(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IncomeTrend",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IncomeTrend_changePercent(ctx context.Context, field graphql.CollectedField, obj *domain.IncomeTrend) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncomeTrend_changePercent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IncomeTrend().ChangePercent(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IncomeTrend_changePercent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IncomeTrend", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IncomeTrends_overtime(ctx context.Context, field graphql.CollectedField, obj *domain.IncomeTrends) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncomeTrends_overtime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Overtime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.IncomeTrend) graphql.Marshaler {
+			return ec.marshalNIncomeTrend2paylineᚋdomainᚐIncomeTrend(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IncomeTrends_overtime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IncomeTrends",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IncomeTrend(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IncomeTrends_bonus(ctx context.Context, field graphql.CollectedField, obj *domain.IncomeTrends) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncomeTrends_bonus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bonus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.IncomeTrend) graphql.Marshaler {
+			return ec.marshalNIncomeTrend2paylineᚋdomainᚐIncomeTrend(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IncomeTrends_bonus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IncomeTrends",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IncomeTrend(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IncomeTrends_commission(ctx context.Context, field graphql.CollectedField, obj *domain.IncomeTrends) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IncomeTrends_commission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commission, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.IncomeTrend) graphql.Marshaler {
+			return ec.marshalNIncomeTrend2paylineᚋdomainᚐIncomeTrend(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IncomeTrends_commission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IncomeTrends",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IncomeTrend(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PersonName_firstName(ctx context.Context, field graphql.CollectedField, obj *domain.PersonName) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -878,6 +1202,313 @@ func (ec *executionContext) _PersonName_fullName(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_PersonName_fullName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PersonName", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ProjectedIncome_base(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncome_base(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ProjectedIncome().Base(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncome_base(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProjectedIncome",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProjectedIncome_overtime(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncome_overtime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ProjectedIncome().Overtime(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncome_overtime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProjectedIncome",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProjectedIncome_bonus(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncome_bonus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ProjectedIncome().Bonus(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncome_bonus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProjectedIncome",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProjectedIncome_commission(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncome_commission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ProjectedIncome().Commission(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncome_commission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProjectedIncome",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProjectedIncome_total(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncome_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ProjectedIncome().Total(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Money) graphql.Marshaler {
+			return ec.marshalNMoney2ᚖpaylineᚋdomainᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncome_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProjectedIncome",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Money(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProjectedIncome_basis(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncome_basis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Basis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.ProjectedIncomeBasis) graphql.Marshaler {
+			return ec.marshalNProjectedIncomeBasis2paylineᚋdomainᚐProjectedIncomeBasis(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncome_basis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProjectedIncome",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProjectedIncomeBasis(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProjectedIncomeBasis_base(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncomeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncomeBasis_base(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Base, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncomeBasis_base(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProjectedIncomeBasis", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ProjectedIncomeBasis_overtime(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncomeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncomeBasis_overtime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Overtime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncomeBasis_overtime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProjectedIncomeBasis", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ProjectedIncomeBasis_bonus(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncomeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncomeBasis_bonus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bonus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncomeBasis_bonus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProjectedIncomeBasis", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ProjectedIncomeBasis_commission(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncomeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncomeBasis_commission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commission, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncomeBasis_commission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProjectedIncomeBasis", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ProjectedIncomeBasis_total(ctx context.Context, field graphql.CollectedField, obj *domain.ProjectedIncomeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProjectedIncomeBasis_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProjectedIncomeBasis_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProjectedIncomeBasis", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ReportCompleteness_missing(ctx context.Context, field graphql.CollectedField, obj *domain.ReportCompleteness) (ret graphql.Marshaler) {
@@ -1016,6 +1647,52 @@ func (ec *executionContext) _ReportCompleteness_identityConflicts(ctx context.Co
 }
 func (ec *executionContext) fieldContext_ReportCompleteness_identityConflicts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReportCompleteness", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportConsent_givenAt(ctx context.Context, field graphql.CollectedField, obj *domain.ReportConsent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportConsent_givenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ReportConsent().GivenAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportConsent_givenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportConsent", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ReportConsent_textVersion(ctx context.Context, field graphql.CollectedField, obj *domain.ReportConsent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportConsent_textVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TextVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportConsent_textVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportConsent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ReportEmployee_name(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployee) (ret graphql.Marshaler) {
@@ -1523,6 +2200,38 @@ func (ec *executionContext) fieldContext_ReportEmployment_source(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _ReportEmployment_consent(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportEmployment_consent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Consent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.ReportConsent) graphql.Marshaler {
+			return ec.marshalOReportConsent2ᚖpaylineᚋdomainᚐReportConsent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportEmployment_consent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReportEmployment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReportConsent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ReportEmployment_income(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1553,6 +2262,75 @@ func (ec *executionContext) fieldContext_ReportEmployment_income(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ReportFlag_code(ctx context.Context, field graphql.CollectedField, obj *domain.ReportFlag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFlag_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFlag_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFlag", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportFlag_message(ctx context.Context, field graphql.CollectedField, obj *domain.ReportFlag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFlag_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFlag_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFlag", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportFlag_employment(ctx context.Context, field graphql.CollectedField, obj *domain.ReportFlag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFlag_employment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Employment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFlag_employment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFlag", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ReportIncome_payFrequency(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
@@ -1796,6 +2574,93 @@ func (ec *executionContext) _ReportIncome_hoursBasis(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_ReportIncome_hoursBasis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReportIncome", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportIncome_averageWeeklyRegularHours(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportIncome_averageWeeklyRegularHours(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AverageWeeklyRegularHours, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportIncome_averageWeeklyRegularHours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportIncome", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _ReportIncome_projectedIncome(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportIncome_projectedIncome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectedIncome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.ProjectedIncome) graphql.Marshaler {
+			return ec.marshalOProjectedIncome2ᚖpaylineᚋdomainᚐProjectedIncome(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportIncome_projectedIncome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReportIncome",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProjectedIncome(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReportIncome_trends(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportIncome_trends(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Trends, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.IncomeTrends) graphql.Marshaler {
+			return ec.marshalOIncomeTrends2ᚖpaylineᚋdomainᚐIncomeTrends(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportIncome_trends(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReportIncome",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IncomeTrends(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ReportSource_platformId(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
@@ -2340,6 +3205,70 @@ func (ec *executionContext) fieldContext_VerificationReport_completeness(_ conte
 	return fc, nil
 }
 
+func (ec *executionContext) _VerificationReport_flags(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerificationReport_flags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Flags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.ReportFlag) graphql.Marshaler {
+			return ec.marshalNReportFlag2ᚕpaylineᚋdomainᚐReportFlagᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerificationReport_flags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VerificationReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReportFlag(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VerificationReport_fcraNotice(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerificationReport_fcraNotice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FCRANotice, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.FCRANotice) graphql.Marshaler {
+			return ec.marshalNFcraNotice2paylineᚋdomainᚐFCRANotice(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerificationReport_fcraNotice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VerificationReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FcraNotice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _VerificationReport_downloadUrl(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2747,6 +3676,49 @@ func (ec *executionContext) _AnnualIncome(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "earningsByTypeBasis":
+			out.Values[i] = ec._AnnualIncome_earningsByTypeBasis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "w2Unsplit":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AnnualIncome_w2Unsplit(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "w2":
 			out.Values[i] = ec._AnnualIncome_w2(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -3224,6 +4196,249 @@ func (ec *executionContext) _EarningsTotal(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var fcraNoticeImplementors = []string{"FcraNotice"}
+
+func (ec *executionContext) _FcraNotice(ctx context.Context, sel ast.SelectionSet, obj *domain.FCRANotice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fcraNoticeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FcraNotice")
+		case "text":
+			out.Values[i] = ec._FcraNotice_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "disputeContact":
+			out.Values[i] = ec._FcraNotice_disputeContact(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var incomeTrendImplementors = []string{"IncomeTrend"}
+
+func (ec *executionContext) _IncomeTrend(ctx context.Context, sel ast.SelectionSet, obj *domain.IncomeTrend) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, incomeTrendImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IncomeTrend")
+		case "trend":
+			out.Values[i] = ec._IncomeTrend_trend(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "last12Months":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IncomeTrend_last12Months(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "prior12Months":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IncomeTrend_prior12Months(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changePercent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._IncomeTrend_changePercent(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var incomeTrendsImplementors = []string{"IncomeTrends"}
+
+func (ec *executionContext) _IncomeTrends(ctx context.Context, sel ast.SelectionSet, obj *domain.IncomeTrends) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, incomeTrendsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IncomeTrends")
+		case "overtime":
+			out.Values[i] = ec._IncomeTrends_overtime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bonus":
+			out.Values[i] = ec._IncomeTrends_bonus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commission":
+			out.Values[i] = ec._IncomeTrends_commission(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var personNameImplementors = []string{"PersonName"}
 
 func (ec *executionContext) _PersonName(ctx context.Context, sel ast.SelectionSet, obj *domain.PersonName) graphql.Marshaler {
@@ -3253,6 +4468,292 @@ func (ec *executionContext) _PersonName(ctx context.Context, sel ast.SelectionSe
 			}
 		case "fullName":
 			out.Values[i] = ec._PersonName_fullName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var projectedIncomeImplementors = []string{"ProjectedIncome"}
+
+func (ec *executionContext) _ProjectedIncome(ctx context.Context, sel ast.SelectionSet, obj *domain.ProjectedIncome) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, projectedIncomeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProjectedIncome")
+		case "base":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ProjectedIncome_base(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "overtime":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ProjectedIncome_overtime(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "bonus":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ProjectedIncome_bonus(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commission":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ProjectedIncome_commission(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "total":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ProjectedIncome_total(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "basis":
+			out.Values[i] = ec._ProjectedIncome_basis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var projectedIncomeBasisImplementors = []string{"ProjectedIncomeBasis"}
+
+func (ec *executionContext) _ProjectedIncomeBasis(ctx context.Context, sel ast.SelectionSet, obj *domain.ProjectedIncomeBasis) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, projectedIncomeBasisImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProjectedIncomeBasis")
+		case "base":
+			out.Values[i] = ec._ProjectedIncomeBasis_base(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "overtime":
+			out.Values[i] = ec._ProjectedIncomeBasis_overtime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bonus":
+			out.Values[i] = ec._ProjectedIncomeBasis_bonus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commission":
+			out.Values[i] = ec._ProjectedIncomeBasis_commission(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._ProjectedIncomeBasis_total(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -3472,6 +4973,82 @@ func (ec *executionContext) _ReportCompleteness(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var reportConsentImplementors = []string{"ReportConsent"}
+
+func (ec *executionContext) _ReportConsent(ctx context.Context, sel ast.SelectionSet, obj *domain.ReportConsent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reportConsentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReportConsent")
+		case "givenAt":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ReportConsent_givenAt(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "textVersion":
+			out.Values[i] = ec._ReportConsent_textVersion(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var reportEmployeeImplementors = []string{"ReportEmployee"}
 
 func (ec *executionContext) _ReportEmployee(ctx context.Context, sel ast.SelectionSet, obj *domain.ReportEmployee) graphql.Marshaler {
@@ -3617,9 +5194,62 @@ func (ec *executionContext) _ReportEmployment(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "consent":
+			out.Values[i] = ec._ReportEmployment_consent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "income":
 			out.Values[i] = ec._ReportEmployment_income(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reportFlagImplementors = []string{"ReportFlag"}
+
+func (ec *executionContext) _ReportFlag(ctx context.Context, sel ast.SelectionSet, obj *domain.ReportFlag) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reportFlagImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReportFlag")
+		case "code":
+			out.Values[i] = ec._ReportFlag_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._ReportFlag_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "employment":
+			out.Values[i] = ec._ReportFlag_employment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -3797,6 +5427,21 @@ func (ec *executionContext) _ReportIncome(ctx context.Context, sel ast.Selection
 		case "hoursBasis":
 			out.Values[i] = ec._ReportIncome_hoursBasis(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "averageWeeklyRegularHours":
+			out.Values[i] = ec._ReportIncome_averageWeeklyRegularHours(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "projectedIncome":
+			out.Values[i] = ec._ReportIncome_projectedIncome(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "trends":
+			out.Values[i] = ec._ReportIncome_trends(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -4272,6 +5917,16 @@ func (ec *executionContext) _VerificationReport(ctx context.Context, sel ast.Sel
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "flags":
+			out.Values[i] = ec._VerificationReport_flags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fcraNotice":
+			out.Values[i] = ec._VerificationReport_fcraNotice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "downloadUrl":
 			field := field
 
@@ -4473,6 +6128,16 @@ func (ec *executionContext) marshalNEarningsByType2paylineᚋdomainᚐEarningsBy
 	return ec._EarningsByType(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNEarningsByType2ᚖpaylineᚋdomainᚐEarningsByType(ctx context.Context, sel ast.SelectionSet, v *domain.EarningsByType) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EarningsByType(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNEarningsTotal2ᚕᚖpaylineᚋdomainᚐEarningsTotalᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.EarningsTotal) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -4499,8 +6164,20 @@ func (ec *executionContext) marshalNEarningsTotal2ᚖpaylineᚋdomainᚐEarnings
 	return ec._EarningsTotal(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNFcraNotice2paylineᚋdomainᚐFCRANotice(ctx context.Context, sel ast.SelectionSet, v domain.FCRANotice) graphql.Marshaler {
+	return ec._FcraNotice(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNIncomeTrend2paylineᚋdomainᚐIncomeTrend(ctx context.Context, sel ast.SelectionSet, v domain.IncomeTrend) graphql.Marshaler {
+	return ec._IncomeTrend(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNPersonName2paylineᚋdomainᚐPersonName(ctx context.Context, sel ast.SelectionSet, v domain.PersonName) graphql.Marshaler {
 	return ec._PersonName(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNProjectedIncomeBasis2paylineᚋdomainᚐProjectedIncomeBasis(ctx context.Context, sel ast.SelectionSet, v domain.ProjectedIncomeBasis) graphql.Marshaler {
+	return ec._ProjectedIncomeBasis(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNReportCompleteness2paylineᚋdomainᚐReportCompleteness(ctx context.Context, sel ast.SelectionSet, v domain.ReportCompleteness) graphql.Marshaler {
@@ -4520,6 +6197,26 @@ func (ec *executionContext) marshalNReportEmployment2ᚕpaylineᚋdomainᚐRepor
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNReportEmployment2paylineᚋdomainᚐReportEmployment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReportFlag2paylineᚋdomainᚐReportFlag(ctx context.Context, sel ast.SelectionSet, v domain.ReportFlag) graphql.Marshaler {
+	return ec._ReportFlag(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNReportFlag2ᚕpaylineᚋdomainᚐReportFlagᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.ReportFlag) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReportFlag2paylineᚋdomainᚐReportFlag(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -4570,6 +6267,27 @@ func (ec *executionContext) marshalOAnnualW22ᚖpaylineᚋdomainᚐAnnualW2(ctx 
 		return graphql.Null
 	}
 	return ec._AnnualW2(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOIncomeTrends2ᚖpaylineᚋdomainᚐIncomeTrends(ctx context.Context, sel ast.SelectionSet, v *domain.IncomeTrends) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._IncomeTrends(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOProjectedIncome2ᚖpaylineᚋdomainᚐProjectedIncome(ctx context.Context, sel ast.SelectionSet, v *domain.ProjectedIncome) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ProjectedIncome(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOReportConsent2ᚖpaylineᚋdomainᚐReportConsent(ctx context.Context, sel ast.SelectionSet, v *domain.ReportConsent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ReportConsent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOReportIncome2ᚖpaylineᚋdomainᚐReportIncome(ctx context.Context, sel ast.SelectionSet, v *domain.ReportIncome) graphql.Marshaler {

@@ -32,14 +32,18 @@ type ResolverRoot interface {
 	EarningsTotal() EarningsTotalResolver
 	Employer() EmployerResolver
 	EndUser() EndUserResolver
+	IncomeTrend() IncomeTrendResolver
 	Job() JobResolver
 	JobAllocation() JobAllocationResolver
 	JobParams() JobParamsResolver
 	LinkToken() LinkTokenResolver
 	Mutation() MutationResolver
+	Paystub() PaystubResolver
 	Platform() PlatformResolver
+	ProjectedIncome() ProjectedIncomeResolver
 	Query() QueryResolver
 	ReportCompleteness() ReportCompletenessResolver
+	ReportConsent() ReportConsentResolver
 	ReportIncome() ReportIncomeResolver
 	ReportSource() ReportSourceResolver
 	ReportVersion() ReportVersionResolver
@@ -111,6 +115,7 @@ type ComplexityRoot struct {
 		Basis               func(childComplexity int) int
 		Earnings            func(childComplexity int) int
 		EarningsByType      func(childComplexity int) int
+		EarningsByTypeBasis func(childComplexity int) int
 		FirstPayDate        func(childComplexity int) int
 		GrossPay            func(childComplexity int) int
 		NetPay              func(childComplexity int) int
@@ -120,6 +125,7 @@ type ComplexityRoot struct {
 		TotalReimbursements func(childComplexity int) int
 		TotalTaxes          func(childComplexity int) int
 		W2                  func(childComplexity int) int
+		W2Unsplit           func(childComplexity int) int
 		Year                func(childComplexity int) int
 	}
 
@@ -268,6 +274,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	FcraNotice struct {
+		DisputeContact func(childComplexity int) int
+		Text           func(childComplexity int) int
+	}
+
 	Identity struct {
 		Address      func(childComplexity int) int
 		DateOfBirth  func(childComplexity int) int
@@ -281,6 +292,19 @@ type ComplexityRoot struct {
 		CompensationAmount func(childComplexity int) int
 		CompensationUnit   func(childComplexity int) int
 		PayFrequency       func(childComplexity int) int
+	}
+
+	IncomeTrend struct {
+		ChangePercent func(childComplexity int) int
+		Last12Months  func(childComplexity int) int
+		Prior12Months func(childComplexity int) int
+		Trend         func(childComplexity int) int
+	}
+
+	IncomeTrends struct {
+		Bonus      func(childComplexity int) int
+		Commission func(childComplexity int) int
+		Overtime   func(childComplexity int) int
 	}
 
 	Job struct {
@@ -432,6 +456,7 @@ type ComplexityRoot struct {
 		CreatedAt           func(childComplexity int) int
 		Deductions          func(childComplexity int) int
 		Earnings            func(childComplexity int) int
+		EarningsByType      func(childComplexity int) int
 		EmployerName        func(childComplexity int) int
 		ExternalPaystubID   func(childComplexity int) int
 		GrossPayAmount      func(childComplexity int) int
@@ -439,9 +464,11 @@ type ComplexityRoot struct {
 		ID                  func(childComplexity int) int
 		NetPayAmount        func(childComplexity int) int
 		NetPayYTD           func(childComplexity int) int
+		OvertimeHours       func(childComplexity int) int
 		PayDate             func(childComplexity int) int
 		PayPeriodEnd        func(childComplexity int) int
 		PayPeriodStart      func(childComplexity int) int
+		RegularHours        func(childComplexity int) int
 		Taxes               func(childComplexity int) int
 		TotalDeductions     func(childComplexity int) int
 		TotalReimbursements func(childComplexity int) int
@@ -508,6 +535,23 @@ type ComplexityRoot struct {
 		Product func(childComplexity int) int
 	}
 
+	ProjectedIncome struct {
+		Base       func(childComplexity int) int
+		Basis      func(childComplexity int) int
+		Bonus      func(childComplexity int) int
+		Commission func(childComplexity int) int
+		Overtime   func(childComplexity int) int
+		Total      func(childComplexity int) int
+	}
+
+	ProjectedIncomeBasis struct {
+		Base       func(childComplexity int) int
+		Bonus      func(childComplexity int) int
+		Commission func(childComplexity int) int
+		Overtime   func(childComplexity int) int
+		Total      func(childComplexity int) int
+	}
+
 	Query struct {
 		Account       func(childComplexity int, id string) int
 		Accounts      func(childComplexity int, filter *model.AccountFilter, first *int, after *string, last *int, before *string) int
@@ -548,6 +592,11 @@ type ComplexityRoot struct {
 		PaystubsTo              func(childComplexity int) int
 	}
 
+	ReportConsent struct {
+		GivenAt     func(childComplexity int) int
+		TextVersion func(childComplexity int) int
+	}
+
 	ReportEmployee struct {
 		Address      func(childComplexity int) int
 		DateOfBirth  func(childComplexity int) int
@@ -558,6 +607,7 @@ type ComplexityRoot struct {
 
 	ReportEmployment struct {
 		AccountID                func(childComplexity int) int
+		Consent                  func(childComplexity int) int
 		EmployerAddress          func(childComplexity int) int
 		EmployerEIN              func(childComplexity int) int
 		EmployerName             func(childComplexity int) int
@@ -575,16 +625,25 @@ type ComplexityRoot struct {
 		Title                    func(childComplexity int) int
 	}
 
+	ReportFlag struct {
+		Code       func(childComplexity int) int
+		Employment func(childComplexity int) int
+		Message    func(childComplexity int) int
+	}
+
 	ReportIncome struct {
-		AnnualIncomes         func(childComplexity int) int
-		AverageWeeklyHours    func(childComplexity int) int
-		Compensation          func(childComplexity int) int
-		CompensationUnit      func(childComplexity int) int
-		HoursBasis            func(childComplexity int) int
-		PayFrequency          func(childComplexity int) int
-		Paystubs              func(childComplexity int) int
-		ProjectedAnnualIncome func(childComplexity int) int
-		ProjectionBasis       func(childComplexity int) int
+		AnnualIncomes             func(childComplexity int) int
+		AverageWeeklyHours        func(childComplexity int) int
+		AverageWeeklyRegularHours func(childComplexity int) int
+		Compensation              func(childComplexity int) int
+		CompensationUnit          func(childComplexity int) int
+		HoursBasis                func(childComplexity int) int
+		PayFrequency              func(childComplexity int) int
+		Paystubs                  func(childComplexity int) int
+		ProjectedAnnualIncome     func(childComplexity int) int
+		ProjectedIncome           func(childComplexity int) int
+		ProjectionBasis           func(childComplexity int) int
+		Trends                    func(childComplexity int) int
 	}
 
 	ReportSource struct {
@@ -659,6 +718,8 @@ type ComplexityRoot struct {
 		DownloadURLExpiration func(childComplexity int) int
 		Employee              func(childComplexity int) int
 		Employments           func(childComplexity int) int
+		FCRANotice            func(childComplexity int) int
+		Flags                 func(childComplexity int) int
 		ID                    func(childComplexity int) int
 		PermissiblePurpose    func(childComplexity int) int
 		Purpose               func(childComplexity int) int
@@ -1023,6 +1084,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AnnualIncome.EarningsByType(childComplexity), true
+	case "AnnualIncome.earningsByTypeBasis":
+		if e.ComplexityRoot.AnnualIncome.EarningsByTypeBasis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.EarningsByTypeBasis(childComplexity), true
 	case "AnnualIncome.firstPayDate":
 		if e.ComplexityRoot.AnnualIncome.FirstPayDate == nil {
 			break
@@ -1077,6 +1144,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AnnualIncome.W2(childComplexity), true
+	case "AnnualIncome.w2Unsplit":
+		if e.ComplexityRoot.AnnualIncome.W2Unsplit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualIncome.W2Unsplit(childComplexity), true
 	case "AnnualIncome.year":
 		if e.ComplexityRoot.AnnualIncome.Year == nil {
 			break
@@ -1658,6 +1731,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EndUserEdge.Node(childComplexity), true
 
+	case "FcraNotice.disputeContact":
+		if e.ComplexityRoot.FcraNotice.DisputeContact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FcraNotice.DisputeContact(childComplexity), true
+	case "FcraNotice.text":
+		if e.ComplexityRoot.FcraNotice.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FcraNotice.Text(childComplexity), true
+
 	case "Identity.address":
 		if e.ComplexityRoot.Identity.Address == nil {
 			break
@@ -1713,6 +1799,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Income.PayFrequency(childComplexity), true
+
+	case "IncomeTrend.changePercent":
+		if e.ComplexityRoot.IncomeTrend.ChangePercent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncomeTrend.ChangePercent(childComplexity), true
+	case "IncomeTrend.last12Months":
+		if e.ComplexityRoot.IncomeTrend.Last12Months == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncomeTrend.Last12Months(childComplexity), true
+	case "IncomeTrend.prior12Months":
+		if e.ComplexityRoot.IncomeTrend.Prior12Months == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncomeTrend.Prior12Months(childComplexity), true
+	case "IncomeTrend.trend":
+		if e.ComplexityRoot.IncomeTrend.Trend == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncomeTrend.Trend(childComplexity), true
+
+	case "IncomeTrends.bonus":
+		if e.ComplexityRoot.IncomeTrends.Bonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncomeTrends.Bonus(childComplexity), true
+	case "IncomeTrends.commission":
+		if e.ComplexityRoot.IncomeTrends.Commission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncomeTrends.Commission(childComplexity), true
+	case "IncomeTrends.overtime":
+		if e.ComplexityRoot.IncomeTrends.Overtime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncomeTrends.Overtime(childComplexity), true
 
 	case "Job.account":
 		if e.ComplexityRoot.Job.Account == nil {
@@ -2393,6 +2523,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Paystub.Earnings(childComplexity), true
+	case "Paystub.earningsByType":
+		if e.ComplexityRoot.Paystub.EarningsByType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.EarningsByType(childComplexity), true
 	case "Paystub.employerName":
 		if e.ComplexityRoot.Paystub.EmployerName == nil {
 			break
@@ -2435,6 +2571,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Paystub.NetPayYTD(childComplexity), true
+	case "Paystub.overtimeHours":
+		if e.ComplexityRoot.Paystub.OvertimeHours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.OvertimeHours(childComplexity), true
 	case "Paystub.payDate":
 		if e.ComplexityRoot.Paystub.PayDate == nil {
 			break
@@ -2453,6 +2595,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Paystub.PayPeriodStart(childComplexity), true
+	case "Paystub.regularHours":
+		if e.ComplexityRoot.Paystub.RegularHours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Paystub.RegularHours(childComplexity), true
 	case "Paystub.taxes":
 		if e.ComplexityRoot.Paystub.Taxes == nil {
 			break
@@ -2701,6 +2849,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ProductTime.Product(childComplexity), true
+
+	case "ProjectedIncome.base":
+		if e.ComplexityRoot.ProjectedIncome.Base == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncome.Base(childComplexity), true
+	case "ProjectedIncome.basis":
+		if e.ComplexityRoot.ProjectedIncome.Basis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncome.Basis(childComplexity), true
+	case "ProjectedIncome.bonus":
+		if e.ComplexityRoot.ProjectedIncome.Bonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncome.Bonus(childComplexity), true
+	case "ProjectedIncome.commission":
+		if e.ComplexityRoot.ProjectedIncome.Commission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncome.Commission(childComplexity), true
+	case "ProjectedIncome.overtime":
+		if e.ComplexityRoot.ProjectedIncome.Overtime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncome.Overtime(childComplexity), true
+	case "ProjectedIncome.total":
+		if e.ComplexityRoot.ProjectedIncome.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncome.Total(childComplexity), true
+
+	case "ProjectedIncomeBasis.base":
+		if e.ComplexityRoot.ProjectedIncomeBasis.Base == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncomeBasis.Base(childComplexity), true
+	case "ProjectedIncomeBasis.bonus":
+		if e.ComplexityRoot.ProjectedIncomeBasis.Bonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncomeBasis.Bonus(childComplexity), true
+	case "ProjectedIncomeBasis.commission":
+		if e.ComplexityRoot.ProjectedIncomeBasis.Commission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncomeBasis.Commission(childComplexity), true
+	case "ProjectedIncomeBasis.overtime":
+		if e.ComplexityRoot.ProjectedIncomeBasis.Overtime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncomeBasis.Overtime(childComplexity), true
+	case "ProjectedIncomeBasis.total":
+		if e.ComplexityRoot.ProjectedIncomeBasis.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProjectedIncomeBasis.Total(childComplexity), true
 
 	case "Query.account":
 		if e.ComplexityRoot.Query.Account == nil {
@@ -2982,6 +3198,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReportCompleteness.PaystubsTo(childComplexity), true
 
+	case "ReportConsent.givenAt":
+		if e.ComplexityRoot.ReportConsent.GivenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportConsent.GivenAt(childComplexity), true
+	case "ReportConsent.textVersion":
+		if e.ComplexityRoot.ReportConsent.TextVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportConsent.TextVersion(childComplexity), true
+
 	case "ReportEmployee.address":
 		if e.ComplexityRoot.ReportEmployee.Address == nil {
 			break
@@ -3019,6 +3248,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportEmployment.AccountID(childComplexity), true
+	case "ReportEmployment.consent":
+		if e.ComplexityRoot.ReportEmployment.Consent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportEmployment.Consent(childComplexity), true
 	case "ReportEmployment.employerAddress":
 		if e.ComplexityRoot.ReportEmployment.EmployerAddress == nil {
 			break
@@ -3110,6 +3345,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReportEmployment.Title(childComplexity), true
 
+	case "ReportFlag.code":
+		if e.ComplexityRoot.ReportFlag.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFlag.Code(childComplexity), true
+	case "ReportFlag.employment":
+		if e.ComplexityRoot.ReportFlag.Employment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFlag.Employment(childComplexity), true
+	case "ReportFlag.message":
+		if e.ComplexityRoot.ReportFlag.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFlag.Message(childComplexity), true
+
 	case "ReportIncome.annualIncomes":
 		if e.ComplexityRoot.ReportIncome.AnnualIncomes == nil {
 			break
@@ -3122,6 +3376,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportIncome.AverageWeeklyHours(childComplexity), true
+	case "ReportIncome.averageWeeklyRegularHours":
+		if e.ComplexityRoot.ReportIncome.AverageWeeklyRegularHours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.AverageWeeklyRegularHours(childComplexity), true
 	case "ReportIncome.compensation":
 		if e.ComplexityRoot.ReportIncome.Compensation == nil {
 			break
@@ -3158,12 +3418,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportIncome.ProjectedAnnualIncome(childComplexity), true
+	case "ReportIncome.projectedIncome":
+		if e.ComplexityRoot.ReportIncome.ProjectedIncome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.ProjectedIncome(childComplexity), true
 	case "ReportIncome.projectionBasis":
 		if e.ComplexityRoot.ReportIncome.ProjectionBasis == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ReportIncome.ProjectionBasis(childComplexity), true
+	case "ReportIncome.trends":
+		if e.ComplexityRoot.ReportIncome.Trends == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportIncome.Trends(childComplexity), true
 
 	case "ReportSource.dataAsOf":
 		if e.ComplexityRoot.ReportSource.DataAsOf == nil {
@@ -3431,6 +3703,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.Employments(childComplexity), true
+	case "VerificationReport.fcraNotice":
+		if e.ComplexityRoot.VerificationReport.FCRANotice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.FCRANotice(childComplexity), true
+	case "VerificationReport.flags":
+		if e.ComplexityRoot.VerificationReport.Flags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Flags(childComplexity), true
 	case "VerificationReport.id":
 		if e.ComplexityRoot.VerificationReport.ID == nil {
 			break
@@ -4392,6 +4676,12 @@ type Paystub implements Node {
   deductions: [PayLine!]!
   "When Payline stored it."
   createdAt: Time!
+  "The earning lines in the written VOE's columns (base, overtime, bonus, commission, other), adding up to grossPay."
+  earningsByType: EarningsByType!
+  "The hours the regular (base) earning lines report; null when none does."
+  regularHours: Float
+  "The hours the overtime earning lines report; null when none does."
+  overtimeHours: Float
 }
 
 "One edge of a list of paystubs."
@@ -5529,11 +5819,11 @@ type VerificationReport {
   "What the request that built this version gave; empty for none."
   trackingId: String!
   "The permissible purpose the request that built this version gave (credit_application, employment, ...); empty for none."
-  purpose: String!
+  purpose: String! @deprecated(reason: "Use permissiblePurpose instead.")
   "Earlier builds still kept, newest first, each with a fresh link to its own PDF."
   versions: [ReportVersion!]!
   "voie (income and employment) or voe (employment only)."
-  reportType: String!
+  reportType: String! @deprecated(reason: "Use type instead.")
   "When the underlying data last changed."
   updatedAt: Time!
   "When the report was last built."
@@ -5544,6 +5834,10 @@ type VerificationReport {
   employments: [ReportEmployment!]!
   "What the report could and could not draw from source data."
   completeness: ReportCompleteness!
+  "Points an underwriter should review (overlapping employments, pay gaps, a missing final paycheck, an employer with two addresses, declining variable income, a W-2 that disagrees); empty when none. The report raises them and decides nothing."
+  flags: [ReportFlag!]!
+  "The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the report's data."
+  fcraNotice: FcraNotice!
   "A signed link to this build's PDF, valid until downloadUrlExpiration; no secret needed."
   downloadUrl: String!
   "When downloadUrl stops working; ask again for a fresh one."
@@ -5608,6 +5902,8 @@ type ReportEmployment {
   employerEin: String
   "Where this employment's figures came from."
   source: ReportSource!
+  "When the end user agreed in Link to share this account, and to which consent text; null when Link recorded none."
+  consent: ReportConsent
   "VOIE only."
   income: ReportIncome
 }
@@ -5632,6 +5928,90 @@ type ReportIncome {
   averageWeeklyHours: Float
   "Which paystubs the average comes from, in words."
   hoursBasis: String!
+  "The regular (not overtime) hours of the same paystubs, per week: what an hourly base is projected from; null when they report none."
+  averageWeeklyRegularHours: Float
+  "A current employment's pay over a year by type, each figure with its basis; null for one that ended or without a rate. projectedAnnualIncome is its total."
+  projectedIncome: ProjectedIncome
+  "Each kind of variable income over the last twelve months against the twelve before; null for an employment that ended."
+  trends: IncomeTrends
+}
+
+"A current employment's pay over a year by type, in cents rounded half up."
+type ProjectedIncome {
+  "The salary, or the hourly rate × the average regular hours a week over the last 52 weeks of paystubs × 52."
+  base: Money!
+  "The last 24 months' overtime halved (the whole history annualized when it is shorter)."
+  overtime: Money!
+  "The last 24 months' bonuses halved (the whole history annualized when it is shorter)."
+  bonus: Money!
+  "The last 24 months' commissions halved (the whole history annualized when it is shorter)."
+  commission: Money!
+  "The sum of the four."
+  total: Money!
+  "How each figure was derived, in words."
+  basis: ProjectedIncomeBasis!
+}
+
+"How each projected figure was derived, in words."
+type ProjectedIncomeBasis {
+  "How the base was derived."
+  base: String!
+  "How the overtime was derived."
+  overtime: String!
+  "How the bonus was derived."
+  bonus: String!
+  "How the commission was derived."
+  commission: String!
+  "How the total was derived."
+  total: String!
+}
+
+"The trend of each kind of variable income."
+type IncomeTrends {
+  "Overtime pay."
+  overtime: IncomeTrend!
+  "Bonuses."
+  bonus: IncomeTrend!
+  "Commissions."
+  commission: IncomeTrend!
+}
+
+"One kind of variable income over the last twelve months against the twelve before."
+type IncomeTrend {
+  "increasing, stable (within ±5%), declining, none (paid in neither span) or unknown (the paystubs do not reach back 24 months)."
+  trend: String!
+  "Paid in the last twelve months."
+  last12Months: Money!
+  "Paid in the twelve months before."
+  prior12Months: Money!
+  "The change in whole percent; null when the earlier span had none or is not covered."
+  changePercent: Int
+}
+
+"A point a verification report raises for an underwriter to review."
+type ReportFlag {
+  "OVERLAPPING_EMPLOYMENT, PAY_GAP, MISSING_FINAL_PAY, EMPLOYER_ADDRESS_CONFLICT, DECLINING_INCOME or W2_MISMATCH."
+  code: String!
+  "What the data shows, in a sentence."
+  message: String!
+  "The account id of the employment it concerns."
+  employment: String!
+}
+
+"The end user's consent, given in Link, to share an account's data."
+type ReportConsent {
+  "When they agreed."
+  givenAt: Time!
+  "The version of the consent text they read."
+  textVersion: String!
+}
+
+"The consumer's rights under the Fair Credit Reporting Act, as a report tells them."
+type FcraNotice {
+  "The notice, in words a consumer reads."
+  text: String!
+  "Whom to contact to dispute the report's data (the operator's --dispute-contact)."
+  disputeContact: String!
 }
 
 "One calendar year of an employment's paystubs, summed."
@@ -5660,6 +6040,10 @@ type AnnualIncome {
   partial: Boolean!
   "The year's earnings in the written VOE's columns."
   earningsByType: EarningsByType!
+  "What earningsByType covers: paystubs (every paystub of the year) or paystubs_read (only those read, from firstPayDate)."
+  earningsByTypeBasis: String!
+  "For a year read from mid-year with a W-2: its box 5 less the earnings the paystubs read split, the pay no source splits by type; null otherwise."
+  w2Unsplit: Money
   "The year's W-2 beside its paystubs; null without one."
   w2: AnnualW2
 }
@@ -6031,6 +6415,10 @@ func (ec *executionContext) childFields_AnnualIncome(ctx context.Context, field 
 		return ec.fieldContext_AnnualIncome_partial(ctx, field)
 	case "earningsByType":
 		return ec.fieldContext_AnnualIncome_earningsByType(ctx, field)
+	case "earningsByTypeBasis":
+		return ec.fieldContext_AnnualIncome_earningsByTypeBasis(ctx, field)
+	case "w2Unsplit":
+		return ec.fieldContext_AnnualIncome_w2Unsplit(ctx, field)
 	case "w2":
 		return ec.fieldContext_AnnualIncome_w2(ctx, field)
 	}
@@ -6327,6 +6715,16 @@ func (ec *executionContext) childFields_EndUserEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type EndUserEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_FcraNotice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "text":
+		return ec.fieldContext_FcraNotice_text(ctx, field)
+	case "disputeContact":
+		return ec.fieldContext_FcraNotice_disputeContact(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FcraNotice", field.Name)
+}
+
 func (ec *executionContext) childFields_Identity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "fullName":
@@ -6355,6 +6753,32 @@ func (ec *executionContext) childFields_Income(ctx context.Context, field graphq
 		return ec.fieldContext_Income_payFrequency(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Income", field.Name)
+}
+
+func (ec *executionContext) childFields_IncomeTrend(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "trend":
+		return ec.fieldContext_IncomeTrend_trend(ctx, field)
+	case "last12Months":
+		return ec.fieldContext_IncomeTrend_last12Months(ctx, field)
+	case "prior12Months":
+		return ec.fieldContext_IncomeTrend_prior12Months(ctx, field)
+	case "changePercent":
+		return ec.fieldContext_IncomeTrend_changePercent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IncomeTrend", field.Name)
+}
+
+func (ec *executionContext) childFields_IncomeTrends(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "overtime":
+		return ec.fieldContext_IncomeTrends_overtime(ctx, field)
+	case "bonus":
+		return ec.fieldContext_IncomeTrends_bonus(ctx, field)
+	case "commission":
+		return ec.fieldContext_IncomeTrends_commission(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IncomeTrends", field.Name)
 }
 
 func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6645,6 +7069,12 @@ func (ec *executionContext) childFields_Paystub(ctx context.Context, field graph
 		return ec.fieldContext_Paystub_deductions(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Paystub_createdAt(ctx, field)
+	case "earningsByType":
+		return ec.fieldContext_Paystub_earningsByType(ctx, field)
+	case "regularHours":
+		return ec.fieldContext_Paystub_regularHours(ctx, field)
+	case "overtimeHours":
+		return ec.fieldContext_Paystub_overtimeHours(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Paystub", field.Name)
 }
@@ -6769,6 +7199,40 @@ func (ec *executionContext) childFields_ProductTime(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type ProductTime", field.Name)
 }
 
+func (ec *executionContext) childFields_ProjectedIncome(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "base":
+		return ec.fieldContext_ProjectedIncome_base(ctx, field)
+	case "overtime":
+		return ec.fieldContext_ProjectedIncome_overtime(ctx, field)
+	case "bonus":
+		return ec.fieldContext_ProjectedIncome_bonus(ctx, field)
+	case "commission":
+		return ec.fieldContext_ProjectedIncome_commission(ctx, field)
+	case "total":
+		return ec.fieldContext_ProjectedIncome_total(ctx, field)
+	case "basis":
+		return ec.fieldContext_ProjectedIncome_basis(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProjectedIncome", field.Name)
+}
+
+func (ec *executionContext) childFields_ProjectedIncomeBasis(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "base":
+		return ec.fieldContext_ProjectedIncomeBasis_base(ctx, field)
+	case "overtime":
+		return ec.fieldContext_ProjectedIncomeBasis_overtime(ctx, field)
+	case "bonus":
+		return ec.fieldContext_ProjectedIncomeBasis_bonus(ctx, field)
+	case "commission":
+		return ec.fieldContext_ProjectedIncomeBasis_commission(ctx, field)
+	case "total":
+		return ec.fieldContext_ProjectedIncomeBasis_total(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProjectedIncomeBasis", field.Name)
+}
+
 func (ec *executionContext) childFields_RateLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "cost":
@@ -6801,6 +7265,16 @@ func (ec *executionContext) childFields_ReportCompleteness(ctx context.Context, 
 		return ec.fieldContext_ReportCompleteness_identityConflicts(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ReportCompleteness", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportConsent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "givenAt":
+		return ec.fieldContext_ReportConsent_givenAt(ctx, field)
+	case "textVersion":
+		return ec.fieldContext_ReportConsent_textVersion(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportConsent", field.Name)
 }
 
 func (ec *executionContext) childFields_ReportEmployee(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6851,10 +7325,24 @@ func (ec *executionContext) childFields_ReportEmployment(ctx context.Context, fi
 		return ec.fieldContext_ReportEmployment_employerEin(ctx, field)
 	case "source":
 		return ec.fieldContext_ReportEmployment_source(ctx, field)
+	case "consent":
+		return ec.fieldContext_ReportEmployment_consent(ctx, field)
 	case "income":
 		return ec.fieldContext_ReportEmployment_income(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ReportEmployment", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportFlag(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_ReportFlag_code(ctx, field)
+	case "message":
+		return ec.fieldContext_ReportFlag_message(ctx, field)
+	case "employment":
+		return ec.fieldContext_ReportFlag_employment(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportFlag", field.Name)
 }
 
 func (ec *executionContext) childFields_ReportIncome(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6877,6 +7365,12 @@ func (ec *executionContext) childFields_ReportIncome(ctx context.Context, field 
 		return ec.fieldContext_ReportIncome_averageWeeklyHours(ctx, field)
 	case "hoursBasis":
 		return ec.fieldContext_ReportIncome_hoursBasis(ctx, field)
+	case "averageWeeklyRegularHours":
+		return ec.fieldContext_ReportIncome_averageWeeklyRegularHours(ctx, field)
+	case "projectedIncome":
+		return ec.fieldContext_ReportIncome_projectedIncome(ctx, field)
+	case "trends":
+		return ec.fieldContext_ReportIncome_trends(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ReportIncome", field.Name)
 }
@@ -7031,6 +7525,10 @@ func (ec *executionContext) childFields_VerificationReport(ctx context.Context, 
 		return ec.fieldContext_VerificationReport_employments(ctx, field)
 	case "completeness":
 		return ec.fieldContext_VerificationReport_completeness(ctx, field)
+	case "flags":
+		return ec.fieldContext_VerificationReport_flags(ctx, field)
+	case "fcraNotice":
+		return ec.fieldContext_VerificationReport_fcraNotice(ctx, field)
 	case "downloadUrl":
 		return ec.fieldContext_VerificationReport_downloadUrl(ctx, field)
 	case "downloadUrlExpiration":

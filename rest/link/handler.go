@@ -219,6 +219,9 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		// A user who cannot log in may upload documents instead, when the
 		// token names the end user they would belong to.
 		"uploads": t.EndUserID != "" && t.AccountID == "" && billJob(t) == "",
+		// The consent screen's text version, which the login sends back
+		// so Link records what the end user agreed to.
+		"consent_text_version": domain.ConsentTextVersion,
 	}
 	if sess.Upstream != nil {
 		// A relayed mode: the modal opens the upstream's Link with its own
@@ -365,12 +368,15 @@ func (h *Handler) login(r *http.Request, token string) (any, error) {
 		Username   string `json:"username"`
 		Password   string `json:"password"`
 		MFACode    string `json:"mfa_code"`
+		// ConsentTextVersion is the consent text the modal showed.
+		ConsentTextVersion string `json:"consent_text_version"`
 	}
 	if err := wire.Decode(r, &b); err != nil {
 		return nil, err
 	}
 	acct, err := h.link.Login(r.Context(), token, domain.LoginRequest{PlatformID: b.PlatformID, EmployerID: b.EmployerID,
-		Credentials: domain.Credentials{Username: b.Username, Password: b.Password, MFACode: b.MFACode}})
+		Credentials:        domain.Credentials{Username: b.Username, Password: b.Password, MFACode: b.MFACode},
+		ConsentTextVersion: b.ConsentTextVersion})
 	var mfa *domain.MFARequiredError
 	if errors.As(err, &mfa) {
 		return map[string]any{"mfa_required": true, "prompt": mfa.Prompt}, nil

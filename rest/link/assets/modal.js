@@ -462,7 +462,8 @@
       emit('login_attempt', { platformId: state.platform.id });
       api('POST', 'login', {
         platform_id: state.platform.id, employer_id: state.employer ? state.employer.id : '',
-        username: user.value, password: pass.value, mfa_code: mfa ? mfa.value : ''
+        username: user.value, password: pass.value, mfa_code: mfa ? mfa.value : '',
+        consent_text_version: state.session.skip_intro_screen ? '' : (state.session.consent_text_version || '')
       }).then(function (res) {
         if (res.mfa_required) return renderLogin(res.prompt);
         state.password = null;
