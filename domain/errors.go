@@ -64,6 +64,10 @@ type Error struct {
 	// Fields names the request fields a validation error is about, for
 	// transports that report them separately (GraphQL's extensions).
 	Fields []string
+	// Problems are the validation error's problems one field at a time
+	// (a missing field's Problem is ProblemRequired), for transports that
+	// report each on its own (GraphQL's userErrors); Message joins them.
+	Problems []FieldProblem
 	// RetryAfter, when set on a refusal, is how long to wait before trying
 	// again (REST's Retry-After header).
 	RetryAfter time.Duration
@@ -146,6 +150,9 @@ type FieldProblem struct {
 	Got     string
 }
 
+// ProblemRequired is the Problem of a missing field in Error.Problems.
+const ProblemRequired = "is required"
+
 // Problems collects field problems while a request is validated, so that
 // one response names every bad field instead of the first one only.
 type Problems struct {
@@ -180,10 +187,15 @@ func (p *Problems) Err() error {
 		code = CodeMissingFields
 	}
 	fields := slices.Clone(p.missing)
+	problems := make([]FieldProblem, 0, len(p.missing)+len(p.invalid))
+	for _, f := range p.missing {
+		problems = append(problems, FieldProblem{Field: f, Problem: ProblemRequired})
+	}
 	for _, f := range p.invalid {
 		if !slices.Contains(fields, f.Field) {
 			fields = append(fields, f.Field)
 		}
 	}
-	return &Error{Kind: KindInvalid, Code: code, Message: strings.Join(parts, "; "), Fields: fields}
+	problems = append(problems, p.invalid...)
+	return &Error{Kind: KindInvalid, Code: code, Message: strings.Join(parts, "; "), Fields: fields, Problems: problems}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,9 +54,75 @@ func DecodeCursor(list, s string) (*Cursor, error) {
 func storable(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 // PageRequest is a validated page size and optional starting cursor.
+// Backward reads the Limit items just before Cursor (or the list's last
+// Limit items without one), as GraphQL's last and before do; the page's
+// items are still in the list's order.
 type PageRequest struct {
-	Limit  int
-	Cursor *Cursor
+	Limit    int
+	Cursor   *Cursor
+	Backward bool
+}
+
+// ConnectionArgs are a Relay connection's paging arguments, nil when not
+// given: first and after read forward, last and before backward.
+type ConnectionArgs struct {
+	First, Last   *int
+	After, Before *string
+}
+
+// PageRequest validates the arguments for the named list: one of first
+// and last (1 to MaxPageLimit; DefaultPageLimit forward when neither is
+// given), and a cursor that goes the same way (after with first, before
+// with last). A connection reads in one direction, so mixing them is
+// refused rather than guessed at.
+func (a ConnectionArgs) PageRequest(list string) (PageRequest, error) {
+	after, before := a.After != nil && *a.After != "", a.Before != nil && *a.Before != ""
+	switch {
+	case a.First != nil && a.Last != nil:
+		return PageRequest{}, Errorf(KindInvalid, CodeInvalidFields,
+			"first and last: give one of them, first (with after) to read forward or last (with before) to read backward")
+	case after && before:
+		return PageRequest{}, Errorf(KindInvalid, CodeInvalidFields,
+			"after and before: give one of them, after (with first) to read forward or before (with last) to read backward")
+	case a.First != nil && before:
+		return PageRequest{}, Errorf(KindInvalid, CodeInvalidFields, "before reads backward: use it with last, not first")
+	case a.Last != nil && after:
+		return PageRequest{}, Errorf(KindInvalid, CodeInvalidFields, "after reads forward: use it with first, not last")
+	}
+	if a.Last != nil || before {
+		limit := DefaultPageLimit
+		if a.Last != nil {
+			limit = *a.Last
+		}
+		if err := CheckPageLimit("last", limit); err != nil {
+			return PageRequest{}, err
+		}
+		var cursor string
+		if before {
+			cursor = *a.Before
+		}
+		c, err := DecodeCursor(list, cursor)
+		if err != nil {
+			return PageRequest{}, err
+		}
+		return PageRequest{Limit: limit, Cursor: c, Backward: true}, nil
+	}
+	limit := DefaultPageLimit
+	if a.First != nil {
+		limit = *a.First
+	}
+	if err := CheckPageLimit("first", limit); err != nil {
+		return PageRequest{}, err
+	}
+	var cursor string
+	if after {
+		cursor = *a.After
+	}
+	c, err := DecodeCursor(list, cursor)
+	if err != nil {
+		return PageRequest{}, err
+	}
+	return PageRequest{Limit: limit, Cursor: c}, nil
 }
 
 // NewPageRequest validates a page size (1 to 100) and an optional cursor
@@ -81,11 +148,14 @@ func CheckPageLimit(field string, n int) error {
 }
 
 // Page is one page of a keyset-paginated list. Next is nil on the last
-// page. Cursors holds each item's own cursor (resuming after it), for
-// transports that hand one out per item, as GraphQL's edges do.
+// page. Cursors holds each item's own cursor (resuming after it, or
+// before it backward), for transports that hand one out per item, as
+// GraphQL's edges do. A page read backward sets Prev, the cursor of its
+// first item, when more items come before it, and never Next.
 type Page[T any] struct {
 	Items   []T
 	Next    *Cursor
+	Prev    *Cursor
 	Cursors []Cursor
 }
 
@@ -103,6 +173,23 @@ func PageOf[T any](list string, rows []T, limit int, key func(T) (sortKey, id st
 	}
 	if more {
 		p.Next = &p.Cursors[len(rows)-1]
+	}
+	return p
+}
+
+// PageBackwardOf is PageOf for rows read backward (from the end of the
+// list, or from a before cursor towards its start) with limit+1: it trims
+// them to the page, puts them back in the list's order, and sets Prev
+// when more rows come before the page.
+func PageBackwardOf[T any](list string, rows []T, limit int, key func(T) (sortKey, id string)) Page[T] {
+	more := len(rows) > limit
+	if more {
+		rows = rows[:limit]
+	}
+	slices.Reverse(rows)
+	p := PageOf(list, rows, limit, key)
+	if more {
+		p.Prev = &p.Cursors[0]
 	}
 	return p
 }

@@ -98,3 +98,62 @@ func TestReadAllPagesToTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectionArgs: one size and a cursor going its way; 25 forward
+// without either size; anything mixed is refused.
+func TestConnectionArgs(t *testing.T) {
+	c := domain.Cursor{List: "employers", Key: "Acme", ID: domain.NewID()}.Encode()
+	n := func(v int) *int { return &v }
+	cases := []struct {
+		name     string
+		args     domain.ConnectionArgs
+		limit    int
+		backward bool
+		cursor   bool
+		invalid  bool
+	}{
+		{name: "neither size", limit: 25},
+		{name: "first and after", args: domain.ConnectionArgs{First: n(10), After: &c}, limit: 10, cursor: true},
+		{name: "last", args: domain.ConnectionArgs{Last: n(3)}, limit: 3, backward: true},
+		{name: "last and before", args: domain.ConnectionArgs{Last: n(3), Before: &c}, limit: 3, backward: true, cursor: true},
+		{name: "before alone", args: domain.ConnectionArgs{Before: &c}, limit: 25, backward: true, cursor: true},
+		{name: "first and last", args: domain.ConnectionArgs{First: n(1), Last: n(1)}, invalid: true},
+		{name: "after and before", args: domain.ConnectionArgs{After: &c, Before: &c}, invalid: true},
+		{name: "first and before", args: domain.ConnectionArgs{First: n(1), Before: &c}, invalid: true},
+		{name: "last and after", args: domain.ConnectionArgs{Last: n(1), After: &c}, invalid: true},
+		{name: "last 0", args: domain.ConnectionArgs{Last: n(0)}, invalid: true},
+		{name: "first 101", args: domain.ConnectionArgs{First: n(101)}, invalid: true},
+		{name: "another list's cursor", args: domain.ConnectionArgs{Last: n(1), Before: &c}, invalid: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			list := "employers"
+			if tc.name == "another list's cursor" {
+				list = "platforms"
+			}
+			p, err := tc.args.PageRequest(list)
+			if tc.invalid {
+				if !domain.IsKind(err, domain.KindInvalid) {
+					t.Fatalf("got %+v, %v; want INVALID_FIELDS", p, err)
+				}
+				return
+			}
+			if err != nil || p.Limit != tc.limit || p.Backward != tc.backward || (p.Cursor != nil) != tc.cursor {
+				t.Errorf("got %+v, %v; want limit %d, backward %v, cursor %v", p, err, tc.limit, tc.backward, tc.cursor)
+			}
+		})
+	}
+}
+
+// TestPageBackwardOf: rows read in reverse come back in the list's order,
+// with Prev naming the first when more rows come before.
+func TestPageBackwardOf(t *testing.T) {
+	key := func(s string) (string, string) { return s, s }
+	p := domain.PageBackwardOf("l", []string{"e", "d", "c"}, 2, key)
+	if len(p.Items) != 2 || p.Items[0] != "d" || p.Items[1] != "e" || p.Prev == nil || p.Prev.ID != "d" || p.Next != nil {
+		t.Errorf("a page with more before it: %+v", p)
+	}
+	if p := domain.PageBackwardOf("l", []string{"b", "a"}, 2, key); p.Prev != nil || p.Items[0] != "a" {
+		t.Errorf("the first page: %+v", p)
+	}
+}

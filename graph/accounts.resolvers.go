@@ -50,25 +50,25 @@ func (r *accountResolver) LinkToken(ctx context.Context, obj *domain.Account) (*
 }
 
 // Jobs is the resolver for the jobs field.
-func (r *accountResolver) Jobs(ctx context.Context, obj *domain.Account, filter *model.JobFilter, first *int, after *string) (*model.JobConnection, error) {
+func (r *accountResolver) Jobs(ctx context.Context, obj *domain.Account, filter *model.JobFilter, first *int, after *string, last *int, before *string) (*model.JobConnection, error) {
 	f := jobFilter(filter)
 	f.AccountID = ""
-	page, err := loadersFrom(ctx).accountJobs.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after), extra: jobFilterKey(f)}})
+	page, err := loadersFrom(ctx).accountJobs.Load(ctx, pageKey{obj.ID, pageArgs{conn: connectionArgs(first, after, last, before), extra: jobFilterKey(f)}})
 	if err != nil {
 		return nil, err
 	}
 	return &model.JobConnection{Edges: edges(page, func(c string, n *domain.Job) *model.JobEdge { return &model.JobEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, connectionArgs(first, after, last, before))}, nil
 }
 
 // Paystubs is the resolver for the paystubs field.
-func (r *accountResolver) Paystubs(ctx context.Context, obj *domain.Account, first *int, after *string, fromPayDate *string) (*model.PaystubConnection, error) {
-	page, err := loadersFrom(ctx).accountPaystubs.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after), extra: deref(fromPayDate)}})
+func (r *accountResolver) Paystubs(ctx context.Context, obj *domain.Account, first *int, after *string, last *int, before *string, fromPayDate *string) (*model.PaystubConnection, error) {
+	page, err := loadersFrom(ctx).accountPaystubs.Load(ctx, pageKey{obj.ID, pageArgs{conn: connectionArgs(first, after, last, before), extra: deref(fromPayDate)}})
 	if err != nil {
 		return nil, err
 	}
 	return &model.PaystubConnection{Edges: edges(page, func(c string, n *domain.Paystub) *model.PaystubEdge { return &model.PaystubEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, connectionArgs(first, after, last, before))}, nil
 }
 
 // Identity is the resolver for the identity field.
@@ -100,13 +100,13 @@ func (r *accountResolver) DirectDepositAllocations(ctx context.Context, obj *dom
 }
 
 // Shifts is the resolver for the shifts field.
-func (r *accountResolver) Shifts(ctx context.Context, obj *domain.Account, first *int, after *string) (*model.ShiftConnection, error) {
-	page, err := loadersFrom(ctx).accountShifts.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after)}})
+func (r *accountResolver) Shifts(ctx context.Context, obj *domain.Account, first *int, after *string, last *int, before *string) (*model.ShiftConnection, error) {
+	page, err := loadersFrom(ctx).accountShifts.Load(ctx, pageKey{obj.ID, pageArgs{conn: connectionArgs(first, after, last, before)}})
 	if err != nil {
 		return nil, err
 	}
 	conn := &model.ShiftConnection{Edges: make([]*model.ShiftEdge, len(page.Items)), Nodes: make([]*model.Shift, len(page.Items)),
-		PageInfo: pageInfo(page, after)}
+		PageInfo: pageInfo(page, connectionArgs(first, after, last, before))}
 	for i, rec := range page.Items {
 		s, err := shiftOf(rec)
 		if err != nil {
@@ -118,13 +118,13 @@ func (r *accountResolver) Shifts(ctx context.Context, obj *domain.Account, first
 }
 
 // TaxForms is the resolver for the taxForms field.
-func (r *accountResolver) TaxForms(ctx context.Context, obj *domain.Account, first *int, after *string) (*model.TaxFormConnection, error) {
-	page, err := loadersFrom(ctx).accountTaxForms.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after)}})
+func (r *accountResolver) TaxForms(ctx context.Context, obj *domain.Account, first *int, after *string, last *int, before *string) (*model.TaxFormConnection, error) {
+	page, err := loadersFrom(ctx).accountTaxForms.Load(ctx, pageKey{obj.ID, pageArgs{conn: connectionArgs(first, after, last, before)}})
 	if err != nil {
 		return nil, err
 	}
 	conn := &model.TaxFormConnection{Edges: make([]*model.TaxFormEdge, len(page.Items)), Nodes: make([]*model.TaxForm, len(page.Items)),
-		PageInfo: pageInfo(page, after)}
+		PageInfo: pageInfo(page, connectionArgs(first, after, last, before))}
 	for i, rec := range page.Items {
 		f, err := taxFormOf(rec)
 		if err != nil {
@@ -158,15 +158,15 @@ func (r *endUserResolver) FirstConnectedAt(ctx context.Context, obj *domain.EndU
 }
 
 // Accounts is the resolver for the accounts field.
-func (r *endUserResolver) Accounts(ctx context.Context, obj *domain.EndUser, first *int, after *string) (*model.AccountConnection, error) {
-	page, err := loadersFrom(ctx).endUserAccounts.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after)}})
+func (r *endUserResolver) Accounts(ctx context.Context, obj *domain.EndUser, first *int, after *string, last *int, before *string) (*model.AccountConnection, error) {
+	page, err := loadersFrom(ctx).endUserAccounts.Load(ctx, pageKey{obj.ID, pageArgs{conn: connectionArgs(first, after, last, before)}})
 	if err != nil {
 		return nil, err
 	}
 	preloadAccounts(ctx, page.Items, "edges", "node")
 	preloadAccounts(ctx, page.Items, "nodes")
 	conn := &model.AccountConnection{Edges: edges(page, func(c string, n *domain.Account) *model.AccountEdge { return &model.AccountEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}
+		Nodes: nodes(page), PageInfo: pageInfo(page, connectionArgs(first, after, last, before))}
 	if obj.Accounts > 0 {
 		conn.TotalCount = &obj.Accounts
 	}
@@ -174,17 +174,17 @@ func (r *endUserResolver) Accounts(ctx context.Context, obj *domain.EndUser, fir
 }
 
 // Documents is the resolver for the documents field.
-func (r *endUserResolver) Documents(ctx context.Context, obj *domain.EndUser, typeArg *model.DocumentType, first *int, after *string) (*model.DocumentConnection, error) {
+func (r *endUserResolver) Documents(ctx context.Context, obj *domain.EndUser, typeArg *model.DocumentType, first *int, after *string, last *int, before *string) (*model.DocumentConnection, error) {
 	docType := ""
 	if typeArg != nil {
 		docType = string(*typeArg)
 	}
-	page, err := loadersFrom(ctx).endUserDocuments.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after), extra: docType}})
+	page, err := loadersFrom(ctx).endUserDocuments.Load(ctx, pageKey{obj.ID, pageArgs{conn: connectionArgs(first, after, last, before), extra: docType}})
 	if err != nil {
 		return nil, err
 	}
 	conn := &model.DocumentConnection{Edges: make([]*model.DocumentEdge, len(page.Items)), Nodes: make([]*model.Document, len(page.Items)),
-		PageInfo: pageInfo(page, after)}
+		PageInfo: pageInfo(page, connectionArgs(first, after, last, before))}
 	for i, rec := range page.Items {
 		d, err := documentOf(rec)
 		if err != nil {
@@ -364,8 +364,9 @@ func (r *queryResolver) EndUser(ctx context.Context, id string) (*domain.EndUser
 }
 
 // EndUsers is the resolver for the endUsers field.
-func (r *queryResolver) EndUsers(ctx context.Context, first *int, after *string) (*model.EndUserConnection, error) {
-	p, err := domain.NewPageRequest(domain.ListEndUsers, deref(first), deref(after))
+func (r *queryResolver) EndUsers(ctx context.Context, first *int, after *string, last *int, before *string) (*model.EndUserConnection, error) {
+	args := connectionArgs(first, after, last, before)
+	p, err := args.request(domain.ListEndUsers)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +381,7 @@ func (r *queryResolver) EndUsers(ctx context.Context, first *int, after *string)
 	preloadEndUsers(ctx, ids, "edges", "node")
 	preloadEndUsers(ctx, ids, "nodes")
 	return &model.EndUserConnection{Edges: edges(page, func(c string, n *domain.EndUser) *model.EndUserEdge { return &model.EndUserEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, args)}, nil
 }
 
 // Account is the resolver for the account field.
@@ -390,8 +391,9 @@ func (r *queryResolver) Account(ctx context.Context, id string) (*domain.Account
 }
 
 // Accounts is the resolver for the accounts field.
-func (r *queryResolver) Accounts(ctx context.Context, filter *model.AccountFilter, first *int, after *string) (*model.AccountConnection, error) {
-	p, err := domain.NewPageRequest(domain.ListAccounts, deref(first), deref(after))
+func (r *queryResolver) Accounts(ctx context.Context, filter *model.AccountFilter, first *int, after *string, last *int, before *string) (*model.AccountConnection, error) {
+	args := connectionArgs(first, after, last, before)
+	p, err := args.request(domain.ListAccounts)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +404,7 @@ func (r *queryResolver) Accounts(ctx context.Context, filter *model.AccountFilte
 	preloadAccounts(ctx, page.Items, "edges", "node")
 	preloadAccounts(ctx, page.Items, "nodes")
 	return &model.AccountConnection{Edges: edges(page, func(c string, n *domain.Account) *model.AccountEdge { return &model.AccountEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, args)}, nil
 }
 
 // Job is the resolver for the job field.
@@ -412,8 +414,9 @@ func (r *queryResolver) Job(ctx context.Context, id string) (*domain.Job, error)
 }
 
 // Jobs is the resolver for the jobs field.
-func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, first *int, after *string) (*model.JobConnection, error) {
-	p, err := domain.NewPageRequest(domain.ListJobs, deref(first), deref(after))
+func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, first *int, after *string, last *int, before *string) (*model.JobConnection, error) {
+	args := connectionArgs(first, after, last, before)
+	p, err := args.request(domain.ListJobs)
 	if err != nil {
 		return nil, err
 	}
@@ -422,7 +425,7 @@ func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, first
 		return nil, err
 	}
 	return &model.JobConnection{Edges: edges(page, func(c string, n *domain.Job) *model.JobEdge { return &model.JobEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, args)}, nil
 }
 
 // LinkToken is the resolver for the linkToken field.

@@ -37,11 +37,14 @@ func microseconds(t *time.Time) *time.Time {
 	return &u
 }
 
-// pageInfo describes a page read from after (nil for the first page):
-// lists page forward only, so a page has one before it exactly when it
-// was asked for from a cursor.
-func pageInfo[T any](p domain.Page[T], after *string) *model.PageInfo {
-	info := &model.PageInfo{HasNextPage: p.Next != nil, HasPreviousPage: after != nil && *after != ""}
+// pageInfo describes a page read with the arguments a. A page read
+// forward knows whether more follow it, and has one before it exactly
+// when it was asked for from a cursor; read backward, the other way round.
+func pageInfo[T any](p domain.Page[T], a connArgs) *model.PageInfo {
+	info := &model.PageInfo{HasNextPage: p.Next != nil, HasPreviousPage: a.after != ""}
+	if a.backward() {
+		info.HasNextPage, info.HasPreviousPage = a.before != "", p.Prev != nil
+	}
 	if len(p.Cursors) > 0 {
 		start, end := p.Cursors[0].Encode(), p.Cursors[len(p.Cursors)-1].Encode()
 		info.StartCursor, info.EndCursor = &start, &end

@@ -19,11 +19,17 @@ import (
 )
 
 // connectionCost is what a connection costs before it runs: 2, plus the
-// page size times what each of its items costs (Shopify's rule).
-func connectionCost(child int, first *int) int {
-	n := domain.DefaultPageLimit
-	if first != nil && *first > 0 {
-		n = *first
+// page size (first or last, the larger if a query gives both, which is
+// then refused) times what each of its items costs (Shopify's rule).
+func connectionCost(child int, first *int, last ...*int) int {
+	n := 0
+	for _, size := range append(last, first) {
+		if size != nil && *size > n {
+			n = *size
+		}
+	}
+	if n == 0 {
+		n = domain.DefaultPageLimit
 	}
 	return 2 + n*child
 }
@@ -32,28 +38,50 @@ func connectionCost(child int, first *int) int {
 // field costs 1 plus its children (gqlgen's default).
 func setComplexity(cfg *generated.Config) {
 	c := &cfg.Complexity
-	c.Query.Employers = func(child int, first *int, _ *string, _ *time.Time) int { return connectionCost(child, first) }
-	c.Query.Platforms = func(child int, first *int, _ *string, _ *domain.PlatformType, _ *bool, _ *time.Time) int {
-		return connectionCost(child, first)
+	c.Query.Employers = func(child int, first *int, _ *string, last *int, _ *string, _ *time.Time) int {
+		return connectionCost(child, first, last)
+	}
+	c.Query.Platforms = func(child int, first *int, _ *string, last *int, _ *string, _ *domain.PlatformType, _ *bool, _ *time.Time) int {
+		return connectionCost(child, first, last)
 	}
 	c.Query.Search = func(child int, _ string, _ []domain.JobType, _ []domain.ResponseType, _ *bool, _ *domain.PlatformType, limit *int) int {
 		return connectionCost(child, limit)
 	}
 	// nodes prices each id as a node: the ids are the fan-out.
 	c.Query.Nodes = func(child int, ids []string) int { return 1 + max(1, len(ids))*child }
-	c.Query.EndUsers = func(child int, first *int, _ *string) int { return connectionCost(child, first) }
-	c.Query.Accounts = func(child int, _ *model.AccountFilter, first *int, _ *string) int {
-		return connectionCost(child, first)
+	c.Query.EndUsers = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
 	}
-	c.Query.Jobs = func(child int, _ *model.JobFilter, first *int, _ *string) int { return connectionCost(child, first) }
-	c.Query.Webhooks = func(child int, first *int, _ *string) int { return connectionCost(child, first) }
-	c.EndUser.Accounts = func(child int, first *int, _ *string) int { return connectionCost(child, first) }
-	c.EndUser.Documents = func(child int, _ *model.DocumentType, first *int, _ *string) int { return connectionCost(child, first) }
-	c.Account.Jobs = func(child int, _ *model.JobFilter, first *int, _ *string) int { return connectionCost(child, first) }
-	c.Account.Paystubs = func(child int, first *int, _ *string, _ *string) int { return connectionCost(child, first) }
-	c.Account.Shifts = func(child int, first *int, _ *string) int { return connectionCost(child, first) }
-	c.Account.TaxForms = func(child int, first *int, _ *string) int { return connectionCost(child, first) }
-	c.Webhook.Deliveries = func(child int, first *int, _ *string) int { return connectionCost(child, first) }
+	c.Query.Accounts = func(child int, _ *model.AccountFilter, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.Query.Jobs = func(child int, _ *model.JobFilter, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.Query.Webhooks = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.EndUser.Accounts = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.EndUser.Documents = func(child int, _ *model.DocumentType, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.Account.Jobs = func(child int, _ *model.JobFilter, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.Account.Paystubs = func(child int, first *int, _ *string, last *int, _ *string, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.Account.Shifts = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.Account.TaxForms = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
+	c.Webhook.Deliveries = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
 }
 
 // depthLimit refuses operations nested deeper than DepthLimit.

@@ -95,8 +95,9 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]model.Node, 
 }
 
 // Employers is the resolver for the employers field.
-func (r *queryResolver) Employers(ctx context.Context, first *int, after *string, lastUpdated *time.Time) (*model.EmployerConnection, error) {
-	p, err := domain.NewPageRequest(domain.ListEmployers, deref(first), deref(after))
+func (r *queryResolver) Employers(ctx context.Context, first *int, after *string, last *int, before *string, lastUpdated *time.Time) (*model.EmployerConnection, error) {
+	args := connectionArgs(first, after, last, before)
+	p, err := args.request(domain.ListEmployers)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func (r *queryResolver) Employers(ctx context.Context, first *int, after *string
 	}
 	preloadPlatforms(ctx, page.Items)
 	return &model.EmployerConnection{Edges: edges(page, func(c string, n *domain.Employer) *model.EmployerEdge { return &model.EmployerEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, args)}, nil
 }
 
 // Employer is the resolver for the employer field.
@@ -128,8 +129,9 @@ func (r *queryResolver) EmployerByEin(ctx context.Context, ein string) (*domain.
 }
 
 // Platforms is the resolver for the platforms field.
-func (r *queryResolver) Platforms(ctx context.Context, first *int, after *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) (*model.PlatformConnection, error) {
-	p, err := domain.NewPageRequest(domain.ListPlatforms, deref(first), deref(after))
+func (r *queryResolver) Platforms(ctx context.Context, first *int, after *string, last *int, before *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) (*model.PlatformConnection, error) {
+	args := connectionArgs(first, after, last, before)
+	p, err := args.request(domain.ListPlatforms)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +141,7 @@ func (r *queryResolver) Platforms(ctx context.Context, first *int, after *string
 		return nil, err
 	}
 	return &model.PlatformConnection{Edges: edges(page, func(c string, n *domain.Platform) *model.PlatformEdge { return &model.PlatformEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, args)}, nil
 }
 
 // Platform is the resolver for the platform field.

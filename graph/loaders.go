@@ -41,10 +41,50 @@ type productKey struct{ account, product string }
 // pageArgs are a nested connection's arguments; extra holds any filter,
 // encoded, so the key stays comparable.
 type pageArgs struct {
-	first int
-	after string
+	conn  connArgs
 	extra string
 }
+
+// connArgs are a connection's paging arguments in a comparable form, so
+// that children asking for the same page batch together whichever way
+// they read.
+type connArgs struct {
+	first, last   optionalInt
+	after, before string
+}
+
+// optionalInt is an Int argument and whether it was given.
+type optionalInt struct {
+	given bool
+	n     int
+}
+
+func optInt(p *int) optionalInt {
+	if p == nil {
+		return optionalInt{}
+	}
+	return optionalInt{true, *p}
+}
+
+func (o optionalInt) ptr() *int {
+	if !o.given {
+		return nil
+	}
+	return &o.n
+}
+
+// connectionArgs reads a connection field's first, after, last and before.
+func connectionArgs(first *int, after *string, last *int, before *string) connArgs {
+	return connArgs{first: optInt(first), after: deref(after), last: optInt(last), before: deref(before)}
+}
+
+// request validates the arguments for the named list (domain.ConnectionArgs).
+func (a connArgs) request(list string) (domain.PageRequest, error) {
+	return domain.ConnectionArgs{First: a.first.ptr(), Last: a.last.ptr(), After: &a.after, Before: &a.before}.PageRequest(list)
+}
+
+// backward reports whether the arguments read the list from its end.
+func (a connArgs) backward() bool { return a.last.given || a.before != "" }
 
 type pageKey struct {
 	parent string
@@ -161,9 +201,7 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 	return context.WithValue(ctx, loadersKey{}, l)
 }
 
-func (a pageArgs) request(list string) (domain.PageRequest, error) {
-	return domain.NewPageRequest(list, a.first, a.after)
-}
+func (a pageArgs) request(list string) (domain.PageRequest, error) { return a.conn.request(list) }
 
 // pageLoader batches pages of children per parent: keys with the same
 // arguments are fetched together in one query.
@@ -271,10 +309,17 @@ func stringArg(v any) string {
 	return ""
 }
 
-// argsOf reads first and after of a collected connection field.
+// argsOf reads first, after, last and before of a collected connection
+// field, as its resolver will see them.
 func argsOf(ctx context.Context, f *graphql.CollectedField) pageArgs {
 	m := f.ArgumentMap(graphql.GetOperationContext(ctx).Variables)
-	return pageArgs{first: intArg(m["first"], domain.DefaultPageLimit), after: stringArg(m["after"])}
+	size := func(name string) optionalInt {
+		if m[name] == nil {
+			return optionalInt{}
+		}
+		return optionalInt{true, intArg(m[name], 0)}
+	}
+	return pageArgs{conn: connArgs{first: size("first"), after: stringArg(m["after"]), last: size("last"), before: stringArg(m["before"])}}
 }
 
 // preloadAccounts queues, in one batch per edge, what the query will ask

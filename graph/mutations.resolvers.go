@@ -14,48 +14,22 @@ import (
 
 // CreateLinkToken is the resolver for the createLinkToken field.
 func (r *mutationResolver) CreateLinkToken(ctx context.Context, input model.CreateLinkTokenInput) (*model.CreatedLinkToken, error) {
-	t, value, err := r.LinkService.CreateLinkToken(ctx, scope(ctx), linkTokenRequest(input), domain.LatestVersion)
-	if err != nil {
-		return nil, err
-	}
-	return &model.CreatedLinkToken{LinkToken: &t, Token: value}, nil
+	return r.createLinkToken(ctx, linkTokenRequest(input))
 }
 
 // CreateWebhook is the resolver for the createWebhook field.
 func (r *mutationResolver) CreateWebhook(ctx context.Context, input model.CreateWebhookInput) (*domain.Webhook, error) {
-	key, err := r.signingKey(ctx)
-	if err != nil {
-		return nil, err
-	}
-	in := domain.WebhookInput{URL: &input.URL, EnabledEvents: input.EnabledEvents, Version: &input.Version}
-	if input.Status != nil {
-		s := string(*input.Status)
-		in.Status = &s
-	}
-	w, err := r.WebhookService.Create(ctx, key, in)
-	if err != nil {
-		return nil, err
-	}
-	return &w, nil
+	return r.createWebhook(ctx, webhookInput(&input.URL, input.EnabledEvents, &input.Version, input.Status))
 }
 
 // UpdateWebhook is the resolver for the updateWebhook field.
 func (r *mutationResolver) UpdateWebhook(ctx context.Context, id string, input model.UpdateWebhookInput) (*domain.Webhook, error) {
-	in := domain.WebhookInput{URL: input.URL, EnabledEvents: input.EnabledEvents}
-	if input.Status != nil {
-		s := string(*input.Status)
-		in.Status = &s
-	}
-	w, err := r.WebhookService.Update(ctx, scope(ctx), id, in)
-	if err != nil {
-		return nil, err
-	}
-	return &w, nil
+	return r.updateWebhook(ctx, id, webhookInput(input.URL, input.EnabledEvents, nil, input.Status))
 }
 
 // DeleteWebhook is the resolver for the deleteWebhook field.
 func (r *mutationResolver) DeleteWebhook(ctx context.Context, id string) (string, error) {
-	if err := r.WebhookService.Delete(ctx, scope(ctx), id); err != nil {
+	if err := r.deleteWebhook(ctx, id); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -63,29 +37,115 @@ func (r *mutationResolver) DeleteWebhook(ctx context.Context, id string) (string
 
 // DisconnectAccount is the resolver for the disconnectAccount field.
 func (r *mutationResolver) DisconnectAccount(ctx context.Context, id string) (*domain.Account, error) {
-	if err := r.AccountService.Disconnect(ctx, scope(ctx), id); err != nil {
-		return nil, err
-	}
-	a, err := r.AccountService.Account(ctx, scope(ctx), id)
-	return &a, err
+	return r.disconnectAccount(ctx, id)
 }
 
 // DisableMonitoring is the resolver for the disableMonitoring field.
 func (r *mutationResolver) DisableMonitoring(ctx context.Context, id string) (*domain.Account, error) {
-	if err := r.AccountService.DisableMonitoring(ctx, scope(ctx), id); err != nil {
-		return nil, err
-	}
-	a, err := r.AccountService.Account(ctx, scope(ctx), id)
-	return &a, err
+	return r.disableMonitoring(ctx, id)
 }
 
 // RefreshVerificationReport is the resolver for the refreshVerificationReport field.
 func (r *mutationResolver) RefreshVerificationReport(ctx context.Context, endUserID string, typeArg string, trackingID *string, purpose *string) (*domain.VerificationReport, error) {
-	rep, err := r.Reporter.VerificationReport(ctx, scope(ctx), endUserID, typeArg, domain.ReportRequest{TrackingID: deref(trackingID), Purpose: deref(purpose)})
+	return r.refreshVerificationReport(ctx, endUserID, typeArg, domain.ReportRequest{TrackingID: deref(trackingID), Purpose: deref(purpose)})
+}
+
+// LinkTokenCreate is the resolver for the linkTokenCreate field.
+func (r *mutationResolver) LinkTokenCreate(ctx context.Context, input model.LinkTokenCreateInput) (*model.LinkTokenCreatePayload, error) {
+	created, err := r.createLinkToken(ctx, linkTokenCreateRequest(input))
+	refused, err := userErrors(err, "")
 	if err != nil {
 		return nil, err
 	}
-	return &rep, nil
+	out := &model.LinkTokenCreatePayload{UserErrors: refused, ClientMutationID: input.ClientMutationID}
+	if created != nil {
+		out.LinkToken, out.Token = created.LinkToken, &created.Token
+	}
+	return out, nil
+}
+
+// WebhookCreate is the resolver for the webhookCreate field.
+func (r *mutationResolver) WebhookCreate(ctx context.Context, input model.WebhookCreateInput) (*model.WebhookCreatePayload, error) {
+	version := versionName(input.Version)
+	w, err := r.createWebhook(ctx, webhookInput(&input.URL, eventNames(input.EnabledEvents), &version, input.Status))
+	refused, err := userErrors(err, "")
+	if err != nil {
+		return nil, err
+	}
+	return &model.WebhookCreatePayload{Webhook: w, UserErrors: refused, ClientMutationID: input.ClientMutationID}, nil
+}
+
+// WebhookUpdate is the resolver for the webhookUpdate field.
+func (r *mutationResolver) WebhookUpdate(ctx context.Context, input model.WebhookUpdateInput) (*model.WebhookUpdatePayload, error) {
+	w, err := r.updateWebhook(ctx, input.ID, webhookInput(input.URL, eventNames(input.EnabledEvents), nil, input.Status))
+	refused, err := userErrors(err, "id")
+	if err != nil {
+		return nil, err
+	}
+	return &model.WebhookUpdatePayload{Webhook: w, UserErrors: refused, ClientMutationID: input.ClientMutationID}, nil
+}
+
+// WebhookDelete is the resolver for the webhookDelete field.
+func (r *mutationResolver) WebhookDelete(ctx context.Context, input model.WebhookDeleteInput) (*model.WebhookDeletePayload, error) {
+	refused, err := userErrors(r.deleteWebhook(ctx, input.ID), "id")
+	if err != nil {
+		return nil, err
+	}
+	out := &model.WebhookDeletePayload{UserErrors: refused, ClientMutationID: input.ClientMutationID}
+	if len(refused) == 0 {
+		out.DeletedWebhookID = &input.ID
+	}
+	return out, nil
+}
+
+// WebhookTestEventSend is the resolver for the webhookTestEventSend field.
+func (r *mutationResolver) WebhookTestEventSend(ctx context.Context, input model.WebhookTestEventSendInput) (*model.WebhookTestEventSendPayload, error) {
+	d, err := r.sendTestEvent(ctx, input.WebhookID)
+	refused, err := userErrors(err, "webhookId")
+	if err != nil {
+		return nil, err
+	}
+	return &model.WebhookTestEventSendPayload{Delivery: d, UserErrors: refused, ClientMutationID: input.ClientMutationID}, nil
+}
+
+// AccountDisconnect is the resolver for the accountDisconnect field.
+func (r *mutationResolver) AccountDisconnect(ctx context.Context, input model.AccountDisconnectInput) (*model.AccountDisconnectPayload, error) {
+	a, err := r.disconnectAccount(ctx, input.ID)
+	refused, err := userErrors(err, "id")
+	if err != nil {
+		return nil, err
+	}
+	if len(refused) > 0 {
+		a = nil
+	}
+	return &model.AccountDisconnectPayload{Account: a, UserErrors: refused, ClientMutationID: input.ClientMutationID}, nil
+}
+
+// AccountMonitoringDisable is the resolver for the accountMonitoringDisable field.
+func (r *mutationResolver) AccountMonitoringDisable(ctx context.Context, input model.AccountMonitoringDisableInput) (*model.AccountMonitoringDisablePayload, error) {
+	a, err := r.disableMonitoring(ctx, input.ID)
+	refused, err := userErrors(err, "id")
+	if err != nil {
+		return nil, err
+	}
+	if len(refused) > 0 {
+		a = nil
+	}
+	return &model.AccountMonitoringDisablePayload{Account: a, UserErrors: refused, ClientMutationID: input.ClientMutationID}, nil
+}
+
+// VerificationReportRefresh is the resolver for the verificationReportRefresh field.
+func (r *mutationResolver) VerificationReportRefresh(ctx context.Context, input model.VerificationReportRefreshInput) (*model.VerificationReportRefreshPayload, error) {
+	req := domain.ReportRequest{TrackingID: deref(input.TrackingID)}
+	if input.Purpose != nil {
+		req.Purpose = string(*input.Purpose)
+	}
+	rep, err := r.refreshVerificationReport(ctx, input.EndUserID, string(input.Type), req)
+	refused, err := userErrors(err, "endUserId")
+	if err != nil {
+		return nil, err
+	}
+	return &model.VerificationReportRefreshPayload{Report: rep, UserErrors: refused, ClientMutationID: input.ClientMutationID}, nil
 }
 
 // Mutation returns generated.MutationResolver implementation.

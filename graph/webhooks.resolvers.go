@@ -30,6 +30,11 @@ func (r *deliveryResolver) LatencyMs(ctx context.Context, obj *domain.Delivery) 
 	return float64(obj.Latency.Microseconds()) / 1000, nil
 }
 
+// DeliveryOutcome is the resolver for the deliveryOutcome field.
+func (r *deliveryResolver) DeliveryOutcome(ctx context.Context, obj *domain.Delivery) (model.DeliveryOutcome, error) {
+	return model.DeliveryOutcome(obj.Outcome), nil
+}
+
 // Error is the resolver for the error field.
 func (r *deliveryResolver) Error(ctx context.Context, obj *domain.Delivery) (*string, error) {
 	return optional(obj.Error), nil
@@ -42,11 +47,7 @@ func (r *deliveryResolver) ResponseExcerpt(ctx context.Context, obj *domain.Deli
 
 // SendTestEvent is the resolver for the sendTestEvent field.
 func (r *mutationResolver) SendTestEvent(ctx context.Context, webhookID string) (*domain.Delivery, error) {
-	d, err := r.WebhookService.SendTest(ctx, scope(ctx), webhookID)
-	if err != nil {
-		return nil, err
-	}
-	return &d, nil
+	return r.sendTestEvent(ctx, webhookID)
 }
 
 // Webhook is the resolver for the webhook field.
@@ -56,8 +57,9 @@ func (r *queryResolver) Webhook(ctx context.Context, id string) (*domain.Webhook
 }
 
 // Webhooks is the resolver for the webhooks field.
-func (r *queryResolver) Webhooks(ctx context.Context, first *int, after *string) (*model.WebhookConnection, error) {
-	p, err := domain.NewPageRequest(domain.ListWebhooks, deref(first), deref(after))
+func (r *queryResolver) Webhooks(ctx context.Context, first *int, after *string, last *int, before *string) (*model.WebhookConnection, error) {
+	args := connectionArgs(first, after, last, before)
+	p, err := args.request(domain.ListWebhooks)
 	if err != nil {
 		return nil, err
 	}
@@ -66,17 +68,27 @@ func (r *queryResolver) Webhooks(ctx context.Context, first *int, after *string)
 		return nil, err
 	}
 	return &model.WebhookConnection{Edges: edges(page, func(c string, n *domain.Webhook) *model.WebhookEdge { return &model.WebhookEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, args)}, nil
+}
+
+// Events is the resolver for the events field.
+func (r *webhookResolver) Events(ctx context.Context, obj *domain.Webhook) ([]model.WebhookEvent, error) {
+	return webhookEvents(obj.EnabledEvents), nil
+}
+
+// APIVersion is the resolver for the apiVersion field.
+func (r *webhookResolver) APIVersion(ctx context.Context, obj *domain.Webhook) (model.WebhookVersion, error) {
+	return webhookVersion(obj.Version), nil
 }
 
 // Deliveries is the resolver for the deliveries field.
-func (r *webhookResolver) Deliveries(ctx context.Context, obj *domain.Webhook, first *int, after *string) (*model.DeliveryConnection, error) {
-	page, err := loadersFrom(ctx).webhookDeliveries.Load(ctx, pageKey{obj.ID, pageArgs{first: deref(first), after: deref(after)}})
+func (r *webhookResolver) Deliveries(ctx context.Context, obj *domain.Webhook, first *int, after *string, last *int, before *string) (*model.DeliveryConnection, error) {
+	page, err := loadersFrom(ctx).webhookDeliveries.Load(ctx, pageKey{obj.ID, pageArgs{conn: connectionArgs(first, after, last, before)}})
 	if err != nil {
 		return nil, err
 	}
 	return &model.DeliveryConnection{Edges: edges(page, func(c string, n *domain.Delivery) *model.DeliveryEdge { return &model.DeliveryEdge{Cursor: c, Node: n} }),
-		Nodes: nodes(page), PageInfo: pageInfo(page, after)}, nil
+		Nodes: nodes(page), PageInfo: pageInfo(page, connectionArgs(first, after, last, before))}, nil
 }
 
 // Delivery returns generated.DeliveryResolver implementation.

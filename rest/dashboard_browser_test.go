@@ -110,8 +110,8 @@ func (p tab) shoot(name, ready string) {
 
 // TestBrowserDashboard signs an administrator in to the dashboard in
 // headless Chromium and uses every page: creates and revokes a key (the
-// revoked secret then gets 401 from REST), registers a webhook and sends
-// it a test event, completes a sandbox Link session from Link preview
+// revoked secret then gets 401 from REST), registers a webhook (after
+// its refusal of an http:// URL) and sends it a test event, completes a sandbox Link session from Link preview
 // while a second tab's Jobs page shows the jobs arrive without a reload,
 // opens the end user's paystubs, and signs out. Each page is
 // photographed at 1280 and 375 px (docs/dashboard), on both databases.
@@ -180,6 +180,10 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	// Webhooks: register one and send it a test event.
 	p.goTo(f.http.URL + "/dashboard/#/webhooks")
 	p.until("the webhook form", `!!document.getElementById('webhook-url')`)
+	// A refused URL shows the payload's userErrors, as a request's error would be.
+	p.set("#webhook-url", "http://example.com/payline")
+	p.click("#webhook-form button[type=submit]")
+	p.until("the refusal of an http:// URL", `[...document.querySelectorAll('p.error')].some((e) => e.textContent.includes('https://'))`)
 	p.set("#webhook-url", rcv.srv.URL+"/payline")
 	p.click("#webhook-form button[type=submit]")
 	p.click("section.webhook button.send-test")

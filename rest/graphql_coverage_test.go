@@ -301,7 +301,15 @@ func TestGraphQLEveryField(t *testing.T) {
 			}
 			c.run(t, f, `query ($after: String!) { x: `+p.owner+` { `+p.conn+`(first: 1, after: $after) { edges { cursor } } } }`,
 				map[string]any{"after": cursor})
+			// And the page before the last one, by its startCursor.
+			last := c.run(t, f, `{ x: `+p.owner+` { `+p.conn+`(last: 1) { edges { node { __typename } } pageInfo { hasPreviousPage startCursor } } } }`, nil)
+			c.run(t, f, `query ($before: String!) { x: `+p.owner+` { `+p.conn+`(last: 1, before: $before) { edges { cursor } } } }`,
+				map[string]any{"before": at(last, "x", p.conn, "pageInfo", "startCursor")})
 		}
+		// The roots read backward (TestGraphQLBackwardPaging walks them).
+		c.run(t, f, `query ($before: String) { employers(last: 1, before: $before) { nodes { id } } platforms(last: 1, before: $before) { nodes { id } }
+			endUsers(last: 1, before: $before) { nodes { id } } accounts(last: 1, before: $before) { nodes { id } }
+			jobs(last: 1, before: $before) { nodes { id } } webhooks(last: 1, before: $before) { nodes { id } } }`, map[string]any{"before": nil})
 
 		// Roots by id and filter.
 		job := f.get("/v1/jobs?account_id=" + acct + "&limit=1").list(t)[0]
@@ -336,6 +344,39 @@ func TestGraphQLEveryField(t *testing.T) {
 		c.run(t, f, `mutation { refreshVerificationReport(endUserId: "every", type: "voe", trackingId: "LN-2026-0042", purpose: "credit_application") {
 			id requester trackingId purpose } }`, nil)
 		c.run(t, f, `mutation ($id: ID!) { sendTestEvent(webhookId: $id) { id outcome } }`, map[string]any{"id": hookID})
+
+		// The same mutations with payloads (TestGraphQLMutationPayloads has their refusals).
+		const userErrors = `userErrors { field message code } clientMutationId`
+		created = c.run(t, f, `mutation ($in: LinkTokenCreateInput!) { linkTokenCreate(input: $in) { token linkToken { id requiredJobs } `+userErrors+` } }`,
+			map[string]any{"in": map[string]any{"orgName": "Acme Bank", "endUserId": "every", "requiredJobs": []string{"paystubs"}, "clientMutationId": "m1"}})
+		if at(created, "linkTokenCreate", "token") == nil || at(created, "linkTokenCreate", "clientMutationId") != "m1" {
+			t.Errorf("linkTokenCreate: %v", created)
+		}
+		h = c.run(t, f, `mutation { webhookCreate(input: {url: "https://example.com/every3", enabledEvents: [account_added, voie_report_refreshed],
+			version: v2023_11_22, status: paused, clientMutationId: "m2"}) { webhook { id events apiVersion enabledEvents version } `+userErrors+` } }`, nil)
+		if got := at(h, "webhookCreate", "webhook"); fmt.Sprint(at(got, "enabledEvents")) != "[account.added voie_report.refreshed]" ||
+			at(got, "version") != "2023-11-22" || at(got, "apiVersion") != "v2023_11_22" {
+			t.Errorf("webhookCreate: %v", h)
+		}
+		newHook = at(h, "webhookCreate", "webhook", "id")
+		c.run(t, f, `mutation ($id: ID!) { webhookUpdate(input: {id: $id, url: "https://example.com/every4", enabledEvents: [income_added], status: active,
+			clientMutationId: "m3"}) { webhook { id events } `+userErrors+` } }`, map[string]any{"id": newHook})
+		c.run(t, f, `mutation ($id: ID!) { webhookDelete(input: {id: $id, clientMutationId: "m4"}) { deletedWebhookId `+userErrors+` } }`,
+			map[string]any{"id": newHook})
+		// A refusal, so userErrors answers.
+		refused := c.run(t, f, `mutation ($id: ID!) { webhookDelete(input: {id: $id}) { deletedWebhookId `+userErrors+` } }`, map[string]any{"id": newHook})
+		if at(refused, "webhookDelete", "userErrors", 0, "code") != "WEBHOOK_NOT_FOUND" {
+			t.Errorf("deleting a deleted webhook: %v", refused)
+		}
+		// Both are idempotent, so they run again on the account above.
+		c.run(t, f, `mutation ($id: ID!) { accountMonitoringDisable(input: {id: $id, clientMutationId: "m5"}) { account { id monitoringStatus } `+userErrors+` } }`,
+			map[string]any{"id": gigAcct})
+		c.run(t, f, `mutation ($id: ID!) { accountDisconnect(input: {id: $id, clientMutationId: "m6"}) { account { id connected } `+userErrors+` } }`,
+			map[string]any{"id": gigAcct})
+		c.run(t, f, `mutation { verificationReportRefresh(input: {endUserId: "every", type: voe, trackingId: "LN-2026-0043", purpose: employment,
+			clientMutationId: "m7"}) { report { id type permissiblePurpose reportType purpose } `+userErrors+` } }`, nil)
+		c.run(t, f, `mutation ($id: ID!) { webhookTestEventSend(input: {webhookId: $id, clientMutationId: "m8"}) { delivery { id deliveryOutcome } `+userErrors+` } }`,
+			map[string]any{"id": hookID})
 
 		// A bill switch by card, and one by bank account.
 		for _, bill := range []string{`{"job": "bill_switch", "card": {"number": "4242424242424242", "name": "Travel", "exp_month": 12, "exp_year": 2031}}`,
@@ -392,19 +433,26 @@ func TestGraphQLEveryField(t *testing.T) {
 			map[string]any{"days": 3}, "x-api-secret", "", "Cookie", f.dashboardCookie("every@acme.test"))
 
 		c.check(t, map[string]string{
-			"Address.line2":                        "the sandbox writes one-line street addresses",
-			"Employment.terminationDate":           "user_good is employed",
-			"ReportEmployment.terminationDate":     "user_good is employed",
-			"Job.errorCode":                        "every job here succeeds",
-			"Delivery.error":                       "a delivered event has no error",
-			"Delivery.nextAttempt":                 "a delivered event has no next attempt",
-			"JobAllocation.percentage":             "the switch is by amount",
-			"DepositAllocation.percentage":         "the sandbox's allocations are amounts and remainders",
-			"Employer.logoUrl":                     "the sandbox directory has no logos",
-			"Platform.logoUrl":                     "the sandbox directory has no logos",
-			"LinkToken.features":                   "the tokens here name their jobs in required_jobs",
-			"ReportCompleteness.identityConflicts": "empty unless the accounts' identities disagree",
-			"LinkToken.accountId":                  "a new token is not for On Demand Update",
+			"Address.line2":                               "the sandbox writes one-line street addresses",
+			"Employment.terminationDate":                  "user_good is employed",
+			"ReportEmployment.terminationDate":            "user_good is employed",
+			"Job.errorCode":                               "every job here succeeds",
+			"Delivery.error":                              "a delivered event has no error",
+			"Delivery.nextAttempt":                        "a delivered event has no next attempt",
+			"JobAllocation.percentage":                    "the switch is by amount",
+			"DepositAllocation.percentage":                "the sandbox's allocations are amounts and remainders",
+			"Employer.logoUrl":                            "the sandbox directory has no logos",
+			"Platform.logoUrl":                            "the sandbox directory has no logos",
+			"LinkToken.features":                          "the tokens here name their jobs in required_jobs",
+			"ReportCompleteness.identityConflicts":        "empty unless the accounts' identities disagree",
+			"LinkToken.accountId":                         "a new token is not for On Demand Update",
+			"LinkTokenCreatePayload.userErrors":           "no refusal here: TestGraphQLMutationPayloads has them",
+			"WebhookCreatePayload.userErrors":             "no refusal here: TestGraphQLMutationPayloads has them",
+			"WebhookUpdatePayload.userErrors":             "no refusal here: TestGraphQLMutationPayloads has them",
+			"WebhookTestEventSendPayload.userErrors":      "no refusal here: TestGraphQLMutationPayloads has them",
+			"AccountDisconnectPayload.userErrors":         "no refusal here: TestGraphQLMutationPayloads has them",
+			"AccountMonitoringDisablePayload.userErrors":  "no refusal here: TestGraphQLMutationPayloads has them",
+			"VerificationReportRefreshPayload.userErrors": "no refusal here: TestGraphQLMutationPayloads has them",
 		})
 	})
 }

@@ -25,9 +25,17 @@ func (s stores) AccountsOfEndUsers(ctx context.Context, sc domain.Scope, endUser
 
 func (s stores) FindEndUsers(ctx context.Context, sc domain.Scope, p domain.PageRequest) (domain.Page[domain.EndUser], error) {
 	args := []any{sc.CustomerID, string(sc.Mode)}
-	after := ""
+	from := ""
 	if p.Cursor != nil {
-		after, args = " AND end_user_id > ?", append(args, p.Cursor.Key)
+		op := " > "
+		if p.Backward {
+			op = " < "
+		}
+		from, args = " AND end_user_id"+op+"?", append(args, p.Cursor.Key)
+	}
+	order := " ORDER BY end_user_id LIMIT ?" // end_user_id is the whole key: grouped rows have no id
+	if p.Backward {
+		order = " ORDER BY end_user_id DESC LIMIT ?"
 	}
 	var rows []struct {
 		ID    string        `db:"end_user_id"`
@@ -35,7 +43,7 @@ func (s stores) FindEndUsers(ctx context.Context, sc domain.Scope, p domain.Page
 		Count int           `db:"accounts"`
 	}
 	err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT end_user_id, MIN(created_at) AS first_connected, COUNT(*) AS accounts
-		FROM accounts WHERE customer_id = ? AND mode = ?`+after+` GROUP BY end_user_id ORDER BY end_user_id LIMIT ?`), append(args, p.Limit+1)...)
+		FROM accounts WHERE customer_id = ? AND mode = ?`+from+` GROUP BY end_user_id`+order), append(args, p.Limit+1)...)
 	if err != nil {
 		return domain.Page[domain.EndUser]{}, translate(err)
 	}
@@ -43,7 +51,7 @@ func (s stores) FindEndUsers(ctx context.Context, sc domain.Scope, p domain.Page
 	for i, r := range rows {
 		users[i] = domain.EndUser{ID: r.ID, FirstConnected: r.First.UTC(), Accounts: r.Count}
 	}
-	return endUsersByID.page(users, p.Limit), nil
+	return endUsersByID.page(users, p), nil
 }
 
 func (s stores) EndUsersByID(ctx context.Context, sc domain.Scope, ids []string) ([]domain.EndUser, error) {

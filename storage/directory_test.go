@@ -158,3 +158,54 @@ func TestPlatformFilters(t *testing.T) {
 		}
 	})
 }
+
+// TestEmployerPagesReadBackward walks the same filtered list backward
+// from its end, seven at a time by each page's Prev, and requires the
+// rows of the forward walk in the same order: a backward page is in the
+// list's order, and Prev is nil only on the first page.
+func TestEmployerPagesReadBackward(t *testing.T) {
+	platforms, employers := sandbox.Directory(230)
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		s := storage.NewDirectoryStore(db)
+		if err := s.UpsertDirectory(ctx, platforms, employers); err != nil {
+			t.Fatal(err)
+		}
+		f := domain.EmployerFilter{UpdatedAfter: &employers[100].LastUpdated}
+		walk := func(backward bool) []string {
+			var ids []string
+			p := domain.PageRequest{Limit: 7, Backward: backward}
+			for pages := 0; ; pages++ {
+				if pages > 100 {
+					t.Fatal("pagination does not end")
+				}
+				page, err := s.ListEmployers(ctx, f, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, e := range page.Items {
+					got = append(got, e.ID)
+				}
+				if backward {
+					if page.Next != nil {
+						t.Fatal("a backward page set Next")
+					}
+					ids, p.Cursor = append(got, ids...), page.Prev
+				} else {
+					ids, p.Cursor = append(ids, got...), page.Next
+				}
+				if p.Cursor == nil {
+					return ids
+				}
+			}
+		}
+		forward, backward := walk(false), walk(true)
+		if len(forward) < 100 {
+			t.Fatalf("%d employers after the cut, want more than 100 for the walk to cross pages", len(forward))
+		}
+		if diff := cmp.Diff(forward, backward); diff != "" {
+			t.Errorf("the backward walk differs from the forward one (-forward +backward):\n%s", diff)
+		}
+	})
+}

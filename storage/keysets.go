@@ -48,8 +48,10 @@ func recordsNewest(kind string) keyset[domain.Record] {
 	return keyset[domain.Record]{list: kind, column: "sort_key", desc: true, key: func(r domain.Record) keyValue { return keyValue{r.SortKey, r.ID} }}
 }
 
-// after adds the condition that resumes the list after the cursor.
-func (k keyset[T]) after(q *sqlBuilder, c *domain.Cursor) error {
+// from adds the condition that resumes the list after the cursor, or
+// before it when the page is read backward.
+func (k keyset[T]) from(q *sqlBuilder, p domain.PageRequest) error {
+	c := p.Cursor
 	if c == nil {
 		return nil
 	}
@@ -62,56 +64,67 @@ func (k keyset[T]) after(q *sqlBuilder, c *domain.Cursor) error {
 		v = at
 	}
 	op := ">"
-	if k.desc {
+	if k.desc != p.Backward {
 		op = "<"
 	}
 	q.where("("+k.column+" "+op+" ? OR ("+k.column+" = ? AND id "+op+" ?))", v, v, c.ID)
 	return nil
 }
 
-// orderLimit is the ORDER BY and LIMIT that go with after; the query
-// fetches one row more than the page to know whether another follows.
-func (k keyset[T]) orderLimit() string {
-	if k.desc {
-		return ` ORDER BY ` + k.column + ` DESC, id DESC LIMIT ?`
+// order is the ORDER BY that goes with from: the list's order, or its
+// reverse for a page read backward (whose rows page then turns round).
+func (k keyset[T]) order(backward bool) string {
+	if k.desc != backward {
+		return k.column + ` DESC, id DESC`
 	}
-	return ` ORDER BY ` + k.column + `, id LIMIT ?`
+	return k.column + `, id`
 }
 
-// page trims the rows to the page and makes the next cursor.
-func (k keyset[T]) page(rows []T, limit int) domain.Page[T] {
-	return domain.PageOf(k.list, rows, limit, func(row T) (string, string) {
+// orderLimit is the ORDER BY and LIMIT that go with from; the query
+// fetches one row more than the page to know whether another follows.
+func (k keyset[T]) orderLimit(backward bool) string {
+	return ` ORDER BY ` + k.order(backward) + ` LIMIT ?`
+}
+
+// page trims the rows to the page and makes its cursors.
+func (k keyset[T]) page(rows []T, p domain.PageRequest) domain.Page[T] {
+	key := func(row T) (string, string) {
 		v := k.key(row)
 		if t, ok := v.sort.(time.Time); ok {
 			return t.Format(time.RFC3339Nano), v.id
 		}
 		return v.sort.(string), v.id
-	})
+	}
+	if p.Backward {
+		return domain.PageBackwardOf(k.list, rows, p.Limit, key)
+	}
+	return domain.PageOf(k.list, rows, p.Limit, key)
 }
 
 // selectPage runs selectFrom ("SELECT columns FROM table") with q's
 // conditions and the cursor's, converts the rows and returns the page.
 func selectPage[R, T any](ctx context.Context, db sqlx.ExtContext, k keyset[T], selectFrom string, q sqlBuilder,
 	p domain.PageRequest, convert func(R) (T, error)) (domain.Page[T], error) {
-	if err := k.after(&q, p.Cursor); err != nil {
+	if err := k.from(&q, p); err != nil {
 		return domain.Page[T]{}, err
 	}
 	var rows []R
-	if err := sqlx.SelectContext(ctx, db, &rows, db.Rebind(selectFrom+q.clause()+k.orderLimit()), append(q.args, p.Limit+1)...); err != nil {
+	if err := sqlx.SelectContext(ctx, db, &rows, db.Rebind(selectFrom+q.clause()+k.orderLimit(p.Backward)), append(q.args, p.Limit+1)...); err != nil {
 		return domain.Page[T]{}, translate(err)
 	}
 	items, err := convertAll(rows, convert)
 	if err != nil {
 		return domain.Page[T]{}, err
 	}
-	return k.page(items, p.Limit), nil
+	return k.page(items, p), nil
 }
 
 // selectPagesBy is selectPage for many parents at once: one query pages
 // the rows of every parent (parentColumn IN ...) with a window function,
 // so a GraphQL query asking for each account's last five jobs costs one
 // statement however many accounts it lists. The cursor, when given,
-// applies to every parent, as a nested connection's `after` does.
+// applies to every parent, as a nested connection's `after` or `before`
+// does; a backward page reads each parent's rows from the end.
 func selectPagesBy[R, T any](ctx context.Context, db sqlx.ExtContext, k keyset[T], table, columns, parentColumn string,
 	parents []string, q sqlBuilder, p domain.PageRequest, convert func(R) (T, error), parentOf func(T) string) (map[string]domain.Page[T], error) {
 	out := map[string]domain.Page[T]{}
@@ -123,14 +136,10 @@ func selectPagesBy[R, T any](ctx context.Context, db sqlx.ExtContext, k keyset[T
 		return nil, err
 	}
 	q.where(in, args...)
-	if err := k.after(&q, p.Cursor); err != nil {
+	if err := k.from(&q, p); err != nil {
 		return nil, err
 	}
-	dir := ""
-	if k.desc {
-		dir = " DESC"
-	}
-	order := k.column + dir + ", id" + dir
+	order := k.order(p.Backward)
 	query := `SELECT ` + columns + ` FROM (SELECT ` + columns + `, ROW_NUMBER() OVER (PARTITION BY ` + parentColumn +
 		` ORDER BY ` + order + `) AS row_in_parent FROM ` + table + q.clause() + `) ranked WHERE row_in_parent <= ? ORDER BY ` +
 		parentColumn + `, ` + order
@@ -147,7 +156,7 @@ func selectPagesBy[R, T any](ctx context.Context, db sqlx.ExtContext, k keyset[T
 		grouped[parentOf(it)] = append(grouped[parentOf(it)], it)
 	}
 	for parent, rows := range grouped {
-		out[parent] = k.page(rows, p.Limit)
+		out[parent] = k.page(rows, p)
 	}
 	return out, nil
 }

@@ -24,21 +24,21 @@ type AccountResolver interface {
 	Platform(ctx context.Context, obj *domain.Account) (*domain.Platform, error)
 	EndUser(ctx context.Context, obj *domain.Account) (*domain.EndUser, error)
 	LinkToken(ctx context.Context, obj *domain.Account) (*domain.LinkToken, error)
-	Jobs(ctx context.Context, obj *domain.Account, filter *model.JobFilter, first *int, after *string) (*model.JobConnection, error)
-	Paystubs(ctx context.Context, obj *domain.Account, first *int, after *string, fromPayDate *string) (*model.PaystubConnection, error)
+	Jobs(ctx context.Context, obj *domain.Account, filter *model.JobFilter, first *int, after *string, last *int, before *string) (*model.JobConnection, error)
+	Paystubs(ctx context.Context, obj *domain.Account, first *int, after *string, last *int, before *string, fromPayDate *string) (*model.PaystubConnection, error)
 	Identity(ctx context.Context, obj *domain.Account) (*domain.Identity, error)
 	Employment(ctx context.Context, obj *domain.Account) (*domain.Employment, error)
 	Income(ctx context.Context, obj *domain.Account) (*domain.Income, error)
 	DirectDepositAllocations(ctx context.Context, obj *domain.Account) ([]*domain.DepositAllocation, error)
-	Shifts(ctx context.Context, obj *domain.Account, first *int, after *string) (*model.ShiftConnection, error)
-	TaxForms(ctx context.Context, obj *domain.Account, first *int, after *string) (*model.TaxFormConnection, error)
+	Shifts(ctx context.Context, obj *domain.Account, first *int, after *string, last *int, before *string) (*model.ShiftConnection, error)
+	TaxForms(ctx context.Context, obj *domain.Account, first *int, after *string, last *int, before *string) (*model.TaxFormConnection, error)
 }
 type EndUserResolver interface {
 	ID(ctx context.Context, obj *domain.EndUser) (string, error)
 	EndUserID(ctx context.Context, obj *domain.EndUser) (string, error)
 	FirstConnectedAt(ctx context.Context, obj *domain.EndUser) (*time.Time, error)
-	Accounts(ctx context.Context, obj *domain.EndUser, first *int, after *string) (*model.AccountConnection, error)
-	Documents(ctx context.Context, obj *domain.EndUser, typeArg *model.DocumentType, first *int, after *string) (*model.DocumentConnection, error)
+	Accounts(ctx context.Context, obj *domain.EndUser, first *int, after *string, last *int, before *string) (*model.AccountConnection, error)
+	Documents(ctx context.Context, obj *domain.EndUser, typeArg *model.DocumentType, first *int, after *string, last *int, before *string) (*model.DocumentConnection, error)
 	EarningsStreamPayouts(ctx context.Context, obj *domain.EndUser) ([]*domain.Payout, error)
 	Voie(ctx context.Context, obj *domain.EndUser) (*domain.VerificationReport, error)
 	Voe(ctx context.Context, obj *domain.EndUser) (*domain.VerificationReport, error)
@@ -110,6 +110,22 @@ func (ec *executionContext) field_Account_jobs_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -132,14 +148,30 @@ func (ec *executionContext) field_Account_paystubs_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "fromPayDate",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "fromPayDate",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalODate2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["fromPayDate"] = arg2
+	args["fromPayDate"] = arg4
 	return args, nil
 }
 
@@ -162,6 +194,22 @@ func (ec *executionContext) field_Account_shifts_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -184,6 +232,22 @@ func (ec *executionContext) field_Account_taxForms_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -206,6 +270,22 @@ func (ec *executionContext) field_EndUser_accounts_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -236,6 +316,22 @@ func (ec *executionContext) field_EndUser_documents_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -505,7 +601,7 @@ func (ec *executionContext) _Account_jobs(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Jobs(ctx, obj, fc.Args["filter"].(*model.JobFilter), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Account().Jobs(ctx, obj, fc.Args["filter"].(*model.JobFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.JobConnection) graphql.Marshaler {
@@ -549,7 +645,7 @@ func (ec *executionContext) _Account_paystubs(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Paystubs(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["fromPayDate"].(*string))
+			return ec.Resolvers.Account().Paystubs(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["fromPayDate"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PaystubConnection) graphql.Marshaler {
@@ -721,7 +817,7 @@ func (ec *executionContext) _Account_shifts(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Shifts(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Account().Shifts(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ShiftConnection) graphql.Marshaler {
@@ -765,7 +861,7 @@ func (ec *executionContext) _Account_taxForms(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().TaxForms(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Account().TaxForms(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TaxFormConnection) graphql.Marshaler {
@@ -1929,7 +2025,7 @@ func (ec *executionContext) _EndUser_accounts(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.EndUser().Accounts(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.EndUser().Accounts(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountConnection) graphql.Marshaler {
@@ -1973,7 +2069,7 @@ func (ec *executionContext) _EndUser_documents(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.EndUser().Documents(ctx, obj, fc.Args["type"].(*model.DocumentType), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.EndUser().Documents(ctx, obj, fc.Args["type"].(*model.DocumentType), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DocumentConnection) graphql.Marshaler {

@@ -43,24 +43,24 @@ type PlatformResolver interface {
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
-	Employers(ctx context.Context, first *int, after *string, lastUpdated *time.Time) (*model.EmployerConnection, error)
+	Employers(ctx context.Context, first *int, after *string, last *int, before *string, lastUpdated *time.Time) (*model.EmployerConnection, error)
 	Employer(ctx context.Context, id string) (*domain.Employer, error)
 	EmployerByEin(ctx context.Context, ein string) (*domain.Employer, error)
-	Platforms(ctx context.Context, first *int, after *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) (*model.PlatformConnection, error)
+	Platforms(ctx context.Context, first *int, after *string, last *int, before *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) (*model.PlatformConnection, error)
 	Platform(ctx context.Context, id string) (*domain.Platform, error)
 	Search(ctx context.Context, q string, supportedJobs []domain.JobType, responseTypes []domain.ResponseType, amountSupported *bool, platformType *domain.PlatformType, limit *int) ([]model.SearchResult, error)
 	EndUser(ctx context.Context, id string) (*domain.EndUser, error)
-	EndUsers(ctx context.Context, first *int, after *string) (*model.EndUserConnection, error)
+	EndUsers(ctx context.Context, first *int, after *string, last *int, before *string) (*model.EndUserConnection, error)
 	Account(ctx context.Context, id string) (*domain.Account, error)
-	Accounts(ctx context.Context, filter *model.AccountFilter, first *int, after *string) (*model.AccountConnection, error)
+	Accounts(ctx context.Context, filter *model.AccountFilter, first *int, after *string, last *int, before *string) (*model.AccountConnection, error)
 	Job(ctx context.Context, id string) (*domain.Job, error)
-	Jobs(ctx context.Context, filter *model.JobFilter, first *int, after *string) (*model.JobConnection, error)
+	Jobs(ctx context.Context, filter *model.JobFilter, first *int, after *string, last *int, before *string) (*model.JobConnection, error)
 	LinkToken(ctx context.Context, id string) (*domain.LinkToken, error)
 	Overview(ctx context.Context, days *int) (*model.Overview, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
 	RateLimit(ctx context.Context) (*model.RateLimit, error)
 	Webhook(ctx context.Context, id string) (*domain.Webhook, error)
-	Webhooks(ctx context.Context, first *int, after *string) (*model.WebhookConnection, error)
+	Webhooks(ctx context.Context, first *int, after *string, last *int, before *string) (*model.WebhookConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -122,6 +122,22 @@ func (ec *executionContext) field_Query_accounts_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -172,14 +188,30 @@ func (ec *executionContext) field_Query_employers_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "lastUpdated",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "lastUpdated",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["lastUpdated"] = arg2
+	args["lastUpdated"] = arg4
 	return args, nil
 }
 
@@ -216,6 +248,22 @@ func (ec *executionContext) field_Query_endUsers_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -260,6 +308,22 @@ func (ec *executionContext) field_Query_jobs_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -352,30 +416,46 @@ func (ec *executionContext) field_Query_platforms_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "type",
 		func(ctx context.Context, v any) (*domain.PlatformType, error) {
 			return ec.unmarshalOPlatformType2ᚖpaylineᚋdomainᚐPlatformType(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["type"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "includeEsps",
+	args["type"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "includeEsps",
 		func(ctx context.Context, v any) (*bool, error) {
 			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["includeEsps"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "lastUpdated",
+	args["includeEsps"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "lastUpdated",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["lastUpdated"] = arg4
+	args["lastUpdated"] = arg6
 	return args, nil
 }
 
@@ -466,6 +546,22 @@ func (ec *executionContext) field_Query_webhooks_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -1677,7 +1773,7 @@ func (ec *executionContext) _Query_employers(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Employers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["lastUpdated"].(*time.Time))
+			return ec.Resolvers.Query().Employers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["lastUpdated"].(*time.Time))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.EmployerConnection) graphql.Marshaler {
@@ -1809,7 +1905,7 @@ func (ec *executionContext) _Query_platforms(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Platforms(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["type"].(*domain.PlatformType), fc.Args["includeEsps"].(*bool), fc.Args["lastUpdated"].(*time.Time))
+			return ec.Resolvers.Query().Platforms(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["type"].(*domain.PlatformType), fc.Args["includeEsps"].(*bool), fc.Args["lastUpdated"].(*time.Time))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PlatformConnection) graphql.Marshaler {
@@ -1985,7 +2081,7 @@ func (ec *executionContext) _Query_endUsers(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().EndUsers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().EndUsers(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.EndUserConnection) graphql.Marshaler {
@@ -2073,7 +2169,7 @@ func (ec *executionContext) _Query_accounts(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Accounts(ctx, fc.Args["filter"].(*model.AccountFilter), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Accounts(ctx, fc.Args["filter"].(*model.AccountFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountConnection) graphql.Marshaler {
@@ -2161,7 +2257,7 @@ func (ec *executionContext) _Query_jobs(ctx context.Context, field graphql.Colle
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Jobs(ctx, fc.Args["filter"].(*model.JobFilter), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Jobs(ctx, fc.Args["filter"].(*model.JobFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.JobConnection) graphql.Marshaler {
@@ -2401,7 +2497,7 @@ func (ec *executionContext) _Query_webhooks(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Webhooks(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Webhooks(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookConnection) graphql.Marshaler {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"payline/domain"
+	"payline/graph/model"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -87,6 +88,8 @@ type VerificationReportResolver interface {
 
 	DownloadURL(ctx context.Context, obj *domain.VerificationReport) (string, error)
 	DownloadURLExpiration(ctx context.Context, obj *domain.VerificationReport) (*time.Time, error)
+	Type(ctx context.Context, obj *domain.VerificationReport) (model.ReportType, error)
+	PermissiblePurpose(ctx context.Context, obj *domain.VerificationReport) (*model.PermissiblePurpose, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -3312,6 +3315,52 @@ func (ec *executionContext) fieldContext_VerificationReport_downloadUrlExpiratio
 	return graphql.NewScalarFieldContext("VerificationReport", field, true, true, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _VerificationReport_type(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerificationReport_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VerificationReport().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ReportType) graphql.Marshaler {
+			return ec.marshalNReportType2paylineᚋgraphᚋmodelᚐReportType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerificationReport_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerificationReport", field, true, true, errors.New("field of type ReportType does not have child fields"))
+}
+
+func (ec *executionContext) _VerificationReport_permissiblePurpose(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerificationReport_permissiblePurpose(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VerificationReport().PermissiblePurpose(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PermissiblePurpose) graphql.Marshaler {
+			return ec.marshalOPermissiblePurpose2ᚖpaylineᚋgraphᚋmodelᚐPermissiblePurpose(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VerificationReport_permissiblePurpose(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerificationReport", field, true, true, errors.New("field of type PermissiblePurpose does not have child fields"))
+}
+
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
@@ -5927,6 +5976,82 @@ func (ec *executionContext) _VerificationReport(ctx context.Context, sel ast.Sel
 				}()
 				res = ec._VerificationReport_downloadUrlExpiration(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "type":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._VerificationReport_type(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permissiblePurpose":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._VerificationReport_permissiblePurpose(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

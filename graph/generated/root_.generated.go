@@ -68,13 +68,13 @@ type ComplexityRoot struct {
 		ID                       func(childComplexity int) int
 		Identity                 func(childComplexity int) int
 		Income                   func(childComplexity int) int
-		Jobs                     func(childComplexity int, filter *model.JobFilter, first *int, after *string) int
+		Jobs                     func(childComplexity int, filter *model.JobFilter, first *int, after *string, last *int, before *string) int
 		LinkToken                func(childComplexity int) int
 		MonitoringStatus         func(childComplexity int) int
-		Paystubs                 func(childComplexity int, first *int, after *string, fromPayDate *string) int
+		Paystubs                 func(childComplexity int, first *int, after *string, last *int, before *string, fromPayDate *string) int
 		Platform                 func(childComplexity int) int
-		Shifts                   func(childComplexity int, first *int, after *string) int
-		TaxForms                 func(childComplexity int, first *int, after *string) int
+		Shifts                   func(childComplexity int, first *int, after *string, last *int, before *string) int
+		TaxForms                 func(childComplexity int, first *int, after *string, last *int, before *string) int
 	}
 
 	AccountConnection struct {
@@ -84,9 +84,21 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	AccountDisconnectPayload struct {
+		Account          func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
 	AccountEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	AccountMonitoringDisablePayload struct {
+		Account          func(childComplexity int) int
+		ClientMutationID func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
 	}
 
 	Address struct {
@@ -132,6 +144,7 @@ type ComplexityRoot struct {
 	Delivery struct {
 		Attempt         func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
+		DeliveryOutcome func(childComplexity int) int
 		Error           func(childComplexity int) int
 		Event           func(childComplexity int) int
 		EventID         func(childComplexity int) int
@@ -240,8 +253,8 @@ type ComplexityRoot struct {
 	}
 
 	EndUser struct {
-		Accounts              func(childComplexity int, first *int, after *string) int
-		Documents             func(childComplexity int, typeArg *model.DocumentType, first *int, after *string) int
+		Accounts              func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Documents             func(childComplexity int, typeArg *model.DocumentType, first *int, after *string, last *int, before *string) int
 		EarningsStreamPayouts func(childComplexity int) int
 		EndUserID             func(childComplexity int) int
 		FirstConnectedAt      func(childComplexity int) int
@@ -370,6 +383,13 @@ type ComplexityRoot struct {
 		Used         func(childComplexity int) int
 	}
 
+	LinkTokenCreatePayload struct {
+		ClientMutationID func(childComplexity int) int
+		LinkToken        func(childComplexity int) int
+		Token            func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
 	Money struct {
 		Amount    func(childComplexity int) int
 		Currency  func(childComplexity int) int
@@ -377,14 +397,22 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AccountDisconnect         func(childComplexity int, input model.AccountDisconnectInput) int
+		AccountMonitoringDisable  func(childComplexity int, input model.AccountMonitoringDisableInput) int
 		CreateLinkToken           func(childComplexity int, input model.CreateLinkTokenInput) int
 		CreateWebhook             func(childComplexity int, input model.CreateWebhookInput) int
 		DeleteWebhook             func(childComplexity int, id string) int
 		DisableMonitoring         func(childComplexity int, id string) int
 		DisconnectAccount         func(childComplexity int, id string) int
+		LinkTokenCreate           func(childComplexity int, input model.LinkTokenCreateInput) int
 		RefreshVerificationReport func(childComplexity int, endUserID string, typeArg string, trackingID *string, purpose *string) int
 		SendTestEvent             func(childComplexity int, webhookID string) int
 		UpdateWebhook             func(childComplexity int, id string, input model.UpdateWebhookInput) int
+		VerificationReportRefresh func(childComplexity int, input model.VerificationReportRefreshInput) int
+		WebhookCreate             func(childComplexity int, input model.WebhookCreateInput) int
+		WebhookDelete             func(childComplexity int, input model.WebhookDeleteInput) int
+		WebhookTestEventSend      func(childComplexity int, input model.WebhookTestEventSendInput) int
+		WebhookUpdate             func(childComplexity int, input model.WebhookUpdateInput) int
 	}
 
 	Overview struct {
@@ -526,25 +554,25 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Account       func(childComplexity int, id string) int
-		Accounts      func(childComplexity int, filter *model.AccountFilter, first *int, after *string) int
+		Accounts      func(childComplexity int, filter *model.AccountFilter, first *int, after *string, last *int, before *string) int
 		Employer      func(childComplexity int, id string) int
 		EmployerByEin func(childComplexity int, ein string) int
-		Employers     func(childComplexity int, first *int, after *string, lastUpdated *time.Time) int
+		Employers     func(childComplexity int, first *int, after *string, last *int, before *string, lastUpdated *time.Time) int
 		EndUser       func(childComplexity int, id string) int
-		EndUsers      func(childComplexity int, first *int, after *string) int
+		EndUsers      func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Job           func(childComplexity int, id string) int
-		Jobs          func(childComplexity int, filter *model.JobFilter, first *int, after *string) int
+		Jobs          func(childComplexity int, filter *model.JobFilter, first *int, after *string, last *int, before *string) int
 		LinkToken     func(childComplexity int, id string) int
 		Node          func(childComplexity int, id string) int
 		Nodes         func(childComplexity int, ids []string) int
 		Overview      func(childComplexity int, days *int) int
 		Platform      func(childComplexity int, id string) int
-		Platforms     func(childComplexity int, first *int, after *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) int
+		Platforms     func(childComplexity int, first *int, after *string, last *int, before *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) int
 		RateLimit     func(childComplexity int) int
 		Search        func(childComplexity int, q string, supportedJobs []domain.JobType, responseTypes []domain.ResponseType, amountSupported *bool, platformType *domain.PlatformType, limit *int) int
 		Viewer        func(childComplexity int) int
 		Webhook       func(childComplexity int, id string) int
-		Webhooks      func(childComplexity int, first *int, after *string) int
+		Webhooks      func(childComplexity int, first *int, after *string, last *int, before *string) int
 	}
 
 	RateLimit struct {
@@ -678,6 +706,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	UserError struct {
+		Code    func(childComplexity int) int
+		Field   func(childComplexity int) int
+		Message func(childComplexity int) int
+	}
+
 	VerificationReport struct {
 		Completeness          func(childComplexity int) int
 		DownloadURL           func(childComplexity int) int
@@ -687,15 +721,23 @@ type ComplexityRoot struct {
 		FCRANotice            func(childComplexity int) int
 		Flags                 func(childComplexity int) int
 		ID                    func(childComplexity int) int
+		PermissiblePurpose    func(childComplexity int) int
 		Purpose               func(childComplexity int) int
 		Reference             func(childComplexity int) int
 		RefreshedAt           func(childComplexity int) int
 		ReportType            func(childComplexity int) int
 		Requester             func(childComplexity int) int
 		TrackingID            func(childComplexity int) int
+		Type                  func(childComplexity int) int
 		UpdatedAt             func(childComplexity int) int
 		Version               func(childComplexity int) int
 		Versions              func(childComplexity int) int
+	}
+
+	VerificationReportRefreshPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Report           func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -720,9 +762,11 @@ type ComplexityRoot struct {
 	}
 
 	Webhook struct {
+		APIVersion    func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
-		Deliveries    func(childComplexity int, first *int, after *string) int
+		Deliveries    func(childComplexity int, first *int, after *string, last *int, before *string) int
 		EnabledEvents func(childComplexity int) int
+		Events        func(childComplexity int) int
 		ID            func(childComplexity int) int
 		LastUpdated   func(childComplexity int) int
 		Status        func(childComplexity int) int
@@ -736,9 +780,33 @@ type ComplexityRoot struct {
 		PageInfo func(childComplexity int) int
 	}
 
+	WebhookCreatePayload struct {
+		ClientMutationID func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+		Webhook          func(childComplexity int) int
+	}
+
+	WebhookDeletePayload struct {
+		ClientMutationID func(childComplexity int) int
+		DeletedWebhookID func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
 	WebhookEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	WebhookTestEventSendPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Delivery         func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	WebhookUpdatePayload struct {
+		ClientMutationID func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+		Webhook          func(childComplexity int) int
 	}
 }
 
@@ -826,7 +894,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Account.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Account.linkToken":
 		if e.ComplexityRoot.Account.LinkToken == nil {
 			break
@@ -849,7 +917,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Paystubs(childComplexity, args["first"].(*int), args["after"].(*string), args["fromPayDate"].(*string)), true
+		return e.ComplexityRoot.Account.Paystubs(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["fromPayDate"].(*string)), true
 	case "Account.platform":
 		if e.ComplexityRoot.Account.Platform == nil {
 			break
@@ -866,7 +934,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Shifts(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Account.Shifts(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Account.taxForms":
 		if e.ComplexityRoot.Account.TaxForms == nil {
 			break
@@ -877,7 +945,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.TaxForms(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Account.TaxForms(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "AccountConnection.edges":
 		if e.ComplexityRoot.AccountConnection.Edges == nil {
@@ -904,6 +972,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AccountConnection.TotalCount(childComplexity), true
 
+	case "AccountDisconnectPayload.account":
+		if e.ComplexityRoot.AccountDisconnectPayload.Account == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountDisconnectPayload.Account(childComplexity), true
+	case "AccountDisconnectPayload.clientMutationId":
+		if e.ComplexityRoot.AccountDisconnectPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountDisconnectPayload.ClientMutationID(childComplexity), true
+	case "AccountDisconnectPayload.userErrors":
+		if e.ComplexityRoot.AccountDisconnectPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountDisconnectPayload.UserErrors(childComplexity), true
+
 	case "AccountEdge.cursor":
 		if e.ComplexityRoot.AccountEdge.Cursor == nil {
 			break
@@ -916,6 +1003,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccountEdge.Node(childComplexity), true
+
+	case "AccountMonitoringDisablePayload.account":
+		if e.ComplexityRoot.AccountMonitoringDisablePayload.Account == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountMonitoringDisablePayload.Account(childComplexity), true
+	case "AccountMonitoringDisablePayload.clientMutationId":
+		if e.ComplexityRoot.AccountMonitoringDisablePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountMonitoringDisablePayload.ClientMutationID(childComplexity), true
+	case "AccountMonitoringDisablePayload.userErrors":
+		if e.ComplexityRoot.AccountMonitoringDisablePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountMonitoringDisablePayload.UserErrors(childComplexity), true
 
 	case "Address.city":
 		if e.ComplexityRoot.Address.City == nil {
@@ -1101,6 +1207,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Delivery.CreatedAt(childComplexity), true
+	case "Delivery.deliveryOutcome":
+		if e.ComplexityRoot.Delivery.DeliveryOutcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Delivery.DeliveryOutcome(childComplexity), true
 	case "Delivery.error":
 		if e.ComplexityRoot.Delivery.Error == nil {
 			break
@@ -1538,7 +1650,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.EndUser.Accounts(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.EndUser.Accounts(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "EndUser.documents":
 		if e.ComplexityRoot.EndUser.Documents == nil {
 			break
@@ -1549,7 +1661,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.EndUser.Documents(childComplexity, args["type"].(*model.DocumentType), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.EndUser.Documents(childComplexity, args["type"].(*model.DocumentType), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "EndUser.earningsStreamPayouts":
 		if e.ComplexityRoot.EndUser.EarningsStreamPayouts == nil {
 			break
@@ -2035,6 +2147,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LinkToken.Used(childComplexity), true
 
+	case "LinkTokenCreatePayload.clientMutationId":
+		if e.ComplexityRoot.LinkTokenCreatePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTokenCreatePayload.ClientMutationID(childComplexity), true
+	case "LinkTokenCreatePayload.linkToken":
+		if e.ComplexityRoot.LinkTokenCreatePayload.LinkToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTokenCreatePayload.LinkToken(childComplexity), true
+	case "LinkTokenCreatePayload.token":
+		if e.ComplexityRoot.LinkTokenCreatePayload.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTokenCreatePayload.Token(childComplexity), true
+	case "LinkTokenCreatePayload.userErrors":
+		if e.ComplexityRoot.LinkTokenCreatePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTokenCreatePayload.UserErrors(childComplexity), true
+
 	case "Money.amount":
 		if e.ComplexityRoot.Money.Amount == nil {
 			break
@@ -2054,6 +2191,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Money.Formatted(childComplexity), true
 
+	case "Mutation.accountDisconnect":
+		if e.ComplexityRoot.Mutation.AccountDisconnect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_accountDisconnect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AccountDisconnect(childComplexity, args["input"].(model.AccountDisconnectInput)), true
+	case "Mutation.accountMonitoringDisable":
+		if e.ComplexityRoot.Mutation.AccountMonitoringDisable == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_accountMonitoringDisable_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AccountMonitoringDisable(childComplexity, args["input"].(model.AccountMonitoringDisableInput)), true
 	case "Mutation.createLinkToken":
 		if e.ComplexityRoot.Mutation.CreateLinkToken == nil {
 			break
@@ -2109,6 +2268,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DisconnectAccount(childComplexity, args["id"].(string)), true
+	case "Mutation.linkTokenCreate":
+		if e.ComplexityRoot.Mutation.LinkTokenCreate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_linkTokenCreate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LinkTokenCreate(childComplexity, args["input"].(model.LinkTokenCreateInput)), true
 	case "Mutation.refreshVerificationReport":
 		if e.ComplexityRoot.Mutation.RefreshVerificationReport == nil {
 			break
@@ -2142,6 +2312,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(string), args["input"].(model.UpdateWebhookInput)), true
+	case "Mutation.verificationReportRefresh":
+		if e.ComplexityRoot.Mutation.VerificationReportRefresh == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_verificationReportRefresh_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.VerificationReportRefresh(childComplexity, args["input"].(model.VerificationReportRefreshInput)), true
+	case "Mutation.webhookCreate":
+		if e.ComplexityRoot.Mutation.WebhookCreate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_webhookCreate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WebhookCreate(childComplexity, args["input"].(model.WebhookCreateInput)), true
+	case "Mutation.webhookDelete":
+		if e.ComplexityRoot.Mutation.WebhookDelete == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_webhookDelete_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WebhookDelete(childComplexity, args["input"].(model.WebhookDeleteInput)), true
+	case "Mutation.webhookTestEventSend":
+		if e.ComplexityRoot.Mutation.WebhookTestEventSend == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_webhookTestEventSend_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WebhookTestEventSend(childComplexity, args["input"].(model.WebhookTestEventSendInput)), true
+	case "Mutation.webhookUpdate":
+		if e.ComplexityRoot.Mutation.WebhookUpdate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_webhookUpdate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WebhookUpdate(childComplexity, args["input"].(model.WebhookUpdateInput)), true
 
 	case "Overview.accountsConnected":
 		if e.ComplexityRoot.Overview.AccountsConnected == nil {
@@ -2714,7 +2939,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Accounts(childComplexity, args["filter"].(*model.AccountFilter), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Accounts(childComplexity, args["filter"].(*model.AccountFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.employer":
 		if e.ComplexityRoot.Query.Employer == nil {
 			break
@@ -2747,7 +2972,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Employers(childComplexity, args["first"].(*int), args["after"].(*string), args["lastUpdated"].(*time.Time)), true
+		return e.ComplexityRoot.Query.Employers(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["lastUpdated"].(*time.Time)), true
 	case "Query.endUser":
 		if e.ComplexityRoot.Query.EndUser == nil {
 			break
@@ -2769,7 +2994,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.EndUsers(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.EndUsers(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Query.job":
 		if e.ComplexityRoot.Query.Job == nil {
@@ -2792,7 +3017,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.linkToken":
 		if e.ComplexityRoot.Query.LinkToken == nil {
 			break
@@ -2858,7 +3083,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Platforms(childComplexity, args["first"].(*int), args["after"].(*string), args["type"].(*domain.PlatformType), args["includeEsps"].(*bool), args["lastUpdated"].(*time.Time)), true
+		return e.ComplexityRoot.Query.Platforms(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["type"].(*domain.PlatformType), args["includeEsps"].(*bool), args["lastUpdated"].(*time.Time)), true
 	case "Query.rateLimit":
 		if e.ComplexityRoot.Query.RateLimit == nil {
 			break
@@ -2903,7 +3128,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Webhooks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Webhooks(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "RateLimit.cost":
 		if e.ComplexityRoot.RateLimit.Cost == nil {
@@ -3429,6 +3654,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TaxFormEdge.Node(childComplexity), true
 
+	case "UserError.code":
+		if e.ComplexityRoot.UserError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserError.Code(childComplexity), true
+	case "UserError.field":
+		if e.ComplexityRoot.UserError.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserError.Field(childComplexity), true
+	case "UserError.message":
+		if e.ComplexityRoot.UserError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserError.Message(childComplexity), true
+
 	case "VerificationReport.completeness":
 		if e.ComplexityRoot.VerificationReport.Completeness == nil {
 			break
@@ -3477,6 +3721,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.ID(childComplexity), true
+	case "VerificationReport.permissiblePurpose":
+		if e.ComplexityRoot.VerificationReport.PermissiblePurpose == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.PermissiblePurpose(childComplexity), true
 	case "VerificationReport.purpose":
 		if e.ComplexityRoot.VerificationReport.Purpose == nil {
 			break
@@ -3513,6 +3763,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.TrackingID(childComplexity), true
+	case "VerificationReport.type":
+		if e.ComplexityRoot.VerificationReport.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.Type(childComplexity), true
 	case "VerificationReport.updatedAt":
 		if e.ComplexityRoot.VerificationReport.UpdatedAt == nil {
 			break
@@ -3531,6 +3787,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.Versions(childComplexity), true
+
+	case "VerificationReportRefreshPayload.clientMutationId":
+		if e.ComplexityRoot.VerificationReportRefreshPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReportRefreshPayload.ClientMutationID(childComplexity), true
+	case "VerificationReportRefreshPayload.report":
+		if e.ComplexityRoot.VerificationReportRefreshPayload.Report == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReportRefreshPayload.Report(childComplexity), true
+	case "VerificationReportRefreshPayload.userErrors":
+		if e.ComplexityRoot.VerificationReportRefreshPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReportRefreshPayload.UserErrors(childComplexity), true
 
 	case "Viewer.email":
 		if e.ComplexityRoot.Viewer.Email == nil {
@@ -3624,6 +3899,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.W2.TotalWages(childComplexity), true
 
+	case "Webhook.apiVersion":
+		if e.ComplexityRoot.Webhook.APIVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.APIVersion(childComplexity), true
 	case "Webhook.createdAt":
 		if e.ComplexityRoot.Webhook.CreatedAt == nil {
 			break
@@ -3640,13 +3921,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Webhook.Deliveries(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Webhook.Deliveries(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Webhook.enabledEvents":
 		if e.ComplexityRoot.Webhook.EnabledEvents == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Webhook.EnabledEvents(childComplexity), true
+	case "Webhook.events":
+		if e.ComplexityRoot.Webhook.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Events(childComplexity), true
 	case "Webhook.id":
 		if e.ComplexityRoot.Webhook.ID == nil {
 			break
@@ -3697,6 +3984,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.WebhookConnection.PageInfo(childComplexity), true
 
+	case "WebhookCreatePayload.clientMutationId":
+		if e.ComplexityRoot.WebhookCreatePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookCreatePayload.ClientMutationID(childComplexity), true
+	case "WebhookCreatePayload.userErrors":
+		if e.ComplexityRoot.WebhookCreatePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookCreatePayload.UserErrors(childComplexity), true
+	case "WebhookCreatePayload.webhook":
+		if e.ComplexityRoot.WebhookCreatePayload.Webhook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookCreatePayload.Webhook(childComplexity), true
+
+	case "WebhookDeletePayload.clientMutationId":
+		if e.ComplexityRoot.WebhookDeletePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeletePayload.ClientMutationID(childComplexity), true
+	case "WebhookDeletePayload.deletedWebhookId":
+		if e.ComplexityRoot.WebhookDeletePayload.DeletedWebhookID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeletePayload.DeletedWebhookID(childComplexity), true
+	case "WebhookDeletePayload.userErrors":
+		if e.ComplexityRoot.WebhookDeletePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeletePayload.UserErrors(childComplexity), true
+
 	case "WebhookEdge.cursor":
 		if e.ComplexityRoot.WebhookEdge.Cursor == nil {
 			break
@@ -3710,6 +4035,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.WebhookEdge.Node(childComplexity), true
 
+	case "WebhookTestEventSendPayload.clientMutationId":
+		if e.ComplexityRoot.WebhookTestEventSendPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookTestEventSendPayload.ClientMutationID(childComplexity), true
+	case "WebhookTestEventSendPayload.delivery":
+		if e.ComplexityRoot.WebhookTestEventSendPayload.Delivery == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookTestEventSendPayload.Delivery(childComplexity), true
+	case "WebhookTestEventSendPayload.userErrors":
+		if e.ComplexityRoot.WebhookTestEventSendPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookTestEventSendPayload.UserErrors(childComplexity), true
+
+	case "WebhookUpdatePayload.clientMutationId":
+		if e.ComplexityRoot.WebhookUpdatePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookUpdatePayload.ClientMutationID(childComplexity), true
+	case "WebhookUpdatePayload.userErrors":
+		if e.ComplexityRoot.WebhookUpdatePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookUpdatePayload.UserErrors(childComplexity), true
+	case "WebhookUpdatePayload.webhook":
+		if e.ComplexityRoot.WebhookUpdatePayload.Webhook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookUpdatePayload.Webhook(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -3718,14 +4081,22 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAccountDisconnectInput,
 		ec.unmarshalInputAccountFilter,
+		ec.unmarshalInputAccountMonitoringDisableInput,
 		ec.unmarshalInputAllocationInput,
 		ec.unmarshalInputAllocationTargetInput,
 		ec.unmarshalInputCreateLinkTokenInput,
 		ec.unmarshalInputCreateWebhookInput,
 		ec.unmarshalInputJobFilter,
+		ec.unmarshalInputLinkTokenCreateInput,
 		ec.unmarshalInputPlatformMatchingInput,
 		ec.unmarshalInputUpdateWebhookInput,
+		ec.unmarshalInputVerificationReportRefreshInput,
+		ec.unmarshalInputWebhookCreateInput,
+		ec.unmarshalInputWebhookDeleteInput,
+		ec.unmarshalInputWebhookTestEventSendInput,
+		ec.unmarshalInputWebhookUpdateInput,
 	)
 	first := true
 
@@ -3857,19 +4228,27 @@ type EndUser implements Node {
   firstConnectedAt: Time!
   "Its accounts, newest first; totalCount is given."
   accounts(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): AccountConnection!
   "Its documents (W-2s, direct deposit forms), newest first, each with a fresh download link."
   documents(
     "Only documents of this kind; null for every kind."
     type: DocumentType
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): DocumentConnection!
   "The earnings stream: its next expected payouts, estimated from its connected accounts' paystubs; empty without paystubs."
   earningsStreamPayouts: [Payout!]!
@@ -3881,7 +4260,7 @@ type EndUser implements Node {
 
 "One edge of a list of end users."
 type EndUserEdge {
-  "This end user's cursor: after takes it to start after it."
+  "This end user's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The end user."
   node: EndUser!
@@ -3929,17 +4308,25 @@ type Account implements Node {
   jobs(
     "Narrows the jobs, as GET /v1/jobs's query does; its accountId is ignored: these are this account's jobs."
     filter: JobFilter
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): JobConnection!
   "Newest pay date first."
   paystubs(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
     "Only paystubs paid on or after this date."
     fromPayDate: Date
   ): PaystubConnection!
@@ -3953,23 +4340,31 @@ type Account implements Node {
   directDepositAllocations: [DepositAllocation!]
   "Shifts worked, newest first; empty until a shifts job has read them."
   shifts(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): ShiftConnection!
   "Tax forms, newest first; empty until a tax_forms job has read them."
   taxForms(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): TaxFormConnection!
 }
 
 "One edge of a list of accounts."
 type AccountEdge {
-  "This account's cursor: after takes it to start after it."
+  "This account's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The account."
   node: Account!
@@ -4099,7 +4494,7 @@ type JobAllocation {
 
 "One edge of a list of jobs."
 type JobEdge {
-  "This job's cursor: after takes it to start after it."
+  "This job's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The job."
   node: Job!
@@ -4291,7 +4686,7 @@ type Paystub implements Node {
 
 "One edge of a list of paystubs."
 type PaystubEdge {
-  "This paystub's cursor: after takes it to start after it."
+  "This paystub's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The paystub."
   node: Paystub!
@@ -4327,7 +4722,7 @@ type Shift {
 
 "One edge of a list of shifts."
 type ShiftEdge {
-  "This shift's cursor: after takes it to start after it."
+  "This shift's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The shift."
   node: Shift!
@@ -4385,7 +4780,7 @@ type TaxForm {
 
 "One edge of a list of tax forms."
 type TaxFormEdge {
-  "This form's cursor: after takes it to start after it."
+  "This form's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The tax form."
   node: TaxForm!
@@ -4429,7 +4824,7 @@ type Document implements Node {
 
 "One edge of a list of documents."
 type DocumentEdge {
-  "This document's cursor: after takes it to start after it."
+  "This document's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The document."
   node: Document!
@@ -4473,10 +4868,14 @@ extend type Query {
   ): EndUser
   "End users by id."
   endUsers(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): EndUserConnection!
   "One account by its UUID; null when this customer has none with it."
   account(
@@ -4487,10 +4886,14 @@ extend type Query {
   accounts(
     "Narrows the accounts, as GET /v1/accounts's query does."
     filter: AccountFilter
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): AccountConnection!
   "One job by its UUID; null when this customer has none with it."
   job(
@@ -4501,10 +4904,14 @@ extend type Query {
   jobs(
     "Narrows the jobs, as GET /v1/jobs's query does."
     filter: JobFilter
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): JobConnection!
   "One link token by its UUID; null when this customer has none with it."
   linkToken(
@@ -4548,9 +4955,9 @@ scalar Date
 
 "Relay page information. endCursor is REST's opaque cursor."
 type PageInfo {
-  "Whether another page follows this one: pass endCursor as after to read it."
+  "Whether another page follows this one: pass endCursor as after to read it. Read backward (last), true exactly when the page was asked for with before."
   hasNextPage: Boolean!
-  "Whether a page comes before this one. Lists page forward only, so this is true exactly when the page was asked for with after."
+  "Whether a page comes before this one: pass startCursor as before to read it. Read forward (first), true exactly when the page was asked for with after."
   hasPreviousPage: Boolean!
   "The cursor of the page's first edge; null on an empty page."
   startCursor: String
@@ -4747,7 +5154,7 @@ union SearchResult = Employer | Platform
 
 "One edge of a list of employers."
 type EmployerEdge {
-  "This employer's cursor: after takes it to start after it."
+  "This employer's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The employer."
   node: Employer!
@@ -4765,7 +5172,7 @@ type EmployerConnection {
 
 "One edge of a list of platforms."
 type PlatformEdge {
-  "This platform's cursor: after takes it to start after it."
+  "This platform's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The platform."
   node: Platform!
@@ -4798,10 +5205,14 @@ type Query {
   ): [Node]!
   "Employers by name; first is 1 to 100, after a previous endCursor."
   employers(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
     "Only employers whose row changed after this time; REST's last_updated."
     lastUpdated: Time
   ): EmployerConnection!
@@ -4817,10 +5228,14 @@ type Query {
   ): Employer
   "Platforms by name; ESPs only with includeEsps."
   platforms(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
     "Only platforms of this type; null for every type."
     type: PlatformType
     "Whether to list ESPs (employers' own payroll sites) too."
@@ -4848,6 +5263,115 @@ type Query {
     "At most this many results, 1 to 100; best match first, then by name."
     limit: Int = 25
   ): [SearchResult!]!
+}
+`, BuiltIn: false},
+	{Name: "../schema/enums.graphqls", Input: `# Closed sets the API spells as strings in REST, as enums. Each value's
+# description gives its REST spelling; enums may gain values as the spec
+# grows (treat an unknown one as "other"), and none is ever removed.
+
+"""
+A webhook event, as REST's enabled_events and a delivery's event name spell it with dots (account.added)
+where the enum has underscores (account_added). Enums may gain values: treat one you do not know as "other".
+"""
+enum WebhookEvent {
+  "REST's account.added: an account was connected through Link (or reconnected)."
+  account_added
+  "REST's identity.added: a identity job finished (its outcome is in the payload)."
+  identity_added
+  "REST's paystubs.added: a paystubs job finished (its outcome is in the payload)."
+  paystubs_added
+  "REST's income.added: a income job finished (its outcome is in the payload)."
+  income_added
+  "REST's direct_deposit_switch.added: a direct_deposit_switch job finished (its outcome is in the payload)."
+  direct_deposit_switch_added
+  "REST's bill_cancellation.added: a bill_cancellation job finished (its outcome is in the payload)."
+  bill_cancellation_added
+  "REST's employment.added: a employment job finished (its outcome is in the payload)."
+  employment_added
+  "REST's shifts.added: a shifts job finished (its outcome is in the payload)."
+  shifts_added
+  "REST's direct_deposit_payment.added: a direct_deposit_payment job finished (its outcome is in the payload)."
+  direct_deposit_payment_added
+  "REST's tax_forms.added: a tax_forms job finished (its outcome is in the payload)."
+  tax_forms_added
+  "REST's bill_switch.added: a bill_switch job finished (its outcome is in the payload)."
+  bill_switch_added
+  "REST's direct_deposit_allocations.added: a direct_deposit_allocations job finished (its outcome is in the payload)."
+  direct_deposit_allocations_added
+  "REST's documents.added: documents were added for an end user (uploaded in Link or read from a tax-forms job)."
+  documents_added
+  "REST's voie_report.refreshed: an end user's VOIE report was rebuilt."
+  voie_report_refreshed
+  "REST's voe_report.refreshed: an end user's VOE report was rebuilt."
+  voe_report_refreshed
+  "REST's earnings_stream.payouts.refreshed: an end user's estimated payouts changed."
+  earnings_stream_payouts_refreshed
+  "REST's account.monitoring_status.updated: an account's monitoringStatus changed."
+  account_monitoring_status_updated
+}
+
+"""
+An API version a webhook may shape its events for, from 2023-04-18 on; REST spells it YYYY-MM-DD
+(v2025_07_08 is 2025-07-08). Enums may gain values (each new API version adds one): treat one you do not
+know as "other".
+"""
+enum WebhookVersion {
+  "REST's 2025-07-08."
+  v2025_07_08
+  "REST's 2023-11-22."
+  v2023_11_22
+  "REST's 2023-07-18."
+  v2023_07_18
+  "REST's 2023-04-18."
+  v2023_04_18
+}
+
+"Which verification report. Enums may gain values: treat one you do not know as \"other\"."
+enum ReportType {
+  "REST's voie: verification of income and employment."
+  voie
+  "REST's voe: verification of employment only."
+  voe
+}
+
+"""
+The permissible purpose a verification report is asked for (the FCRA's purposes a lender or employer
+has), printed on the report. Enums may gain values: treat one you do not know as "other".
+"""
+enum PermissiblePurpose {
+  "REST's credit_application: a credit application (a loan, a card)."
+  credit_application
+  "REST's account_review: the review of an existing credit account."
+  account_review
+  "REST's employment: employment purposes (hiring, promotion, retention)."
+  employment
+  "REST's tenant_screening: a rental application."
+  tenant_screening
+  "REST's insurance: insurance underwriting."
+  insurance
+  "REST's government_benefits: eligibility for a government benefit or licence."
+  government_benefits
+  "REST's consumer_request: the consumer's own request, in writing."
+  consumer_request
+}
+
+"How a webhook delivery attempt ended. Enums may gain values: treat one you do not know as \"other\"."
+enum DeliveryOutcome {
+  "REST's delivered: the endpoint answered 2xx."
+  delivered
+  "REST's retrying: the attempt failed and the event will be tried again at nextAttempt."
+  retrying
+  "REST's failed: the last attempt failed; the event will not be tried again."
+  failed
+  "REST's skipped: not sent (the webhook was paused, or error says why)."
+  skipped
+}
+
+extend type VerificationReport {
+  "Which report this is; reportType as an enum."
+  type: ReportType!
+  "The permissible purpose the request that built this version gave; purpose as an enum, null for none."
+  permissiblePurpose: PermissiblePurpose
 }
 `, BuiltIn: false},
 	{Name: "../schema/mutations.graphqls", Input: `"A bank account a switched paycheck is sent to; REST's allocation.targets[]."
@@ -4952,40 +5476,47 @@ input UpdateWebhookInput {
   status: WebhookStatus
 }
 
-"The writes REST offers, running the same domain code and validation. A member with the viewer role may run none (ROLE_FORBIDDEN)."
+"""
+The writes REST offers, running the same domain code and validation. A member with the viewer role may run none (ROLE_FORBIDDEN).
+Each takes one input and answers a payload: the changed object, userErrors (the input's refusals:
+validation, an unknown id, a conflict) and the input's clientMutationId. Top-level errors are for the
+request itself: authentication, role, limits, internal failures. The older verb-first names
+(createWebhook, ...) answer the object alone and report refusals as top-level errors; they are
+deprecated and run the same code.
+"""
 type Mutation {
   "Creates a link token, as POST /v1/link_tokens at the newest API version."
   createLinkToken(
     "The token's settings."
     input: CreateLinkTokenInput!
-  ): CreatedLinkToken!
+  ): CreatedLinkToken! @deprecated(reason: "Use linkTokenCreate instead.")
   "Registers a webhook, as POST /v1/webhooks; its deliveries are signed with an API key's secret (the calling key's, for an API secret), at most 10 webhooks per key."
   createWebhook(
     "The webhook's settings."
     input: CreateWebhookInput!
-  ): Webhook!
+  ): Webhook! @deprecated(reason: "Use webhookCreate instead.")
   "Changes a webhook, as PATCH /v1/webhooks/{id}; setting a paused webhook active forgets its earlier failures."
   updateWebhook(
     "The webhook's UUID."
     id: ID!
     "What to change."
     input: UpdateWebhookInput!
-  ): Webhook!
+  ): Webhook! @deprecated(reason: "Use webhookUpdate instead.")
   "Returns the deleted webhook's id."
   deleteWebhook(
     "The webhook's UUID."
     id: ID!
-  ): ID!
+  ): ID! @deprecated(reason: "Use webhookDelete instead.")
   "Permanent: the account stops refreshing."
   disconnectAccount(
     "The account's UUID."
     id: ID!
-  ): Account!
+  ): Account! @deprecated(reason: "Use accountDisconnect instead.")
   "Stops the account's refreshes: its monitoringStatus becomes customer_disabled (a disconnected account stays unavailable)."
   disableMonitoring(
     "The account's UUID."
     id: ID!
-  ): Account!
+  ): Account! @deprecated(reason: "Use accountMonitoringDisable instead.")
   """
   Builds the report now if its data changed, or as a version of its own for another
   trackingId or purpose (both printed on it), and returns it with a fresh link.
@@ -4993,13 +5524,260 @@ type Mutation {
   refreshVerificationReport(
     "REST's end_user_id."
     endUserId: ID!
-    "voie (income and employment) or voe (employment only)."
+    "voie (income and employment) or voe (employment only); verificationReportRefresh takes a ReportType."
     type: String!
     "The customer's own reference for the report (a loan or case number), at most 64 printable characters; printed on it."
     trackingId: String
     "The permissible purpose: credit_application, account_review, employment, tenant_screening, insurance, government_benefits or consumer_request."
     purpose: String
-  ): VerificationReport!
+  ): VerificationReport! @deprecated(reason: "Use verificationReportRefresh instead.")
+}
+
+"""
+Why a mutation refused its input: a validation failure, an id that names nothing of the caller's, or
+a conflict with what exists. The mutation changed nothing.
+"""
+type UserError {
+  "The path to the input field at fault, from the mutation's argument: [\"input\", \"url\"], [\"input\", \"allocation\", \"value\"]. Null when the refusal is not about one field."
+  field: [String!]
+  "What is wrong and how to fix it, for people; REST's error_message."
+  message: String!
+  "The API's error code, as REST's error_code and a top-level error's extensions.code: INVALID_FIELDS, MISSING_FIELDS, WEBHOOK_NOT_FOUND, ... (docs/errors.md)."
+  code: String!
+}
+
+"The body of POST /v1/link_tokens, current form, with job names as JobType."
+input LinkTokenCreateInput {
+  "The organization name Link shows the user, 3 to 30 characters."
+  orgName: String!
+  "The customer's own id for the user (REST's end_user_id, at most 255 characters); required unless accountId is set."
+  endUserId: String
+  "The product Link presents: Verify, Bill Switch, Bill Manager, Paycheck Viewer, Switch Kit or Deposit Switch."
+  solution: String
+  "Jobs Link may run beyond the required ones."
+  features: [JobType!]
+  "Jobs the user's platform must support."
+  requiredJobs: [JobType!]
+  "How much of the paycheck a switch sends, and where."
+  allocation: AllocationInput
+  "Routes the user straight to this employer (its UUID); they cannot choose another."
+  employerId: ID
+  "Routes the user straight to this platform (its UUID); they cannot choose another."
+  platformId: ID
+  "An account to update (On Demand Updates): its UUID, from account.added or Link's login event."
+  accountId: ID
+  "Opens Link past its intro screen; may not be true with platformMatching."
+  skipIntroScreen: Boolean
+  "Allows only a full switch of the paycheck, never a partial one."
+  disableDirectDepositSplitting: Boolean
+  "Link's language: en (the default) or es."
+  language: String
+  "Who the user is, for Link to find their platform."
+  platformMatching: PlatformMatchingInput
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What linkTokenCreate did."
+type LinkTokenCreatePayload {
+  "The token's record, as linkToken(id:) reads it; it expires an hour after creation. Null when userErrors is not empty."
+  linkToken: LinkToken
+  "The value Link opens with, shown only here. Null when userErrors is not empty."
+  token: String
+  "Why the input was refused; empty when the token was created."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"The body of POST /v1/webhooks, with events and version as enums."
+input WebhookCreateInput {
+  "The https:// URL to post events to, at most 2048 characters, without credentials."
+  url: String!
+  "The events to deliver; REST's enabled_events."
+  enabledEvents: [WebhookEvent!]!
+  "The API version to shape events for."
+  version: WebhookVersion!
+  "active (the default) or paused."
+  status: WebhookStatus
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What webhookCreate did."
+type WebhookCreatePayload {
+  "The new webhook; null when userErrors is not empty."
+  webhook: Webhook
+  "Why the input was refused; empty when the webhook was created."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"The body of PATCH /v1/webhooks/{id} and the id: a field left out (null) stays as it is."
+input WebhookUpdateInput {
+  "The webhook's UUID."
+  id: ID!
+  "A new https:// URL."
+  url: String
+  "The new list of events, replacing the old one."
+  enabledEvents: [WebhookEvent!]
+  "active or paused; setting a paused webhook active forgets its earlier failures."
+  status: WebhookStatus
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What webhookUpdate did."
+type WebhookUpdatePayload {
+  "The webhook as changed; null when userErrors is not empty."
+  webhook: Webhook
+  "Why the input was refused; empty when the webhook was changed."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"Which webhook to delete."
+input WebhookDeleteInput {
+  "The webhook's UUID."
+  id: ID!
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What webhookDelete did."
+type WebhookDeletePayload {
+  "The deleted webhook's UUID; null when userErrors is not empty."
+  deletedWebhookId: ID
+  "Why the input was refused (WEBHOOK_NOT_FOUND for an id the caller has no webhook with); empty when it was deleted."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"Which webhook to send a test event to."
+input WebhookTestEventSendInput {
+  "The webhook's UUID."
+  webhookId: ID!
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What webhookTestEventSend did."
+type WebhookTestEventSendPayload {
+  "The delivery attempt; null when userErrors is not empty."
+  delivery: Delivery
+  "Why the input was refused; empty when the event was sent."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"Which account to disconnect."
+input AccountDisconnectInput {
+  "The account's UUID."
+  id: ID!
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What accountDisconnect did."
+type AccountDisconnectPayload {
+  "The account, now disconnected; null when userErrors is not empty."
+  account: Account
+  "Why the input was refused (ACCOUNT_NOT_FOUND, ...); empty when the account was disconnected."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"Which account to stop refreshing."
+input AccountMonitoringDisableInput {
+  "The account's UUID."
+  id: ID!
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What accountMonitoringDisable did."
+type AccountMonitoringDisablePayload {
+  "The account, its monitoringStatus now customer_disabled; null when userErrors is not empty."
+  account: Account
+  "Why the input was refused; empty when monitoring was disabled."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"Which report to refresh, for what."
+input VerificationReportRefreshInput {
+  "REST's end_user_id."
+  endUserId: ID!
+  "Which report."
+  type: ReportType!
+  "The customer's own reference for the report (a loan or case number), at most 64 printable characters; printed on it."
+  trackingId: String
+  "The permissible purpose the report is asked for; printed on it. Null for none."
+  purpose: PermissiblePurpose
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What verificationReportRefresh did."
+type VerificationReportRefreshPayload {
+  "The report with a fresh link; null when userErrors is not empty."
+  report: VerificationReport
+  "Why the input was refused (END_USER_NOT_FOUND, PRODUCT_NOT_FOUND without payroll data, ...); empty when the report was built."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+extend type Mutation {
+  "Creates a link token, as POST /v1/link_tokens at the newest API version."
+  linkTokenCreate(
+    "The token's settings."
+    input: LinkTokenCreateInput!
+  ): LinkTokenCreatePayload!
+  "Registers a webhook, as POST /v1/webhooks; its deliveries are signed with an API key's secret (the calling key's, for an API secret), at most 10 webhooks per key."
+  webhookCreate(
+    "The webhook's settings."
+    input: WebhookCreateInput!
+  ): WebhookCreatePayload!
+  "Changes a webhook, as PATCH /v1/webhooks/{id}."
+  webhookUpdate(
+    "The webhook and what to change."
+    input: WebhookUpdateInput!
+  ): WebhookUpdatePayload!
+  "Deletes a webhook, as DELETE /v1/webhooks/{id}."
+  webhookDelete(
+    "The webhook."
+    input: WebhookDeleteInput!
+  ): WebhookDeletePayload!
+  "Sandbox only: delivers a test event to the webhook now and returns the attempt, as POST /v1/sandbox/webhooks/{id}/test."
+  webhookTestEventSend(
+    "The webhook."
+    input: WebhookTestEventSendInput!
+  ): WebhookTestEventSendPayload!
+  "Permanent: the account stops refreshing, as DELETE /v1/accounts/{id}."
+  accountDisconnect(
+    "The account."
+    input: AccountDisconnectInput!
+  ): AccountDisconnectPayload!
+  "Stops the account's refreshes: its monitoringStatus becomes customer_disabled (a disconnected account stays unavailable)."
+  accountMonitoringDisable(
+    "The account."
+    input: AccountMonitoringDisableInput!
+  ): AccountMonitoringDisablePayload!
+  """
+  Builds the report now if its data changed, or as a version of its own for another
+  trackingId or purpose (both printed on it), and returns it with a fresh link.
+  """
+  verificationReportRefresh(
+    "The end user, the report and what it is for."
+    input: VerificationReportRefreshInput!
+  ): VerificationReportRefreshPayload!
 }
 `, BuiltIn: false},
 	{Name: "../schema/ratelimit.graphqls", Input: `"""
@@ -5041,11 +5819,11 @@ type VerificationReport {
   "What the request that built this version gave; empty for none."
   trackingId: String!
   "The permissible purpose the request that built this version gave (credit_application, employment, ...); empty for none."
-  purpose: String!
+  purpose: String! @deprecated(reason: "Use permissiblePurpose instead.")
   "Earlier builds still kept, newest first, each with a fresh link to its own PDF."
   versions: [ReportVersion!]!
   "voie (income and employment) or voe (employment only)."
-  reportType: String!
+  reportType: String! @deprecated(reason: "Use type instead.")
   "When the underlying data last changed."
   updatedAt: Time!
   "When the report was last built."
@@ -5379,27 +6157,35 @@ type Webhook implements Node {
   "The https:// URL events are posted to."
   url: String!
   "The event names (such as account.added, paystubs.added, voie_report.refreshed) delivered to the URL; REST's enabled_events."
-  enabledEvents: [String!]!
+  enabledEvents: [String!]! @deprecated(reason: "Use events instead.")
+  "The events delivered to the URL; REST's enabled_events."
+  events: [WebhookEvent!]!
   "Whether events are delivered now."
   status: WebhookStatus!
   "The API version (YYYY-MM-DD) the events' bodies are shaped for."
-  version: String!
+  version: String! @deprecated(reason: "Use apiVersion instead.")
+  "The API version the events' bodies are shaped for."
+  apiVersion: WebhookVersion!
   "When the webhook was created."
   createdAt: Time!
   "When its URL, events or status last changed, by a caller or by pausing itself."
   lastUpdated: Time!
   "Delivery attempts, newest first."
   deliveries(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): DeliveryConnection!
 }
 
 "One edge of a webhook list."
 type WebhookEdge {
-  "This webhook's cursor: after takes it to start after it."
+  "This webhook's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The webhook."
   node: Webhook!
@@ -5430,7 +6216,9 @@ type Delivery {
   "Milliseconds from sending the request to the response (or the failure); 0 for a skipped attempt."
   latencyMs: Float!
   "delivered, retrying, failed or skipped."
-  outcome: String!
+  outcome: String! @deprecated(reason: "Use deliveryOutcome instead.")
+  "How the attempt ended."
+  deliveryOutcome: DeliveryOutcome!
   "Why the attempt did not deliver (a status, a network error, or why it was skipped); null when delivered."
   error: String
   "The start of the endpoint's response body (at most 512 bytes), null when none arrived or it was empty."
@@ -5443,7 +6231,7 @@ type Delivery {
 
 "One edge of a webhook's deliveries."
 type DeliveryEdge {
-  "This delivery's cursor: after takes it to start after it."
+  "This delivery's cursor: after takes it to start after it, before to end before it."
   cursor: String!
   "The delivery attempt."
   node: Delivery!
@@ -5467,10 +6255,14 @@ extend type Query {
   ): Webhook
   "Oldest first, as GET /v1/webhooks."
   webhooks(
-    "Page size, 1 to 100."
-    first: Int = 25
-    "A previous page's endCursor: the page after it."
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
     after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
   ): WebhookConnection!
 }
 
@@ -5479,7 +6271,7 @@ extend type Mutation {
   sendTestEvent(
     "The webhook's UUID."
     webhookId: ID!
-  ): Delivery!
+  ): Delivery! @deprecated(reason: "Use webhookTestEventSend instead.")
 }
 `, BuiltIn: false},
 }
@@ -5543,6 +6335,18 @@ func (ec *executionContext) childFields_AccountConnection(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type AccountConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_AccountDisconnectPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "account":
+		return ec.fieldContext_AccountDisconnectPayload_account(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_AccountDisconnectPayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_AccountDisconnectPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountDisconnectPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_AccountEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "cursor":
@@ -5551,6 +6355,18 @@ func (ec *executionContext) childFields_AccountEdge(ctx context.Context, field g
 		return ec.fieldContext_AccountEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AccountEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountMonitoringDisablePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "account":
+		return ec.fieldContext_AccountMonitoringDisablePayload_account(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_AccountMonitoringDisablePayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_AccountMonitoringDisablePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountMonitoringDisablePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Address(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5649,6 +6465,8 @@ func (ec *executionContext) childFields_Delivery(ctx context.Context, field grap
 		return ec.fieldContext_Delivery_latencyMs(ctx, field)
 	case "outcome":
 		return ec.fieldContext_Delivery_outcome(ctx, field)
+	case "deliveryOutcome":
+		return ec.fieldContext_Delivery_deliveryOutcome(ctx, field)
 	case "error":
 		return ec.fieldContext_Delivery_error(ctx, field)
 	case "responseExcerpt":
@@ -6113,6 +6931,20 @@ func (ec *executionContext) childFields_LinkToken(ctx context.Context, field gra
 		return ec.fieldContext_LinkToken_accountId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LinkToken", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkTokenCreatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "linkToken":
+		return ec.fieldContext_LinkTokenCreatePayload_linkToken(ctx, field)
+	case "token":
+		return ec.fieldContext_LinkTokenCreatePayload_token(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_LinkTokenCreatePayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_LinkTokenCreatePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkTokenCreatePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Money(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6653,6 +7485,18 @@ func (ec *executionContext) childFields_TaxFormEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type TaxFormEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_UserError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_UserError_field(ctx, field)
+	case "message":
+		return ec.fieldContext_UserError_message(ctx, field)
+	case "code":
+		return ec.fieldContext_UserError_code(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserError", field.Name)
+}
+
 func (ec *executionContext) childFields_VerificationReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -6689,8 +7533,24 @@ func (ec *executionContext) childFields_VerificationReport(ctx context.Context, 
 		return ec.fieldContext_VerificationReport_downloadUrl(ctx, field)
 	case "downloadUrlExpiration":
 		return ec.fieldContext_VerificationReport_downloadUrlExpiration(ctx, field)
+	case "type":
+		return ec.fieldContext_VerificationReport_type(ctx, field)
+	case "permissiblePurpose":
+		return ec.fieldContext_VerificationReport_permissiblePurpose(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VerificationReport", field.Name)
+}
+
+func (ec *executionContext) childFields_VerificationReportRefreshPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "report":
+		return ec.fieldContext_VerificationReportRefreshPayload_report(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_VerificationReportRefreshPayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_VerificationReportRefreshPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VerificationReportRefreshPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6743,10 +7603,14 @@ func (ec *executionContext) childFields_Webhook(ctx context.Context, field graph
 		return ec.fieldContext_Webhook_url(ctx, field)
 	case "enabledEvents":
 		return ec.fieldContext_Webhook_enabledEvents(ctx, field)
+	case "events":
+		return ec.fieldContext_Webhook_events(ctx, field)
 	case "status":
 		return ec.fieldContext_Webhook_status(ctx, field)
 	case "version":
 		return ec.fieldContext_Webhook_version(ctx, field)
+	case "apiVersion":
+		return ec.fieldContext_Webhook_apiVersion(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Webhook_createdAt(ctx, field)
 	case "lastUpdated":
@@ -6769,6 +7633,30 @@ func (ec *executionContext) childFields_WebhookConnection(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type WebhookConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_WebhookCreatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "webhook":
+		return ec.fieldContext_WebhookCreatePayload_webhook(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_WebhookCreatePayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_WebhookCreatePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookCreatePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeletePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deletedWebhookId":
+		return ec.fieldContext_WebhookDeletePayload_deletedWebhookId(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_WebhookDeletePayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_WebhookDeletePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeletePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_WebhookEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "cursor":
@@ -6777,6 +7665,30 @@ func (ec *executionContext) childFields_WebhookEdge(ctx context.Context, field g
 		return ec.fieldContext_WebhookEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WebhookEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookTestEventSendPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "delivery":
+		return ec.fieldContext_WebhookTestEventSendPayload_delivery(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_WebhookTestEventSendPayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_WebhookTestEventSendPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookTestEventSendPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookUpdatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "webhook":
+		return ec.fieldContext_WebhookUpdatePayload_webhook(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_WebhookUpdatePayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_WebhookUpdatePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookUpdatePayload", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -24,11 +24,16 @@ type DeliveryResolver interface {
 	StatusCode(ctx context.Context, obj *domain.Delivery) (*int, error)
 	LatencyMs(ctx context.Context, obj *domain.Delivery) (float64, error)
 
+	DeliveryOutcome(ctx context.Context, obj *domain.Delivery) (model.DeliveryOutcome, error)
 	Error(ctx context.Context, obj *domain.Delivery) (*string, error)
 	ResponseExcerpt(ctx context.Context, obj *domain.Delivery) (*string, error)
 }
 type WebhookResolver interface {
-	Deliveries(ctx context.Context, obj *domain.Webhook, first *int, after *string) (*model.DeliveryConnection, error)
+	Events(ctx context.Context, obj *domain.Webhook) ([]model.WebhookEvent, error)
+
+	APIVersion(ctx context.Context, obj *domain.Webhook) (model.WebhookVersion, error)
+
+	Deliveries(ctx context.Context, obj *domain.Webhook, first *int, after *string, last *int, before *string) (*model.DeliveryConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -54,6 +59,22 @@ func (ec *executionContext) field_Webhook_deliveries_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -220,6 +241,29 @@ func (ec *executionContext) _Delivery_outcome(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Delivery_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Delivery", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Delivery_deliveryOutcome(ctx context.Context, field graphql.CollectedField, obj *domain.Delivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Delivery_deliveryOutcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Delivery().DeliveryOutcome(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.DeliveryOutcome) graphql.Marshaler {
+			return ec.marshalNDeliveryOutcome2paylineᚋgraphᚋmodelᚐDeliveryOutcome(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Delivery_deliveryOutcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Delivery", field, true, true, errors.New("field of type DeliveryOutcome does not have child fields"))
 }
 
 func (ec *executionContext) _Delivery_error(ctx context.Context, field graphql.CollectedField, obj *domain.Delivery) (ret graphql.Marshaler) {
@@ -534,6 +578,29 @@ func (ec *executionContext) fieldContext_Webhook_enabledEvents(_ context.Context
 	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Webhook_events(ctx context.Context, field graphql.CollectedField, obj *domain.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Webhook().Events(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.WebhookEvent) graphql.Marshaler {
+			return ec.marshalNWebhookEvent2ᚕpaylineᚋgraphᚋmodelᚐWebhookEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, true, true, errors.New("field of type WebhookEvent does not have child fields"))
+}
+
 func (ec *executionContext) _Webhook_status(ctx context.Context, field graphql.CollectedField, obj *domain.Webhook) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -578,6 +645,29 @@ func (ec *executionContext) _Webhook_version(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Webhook_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Webhook_apiVersion(ctx context.Context, field graphql.CollectedField, obj *domain.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_apiVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Webhook().APIVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.WebhookVersion) graphql.Marshaler {
+			return ec.marshalNWebhookVersion2paylineᚋgraphᚋmodelᚐWebhookVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_apiVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, true, true, errors.New("field of type WebhookVersion does not have child fields"))
 }
 
 func (ec *executionContext) _Webhook_createdAt(ctx context.Context, field graphql.CollectedField, obj *domain.Webhook) (ret graphql.Marshaler) {
@@ -636,7 +726,7 @@ func (ec *executionContext) _Webhook_deliveries(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DeliveryConnection) graphql.Marshaler {
@@ -979,6 +1069,44 @@ func (ec *executionContext) _Delivery(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "deliveryOutcome":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Delivery_deliveryOutcome(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "error":
 			field := field
 
@@ -1204,6 +1332,44 @@ func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "events":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Webhook_events(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "status":
 			out.Values[i] = ec._Webhook_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -1214,6 +1380,44 @@ func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "apiVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Webhook_apiVersion(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "createdAt":
 			out.Values[i] = ec._Webhook_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -1517,6 +1721,13 @@ func (ec *executionContext) marshalNWebhookStatus2paylineᚋdomainᚐWebhookStat
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalODelivery2ᚖpaylineᚋdomainᚐDelivery(ctx context.Context, sel ast.SelectionSet, v *domain.Delivery) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Delivery(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOWebhook2ᚖpaylineᚋdomainᚐWebhook(ctx context.Context, sel ast.SelectionSet, v *domain.Webhook) graphql.Marshaler {

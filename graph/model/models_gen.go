@@ -23,9 +23,27 @@ type AccountConnection struct {
 	TotalCount *int `json:"totalCount,omitempty"`
 }
 
+// Which account to disconnect.
+type AccountDisconnectInput struct {
+	// The account's UUID.
+	ID string `json:"id"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What accountDisconnect did.
+type AccountDisconnectPayload struct {
+	// The account, now disconnected; null when userErrors is not empty.
+	Account *domain.Account `json:"account,omitempty"`
+	// Why the input was refused (ACCOUNT_NOT_FOUND, ...); empty when the account was disconnected.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // One edge of a list of accounts.
 type AccountEdge struct {
-	// This account's cursor: after takes it to start after it.
+	// This account's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The account.
 	Node *domain.Account `json:"node"`
@@ -41,6 +59,24 @@ type AccountFilter struct {
 	PlatformID *string `json:"platformId,omitempty"`
 	// Only this end user's accounts (REST's end_user_id).
 	EndUserID *string `json:"endUserId,omitempty"`
+}
+
+// Which account to stop refreshing.
+type AccountMonitoringDisableInput struct {
+	// The account's UUID.
+	ID string `json:"id"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What accountMonitoringDisable did.
+type AccountMonitoringDisablePayload struct {
+	// The account, its monitoringStatus now customer_disabled; null when userErrors is not empty.
+	Account *domain.Account `json:"account,omitempty"`
+	// Why the input was refused; empty when monitoring was disabled.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // How much of the paycheck a direct deposit switch sends; REST's allocation.
@@ -127,7 +163,7 @@ type DeliveryConnection struct {
 
 // One edge of a webhook's deliveries.
 type DeliveryEdge struct {
-	// This delivery's cursor: after takes it to start after it.
+	// This delivery's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The delivery attempt.
 	Node *domain.Delivery `json:"node"`
@@ -165,7 +201,7 @@ type DocumentConnection struct {
 
 // One edge of a list of documents.
 type DocumentEdge struct {
-	// This document's cursor: after takes it to start after it.
+	// This document's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The document.
 	Node *Document `json:"node"`
@@ -183,7 +219,7 @@ type EmployerConnection struct {
 
 // One edge of a list of employers.
 type EmployerEdge struct {
-	// This employer's cursor: after takes it to start after it.
+	// This employer's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The employer.
 	Node *domain.Employer `json:"node"`
@@ -201,7 +237,7 @@ type EndUserConnection struct {
 
 // One edge of a list of end users.
 type EndUserEdge struct {
-	// This end user's cursor: after takes it to start after it.
+	// This end user's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The end user.
 	Node *domain.EndUser `json:"node"`
@@ -235,7 +271,7 @@ type JobConnection struct {
 
 // One edge of a list of jobs.
 type JobEdge struct {
-	// This job's cursor: after takes it to start after it.
+	// This job's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The job.
 	Node *domain.Job `json:"node"`
@@ -273,7 +309,56 @@ type JobRead struct {
 	DocumentType *string `json:"documentType,omitempty"`
 }
 
+// The body of POST /v1/link_tokens, current form, with job names as JobType.
+type LinkTokenCreateInput struct {
+	// The organization name Link shows the user, 3 to 30 characters.
+	OrgName string `json:"orgName"`
+	// The customer's own id for the user (REST's end_user_id, at most 255 characters); required unless accountId is set.
+	EndUserID *string `json:"endUserId,omitempty"`
+	// The product Link presents: Verify, Bill Switch, Bill Manager, Paycheck Viewer, Switch Kit or Deposit Switch.
+	Solution *string `json:"solution,omitempty"`
+	// Jobs Link may run beyond the required ones.
+	Features []domain.JobType `json:"features,omitempty"`
+	// Jobs the user's platform must support.
+	RequiredJobs []domain.JobType `json:"requiredJobs,omitempty"`
+	// How much of the paycheck a switch sends, and where.
+	Allocation *AllocationInput `json:"allocation,omitempty"`
+	// Routes the user straight to this employer (its UUID); they cannot choose another.
+	EmployerID *string `json:"employerId,omitempty"`
+	// Routes the user straight to this platform (its UUID); they cannot choose another.
+	PlatformID *string `json:"platformId,omitempty"`
+	// An account to update (On Demand Updates): its UUID, from account.added or Link's login event.
+	AccountID *string `json:"accountId,omitempty"`
+	// Opens Link past its intro screen; may not be true with platformMatching.
+	SkipIntroScreen *bool `json:"skipIntroScreen,omitempty"`
+	// Allows only a full switch of the paycheck, never a partial one.
+	DisableDirectDepositSplitting *bool `json:"disableDirectDepositSplitting,omitempty"`
+	// Link's language: en (the default) or es.
+	Language *string `json:"language,omitempty"`
+	// Who the user is, for Link to find their platform.
+	PlatformMatching *PlatformMatchingInput `json:"platformMatching,omitempty"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What linkTokenCreate did.
+type LinkTokenCreatePayload struct {
+	// The token's record, as linkToken(id:) reads it; it expires an hour after creation. Null when userErrors is not empty.
+	LinkToken *domain.LinkToken `json:"linkToken,omitempty"`
+	// The value Link opens with, shown only here. Null when userErrors is not empty.
+	Token *string `json:"token,omitempty"`
+	// Why the input was refused; empty when the token was created.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // The writes REST offers, running the same domain code and validation. A member with the viewer role may run none (ROLE_FORBIDDEN).
+// Each takes one input and answers a payload: the changed object, userErrors (the input's refusals:
+// validation, an unknown id, a conflict) and the input's clientMutationId. Top-level errors are for the
+// request itself: authentication, role, limits, internal failures. The older verb-first names
+// (createWebhook, ...) answer the object alone and report refusals as top-level errors; they are
+// deprecated and run the same code.
 type Mutation struct {
 }
 
@@ -295,9 +380,9 @@ type Overview struct {
 
 // Relay page information. endCursor is REST's opaque cursor.
 type PageInfo struct {
-	// Whether another page follows this one: pass endCursor as after to read it.
+	// Whether another page follows this one: pass endCursor as after to read it. Read backward (last), true exactly when the page was asked for with before.
 	HasNextPage bool `json:"hasNextPage"`
-	// Whether a page comes before this one. Lists page forward only, so this is true exactly when the page was asked for with after.
+	// Whether a page comes before this one: pass startCursor as before to read it. Read forward (first), true exactly when the page was asked for with after.
 	HasPreviousPage bool `json:"hasPreviousPage"`
 	// The cursor of the page's first edge; null on an empty page.
 	StartCursor *string `json:"startCursor,omitempty"`
@@ -317,7 +402,7 @@ type PaystubConnection struct {
 
 // One edge of a list of paystubs.
 type PaystubEdge struct {
-	// This paystub's cursor: after takes it to start after it.
+	// This paystub's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The paystub.
 	Node *domain.Paystub `json:"node"`
@@ -335,7 +420,7 @@ type PlatformConnection struct {
 
 // One edge of a list of platforms.
 type PlatformEdge struct {
-	// This platform's cursor: after takes it to start after it.
+	// This platform's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The platform.
 	Node *domain.Platform `json:"node"`
@@ -422,7 +507,7 @@ type ShiftConnection struct {
 
 // One edge of a list of shifts.
 type ShiftEdge struct {
-	// This shift's cursor: after takes it to start after it.
+	// This shift's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The shift.
 	Node *Shift `json:"node"`
@@ -458,7 +543,7 @@ type TaxFormConnection struct {
 
 // One edge of a list of tax forms.
 type TaxFormEdge struct {
-	// This form's cursor: after takes it to start after it.
+	// This form's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The tax form.
 	Node *TaxForm `json:"node"`
@@ -472,6 +557,41 @@ type UpdateWebhookInput struct {
 	EnabledEvents []string `json:"enabledEvents,omitempty"`
 	// active or paused.
 	Status *domain.WebhookStatus `json:"status,omitempty"`
+}
+
+// Why a mutation refused its input: a validation failure, an id that names nothing of the caller's, or
+// a conflict with what exists. The mutation changed nothing.
+type UserError struct {
+	// The path to the input field at fault, from the mutation's argument: ["input", "url"], ["input", "allocation", "value"]. Null when the refusal is not about one field.
+	Field []string `json:"field,omitempty"`
+	// What is wrong and how to fix it, for people; REST's error_message.
+	Message string `json:"message"`
+	// The API's error code, as REST's error_code and a top-level error's extensions.code: INVALID_FIELDS, MISSING_FIELDS, WEBHOOK_NOT_FOUND, ... (docs/errors.md).
+	Code string `json:"code"`
+}
+
+// Which report to refresh, for what.
+type VerificationReportRefreshInput struct {
+	// REST's end_user_id.
+	EndUserID string `json:"endUserId"`
+	// Which report.
+	Type ReportType `json:"type"`
+	// The customer's own reference for the report (a loan or case number), at most 64 printable characters; printed on it.
+	TrackingID *string `json:"trackingId,omitempty"`
+	// The permissible purpose the report is asked for; printed on it. Null for none.
+	Purpose *PermissiblePurpose `json:"purpose,omitempty"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What verificationReportRefresh did.
+type VerificationReportRefreshPayload struct {
+	// The report with a fresh link; null when userErrors is not empty.
+	Report *domain.VerificationReport `json:"report,omitempty"`
+	// Why the input was refused (END_USER_NOT_FOUND, PRODUCT_NOT_FOUND without payroll data, ...); empty when the report was built.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // Who is calling: a workspace member signed in to the dashboard.
@@ -496,12 +616,160 @@ type WebhookConnection struct {
 	PageInfo *PageInfo `json:"pageInfo"`
 }
 
+// The body of POST /v1/webhooks, with events and version as enums.
+type WebhookCreateInput struct {
+	// The https:// URL to post events to, at most 2048 characters, without credentials.
+	URL string `json:"url"`
+	// The events to deliver; REST's enabled_events.
+	EnabledEvents []WebhookEvent `json:"enabledEvents"`
+	// The API version to shape events for.
+	Version WebhookVersion `json:"version"`
+	// active (the default) or paused.
+	Status *domain.WebhookStatus `json:"status,omitempty"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What webhookCreate did.
+type WebhookCreatePayload struct {
+	// The new webhook; null when userErrors is not empty.
+	Webhook *domain.Webhook `json:"webhook,omitempty"`
+	// Why the input was refused; empty when the webhook was created.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// Which webhook to delete.
+type WebhookDeleteInput struct {
+	// The webhook's UUID.
+	ID string `json:"id"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What webhookDelete did.
+type WebhookDeletePayload struct {
+	// The deleted webhook's UUID; null when userErrors is not empty.
+	DeletedWebhookID *string `json:"deletedWebhookId,omitempty"`
+	// Why the input was refused (WEBHOOK_NOT_FOUND for an id the caller has no webhook with); empty when it was deleted.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // One edge of a webhook list.
 type WebhookEdge struct {
-	// This webhook's cursor: after takes it to start after it.
+	// This webhook's cursor: after takes it to start after it, before to end before it.
 	Cursor string `json:"cursor"`
 	// The webhook.
 	Node *domain.Webhook `json:"node"`
+}
+
+// Which webhook to send a test event to.
+type WebhookTestEventSendInput struct {
+	// The webhook's UUID.
+	WebhookID string `json:"webhookId"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What webhookTestEventSend did.
+type WebhookTestEventSendPayload struct {
+	// The delivery attempt; null when userErrors is not empty.
+	Delivery *domain.Delivery `json:"delivery,omitempty"`
+	// Why the input was refused; empty when the event was sent.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// The body of PATCH /v1/webhooks/{id} and the id: a field left out (null) stays as it is.
+type WebhookUpdateInput struct {
+	// The webhook's UUID.
+	ID string `json:"id"`
+	// A new https:// URL.
+	URL *string `json:"url,omitempty"`
+	// The new list of events, replacing the old one.
+	EnabledEvents []WebhookEvent `json:"enabledEvents,omitempty"`
+	// active or paused; setting a paused webhook active forgets its earlier failures.
+	Status *domain.WebhookStatus `json:"status,omitempty"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What webhookUpdate did.
+type WebhookUpdatePayload struct {
+	// The webhook as changed; null when userErrors is not empty.
+	Webhook *domain.Webhook `json:"webhook,omitempty"`
+	// Why the input was refused; empty when the webhook was changed.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// How a webhook delivery attempt ended. Enums may gain values: treat one you do not know as "other".
+type DeliveryOutcome string
+
+const (
+	// REST's delivered: the endpoint answered 2xx.
+	DeliveryOutcomeDelivered DeliveryOutcome = "delivered"
+	// REST's retrying: the attempt failed and the event will be tried again at nextAttempt.
+	DeliveryOutcomeRetrying DeliveryOutcome = "retrying"
+	// REST's failed: the last attempt failed; the event will not be tried again.
+	DeliveryOutcomeFailed DeliveryOutcome = "failed"
+	// REST's skipped: not sent (the webhook was paused, or error says why).
+	DeliveryOutcomeSkipped DeliveryOutcome = "skipped"
+)
+
+var AllDeliveryOutcome = []DeliveryOutcome{
+	DeliveryOutcomeDelivered,
+	DeliveryOutcomeRetrying,
+	DeliveryOutcomeFailed,
+	DeliveryOutcomeSkipped,
+}
+
+func (e DeliveryOutcome) IsValid() bool {
+	switch e {
+	case DeliveryOutcomeDelivered, DeliveryOutcomeRetrying, DeliveryOutcomeFailed, DeliveryOutcomeSkipped:
+		return true
+	}
+	return false
+}
+
+func (e DeliveryOutcome) String() string {
+	return string(e)
+}
+
+func (e *DeliveryOutcome) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DeliveryOutcome(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DeliveryOutcome", str)
+	}
+	return nil
+}
+
+func (e DeliveryOutcome) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DeliveryOutcome) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DeliveryOutcome) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // A stored document's kind. Enums may gain values: treat one you do not know as "other".
@@ -557,6 +825,308 @@ func (e *DocumentType) UnmarshalJSON(b []byte) error {
 }
 
 func (e DocumentType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The permissible purpose a verification report is asked for (the FCRA's purposes a lender or employer
+// has), printed on the report. Enums may gain values: treat one you do not know as "other".
+type PermissiblePurpose string
+
+const (
+	// REST's credit_application: a credit application (a loan, a card).
+	PermissiblePurposeCreditApplication PermissiblePurpose = "credit_application"
+	// REST's account_review: the review of an existing credit account.
+	PermissiblePurposeAccountReview PermissiblePurpose = "account_review"
+	// REST's employment: employment purposes (hiring, promotion, retention).
+	PermissiblePurposeEmployment PermissiblePurpose = "employment"
+	// REST's tenant_screening: a rental application.
+	PermissiblePurposeTenantScreening PermissiblePurpose = "tenant_screening"
+	// REST's insurance: insurance underwriting.
+	PermissiblePurposeInsurance PermissiblePurpose = "insurance"
+	// REST's government_benefits: eligibility for a government benefit or licence.
+	PermissiblePurposeGovernmentBenefits PermissiblePurpose = "government_benefits"
+	// REST's consumer_request: the consumer's own request, in writing.
+	PermissiblePurposeConsumerRequest PermissiblePurpose = "consumer_request"
+)
+
+var AllPermissiblePurpose = []PermissiblePurpose{
+	PermissiblePurposeCreditApplication,
+	PermissiblePurposeAccountReview,
+	PermissiblePurposeEmployment,
+	PermissiblePurposeTenantScreening,
+	PermissiblePurposeInsurance,
+	PermissiblePurposeGovernmentBenefits,
+	PermissiblePurposeConsumerRequest,
+}
+
+func (e PermissiblePurpose) IsValid() bool {
+	switch e {
+	case PermissiblePurposeCreditApplication, PermissiblePurposeAccountReview, PermissiblePurposeEmployment, PermissiblePurposeTenantScreening, PermissiblePurposeInsurance, PermissiblePurposeGovernmentBenefits, PermissiblePurposeConsumerRequest:
+		return true
+	}
+	return false
+}
+
+func (e PermissiblePurpose) String() string {
+	return string(e)
+}
+
+func (e *PermissiblePurpose) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PermissiblePurpose(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PermissiblePurpose", str)
+	}
+	return nil
+}
+
+func (e PermissiblePurpose) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PermissiblePurpose) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PermissiblePurpose) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Which verification report. Enums may gain values: treat one you do not know as "other".
+type ReportType string
+
+const (
+	// REST's voie: verification of income and employment.
+	ReportTypeVoie ReportType = "voie"
+	// REST's voe: verification of employment only.
+	ReportTypeVoe ReportType = "voe"
+)
+
+var AllReportType = []ReportType{
+	ReportTypeVoie,
+	ReportTypeVoe,
+}
+
+func (e ReportType) IsValid() bool {
+	switch e {
+	case ReportTypeVoie, ReportTypeVoe:
+		return true
+	}
+	return false
+}
+
+func (e ReportType) String() string {
+	return string(e)
+}
+
+func (e *ReportType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ReportType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ReportType", str)
+	}
+	return nil
+}
+
+func (e ReportType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ReportType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ReportType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A webhook event, as REST's enabled_events and a delivery's event name spell it with dots (account.added)
+// where the enum has underscores (account_added). Enums may gain values: treat one you do not know as "other".
+type WebhookEvent string
+
+const (
+	// REST's account.added: an account was connected through Link (or reconnected).
+	WebhookEventAccountAdded WebhookEvent = "account_added"
+	// REST's identity.added: a identity job finished (its outcome is in the payload).
+	WebhookEventIdentityAdded WebhookEvent = "identity_added"
+	// REST's paystubs.added: a paystubs job finished (its outcome is in the payload).
+	WebhookEventPaystubsAdded WebhookEvent = "paystubs_added"
+	// REST's income.added: a income job finished (its outcome is in the payload).
+	WebhookEventIncomeAdded WebhookEvent = "income_added"
+	// REST's direct_deposit_switch.added: a direct_deposit_switch job finished (its outcome is in the payload).
+	WebhookEventDirectDepositSwitchAdded WebhookEvent = "direct_deposit_switch_added"
+	// REST's bill_cancellation.added: a bill_cancellation job finished (its outcome is in the payload).
+	WebhookEventBillCancellationAdded WebhookEvent = "bill_cancellation_added"
+	// REST's employment.added: a employment job finished (its outcome is in the payload).
+	WebhookEventEmploymentAdded WebhookEvent = "employment_added"
+	// REST's shifts.added: a shifts job finished (its outcome is in the payload).
+	WebhookEventShiftsAdded WebhookEvent = "shifts_added"
+	// REST's direct_deposit_payment.added: a direct_deposit_payment job finished (its outcome is in the payload).
+	WebhookEventDirectDepositPaymentAdded WebhookEvent = "direct_deposit_payment_added"
+	// REST's tax_forms.added: a tax_forms job finished (its outcome is in the payload).
+	WebhookEventTaxFormsAdded WebhookEvent = "tax_forms_added"
+	// REST's bill_switch.added: a bill_switch job finished (its outcome is in the payload).
+	WebhookEventBillSwitchAdded WebhookEvent = "bill_switch_added"
+	// REST's direct_deposit_allocations.added: a direct_deposit_allocations job finished (its outcome is in the payload).
+	WebhookEventDirectDepositAllocationsAdded WebhookEvent = "direct_deposit_allocations_added"
+	// REST's documents.added: documents were added for an end user (uploaded in Link or read from a tax-forms job).
+	WebhookEventDocumentsAdded WebhookEvent = "documents_added"
+	// REST's voie_report.refreshed: an end user's VOIE report was rebuilt.
+	WebhookEventVoieReportRefreshed WebhookEvent = "voie_report_refreshed"
+	// REST's voe_report.refreshed: an end user's VOE report was rebuilt.
+	WebhookEventVoeReportRefreshed WebhookEvent = "voe_report_refreshed"
+	// REST's earnings_stream.payouts.refreshed: an end user's estimated payouts changed.
+	WebhookEventEarningsStreamPayoutsRefreshed WebhookEvent = "earnings_stream_payouts_refreshed"
+	// REST's account.monitoring_status.updated: an account's monitoringStatus changed.
+	WebhookEventAccountMonitoringStatusUpdated WebhookEvent = "account_monitoring_status_updated"
+)
+
+var AllWebhookEvent = []WebhookEvent{
+	WebhookEventAccountAdded,
+	WebhookEventIdentityAdded,
+	WebhookEventPaystubsAdded,
+	WebhookEventIncomeAdded,
+	WebhookEventDirectDepositSwitchAdded,
+	WebhookEventBillCancellationAdded,
+	WebhookEventEmploymentAdded,
+	WebhookEventShiftsAdded,
+	WebhookEventDirectDepositPaymentAdded,
+	WebhookEventTaxFormsAdded,
+	WebhookEventBillSwitchAdded,
+	WebhookEventDirectDepositAllocationsAdded,
+	WebhookEventDocumentsAdded,
+	WebhookEventVoieReportRefreshed,
+	WebhookEventVoeReportRefreshed,
+	WebhookEventEarningsStreamPayoutsRefreshed,
+	WebhookEventAccountMonitoringStatusUpdated,
+}
+
+func (e WebhookEvent) IsValid() bool {
+	switch e {
+	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated:
+		return true
+	}
+	return false
+}
+
+func (e WebhookEvent) String() string {
+	return string(e)
+}
+
+func (e *WebhookEvent) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = WebhookEvent(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid WebhookEvent", str)
+	}
+	return nil
+}
+
+func (e WebhookEvent) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *WebhookEvent) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e WebhookEvent) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// An API version a webhook may shape its events for, from 2023-04-18 on; REST spells it YYYY-MM-DD
+// (v2025_07_08 is 2025-07-08). Enums may gain values (each new API version adds one): treat one you do not
+// know as "other".
+type WebhookVersion string
+
+const (
+	// REST's 2025-07-08.
+	WebhookVersionV2025_07_08 WebhookVersion = "v2025_07_08"
+	// REST's 2023-11-22.
+	WebhookVersionV2023_11_22 WebhookVersion = "v2023_11_22"
+	// REST's 2023-07-18.
+	WebhookVersionV2023_07_18 WebhookVersion = "v2023_07_18"
+	// REST's 2023-04-18.
+	WebhookVersionV2023_04_18 WebhookVersion = "v2023_04_18"
+)
+
+var AllWebhookVersion = []WebhookVersion{
+	WebhookVersionV2025_07_08,
+	WebhookVersionV2023_11_22,
+	WebhookVersionV2023_07_18,
+	WebhookVersionV2023_04_18,
+}
+
+func (e WebhookVersion) IsValid() bool {
+	switch e {
+	case WebhookVersionV2025_07_08, WebhookVersionV2023_11_22, WebhookVersionV2023_07_18, WebhookVersionV2023_04_18:
+		return true
+	}
+	return false
+}
+
+func (e WebhookVersion) String() string {
+	return string(e)
+}
+
+func (e *WebhookVersion) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = WebhookVersion(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid WebhookVersion", str)
+	}
+	return nil
+}
+
+func (e WebhookVersion) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *WebhookVersion) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e WebhookVersion) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

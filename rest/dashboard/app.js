@@ -60,6 +60,14 @@ async function gql(query, variables) {
   return body.data;
 }
 
+// mutate runs a mutation whose payload (data[name]) has userErrors: a
+// refusal of the input throws with its messages, as a request's error does.
+async function mutate(name, query, variables) {
+  const payload = (await gql(query, variables))[name];
+  if (payload.userErrors.length) throw new Error(payload.userErrors.map((e) => e.message).join('; '));
+  return payload;
+}
+
 // admin calls the admin API with the session cookie.
 async function admin(method, path, body) {
   const res = await fetch(path, {
@@ -355,10 +363,15 @@ async function jobsPage() {
 }
 
 const webhookEvents = document.querySelector('meta[name="webhook-events"]').content.split(',');
+// GraphQL's enums spell REST's event names and versions with underscores
+// (account.added is account_added, 2025-07-08 is v2025_07_08).
+const eventEnum = (name) => name.replaceAll('.', '_');
+const eventName = (value) => webhookEvents.find((e) => eventEnum(e) === value) || value;
+const versionName = (value) => value.slice(1).replaceAll('_', '-');
 
 async function webhooksPage() {
-  const { webhooks } = await gql(`{ webhooks(first: 25) { edges { node { id url enabledEvents status version createdAt
-    deliveries(first: 10) { edges { node { id event attempt statusCode latencyMs outcome error responseExcerpt createdAt } } } } } } }`);
+  const { webhooks } = await gql(`{ webhooks(first: 25) { edges { node { id url events status apiVersion createdAt
+    deliveries(first: 10) { edges { node { id event attempt statusCode latencyMs deliveryOutcome error responseExcerpt createdAt } } } } } } }`);
   page.replaceChildren(h('h1', {}, 'Webhooks'));
   if (canWrite()) {
     const url = h('input', { id: 'webhook-url', type: 'url', placeholder: 'https://example.com/payline', required: true });
@@ -366,8 +379,8 @@ async function webhooksPage() {
     page.append(h('form', { className: 'inline', id: 'webhook-form', onsubmit: async (e) => {
       e.preventDefault();
       try {
-        await gql(`mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { id } }`,
-          { i: { url: url.value.trim(), enabledEvents: [...events.selectedOptions].map((o) => o.value), version: version } });
+        await mutate('webhookCreate', `mutation($i: WebhookCreateInput!) { webhookCreate(input: $i) { webhook { id } userErrors { field message code } } }`,
+          { i: { url: url.value.trim(), enabledEvents: [...events.selectedOptions].map((o) => eventEnum(o.value)), version: 'v' + version.replaceAll('-', '_') } });
         flash('Webhook created.');
         await route();
       } catch (err) { page.append(errorBox(err)); }
@@ -383,25 +396,25 @@ async function webhooksPage() {
     const actions = h('div', { className: 'row-actions' });
     if (canWrite()) {
       actions.append(
-        h('button', { className: 'secondary', type: 'button', onclick: () => act(() => gql(`mutation($id: ID!, $i: UpdateWebhookInput!) { updateWebhook(id: $id, input: $i) { id } }`,
-          { id: w.id, i: { status: w.status === 'active' ? 'paused' : 'active' } }), w.status === 'active' ? 'Webhook paused.' : 'Webhook resumed.') }, w.status === 'active' ? 'Pause' : 'Resume'),
+        h('button', { className: 'secondary', type: 'button', onclick: () => act(() => mutate('webhookUpdate', `mutation($i: WebhookUpdateInput!) { webhookUpdate(input: $i) { webhook { id } userErrors { field message code } } }`,
+          { i: { id: w.id, status: w.status === 'active' ? 'paused' : 'active' } }), w.status === 'active' ? 'Webhook paused.' : 'Webhook resumed.') }, w.status === 'active' ? 'Pause' : 'Resume'),
         h('button', { className: 'secondary', type: 'button', onclick: () => {
           const next = prompt('Endpoint URL', w.url);
-          if (next && next !== w.url) act(() => gql(`mutation($id: ID!, $i: UpdateWebhookInput!) { updateWebhook(id: $id, input: $i) { id } }`, { id: w.id, i: { url: next } }), 'Webhook updated.');
+          if (next && next !== w.url) act(() => mutate('webhookUpdate', `mutation($i: WebhookUpdateInput!) { webhookUpdate(input: $i) { webhook { id } userErrors { field message code } } }`, { i: { id: w.id, url: next } }), 'Webhook updated.');
         } }, 'Edit URL'),
-        session.mode === 'sandbox' ? h('button', { className: 'secondary send-test', type: 'button', onclick: () => act(() => gql(`mutation($id: ID!) { sendTestEvent(webhookId: $id) { id } }`, { id: w.id }), 'Test event sent.') }, 'Send test event') : null,
-        h('button', { className: 'danger', type: 'button', onclick: () => { if (confirm('Delete the webhook to ' + w.url + '? Its events stop at once.')) act(() => gql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, { id: w.id }), 'Webhook deleted.'); } }, 'Delete'));
+        session.mode === 'sandbox' ? h('button', { className: 'secondary send-test', type: 'button', onclick: () => act(() => mutate('webhookTestEventSend', `mutation($id: ID!) { webhookTestEventSend(input: {webhookId: $id}) { delivery { id } userErrors { field message code } } }`, { id: w.id }), 'Test event sent.') }, 'Send test event') : null,
+        h('button', { className: 'danger', type: 'button', onclick: () => { if (confirm('Delete the webhook to ' + w.url + '? Its events stop at once.')) act(() => mutate('webhookDelete', `mutation($id: ID!) { webhookDelete(input: {id: $id}) { deletedWebhookId userErrors { field message code } } }`, { id: w.id }), 'Webhook deleted.'); } }, 'Delete'));
     }
     page.append(h('section', { className: 'card webhook', dataset: { webhook: w.id } },
       h('h2', {}, h('code', {}, w.url), ' ', pill(w.status)),
-      h('p', { className: 'muted small' }, w.enabledEvents.join(', ') + ' · version ' + w.version), actions,
+      h('p', { className: 'muted small' }, w.events.map(eventName).join(', ') + ' · version ' + versionName(w.apiVersion)), actions,
       w.deliveries.edges.length
         ? h('div', { className: 'table-wrap' }, h('table', { className: 'deliveries' }, h('thead', {}, h('tr', {}, h('th', {}, 'Event'), h('th', {}, 'Outcome'), h('th', { className: 'r' }, 'Status'),
           h('th', { className: 'r hide-narrow' }, 'Latency'), h('th', { className: 'hide-narrow' }, 'When'))),
         h('tbody', {}, w.deliveries.edges.map(({ node: d }) => h('tr', {}, h('td', { className: 'event' }, breakable(d.event),
             d.error ? h('div', { className: 'muted small delivery-error' }, d.error) : null,
             d.responseExcerpt ? h('details', { className: 'delivery-response' }, h('summary', { className: 'muted small' }, 'Response'),
-              h('pre', { className: 'small' }, d.responseExcerpt)) : null), h('td', {}, pill(d.outcome)),
+              h('pre', { className: 'small' }, d.responseExcerpt)) : null), h('td', {}, pill(d.deliveryOutcome)),
           h('td', { className: 'r' }, d.statusCode === null ? '—' : d.statusCode), h('td', { className: 'r hide-narrow' }, d.latencyMs.toFixed(0) + ' ms'), h('td', { className: 'hide-narrow' }, fmtTime(d.createdAt)))))))
         : h('p', { className: 'muted' }, 'No deliveries yet.')));
   }
@@ -452,11 +465,11 @@ async function linkPage() {
     e.preventDefault();
     try {
       const required = jobs.value === 'paystubs' ? ['paystubs', 'income', 'employment'] : ['direct_deposit_switch'];
-      const { createLinkToken } = await gql(`mutation($i: CreateLinkTokenInput!) { createLinkToken(input: $i) { token } }`,
+      const created = await mutate('linkTokenCreate', `mutation($i: LinkTokenCreateInput!) { linkTokenCreate(input: $i) { token userErrors { field message code } } }`,
         { i: { orgName: session.workspace_name, endUserId: endUser.value.trim(), requiredJobs: required } });
       log.replaceChildren();
       window.PaylineLink.open({
-        linkToken: createLinkToken.token,
+        linkToken: created.token,
         onEvent: (name, payload) => log.append(h('li', {}, name + ' ' + JSON.stringify(payload))),
         onSuccess: () => flash('Connected. The jobs appear on the Jobs page as they finish.'),
       });
