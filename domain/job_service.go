@@ -251,7 +251,7 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	case ProductShifts:
 		rs := make([]Record, len(f.Shifts))
 		for i, s := range f.Shifts {
-			rs[i] = Record{ID: s.ID, Kind: RecordShift, AccountID: accountID, EndUserID: a.EndUserID, SortKey: s.StartDate, CreatedAt: now, Shift: &s.Shift}
+			rs[i] = Record{ID: s.ID, Kind: RecordShift, AccountID: accountID, EndUserID: a.EndUserID, SortKey: s.StartDate.String(), CreatedAt: now, Shift: &s.Shift}
 		}
 		var added int
 		added, err = tx.Records().PutRecords(ctx, sc, rs)

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -25,7 +26,7 @@ type PhoneNumber struct {
 // Identity is what a payroll account knows about the person.
 type Identity struct {
 	FullName     string        `json:"full_name"`
-	DateOfBirth  string        `json:"date_of_birth"`
+	DateOfBirth  Date          `json:"date_of_birth"`
 	LastFourSSN  string        `json:"last_four_ssn"`
 	Emails       []string      `json:"emails"`
 	Address      Address       `json:"address"`
@@ -35,8 +36,8 @@ type Identity struct {
 // Employment is the person's job at the account's employer.
 type Employment struct {
 	Status              string      `json:"status"`
-	StartDate           string      `json:"start_date"`
-	TerminationDate     *string     `json:"termination_date"`
+	StartDate           Date        `json:"start_date"`
+	TerminationDate     *Date       `json:"termination_date"`
 	EmployerName        string      `json:"employer_name"`
 	EmployerAddress     Address     `json:"employer_address"`
 	EmployerPhoneNumber PhoneNumber `json:"employer_phone_number"`
@@ -68,9 +69,9 @@ type PayLine struct {
 type Paystub struct {
 	ID                  string    `json:"id"`
 	AccountID           string    `json:"account_id"`
-	PayDate             string    `json:"pay_date"`
-	PayPeriodStart      string    `json:"pay_period_start"`
-	PayPeriodEnd        string    `json:"pay_period_end"`
+	PayDate             Date      `json:"pay_date"`
+	PayPeriodStart      Date      `json:"pay_period_start"`
+	PayPeriodEnd        Date      `json:"pay_period_end"`
 	GrossPayAmount      Money     `json:"gross_pay_amount"`
 	GrossPayYTD         Money     `json:"gross_pay_ytd"`
 	NetPayAmount        Money     `json:"net_pay_amount"`
@@ -91,10 +92,7 @@ type Paystub struct {
 
 // PayDateTime is the stub's pay date as a time (midnight UTC); stored
 // stubs have passed Validate, so it parses.
-func (p Paystub) PayDateTime() time.Time {
-	t, _ := time.Parse(time.DateOnly, p.PayDate)
-	return t
-}
+func (p Paystub) PayDateTime() time.Time { return p.PayDate.Time() }
 
 // W2 is a year's wage and tax statement, parsed: the one W-2 type every
 // layer reads (a tax form's parsed_data, a W-2 document's, a report's).
@@ -151,3 +149,36 @@ func W2From(year int, stubs []Paystub, who Identity, employer string) W2 {
 	w.StateWages = w.TotalWages
 	return w
 }
+
+// Date is a calendar date as the spec writes it, YYYY-MM-DD: no time,
+// no zone. Its text orders as the dates do, so dates compare as they
+// are. Products are stored only with dates that parse (Validate), so a
+// stored Date's Time never falls back to the zero time.
+type Date string
+
+// ParseDate reads a YYYY-MM-DD date.
+func ParseDate(s string) (Date, error) {
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return "", fmt.Errorf("%q is not a date (YYYY-MM-DD)", s)
+	}
+	return Date(s), nil
+}
+
+// DateOf is the calendar date of t in its own zone.
+func DateOf(t time.Time) Date { return Date(t.Format(time.DateOnly)) }
+
+// Time is the date at midnight UTC; the zero time for a date that does
+// not parse (which Validate keeps out of the store).
+func (d Date) Time() time.Time {
+	t, _ := time.Parse(time.DateOnly, string(d))
+	return t
+}
+
+// Valid says whether the date parses.
+func (d Date) Valid() bool {
+	_, err := time.Parse(time.DateOnly, string(d))
+	return err == nil
+}
+
+// String is the date as YYYY-MM-DD.
+func (d Date) String() string { return string(d) }

@@ -91,9 +91,9 @@ func moneyOf(amount *int64, currency string) *Money {
 type paystubHead struct {
 	ID                  string        `json:"id"`
 	AccountID           string        `json:"account_id"`
-	PayDate             string        `json:"pay_date"`
-	PayPeriodStart      string        `json:"pay_period_start"`
-	PayPeriodEnd        string        `json:"pay_period_end"`
+	PayDate             Date          `json:"pay_date"`
+	PayPeriodStart      Date          `json:"pay_period_start"`
+	PayPeriodEnd        Date          `json:"pay_period_end"`
 	GrossPayAmount      int64         `json:"gross_pay_amount"`
 	GrossPayYTD         int64         `json:"gross_pay_ytd"`
 	NetPayAmount        int64         `json:"net_pay_amount"`

@@ -36,7 +36,7 @@ func (c *checker) required(field, v string) {
 }
 
 // date checks a required YYYY-MM-DD date.
-func (c *checker) date(field, v string) {
+func (c *checker) date(field string, v Date) {
 	if v == "" {
 		c.missing(field)
 		return
@@ -44,17 +44,16 @@ func (c *checker) date(field, v string) {
 	c.optionalDate(field, &v)
 }
 
-func (c *checker) optionalDate(field string, v *string) {
+func (c *checker) optionalDate(field string, v *Date) {
 	if v == nil || *v == "" {
 		return
 	}
-	t, err := time.Parse(time.DateOnly, *v)
-	if err != nil {
-		c.bad(field, *v, "is not a date (YYYY-MM-DD)")
+	if !v.Valid() {
+		c.bad(field, v.String(), "is not a date (YYYY-MM-DD)")
 		return
 	}
-	if t.Year() < 1900 {
-		c.bad(field, *v, "is before 1900")
+	if v.Time().Year() < 1900 {
+		c.bad(field, v.String(), "is before 1900")
 	}
 }
 
@@ -202,7 +201,7 @@ func (p Paystub) validate(n int) []FieldProblem {
 	c.date("pay_period_start", p.PayPeriodStart)
 	c.date("pay_period_end", p.PayPeriodEnd)
 	if p.PayPeriodStart != "" && p.PayPeriodEnd != "" && p.PayPeriodStart > p.PayPeriodEnd {
-		c.bad("pay_period_end", p.PayPeriodEnd, "is before pay_period_start (%s)", p.PayPeriodStart)
+		c.bad("pay_period_end", p.PayPeriodEnd.String(), "is before pay_period_start (%s)", p.PayPeriodStart)
 	}
 	c.currency("currency", p.Currency)
 	for _, m := range []struct {

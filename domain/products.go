@@ -78,7 +78,7 @@ type DataStore interface {
 	// Paystub returns ErrNoRows when the account has no such stub.
 	Paystub(ctx context.Context, s Scope, accountID, id string) (Paystub, error)
 	// LatestPayDate is the newest stored pay date, "" when none.
-	LatestPayDate(ctx context.Context, s Scope, accountID string) (string, error)
+	LatestPayDate(ctx context.Context, s Scope, accountID string) (Date, error)
 	// ProductsOfAccounts reads one product of many accounts in one query,
 	// by account id; accounts without it are left out.
 	ProductsOfAccounts(ctx context.Context, s Scope, accountIDs []string, product string) (map[string]StoredProduct, error)
@@ -133,10 +133,10 @@ func readParams(j JobType, f Fetched) *ReadParams {
 	case JobPaystubs:
 		r.Count = len(f.Paystubs)
 		for _, p := range f.Paystubs {
-			if r.FromPayDate == "" || p.PayDate < r.FromPayDate {
-				r.FromPayDate = p.PayDate
+			if d := p.PayDate.String(); r.FromPayDate == "" || d < r.FromPayDate {
+				r.FromPayDate = d
 			}
-			r.ToPayDate = max(r.ToPayDate, p.PayDate)
+			r.ToPayDate = max(r.ToPayDate, p.PayDate.String())
 		}
 	case JobTaxForms:
 		r.Count, r.DocumentType = len(f.W2s), "W-2"

@@ -190,8 +190,8 @@ type RecordStore interface {
 
 // Shift is a worked shift from a time-and-attendance platform.
 type Shift struct {
-	StartDate string `json:"start_date"`
-	EndDate   string `json:"end_date"`
+	StartDate Date `json:"start_date"`
+	EndDate   Date `json:"end_date"`
 	// Type is the work performed: shift, rideshare, delivery or other.
 	Type     string `json:"type"`
 	Timezone string `json:"timezone"`

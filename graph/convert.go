@@ -190,7 +190,7 @@ func shiftOf(rec domain.Record) (*model.Shift, error) {
 		return nil, fmt.Errorf("shift %s: not a shift record", rec.ID)
 	}
 	s := rec.Shift
-	out := &model.Shift{ID: rec.ID, StartDate: s.StartDate, EndDate: s.EndDate, Timezone: s.Timezone}
+	out := &model.Shift{ID: rec.ID, StartDate: s.StartDate.String(), EndDate: s.EndDate.String(), Timezone: s.Timezone}
 	if n := len(s.Timestamps); n > 0 {
 		var err error
 		if out.StartedAt, err = time.Parse(time.RFC3339Nano, s.Timestamps[0].From); err != nil {

@@ -245,7 +245,7 @@ func weeklyStubs(n int, rate int64, regular float64, extra func(i int, at time.T
 			gross += l.Amount.Amount
 		}
 		ytd += gross
-		out = append(out, domain.Paystub{ID: fmt.Sprint(i), PayDate: at.Format(time.DateOnly), GrossPayAmount: domain.USD(gross),
+		out = append(out, domain.Paystub{ID: fmt.Sprint(i), PayDate: domain.DateOf(at), GrossPayAmount: domain.USD(gross),
 			GrossPayYTD: domain.USD(ytd), NetPayAmount: domain.USD(gross), NetPayYTD: domain.USD(ytd), Currency: "USD", Earnings: lines})
 	}
 	return out
@@ -359,7 +359,7 @@ func TestFlags(t *testing.T) {
 	a.Employment.EmployerAddress = domain.Address{Raw: "1 Main St, Columbus, OH 43215"}
 	b := hourlySource(stubs[:60], 2000)
 	b.Account.ID, b.EIN = "acct-fir-2", "271234567"
-	end := "2026-05-01" // the last of the 60 stubs is paid Jan 9, 2026
+	end := domain.Date("2026-05-01") // the last of the 60 stubs is paid Jan 9, 2026
 	b.Employment = &domain.Employment{Status: "terminated", StartDate: "2014-02-01", TerminationDate: &end, EmployerName: "Fir Foods",
 		EmployerAddress: domain.Address{Raw: "9 Dock Rd, Tampa, FL 33602"}}
 	a.W2s = map[string]domain.W2{"2025": {MedicareWages: domain.USD(1_000_00), TotalWages: domain.USD(1_000_00)}}

@@ -47,14 +47,14 @@ func Assemble(reportType, id string, sources []Source, updated, built time.Time)
 		e := employment(s, reportType, i, built, c)
 		r.Employments = append(r.Employments, e)
 		for _, p := range s.Paystubs {
-			if !isDate(p.PayDate) {
+			if !isDate(p.PayDate.String()) {
 				continue // counted in its year's totals as "unknown", never a bound
 			}
-			if first == "" || p.PayDate < first {
-				first = p.PayDate
+			if first == "" || p.PayDate.String() < first {
+				first = p.PayDate.String()
 			}
-			if p.PayDate > last {
-				last = p.PayDate
+			if p.PayDate.String() > last {
+				last = p.PayDate.String()
 			}
 		}
 	}
@@ -122,7 +122,7 @@ func employee(sources []Source, c *domain.ReportCompleteness) domain.ReportEmplo
 		phones = []domain.PhoneNumber{}
 	}
 	return domain.ReportEmployee{Name: splitName(id.FullName), Address: id.Address, LastFourSSN: id.LastFourSSN,
-		DateOfBirth: id.DateOfBirth, PhoneNumbers: phones}
+		DateOfBirth: id.DateOfBirth.String(), PhoneNumbers: phones}
 }
 
 // splitName splits a full name into first, middle and last words.
@@ -160,16 +160,20 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 		c.Missing = append(c.Missing, at("employer_phone_number"))
 	}
 	if emp := s.Employment; emp != nil {
-		e.EmployerName, e.EmployerAddress, e.StartDate = emp.EmployerName, emp.EmployerAddress, emp.StartDate
-		e.EmploymentStatus, e.TerminationDate, e.Title = emp.Status, emp.TerminationDate, emp.Title
+		e.EmployerName, e.EmployerAddress, e.StartDate = emp.EmployerName, emp.EmployerAddress, emp.StartDate.String()
+		e.EmploymentStatus, e.Title = emp.Status, emp.Title
+		if emp.TerminationDate != nil {
+			end := emp.TerminationDate.String()
+			e.TerminationDate = &end
+		}
 		// A date that does not parse is unknown: the duration is left out
 		// (and said to be missing) rather than counted from year 1.
 		end, endOK := built, true
 		if emp.TerminationDate != nil {
-			t, err := time.Parse(time.DateOnly, *emp.TerminationDate)
+			t, err := time.Parse(time.DateOnly, emp.TerminationDate.String())
 			end, endOK = t, err == nil
 		}
-		if start, err := time.Parse(time.DateOnly, emp.StartDate); err == nil && endOK && !end.Before(start) {
+		if start, err := time.Parse(time.DateOnly, emp.StartDate.String()); err == nil && endOK && !end.Before(start) {
 			e.EmploymentDurationMonths = monthsBetween(start, end)
 			c.Derived = append(c.Derived, at("employment_duration_months"))
 		} else {
@@ -182,8 +186,8 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 	c.Missing = append(c.Missing, at("employment_type"))
 	var latest string
 	for _, p := range s.Paystubs {
-		if isDate(p.PayDate) && p.PayDate > latest {
-			latest = p.PayDate
+		if isDate(p.PayDate.String()) && p.PayDate.String() > latest {
+			latest = p.PayDate.String()
 		}
 	}
 	if latest != "" {
@@ -252,17 +256,17 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 	earnings := map[string]map[string]int64{}
 	first, last := map[string]domain.Paystub{}, map[string]domain.Paystub{}
 	for _, p := range stubs {
-		y := payYear(p.PayDate)
+		y := payYear(p.PayDate.String())
 		a := byYear[y]
 		if a == nil {
 			a = &domain.AnnualIncome{Year: y}
 			byYear[y], earnings[y] = a, map[string]int64{}
 			first[y], last[y] = p, p
 		}
-		if p.PayDate < first[y].PayDate || (p.PayDate == first[y].PayDate && p.GrossPayYTD.Amount < first[y].GrossPayYTD.Amount) {
+		if p.PayDate.String() < first[y].PayDate.String() || (p.PayDate.String() == first[y].PayDate.String() && p.GrossPayYTD.Amount < first[y].GrossPayYTD.Amount) {
 			first[y] = p
 		}
-		if p.PayDate > last[y].PayDate || (p.PayDate == last[y].PayDate && p.GrossPayYTD.Amount > last[y].GrossPayYTD.Amount) {
+		if p.PayDate.String() > last[y].PayDate.String() || (p.PayDate.String() == last[y].PayDate.String() && p.GrossPayYTD.Amount > last[y].GrossPayYTD.Amount) {
 			last[y] = p
 		}
 		a.GrossPayYTD += p.GrossPayAmount.Amount
@@ -277,7 +281,7 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 		}
 	}
 	for y, a := range byYear {
-		a.FirstPayDate = first[y].PayDate
+		a.FirstPayDate = first[y].PayDate.String()
 		a.EarningsByTypeBasis = domain.SplitPaystubsRead
 		if y != unknownYear && first[y].GrossPayYTD.Amount == first[y].GrossPayAmount.Amount {
 			a.EarningsByTypeBasis = domain.BasisPaystubs
@@ -339,7 +343,7 @@ func isDate(s string) bool {
 func newestFirst(stubs []domain.Paystub) []domain.Paystub {
 	out := slices.Clone(stubs)
 	slices.SortFunc(out, func(a, b domain.Paystub) int {
-		return cmp.Or(strings.Compare(b.PayDate, a.PayDate), strings.Compare(b.ID, a.ID))
+		return cmp.Or(cmp.Compare(b.PayDate, a.PayDate), strings.Compare(b.ID, a.ID))
 	})
 	return out
 }

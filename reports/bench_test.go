@@ -256,7 +256,7 @@ func htmlView(r domain.VerificationReport, src []reports.Source) htmlVOIE {
 				he.Stubs = append(he.Stubs, s.Paystubs...)
 			}
 		}
-		slices.SortFunc(he.Stubs, func(a, b domain.Paystub) int { return strings.Compare(b.PayDate, a.PayDate) })
+		slices.SortFunc(he.Stubs, func(a, b domain.Paystub) int { return strings.Compare(b.PayDate.String(), a.PayDate.String()) })
 		var top int64 = 1
 		for _, p := range he.Stubs {
 			top = max(top, p.GrossPayAmount.Amount)

@@ -23,7 +23,7 @@ type dated struct {
 func datedStubs(stubs []domain.Paystub) []dated {
 	var out []dated
 	for _, p := range newestFirst(stubs) {
-		if t, err := time.Parse(time.DateOnly, p.PayDate); err == nil {
+		if t, err := time.Parse(time.DateOnly, p.PayDate.String()); err == nil {
 			out = append([]dated{{t, p}}, out...)
 		}
 	}

@@ -230,7 +230,7 @@ func TestRehire(t *testing.T) {
 	src := goldenSources()
 	src[1].Employment.EmployerName = strings.ToUpper(src[0].Employment.EmployerName)
 	first, second := "2012-12-11", "2019-03-04"
-	src[0].Employment.StartDate, src[1].Employment.StartDate = second, first
+	src[0].Employment.StartDate, src[1].Employment.StartDate = domain.Date(second), domain.Date(first)
 	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
 	for _, e := range r.Employments {
 		if e.OriginalHireDate != first || e.MostRecentHireDate != e.StartDate {

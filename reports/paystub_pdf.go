@@ -40,17 +40,17 @@ func RenderPaystub(p domain.Paystub) ([]byte, error) {
 		// The PDF's creation date; a pay date that does not parse leaves
 		// the Unix epoch, never year 1.
 		var err error
-		if created, err = time.Parse(time.DateOnly, p.PayDate); err != nil {
+		if created, err = time.Parse(time.DateOnly, p.PayDate.String()); err != nil {
 			created = time.Unix(0, 0).UTC()
 		}
 	}
-	return renderPDF(pdfMeta{Title: "Paystub " + p.PayDate, Subject: "Paystub of the pay date " + p.PayDate,
+	return renderPDF(pdfMeta{Title: "Paystub " + p.PayDate.String(), Subject: "Paystub of the pay date " + p.PayDate.String(),
 		Keywords: []string{"Payline", "paystub", "paystub " + p.ID}}, created, "Payline · Paystub · "+p.ID, func(d *pdfDoc) {
-		d.titleBlock(paystubTitle, orDash(p.EmployerName), [][2]string{{"Paid on", day(p.PayDate)}, {"Paystub", p.ExternalPaystubID}})
+		d.titleBlock(paystubTitle, orDash(p.EmployerName), [][2]string{{"Paid on", day(p.PayDate.String())}, {"Paystub", p.ExternalPaystubID}})
 		d.section("Pay", 40)
 		d.fields([][2]string{
-			{labelEmployer, p.EmployerName}, {labelPayDate, p.PayDate},
-			{labelPeriodStart, p.PayPeriodStart}, {labelPeriodEnd, p.PayPeriodEnd},
+			{labelEmployer, p.EmployerName}, {labelPayDate, p.PayDate.String()},
+			{labelPeriodStart, p.PayPeriodStart.String()}, {labelPeriodEnd, p.PayPeriodEnd.String()},
 			{labelGross, money(p.GrossPayAmount.Amount)}, {labelNet, money(p.NetPayAmount.Amount)},
 			{labelGrossYTD, money(p.GrossPayYTD.Amount)}, {labelNetYTD, money(p.NetPayYTD.Amount)},
 		})

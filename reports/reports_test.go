@@ -94,7 +94,7 @@ func TestAnnualTotalsAddUp(t *testing.T) {
 		want := map[string]*sums{}
 		cats := map[string]map[string]int64{}
 		for _, p := range stubs {
-			y := p.PayDate[:4]
+			y := p.PayDate.String()[:4]
 			if want[y] == nil {
 				want[y], cats[y] = &sums{first: p, last: p}, map[string]int64{}
 			}
@@ -121,7 +121,7 @@ func TestAnnualTotalsAddUp(t *testing.T) {
 				t.Fatalf("%s %s: gross %d net %d, want the last paystub's YTD %d and %d", a.ID, y.Year, y.GrossPayYTD, y.NetPayYTD, w.last.GrossPayYTD.Amount, w.last.NetPayYTD.Amount)
 			}
 			if y.TotalTaxesYTD != w.taxes || y.TotalDeductionsYTD != w.deductions || y.TotalReimbursementsYTD != w.reimb || int64(y.Paystubs) != w.count ||
-				y.FirstPayDate != w.first.PayDate {
+				y.FirstPayDate != w.first.PayDate.String() {
 				t.Fatalf("%s %s: %+v, want the sums %+v", a.ID, y.Year, y, *w)
 			}
 			whole := w.first.GrossPayYTD.Amount == w.first.GrossPayAmount.Amount
@@ -440,8 +440,8 @@ func TestPaystubRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			cents := func(m domain.Money) *int64 { return &m.Amount }
-			want := domain.ReadPaystub{DocumentType: "paystub", EmployerName: p.EmployerName, PayDate: p.PayDate,
-				PayPeriodStart: p.PayPeriodStart, PayPeriodEnd: p.PayPeriodEnd, GrossPayAmount: cents(p.GrossPayAmount),
+			want := domain.ReadPaystub{DocumentType: "paystub", EmployerName: p.EmployerName, PayDate: p.PayDate.String(),
+				PayPeriodStart: p.PayPeriodStart.String(), PayPeriodEnd: p.PayPeriodEnd.String(), GrossPayAmount: cents(p.GrossPayAmount),
 				NetPayAmount: cents(p.NetPayAmount), GrossPayYTD: cents(p.GrossPayYTD), NetPayYTD: cents(p.NetPayYTD), Currency: "USD"}
 			if got.Data.Paystub == nil || !reflect.DeepEqual(*got.Data.Paystub, want) || got.Inconsistent {
 				t.Errorf("paystub %s read back as %v (inconsistent %v), want %v", p.PayDate, got.Data, got.Inconsistent, want)
@@ -494,7 +494,7 @@ func FuzzParseUpload(f *testing.F) {
 // paystub whose pay date does not parse still renders.
 func TestMalformedDatesAreUnknown(t *testing.T) {
 	src := goldenSources()
-	bad := "2024-13-45"
+	bad := domain.Date("2024-13-45")
 	emp := *src[1].Employment
 	emp.TerminationDate = &bad
 	src[1].Employment = &emp
@@ -542,7 +542,7 @@ func TestMalformedPayDates(t *testing.T) {
 	src := goldenSources()
 	stubs := src[0].Paystubs
 	valid := reports.AnnualIncomes(stubs)
-	var mostRecent, first string
+	var mostRecent, first domain.Date
 	for _, p := range stubs {
 		mostRecent = max(mostRecent, p.PayDate)
 		if first == "" || p.PayDate < first {
@@ -550,7 +550,7 @@ func TestMalformedPayDates(t *testing.T) {
 		}
 	}
 	var want domain.AnnualIncome
-	for i, bad := range []string{"", "x", "2024-02-30", "9999-99-99"} {
+	for i, bad := range []domain.Date{"", "x", "2024-02-30", "9999-99-99"} {
 		extra := stubs[i]
 		extra.ID, extra.PayDate = fmt.Sprint("bad-", i), bad
 		stubs = append(stubs, extra)
@@ -569,10 +569,10 @@ func TestMalformedPayDates(t *testing.T) {
 		t.Errorf("the valid years changed (-want +got):\n%s", diff)
 	}
 	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
-	if got := r.Employments[0].MostRecentPayDate; got == nil || *got != mostRecent {
+	if got := r.Employments[0].MostRecentPayDate; got == nil || *got != mostRecent.String() {
 		t.Errorf("most recent pay date %v, want %s", got, mostRecent)
 	}
-	if c := r.Completeness.Paystubs; c == nil || c.To < mostRecent || c.From > first || c.From == "" {
+	if c := r.Completeness.Paystubs; c == nil || c.To < mostRecent.String() || c.From > first.String() || c.From == "" {
 		t.Errorf("the paystubs' range %+v takes a malformed date for a bound", c)
 	}
 	pdf, err := reports.RenderVerification(r, src)

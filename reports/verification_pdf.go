@@ -192,7 +192,7 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	for _, p := range stubs {
 		e := domain.EarningsOf(p)
 		t := e.ByType
-		rows = append(rows, []string{day(p.PayDate), shortDay(p.PayPeriodStart) + " – " + shortDay(p.PayPeriodEnd),
+		rows = append(rows, []string{day(p.PayDate.String()), shortDay(p.PayPeriodStart.String()) + " – " + shortDay(p.PayPeriodEnd.String()),
 			hoursOf(e.RegularHours), hoursOf(e.OvertimeHours), baseRate(p), money(t.Base), money(t.Overtime), money(t.Bonus),
 			money(t.Commission + t.Other), money(p.GrossPayAmount.Amount), money(p.GrossPayYTD.Amount)})
 	}
@@ -342,7 +342,7 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
 	var dated []domain.Paystub
 	for _, s := range stubs {
-		if isDate(s.PayDate) {
+		if isDate(s.PayDate.String()) {
 			dated = append(dated, s)
 		}
 	}
@@ -388,7 +388,7 @@ func drawPayChart(d *pdfDoc, stubs []domain.Paystub, x, y, w, h float64) {
 		d.color(rule, "draw")
 		d.Line(xOf(first), y, xOf(first), y+ph)
 	} else {
-		tick(first, day(dated[0].PayDate))
+		tick(first, day(dated[0].PayDate.String()))
 	}
 	for yr := first.Year() + 1; yr <= last.Year(); yr++ {
 		tick(time.Date(yr, time.January, 1, 0, 0, 0, 0, time.UTC), fmt.Sprint(yr))

@@ -269,7 +269,7 @@ func (c *backfillConnector) Fetch(ctx context.Context, r domain.FetchRequest) (d
 		}
 	}
 	old.ID = domain.NewID()
-	old.PayDate = old.PayDateTime().AddDate(-1, 0, 0).Format(time.DateOnly)
+	old.PayDate = domain.DateOf(old.PayDateTime().AddDate(-1, 0, 0))
 	f.Paystubs = append(f.Paystubs, old)
 	return f, nil
 }

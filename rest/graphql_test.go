@@ -404,7 +404,7 @@ func (f *fixture) seedEndUser(endUser string, n int, platformID string) {
 						ParsedData: domain.ParsedDocument{W2: &w2}}})
 		}
 		for _, sh := range person.Shifts(now) {
-			records = append(records, domain.Record{ID: sh.ID, Kind: domain.RecordShift, AccountID: a.ID, EndUserID: endUser, SortKey: sh.StartDate,
+			records = append(records, domain.Record{ID: sh.ID, Kind: domain.RecordShift, AccountID: a.ID, EndUserID: endUser, SortKey: sh.StartDate.String(),
 				CreatedAt: now, Shift: &sh.Shift})
 		}
 		_, err = tx.Records().PutRecords(ctx, sc, records)

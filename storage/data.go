@@ -91,7 +91,7 @@ func (s stores) PutPaystubs(ctx context.Context, sc domain.Scope, accountID stri
 		}
 		n, err := insertIfNew(ctx, s.q, `INSERT INTO paystubs (id, customer_id, mode, account_id, pay_date, created_at, body)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-			p.ID, sc.CustomerID, string(sc.Mode), accountID, p.PayDate, p.CreatedAt, body)
+			p.ID, sc.CustomerID, string(sc.Mode), accountID, p.PayDate.String(), p.CreatedAt, body)
 		if err != nil {
 			return added, err
 		}
@@ -134,14 +134,14 @@ func (s stores) Paystub(ctx context.Context, sc domain.Scope, accountID, id stri
 	return s.paystub(r)
 }
 
-func (s stores) LatestPayDate(ctx context.Context, sc domain.Scope, accountID string) (string, error) {
+func (s stores) LatestPayDate(ctx context.Context, sc domain.Scope, accountID string) (domain.Date, error) {
 	var d *string
 	err := sqlx.GetContext(ctx, s.q, &d, s.q.Rebind(`SELECT MAX(pay_date) FROM paystubs WHERE customer_id = ? AND mode = ? AND account_id = ?`),
 		sc.CustomerID, string(sc.Mode), accountID)
 	if d == nil {
 		return "", translate(err)
 	}
-	return *d, translate(err)
+	return domain.Date(*d), translate(err)
 }
 
 func (s stores) MonitoredAccounts(ctx context.Context, limit int, afterID string) ([]domain.Account, error) {

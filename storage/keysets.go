@@ -35,7 +35,7 @@ var (
 	accountsNewest     = keyset[domain.Account]{list: domain.ListAccounts, column: "created_at", desc: true, byTime: true, key: func(a domain.Account) keyValue { return keyValue{a.CreatedAt, a.ID} }}
 	webhooksOldest     = keyset[domain.Webhook]{list: domain.ListWebhooks, column: "created_at", byTime: true, key: func(w domain.Webhook) keyValue { return keyValue{w.CreatedAt, w.ID} }}
 	deliveriesNewest   = keyset[domain.Delivery]{list: domain.ListDeliveries, column: "created_at", desc: true, byTime: true, key: func(d domain.Delivery) keyValue { return keyValue{d.CreatedAt, d.ID} }}
-	paystubsNewest     = keyset[domain.Paystub]{list: domain.ListPaystubs, column: "pay_date", desc: true, key: func(s domain.Paystub) keyValue { return keyValue{s.PayDate, s.ID} }}
+	paystubsNewest     = keyset[domain.Paystub]{list: domain.ListPaystubs, column: "pay_date", desc: true, key: func(s domain.Paystub) keyValue { return keyValue{s.PayDate.String(), s.ID} }}
 	jobsCompletedFirst = keyset[domain.Job]{list: domain.ListJobs, column: "completed_at", desc: true, byTime: true, key: func(j domain.Job) keyValue { return keyValue{*j.Timestamp, j.ID} }}
 	// jobsCreatedFirst lists jobs that may not have run yet (Link's view).
 	jobsCreatedFirst = keyset[domain.Job]{list: domain.ListJobs, column: "created_at", desc: true, byTime: true, key: func(j domain.Job) keyValue { return keyValue{j.CreatedAt, j.ID} }}

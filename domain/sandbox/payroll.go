@@ -152,7 +152,7 @@ func (p Person) Identity() domain.Identity {
 	addr := domain.Address{Line1: p.Street, City: p.City, State: p.State, PostalCode: p.Zip, Country: "US",
 		Raw: fmt.Sprintf("%s, %s, %s %s", p.Street, p.City, p.State, p.Zip)}
 	return domain.Identity{
-		FullName: p.First + " " + p.Last, DateOfBirth: p.Birth.Format(time.DateOnly), LastFourSSN: p.LastFour,
+		FullName: p.First + " " + p.Last, DateOfBirth: domain.DateOf(p.Birth), LastFourSSN: p.LastFour,
 		Emails:       []string{strings.ToLower(p.First+"."+p.Last) + "@example.com"},
 		Address:      addr,
 		PhoneNumbers: []domain.PhoneNumber{{Value: p.Phone, Type: "mobile"}},
@@ -161,10 +161,10 @@ func (p Person) Identity() domain.Identity {
 
 // Employment is the person's job.
 func (p Person) Employment() domain.Employment {
-	e := domain.Employment{Status: "employed", StartDate: p.Start.Format(time.DateOnly), EmployerName: p.employer,
+	e := domain.Employment{Status: "employed", StartDate: domain.DateOf(p.Start), EmployerName: p.employer,
 		EmployerAddress: p.employerAt, EmployerPhoneNumber: domain.PhoneNumber{Value: "8005550100", Type: "work"}, Title: p.Title}
 	if !p.End.IsZero() {
-		end := p.End.Format(time.DateOnly)
+		end := domain.DateOf(p.End)
 		e.Status, e.TerminationDate = "terminated", &end
 	}
 	return e
@@ -341,7 +341,7 @@ func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
 	}
 	s := domain.Paystub{
 		ID: uuid.NewSHA1(namespace, []byte("paystub/"+p.AccountID+"/"+pay.Format(time.DateOnly))).String(), AccountID: p.AccountID,
-		PayDate: pay.Format(time.DateOnly), PayPeriodStart: start.Format(time.DateOnly), PayPeriodEnd: end.Format(time.DateOnly),
+		PayDate: domain.DateOf(pay), PayPeriodStart: domain.DateOf(start), PayPeriodEnd: domain.DateOf(end),
 		GrossPayAmount: domain.USD(gross), TotalReimbursements: domain.USD(reimb), Currency: "USD", EmployerName: p.employer,
 		ExternalPaystubID: "PS-" + pay.Format("20060102"), Earnings: earnings, Taxes: taxes, Deductions: deductions, CreatedAt: now,
 	}
@@ -501,7 +501,7 @@ func (p Person) Shifts(now time.Time) []domain.DatedShift {
 		out = append(out, domain.DatedShift{
 			ID: uuid.NewSHA1(namespace, []byte("shift/"+p.AccountID+"/"+day.Format(time.DateOnly))).String(),
 			Shift: domain.Shift{
-				StartDate: day.Format(time.DateOnly), EndDate: end.Format(time.DateOnly), Timezone: "UTC",
+				StartDate: domain.DateOf(day), EndDate: domain.DateOf(end), Timezone: "UTC",
 				Type: "shift", Currency: "USD",
 				Timestamps: []domain.ShiftPeriod{
 					{From: domain.APITime(start), To: domain.APITime(end)},

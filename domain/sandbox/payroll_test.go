@@ -132,14 +132,14 @@ func TestTerminatedEmployment(t *testing.T) {
 		acct := domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: "u", EmployerName: "A", Connection: "terminated", CreatedAt: created}
 		p := sandbox.NewPerson(acct)
 		e := p.Employment()
-		if e.Status != "terminated" || e.TerminationDate == nil || *e.TerminationDate >= created.Format(time.DateOnly) {
+		if e.Status != "terminated" || e.TerminationDate == nil || (*e.TerminationDate).String() >= created.Format(time.DateOnly) {
 			t.Fatalf("%s: employment %+v", acct.ID, e)
 		}
 		stubs := p.Paystubs(created.AddDate(-2, 0, 0), created, created)
 		if len(stubs) == 0 {
 			t.Fatalf("%s: no paystubs", acct.ID)
 		}
-		end, _ := time.Parse(time.DateOnly, *e.TerminationDate)
+		end, _ := time.Parse(time.DateOnly, e.TerminationDate.String())
 		last := stubs[len(stubs)-1].PayDateTime()
 		period := map[string]int{"weekly": 7, "bi-weekly": 14, "semi-monthly": 16, "monthly": 31}[p.Frequency]
 		if last.Before(end) || last.Sub(end) > time.Duration(period)*24*time.Hour || !last.Before(created) {

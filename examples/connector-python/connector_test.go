@@ -394,13 +394,13 @@ func TestPythonConnector(t *testing.T) {
 				len(id.Emails) == 0 || id.Address.PostalCode == "" || len(id.PhoneNumbers) == 0 {
 				t.Errorf("identity: %+v", id)
 			}
-			if _, err := time.Parse(time.DateOnly, id.DateOfBirth); err != nil {
+			if _, err := time.Parse(time.DateOnly, id.DateOfBirth.String()); err != nil {
 				t.Errorf("identity's date of birth: %v", err)
 			}
 			emp := fetch(domain.ProductEmployment, since).Employment
 			if emp == nil || emp.Status != "employed" || emp.EmployerName != a.EmployerName || emp.Title == "" || emp.TerminationDate != nil {
 				t.Errorf("employment: %+v", emp)
-			} else if start, err := time.Parse(time.DateOnly, emp.StartDate); err != nil || !start.Before(since) {
+			} else if start, err := time.Parse(time.DateOnly, emp.StartDate.String()); err != nil || !start.Before(since) {
 				t.Errorf("employment start %s: the job must predate two years of paystubs", emp.StartDate)
 			}
 			inc := fetch(domain.ProductIncome, since).Income
@@ -527,13 +527,13 @@ func TestPythonConnector(t *testing.T) {
 		seen := map[string]bool{}
 		prev := ""
 		for _, s := range f.Shifts {
-			if s.ID == "" || seen[s.ID] || s.StartDate <= prev || s.Type != "shift" || s.Currency != "USD" || len(s.Timestamps) != 1 || len(s.Earnings) != 1 {
+			if s.ID == "" || seen[s.ID] || s.StartDate.String() <= prev || s.Type != "shift" || s.Currency != "USD" || len(s.Timestamps) != 1 || len(s.Earnings) != 1 {
 				t.Fatalf("shift %+v", s)
 			}
-			seen[s.ID], prev = true, s.StartDate
+			seen[s.ID], prev = true, s.StartDate.String()
 			from, err1 := time.Parse(time.RFC3339, s.Timestamps[0].From)
 			to, err2 := time.Parse(time.RFC3339, s.Timestamps[0].To)
-			if err1 != nil || err2 != nil || !to.After(from) || to.After(now) || from.Format(time.DateOnly) != s.StartDate {
+			if err1 != nil || err2 != nil || !to.After(from) || to.After(now) || from.Format(time.DateOnly) != s.StartDate.String() {
 				t.Fatalf("shift %s: timestamps %+v", s.StartDate, s.Timestamps)
 			}
 			e := s.Earnings[0]

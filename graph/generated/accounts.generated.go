@@ -1802,8 +1802,8 @@ func (ec *executionContext) _Employment_startDate(ctx context.Context, field gra
 			return obj.StartDate, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNDate2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Date) graphql.Marshaler {
+			return ec.marshalNDate2paylineᚋdomainᚐDate(ctx, selections, v)
 		},
 		true,
 		true,
@@ -1825,8 +1825,8 @@ func (ec *executionContext) _Employment_terminationDate(ctx context.Context, fie
 			return obj.TerminationDate, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalODate2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Date) graphql.Marshaler {
+			return ec.marshalODate2ᚖpaylineᚋdomainᚐDate(ctx, selections, v)
 		},
 		true,
 		false,
@@ -2385,8 +2385,8 @@ func (ec *executionContext) _Identity_dateOfBirth(ctx context.Context, field gra
 			return obj.DateOfBirth, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNDate2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Date) graphql.Marshaler {
+			return ec.marshalNDate2paylineᚋdomainᚐDate(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4051,8 +4051,8 @@ func (ec *executionContext) _Paystub_payDate(ctx context.Context, field graphql.
 			return obj.PayDate, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNDate2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Date) graphql.Marshaler {
+			return ec.marshalNDate2paylineᚋdomainᚐDate(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4074,8 +4074,8 @@ func (ec *executionContext) _Paystub_payPeriodStart(ctx context.Context, field g
 			return obj.PayPeriodStart, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNDate2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Date) graphql.Marshaler {
+			return ec.marshalNDate2paylineᚋdomainᚐDate(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4097,8 +4097,8 @@ func (ec *executionContext) _Paystub_payPeriodEnd(ctx context.Context, field gra
 			return obj.PayPeriodEnd, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNDate2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Date) graphql.Marshaler {
+			return ec.marshalNDate2paylineᚋdomainᚐDate(ctx, selections, v)
 		},
 		true,
 		true,
