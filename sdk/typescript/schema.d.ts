@@ -1051,6 +1051,32 @@ export interface components {
             external_paystub_id: string;
             earnings: components["schemas"]["PayLine"][];
             created_at: components["schemas"]["Timestamp"];
+            /** @description The paystub's earnings lines in the written VOE's columns; they add up to gross_pay_amount. */
+            earnings_by_type: components["schemas"]["EarningsByType"];
+            /** @description The hours its regular (base) lines report; null when none does. */
+            regular_hours: number | null;
+            /** @description The hours its overtime lines report; null when none does. */
+            overtime_hours: number | null;
+        };
+        /** @description Earnings in the written VOE's columns (Fannie Mae Form 1005), in cents. Base is salary and regular hourly pay. */
+        EarningsByType: {
+            base: number;
+            overtime: number;
+            bonus: number;
+            commission: number;
+            other: number;
+        };
+        /** @description One kind of variable income over the last twelve months against the twelve before, in cents. */
+        IncomeTrend: {
+            /**
+             * @description stable is within ±5%; none: paid in neither span; unknown: the paystubs do not reach back 24 months.
+             * @enum {string}
+             */
+            trend: "increasing" | "stable" | "declining" | "none" | "unknown";
+            last_12_months: number;
+            prior_12_months: number;
+            /** @description Whole percent, rounded half away from zero; null when the earlier span had none or is not covered. */
+            change_percent: number | null;
         };
         W2: {
             document_type?: string;
@@ -1201,6 +1227,26 @@ export interface components {
                 identity_conflicts: string[];
             };
             document: components["schemas"]["DocumentLink"];
+            /**
+             * @description Points an underwriter should review, empty when none: OVERLAPPING_EMPLOYMENT (two employments at one EIN
+             *     overlap), PAY_GAP (no pay for more than twice the pay frequency within the last twelve months),
+             *     MISSING_FINAL_PAY (a termination with no paycheck within 31 days), EMPLOYER_ADDRESS_CONFLICT (one employer,
+             *     two addresses), DECLINING_INCOME (overtime, bonus or commission more than 5% below the year before) and
+             *     W2_MISMATCH (a year's gross pay against its W-2's box 5). The report raises them and decides nothing.
+             */
+            flags: {
+                /** @enum {string} */
+                code: "OVERLAPPING_EMPLOYMENT" | "PAY_GAP" | "MISSING_FINAL_PAY" | "EMPLOYER_ADDRESS_CONFLICT" | "DECLINING_INCOME" | "W2_MISMATCH";
+                /** @description What the data shows, in a sentence. */
+                message: string;
+                /** @description The account id of the employment it concerns. */
+                employment: string;
+            }[];
+            /** @description The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact). */
+            fcra_notice: {
+                text: string;
+                dispute_contact: string;
+            };
         };
         ReportEmployment: {
             /** Format: uuid */
@@ -1230,12 +1276,46 @@ export interface components {
                 platform_name: string;
                 data_as_of: components["schemas"]["Timestamp"];
             };
+            /** @description When the end user agreed in Link to share this account, and which version of the consent text they read; null when Link recorded none (an account connected before it did, or a token that skipped the consent screen). */
+            consent: {
+                given_at: components["schemas"]["Timestamp"];
+                text_version: string;
+            } | null;
             /** @description VOIE only. */
             income?: {
-                /** @description Cents; null for an employment that ended or without a rate. */
+                /** @description Cents: projected_income.total, kept for compatibility; null for an employment that ended or without a rate. */
                 projected_annual_income: number | null;
-                /** @description How the projection was derived, in words ("$22.24 an hour × 39.9 average hours a week × 52"). */
+                /** @description How the total was derived, in words. */
                 projection_basis: string;
+                /**
+                 * @description A current employment's pay over a year by type, in cents rounded half up: base is an hourly rate × the average
+                 *     regular hours a week over the last 52 weeks of paystubs × 52, or the salary; overtime, bonus and commission are
+                 *     the last 24 months' amounts halved (the whole history annualized when shorter, said so); total is their sum.
+                 *     Null for an employment that ended or without a rate.
+                 */
+                projected_income: {
+                    base: number;
+                    overtime: number;
+                    bonus: number;
+                    commission: number;
+                    total: number;
+                    /** @description How each figure was derived, in words. */
+                    basis: {
+                        base: string;
+                        overtime: string;
+                        bonus: string;
+                        commission: string;
+                        total: string;
+                    };
+                } | null;
+                /** @description Each kind of variable income over the last twelve months against the twelve before; null for an employment that ended. */
+                trends: {
+                    overtime: components["schemas"]["IncomeTrend"];
+                    bonus: components["schemas"]["IncomeTrend"];
+                    commission: components["schemas"]["IncomeTrend"];
+                } | null;
+                /** @description The regular (not overtime) hours of the same paystubs, per week: what an hourly base is projected from. */
+                average_weekly_regular_hours: number | null;
                 /** @description The hours the last twelve months of paystubs report, per week; null when they report none. */
                 average_weekly_hours: number | null;
                 /** @description Which paystubs the average comes from, in words. */
@@ -1269,13 +1349,14 @@ export interface components {
                     /** @description Some of the year's figures cover less than the year (taxes, deductions, reimbursements and earnings are sums of the paystubs read). */
                     partial: boolean;
                     /** @description The year's earnings lines in the written VOE's columns, in cents. Base is salary and regular hourly pay. */
-                    earnings_by_type: {
-                        base: number;
-                        overtime: number;
-                        bonus: number;
-                        commission: number;
-                        other: number;
-                    };
+                    earnings_by_type: components["schemas"]["EarningsByType"];
+                    /**
+                     * @description What earnings_by_type covers: every paystub of the year, or only the paystubs read (from first_pay_date).
+                     * @enum {string}
+                     */
+                    earnings_by_type_basis: "paystubs" | "paystubs_read";
+                    /** @description For a year read from mid-year with a W-2, its box 5 less the earnings the paystubs read split; the pay no source splits by type. Null otherwise. */
+                    w2_unsplit: number | null;
                     /**
                      * @description The year's W-2 beside its paystubs (null without one): wages (box 1), Medicare wages (box 5, which
                      *     pre-tax deductions do not lower, so it should equal gross_pay_ytd), gross_pay_ytd minus box 5 in cents,

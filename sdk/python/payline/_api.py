@@ -155,6 +155,15 @@ Document = TypedDict("Document", {
     "warnings": "list[DocumentWarningsItem]",
 })
 
+# Earnings in the written VOE's columns (Fannie Mae Form 1005), in cents. Base is salary and regular hourly pay.
+EarningsByType = TypedDict("EarningsByType", {
+    "base": "int",
+    "bonus": "int",
+    "commission": "int",
+    "other": "int",
+    "overtime": "int",
+})
+
 EarningsStreamMeta = TypedDict("EarningsStreamMeta", {
     "count": "int",
     "next_cursor": "str | None",
@@ -256,6 +265,14 @@ Income = TypedDict("Income", {
     "id": "str",
     "pay_frequency": "Literal['daily', 'weekly', 'bi-weekly', 'monthly', 'semi-monthly', 'variable']",
     "updated_at": "Timestamp",
+})
+
+# One kind of variable income over the last twelve months against the twelve before, in cents.
+IncomeTrend = TypedDict("IncomeTrend", {
+    "change_percent": "int | None",
+    "last_12_months": "int",
+    "prior_12_months": "int",
+    "trend": "Literal['increasing', 'stable', 'declining', 'none', 'unknown']",
 })
 
 Outcome: TypeAlias = Literal['success', 'pending', 'error']
@@ -500,6 +517,12 @@ ProductMeta = TypedDict("ProductMeta", {
     "refreshed_at": "Timestamp",
 })
 
+# When the end user agreed in Link to share this account, and which version of the consent text they read; null when Link recorded none (an account connected before it did, or a token that skipped the consent screen).
+ReportEmploymentConsent = TypedDict("ReportEmploymentConsent", {
+    "given_at": "Timestamp",
+    "text_version": "str",
+})
+
 ReportEmploymentEmployerAddress = TypedDict("ReportEmploymentEmployerAddress", {
     "city": "str",
     "country": "str",
@@ -508,15 +531,6 @@ ReportEmploymentEmployerAddress = TypedDict("ReportEmploymentEmployerAddress", {
     "postal_code": "str",
     "raw": "str",
     "state": "str",
-})
-
-# The year's earnings lines in the written VOE's columns, in cents. Base is salary and regular hourly pay.
-ReportEmploymentIncomeAnnualIncomesItemEarningsByType = TypedDict("ReportEmploymentIncomeAnnualIncomesItemEarningsByType", {
-    "base": "int",
-    "bonus": "int",
-    "commission": "int",
-    "other": "int",
-    "overtime": "int",
 })
 
 ReportEmploymentIncomeAnnualIncomesItemEarningsYtdsItem = TypedDict("ReportEmploymentIncomeAnnualIncomesItemEarningsYtdsItem", {
@@ -536,7 +550,8 @@ ReportEmploymentIncomeAnnualIncomesItemW2 = TypedDict("ReportEmploymentIncomeAnn
 
 ReportEmploymentIncomeAnnualIncomesItem = TypedDict("ReportEmploymentIncomeAnnualIncomesItem", {
     "basis": "Literal['paystubs', 'year_to_date', 'partial']",
-    "earnings_by_type": "ReportEmploymentIncomeAnnualIncomesItemEarningsByType",
+    "earnings_by_type": "EarningsByType",
+    "earnings_by_type_basis": "Literal['paystubs', 'paystubs_read']",
     "earnings_ytds": "list[ReportEmploymentIncomeAnnualIncomesItemEarningsYtdsItem]",
     "first_pay_date": "str",
     "gross_pay_ytd": "int",
@@ -547,6 +562,7 @@ ReportEmploymentIncomeAnnualIncomesItem = TypedDict("ReportEmploymentIncomeAnnua
     "total_reimbursements_ytd": "int",
     "total_taxes_ytd": "int",
     "w2": "ReportEmploymentIncomeAnnualIncomesItemW2 | None",
+    "w2_unsplit": "int | None",
     "year": "str",
 })
 
@@ -557,6 +573,7 @@ ReportPaystub = TypedDict("ReportPaystub", {
     "created_at": "Timestamp",
     "currency": "str",
     "earnings": "list[PayLine]",
+    "earnings_by_type": "EarningsByType",
     "employer_name": "str",
     "external_paystub_id": "str",
     "gross_pay_amount": "int",
@@ -564,18 +581,74 @@ ReportPaystub = TypedDict("ReportPaystub", {
     "id": "str",
     "net_pay_amount": "int",
     "net_pay_ytd": "int",
+    "overtime_hours": "float | None",
     "pay_date": "str",
     "pay_period_end": "str",
     "pay_period_start": "str",
+    "regular_hours": "float | None",
     "total_deductions": "int",
     "total_reimbursements": "int",
     "total_taxes": "int",
+})
+
+# How each figure was derived, in words.
+ReportEmploymentIncomeProjectedIncomeBasis = TypedDict("ReportEmploymentIncomeProjectedIncomeBasis", {
+    "base": "str",
+    "bonus": "str",
+    "commission": "str",
+    "overtime": "str",
+    "total": "str",
+})
+
+# A current employment's pay over a year by type, in cents rounded half up: base is an hourly rate × the average
+# regular hours a week over the last 52 weeks of paystubs × 52, or the salary; overtime, bonus and commission are
+# the last 24 months' amounts halved (the whole history annualized when shorter, said so); total is their sum.
+# Null for an employment that ended or without a rate.
+ReportEmploymentIncomeProjectedIncome = TypedDict("ReportEmploymentIncomeProjectedIncome", {
+    "base": "int",
+    "basis": "ReportEmploymentIncomeProjectedIncomeBasis",
+    "bonus": "int",
+    "commission": "int",
+    "overtime": "int",
+    "total": "int",
+})
+
+# One kind of variable income over the last twelve months against the twelve before, in cents.
+ReportEmploymentIncomeTrendsBonus = TypedDict("ReportEmploymentIncomeTrendsBonus", {
+    "change_percent": "int | None",
+    "last_12_months": "int",
+    "prior_12_months": "int",
+    "trend": "Literal['increasing', 'stable', 'declining', 'none', 'unknown']",
+})
+
+# One kind of variable income over the last twelve months against the twelve before, in cents.
+ReportEmploymentIncomeTrendsCommission = TypedDict("ReportEmploymentIncomeTrendsCommission", {
+    "change_percent": "int | None",
+    "last_12_months": "int",
+    "prior_12_months": "int",
+    "trend": "Literal['increasing', 'stable', 'declining', 'none', 'unknown']",
+})
+
+# One kind of variable income over the last twelve months against the twelve before, in cents.
+ReportEmploymentIncomeTrendsOvertime = TypedDict("ReportEmploymentIncomeTrendsOvertime", {
+    "change_percent": "int | None",
+    "last_12_months": "int",
+    "prior_12_months": "int",
+    "trend": "Literal['increasing', 'stable', 'declining', 'none', 'unknown']",
+})
+
+# Each kind of variable income over the last twelve months against the twelve before; null for an employment that ended.
+ReportEmploymentIncomeTrends = TypedDict("ReportEmploymentIncomeTrends", {
+    "bonus": "IncomeTrend",
+    "commission": "IncomeTrend",
+    "overtime": "IncomeTrend",
 })
 
 # VOIE only.
 ReportEmploymentIncome = TypedDict("ReportEmploymentIncome", {
     "annual_incomes": "list[ReportEmploymentIncomeAnnualIncomesItem]",
     "average_weekly_hours": "float | None",
+    "average_weekly_regular_hours": "float | None",
     "compensation_amount": "int",
     "compensation_unit": "str",
     "currency": "str",
@@ -583,7 +656,9 @@ ReportEmploymentIncome = TypedDict("ReportEmploymentIncome", {
     "pay_frequency": "str",
     "paystubs": "list[ReportPaystub]",
     "projected_annual_income": "int | None",
+    "projected_income": "ReportEmploymentIncomeProjectedIncome | None",
     "projection_basis": "str",
+    "trends": "ReportEmploymentIncomeTrends | None",
 })
 
 # Where this employment's figures came from.
@@ -595,6 +670,7 @@ ReportEmploymentSource = TypedDict("ReportEmploymentSource", {
 
 ReportEmployment = TypedDict("ReportEmployment", {
     "account_id": "str",
+    "consent": "ReportEmploymentConsent | None",
     "employer_address": "Address",
     "employer_ein": "str | None",
     "employer_name": "str",
@@ -745,6 +821,18 @@ VerificationReportEmployee = TypedDict("VerificationReportEmployee", {
     "phone_numbers": "list[PhoneNumber]",
 })
 
+# The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact).
+VerificationReportFcraNotice = TypedDict("VerificationReportFcraNotice", {
+    "dispute_contact": "str",
+    "text": "str",
+})
+
+VerificationReportFlagsItem = TypedDict("VerificationReportFlagsItem", {
+    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH']",
+    "employment": "str",
+    "message": "str",
+})
+
 VerificationReportVersionsItemDocument = TypedDict("VerificationReportVersionsItemDocument", {
     "download_url": "str",
     "download_url_expiration": "Timestamp",
@@ -763,6 +851,8 @@ VerificationReport = TypedDict("VerificationReport", {
     "document": "DocumentLink",
     "employee": "VerificationReportEmployee",
     "employments": "list[ReportEmployment]",
+    "fcra_notice": "VerificationReportFcraNotice",
+    "flags": "list[VerificationReportFlagsItem]",
     "id": "str",
     "purpose": "Literal['', 'credit_application', 'account_review', 'employment', 'tenant_screening', 'insurance', 'government_benefits', 'consumer_request']",
     "refreshed_at": "Timestamp",
@@ -1311,6 +1401,18 @@ OneReportDataEmployee = TypedDict("OneReportDataEmployee", {
     "phone_numbers": "list[PhoneNumber]",
 })
 
+# The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact).
+OneReportDataFcraNotice = TypedDict("OneReportDataFcraNotice", {
+    "dispute_contact": "str",
+    "text": "str",
+})
+
+OneReportDataFlagsItem = TypedDict("OneReportDataFlagsItem", {
+    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH']",
+    "employment": "str",
+    "message": "str",
+})
+
 OneReportDataVersionsItemDocument = TypedDict("OneReportDataVersionsItemDocument", {
     "download_url": "str",
     "download_url_expiration": "Timestamp",
@@ -1329,6 +1431,8 @@ OneReportData = TypedDict("OneReportData", {
     "document": "DocumentLink",
     "employee": "OneReportDataEmployee",
     "employments": "list[ReportEmployment]",
+    "fcra_notice": "OneReportDataFcraNotice",
+    "flags": "list[OneReportDataFlagsItem]",
     "id": "str",
     "purpose": "Literal['', 'credit_application', 'account_review', 'employment', 'tenant_screening', 'insurance', 'government_benefits', 'consumer_request']",
     "refreshed_at": "Timestamp",
