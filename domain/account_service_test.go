@@ -45,9 +45,18 @@ func TestAccountReads(t *testing.T) {
 				return err
 			}, domain.CodeAccountNotFound},
 			{"Product", func() error { _, _, err := w.accounts.Product(w.ctx, w.sc, a.ID, domain.ProductIdentity); return err }, ""},
-			{"Product of no account", func() error { _, _, err := w.accounts.Product(w.ctx, w.sc, unknown, domain.ProductIdentity); return err }, domain.CodeAccountNotFound},
-			{"Paystubs bad from", func() error { _, _, err := w.accounts.Paystubs(w.ctx, w.sc, a.ID, "2026-13-40", domain.PageRequest{Limit: 5}); return err }, domain.CodeInvalidFields},
-			{"Paystubs of no account", func() error { _, _, err := w.accounts.Paystubs(w.ctx, w.sc, unknown, "", domain.PageRequest{Limit: 5}); return err }, domain.CodeAccountNotFound},
+			{"Product of no account", func() error {
+				_, _, err := w.accounts.Product(w.ctx, w.sc, unknown, domain.ProductIdentity)
+				return err
+			}, domain.CodeAccountNotFound},
+			{"Paystubs bad from", func() error {
+				_, _, err := w.accounts.Paystubs(w.ctx, w.sc, a.ID, "2026-13-40", domain.PageRequest{Limit: 5})
+				return err
+			}, domain.CodeInvalidFields},
+			{"Paystubs of no account", func() error {
+				_, _, err := w.accounts.Paystubs(w.ctx, w.sc, unknown, "", domain.PageRequest{Limit: 5})
+				return err
+			}, domain.CodeAccountNotFound},
 			{"Paystub malformed", func() error { _, err := w.accounts.Paystub(w.ctx, w.sc, a.ID, "x"); return err }, domain.CodeInvalidFields},
 			{"Paystub unknown", func() error { _, err := w.accounts.Paystub(w.ctx, w.sc, a.ID, unknown); return err }, domain.CodePaystubNotFound},
 			{"Paystub of no account", func() error { _, err := w.accounts.Paystub(w.ctx, w.sc, unknown, unknown); return err }, domain.CodeAccountNotFound},

@@ -77,33 +77,33 @@ func TestCreateLinkTokenForDisconnectedAccount(t *testing.T) {
 }
 
 func TestOpenLinkToken(t *testing.T) {
-	bothDialects(t, domain.ModeSandbox, func(t *testing.T, w *world) {
-		_, value := w.mustToken(domain.LinkTokenRequest{})
-		other := newWorld(t, storage.SQLite, domain.ModeSandbox)
-		tests := []struct {
-			name    string
-			value   string
-			advance time.Duration
-			code    string
-		}{
-			{"fresh", value, 0, ""},
-			{"empty", "", 0, domain.CodeLinkTokenInvalid},
-			{"unknown", "lt_nothing", 0, domain.CodeLinkTokenInvalid},
-			{"a moment before expiry", value, domain.LinkTokenLifetime - time.Second, ""},
-			{"at expiry", value, time.Second, domain.CodeLinkTokenExpired},
-		}
-		for _, tc := range tests { // in order: the clock only moves forward
-			w.clock.Advance(tc.advance)
-			_, err := w.link.Open(w.ctx, tc.value)
-			t.Run(tc.name, func(t *testing.T) { wantCode(t, err, tc.code) })
-		}
-		_, mine := w.mustToken(domain.LinkTokenRequest{})
-		if _, err := w.link.OpenFor(w.ctx, w.sc, mine); err != nil {
-			t.Fatalf("OpenFor its own tenant: %v", err)
-		}
-		_, err := w.link.OpenFor(w.ctx, other.sc, mine)
-		wantCode(t, err, domain.CodeLinkTokenInvalid)
-	})
+	// SQLite only: TestLogin covers the same stores on PostgreSQL.
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	_, value := w.mustToken(domain.LinkTokenRequest{})
+	other := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	tests := []struct {
+		name    string
+		value   string
+		advance time.Duration
+		code    string
+	}{
+		{"fresh", value, 0, ""},
+		{"empty", "", 0, domain.CodeLinkTokenInvalid},
+		{"unknown", "lt_nothing", 0, domain.CodeLinkTokenInvalid},
+		{"a moment before expiry", value, domain.LinkTokenLifetime - time.Second, ""},
+		{"at expiry", value, time.Second, domain.CodeLinkTokenExpired},
+	}
+	for _, tc := range tests { // in order: the clock only moves forward
+		w.clock.Advance(tc.advance)
+		_, err := w.link.Open(w.ctx, tc.value)
+		t.Run(tc.name, func(t *testing.T) { wantCode(t, err, tc.code) })
+	}
+	_, mine := w.mustToken(domain.LinkTokenRequest{})
+	if _, err := w.link.OpenFor(w.ctx, w.sc, mine); err != nil {
+		t.Fatalf("OpenFor its own tenant: %v", err)
+	}
+	_, err := w.link.OpenFor(w.ctx, other.sc, mine)
+	wantCode(t, err, domain.CodeLinkTokenInvalid)
 }
 
 func TestLogin(t *testing.T) {
@@ -264,53 +264,53 @@ func switchToken(w *world, r domain.LinkTokenRequest) string {
 }
 
 func TestSwitch(t *testing.T) {
-	bothDialects(t, domain.ModeSandbox, func(t *testing.T, w *world) {
-		login := func(value string) domain.Account {
-			t.Helper()
-			a, err := w.link.Login(w.ctx, value, domain.LoginRequest{PlatformID: w.payroll.ID,
-				Credentials: domain.Credentials{Username: sandbox.UserGood, Password: sandbox.Password}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return a
-		}
-		value := switchToken(w, domain.LinkTokenRequest{})
-		_, err := w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionFullSwitch})
-		wantCode(t, err, domain.CodeInvalidFields) // not logged in yet
-		a := login(value)
-		if jobs := w.queuedJobs(a.ID); slices.ContainsFunc(jobs, func(j domain.Job) bool { return j.Name == domain.JobDirectDepositSwitch }) {
-			t.Fatal("a login queued the switch before the user chose an allocation")
-		}
-		_, err = w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "percentage", Value: num("101")})
-		wantCode(t, err, domain.CodeInvalidFields)
-		_, err = w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionFullSwitch, TargetName: "Savings"})
-		wantCode(t, err, domain.CodeInvalidFields) // no such target
-		job, err := w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionFullSwitch})
+	// SQLite only: TestLogin covers the same stores on PostgreSQL.
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	login := func(value string) domain.Account {
+		t.Helper()
+		a, err := w.link.Login(w.ctx, value, domain.LoginRequest{PlatformID: w.payroll.ID,
+			Credentials: domain.Credentials{Username: sandbox.UserGood, Password: sandbox.Password}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if job.Name != domain.JobDirectDepositSwitch || job.AccountID != a.ID || job.Target == nil || job.Target.LastFour != "7890" {
-			t.Fatalf("switch job %+v", job)
-		}
-		_, err = w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionFullSwitch})
-		wantCode(t, err, domain.CodeLinkTokenUsed)
+		return a
+	}
+	value := switchToken(w, domain.LinkTokenRequest{})
+	_, err := w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionFullSwitch})
+	wantCode(t, err, domain.CodeInvalidFields) // not logged in yet
+	a := login(value)
+	if jobs := w.queuedJobs(a.ID); slices.ContainsFunc(jobs, func(j domain.Job) bool { return j.Name == domain.JobDirectDepositSwitch }) {
+		t.Fatal("a login queued the switch before the user chose an allocation")
+	}
+	_, err = w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "percentage", Value: num("101")})
+	wantCode(t, err, domain.CodeInvalidFields)
+	_, err = w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionFullSwitch, TargetName: "Savings"})
+	wantCode(t, err, domain.CodeInvalidFields) // no such target
+	job, err := w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionFullSwitch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Name != domain.JobDirectDepositSwitch || job.AccountID != a.ID || job.Target == nil || job.Target.LastFour != "7890" {
+		t.Fatalf("switch job %+v", job)
+	}
+	_, err = w.link.Switch(w.ctx, value, domain.SwitchRequest{Action: domain.ActionFullSwitch})
+	wantCode(t, err, domain.CodeLinkTokenUsed)
 
-		got, err := w.link.Job(w.ctx, value, job.ID)
-		if err != nil || got.ID != job.ID {
-			t.Fatalf("Job: %v", err)
-		}
-		_, err = w.link.Job(w.ctx, value, domain.NewID())
-		wantCode(t, err, domain.CodeJobNotFound)
-		other, _ := w.mustLogin(sandbox.UserGood)
-		_, err = w.link.Job(w.ctx, value, w.queuedJobs(other.ID)[0].ID)
-		wantCode(t, err, domain.CodeJobNotFound) // another token's job
+	got, err := w.link.Job(w.ctx, value, job.ID)
+	if err != nil || got.ID != job.ID {
+		t.Fatalf("Job: %v", err)
+	}
+	_, err = w.link.Job(w.ctx, value, domain.NewID())
+	wantCode(t, err, domain.CodeJobNotFound)
+	other, _ := w.mustLogin(sandbox.UserGood)
+	_, err = w.link.Job(w.ctx, value, w.queuedJobs(other.ID)[0].ID)
+	wantCode(t, err, domain.CodeJobNotFound) // another token's job
 
-		// A token that asks for no switch refuses one.
-		_, plain := w.mustToken(domain.LinkTokenRequest{})
-		login(plain)
-		_, err = w.link.Switch(w.ctx, plain, domain.SwitchRequest{Action: domain.ActionFullSwitch})
-		wantCode(t, err, domain.CodeInvalidFields)
-	})
+	// A token that asks for no switch refuses one.
+	_, plain := w.mustToken(domain.LinkTokenRequest{})
+	login(plain)
+	_, err = w.link.Switch(w.ctx, plain, domain.SwitchRequest{Action: domain.ActionFullSwitch})
+	wantCode(t, err, domain.CodeInvalidFields)
 }
 
 func TestDepositForm(t *testing.T) {
@@ -398,44 +398,44 @@ func TestSandboxSession(t *testing.T) {
 }
 
 func TestPlatformMatching(t *testing.T) {
-	bothDialects(t, domain.ModeSandbox, func(t *testing.T, w *world) {
-		matching := func(lastFour string) *domain.PlatformMatching {
-			return &domain.PlatformMatching{SocialSecurityLastFour: lastFour, FirstName: "Erin", LastName: "Doe",
-				DateOfBirth: "1990-01-02", MobilePhoneNumber: "5551234567", HomeAddressZipCode: "94107"}
+	// SQLite only: TestLogin covers the same stores on PostgreSQL.
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	matching := func(lastFour string) *domain.PlatformMatching {
+		return &domain.PlatformMatching{SocialSecurityLastFour: lastFour, FirstName: "Erin", LastName: "Doe",
+			DateOfBirth: "1990-01-02", MobilePhoneNumber: "5551234567", HomeAddressZipCode: "94107"}
+	}
+	value := switchToken(w, domain.LinkTokenRequest{PlatformMatching: matching("1234")})
+	matched, err := w.link.MatchPlatforms(w.ctx, value)
+	if err != nil || len(matched) == 0 {
+		t.Fatalf("matched %d: %v", len(matched), err)
+	}
+	for _, p := range matched {
+		if !p.Partnership {
+			t.Errorf("matched %s, not a partnership platform", p.Name)
 		}
-		value := switchToken(w, domain.LinkTokenRequest{PlatformMatching: matching("1234")})
-		matched, err := w.link.MatchPlatforms(w.ctx, value)
-		if err != nil || len(matched) == 0 {
-			t.Fatalf("matched %d: %v", len(matched), err)
-		}
-		for _, p := range matched {
-			if !p.Partnership {
-				t.Errorf("matched %s, not a partnership platform", p.Name)
-			}
-		}
-		_, _, err = w.link.MatchedSwitch(w.ctx, value, w.payroll.ID)
-		wantCode(t, err, domain.CodeInvalidFields) // not a matched platform
-		a, job, err := w.link.MatchedSwitch(w.ctx, value, matched[0].ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.PlatformID != matched[0].ID || job.Name != domain.JobDirectDepositSwitch || job.Params.Action != "" {
-			t.Errorf("account on %s, job %s %+v", a.PlatformID, job.Name, job.Params)
-		}
-		sess, err := w.link.Open(w.ctx, value)
-		if err != nil || sess.Token.PlatformMatching != nil {
-			t.Errorf("the identifiers outlived the switch: %+v, %v", sess.Token.PlatformMatching, err)
-		}
+	}
+	_, _, err = w.link.MatchedSwitch(w.ctx, value, w.payroll.ID)
+	wantCode(t, err, domain.CodeInvalidFields) // not a matched platform
+	a, job, err := w.link.MatchedSwitch(w.ctx, value, matched[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.PlatformID != matched[0].ID || job.Name != domain.JobDirectDepositSwitch || job.Params.Action != "" {
+		t.Errorf("account on %s, job %s %+v", a.PlatformID, job.Name, job.Params)
+	}
+	sess, err := w.link.Open(w.ctx, value)
+	if err != nil || sess.Token.PlatformMatching != nil {
+		t.Errorf("the identifiers outlived the switch: %+v, %v", sess.Token.PlatformMatching, err)
+	}
 
-		none := switchToken(w, domain.LinkTokenRequest{PlatformMatching: matching(sandbox.NoMatchLastFour)})
-		matched, err = w.link.MatchPlatforms(w.ctx, none)
-		if err != nil || len(matched) != 0 {
-			t.Fatalf("matched %d: %v, want none", len(matched), err)
-		}
-		if sess, err := w.link.Open(w.ctx, none); err != nil || sess.Token.PlatformMatching != nil {
-			t.Errorf("identifiers kept after matching nothing: %v", err)
-		}
-	})
+	none := switchToken(w, domain.LinkTokenRequest{PlatformMatching: matching(sandbox.NoMatchLastFour)})
+	matched, err = w.link.MatchPlatforms(w.ctx, none)
+	if err != nil || len(matched) != 0 {
+		t.Fatalf("matched %d: %v, want none", len(matched), err)
+	}
+	if sess, err := w.link.Open(w.ctx, none); err != nil || sess.Token.PlatformMatching != nil {
+		t.Errorf("identifiers kept after matching nothing: %v", err)
+	}
 }
 
 func TestLinkTokenLookups(t *testing.T) {
