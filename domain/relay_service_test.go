@@ -114,7 +114,9 @@ func (u *memUpstream) Act(_ context.Context, accountID, action string) error {
 	return nil
 }
 
-func (u *memUpstream) SetBillNavigatorStatus(context.Context, string, string, string) error { return nil }
+func (u *memUpstream) SetBillNavigatorStatus(context.Context, string, string, string) error {
+	return nil
+}
 
 func (u *memUpstream) Platforms(context.Context) ([]domain.Platform, error) {
 	if err := u.read("platforms"); err != nil {
