@@ -176,7 +176,7 @@ func (f *Feed) listen() {
 		}
 	})
 	if err := l.Listen(feedChannel); err != nil {
-		_ = l.Close()
+		_ = l.Close() // it never listened: the Listen error below is the news
 		f.problem = fmt.Sprintf("cannot listen for events: %v (retrying)", err)
 		f.retry = min(max(2*f.retry, listenRetryMin), listenRetryMax)
 		f.log.Error("event feed: cannot listen; retrying", slog.Duration("retry_in", f.retry), slog.Any("error", err))
