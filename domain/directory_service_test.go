@@ -94,10 +94,27 @@ func TestDirectoryLookups(t *testing.T) {
 	wantCode(t, errs[1], domain.CodeEmployerNotFound)
 }
 
-func TestDirectorySearch(t *testing.T) {
-	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
-	ctx := context.Background()
+// smallDirectory is a directory of a few names, so an index build costs
+// nothing (the sandbox's 5,000 employers take a second under -race).
+func smallDirectory(t *testing.T) *domain.DirectoryService {
+	t.Helper()
+	db := storagetest.Open(t, storage.SQLite, storagetest.Empty)
 	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	p := domain.Platform{ID: domain.NewID(), Name: "Summit Payroll", Type: domain.PlatformPayroll,
+		SupportedJobs: []domain.JobType{domain.JobIdentity}, LastUpdated: start}
+	var employers []domain.Employer
+	for _, name := range []string{"Summit Foods", "Harbor Freight Lines", "Cedar Clinics"} {
+		employers = append(employers, domain.Employer{ID: domain.NewID(), Name: name, PlatformID: p.ID, LastUpdated: start})
+	}
+	if err := dir.Seed(context.Background(), []domain.Platform{p}, employers); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestDirectorySearch(t *testing.T) {
+	ctx := context.Background()
+	dir := smallDirectory(t)
 	tests := []struct {
 		name string
 		q    domain.SearchQuery
@@ -115,6 +132,9 @@ func TestDirectorySearch(t *testing.T) {
 			wantCode(t, err, tc.code)
 			if err == nil && len(res) == 0 {
 				t.Error("nothing found for summit")
+			}
+			if err == nil && len(res) != 2 {
+				t.Errorf("%d results for summit, want the employer and the platform", len(res))
 			}
 		})
 	}
@@ -145,7 +165,7 @@ func TestDirectorySearch(t *testing.T) {
 }
 
 func TestDirectoryFallback(t *testing.T) {
-	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	db := storagetest.Open(t, storage.SQLite, storagetest.Empty)
 	ctx := context.Background()
 	far := domain.Employer{ID: domain.NewID(), Name: "Qwertyuiop Upstream Co", LastUpdated: start}
 	byEIN := domain.Employer{ID: domain.NewID(), Name: "Asdfghjkl Upstream Co", EIN: "987654321", LastUpdated: start}
