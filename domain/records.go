@@ -63,8 +63,8 @@ type DocumentBody struct {
 // DocumentRef is a document's file as stored before a link is minted:
 // its id, no link yet.
 type DocumentRef struct {
-	ID                    string  `json:"id"`
-	DownloadURL           *string `json:"download_url"`
+	ID                    string     `json:"id"`
+	DownloadURL           *string    `json:"download_url"`
 	DownloadURLExpiration *Timestamp `json:"download_url_expiration"`
 }
 
