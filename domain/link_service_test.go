@@ -3,6 +3,7 @@ package domain_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -453,4 +454,67 @@ func TestLinkTokenLookups(t *testing.T) {
 		t.Errorf("slot 1: %s, %v", got[1].ID, errs[1])
 	}
 	wantCode(t, errs[0], domain.CodeLinkTokenNotFound)
+}
+
+func TestPartialSwitch(t *testing.T) {
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	var pl domain.Platform
+	all, err := domain.ReadAll(w.ctx, func(ctx context.Context, p domain.PageRequest) (domain.Page[domain.Platform], error) {
+		return w.dir.ListPlatforms(ctx, domain.PlatformFilter{Type: domain.PlatformPayroll}, p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range all {
+		if !p.Partnership && p.AmountSupported && p.PercentageSupported && !p.FractionalAmountSupported && p.MinAmount != nil &&
+			p.MaxPercentage < 100 && slices.Contains(p.SupportedJobs, domain.JobDirectDepositSwitch) {
+			pl = p
+			break
+		}
+	}
+	if pl.ID == "" {
+		t.Fatal("no sandbox platform takes whole-dollar amounts from a minimum and percentages below 100")
+	}
+	dollars := func(cents int64) *domain.Number { return num(domain.USD(cents).Decimal()) }
+	tests := []struct {
+		name  string
+		token domain.LinkTokenRequest
+		r     domain.SwitchRequest
+		code  string
+	}{
+		{"remainder", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "remainder"}, ""},
+		{"the least percentage", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "percentage",
+			Value: num(fmt.Sprint(pl.MinPercentage))}, ""},
+		{"over the most percentage", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "percentage",
+			Value: num(fmt.Sprint(pl.MaxPercentage + 1))}, domain.CodeInvalidFields},
+		{"the least amount", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "amount",
+			Value: dollars(*pl.MinAmount)}, ""},
+		{"under the least amount", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "amount",
+			Value: dollars(*pl.MinAmount - 100)}, domain.CodeInvalidFields},
+		{"cents", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "amount",
+			Value: dollars(*pl.MinAmount + 50)}, domain.CodeInvalidFields},
+		{"no type", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: domain.ActionPartialSwitch}, domain.CodeMissingFields},
+		{"unknown action", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: "half_switch"}, domain.CodeInvalidFields},
+		{"a full switch with a value", domain.LinkTokenRequest{}, domain.SwitchRequest{Action: domain.ActionFullSwitch, Type: "amount",
+			Value: dollars(*pl.MinAmount)}, domain.CodeInvalidFields},
+		{"splitting disabled", domain.LinkTokenRequest{DisableDirectDepositSplitting: true},
+			domain.SwitchRequest{Action: domain.ActionPartialSwitch, Type: "remainder"}, domain.CodeInvalidFields},
+		{"the token's preset wins", domain.LinkTokenRequest{Allocation: &domain.AllocationRequest{Type: "remainder",
+			Targets: []domain.AllocationTarget{target}}}, domain.SwitchRequest{Action: domain.ActionFullSwitch}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.token.PlatformID = pl.ID
+			value := switchToken(w, tc.token)
+			if _, err := w.link.Login(w.ctx, value, domain.LoginRequest{PlatformID: pl.ID,
+				Credentials: domain.Credentials{Username: sandbox.UserGood, Password: sandbox.Password}}); err != nil {
+				t.Fatal(err)
+			}
+			job, err := w.link.Switch(w.ctx, value, tc.r)
+			wantCode(t, err, tc.code)
+			if err == nil && (job.Params.Action != domain.ActionPartialSwitch || job.Params.Allocation == nil || job.Params.Allocation.Split.Type == "") {
+				t.Errorf("params %+v, want a partial switch with its split", job.Params)
+			}
+		})
+	}
 }

@@ -432,3 +432,41 @@ func TestRelaysRouting(t *testing.T) {
 		t.Errorf("a follow-up of an account that is not ours ends the chain quietly: %v", err)
 	}
 }
+
+// TestRelayJobBeforeAccount: a job's delivery that comes before its
+// account's reads the account (once) and brings both; one whose params
+// cannot be read ingests the whole account instead.
+func TestRelayJobBeforeAccount(t *testing.T) {
+	rw := newRelayWorld(t)
+	job := domain.UpstreamJob{ID: domain.NewID(), Name: domain.JobIdentity, Outcome: domain.OutcomeSuccess}
+	ua := rw.upstreamAccount(job)
+	tok, _ := rw.tx.Upstream().LinkTokenByUpstream(rw.ctx, ua.LinkTokenID)
+	if err := rw.deliver("good", map[string]any{"event": "identity.added", "event_id": "ev-j", "payload": map[string]any{
+		"id": job.ID, "account_id": ua.ID, "link_token_id": ua.LinkTokenID, "name": "identity", "outcome": "success",
+		"timestamp": rw.clock.Now()}}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := rw.accounts.Account(rw.ctx, rw.sc, ua.ID)
+	if err != nil || a.LinkTokenID != tok.ID {
+		t.Fatalf("the account did not come with its job: %v", err)
+	}
+	if jobs := rw.queuedJobs(ua.ID); len(jobs) != 1 || jobs[0].ID != job.ID {
+		t.Errorf("jobs %+v, want the delivered one", jobs)
+	}
+	if rw.up.counted("account") != 1 || rw.up.counted("jobs") != 0 {
+		t.Errorf("reads: %d account, %d jobs; want the account only", rw.up.counted("account"), rw.up.counted("jobs"))
+	}
+
+	second := domain.UpstreamJob{ID: domain.NewID(), Name: domain.JobPaystubs, Outcome: domain.OutcomeSuccess, AccountID: ua.ID}
+	rw.up.mu.Lock()
+	rw.up.jobs[ua.ID] = append(rw.up.jobs[ua.ID], second)
+	rw.up.mu.Unlock()
+	if err := rw.deliver("good", map[string]any{"event": "paystubs.added", "event_id": "ev-k", "payload": map[string]any{
+		"id": second.ID, "account_id": ua.ID, "link_token_id": ua.LinkTokenID, "name": "paystubs", "outcome": "success",
+		"params": "not params"}}); err != nil {
+		t.Fatal(err)
+	}
+	if rw.up.counted("jobs") != 1 || len(rw.queuedJobs(ua.ID)) != 2 {
+		t.Errorf("unreadable params: %d job listings, %d jobs; want a full ingest", rw.up.counted("jobs"), len(rw.queuedJobs(ua.ID)))
+	}
+}
