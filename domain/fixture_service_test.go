@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -90,6 +91,19 @@ func (r *fakeReporter) DepositForm(_ context.Context, _ domain.Scope, f domain.D
 	r.forms = append(r.forms, f)
 	r.mu.Unlock()
 	return domain.DocumentLink{ID: f.ID, DownloadURL: "https://files.test/" + f.ID}, nil
+}
+
+// ParseUpload makes the fake the domain's UploadParser too, as the real
+// reports service is: a file saying "W-2" reads as a W-2, one saying
+// "BOMB" inflates too far, anything else reads as nothing.
+func (r *fakeReporter) ParseUpload(_, _ string, data []byte) (domain.ParsedUpload, error) {
+	switch {
+	case bytes.Contains(data, []byte("BOMB")):
+		return domain.ParsedUpload{}, domain.ErrUploadInflatesTooLarge
+	case bytes.Contains(data, []byte("W-2")):
+		return domain.ParsedUpload{Data: domain.ParsedDocument{W2: &domain.W2{DocumentType: domain.DocumentW2}}, Inconsistent: bytes.Contains(data, []byte("odd"))}, nil
+	}
+	return domain.ParsedUpload{}, nil
 }
 
 func (r *fakeReporter) Download(context.Context, string, string, string) (domain.File, error) {

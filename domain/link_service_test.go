@@ -518,3 +518,67 @@ func TestPartialSwitch(t *testing.T) {
 		})
 	}
 }
+
+func TestUploadDocuments(t *testing.T) {
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	pdf := func(text string) domain.UploadFile {
+		return domain.UploadFile{Name: text + ".pdf", Data: []byte("%PDF-1.4\n" + text)}
+	}
+	_, value := w.mustToken(domain.LinkTokenRequest{})
+	n, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentW2, []domain.UploadFile{pdf("W-2 2025"), pdf("W-2 odd"), pdf("a letter")})
+	if err != nil || n != 3 {
+		t.Fatalf("UploadDocuments: %d, %v", n, err)
+	}
+	docs, err := w.accounts.Documents(w.ctx, w.sc, "erin", domain.DocumentW2, domain.PageRequest{Limit: 10})
+	if err != nil || len(docs.Items) != 3 {
+		t.Fatalf("%d documents, %v", len(docs.Items), err)
+	}
+	fraud := map[string]int{}
+	for _, d := range docs.Items {
+		fraud[d.Document.Fraud.Status]++
+		if d.Document.Fraud.Status == "unavailable" && (len(d.Document.Warnings) != 1 || d.Document.Warnings[0].Status != "unparsable") {
+			t.Errorf("an unread file's warnings: %+v", d.Document.Warnings)
+		}
+	}
+	if fraud["not_suspected"] != 1 || fraud["suspected"] != 1 || fraud["unavailable"] != 1 {
+		t.Errorf("fraud statuses %v", fraud)
+	}
+	if c := w.countEvents("documents.added"); c != 3 {
+		t.Errorf("%d documents.added events", c)
+	}
+	_, err = w.link.UploadDocuments(w.ctx, value, domain.DocumentW2, []domain.UploadFile{pdf("W-2")})
+	wantCode(t, err, domain.CodeLinkTokenUsed)
+
+	tooMany := make([]domain.UploadFile, domain.MaxUploadFiles+1)
+	for i := range tooMany {
+		tooMany[i] = pdf("W-2")
+	}
+	refusals := []struct {
+		name    string
+		value   string
+		docType string
+		files   []domain.UploadFile
+		code    string
+	}{
+		{"unknown document type", "", "selfie", []domain.UploadFile{pdf("W-2")}, domain.CodeInvalidFields},
+		{"no files", "", domain.DocumentPaystub, nil, domain.CodeMissingFields},
+		{"too many files", "", domain.DocumentPaystub, tooMany, domain.CodeInvalidFields},
+		{"an empty file", "", domain.DocumentPaystub, []domain.UploadFile{{Name: "x.pdf"}}, domain.CodeInvalidFields},
+		{"not a PDF whatever its name", "", domain.DocumentPaystub, []domain.UploadFile{{Name: "x.pdf", Data: []byte("hello there")}}, domain.CodeInvalidFields},
+		{"too large", "", domain.DocumentPaystub, []domain.UploadFile{{Name: "x.pdf", Data: []byte("%PDF-1.4"), Size: domain.MaxUploadBytes + 1}}, domain.CodeInvalidFields},
+		{"inflates too far", "", domain.DocumentPaystub, []domain.UploadFile{pdf("W-2"), pdf("BOMB")}, domain.CodeUploadTooLargeInflated},
+	}
+	for _, tc := range refusals {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.value == "" {
+				_, tc.value = w.mustToken(domain.LinkTokenRequest{})
+			}
+			events := len(w.events())
+			_, err := w.link.UploadDocuments(w.ctx, tc.value, tc.docType, tc.files)
+			wantCode(t, err, tc.code)
+			if len(w.events()) != events {
+				t.Error("a refused upload stored something")
+			}
+		})
+	}
+}
