@@ -139,3 +139,46 @@ func TestDeleteStaleListeners(t *testing.T) {
 		}
 	}
 }
+
+// TestTransactionMemoisesWebhooks: inside one transaction the fan-out
+// lookup is read once per scope and event, and a webhook change made in
+// the transaction forgets it. PostgreSQL only: a webhook committed by
+// another connection meanwhile is what a fresh read would see (read
+// committed) and the memo does not; SQLite's one connection cannot
+// write beside the transaction.
+func TestTransactionMemoisesWebhooks(t *testing.T) {
+	db := storagetest.Open(t, storage.Postgres, storagetest.Empty)
+	ctx := context.Background()
+	tn := newTenant(t, db)
+	key := tn.apiKey(t)
+	tn.webhook(t, key, "https://a.example.com", "account.added")
+	count := func(ctx context.Context, tx domain.Tx) int {
+		t.Helper()
+		hooks, err := tx.Webhooks().ActiveWebhooksFor(ctx, tn.sc, "account.added")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hooks)
+	}
+	err := tn.tx.InTx(ctx, func(txCtx context.Context, tx domain.Tx) error {
+		if n := count(txCtx, tx); n != 1 {
+			t.Fatalf("first lookup: %d webhooks", n)
+		}
+		tn.webhook(t, key, "https://beside.example.com", "account.added") // committed by another connection
+		if n := count(txCtx, tx); n != 1 {
+			t.Errorf("second lookup: %d webhooks, want the memoised 1", n)
+		}
+		inside := domain.Webhook{ID: domain.NewID(), CustomerID: tn.sc.CustomerID, Mode: tn.sc.Mode, APIKeyID: key.ID, URL: "https://b.example.com",
+			EnabledEvents: []string{"account.added"}, Status: domain.WebhookActive, Version: domain.LatestVersion, CreatedAt: tn.now, LastUpdated: tn.now}
+		if err := tx.Webhooks().CreateWebhook(txCtx, tn.sc, inside); err != nil {
+			return err
+		}
+		if n := count(txCtx, tx); n != 3 {
+			t.Errorf("after a create in the transaction: %d webhooks, want 3 (the memo forgotten)", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
