@@ -231,6 +231,9 @@ func (f *Feed) Problem() string {
 func (f *Feed) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.closed {
+		return nil // closing twice is not an error (the listener would say it is)
+	}
 	f.closed = true
 	if f.listener == nil {
 		return nil
