@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -114,8 +115,11 @@ func (s *RelayService) SyncDirectory(ctx context.Context) (DirectorySync, error)
 	}
 	refreshed := s.clock.Now()
 	defer func() {
-		// What this call stored becomes searchable whatever stopped it.
-		_ = s.directory.RefreshSearchIndex(context.WithoutCancel(ctx))
+		// What this call stored becomes searchable whatever stopped it;
+		// should the rebuild fail, the server's periodic refresh retries.
+		if err := s.directory.RefreshSearchIndex(context.WithoutCancel(ctx)); err != nil {
+			s.log.WarnContext(ctx, "search index not rebuilt after a directory sync", slog.Any("error", err))
+		}
 	}()
 	for ctx.Err() == nil {
 		es, next, err := s.upstream.EmployersPage(ctx, st.Since, st.Cursor)

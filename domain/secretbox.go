@@ -58,7 +58,7 @@ func NewSecretBox(masterKey []byte, previous ...[]byte) (*SecretBox, error) {
 			return nil, err
 		}
 		sk := sealingKey{aead: aead}
-		id, _ := hex.DecodeString(masterKeyID(k))
+		id, _ := hex.DecodeString(masterKeyID(k)) // hex this package wrote from a valid key
 		copy(sk.id[:], id)
 		b.keys = append(b.keys, sk)
 	}

@@ -90,12 +90,16 @@ func (s *WebhookService) OpenListener(ctx context.Context, key APIKey, in Listen
 // and logs each answer as a delivery (one attempt: the developer re-runs
 // what failed), until ctx ends; then it deletes the listener. Sandbox
 // webhook.test events for w are delivered too.
-func (s *WebhookService) Listen(ctx context.Context, sc Scope, w Webhook, forward Forwarder) error {
+func (s *WebhookService) Listen(ctx context.Context, sc Scope, w Webhook, forward Forwarder) (err error) {
 	defer func() {
 		// The connection is gone; the row must go even though ctx has.
+		// Should the delete fail, SweepListeners removes the row once it
+		// is stale; the caller hears of it.
 		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
-		_ = s.tx.Webhooks().DeleteWebhook(cleanup, sc, w.ID)
+		if derr := s.tx.Webhooks().DeleteWebhook(cleanup, sc, w.ID); derr != nil && !errors.Is(derr, ErrNoRows) {
+			err = errors.Join(err, fmt.Errorf("delete listener %s: %w", w.ID, derr))
+		}
 	}()
 	secret, err := s.signingSecret(ctx, sc, w.APIKeyID)
 	if err != nil {

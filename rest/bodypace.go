@@ -101,6 +101,8 @@ func (b *pacedBody) pace() {
 // end clears the deadline of a body read to its end.
 func (b *pacedBody) end() {
 	if !b.ended && !b.deadline.IsZero() {
+		// Fails only on a connection already closing, which needs no
+		// deadline cleared.
 		_ = b.rc.SetReadDeadline(time.Time{})
 	}
 	b.ended = true

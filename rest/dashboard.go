@@ -35,7 +35,7 @@ func (s *Server) dashboardRoutes() {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", dashboardCSP)
 		w.Header().Set("Cache-Control", "no-store")
-		_, _ = w.Write([]byte(page))
+		_, _ = w.Write([]byte(page)) // a failed write is a client gone: no one left to tell
 	})
 	s.mux.HandleFunc("GET /dashboard/assets/{name}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name")
@@ -50,6 +50,6 @@ func (s *Server) dashboardRoutes() {
 		}
 		w.Header().Set("Content-Type", map[string]string{"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}[name])
 		w.Header().Set("Cache-Control", "no-cache")
-		_, _ = w.Write(b)
+		_, _ = w.Write(b) // a failed write is a client gone: no one left to tell
 	})
 }

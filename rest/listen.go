@@ -73,9 +73,18 @@ func (s *Server) webhookListener(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	// dropListener deletes the listener of a connection that never
+	// started listening. A failed delete leaves the row to SweepListeners
+	// (it goes stale unbeaten), so it is logged rather than answered.
+	dropListener := func(ctx context.Context) {
+		if err := s.webhooks.Delete(context.WithoutCancel(ctx), key.Scope(), hook.ID); err != nil {
+			s.log.WarnContext(ctx, "webhook listener left for the sweep", "request_id", domain.RequestID(r.Context()),
+				"webhook_id", hook.ID, "error", err)
+		}
+	}
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{ListenerProtocol}})
 	if err != nil {
-		_ = s.webhooks.Delete(context.WithoutCancel(r.Context()), key.Scope(), hook.ID)
+		dropListener(r.Context())
 		return // Accept has answered the request
 	}
 	defer conn.CloseNow()
@@ -102,7 +111,7 @@ func (s *Server) webhookListener(w http.ResponseWriter, r *http.Request) {
 	}()
 	if err := wsjson.Write(ctx, conn, ListenerMessage{Type: "ready", WebhookID: hook.ID, EnabledEvents: hook.EnabledEvents,
 		Version: hook.Version}); err != nil {
-		_ = s.webhooks.Delete(context.WithoutCancel(ctx), key.Scope(), hook.ID)
+		dropListener(ctx)
 		return
 	}
 	forward := func(ctx context.Context, d domain.ListenedDelivery) (int, error) {

@@ -265,12 +265,12 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/openapi.yaml", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
 		w.Header().Set("Cache-Control", "public, max-age=300")
-		_, _ = w.Write(s.openAPI())
+		_, _ = w.Write(s.openAPI()) // a failed write is a client gone: no one left to tell
 	})
 	s.mux.HandleFunc("GET /v1/connector-protocol.yaml", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
 		w.Header().Set("Cache-Control", "public, max-age=300")
-		_, _ = w.Write(docs.ConnectorProtocol)
+		_, _ = w.Write(docs.ConnectorProtocol) // as above
 	})
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {

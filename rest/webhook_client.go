@@ -99,6 +99,8 @@ func (c *WebhookClient) Send(ctx context.Context, r domain.WebhookRequest) (doma
 	defer resp.Body.Close()
 	// The excerpt the delivery log keeps; reading on (up to 64 KiB) lets
 	// the connection be reused.
+	// The status is the answer: a body cut off mid-read leaves a shorter
+	// excerpt, and a failed drain only costs the connection's reuse.
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, domain.ResponseExcerptBytes+utf8.UTFMax))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	return domain.WebhookResponse{Status: resp.StatusCode, Excerpt: domain.ResponseExcerpt(head)}, nil

@@ -66,8 +66,7 @@ func (db *DB) Close() error {
 	if db.endLife != nil {
 		db.endLife()
 	}
-	_ = db.feed.Close()
-	return db.DB.Close()
+	return errors.Join(db.feed.Close(), db.DB.Close())
 }
 
 // Feed is the database's feed of committed events.
@@ -268,6 +267,9 @@ func (db *DB) inTx(ctx context.Context, fn func(ctx context.Context, tx *sqlx.Tx
 	done := false
 	defer func() {
 		if !done {
+			// The failure that stopped fn is the error; a rollback after it
+			// may fail too (the connection broke), and the database rolls
+			// the transaction back by itself then.
 			_ = tx.Rollback()
 		}
 	}()

@@ -176,7 +176,7 @@ func (f *Feed) listen() {
 		}
 	})
 	if err := l.Listen(feedChannel); err != nil {
-		_ = l.Close()
+		_ = l.Close() // it never listened: the Listen error below is the news
 		f.problem = fmt.Sprintf("cannot listen for events: %v (retrying)", err)
 		f.retry = min(max(2*f.retry, listenRetryMin), listenRetryMax)
 		f.log.Error("event feed: cannot listen; retrying", slog.Duration("retry_in", f.retry), slog.Any("error", err))
@@ -231,6 +231,9 @@ func (f *Feed) Problem() string {
 func (f *Feed) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.closed {
+		return nil // closing twice is not an error (the listener would say it is)
+	}
 	f.closed = true
 	if f.listener == nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -78,8 +79,13 @@ type apiKeyRow struct {
 	ExpiresAt    *time.Time `db:"expires_at"`
 }
 
-func (r apiKeyRow) domain() domain.APIKey {
-	hash, _ := hex.DecodeString(r.SecretHash)
+func (r apiKeyRow) domain() (domain.APIKey, error) {
+	hash, err := hex.DecodeString(r.SecretHash)
+	if err != nil {
+		// Read as an empty hash, the key would fail every sign-in with
+		// no trace of why.
+		return domain.APIKey{}, fmt.Errorf("api key %s: stored secret_hash is not hex: %w", r.ID, err)
+	}
 	k := domain.APIKey{
 		ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),
 		SecretHash: hash, SealedSecret: r.SealedSecret,
@@ -92,7 +98,7 @@ func (r apiKeyRow) domain() domain.APIKey {
 		t := r.ExpiresAt.UTC()
 		k.ExpiresAt = &t
 	}
-	return k
+	return k, nil
 }
 
 const apiKeyColumns = `id, customer_id, mode, secret_hash, sealed_secret, created_at, revoked_at, expires_at`
@@ -141,7 +147,9 @@ func (s *KeyStore) APIKeys(ctx context.Context, sc domain.Scope) ([]domain.APIKe
 	}
 	out := make([]domain.APIKey, len(rows))
 	for i, r := range rows {
-		out[i] = r.domain()
+		if out[i], err = r.domain(); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -154,7 +162,9 @@ func (s *KeyStore) RevokeAPIKey(ctx context.Context, sc domain.Scope, id string,
 	if err != nil {
 		return translate(err)
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
+	if n, err := res.RowsAffected(); err != nil {
+		return translate(err)
+	} else if n == 0 {
 		return domain.ErrNoRows
 	}
 	return notifyInvalidate(ctx, s.q, s.db.Dialect, "key "+id)
@@ -163,15 +173,20 @@ func (s *KeyStore) RevokeAPIKey(ctx context.Context, sc domain.Scope, id string,
 // APIKeyBySecretHash finds a key by the hash of its secret, in any tenant.
 func (s *KeyStore) APIKeyBySecretHash(ctx context.Context, hash []byte) (domain.APIKey, error) {
 	var r apiKeyRow
-	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE secret_hash = ?`), hex.EncodeToString(hash))
-	return r.domain(), translate(err)
+	if err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE secret_hash = ?`), hex.EncodeToString(hash)); err != nil {
+		return domain.APIKey{}, translate(err)
+	}
+	return r.domain()
 }
 
 // APIKeyScope finds the tenant that owns a key id.
 func (s *KeyStore) APIKeyScope(ctx context.Context, id string) (domain.Scope, error) {
 	var r apiKeyRow
-	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ?`), id)
-	return r.domain().Scope(), translate(err)
+	if err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ?`), id); err != nil {
+		return domain.Scope{}, translate(err)
+	}
+	k, err := r.domain()
+	return k.Scope(), err
 }
 
 // APIKey returns one of the scope's keys.
@@ -179,7 +194,10 @@ func (s *KeyStore) APIKey(ctx context.Context, sc domain.Scope, id string) (doma
 	var r apiKeyRow
 	err := s.q.GetContext(ctx, &r, s.q.Rebind(`SELECT `+apiKeyColumns+` FROM api_keys WHERE id = ? AND customer_id = ? AND mode = ?`),
 		id, sc.CustomerID, string(sc.Mode))
-	return r.domain(), translate(err)
+	if err != nil {
+		return domain.APIKey{}, translate(err)
+	}
+	return r.domain()
 }
 
 type memberRow struct {

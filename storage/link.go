@@ -228,7 +228,11 @@ const linkTokenColumns = `id, customer_id, mode, token_hash, created_at, expires
 	disable_direct_deposit_splitting, language, sealed_allocation, sealed_matching, redirect_url`
 
 func (r linkTokenRow) domain() (domain.LinkToken, error) {
-	hash, _ := hex.DecodeString(r.TokenHash)
+	hash, err := hex.DecodeString(r.TokenHash)
+	if err != nil {
+		// Read as an empty hash, the token would open nothing, silently.
+		return domain.LinkToken{}, fmt.Errorf("link token %s: stored token_hash is not hex: %w", r.ID, err)
+	}
 	t := domain.LinkToken{
 		ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), TokenHash: hash, CreatedAt: r.CreatedAt.UTC(),
 		Expires: r.Expires.UTC(), UsedAt: utcPtr(r.UsedAt), APIVersion: r.APIVersion, OrgName: r.OrgName,
@@ -243,7 +247,7 @@ func (r linkTokenRow) domain() (domain.LinkToken, error) {
 	if err := json.Unmarshal([]byte(r.Features), &t.Features); err != nil {
 		return t, err
 	}
-	err := json.Unmarshal([]byte(r.RequiredJobs), &t.RequiredJobs)
+	err = json.Unmarshal([]byte(r.RequiredJobs), &t.RequiredJobs)
 	return t, err
 }
 

@@ -572,8 +572,8 @@ func (q *Queue) startRunner(ctx context.Context) error {
 		cancel()
 		stopCtx, stop := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer stop()
-		_ = q.runner.StopAndCancel(stopCtx)
-		return fmt.Errorf("the queue did not start in time: %w", errors.Join(context.Cause(ctx), err))
+		stopErr := q.runner.StopAndCancel(stopCtx)
+		return fmt.Errorf("the queue did not start in time: %w", errors.Join(context.Cause(ctx), err, stopErr))
 	}
 	if err != nil {
 		cancel()

@@ -97,9 +97,15 @@ func (r *rescuer) run(ctx context.Context) {
 			// A stop says so at once (any job it left running is rescued
 			// on the next pass elsewhere); a crash leaves the row to go stale.
 			done, cancel := context.WithTimeout(context.Background(), time.Second)
-			_, _ = r.db.ExecContext(done, r.db.Rebind(`UPDATE queue_clients SET heartbeat_at = ? WHERE client_id = ?`),
+			_, err := r.db.ExecContext(done, r.db.Rebind(`UPDATE queue_clients SET heartbeat_at = ? WHERE client_id = ?`),
 				time.Unix(0, 0).UTC(), r.clientID)
 			cancel()
+			if err != nil {
+				// Nothing is lost: the heartbeat goes stale instead, and the
+				// jobs this client left are rescued deadAfter later.
+				r.log.Warn("queue stop not recorded; its jobs are rescued once its heartbeat is stale",
+					slog.String("client_id", r.clientID), slog.Any("error", translate(err)))
+			}
 			return
 		case <-t.C:
 		}
@@ -228,7 +234,11 @@ func (r *rescuer) rescue(ctx context.Context, now time.Time, judgeOthers bool) (
 		if err != nil {
 			return n, translate(err)
 		}
-		if k, _ := res.RowsAffected(); k > 0 {
+		k, err := res.RowsAffected()
+		if err != nil {
+			return n, translate(err)
+		}
+		if k > 0 {
 			n++
 			perClient[client]++
 		}
@@ -245,6 +255,12 @@ func (r *rescuer) rescue(ctx context.Context, now time.Time, judgeOthers bool) (
 	return n, nil
 }
 
+// forget deletes the row of a client dead for a day. A failure only
+// leaves the row for the next pass to delete, so it is logged, not
+// returned: the rescue it follows has done its work.
 func (r *rescuer) forget(ctx context.Context, clientID string) {
-	_, _ = r.db.ExecContext(ctx, r.db.Rebind(`DELETE FROM queue_clients WHERE client_id = ?`), clientID)
+	if _, err := r.db.ExecContext(ctx, r.db.Rebind(`DELETE FROM queue_clients WHERE client_id = ?`), clientID); err != nil && ctx.Err() == nil {
+		r.log.WarnContext(ctx, "could not forget a dead queue client; the next pass tries again",
+			slog.String("dead_client", clientID), slog.Any("error", translate(err)))
+	}
 }

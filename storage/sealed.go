@@ -289,7 +289,10 @@ func (db *DB) reSealBatch(ctx context.Context, box *domain.SecretBox, c sealedCo
 			if err != nil {
 				return err
 			}
-			n, _ := res.RowsAffected()
+			n, err := res.RowsAffected()
+			if err != nil {
+				return translate(err)
+			}
 			sealed += int(n)
 		}
 		if len(batch) > 0 && sealed == 0 {

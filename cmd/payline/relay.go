@@ -53,7 +53,10 @@ func (m *Main) registerUpstreamWebhook(ctx context.Context, up namedUpstream) {
 func (m *Main) syncDirectory(relays domain.Relays) storage.PassFunc {
 	return func(ctx context.Context) (bool, error) {
 		more, err := relays.SyncDirectory(ctx)
-		status, _ := relays.DirectoryStatus(context.WithoutCancel(ctx))
+		status, serr := relays.DirectoryStatus(context.WithoutCancel(ctx))
+		if serr != nil {
+			status = "unknown: " + serr.Error() // the status only colours the log line below
+		}
 		if err != nil {
 			m.Logger.Warn("sync the upstream's directory; it resumes where it stopped", slog.String("status", status), slog.Any("error", err))
 			return more, err

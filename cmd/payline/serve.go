@@ -242,6 +242,8 @@ func (m *Main) readiness(ctx context.Context) []rest.Check {
 func newInstanceID() string {
 	host, _ := os.Hostname()
 	b := make([]byte, 3)
+	// crypto/rand.Read never returns an error (since Go 1.24 it crashes the
+	// program instead), so there is nothing to handle.
 	_, _ = rand.Read(b)
 	return strings.TrimSuffix(host+"-"+hex.EncodeToString(b), "-")
 }

@@ -227,7 +227,7 @@ func (m *Main) listenInvalidations(_ context.Context, s *starting) error {
 	if err != nil {
 		return fmt.Errorf("listen for other instances' changes: %w", err)
 	}
-	s.onFailure(func() { _ = invalid.Close() })
+	s.onFailure(func() { _ = invalid.Close() }) // start already failed with the error that matters
 	m.invalid = invalid
 	return nil
 }

@@ -167,7 +167,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) ([]
 			wait = time.Duration(s) * time.Second
 		}
 		var eb ErrorBody
-		_ = json.Unmarshal(raw, &eb)
+		_ = json.Unmarshal(raw, &eb) // a body that is not an ErrorBody leaves eb empty: the status speaks alone
 		if resp.StatusCode == http.StatusServiceUnavailable && eb.Error.Code == domain.CodePlatformUnavailable {
 			return nil, refusedBy(eb.Error) // the platform behind it is down; the connector answered
 		}

@@ -118,10 +118,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if page, ok := out.(FetchResponse); ok {
 		// A page's data is JSON already: written as it is, not scanned and
 		// compacted again by the encoder (the largest answers are pages).
-		_, _ = w.Write(page.bytes())
+		_, _ = w.Write(page.bytes()) // a failed write is a client gone: no one left to tell
 		return
 	}
-	_ = json.NewEncoder(w).Encode(out)
+	_ = json.NewEncoder(w).Encode(out) // as above; out is built here and always encodes
 }
 
 func decode(body []byte, v any) error {
@@ -307,7 +307,7 @@ func pageOf[T any](items []T, offset int, wire func([]T) any) (FetchResponse, er
 func writeError(w http.ResponseWriter, status int, typ, code, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(ErrorBody{Error: ErrorDetail{Type: typ, Code: code, Message: message}})
+	_ = json.NewEncoder(w).Encode(ErrorBody{Error: ErrorDetail{Type: typ, Code: code, Message: message}}) // the status is sent; a client gone hears nothing more
 }
 
 // refusal is how the server answers a connector's error: the login

@@ -225,7 +225,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, out
 				Message string `json:"message"`
 			} `json:"error"`
 		}
-		_ = json.Unmarshal(raw, &eb)
+		_ = json.Unmarshal(raw, &eb) // a body that is not the error shape leaves eb empty: the status speaks alone
 		kind := domain.KindInvalid
 		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 			kind = domain.KindUnauthorized

@@ -120,9 +120,9 @@ func Start(t testing.TB, script, secret string, args ...string) (string, *Logs) 
 		t.Fatal(err)
 	}
 	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
+	go func() { _ = cmd.Wait(); close(exited) }() // killed below: its exit status says nothing
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
+		_ = cmd.Process.Kill() // fails only when it has exited already
 		<-exited
 		if t.Failed() {
 			t.Logf("%s's log:\n%s", script, logs)

@@ -15,7 +15,7 @@ func Write(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	_ = enc.Encode(v) // see above: the status is sent, nothing else can be said
 }
 
 // Status is the one table from domain error kinds to HTTP statuses.

@@ -177,7 +177,7 @@ type answer struct {
 
 func (a answer) code() string {
 	var eb protocol.ErrorBody
-	_ = json.Unmarshal(a.body, &eb)
+	_ = json.Unmarshal(a.body, &eb) // not an ErrorBody: no code, which the check reports
 	return eb.Error.Code
 }
 
