@@ -96,11 +96,11 @@ func TestAccountReads(t *testing.T) {
 			if err != nil || got.ID != a.ID || len(page.Items) != 3 || page.Next == nil {
 				t.Fatalf("%d paystubs, next %v, %v", len(page.Items), page.Next, err)
 			}
-			if !sortedDesc(page.Items, func(p domain.Paystub) string { return p.PayDate }) {
+			if !sortedDesc(page.Items, func(p domain.Paystub) string { return p.PayDate.String() }) {
 				t.Error("paystubs are not newest first")
 			}
 			from := page.Items[1].PayDate
-			since, _, err := w.accounts.Paystubs(w.ctx, w.sc, a.ID, from, domain.PageRequest{Limit: 100})
+			since, _, err := w.accounts.Paystubs(w.ctx, w.sc, a.ID, from.String(), domain.PageRequest{Limit: 100})
 			if err != nil || len(since.Items) != 2 {
 				t.Errorf("from %s: %d paystubs, want 2", from, len(since.Items))
 			}
@@ -117,7 +117,7 @@ func TestAccountReads(t *testing.T) {
 				t.Errorf("PaystubsByID slot 1: %v", errs[1])
 			}
 			wantCode(t, errs[0], domain.CodePaystubNotFound)
-			of, err := w.accounts.PaystubsOfAccounts(w.ctx, w.sc, []string{a.ID, unknown}, from, domain.PageRequest{Limit: 100})
+			of, err := w.accounts.PaystubsOfAccounts(w.ctx, w.sc, []string{a.ID, unknown}, from.String(), domain.PageRequest{Limit: 100})
 			if err != nil || len(of[a.ID].Items) != 2 || len(of[unknown].Items) != 0 {
 				t.Errorf("PaystubsOfAccounts: %d, %d, %v", len(of[a.ID].Items), len(of[unknown].Items), err)
 			}

@@ -56,7 +56,7 @@ func TestPaystubStore(t *testing.T) {
 		ctx := context.Background()
 		tn := newTenant(t, db)
 		a := tn.account(t, tn.token(t, "h"), tn.now)
-		stub := func(date string) domain.Paystub {
+		stub := func(date domain.Date) domain.Paystub {
 			return domain.Paystub{ID: domain.NewID(), AccountID: a.ID, PayDate: date, PayPeriodStart: date, PayPeriodEnd: date,
 				GrossPayAmount: domain.USD(250000), NetPayAmount: domain.USD(190000), GrossPayYTD: domain.USD(250000)}
 		}

@@ -23,7 +23,7 @@ func TestMoneyMigrationConvertsRows(t *testing.T) {
 		execAll(t, db, append(tenantRows(now), []stmt{
 			{`INSERT INTO link_tokens (id, customer_id, mode, token_hash, created_at, expires, api_version, org_name, end_user_id,
 				solution, features, required_jobs, amount, skip_intro_screen, disable_direct_deposit_splitting, language)
-				VALUES ('t', 'c', 'sandbox', 'h', ?, ?, '2025-07-08', 'Acme', 'u', '', '[]', '[]', 19.99, false, false, '')`, []any{now, now}},
+				VALUES ('t', 'c', 'sandbox', 'aa', ?, ?, '2025-07-08', 'Acme', 'u', '', '[]', '[]', 19.99, false, false, '')`, []any{now, now}},
 			{`INSERT INTO accounts (id, customer_id, mode, created_at, link_token_id, platform_id, end_user_id, connected,
 				monitoring_status, data_updated_at, data_refreshed_at, connection)
 				VALUES ('a', 'c', 'sandbox', ?, 't', 'p', 'u', true, 'active', '{}', '{}', 'good')`, []any{now}},
