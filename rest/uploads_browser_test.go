@@ -78,7 +78,7 @@ func TestBrowserUploads(t *testing.T) {
 	}
 	found := false
 	for _, d := range docs {
-		if pd, ok := d["parsed_data"].(map[string]any); ok && pd["employer_name"] == stub.EmployerName && pd["pay_date"] == stub.PayDate {
+		if pd, ok := d["parsed_data"].(map[string]any); ok && pd["employer_name"] == stub.EmployerName && pd["pay_date"] == stub.PayDate.String() {
 			found = true
 		}
 	}

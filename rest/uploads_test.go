@@ -191,7 +191,7 @@ func TestDocumentUploads(t *testing.T) {
 		}
 		parsed := byType["application/pdf"]
 		pd, _ := parsed["parsed_data"].(map[string]any)
-		if parsed["document_type"] != "paystub" || pd["employer_name"] != stub.EmployerName || pd["pay_date"] != stub.PayDate ||
+		if parsed["document_type"] != "paystub" || pd["employer_name"] != stub.EmployerName || pd["pay_date"] != stub.PayDate.String() ||
 			pd["gross_pay_amount"] != float64(stub.GrossPayAmount.Amount) || pd["net_pay_amount"] != float64(stub.NetPayAmount.Amount) ||
 			len(parsed["warnings"].([]any)) != 0 || parsed["fraud"].(map[string]any)["status"] != "not_suspected" {
 			t.Errorf("the uploaded paystub PDF: %v", parsed)
