@@ -86,7 +86,7 @@ func (r *receiver) deliveries() []delivered {
 // waitFor polls until cond holds, failing after 20s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	testwait.Eventually(t, 20*time.Second, cond, "waiting for %s", what)
+	testwait.Every(30*time.Millisecond).Eventually(t, 20*time.Second, cond, "waiting for %s", what)
 }
 
 func always(status int) func(int) int { return func(int) int { return status } }

@@ -135,7 +135,7 @@ func TestServeThroughConnector(t *testing.T) {
 		}
 		waitOutcomes := func(tokenID, outcome string) {
 			t.Helper()
-			testwait.Until(t, 30*time.Second, func() error {
+			testwait.Every(100*time.Millisecond).Until(t, 30*time.Second, func() error {
 				_, jobs := apiGet(t, m.Addr(), key, "/v1/jobs?outcome="+outcome+"&link_token_id="+tokenID)
 				if len(jobs["data"].([]any)) != 4 {
 					return fmt.Errorf("jobs of %s not all %s: %v", tokenID, outcome, jobs)
@@ -209,7 +209,7 @@ func TestServeWithConnectorsFile(t *testing.T) {
 		"platform_id": "`+platformID+`", "username": "user_good", "password": "pass_good"}`); status != 200 {
 		t.Fatalf("link session: %d %v", status, sess)
 	}
-	testwait.Until(t, 20*time.Second, func() error {
+	testwait.Every(100*time.Millisecond).Until(t, 20*time.Second, func() error {
 		_, jobs := apiGet(t, m.Addr(), key, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
 		if len(jobs["data"].([]any)) != 1 {
 			return fmt.Errorf("the routed job did not succeed: %v", jobs)

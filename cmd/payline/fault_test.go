@@ -596,7 +596,7 @@ func TestFaultDatabaseRestart(t *testing.T) {
 	startedAt := time.Now()
 	t.Logf("PostgreSQL was down %v", startedAt.Sub(stoppedAt).Round(time.Millisecond))
 	for _, in := range insts {
-		testwait.Eventually(t, 30*time.Second, func() bool {
+		testwait.Every(50*time.Millisecond).Eventually(t, 30*time.Second, func() bool {
 			status, _, _, _ := apiCall("GET", in.addr, "", "/readyz", "")
 			return status == 200
 		}, "%s ready after PostgreSQL came back", in.id)

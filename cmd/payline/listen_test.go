@@ -21,7 +21,7 @@ import (
 // waitUntil polls cond until it holds or 20 s pass.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	testwait.Eventually(t, 20*time.Second, cond, "waiting for %s", what)
+	testwait.Every(50*time.Millisecond).Eventually(t, 20*time.Second, cond, "waiting for %s", what)
 }
 
 // TestWebhooksListen runs `payline webhooks listen` against a sandbox

@@ -211,7 +211,7 @@ func TestKeysCommands(t *testing.T) {
 		// Another process revoked it: the server's auth cache may hold it
 		// for up to AuthCacheTTL.
 		var refused map[string]any
-		testwait.Eventually(t, domain.AuthCacheTTL+3*time.Second, func() bool {
+		testwait.Every(200*time.Millisecond).Eventually(t, domain.AuthCacheTTL+3*time.Second, func() bool {
 			status, body := apiGet(t, m.Addr(), created.Secret, "/v1/platforms?limit=1")
 			refused = body
 			return status == 401
@@ -314,7 +314,7 @@ func linkThroughBinary(t *testing.T, addr, secret string, reads ...string) strin
 	if status != 200 {
 		t.Fatalf("link session: %d %v", status, sess)
 	}
-	testwait.Until(t, 20*time.Second, func() error {
+	testwait.Every(100*time.Millisecond).Until(t, 20*time.Second, func() error {
 		_, succeeded := apiGet(t, addr, secret, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
 		if len(succeeded["data"].([]any)) != len(jobs) {
 			return fmt.Errorf("the jobs %v did not all succeed through the binary: %v", jobs, succeeded)
@@ -436,7 +436,7 @@ func TestReportsRenderCommand(t *testing.T) {
 			"platform_id": "`+platformID+`", "username": "user_good", "password": "pass_good"}`); status != 200 {
 			t.Fatalf("link session: %d %v", status, sess)
 		}
-		testwait.Until(t, 20*time.Second, func() error {
+		testwait.Every(100*time.Millisecond).Until(t, 20*time.Second, func() error {
 			_, jobs := apiGet(t, m.Addr(), secret, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
 			if len(jobs["data"].([]any)) != 4 {
 				return fmt.Errorf("jobs did not finish: %v", jobs)

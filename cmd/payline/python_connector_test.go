@@ -48,7 +48,7 @@ func startPythonConnector(t *testing.T, secret string) string {
 			t.Logf("the Python connector's log:\n%s", logs.String())
 		}
 	})
-	testwait.Eventually(t, 20*time.Second, func() bool {
+	testwait.Every(50*time.Millisecond).Eventually(t, 20*time.Second, func() bool {
 		res, err := http.Get("http://" + addr + "/connector/v1/capabilities")
 		if err != nil {
 			return false
@@ -107,7 +107,7 @@ func TestPythonConnectorThroughPayline(t *testing.T) {
 		}
 		waitAll := func(tokenID string, n int) []any {
 			var list []any
-			testwait.Until(t, 30*time.Second, func() error {
+			testwait.Every(100*time.Millisecond).Until(t, 30*time.Second, func() error {
 				_, jobs := apiGet(t, m.Addr(), key, "/v1/jobs?link_token_id="+tokenID)
 				list = jobs["data"].([]any)
 				final := 0

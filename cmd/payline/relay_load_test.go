@@ -279,7 +279,7 @@ func (p *relayPair) directoryStatus(t *testing.T) string {
 // deadline.
 func (p *relayPair) waitDirectoryWithin(t *testing.T, deadline time.Time) {
 	t.Helper()
-	testwait.Until(t, time.Until(deadline), func() error {
+	testwait.Every(100*time.Millisecond).Until(t, time.Until(deadline), func() error {
 		if st := p.directoryStatus(t); !strings.HasPrefix(st, "synced") {
 			return fmt.Errorf("the directory was still %q at its deadline", st)
 		}

@@ -75,7 +75,7 @@ func TestRelaySeveralSources(t *testing.T) {
 			t.Fatalf("start the relay: %v", err)
 		}
 		defer relay.Close(context.Background())
-		testwait.Until(t, time.Minute, func() error {
+		testwait.Every(100*time.Millisecond).Until(t, time.Minute, func() error {
 			_, ready := p.call(t, "GET", p.relayBase+"/readyz", "", "")
 			if st, _ := at(ready, "checks", "upstream_directory").(string); strings.Count(st, "synced at") != 2 {
 				return fmt.Errorf("both upstreams' directories did not sync: %q", st)

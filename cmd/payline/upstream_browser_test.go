@@ -147,7 +147,7 @@ func TestRelayLinkInBrowser(t *testing.T) {
 				}
 			}
 			// The account the upstream's login event named arrives here.
-			testwait.Until(t, time.Until(deadline.Add(15*time.Second)), func() error {
+			testwait.Every(100*time.Millisecond).Until(t, time.Until(deadline.Add(15*time.Second)), func() error {
 				status, acct := p.call(t, "GET", p.relayBase+"/v1/accounts/"+accountID, p.relaySecret, "")
 				if data, _ := acct["data"].(map[string]any); status != 200 || data["end_user_id"] != endUser {
 					return fmt.Errorf("account %s never reached the relay: %d %v", accountID, status, acct)

@@ -206,7 +206,7 @@ func caFileOf(t *testing.T, certFile string) string {
 // the background once it serves, to complete (its /readyz says so).
 func (p *relayPair) waitDirectory(t *testing.T) {
 	t.Helper()
-	testwait.Until(t, 2*time.Minute, func() error {
+	testwait.Every(100*time.Millisecond).Until(t, 2*time.Minute, func() error {
 		status, ready := p.call(t, "GET", p.relayBase+"/readyz", "", "")
 		checks, _ := ready["checks"].(map[string]any)
 		if st, _ := checks["upstream_directory"].(string); status != 200 || !strings.HasPrefix(st, "synced") {
@@ -319,7 +319,7 @@ func TestRelayEndToEnd(t *testing.T) {
 		// Within 30 s the relay has every job the upstream ran, final.
 		started := time.Now()
 		var relayJobs []any
-		testwait.Until(t, 30*time.Second, func() error {
+		testwait.Every(100*time.Millisecond).Until(t, 30*time.Second, func() error {
 			relayJobs = p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+accountID)
 			if len(relayJobs) != len(jobs) {
 				return fmt.Errorf("the relay has %d of %d jobs: %v", len(relayJobs), len(jobs), relayJobs)
@@ -604,7 +604,7 @@ func (p *relayPair) completeUpstream(t *testing.T, upstreamToken, platformID str
 func (p *relayPair) waitJobs(t *testing.T, accountID string, n int, within time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
-	testwait.Until(t, within, func() error {
+	testwait.Every(100*time.Millisecond).Until(t, within, func() error {
 		if jobs := p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+accountID); len(jobs) != n {
 			return fmt.Errorf("the relay holds %d of %d jobs of %s", len(jobs), n, accountID)
 		}
@@ -699,7 +699,7 @@ func TestRelayFaults(t *testing.T) {
 		}
 		p.startUpstream(t)
 		back := time.Now()
-		testwait.Until(t, 5*time.Second, func() error {
+		testwait.Every(100*time.Millisecond).Until(t, 5*time.Second, func() error {
 			status, _ := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
 				`{"org_name": "Acme Lending", "end_user_id": "carol", "required_jobs": ["paystubs"]}`)
 			if status != 200 {
@@ -866,7 +866,7 @@ func TestRelayBills(t *testing.T) {
 			account := at(done, "data", "account_id").(string)
 			deadline := time.Now().Add(30 * time.Second)
 			var want []any
-			testwait.Until(t, 30*time.Second, func() error {
+			testwait.Every(100*time.Millisecond).Until(t, 30*time.Second, func() error {
 				want = p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/jobs?account_id="+account)
 				if len(want) != 1 || at(want[0], "outcome") == "pending" {
 					return fmt.Errorf("%s: the upstream's jobs are %v", job, want)
@@ -877,7 +877,7 @@ func TestRelayBills(t *testing.T) {
 				t.Fatalf("%s: the upstream's jobs: %v", job, want)
 			}
 			var got []any
-			testwait.Until(t, time.Until(deadline), func() error { // the same 30 s as the upstream's jobs
+			testwait.Every(100*time.Millisecond).Until(t, time.Until(deadline), func() error { // the same 30 s as the upstream's jobs
 				got = p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+account)
 				if len(got) != 1 || at(got[0], "outcome") != "success" {
 					return fmt.Errorf("%s: the relay holds %v", job, got)

@@ -55,7 +55,7 @@ func TestWrongDataThroughPayline(t *testing.T) {
 		account := sess["data"].(map[string]any)["account_id"].(string)
 
 		var jobs []any
-		testwait.Until(t, 30*time.Second, func() error {
+		testwait.Every(50*time.Millisecond).Until(t, 30*time.Second, func() error {
 			_, got := apiGet(t, m.Addr(), key, "/v1/jobs?link_token_id="+data["id"].(string))
 			jobs = got["data"].([]any)
 			final := 0

@@ -57,3 +57,19 @@ func TestEventuallyFailsWithTheLastState(t *testing.T) {
 		t.Errorf("failure message %q", r.failed)
 	}
 }
+
+func TestEveryKeepsItsPace(t *testing.T) {
+	var at []time.Time
+	Every(20*time.Millisecond).Until(t, time.Second, func() error {
+		at = append(at, time.Now())
+		if len(at) < 3 {
+			return errors.New("not yet")
+		}
+		return nil
+	})
+	for i := 1; i < len(at); i++ {
+		if gap := at[i].Sub(at[i-1]); gap < 20*time.Millisecond {
+			t.Errorf("looked again after %s, want at least 20ms", gap)
+		}
+	}
+}
