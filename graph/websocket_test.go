@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"payline/domain"
+	"payline/internal/testwait"
 	"strings"
 	"testing"
 	"time"
@@ -112,13 +113,7 @@ func TestSocketMessagesArePaced(t *testing.T) {
 		}
 	}
 	// The reader now waits for a token an hour away.
-	for sock.pace.Tokens() > -0.5 {
-		select {
-		case <-ctx.Done():
-			t.Fatal("the fourth message was never paced")
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
+	testwait.Eventually(t, 30*time.Second, func() bool { return sock.pace.Tokens() <= -0.5 }, "the fourth message was never paced")
 	sock.end(closeForbidden, "test over")
 	for got := range read {
 		t.Errorf("read %q after the pace ran out", got)

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 	"payline/rest/wire"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -27,12 +29,15 @@ func BenchmarkGetAccount(b *testing.B) {
 			db := storagetest.Open(b, d, storagetest.Seeded)
 			f := newFixture(b, db)
 			p := switchPlatform(b)
-			var ids []string
+			var ids, tokenIDs []string
 			for i := 0; i < 50; i++ {
-				_, token := f.createToken(`{"org_name": "Acme", "end_user_id": "bench"}`)
+				tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "bench"}`)
+				tokenIDs = append(tokenIDs, tokenID)
 				ids = append(ids, f.linkSession(sessionBody(token, p.ID, sandbox.UserGood, "")).data(b)["account_id"].(string))
 			}
-			time.Sleep(time.Second) // let the login jobs settle
+			for _, tokenID := range tokenIDs { // measure reads, not reads racing the login jobs' writes
+				waitAllFinal(f, tokenID)
+			}
 			r := rand.New(rand.NewPCG(5, 6))
 			b.Run("api", func(b *testing.B) {
 				var l latencies
@@ -125,4 +130,21 @@ func BenchmarkGetAccount(b *testing.B) {
 			})
 		})
 	}
+}
+
+// waitAllFinal waits until every job of the token has a final outcome.
+func waitAllFinal(f *fixture, tokenID string) {
+	f.t.Helper()
+	testwait.Every(100*time.Millisecond).Until(f.t, 20*time.Second, func() error {
+		jobs := f.get("/v1/jobs?limit=100&link_token_id=" + tokenID).list(f.t)
+		for _, j := range jobs {
+			if j["outcome"] != "success" && j["outcome"] != "error" {
+				return fmt.Errorf("jobs of %s not final: %v", tokenID, jobs)
+			}
+		}
+		if len(jobs) == 0 {
+			return fmt.Errorf("no jobs of %s yet", tokenID)
+		}
+		return nil
+	})
 }

@@ -14,6 +14,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -30,21 +31,17 @@ type tab struct {
 // until runs JS in the page until it returns true, or fails after 20s.
 func (p tab) until(what, js string) {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.Until(p.t, 20*time.Second, func() error {
 		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("!!("+js+")"))
 		if err != nil {
 			p.t.Fatalf("%s: %v", what, err)
 		}
 		if ok {
-			return
+			return nil
 		}
-		if time.Now().After(deadline) {
-			text, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 600)`))
-			p.t.Fatalf("timed out waiting for %s; the page says:\n%s", what, text)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		text, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 600)`))
+		return fmt.Errorf("waiting for %s; the page says:\n%s", what, text)
+	})
 }
 
 func (p tab) click(sel string) {

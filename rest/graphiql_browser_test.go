@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -207,18 +208,17 @@ func (p graphiqlPage) until(what, js string) {
 // untilServer waits for cond as until waits for the page.
 func (p graphiqlPage) untilServer(what string, cond func() bool) {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			state, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`JSON.stringify({
-				query: document.querySelector('.graphiql-query-editor .CodeMirror')?.CodeMirror.getValue(),
-				headers: document.querySelectorAll('.graphiql-editor-tool .graphiql-editor')[1]?.querySelector('.CodeMirror')?.CodeMirror.getValue(),
-				response: document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue(),
-				csp: window.cspViolations})`))
-			p.t.Fatalf("timed out waiting for %s; the page shows %s", what, state)
+	testwait.Every(50*time.Millisecond).Until(p.t, 20*time.Second, func() error {
+		if cond() {
+			return nil
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		state, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`JSON.stringify({
+			query: document.querySelector('.graphiql-query-editor .CodeMirror')?.CodeMirror.getValue(),
+			headers: document.querySelectorAll('.graphiql-editor-tool .graphiql-editor')[1]?.querySelector('.CodeMirror')?.CodeMirror.getValue(),
+			response: document.querySelector('.graphiql-response .CodeMirror')?.CodeMirror.getValue(),
+			csp: window.cspViolations})`))
+		return fmt.Errorf("waiting for %s; the page shows %s", what, state)
+	})
 }
 
 // run clicks the execute button once GraphiQL has parsed what the query

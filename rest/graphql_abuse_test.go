@@ -497,18 +497,26 @@ func TestSubscriptionLimits(t *testing.T) {
 			done = "1"
 		}
 		ws.send(map[string]any{"id": done, "type": "complete"})
+		running := func() int { return goroutinesIn("(*AccountService).WatchJobs.func1") - base }
+		waitFor(t, "the completed subscription to stop", func() bool { return running() < graph.MaxSubscriptionsPerCredential })
+		// Each try is answered by a refusal, or runs: a watcher starts and
+		// the credential is at its cap again.
 		accepted := false
 		for try := 0; !accepted && try < 100; try++ {
 			id := fmt.Sprint("again-", try)
 			subscribe(last, id)
-			select {
-			case m := <-messages:
-				if m["id"] != id || !strings.Contains(fmt.Sprint(m), domain.CodeTooManySubscriptions) {
-					t.Fatalf("a subscription after one completed: %v", m)
+			waitFor(t, "subscription "+id+" to be refused or run", func() bool {
+				select {
+				case m, ok := <-messages:
+					if !ok || m["id"] != id || !strings.Contains(fmt.Sprint(m), domain.CodeTooManySubscriptions) {
+						t.Fatalf("a subscription after one completed: %v", m)
+					}
+					return true
+				default:
 				}
-			case <-time.After(300 * time.Millisecond):
-				accepted = true
-			}
+				accepted = running() >= graph.MaxSubscriptionsPerCredential
+				return accepted
+			})
 		}
 		if !accepted {
 			t.Fatal("a completed subscription never gave its place back")

@@ -11,6 +11,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -186,13 +187,9 @@ func TestPendingEndsAfter24Hours(t *testing.T) {
 		f := newFixture(t, db, func(s *fixtureSetup) { s.connector.PendingDelay = 48 * time.Hour })
 		tokenID, value := f.createToken(`{"org_name": "Acme", "end_user_id": "slow", "required_jobs": ["income"]}`)
 		f.linkSession(sessionBody(value, p.ID, sandbox.UserPending, ""))
-		deadline := time.Now().Add(10 * time.Second)
-		for len(f.get("/v1/jobs?outcome=pending&link_token_id="+tokenID).list(t)) == 0 {
-			if time.Now().After(deadline) {
-				t.Fatal("the job never became pending")
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		testwait.Every(50*time.Millisecond).Eventually(t, 10*time.Second, func() bool {
+			return len(f.get("/v1/jobs?outcome=pending&link_token_id="+tokenID).list(t)) > 0
+		}, "the job never became pending")
 		f.clock.advance(domain.PendingWindow + time.Minute)
 		jobs := f.waitJobs(tokenID, 1)
 		if jobs[0]["outcome"] != "error" || jobs[0]["error_code"] != "PENDING_TIMEOUT" {

@@ -12,6 +12,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -64,23 +65,21 @@ func (f *fixture) createToken(body string, headers ...string) (id, token string)
 // waitJobs polls GET /jobs for a token until n jobs have final outcomes.
 func (f *fixture) waitJobs(tokenID string, n int, headers ...string) []map[string]any {
 	f.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		jobs := f.get("/v1/jobs?limit=100&link_token_id="+tokenID, headers...).list(f.t)
+	var jobs []map[string]any
+	testwait.Every(100*time.Millisecond).Until(f.t, 20*time.Second, func() error {
+		jobs = f.get("/v1/jobs?limit=100&link_token_id="+tokenID, headers...).list(f.t)
 		final := 0
 		for _, j := range jobs {
 			if j["outcome"] == "success" || j["outcome"] == "error" {
 				final++
 			}
 		}
-		if final >= n {
-			return jobs
+		if final < n {
+			return fmt.Errorf("%d of %d jobs are final: %v", final, n, jobs)
 		}
-		if time.Now().After(deadline) {
-			f.t.Fatalf("after 20s %d of %d jobs are final: %v", final, n, jobs)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
+	return jobs
 }
 
 func TestCreateLinkToken(t *testing.T) {
@@ -265,17 +264,9 @@ func TestLinkScenarios(t *testing.T) {
 		t.Run("user_pending turns into error", func(t *testing.T) {
 			tokenID, token := f.createToken(`{"org_name": "Acme", "end_user_id": "pending-user", "required_jobs": ["income"]}`)
 			f.linkSession(sessionBody(token, p.ID, sandbox.UserPending, ""))
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				jobs := f.get("/v1/jobs?outcome=pending&link_token_id=" + tokenID).list(t)
-				if len(jobs) == 1 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("the job never showed as pending")
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+			testwait.Every(50*time.Millisecond).Eventually(t, 10*time.Second, func() bool {
+				return len(f.get("/v1/jobs?outcome=pending&link_token_id="+tokenID).list(t)) == 1
+			}, "the job never showed as pending")
 			jobs := f.waitJobs(tokenID, 1)
 			if jobs[0]["outcome"] != "error" {
 				t.Fatalf("final outcome %v", jobs[0]["outcome"])

@@ -67,7 +67,7 @@ func benchWebhookDelivery(b *testing.B, pollOnly, paced bool) {
 	start := time.Now()
 	for from := 0; from < events; from += batch {
 		if paced {
-			time.Sleep(time.Until(start.Add(time.Duration(from/batch) * every)))
+			time.Sleep(time.Until(start.Add(time.Duration(from/batch) * every))) // the publisher's pace: what the paced run measures
 		}
 		err := tx.InTx(context.Background(), func(ctx context.Context, t domain.Tx) error {
 			for seq := from; seq < from+batch; seq++ {

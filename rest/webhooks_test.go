@@ -19,6 +19,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 
@@ -85,13 +86,7 @@ func (r *receiver) deliveries() []delivered {
 // waitFor polls until cond holds, failing after 20s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
+	testwait.Every(30*time.Millisecond).Eventually(t, 20*time.Second, cond, "waiting for %s", what)
 }
 
 func always(status int) func(int) int { return func(int) int { return status } }

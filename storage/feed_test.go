@@ -2,10 +2,12 @@ package storage_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -55,19 +57,15 @@ func TestFeedListensAgainAfterItsConnectionDies(t *testing.T) {
 		WHERE datname = current_database() AND query LIKE 'LISTEN%payline_events%' AND pid <> pg_backend_pid()) k`); err != nil || killed != 1 {
 		t.Fatalf("killed %d listeners: %v", killed, err)
 	}
-	for db.Feed().Problem() == "" { // the listener notices its connection is gone
-		select {
-		case <-ctx.Done():
-			t.Fatal("the feed never reported its lost connection")
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	deadline, _ := ctx.Deadline()
+	testwait.Eventually(t, time.Until(deadline), func() bool { // the listener notices its connection is gone
+		return db.Feed().Problem() != ""
+	}, "the feed never reported its lost connection")
 	receives()
-	for db.Feed().Problem() != "" {
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the feed still reports %q after events arrive again", db.Feed().Problem())
-		case <-time.After(10 * time.Millisecond):
+	testwait.Until(t, time.Until(deadline), func() error {
+		if problem := db.Feed().Problem(); problem != "" {
+			return fmt.Errorf("the feed still reports %q after events arrive again", problem)
 		}
-	}
+		return nil
+	})
 }

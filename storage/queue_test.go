@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -102,16 +103,10 @@ func TestMonitoringSchedulesOneRefreshPerAccount(t *testing.T) {
 	})
 }
 
-// waitFor polls cond until it holds or the timeout passes.
+// waitFor polls cond until it holds, failing the test after timeout.
 func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.Eventually(t, timeout, cond, "waiting for %s", what)
 }
 
 // TestQueueStartIsBoundByItsContext: a context that has ended fails the

@@ -18,6 +18,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"payline/domain"
+	"payline/internal/testwait"
 )
 
 // TestAbusiveKeyLoad is the load test of GraphQL under abuse (run with
@@ -97,6 +98,7 @@ func abuseLoad(t *testing.T, base, abuser, victim string, duration time.Duration
 		"HTTP subscription": gql(`subscription { jobUpdated { id } }`),
 	}
 	var abusive atomic.Int64
+	attackers := 0 // how many loops abuse, to know when they all have begun
 	var wg sync.WaitGroup
 	only := os.Getenv("PAYLINE_LOAD_ONLY") // one attack, to find which one hurts
 	for name, body := range attacks {
@@ -104,6 +106,7 @@ func abuseLoad(t *testing.T, base, abuser, victim string, duration time.Duration
 			continue
 		}
 		for range 3 {
+			attackers++
 			wg.Go(func() {
 				for ctx.Err() == nil {
 					post(body)
@@ -118,6 +121,7 @@ func abuseLoad(t *testing.T, base, abuser, victim string, duration time.Duration
 		if only != "" && only != "sockets" {
 			break
 		}
+		attackers++
 		wg.Go(func() {
 			conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/graphql",
 				&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
@@ -151,7 +155,14 @@ func abuseLoad(t *testing.T, base, abuser, victim string, duration time.Duration
 	failures := map[int]int{}
 	tick := time.NewTicker(125 * time.Millisecond)
 	defer tick.Stop()
-	time.Sleep(time.Second) // let the abuse start before measuring
+	// Measure once the abuse is under way: as many abusive calls made as
+	// there are attackers.
+	testwait.Until(t, 10*time.Second, func() error {
+		if n := abusive.Load(); n < int64(attackers) {
+			return fmt.Errorf("the abuse did not start: %d calls from %d attackers", n, attackers)
+		}
+		return nil
+	})
 	for ctx.Err() == nil {
 		<-tick.C
 		start := time.Now()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 )
 
 // startSandboxConnector runs `payline connectors serve-sandbox` on a free
@@ -35,20 +37,18 @@ func startSandboxConnector(t *testing.T, secret string) string {
 			t.Errorf("serve-sandbox: %v", err)
 		}
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.Until(t, 20*time.Second, func() error {
 		res, err := http.Get("http://" + addr + "/connector/v1/capabilities")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusUnauthorized { // up, and refusing the unsigned request
-				return "http://" + addr
-			}
+		if err != nil {
+			return fmt.Errorf("serve-sandbox did not answer on %s: %v", addr, err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve-sandbox did not answer on %s: %v", addr, err)
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnauthorized { // up, and refusing the unsigned request
+			return fmt.Errorf("serve-sandbox on %s answered %d, want 401", addr, res.StatusCode)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
+	return "http://" + addr
 }
 
 // TestConnectorCommands: `connectors check` passes the sandbox served by
@@ -135,17 +135,13 @@ func TestServeThroughConnector(t *testing.T) {
 		}
 		waitOutcomes := func(tokenID, outcome string) {
 			t.Helper()
-			deadline := time.Now().Add(30 * time.Second)
-			for {
+			testwait.Every(100*time.Millisecond).Until(t, 30*time.Second, func() error {
 				_, jobs := apiGet(t, m.Addr(), key, "/v1/jobs?outcome="+outcome+"&link_token_id="+tokenID)
-				if len(jobs["data"].([]any)) == 4 {
-					return
+				if len(jobs["data"].([]any)) != 4 {
+					return fmt.Errorf("jobs of %s not all %s: %v", tokenID, outcome, jobs)
 				}
-				if time.Now().After(deadline) {
-					t.Fatalf("jobs of %s not all %s: %v", tokenID, outcome, jobs)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+				return nil
+			})
 		}
 		tokenID, account := session("user_good")
 		waitOutcomes(tokenID, "success")
@@ -213,17 +209,13 @@ func TestServeWithConnectorsFile(t *testing.T) {
 		"platform_id": "`+platformID+`", "username": "user_good", "password": "pass_good"}`); status != 200 {
 		t.Fatalf("link session: %d %v", status, sess)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.Every(100*time.Millisecond).Until(t, 20*time.Second, func() error {
 		_, jobs := apiGet(t, m.Addr(), key, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
-		if len(jobs["data"].([]any)) == 1 {
-			break
+		if len(jobs["data"].([]any)) != 1 {
+			return fmt.Errorf("the routed job did not succeed: %v", jobs)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the routed job did not succeed: %v", jobs)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 	for name, c := range map[string]struct{ body, want string }{
 		"unset secret":  {`{"connectors": [{"name": "x", "url": "` + url + `", "secret_env": "NOT_SET_ANYWHERE"}]}`, "NOT_SET_ANYWHERE is not set"},
 		"unknown field": {`{"connectors": [{"name": "x", "url": "` + url + `", "secret_env": "SANDBOX_CONNECTOR_SECRET", "secret": "inline"}]}`, `unknown field "secret"`},

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -98,16 +99,11 @@ func (r *faultReceiver) up(t *testing.T) {
 	t.Helper()
 	addr := strings.TrimPrefix(r.url, "https://")
 	var l net.Listener
-	var err error
-	for range 50 { // the old socket may take a moment to release the port
-		if l, err = net.Listen("tcp", addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	testwait.Until(t, time.Second, func() error { // the old socket may take a moment to release the port
+		var err error
+		l, err = net.Listen("tcp", addr)
+		return err
+	})
 	srv := &http.Server{Handler: r.srv.Config.Handler, TLSConfig: r.srv.TLS}
 	go func() { _ = srv.ServeTLS(l, "", "") }()
 	t.Cleanup(func() { srv.Close() })
@@ -595,22 +591,15 @@ func TestFaultDatabaseRestart(t *testing.T) {
 
 	// Keep it down for 5 s: longer than a connection retry, long enough
 	// for every heartbeat to fail.
-	time.Sleep(time.Until(stoppedAt.Add(5 * time.Second)))
+	time.Sleep(time.Until(stoppedAt.Add(5 * time.Second))) // the outage's length, not a wait for a result
 	pg.start()
 	startedAt := time.Now()
 	t.Logf("PostgreSQL was down %v", startedAt.Sub(stoppedAt).Round(time.Millisecond))
 	for _, in := range insts {
-		deadline := time.Now().Add(30 * time.Second)
-		for {
+		testwait.Every(50*time.Millisecond).Eventually(t, 30*time.Second, func() bool {
 			status, _, _, _ := apiCall("GET", in.addr, "", "/readyz", "")
-			if status == 200 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s not ready 30 s after PostgreSQL came back", in.id)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return status == 200
+		}, "%s ready after PostgreSQL came back", in.id)
 	}
 	t.Logf("both instances ready %v after PostgreSQL came back", time.Since(startedAt).Round(time.Millisecond))
 	if status, body, _, _ := apiCall("GET", insts[1].addr, tenant.secret, "/v1/webhooks", ""); status != 200 {
@@ -704,7 +693,7 @@ func retrying(t *testing.T, method, addr, secret, path, body string) (int, map[s
 			return status, out
 		}
 		wait, _ := time.ParseDuration(header.Get("Retry-After") + "s")
-		time.Sleep(max(wait, 100*time.Millisecond) / 4)
+		time.Sleep(max(wait, 100*time.Millisecond) / 4) // the server's Retry-After paces the retry, as a client's would
 	}
 	t.Fatalf("%s %s: still refused for the rate after 200 tries", method, path)
 	return 0, nil

@@ -15,18 +15,13 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 )
 
 // waitUntil polls cond until it holds or 20 s pass.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testwait.Every(50*time.Millisecond).Eventually(t, 20*time.Second, cond, "waiting for %s", what)
 }
 
 // TestWebhooksListen runs `payline webhooks listen` against a sandbox

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -208,19 +210,14 @@ func TestKeysCommands(t *testing.T) {
 		}
 		// Another process revoked it: the server's auth cache may hold it
 		// for up to AuthCacheTTL.
-		deadline := time.Now().Add(domain.AuthCacheTTL + 3*time.Second)
-		for {
+		var refused map[string]any
+		testwait.Every(200*time.Millisecond).Eventually(t, domain.AuthCacheTTL+3*time.Second, func() bool {
 			status, body := apiGet(t, m.Addr(), created.Secret, "/v1/platforms?limit=1")
-			if status == 401 {
-				if code := body["error"].(map[string]any)["code"]; code != domain.CodeRevokedAPISecret {
-					t.Errorf("revoked key refused with %v", code)
-				}
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("revoked key still accepted after %s", domain.AuthCacheTTL)
-			}
-			time.Sleep(200 * time.Millisecond)
+			refused = body
+			return status == 401
+		}, "revoked key still accepted after %s", domain.AuthCacheTTL)
+		if code := refused["error"].(map[string]any)["code"]; code != domain.CodeRevokedAPISecret {
+			t.Errorf("revoked key refused with %v", code)
 		}
 		if out, err := cmd("keys", "revoke", domain.NewID()); err == nil {
 			t.Errorf("revoking an unknown key succeeded: %s", out)
@@ -273,19 +270,11 @@ func TestServeShutsDownOnSignal(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--database-url", url}, w, io.Discard, env())
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.Eventually(t, 20*time.Second, func() bool {
 		mu.Lock()
-		ready := secretLine.MatchString(out.String())
-		mu.Unlock()
-		if ready {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("serve did not start")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return secretLine.MatchString(out.String())
+	}, "serve did not start")
 	cancel() // what SIGINT/SIGTERM do through signal.NotifyContext
 	select {
 	case err := <-done:
@@ -325,18 +314,14 @@ func linkThroughBinary(t *testing.T, addr, secret string, reads ...string) strin
 	if status != 200 {
 		t.Fatalf("link session: %d %v", status, sess)
 	}
-	var succeeded map[string]any
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		_, succeeded = apiGet(t, addr, secret, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
-		if len(succeeded["data"].([]any)) == len(jobs) {
-			return sess["data"].(map[string]any)["account_id"].(string)
+	testwait.Every(100*time.Millisecond).Until(t, 20*time.Second, func() error {
+		_, succeeded := apiGet(t, addr, secret, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
+		if len(succeeded["data"].([]any)) != len(jobs) {
+			return fmt.Errorf("the jobs %v did not all succeed through the binary: %v", jobs, succeeded)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the jobs %v did not all succeed through the binary: %v", jobs, succeeded)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
+	return sess["data"].(map[string]any)["account_id"].(string)
 }
 
 type writerFunc func([]byte) (int, error)
@@ -451,17 +436,13 @@ func TestReportsRenderCommand(t *testing.T) {
 			"platform_id": "`+platformID+`", "username": "user_good", "password": "pass_good"}`); status != 200 {
 			t.Fatalf("link session: %d %v", status, sess)
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for {
+		testwait.Every(100*time.Millisecond).Until(t, 20*time.Second, func() error {
 			_, jobs := apiGet(t, m.Addr(), secret, "/v1/jobs?outcome=success&link_token_id="+data["id"].(string))
-			if len(jobs["data"].([]any)) == 4 {
-				break
+			if len(jobs["data"].([]any)) != 4 {
+				return fmt.Errorf("jobs did not finish: %v", jobs)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("jobs did not finish: %v", jobs)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+			return nil
+		})
 		// The report as the API stores it, whose id a render must not claim.
 		_, stored := apiGet(t, m.Addr(), secret, "/v1/end_users/cli-user/verification_reports/voie")
 		storedID := stored["data"].(map[string]any)["id"].(string)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 )
 
 // startPythonConnector runs examples/connector-python on a free port until
@@ -46,19 +48,15 @@ func startPythonConnector(t *testing.T, secret string) string {
 			t.Logf("the Python connector's log:\n%s", logs.String())
 		}
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if res, err := http.Get("http://" + addr + "/connector/v1/capabilities"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusUnauthorized {
-				return "http://" + addr
-			}
+	testwait.Every(50*time.Millisecond).Eventually(t, 20*time.Second, func() bool {
+		res, err := http.Get("http://" + addr + "/connector/v1/capabilities")
+		if err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the Python connector did not answer on %s:\n%s", addr, logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		res.Body.Close()
+		return res.StatusCode == http.StatusUnauthorized
+	}, "the Python connector did not answer on %s", addr) // its log is in the cleanup's output
+	return "http://" + addr
 }
 
 // TestPythonConnectorThroughPayline: the Python connector passes the
@@ -108,24 +106,22 @@ func TestPythonConnectorThroughPayline(t *testing.T) {
 			return data["id"].(string), sess["data"].(map[string]any)["account_id"].(string)
 		}
 		waitAll := func(tokenID string, n int) []any {
-			deadline := time.Now().Add(30 * time.Second)
-			for {
+			var list []any
+			testwait.Every(100*time.Millisecond).Until(t, 30*time.Second, func() error {
 				_, jobs := apiGet(t, m.Addr(), key, "/v1/jobs?link_token_id="+tokenID)
-				list := jobs["data"].([]any)
+				list = jobs["data"].([]any)
 				final := 0
 				for _, j := range list {
 					if o := j.(map[string]any)["outcome"]; o == "success" || o == "error" {
 						final++
 					}
 				}
-				if final == n {
-					return list
+				if final != n {
+					return fmt.Errorf("jobs of %s: %v", tokenID, list)
 				}
-				if time.Now().After(deadline) {
-					t.Fatalf("jobs of %s: %v", tokenID, list)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+				return nil
+			})
+			return list
 		}
 		acme := platformOf("acme+paydesk")
 		tokenID, account := session(acme, "py-user", `"direct_deposit_switch", "identity", "employment", "income", "paystubs"`,

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 )
 
 // relayLoadEmployers is the upstream directory's size in
@@ -277,16 +279,12 @@ func (p *relayPair) directoryStatus(t *testing.T) string {
 // deadline.
 func (p *relayPair) waitDirectoryWithin(t *testing.T, deadline time.Time) {
 	t.Helper()
-	for {
-		st := p.directoryStatus(t)
-		if strings.HasPrefix(st, "synced") {
-			return
+	testwait.Every(100*time.Millisecond).Until(t, time.Until(deadline), func() error {
+		if st := p.directoryStatus(t); !strings.HasPrefix(st, "synced") {
+			return fmt.Errorf("the directory was still %q at its deadline", st)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the directory was still %q at its deadline", st)
-		}
-		time.Sleep(100 * time.Millisecond) // polling the sync's state
-	}
+		return nil
+	})
 }
 
 // upstreamRequests sums the upstream's own request counter.

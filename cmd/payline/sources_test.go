@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 )
 
 // TestRelaySeveralSources: one relay in front of two upstreams and the
@@ -73,17 +75,13 @@ func TestRelaySeveralSources(t *testing.T) {
 			t.Fatalf("start the relay: %v", err)
 		}
 		defer relay.Close(context.Background())
-		for deadline := time.Now().Add(time.Minute); ; {
+		testwait.Every(100*time.Millisecond).Until(t, time.Minute, func() error {
 			_, ready := p.call(t, "GET", p.relayBase+"/readyz", "", "")
-			st, _ := at(ready, "checks", "upstream_directory").(string)
-			if strings.Count(st, "synced at") == 2 {
-				break
+			if st, _ := at(ready, "checks", "upstream_directory").(string); strings.Count(st, "synced at") != 2 {
+				return fmt.Errorf("both upstreams' directories did not sync: %q", st)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("both upstreams' directories did not sync within a minute: %q", st)
-			}
-			time.Sleep(100 * time.Millisecond) // polling the syncs' state
-		}
+			return nil
+		})
 
 		// Each platform's token goes where the file routes it.
 		for _, c := range []struct {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 	"payline/storage"
 	"payline/storage/storagetest"
 
@@ -104,13 +105,12 @@ func TestFailedStartUndoesEachStep(t *testing.T) {
 				}
 				return open
 			}
-			deadline := time.Now().Add(15 * time.Second)
-			for open := leftOpen(); len(open) > 0; open = leftOpen() {
-				if time.Now().After(deadline) {
-					t.Fatalf("a start failing after %s left open: %s", failAt, strings.Join(open, ", "))
+			testwait.Until(t, 15*time.Second, func() error {
+				if open := leftOpen(); len(open) > 0 {
+					return fmt.Errorf("a start failing after %s left open: %s", failAt, strings.Join(open, ", "))
 				}
-				time.Sleep(50 * time.Millisecond)
-			}
+				return nil
+			})
 			// A leaked client the collector took would close its
 			// connection and pass: keep m, and so what it holds, alive.
 			runtime.KeepAlive(m)

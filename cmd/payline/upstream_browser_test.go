@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"payline/internal/testwait"
 )
 
 // The relay's demo page frames the relay's modal, which frames the
@@ -50,18 +52,14 @@ func relayBrowser(t *testing.T) context.Context {
 // returns true.
 func inUpstream(t *testing.T, ctx context.Context, what, js string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.Until(t, 20*time.Second, func() error {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const d = %s; if (!d) return false; %s })()`, upstreamModal, js)))
 		if err == nil && ok {
-			return
+			return nil
 		}
-		if time.Now().After(deadline) {
-			events, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.paylineEvents)`))
-			t.Fatalf("timed out waiting for %s (%v); events so far: %s", what, err, events)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		events, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.paylineEvents)`))
+		return fmt.Errorf("waiting for %s (%v); events so far: %s", what, err, events)
+	})
 }
 
 func clickIn(t *testing.T, ctx context.Context, sel string) {
@@ -116,19 +114,13 @@ func TestRelayLinkInBrowser(t *testing.T) {
 			shot(t, ctx, fmt.Sprintf("relay-success-%d.png", size[0]), size[0])
 			clickIn(t, ctx, "#done")
 			deadline := time.Now().Add(15 * time.Second)
-			for {
+			testwait.Eventually(t, time.Until(deadline), func() bool {
 				closed, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.querySelector('#payline-link-frame')`))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if closed {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("the relay's modal did not close after the upstream's exit")
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+				return closed
+			}, "the relay's modal did not close after the upstream's exit")
 			raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.paylineEvents)`))
 			if err != nil {
 				t.Fatal(err)
@@ -155,16 +147,13 @@ func TestRelayLinkInBrowser(t *testing.T) {
 				}
 			}
 			// The account the upstream's login event named arrives here.
-			for {
+			testwait.Every(100*time.Millisecond).Until(t, time.Until(deadline.Add(15*time.Second)), func() error {
 				status, acct := p.call(t, "GET", p.relayBase+"/v1/accounts/"+accountID, p.relaySecret, "")
-				if status == 200 && acct["data"].(map[string]any)["end_user_id"] == endUser {
-					break
+				if data, _ := acct["data"].(map[string]any); status != 200 || data["end_user_id"] != endUser {
+					return fmt.Errorf("account %s never reached the relay: %d %v", accountID, status, acct)
 				}
-				if time.Now().After(deadline.Add(15 * time.Second)) {
-					t.Fatalf("account %s never reached the relay: %d %v", accountID, status, acct)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+				return nil
+			})
 			if strings.Contains(logs.String(), "pass_good") {
 				t.Error("the password reached the relay's logs")
 			}

@@ -28,6 +28,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 	"payline/rest"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -205,18 +206,14 @@ func caFileOf(t *testing.T, certFile string) string {
 // the background once it serves, to complete (its /readyz says so).
 func (p *relayPair) waitDirectory(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	testwait.Every(100*time.Millisecond).Until(t, 2*time.Minute, func() error {
 		status, ready := p.call(t, "GET", p.relayBase+"/readyz", "", "")
 		checks, _ := ready["checks"].(map[string]any)
-		if st, _ := checks["upstream_directory"].(string); status == 200 && strings.HasPrefix(st, "synced") {
-			return
+		if st, _ := checks["upstream_directory"].(string); status != 200 || !strings.HasPrefix(st, "synced") {
+			return fmt.Errorf("the relay's directory did not sync: %d %v", status, ready)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the relay's directory did not sync within 2 minutes: %d %v", status, ready)
-		}
-		time.Sleep(100 * time.Millisecond) // polling the sync's state
-	}
+		return nil
+	})
 }
 
 // call sends a request to one of the pair and decodes the answer.
@@ -322,16 +319,13 @@ func TestRelayEndToEnd(t *testing.T) {
 		// Within 30 s the relay has every job the upstream ran, final.
 		started := time.Now()
 		var relayJobs []any
-		for {
+		testwait.Every(100*time.Millisecond).Until(t, 30*time.Second, func() error {
 			relayJobs = p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+accountID)
-			if len(relayJobs) == len(jobs) {
-				break
+			if len(relayJobs) != len(jobs) {
+				return fmt.Errorf("the relay has %d of %d jobs: %v", len(relayJobs), len(jobs), relayJobs)
 			}
-			if time.Since(started) > 30*time.Second {
-				t.Fatalf("after 30 s the relay has %d of %d jobs: %v", len(relayJobs), len(jobs), relayJobs)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+			return nil
+		})
 		t.Logf("the relay held every job %s after the upstream's session", time.Since(started).Round(time.Millisecond))
 		upstreamJobs := p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/jobs?account_id="+accountID)
 		// Each job reads as the upstream's (outcome, time, params), but for
@@ -610,16 +604,13 @@ func (p *relayPair) completeUpstream(t *testing.T, upstreamToken, platformID str
 func (p *relayPair) waitJobs(t *testing.T, accountID string, n int, within time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
-	for {
-		jobs := p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+accountID)
-		if len(jobs) == n {
-			return time.Since(start)
+	testwait.Every(100*time.Millisecond).Until(t, within, func() error {
+		if jobs := p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+accountID); len(jobs) != n {
+			return fmt.Errorf("the relay holds %d of %d jobs of %s", len(jobs), n, accountID)
 		}
-		if time.Since(start) > within {
-			t.Fatalf("after %s the relay holds %d of %d jobs of %s", within, len(jobs), n, accountID)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
+	return time.Since(start)
 }
 
 func (p *relayPair) platformID(t *testing.T) string {
@@ -704,21 +695,18 @@ func TestRelayFaults(t *testing.T) {
 					t.Fatalf("GET %s while the upstream is away: %d %v", path, status, body)
 				}
 			}
-			time.Sleep(time.Second) // the upstream stays away for 30 s; reads are checked each second
+			time.Sleep(time.Second) // pacing, not waiting: the upstream stays away for 30 s and reads are checked each second
 		}
 		p.startUpstream(t)
 		back := time.Now()
-		for {
+		testwait.Every(100*time.Millisecond).Until(t, 5*time.Second, func() error {
 			status, _ := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
 				`{"org_name": "Acme Lending", "end_user_id": "carol", "required_jobs": ["paystubs"]}`)
-			if status == 200 {
-				break
+			if status != 200 {
+				return fmt.Errorf("tokens still refused (%d) after the upstream came back", status)
 			}
-			if time.Since(back) > 5*time.Second {
-				t.Fatalf("tokens still refused (%d) 5 s after the upstream came back", status)
-			}
-			time.Sleep(100 * time.Millisecond) // polling for the recovery
-		}
+			return nil
+		})
 		t.Logf("tokens worked again %s after the upstream came back", time.Since(back).Round(time.Millisecond))
 
 		// The relay stopped while three sessions complete upstream: all
@@ -795,20 +783,16 @@ func TestFailedStartLeavesNoConnection(t *testing.T) {
 	if i := strings.Index(name, "?"); i >= 0 {
 		name = name[:i]
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testwait.Until(t, 10*time.Second, func() error {
 		var n int
 		if err := admin.GetContext(context.Background(), &n, `SELECT count(*) FROM pg_stat_activity WHERE datname = $1`, name); err != nil {
 			t.Fatal(err)
 		}
-		if n == 0 && pools() <= before {
-			return
+		if n != 0 || pools() > before {
+			return fmt.Errorf("after the failed start %d connections to %s are open and %d pools run (%d before)", n, name, pools(), before)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after the failed start %d connections to %s are open and %d pools run (%d before)", n, name, pools(), before)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // listen opens a webhook listener on the relay for its customer (the
@@ -882,36 +866,31 @@ func TestRelayBills(t *testing.T) {
 			account := at(done, "data", "account_id").(string)
 			deadline := time.Now().Add(30 * time.Second)
 			var want []any
-			for {
+			testwait.Every(100*time.Millisecond).Until(t, 30*time.Second, func() error {
 				want = p.all(t, p.upstreamBase, p.upstreamSecret, "/v1/jobs?account_id="+account)
-				if len(want) == 1 && at(want[0], "outcome") != "pending" {
-					break
+				if len(want) != 1 || at(want[0], "outcome") == "pending" {
+					return fmt.Errorf("%s: the upstream's jobs are %v", job, want)
 				}
-				if time.Now().After(deadline) {
-					t.Fatalf("%s: after 30 s the upstream's jobs are %v", job, want)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+				return nil
+			})
 			if at(want[0], "name") != job || at(want[0], "outcome") != "success" {
 				t.Fatalf("%s: the upstream's jobs: %v", job, want)
 			}
-			for {
-				got := p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+account)
-				if len(got) == 1 && at(got[0], "outcome") == "success" {
-					// The job's link token is the relay's own (the customer's).
-					got[0].(map[string]any)["link_token_id"] = at(want[0], "link_token_id")
-					if !reflect.DeepEqual(got, want) {
-						t.Errorf("%s differs:\nrelay    %v\nupstream %v", job, got, want)
-					}
-					if strings.Contains(fmt.Sprint(got), "4242424242424242") {
-						t.Errorf("%s: the relay shows the card number: %v", job, got)
-					}
-					break
+			var got []any
+			testwait.Every(100*time.Millisecond).Until(t, time.Until(deadline), func() error { // the same 30 s as the upstream's jobs
+				got = p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?account_id="+account)
+				if len(got) != 1 || at(got[0], "outcome") != "success" {
+					return fmt.Errorf("%s: the relay holds %v", job, got)
 				}
-				if time.Now().After(deadline) {
-					t.Fatalf("%s: after 30 s the relay holds %v", job, got)
-				}
-				time.Sleep(100 * time.Millisecond)
+				return nil
+			})
+			// The job's link token is the relay's own (the customer's).
+			got[0].(map[string]any)["link_token_id"] = at(want[0], "link_token_id")
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s differs:\nrelay    %v\nupstream %v", job, got, want)
+			}
+			if strings.Contains(fmt.Sprint(got), "4242424242424242") {
+				t.Errorf("%s: the relay shows the card number: %v", job, got)
 			}
 		}
 		if job := at(p.all(t, p.relayBase, p.relaySecret, "/v1/jobs?job_types=bill_switch")[0], "params"); at(job, "type") != "card" {

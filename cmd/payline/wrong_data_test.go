@@ -15,6 +15,7 @@ import (
 
 	"payline/domain"
 	connectorpython "payline/examples/connector-python"
+	"payline/internal/testwait"
 )
 
 var date = regexp.MustCompile(`[0-9]{4}-[0-9]{2}-[0-9]{2}`)
@@ -54,7 +55,7 @@ func TestWrongDataThroughPayline(t *testing.T) {
 		account := sess["data"].(map[string]any)["account_id"].(string)
 
 		var jobs []any
-		for deadline := time.Now().Add(30 * time.Second); ; {
+		testwait.Every(50*time.Millisecond).Until(t, 30*time.Second, func() error {
 			_, got := apiGet(t, m.Addr(), key, "/v1/jobs?link_token_id="+data["id"].(string))
 			jobs = got["data"].([]any)
 			final := 0
@@ -63,14 +64,11 @@ func TestWrongDataThroughPayline(t *testing.T) {
 					final++
 				}
 			}
-			if final == 3 {
-				break
+			if final != 3 {
+				return fmt.Errorf("jobs: %v", jobs)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("jobs: %v", jobs)
-			}
-			time.Sleep(50 * time.Millisecond) // polling for the jobs' outcome
-		}
+			return nil
+		})
 		for _, j := range jobs {
 			job := j.(map[string]any)
 			if job["outcome"] != "error" || job["error_code"] != domain.CodeInvalidConnectorData || job["error_type"] != domain.ErrorTypePlatform {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/testwait"
 )
 
 // TestBudgetServesByPriority queues one request of each priority on an
@@ -147,13 +148,8 @@ func TestEndUserRequestGivesUp(t *testing.T) {
 	}
 }
 
+// waitFor polls cond until it holds, failing the test after 5 s.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5 s")
-		}
-		time.Sleep(time.Millisecond) // polling a condition, not asserting on time
-	}
+	testwait.Eventually(t, 5*time.Second, cond, "the budget's queue")
 }

@@ -32,6 +32,7 @@ import (
 	"payline/connectors/protocol"
 	"payline/connectors/protocol/conformance"
 	"payline/domain"
+	"payline/internal/testwait"
 )
 
 const (
@@ -626,12 +627,9 @@ func TestPythonConnector(t *testing.T) {
 		if !errors.As(err, &e) || e.Code != domain.CodeUpstreamUnavailable {
 			t.Errorf("a login past its deadline: %v, want UPSTREAM_UNAVAILABLE", err)
 		}
-		for !strings.Contains(logs.String(), "POST /connector/v1/login 504 DEADLINE_EXCEEDED") {
-			if time.Since(began) > 5*time.Second {
-				t.Fatal("the connector did not stop user_slow's login at its deadline")
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		testwait.Eventually(t, time.Until(began.Add(5*time.Second)), func() bool {
+			return strings.Contains(logs.String(), "POST /connector/v1/login 504 DEADLINE_EXCEEDED")
+		}, "the connector did not stop user_slow's login at its deadline")
 	})
 
 	t.Run("conformance kit", func(t *testing.T) {
