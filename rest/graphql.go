@@ -5,16 +5,17 @@ import (
 	"strings"
 
 	"payline/domain"
-	"payline/rest/wire"
+	"payline/graph"
 )
 
 // graphQL puts the GraphQL handler behind authentication and the rate
 // limit: an API secret, or a dashboard member's session cookie (whose
 // writes must come from this site). Refusals keep the status REST would
 // use but take GraphQL's error shape, with the REST code and type in
-// extensions. The credential goes with the request, so a websocket can
-// check it again for as long as it stays open, and so does the rate
-// limit, which every operation on a websocket counts against.
+// extensions: graph.WriteError, GraphQL's one error writer, writes them.
+// The credential goes with the request, so a websocket can check it again
+// for as long as it stays open, and so does the rate limit, which every
+// operation on a websocket counts against.
 func (s *Server) graphQL(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -60,13 +61,7 @@ func (s *Server) graphQL(h http.Handler) http.Handler {
 			}
 		}
 		if err != nil {
-			e := domain.AsError(err)
-			if e.RetryAfter > 0 {
-				w.Header().Set("Retry-After", retryAfterSeconds(e.RetryAfter))
-			}
-			wire.Write(w, wire.Status(e.Kind), map[string]any{"errors": []map[string]any{{
-				"message": e.Message, "extensions": map[string]any{"code": e.Code, "type": e.Kind.Type()},
-			}}})
+			graph.WriteError(w, r, s.log, err)
 			return
 		}
 		defer release()

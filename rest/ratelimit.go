@@ -12,7 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"payline/domain"
-	"payline/rest/wire"
+	"payline/internal/httperr"
 )
 
 // limiter decides whether a tenant may make one more request now.
@@ -124,4 +124,4 @@ func (s *Server) rateStatus(ctx context.Context, sc domain.Scope) (domain.RateSt
 }
 
 // retryAfterSeconds is a Retry-After value: whole seconds, rounded up.
-var retryAfterSeconds = wire.RetryAfter
+var retryAfterSeconds = httperr.RetryAfter
