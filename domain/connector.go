@@ -70,3 +70,8 @@ func (NoConnector) Run(context.Context, Job, Account, time.Time, time.Time) (Job
 func (n NoConnector) Fetch(context.Context, FetchRequest) (Fetched, error) {
 	return Fetched{}, n.unavailable()
 }
+
+// NoConnector stands in for a payroll source in development and
+// production modes without --upstream-url: it says so instead of
+// pretending.
+type NoConnector struct{}

@@ -149,3 +149,124 @@ func storedPayouts(ctx context.Context, tx Tx, sc Scope, accountID string) ([]Pa
 
 // BillNavigatorActions are the actions PUT bill_navigator/status takes.
 var BillNavigatorActions = []string{"deactivate"}
+
+// EndUser returns one of the scope's end users. Errors: INVALID_FIELDS,
+// END_USER_NOT_FOUND.
+func (s *AccountService) EndUser(ctx context.Context, sc Scope, id string) (EndUser, error) {
+	accounts, err := EndUserAccounts(ctx, s.tx.Accounts(), sc, id)
+	if err != nil {
+		return EndUser{}, err
+	}
+	u := EndUser{ID: id, Accounts: len(accounts), FirstConnected: accounts[0].CreatedAt}
+	for _, a := range accounts {
+		if a.CreatedAt.Before(u.FirstConnected) {
+			u.FirstConnected = a.CreatedAt
+		}
+	}
+	return u, nil
+}
+
+// EndUsers pages the scope's end users by id.
+func (s *AccountService) EndUsers(ctx context.Context, sc Scope, p PageRequest) (Page[EndUser], error) {
+	return s.tx.Accounts().FindEndUsers(ctx, sc, p)
+}
+
+// EndUsersByID loads end users for a batch read: an id with no account is
+// END_USER_NOT_FOUND in its slot.
+func (s *AccountService) EndUsersByID(ctx context.Context, sc Scope, ids []string) ([]EndUser, []error) {
+	found, err := s.tx.Accounts().EndUsersByID(ctx, sc, ids)
+	if err != nil {
+		return failAll[EndUser](len(ids), err)
+	}
+	return inOrder(ids, found, func(u EndUser) string { return u.ID }, func(id string) error {
+		return Errorf(KindNotFound, CodeEndUserNotFound, "no end user with id %q", id)
+	})
+}
+
+// checkEndUser returns the end user's accounts, or END_USER_NOT_FOUND when
+// this customer has none for that id.
+func (s *AccountService) checkEndUser(ctx context.Context, sc Scope, endUserID string, connectedOnly bool) ([]Account, error) {
+	all, err := EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
+	if err != nil {
+		return nil, err
+	}
+	if connectedOnly {
+		all = slices.DeleteFunc(all, func(a Account) bool { return !a.Connected })
+	}
+	return all, nil
+}
+
+// EarningsStream estimates the end user's payouts, oldest pay date first.
+func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID string) (EarningsStream, error) {
+	accounts, err := s.checkEndUser(ctx, sc, endUserID, true)
+	if err != nil {
+		return EarningsStream{}, err
+	}
+	streams, err := s.estimate(ctx, sc, map[string][]Account{endUserID: accounts})
+	return streams[endUserID], err
+}
+
+// EarningsStreams estimates the payouts of many end users at once, in
+// three statements for any number (one more per end user with more than
+// MaxPageLimit accounts). End users the scope lacks get an empty stream.
+func (s *AccountService) EarningsStreams(ctx context.Context, sc Scope, endUserIDs []string) (map[string]EarningsStream, error) {
+	pages, err := s.tx.Accounts().AccountsOfEndUsers(ctx, sc, endUserIDs, PageRequest{Limit: MaxPageLimit})
+	if err != nil {
+		return nil, err
+	}
+	byUser := map[string][]Account{}
+	for id, page := range pages {
+		all := page.Items
+		if page.Next != nil {
+			if all, err = EndUserAccounts(ctx, s.tx.Accounts(), sc, id); err != nil {
+				return nil, err
+			}
+		}
+		byUser[id] = slices.DeleteFunc(slices.Clone(all), func(a Account) bool { return !a.Connected })
+	}
+	return s.estimate(ctx, sc, byUser)
+}
+
+// estimate computes each end user's stream from the last four paystubs
+// of each of their connected accounts, read in one statement.
+func (s *AccountService) estimate(ctx context.Context, sc Scope, byUser map[string][]Account) (map[string]EarningsStream, error) {
+	var ids []string
+	for _, accounts := range byUser {
+		for _, a := range accounts {
+			ids = append(ids, a.ID)
+		}
+	}
+	stubs, err := s.tx.Data().PaystubsOfAccounts(ctx, sc, ids, "", PageRequest{Limit: payoutPaystubs})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]EarningsStream, len(byUser))
+	for user, accounts := range byUser {
+		out[user] = earningsStream(accounts, stubs)
+	}
+	return out, nil
+}
+
+// SetBillNavigatorStatus records the end user's bill navigator action.
+// Errors: MISSING_FIELDS, INVALID_FIELDS, END_USER_NOT_FOUND.
+func (s *AccountService) SetBillNavigatorStatus(ctx context.Context, sc Scope, endUserID, action, reason string) error {
+	var p Problems
+	if action == "" {
+		p.Missing("action")
+	} else if !slices.Contains(BillNavigatorActions, action) {
+		p.Invalid("action", "must be deactivate, got %q", action)
+	}
+	if len(reason) > 500 {
+		p.Invalid("reason", "must be at most 500 characters")
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
+		return err
+	}
+	if err := s.relay.SetBillNavigatorStatus(ctx, UpstreamEndUser(sc.CustomerID, endUserID), action, reason); err != nil {
+		return err
+	}
+	return s.tx.Records().SetBillNavigatorStatus(ctx, sc, endUserID, action+"d", reason, s.clock.Now())
+}

@@ -9,7 +9,8 @@ import (
 )
 
 // ErrorKind is the broad category of an Error. Each transport maps every
-// kind to exactly one status and error type (rest/wire.Status, Kind.Type).
+// kind to exactly one status and error type (internal/httperr.Status,
+// Kind.Type).
 type ErrorKind int
 
 const (

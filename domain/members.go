@@ -3,7 +3,6 @@ package domain
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -56,75 +55,6 @@ type Member struct {
 	CreatedAt    time.Time
 }
 
-// Session is a signed-in member: an admin API token or a dashboard
-// cookie. Only the SHA-256 of its token is stored. A session acts in the
-// mode of the server it was made on.
-type Session struct {
-	MemberID      string
-	CustomerID    string
-	WorkspaceName string
-	Email         string
-	Role          Role
-	Mode          Mode
-	CreatedAt     time.Time
-	ExpiresAt     time.Time
-}
-
-// Scope is the tenant the session acts for.
-func (s Session) Scope() Scope { return Scope{CustomerID: s.CustomerID, Mode: s.Mode} }
-
-// AuditEntry records one change made to a tenant's credentials, webhooks
-// or customer record, a sign-in, or a verification report built, rendered
-// or downloaded.
-type AuditEntry struct {
-	ID         string
-	CustomerID string
-	// Mode is the changed tenant's mode; empty for a change to the
-	// customer itself (created, a member added), which spans modes.
-	Mode Mode
-	// Actor is who made the change: "member:<email>", "key:<id>" or "cli".
-	Actor string
-	// Address is where the change came from: the caller's IP address, or
-	// "local" for the command line.
-	Address string
-	// Action is what was done: api_key.created, api_key.revoked, ...
-	Action string
-	// Target is the id of what was changed.
-	Target string
-	At     time.Time
-}
-
-// Audit actions.
-const (
-	AuditKeyCreated     = "api_key.created"
-	AuditKeyRevoked     = "api_key.revoked"
-	AuditMemberAdded    = "member.added"
-	AuditMemberRemoved  = "member.removed"
-	AuditPasswordReset  = "member.password_reset"
-	AuditSignedIn       = "member.signed_in"
-	AuditSignedOut      = "member.signed_out"
-	AuditSessionsEnded  = "member.sessions_ended"
-	AuditSignInRefused  = "member.sign_in_refused"
-	AuditSignInThrottle = "member.sign_in_throttled"
-	AuditSignInSlowed   = "member.sign_in_slowed"
-	AuditCustomerAdded  = "customer.created"
-	AuditWebhookCreated = "webhook.created"
-	AuditWebhookUpdated = "webhook.updated"
-	AuditWebhookDeleted = "webhook.deleted"
-	// A verification report built and stored (a new version), rendered
-	// without storing (payline reports render), or a document downloaded
-	// through its signed link (actor "link").
-	AuditReportBuilt      = "report.built"
-	AuditReportRendered   = "report.rendered"
-	AuditDocumentDownload = "document.downloaded"
-)
-
-// NewAudit is an audit entry, from ctx's caller's address.
-func NewAudit(ctx context.Context, sc Scope, actor, action, target string, at time.Time) AuditEntry {
-	return AuditEntry{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, Actor: actor, Address: ClientAddress(ctx),
-		Action: action, Target: target, At: at}
-}
-
 // MemberStore holds members and their sessions.
 type MemberStore interface {
 	// CreateMember returns ErrDuplicate when the e-mail is taken.
@@ -152,13 +82,6 @@ type MemberStore interface {
 	CustomerName(ctx context.Context, customerID string) (string, error)
 }
 
-// AuditStore appends to and reads the audit log.
-type AuditStore interface {
-	AppendAudit(ctx context.Context, e AuditEntry) error
-	// AuditLog lists the scope's entries, newest first.
-	AuditLog(ctx context.Context, s Scope, limit int) ([]AuditEntry, error)
-}
-
 // AdminTx is one transaction over the credential stores.
 type AdminTx interface {
 	CustomerStore() CustomerStore
@@ -166,13 +89,6 @@ type AdminTx interface {
 	Keys() APIKeyStore
 	Audit() AuditStore
 }
-
-// SessionTTL is how long an admin API token lasts; DashboardSessionTTL how
-// long a dashboard sign-in does.
-const (
-	SessionTTL          = time.Hour
-	DashboardSessionTTL = 8 * time.Hour
-)
 
 // MemberService adds members and signs them in and out.
 type MemberService struct {
@@ -272,241 +188,10 @@ func newPassword() string {
 	return strings.ToLower(hex.EncodeToString(b))
 }
 
-// SignIn checks an e-mail and password and starts a session of ttl in the
-// server's mode, returning its token (shown once). Every refusal is the
-// same INVALID_CREDENTIALS whichever part was wrong, and takes the same
-// bcrypt time. The throttle, counted on every instance alike, refuses
-// with RATE_LIMIT_EXCEEDED an address past SignInPairRule's failures for
-// the e-mail or SignInAddressRule's for any, and makes an attempt for an
-// e-mail that failed lately wait SignInEmailBackoff's delay first, from
-// whichever address: it refuses no one for failures made elsewhere. The
-// session and its audit entry commit together, and a refusal is answered
-// only once its audit entries are written: when either cannot be written
-// the sign-in fails with that error.
-func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr string, mode Mode, ttl time.Duration) (Session, string, error) {
-	email = strings.ToLower(strings.TrimSpace(email))
-	var p Problems
-	if email == "" {
-		p.Missing("username")
-	}
-	if password == "" {
-		p.Missing("password")
-	}
-	if err := p.Err(); err != nil {
-		return Session{}, "", err
-	}
-	now := s.clock.Now()
-	attempt, err := standing(ctx, s.throttle, email, clientAddr)
-	if err != nil {
-		return Session{}, "", fmt.Errorf("sign-in throttle: %w", err)
-	}
-	if wait := attempt.refusedFor(now); wait > 0 {
-		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
-			Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", wait.Round(time.Second))}
-	}
-	if err := s.slow(ctx, attempt.delay(now)); err != nil {
-		return Session{}, "", err
-	}
-	// From here to the failure's count, one sign-in of the address at a
-	// time on this instance, with the throttle read again: otherwise
-	// guesses sent in parallel would all pass the check before any was
-	// counted, and the five guesses would be as many as the sender likes.
-	unlock := s.guessing.lock(attempt.addr)
-	defer unlock()
-	now = s.clock.Now()
-	if attempt, err = standing(ctx, s.throttle, email, clientAddr); err != nil {
-		return Session{}, "", fmt.Errorf("sign-in throttle: %w", err)
-	}
-	if wait := attempt.refusedFor(now); wait > 0 {
-		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
-			Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", wait.Round(time.Second))}
-	}
-	m, err := s.members.MemberByEmail(ctx, email)
-	if errors.Is(err, ErrNoRows) {
-		// Only the time it takes matters: an unknown e-mail costs what a
-		// wrong password does, so sign-in timing does not tell which.
-		_ = bcrypt.CompareHashAndPassword(s.dummy, []byte(password))
-		return Session{}, "", s.refuse(ctx, now, attempt, nil, mode)
-	}
-	if err != nil {
-		return Session{}, "", err
-	}
-	if bcrypt.CompareHashAndPassword(m.PasswordHash, []byte(password)) != nil {
-		return Session{}, "", s.refuse(ctx, now, attempt, &m, mode)
-	}
-	name, err := s.members.CustomerName(ctx, m.CustomerID)
-	if err != nil {
-		return Session{}, "", err
-	}
-	token := newToken()
-	sess := Session{MemberID: m.ID, CustomerID: m.CustomerID, WorkspaceName: name, Email: m.Email, Role: m.Role, Mode: mode,
-		CreatedAt: now, ExpiresAt: now.Add(ttl)}
-	hash := sha256.Sum256([]byte(token))
-	err = s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
-		if err := tx.Members().CreateSession(ctx, hash[:], sess); err != nil {
-			return fmt.Errorf("store session: %w", err)
-		}
-		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sess.Scope(), "member:"+m.Email, AuditSignedIn, m.ID, now))
-	})
-	if err != nil {
-		return Session{}, "", err
-	}
-	return sess, token, nil
-}
-
-func newToken() string {
-	b := make([]byte, 32)
-	// crypto/rand.Read never returns an error (since Go 1.24 it crashes the
-	// program instead), so there is nothing to handle.
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// Authenticate returns the session of a token. Unknown and expired tokens
-// are UNAUTHORIZED (401), saying which.
-func (s *MemberService) Authenticate(ctx context.Context, token string, mode Mode) (Session, error) {
-	if token == "" {
-		return Session{}, Errorf(KindUnauthorized, CodeMissingAdminToken, "missing admin token: sign in with POST /v1/admin/token and send Authorization: Bearer <token>")
-	}
-	hash := sha256.Sum256([]byte(token))
-	sess, err := s.members.SessionByHash(ctx, hash[:])
-	if errors.Is(err, ErrNoRows) {
-		return Session{}, Errorf(KindUnauthorized, CodeInvalidAdminToken, "the admin token is not valid (signed out, or never issued); sign in again")
-	}
-	if err != nil {
-		return Session{}, fmt.Errorf("look up session: %w", err)
-	}
-	if !s.clock.Now().Before(sess.ExpiresAt) {
-		return Session{}, Errorf(KindUnauthorized, CodeExpiredAdminToken, "the admin token expired at %s; sign in again", sess.ExpiresAt.Format(time.RFC3339))
-	}
-	if sess.Mode != mode {
-		return Session{}, Errorf(KindUnauthorized, CodeInvalidAdminToken, "the admin token is for the %s mode; this server serves %s", sess.Mode, mode)
-	}
-	return sess, nil
-}
-
-// SignOut ends the session of a token, whether a dashboard cookie's or
-// an admin API token; an unknown token is already out. The session's end
-// and its audit entry commit together, or neither does.
-func (s *MemberService) SignOut(ctx context.Context, token string) error {
-	hash := sha256.Sum256([]byte(token))
-	now := s.clock.Now()
-	var ended string
-	err := s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
-		sess, err := tx.Members().SessionByHash(ctx, hash[:])
-		if errors.Is(err, ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := tx.Members().DeleteSession(ctx, hash[:]); err != nil {
-			return err
-		}
-		ended = sess.MemberID
-		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSignedOut, sess.MemberID, now))
-	})
-	if err == nil && ended != "" {
-		s.customers.SessionsEnded(ended)
-	}
-	return err
-}
-
 // Members lists the members of the session's workspace by e-mail; every
 // role may (their password hashes never leave the domain).
 func (s *MemberService) Members(ctx context.Context, sess Session) ([]Member, error) {
 	return s.members.MembersOf(ctx, sess.CustomerID)
-}
-
-// EndedSessions is what EndSessions did: whose sessions ended, and how
-// many there were.
-type EndedSessions struct {
-	Member Member
-	Count  int
-}
-
-// EndSessions is an administrator ending every session of a member of
-// its workspace: dashboard cookies and admin API tokens, in every mode,
-// its own included. The member's open GraphQL websockets close at once,
-// on every instance. The end and its audit entry commit together.
-// Errors: ROLE_FORBIDDEN for any role but administrator, MEMBER_NOT_FOUND
-// (also for another workspace's member).
-func (s *MemberService) EndSessions(ctx context.Context, sess Session, memberID string) (EndedSessions, error) {
-	if !sess.Role.CanManageMembers() {
-		return EndedSessions{}, Errorf(KindForbidden, CodeRoleForbidden, "only administrators end members' sessions; your role is %s", sess.Role)
-	}
-	notFound := Errorf(KindNotFound, CodeMemberNotFound, "no member %s in this workspace", memberID)
-	if !ValidID(memberID) {
-		return EndedSessions{}, notFound
-	}
-	now := s.clock.Now()
-	var ended EndedSessions
-	err := s.customers.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
-		m, err := tx.Members().MemberOf(ctx, sess.CustomerID, memberID)
-		if errors.Is(err, ErrNoRows) {
-			return notFound
-		}
-		if err != nil {
-			return err
-		}
-		n, err := tx.Members().DeleteMemberSessions(ctx, m.ID)
-		if err != nil {
-			return err
-		}
-		ended = EndedSessions{Member: m, Count: n}
-		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sess.Scope(), "member:"+sess.Email, AuditSessionsEnded, m.ID, now))
-	})
-	if err != nil {
-		return EndedSessions{}, err
-	}
-	s.customers.SessionsEnded(ended.Member.ID)
-	return ended, nil
-}
-
-// AuditLog lists the session's tenant's audit entries, newest first.
-func (s *MemberService) AuditLog(ctx context.Context, sess Session, limit int) ([]AuditEntry, error) {
-	return s.audit.AuditLog(ctx, sess.Scope(), limit)
-}
-
-type sessionCtxKey struct{}
-
-// WithSession returns ctx carrying a signed-in member's session.
-// Transports set it; services read the tenant and role from it.
-func WithSession(ctx context.Context, s Session) context.Context {
-	return context.WithValue(ctx, sessionCtxKey{}, s)
-}
-
-// SessionFrom returns the session of ctx, if a member signed in.
-func SessionFrom(ctx context.Context) (Session, bool) {
-	s, ok := ctx.Value(sessionCtxKey{}).(Session)
-	return s, ok
-}
-
-// ScopeFrom is the tenant of ctx: the API key's, or the signed-in
-// member's.
-func ScopeFrom(ctx context.Context) Scope {
-	if k, ok := APIKeyFrom(ctx); ok {
-		return k.Scope()
-	}
-	s, _ := SessionFrom(ctx)
-	return s.Scope()
-}
-
-// CheckWrite refuses a change by a member whose role only reads. API
-// secrets may write.
-func CheckWrite(ctx context.Context) error {
-	if s, ok := SessionFrom(ctx); ok && !s.Role.CanWrite() {
-		return Errorf(KindForbidden, CodeRoleForbidden, "your role (%s) can only read; ask an administrator for the developer role", s.Role)
-	}
-	return nil
-}
-
-// SessionCredential is the credential of a member's session token.
-func (s *MemberService) SessionCredential(sess Session, token string) Credential {
-	return Credential{Holder: "member:" + sess.MemberID, ExpiresAt: sess.ExpiresAt, Check: func(ctx context.Context) error {
-		_, err := s.Authenticate(ctx, token, sess.Mode)
-		return err
-	}}
 }
 
 // memberByEmail finds a customer's member by the customer's name and the

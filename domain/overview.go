@@ -1,5 +1,10 @@
 package domain
 
+import (
+	"context"
+	"time"
+)
+
 // Overview is the dashboard's first page: how a tenant's integration is
 // doing over the last days.
 type Overview struct {
@@ -51,3 +56,39 @@ type JobCount struct {
 
 // MaxOverviewDays bounds an overview's window.
 const MaxOverviewDays = 90
+
+// Overview summarises the scope's last days (1 to MaxOverviewDays).
+func (s *AccountService) Overview(ctx context.Context, sc Scope, days int) (Overview, error) {
+	if days < 1 || days > MaxOverviewDays {
+		return Overview{}, Errorf(KindInvalid, CodeInvalidFields, "days must be 1 to %d", MaxOverviewDays)
+	}
+	now := s.clock.Now().UTC()
+	start := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(days - 1))
+	data, err := s.tx.Accounts().Overview(ctx, sc, start)
+	if err != nil {
+		return Overview{}, err
+	}
+	o := Overview{AccountsConnected: data.AccountsConnected, Deliveries: data.Deliveries, Days: make([]JobDay, days)}
+	for i := range o.Days {
+		o.Days[i].Date = start.AddDate(0, 0, i).Format(time.DateOnly)
+	}
+	index := make(map[string]int, days)
+	for i := range o.Days {
+		index[o.Days[i].Date] = i
+	}
+	for _, c := range data.JobCounts {
+		i, ok := index[c.Day]
+		if !ok {
+			continue
+		}
+		switch Outcome(c.Outcome) {
+		case OutcomeSuccess:
+			o.Days[i].Success += c.N
+		case OutcomePending:
+			o.Days[i].Pending += c.N
+		case OutcomeError:
+			o.Days[i].Error += c.N
+		}
+	}
+	return o, nil
+}

@@ -25,7 +25,7 @@ import (
 
 	"payline/domain"
 	"payline/graph/generated"
-	"payline/rest/wire"
+	"payline/internal/httperr"
 )
 
 // Limits of one operation.
@@ -159,14 +159,14 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 			_ = rc.SetWriteDeadline(time.Time{})
 			srv.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), socketCtxKey{}, &socket{})))
 		default:
-			req, err := readRequest(req)
+			read, err := readRequest(req)
 			if err != nil {
-				writeRefusal(w, err)
+				WriteError(w, req, log, err)
 				return
 			}
 			status := new(int)
-			req = req.WithContext(context.WithValue(req.Context(), statusKey{}, status))
-			srv.ServeHTTP(&statusWriter{ResponseWriter: w, status: status}, req)
+			read = read.WithContext(context.WithValue(read.Context(), statusKey{}, status))
+			srv.ServeHTTP(&statusWriter{ResponseWriter: w, status: status}, read)
 		}
 	})
 }
@@ -381,16 +381,22 @@ func requestFieldType(field string) string {
 	return "an object"
 }
 
-// writeRefusal answers an HTTP request refused before gqlgen saw it, in
-// GraphQL's error shape with the code and type in extensions, and REST's
-// status for the error (400, or 408 for a body that came too slowly).
-func writeRefusal(w http.ResponseWriter, err error) {
+// WriteError is the one writer of a GraphQL error response outside an
+// operation, for a request refused before gqlgen saw it (by the REST
+// server's authentication, rate limit and admission, or by this handler's
+// reading of the body): REST's status for the error (400, 401, 429, or 408
+// for a body that came too slowly), the error's retry hint as Retry-After
+// (unless one is set), and the body in GraphQL's error shape as
+// presentError makes it, which also logs a failure the caller cannot fix
+// with its request id.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	e := domain.AsError(err)
+	if e.RetryAfter > 0 && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", httperr.RetryAfter(e.RetryAfter))
+	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(wire.Status(e.Kind))
-	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]any{{
-		"message": e.Message, "extensions": map[string]any{"code": e.Code, "type": e.Kind.Type()},
-	}}})
+	w.WriteHeader(httperr.Status(e.Kind))
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []*gqlerror.Error{presentError(r.Context(), log, err)}})
 }
 
 // presentError is the one mapping from domain errors to GraphQL errors:
@@ -422,7 +428,7 @@ func presentError(ctx context.Context, log *slog.Logger, err error) *gqlerror.Er
 			de = domain.AsError(err)
 		}
 	}
-	wire.Failed(ctx, log, de, err, slog.String("graphql_path", gerr.Path.String()))
+	httperr.Failed(ctx, log, de, err, slog.String("graphql_path", gerr.Path.String()))
 	gerr.Message = de.Message
 	gerr.Extensions = map[string]any{"code": de.Code, "type": de.Kind.Type()}
 	if len(de.Fields) > 0 {

@@ -18,29 +18,6 @@ func Write(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v) // see above: the status is sent, nothing else can be said
 }
 
-// Status is the one table from domain error kinds to HTTP statuses.
-func Status(k domain.ErrorKind) int {
-	switch k {
-	case domain.KindInvalid, domain.KindConflict:
-		// The spec's status table has no 409: a conflicting write is a
-		// request the caller must change.
-		return http.StatusBadRequest
-	case domain.KindNotFound:
-		return http.StatusNotFound
-	case domain.KindUnauthorized:
-		return http.StatusUnauthorized
-	case domain.KindForbidden:
-		return http.StatusForbidden
-	case domain.KindRateLimited:
-		return http.StatusTooManyRequests
-	case domain.KindUnavailable:
-		return http.StatusServiceUnavailable
-	case domain.KindTimeout:
-		return http.StatusRequestTimeout
-	}
-	return http.StatusInternalServerError
-}
-
 // Time renders a timestamp as the spec wants: UTC, microseconds, +00:00.
 type Time = domain.Timestamp
 
