@@ -25,7 +25,7 @@ import (
 
 	"payline/domain"
 	"payline/graph/generated"
-	"payline/internal/httperr"
+	"payline/internal/gqlerr"
 )
 
 // Limits of one operation.
@@ -111,7 +111,7 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 	if log == nil {
 		log = slog.Default()
 	}
-	srv.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error { return presentError(ctx, log, err) })
+	srv.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error { return gqlerr.Present(ctx, log, err) })
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		return domain.AsError(fmt.Errorf("panic: %v", p))
 	})
@@ -123,14 +123,14 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 		op := graphql.GetOperationContext(ctx).Operation
 		release, err := admit(ctx, op)
 		if err != nil {
-			return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{presentError(ctx, log, err)}})
+			return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{gqlerr.Present(ctx, log, err)}})
 		}
 		if op.Operation == ast.Subscription {
 			context.AfterFunc(ctx, release)
 			return next(ctx)
 		}
 		defer release()
-		ctx, cancel := context.WithTimeoutCause(ctx, timeout, operationTimeout{timeout})
+		ctx, cancel := context.WithTimeoutCause(ctx, timeout, gqlerr.OperationTimeout{After: timeout})
 		responses := next(ctx)
 		return func(ctx context.Context) *graphql.Response {
 			defer cancel()
@@ -161,7 +161,7 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 		default:
 			read, err := readRequest(req)
 			if err != nil {
-				WriteError(w, req, log, err)
+				gqlerr.Write(w, req, log, err)
 				return
 			}
 			status := new(int)
@@ -170,12 +170,6 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 		}
 	})
 }
-
-// operationTimeout is the cause of an operation's context ending at its
-// deadline.
-type operationTimeout struct{ after time.Duration }
-
-func (e operationTimeout) Error() string { return "operation timeout after " + e.after.String() }
 
 // admit decides whether an operation may run, before any resolver does.
 // Over HTTP a subscription is refused (it could never answer, and it
@@ -379,60 +373,4 @@ func requestFieldType(field string) string {
 		return "a string"
 	}
 	return "an object"
-}
-
-// WriteError is the one writer of a GraphQL error response outside an
-// operation, for a request refused before gqlgen saw it (by the REST
-// server's authentication, rate limit and admission, or by this handler's
-// reading of the body): REST's status for the error (400, 401, 429, or 408
-// for a body that came too slowly), the error's retry hint as Retry-After
-// (unless one is set), and the body in GraphQL's error shape as
-// presentError makes it, which also logs a failure the caller cannot fix
-// with its request id.
-func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	e := domain.AsError(err)
-	if e.RetryAfter > 0 && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", httperr.RetryAfter(e.RetryAfter))
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(httperr.Status(e.Kind))
-	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []*gqlerror.Error{presentError(r.Context(), log, err)}})
-}
-
-// presentError is the one mapping from domain errors to GraphQL errors:
-// extensions carry the REST error's code and type (and the fields a
-// validation error is about), and errors that are not the domain's never
-// show their text; they are logged with the request id, as REST logs them.
-// An operation cut off by OperationTimeout says so.
-func presentError(ctx context.Context, log *slog.Logger, err error) *gqlerror.Error {
-	gerr := graphql.DefaultErrorPresenter(ctx, err)
-	var de *domain.Error
-	if !errors.As(err, &de) {
-		var existing *gqlerror.Error
-		var timedOut operationTimeout
-		switch {
-		case errors.As(err, &existing) && existing.Message == "introspection disabled":
-			de = domain.Errorf(domain.KindForbidden, domain.CodeIntrospectionDisabled,
-				"introspection is off on this server (--graphql-introspection=false); the schema is at GET /graphql/schema.graphql")
-		case errors.As(err, &existing) && existing.Extensions != nil:
-			return gerr // gqlgen's own validation, parse and limit errors
-		case errors.As(err, &existing) && existing.Err == nil:
-			// A transport's refusal of the request itself, whose text may
-			// quote the body: named, never logged or echoed.
-			de = domain.Errorf(domain.KindInvalid, domain.CodeInvalidJSON,
-				"the request could not be read as a GraphQL request; send {\"query\": ..., \"variables\": {...}}")
-		case errors.As(context.Cause(ctx), &timedOut):
-			de = domain.Errorf(domain.KindUnavailable, domain.CodeOperationTimeout,
-				"the operation ran longer than %s and was stopped; ask for fewer objects or smaller pages", timedOut.after)
-		default:
-			de = domain.AsError(err)
-		}
-	}
-	httperr.Failed(ctx, log, de, err, slog.String("graphql_path", gerr.Path.String()))
-	gerr.Message = de.Message
-	gerr.Extensions = map[string]any{"code": de.Code, "type": de.Kind.Type()}
-	if len(de.Fields) > 0 {
-		gerr.Extensions["fields"] = de.Fields
-	}
-	return gerr
 }

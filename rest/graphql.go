@@ -5,14 +5,14 @@ import (
 	"strings"
 
 	"payline/domain"
-	"payline/graph"
+	"payline/internal/gqlerr"
 )
 
 // graphQL puts the GraphQL handler behind authentication and the rate
 // limit: an API secret, or a dashboard member's session cookie (whose
 // writes must come from this site). Refusals keep the status REST would
 // use but take GraphQL's error shape, with the REST code and type in
-// extensions: graph.WriteError, GraphQL's one error writer, writes them.
+// extensions: gqlerr.Write, GraphQL's one error writer, writes them.
 // The credential goes with the request, so a websocket can check it again
 // for as long as it stays open, and so does the rate limit, which every
 // operation on a websocket counts against.
@@ -61,7 +61,7 @@ func (s *Server) graphQL(h http.Handler) http.Handler {
 			}
 		}
 		if err != nil {
-			graph.WriteError(w, r, s.log, err)
+			gqlerr.Write(w, r, s.log, err)
 			return
 		}
 		defer release()
