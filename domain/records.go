@@ -78,7 +78,15 @@ type DocumentWarning struct {
 // DocumentFraud is the outcome of a document's fraud checks:
 // not_suspected, suspected or unavailable (no checks could run).
 type DocumentFraud struct {
-	Status string `json:"status"`
+	Status  string        `json:"status"`
+	Reasons []FraudReason `json:"reasons,omitempty"`
+}
+
+// FraudReason is one forgery check that failed: a code from
+// docs/documents.md and a message saying what does not add up.
+type FraudReason struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // ParsedDocument is what was read from a document, by its type: a W-2,
@@ -104,10 +112,13 @@ type DepositFormData struct {
 }
 
 // ReadPaystub is what was read from an uploaded paystub: amounts in
-// cents of USD.
+// cents of USD. A field the reader could not find is empty (and named in
+// the document's warnings); lines keep the paystub's order.
 type ReadPaystub struct {
 	DocumentType   string `json:"document_type"`
 	EmployerName   string `json:"employer_name"`
+	EmployerEIN    string `json:"employer_ein,omitempty"`
+	EmployeeName   string `json:"employee_name,omitempty"`
 	PayDate        string `json:"pay_date,omitempty"`
 	PayPeriodStart string `json:"pay_period_start,omitempty"`
 	PayPeriodEnd   string `json:"pay_period_end,omitempty"`
@@ -115,7 +126,14 @@ type ReadPaystub struct {
 	NetPayAmount   *int64 `json:"net_pay_amount,omitempty"`
 	GrossPayYTD    *int64 `json:"gross_pay_ytd,omitempty"`
 	NetPayYTD      *int64 `json:"net_pay_ytd,omitempty"`
-	Currency       string `json:"currency,omitempty"`
+	// TotalTaxes and TotalDeductions are the period's totals as the
+	// paystub prints them (nil when it prints none).
+	TotalTaxes      *int64    `json:"total_taxes,omitempty"`
+	TotalDeductions *int64    `json:"total_deductions,omitempty"`
+	Earnings        []PayLine `json:"earnings,omitempty"`
+	Taxes           []PayLine `json:"taxes,omitempty"`
+	Deductions      []PayLine `json:"deductions,omitempty"`
+	Currency        string    `json:"currency,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler: the parsed data set, or null.

@@ -45,11 +45,36 @@ type UploadFile struct {
 }
 
 // ParsedUpload is what a document parser read from an uploaded file: the
-// document's parsed data (none set when nothing could be read), and
-// whether the figures it read contradict each other.
+// document's parsed data (none set when nothing could be read), warnings
+// naming what could not be read and why, and the facts about the file
+// itself that the forgery checks read.
 type ParsedUpload struct {
-	Data         ParsedDocument
+	Data     ParsedDocument
+	Warnings []DocumentWarning
+	File     FileFacts
+	// Inconsistent: the figures read contradict each other.
+	// Deprecated: the domain's forgery checks (CheckPaystub) replace it.
 	Inconsistent bool
+}
+
+// FileFacts are what a parser learnt about an uploaded file beside its
+// figures: its metadata (PDF Info), the fonts its text is drawn in and
+// the programs that made it, and whether its text came from OCR.
+type FileFacts struct {
+	Producer string
+	Creator  string
+	Created  time.Time // zero when the file does not say
+	Modified time.Time // zero when the file does not say
+	// Fonts are the base font names the text is drawn in, each once, in
+	// order of first use (PDFs only).
+	Fonts []string
+	// Producers are every producer or creator string the file carries
+	// (its Info dictionary, its XMP, incremental updates), each once.
+	Producers []string
+	// Revisions counts the file's incremental updates (PDF: one per %%EOF
+	// after the first).
+	Revisions int
+	OCR       bool
 }
 
 // Read says whether anything was read.
