@@ -293,7 +293,7 @@ func jobNamed(t *testing.T, jobs []domain.Job, name domain.JobType) domain.Job {
 
 // bothDialects runs fn on SQLite and PostgreSQL, each with its own world.
 func bothDialects(t *testing.T, mode domain.Mode, fn func(t *testing.T, w *world)) {
-	for _, d := range []storage.Dialect{storage.SQLite, storage.Postgres} {
+	for _, d := range storagetest.DialectList() {
 		t.Run(string(d), func(t *testing.T) { fn(t, newWorld(t, d, mode)) })
 	}
 }

@@ -102,7 +102,7 @@ func FuzzWebhookBody(f *testing.F) {
 func FuzzStringFields(f *testing.F) {
 	p := switchPlatform(f)
 	var fixtures []*fixture
-	for _, d := range []storage.Dialect{storage.SQLite, storage.Postgres} {
+	for _, d := range storagetest.DialectList() {
 		fx := newFixture(f, storagetest.Open(f, d, storagetest.Seeded))
 		fx.skipSpec = true
 		fixtures = append(fixtures, fx)

@@ -47,10 +47,10 @@ func env(kv ...string) func(string) string {
 }
 
 func eachDatabase(t *testing.T, fn func(t *testing.T, url string)) {
-	for _, name := range []string{"sqlite", "postgres"} {
-		t.Run(name, func(t *testing.T) {
+	for _, d := range storagetest.DialectList() {
+		t.Run(string(d), func(t *testing.T) {
 			var url string
-			if name == "sqlite" {
+			if d == storage.SQLite {
 				url = "sqlite:" + filepath.Join(t.TempDir(), "payline.db")
 			} else {
 				url = storagetest.NewURL(t, storage.Postgres, storagetest.Empty)

@@ -70,10 +70,37 @@ func Main(m *testing.M) int {
 	return code
 }
 
-// Dialects runs fn as a subtest per dialect, each with a fresh database.
+// EnvDialects narrows the dialects Dialects runs: "sqlite", "postgres" or
+// both, comma-separated (the default). CI runs a package's SQLite half and
+// its PostgreSQL half in different stages (one under the race detector),
+// so each test still runs on both databases, once each.
+const EnvDialects = "PAYLINE_TEST_DIALECTS"
+
+// DialectList is the dialects tests run on: both, unless EnvDialects
+// names one. A value naming neither panics: a typo must not pass by
+// running nothing.
+func DialectList() []storage.Dialect {
+	v := os.Getenv(EnvDialects)
+	if v == "" {
+		return []storage.Dialect{storage.SQLite, storage.Postgres}
+	}
+	var out []storage.Dialect
+	for _, name := range strings.Split(v, ",") {
+		switch d := storage.Dialect(strings.TrimSpace(name)); d {
+		case storage.SQLite, storage.Postgres:
+			out = append(out, d)
+		default:
+			panic(fmt.Sprintf("%s=%q: each comma-separated name must be %s or %s", EnvDialects, v, storage.SQLite, storage.Postgres))
+		}
+	}
+	return out
+}
+
+// Dialects runs fn as a subtest per dialect of DialectList, each with a
+// fresh database.
 func Dialects(t *testing.T, v Variant, fn func(t *testing.T, db *storage.DB)) {
 	t.Helper()
-	for _, d := range []storage.Dialect{storage.SQLite, storage.Postgres} {
+	for _, d := range DialectList() {
 		t.Run(string(d), func(t *testing.T) {
 			fn(t, Open(t, d, v))
 		})
