@@ -470,10 +470,13 @@ func (d *pdfDoc) note(s string) {
 
 func money(cents int64) string { return domain.USD(cents).Formatted() }
 
-// day writes a date as "Mar 4, 2025"; no date as a dash, and one that
-// does not parse as "unknown" (a dash would read as none: an employment
-// with a garbled end date has still ended).
-func day(s string) string {
+// day writes a date as "Mar 4, 2025" (see dateAs).
+func day(s string) string { return dateAs(s, "Jan 2, 2006") }
+
+// dateAs writes a YYYY-MM-DD date in a time layout; no date as a dash,
+// and one that does not parse as "unknown" (a dash would read as none: an
+// employment with a garbled end date has still ended).
+func dateAs(s, layout string) string {
 	t, err := time.Parse(time.DateOnly, s)
 	switch {
 	case s == "":
@@ -481,7 +484,7 @@ func day(s string) string {
 	case err != nil:
 		return "unknown"
 	}
-	return t.Format("Jan 2, 2006")
+	return t.Format(layout)
 }
 
 func orDash(s string) string {

@@ -11,18 +11,8 @@ import (
 
 func stamp(t time.Time) string { return t.UTC().Format("Jan 2, 2006 15:04 UTC") }
 
-// shortDay writes a date as "Mar 4"; no date as a dash, one that does not
-// parse as "unknown".
-func shortDay(s string) string {
-	t, err := time.Parse(time.DateOnly, s)
-	switch {
-	case s == "":
-		return "—"
-	case err != nil:
-		return "unknown"
-	}
-	return t.Format("Jan 2")
-}
+// shortDay writes a date as "Mar 4" (see dateAs).
+func shortDay(s string) string { return dateAs(s, "Jan 2") }
 
 // titleCase capitalises words of an enum value: bi-weekly is Bi-weekly.
 func titleCase(s string) string {

@@ -10,19 +10,17 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"payline/connectors/protocol"
 	"payline/connectors/protocol/conformance"
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/internal/jsontest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/wire, the fuzz seeds recorded from the sandbox served over the protocol")
@@ -126,17 +124,17 @@ func decodeAsClient(t *testing.T, k string, code int, body []byte) {
 func roundTrips(t *testing.T, k string, body []byte) {
 	switch k {
 	case "capabilities":
-		roundTrip[protocol.Capabilities](t, body)
+		jsontest.RoundTrip[protocol.Capabilities](t, body)
 	case "login":
-		roundTrip[protocol.LoginResponse](t, body)
+		jsontest.RoundTrip[protocol.LoginResponse](t, body)
 	case "match":
-		roundTrip[protocol.MatchResponse](t, body)
+		jsontest.RoundTrip[protocol.MatchResponse](t, body)
 	case "run":
-		roundTrip[protocol.RunResponse](t, body)
+		jsontest.RoundTrip[protocol.RunResponse](t, body)
 	default:
-		roundTrip[protocol.FetchResponse](t, body)
+		jsontest.RoundTrip[protocol.FetchResponse](t, body)
 	}
-	roundTrip[protocol.ErrorBody](t, body)
+	jsontest.RoundTrip[protocol.ErrorBody](t, body)
 }
 
 // productsRoundTrip checks that the products the client read encode (as
@@ -151,59 +149,23 @@ func productsRoundTrip(t *testing.T, f domain.Fetched) {
 		return out
 	}
 	if f.Identity != nil {
-		roundTrip[domain.Identity](t, again(f.Identity))
+		jsontest.RoundTrip[domain.Identity](t, again(f.Identity))
 	}
 	if f.Employment != nil {
-		roundTrip[domain.Employment](t, again(f.Employment))
+		jsontest.RoundTrip[domain.Employment](t, again(f.Employment))
 	}
 	if f.Income != nil {
-		roundTrip[domain.Income](t, again(f.Income))
+		jsontest.RoundTrip[domain.Income](t, again(f.Income))
 	}
-	roundTrip[[]domain.DepositAllocation](t, again(f.Allocations))
-	roundTrip[[]domain.Paystub](t, again(f.Paystubs))
+	jsontest.RoundTrip[[]domain.DepositAllocation](t, again(f.Allocations))
+	jsontest.RoundTrip[[]domain.Paystub](t, again(f.Paystubs))
 	for _, w := range f.W2s {
-		roundTrip[domain.W2](t, again(w.W2))
+		jsontest.RoundTrip[domain.W2](t, again(w.W2))
 	}
 	for _, s := range f.Shifts {
-		roundTrip[domain.Shift](t, again(s.Shift))
+		jsontest.RoundTrip[domain.Shift](t, again(s.Shift))
 	}
 }
-
-func roundTrip[T any](t *testing.T, body []byte) {
-	var first T
-	if json.Unmarshal(body, &first) != nil {
-		return // not this type: the client said so
-	}
-	again, err := json.Marshal(first)
-	if err != nil {
-		t.Fatalf("%T decoded from %q does not encode: %v", first, body, err)
-	}
-	var second T
-	if err := json.Unmarshal(again, &second); err != nil {
-		t.Fatalf("%T encoded as %s does not decode: %v", first, again, err)
-	}
-	if d := cmp.Diff(first, second, sameJSON, sameInstant, cmp.Exporter(func(reflect.Type) bool { return true })); d != "" {
-		t.Fatalf("%T from %q changed when encoded as %s and decoded again (-first +again):\n%s", first, body, again, d)
-	}
-}
-
-var (
-	// sameJSON compares raw JSON (a page's data) by what it says, not by
-	// its spacing or escapes, which encoding changes.
-	sameJSON = cmp.Comparer(func(a, b json.RawMessage) bool {
-		var x, y any
-		dx, dy := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
-		dx.UseNumber()
-		dy.UseNumber()
-		if dx.Decode(&x) != nil || dy.Decode(&y) != nil {
-			return bytes.Equal(a, b)
-		}
-		return cmp.Equal(x, y)
-	})
-	// sameInstant compares times as instants: a decoded offset is a new
-	// location each time.
-	sameInstant = cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
-)
 
 // parseSeedName reads KIND.STATUS.N.json.
 func parseSeedName(name string) (kind string, status int, ok bool) {

@@ -15,9 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"payline/domain"
+	"payline/internal/jsontest"
 )
 
 // responseSeeds holds FuzzUpstreamDecode's seeds: what a real Payline
@@ -179,68 +178,32 @@ type envelope struct {
 // body (the envelope's data) encodes and decodes to the same value.
 func upstreamRoundTrips(t *testing.T, k string, body []byte) {
 	var env envelope
-	roundTrip[envelope](t, body)
+	jsontest.RoundTrip[envelope](t, body)
 	if json.Unmarshal(body, &env) != nil {
 		return
 	}
 	data := env.Data
 	switch k {
 	case "platforms":
-		roundTrip[[]platformJSON](t, data)
+		jsontest.RoundTrip[[]platformJSON](t, data)
 	case "platform":
-		roundTrip[platformJSON](t, data)
+		jsontest.RoundTrip[platformJSON](t, data)
 	case "employers":
-		roundTrip[[]employerJSON](t, data)
+		jsontest.RoundTrip[[]employerJSON](t, data)
 	case "employer":
-		roundTrip[employerJSON](t, data)
+		jsontest.RoundTrip[employerJSON](t, data)
 	case "accounts":
-		roundTrip[[]accountJSON](t, data)
+		jsontest.RoundTrip[[]accountJSON](t, data)
 	case "account":
-		roundTrip[accountJSON](t, data)
+		jsontest.RoundTrip[accountJSON](t, data)
 	case "jobs":
-		roundTrip[[]jobJSON](t, data)
+		jsontest.RoundTrip[[]jobJSON](t, data)
 	case "webhooks":
-		roundTrip[[]webhookJSON](t, data)
+		jsontest.RoundTrip[[]webhookJSON](t, data)
 	case "webhook":
-		roundTrip[domain.UpstreamEvent](t, body)
+		jsontest.RoundTrip[domain.UpstreamEvent](t, body)
 	}
 }
-
-func roundTrip[T any](t *testing.T, raw []byte) {
-	var first T
-	if json.Unmarshal(raw, &first) != nil {
-		return // not this shape: the client said so
-	}
-	again, err := json.Marshal(first)
-	if err != nil {
-		t.Fatalf("%T decoded from %q does not encode: %v", first, raw, err)
-	}
-	var second T
-	if err := json.Unmarshal(again, &second); err != nil {
-		t.Fatalf("%T encoded as %s does not decode: %v", first, again, err)
-	}
-	if d := cmp.Diff(first, second, sameJSON, sameInstant, cmp.AllowUnexported()); d != "" {
-		t.Fatalf("%T from %q changed when encoded as %s and decoded again (-first +again):\n%s", first, raw, again, d)
-	}
-}
-
-var (
-	// sameJSON compares raw JSON by what it says, not by its spacing or
-	// escapes, which encoding changes.
-	sameJSON = cmp.Comparer(func(a, b json.RawMessage) bool {
-		var x, y any
-		dx, dy := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
-		dx.UseNumber()
-		dy.UseNumber()
-		if dx.Decode(&x) != nil || dy.Decode(&y) != nil {
-			return bytes.Equal(a, b)
-		}
-		return cmp.Equal(x, y)
-	})
-	// sameInstant compares times as instants: a decoded offset is a new
-	// location each time.
-	sameInstant = cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
-)
 
 // parseResponseName reads KIND.STATUS.N.json.
 func parseResponseName(name string) (kind string, status int, ok bool) {
