@@ -216,9 +216,9 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		"skip_intro_screen": t.SkipIntroScreen, "platform_matching": t.PlatformMatching != nil,
 		"on_demand_update": t.AccountID != "", "privacy_url": h.privacyURL, "redirect_url": t.RedirectURL,
 		"bill_job": billJob(t),
-		// A user who cannot log in may upload documents instead, when the
-		// token names the end user they would belong to.
-		"uploads": t.EndUserID != "" && t.AccountID == "" && billJob(t) == "",
+		// A user who cannot log in may upload documents instead: the
+		// domain's rule, which UploadDocuments enforces too.
+		"uploads": sess.UploadsOffered(),
 		// The consent screen's text version, which the login sends back
 		// so Link records what the end user agreed to.
 		"consent_text_version": domain.ConsentTextVersion,
@@ -290,15 +290,7 @@ func (h *Handler) search(r *http.Request, token string) (any, error) {
 
 // billJob is the bill change a token asks for ("" for none): a switch
 // when it asks for both.
-func billJob(t domain.LinkToken) domain.JobType {
-	jobs := t.Jobs()
-	for _, j := range []domain.JobType{domain.JobBillSwitch, domain.JobBillCancellation} {
-		if slices.Contains(jobs, j) {
-			return j
-		}
-	}
-	return ""
-}
+func billJob(t domain.LinkToken) domain.JobType { return t.BillJob() }
 
 // merchants lists the merchants that can make the token's bill change,
 // with the categories that have any, for Link's category chips; with
