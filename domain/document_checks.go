@@ -40,9 +40,11 @@ const (
 	// weeklyToleranceDays and scheduleToleranceDays are how far a pay date
 	// may move from its schedule: a pay day on a weekend or bank holiday
 	// is paid on the business day before, at most three days earlier (a
-	// Monday holiday after a weekend). A weekly schedule gets two: with
-	// three, every date would be within reach of some week's pay day.
-	weeklyToleranceDays   = 2
+	// Monday holiday after a weekend). A weekly schedule gets one: with
+	// two, most dates would be within reach of some week's pay day; a
+	// weekly pay day is a weekday (a Friday, mostly) that a holiday moves
+	// to the day before.
+	weeklyToleranceDays   = 1
 	scheduleToleranceDays = 3
 	// editedAfter is how long after its creation a file may be modified:
 	// a generator writes a file in one pass; an hour leaves room for

@@ -85,30 +85,73 @@ func deref(p *int64) int64 {
 
 // checkCumulative: within a year, each stub's year to date is the one
 // before's plus at least its own period (more when stubs in between were
-// not uploaded). Both stubs of a pair that does not add up are marked
-// (when new): which of the two was altered cannot be told.
+// not uploaded). Of a pair that fails, the stub blamed is the one whose
+// removal heals the series (its neighbours then add up) unless its other
+// neighbour confirms it (their year to date rises by exactly its period):
+// an altered stub in the middle, or at either end, is blamed alone; of
+// two stubs alone, or when nothing tells them apart, both are.
 func checkCumulative(group []SeriesStub, mark markFunc) {
+	heals := func(j, other int) bool {
+		if other >= 0 && other < len(group) && exactlyFollows(group, min(j, other), max(j, other)) {
+			return false
+		}
+		return j == 0 || j == len(group)-1 || len(cumulativeProblems(group[j-1], group[j+1])) == 0
+	}
 	for i := 1; i < len(group); i++ {
-		prev, cur := group[i-1], group[i]
-		if prev.Stub.PayDate[:4] != cur.Stub.PayDate[:4] || prev.Stub.PayDate == cur.Stub.PayDate {
+		msgs := cumulativeProblems(group[i-1], group[i])
+		if len(msgs) == 0 {
 			continue
 		}
-		for _, c := range []struct {
-			what               string
-			period, ytd, prevY *int64
-		}{{"gross pay", cur.Stub.GrossPayAmount, cur.Stub.GrossPayYTD, prev.Stub.GrossPayYTD},
-			{"net pay", cur.Stub.NetPayAmount, cur.Stub.NetPayYTD, prev.Stub.NetPayYTD}} {
-			if c.period == nil || c.ytd == nil || c.prevY == nil {
-				continue
-			}
-			if rise := *c.ytd - *c.prevY; rise < *c.period-arithmeticTolerance {
-				for _, s := range []SeriesStub{prev, cur} {
-					mark(s, FraudYTDNotCumulative, "the year-to-date %s goes from %s on %s to %s on %s, a rise of %s, less than that period's %s of %s",
-						c.what, dollars(*c.prevY), prev.Stub.PayDate, dollars(*c.ytd), cur.Stub.PayDate, dollars(rise), c.what, dollars(*c.period))
-				}
+		blamed := []int{}
+		if heals(i-1, i-2) {
+			blamed = append(blamed, i-1)
+		}
+		if heals(i, i+1) {
+			blamed = append(blamed, i)
+		}
+		if len(blamed) == 0 {
+			blamed = []int{i - 1, i}
+		}
+		for _, j := range blamed {
+			for _, m := range msgs {
+				mark(group[j], FraudYTDNotCumulative, "%s", m)
 			}
 		}
 	}
+}
+
+// exactlyFollows reports whether stub b's gross year to date is stub a's
+// plus b's gross pay, to the cent: consecutive stubs that confirm each
+// other.
+func exactlyFollows(group []SeriesStub, a, b int) bool {
+	p, q := group[a].Stub, group[b].Stub
+	if p.GrossPayYTD == nil || q.GrossPayYTD == nil || q.GrossPayAmount == nil || p.PayDate[:4] != q.PayDate[:4] {
+		return false
+	}
+	return !offBy(*q.GrossPayYTD-*p.GrossPayYTD, *q.GrossPayAmount)
+}
+
+// cumulativeProblems says how cur's year to date fails to follow prev's;
+// none when they add up or are not comparable (other years, one date).
+func cumulativeProblems(prev, cur SeriesStub) []string {
+	if prev.Stub.PayDate[:4] != cur.Stub.PayDate[:4] || prev.Stub.PayDate == cur.Stub.PayDate {
+		return nil
+	}
+	var out []string
+	for _, c := range []struct {
+		what               string
+		period, ytd, prevY *int64
+	}{{"gross pay", cur.Stub.GrossPayAmount, cur.Stub.GrossPayYTD, prev.Stub.GrossPayYTD},
+		{"net pay", cur.Stub.NetPayAmount, cur.Stub.NetPayYTD, prev.Stub.NetPayYTD}} {
+		if c.period == nil || c.ytd == nil || c.prevY == nil {
+			continue
+		}
+		if rise := *c.ytd - *c.prevY; rise < *c.period-arithmeticTolerance {
+			out = append(out, fmt.Sprintf("the year-to-date %s goes from %s on %s to %s on %s, a rise of %s, less than that period's %s of %s",
+				c.what, dollars(*c.prevY), prev.Stub.PayDate, dollars(*c.ytd), cur.Stub.PayDate, dollars(rise), c.what, dollars(*c.period)))
+		}
+	}
+	return out
 }
 
 // checkReuse: two stubs with the same gross, net and year-to-date figures
@@ -211,13 +254,14 @@ func statedFrequency(group []SeriesStub) string {
 			return ""
 		}
 		var this string
+		lastDay := end.AddDate(0, 0, 1).Day() == 1
 		switch days := int(end.Sub(start).Hours()/24) + 1; {
 		case days >= 6 && days <= 8:
 			this = FrequencyWeekly
-		case days >= 13 && days <= 14 && start.Day() != 1 && start.Day() != 16:
-			this = FrequencyBiweekly
-		case days >= 13 && days <= 16:
+		case (start.Day() == 1 && end.Day() == 15) || (start.Day() == 16 && lastDay):
 			this = FrequencySemimonthly
+		case days >= 13 && days <= 15:
+			this = FrequencyBiweekly
 		case days >= 28 && days <= 31:
 			this = FrequencyMonthly
 		default:
