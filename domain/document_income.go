@@ -102,6 +102,7 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 		e := DocumentEmployment{}
 		for _, s := range group {
 			stub, _ := s.Stub.Paystub(s.DocumentID)
+			stub.CreatedAt = uploaded[s.DocumentID]
 			e.Paystubs = append(e.Paystubs, stub)
 			e.DocumentIDs = append(e.DocumentIDs, s.DocumentID)
 			e.EmployerName = cmp.Or(s.Stub.EmployerName, e.EmployerName) // the latest stub's name

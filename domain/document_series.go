@@ -156,8 +156,19 @@ func cumulativeProblems(prev, cur SeriesStub) []string {
 
 // checkReuse: two stubs with the same gross, net and year-to-date figures
 // and different pay dates. Amounts repeat for a salaried employee, but
-// the year to date cannot: only a copied stub has another's.
+// the year to date cannot: only a copied stub has another's. Of the two,
+// the one whose year to date follows its neighbour's exactly (by its own
+// period) is the original and is not marked; when neither or both do,
+// both are.
 func checkReuse(stubs []SeriesStub, mark markFunc) {
+	confirmed := map[string]bool{}
+	for _, g := range ByEmployer(stubs) {
+		for i := 1; i < len(g); i++ {
+			if exactlyFollows(g, i-1, i) {
+				confirmed[g[i-1].DocumentID], confirmed[g[i].DocumentID] = true, true
+			}
+		}
+	}
 	same := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	for i, a := range stubs {
 		for _, b := range stubs[i+1:] {
@@ -165,9 +176,18 @@ func checkReuse(stubs []SeriesStub, mark markFunc) {
 			if p.GrossPayAmount == nil || p.NetPayAmount == nil || (p.GrossPayYTD == nil && p.NetPayYTD == nil) || p.PayDate == q.PayDate {
 				continue
 			}
-			if same(p.GrossPayAmount, q.GrossPayAmount) && same(p.NetPayAmount, q.NetPayAmount) && same(p.GrossPayYTD, q.GrossPayYTD) && same(p.NetPayYTD, q.NetPayYTD) {
-				msg := "the gross pay %s, net pay %s and year-to-date figures of the paystub dated %s are those of the paystub dated %s (document %s)"
+			if !same(p.GrossPayAmount, q.GrossPayAmount) || !same(p.NetPayAmount, q.NetPayAmount) || !same(p.GrossPayYTD, q.GrossPayYTD) || !same(p.NetPayYTD, q.NetPayYTD) {
+				continue
+			}
+			msg := "the gross pay %s, net pay %s and year-to-date figures of the paystub dated %s are those of the paystub dated %s (document %s)"
+			markA, markB := true, true
+			if confirmed[a.DocumentID] != confirmed[b.DocumentID] {
+				markA, markB = !confirmed[a.DocumentID], !confirmed[b.DocumentID]
+			}
+			if markA {
 				mark(a, FraudFiguresReused, msg, dollars(*p.GrossPayAmount), dollars(*p.NetPayAmount), p.PayDate, q.PayDate, b.DocumentID)
+			}
+			if markB {
 				mark(b, FraudFiguresReused, msg, dollars(*q.GrossPayAmount), dollars(*q.NetPayAmount), q.PayDate, p.PayDate, a.DocumentID)
 			}
 		}

@@ -275,7 +275,7 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 		y := payYear(p.PayDate.String())
 		a := byYear[y]
 		if a == nil {
-			a = &domain.AnnualIncome{Year: y}
+			a = &domain.AnnualIncome{Year: y, EarningsYTDs: []domain.EarningsTotal{}}
 			byYear[y], earnings[y] = a, map[string]int64{}
 			first[y], last[y] = p, p
 		}
