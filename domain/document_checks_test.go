@@ -59,7 +59,9 @@ func TestCheckDocument(t *testing.T) {
 		{"clean, modified within the hour by its generator", func(_ *domain.ReadPaystub, f *domain.FileFacts, _ *domain.EmployerFacts) {
 			f.Modified = made.Add(30 * time.Minute)
 		}, nil, ""},
-		{"net pay raised", func(p *domain.ReadPaystub, _ *domain.FileFacts, _ *domain.EmployerFacts) { *p.NetPayAmount, *p.NetPayYTD = 180000, 180000 },
+		{"net pay raised", func(p *domain.ReadPaystub, _ *domain.FileFacts, _ *domain.EmployerFacts) {
+			*p.NetPayAmount, *p.NetPayYTD = 180000, 180000
+		},
 			[]string{domain.FraudArithmeticMismatch}, "less taxes $300.00 and deductions $100.00 is $1,600.00, but the net pay printed is $1,800.00"},
 		{"gross raised, lines left", func(p *domain.ReadPaystub, _ *domain.FileFacts, _ *domain.EmployerFacts) {
 			*p.GrossPayAmount, *p.NetPayAmount, *p.GrossPayYTD, *p.NetPayYTD = 300000, 260000, 300000, 260000
@@ -74,7 +76,9 @@ func TestCheckDocument(t *testing.T) {
 		{"name of a known employer with another EIN", func(p *domain.ReadPaystub, _ *domain.FileFacts, e *domain.EmployerFacts) {
 			p.EmployerEIN, e.ByEIN = "55-5555555", nil
 		}, []string{domain.FraudEmployerUnknown}, "whose EIN in the employer directory is 123456789"},
-		{"EIN never issued", func(p *domain.ReadPaystub, _ *domain.FileFacts, e *domain.EmployerFacts) { p.EmployerEIN, e.ByEIN, e.ByName = "07-1234567", nil, nil },
+		{"EIN never issued", func(p *domain.ReadPaystub, _ *domain.FileFacts, e *domain.EmployerFacts) {
+			p.EmployerEIN, e.ByEIN, e.ByName = "07-1234567", nil, nil
+		},
 			[]string{domain.FraudEmployerUnknown}, "prefix the IRS does not issue"},
 		{"font family embedded twice", func(_ *domain.ReadPaystub, f *domain.FileFacts, _ *domain.EmployerFacts) {
 			f.Fonts = []string{"ABCDEF+Helvetica", "ABCDEF+Helvetica-Bold", "GHIJKL+Helvetica"}
