@@ -47,9 +47,11 @@ func documentStubs(t *testing.T) ([]domain.Paystub, domain.Paystub, []uploadFile
 // are in parsed_data to the cent, the forged one is suspected with the
 // reason FIGURES_REUSED, every document has its documents.parsed event,
 // and the VOIE is built from the four valid ones, as an employment whose
-// source is those documents, naming the forged one as left out.
+// source is those documents, naming the forged one as left out. Once the
+// end user also connects a payroll account, the VOIE mixes both sources.
 func TestDocumentsToVOIE(t *testing.T) {
 	stubs, forged, files := documentStubs(t)
+	payroll := switchPlatform(t)
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		f := newFixture(t, db)
 		f.get("/v1/end_users/doc-only/verification_reports/voie").wantError(t, 404, "RECORD_NOT_FOUND", domain.CodeEndUserNotFound)
@@ -155,6 +157,19 @@ func TestDocumentsToVOIE(t *testing.T) {
 		excluded := voie["excluded_documents"].([]any)
 		if len(excluded) != 1 || excluded[0].(map[string]any)["document_id"] != byName["stub-5.pdf"]["id"] || excluded[0].(map[string]any)["reason"] != "suspected" {
 			t.Errorf("excluded_documents %v, want the forged stub", excluded)
+		}
+
+		// Both sources: the payroll account's employment beside the
+		// documents', each saying where it came from.
+		account := f.connectAs("doc-only", payroll, sandbox.UserGood, reportJobs...)
+		mixed := f.get("/v1/end_users/doc-only/verification_reports/voie").data(t)
+		sources := map[string]string{}
+		for _, e := range mixed["employments"].([]any) {
+			e := e.(map[string]any)
+			sources[e["source"].(map[string]any)["type"].(string)] = e["account_id"].(string)
+		}
+		if len(sources) != 2 || sources["payroll"] != account || sources["documents"] != "" {
+			t.Errorf("mixed sources %v, want payroll (account %s) and documents", sources, account)
 		}
 	})
 }
