@@ -47,6 +47,9 @@ type DocumentEmployment struct {
 	EmployerEIN  string // "" when no stub printed one
 	DocumentIDs  []string
 	Paystubs     []Paystub
+	// PayFrequency is what the stubs' pay periods say (weekly, biweekly,
+	// semimonthly, monthly) when they all agree, "" otherwise.
+	PayFrequency string
 	// UploadedAt is when the latest of its documents was uploaded: the
 	// employment's "data as of".
 	UploadedAt time.Time
@@ -112,6 +115,7 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 			}
 		}
 		slices.Sort(e.DocumentIDs)
+		e.PayFrequency = statedFrequency(group)
 		out = append(out, e)
 	}
 	slices.SortStableFunc(out, func(a, b DocumentEmployment) int {

@@ -241,11 +241,17 @@ func income(s Source, at func(string) string, c *domain.ReportCompleteness) *dom
 			}
 		}
 	}
-	if s.Income != nil {
+	switch {
+	case s.Income == nil:
+		c.Missing = append(c.Missing, at("income.pay_frequency"), at("income.compensation_unit"), at("income.compensation_amount"))
+	case s.Income.CompensationUnit == "":
+		// Uploaded paystubs: their periods say how often, nothing the rate.
+		in.PayFrequency, in.Currency = s.Income.PayFrequency, s.Income.Currency
+		c.Missing = append(c.Missing, at("income.compensation_unit"), at("income.compensation_amount"))
+		c.Derived = append(c.Derived, at("income.pay_frequency"))
+	default:
 		in.PayFrequency, in.CompensationUnit = s.Income.PayFrequency, s.Income.CompensationUnit
 		in.CompensationAmount, in.Currency = s.Income.CompensationAmount.Amount, s.Income.Currency
-	} else {
-		c.Missing = append(c.Missing, at("income.pay_frequency"), at("income.compensation_unit"), at("income.compensation_amount"))
 	}
 	if len(s.Paystubs) == 0 {
 		c.Missing = append(c.Missing, at("income.annual_incomes"), at("income.paystubs"))

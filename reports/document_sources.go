@@ -57,6 +57,10 @@ func documentSources(docs []domain.Record, identity bool) ([]Source, []domain.Ex
 		a := domain.Account{ID: e.DocumentIDs[0], EmployerName: e.EmployerName, CreatedAt: e.UploadedAt,
 			DataUpdatedAt: map[string]time.Time{domain.ProductPaystubs: e.UploadedAt}}
 		src := Source{Account: a, EIN: e.EmployerEIN, Paystubs: e.Paystubs, DocumentIDs: e.DocumentIDs}
+		if e.PayFrequency != "" {
+			// The pay periods say how often; no stub says the rate.
+			src.Income = &domain.Income{PayFrequency: e.PayFrequency, Currency: domain.CurrencyUSD, CompensationAmount: domain.USD(0)}
+		}
 		if identity {
 			if name := employeeName(docs, e.DocumentIDs); name != "" {
 				src.Identity = &domain.Identity{FullName: name}

@@ -145,6 +145,9 @@ func TestDocumentsToVOIE(t *testing.T) {
 			t.Errorf("source %v, want documents %v", src, validIDs)
 		}
 		in := e["income"].(map[string]any)
+		if in["pay_frequency"] != "weekly" {
+			t.Errorf("pay_frequency %v, want weekly (the sandbox's stubs' periods are a week long)", in["pay_frequency"])
+		}
 		last := stubs[len(stubs)-1]
 		latest := in["paystubs"].([]any)[0].(map[string]any)
 		if latest["pay_date"] != last.PayDate.String() || latest["net_pay_amount"] != float64(last.NetPayAmount.Amount) {
