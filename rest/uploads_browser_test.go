@@ -55,7 +55,7 @@ func TestBrowserUploads(t *testing.T) {
 	m.until("the preview", `(() => { const d = `+frameDoc+`; return !!d && !!d.querySelector('#upload-file-1') && !d.querySelector('#upload-submit').disabled; })()`)
 	net := domain.USD(stub.NetPayAmount.Amount).Formatted()
 	if got := m.text("#upload-file-0"); !strings.Contains(got, "✓ march.pdf") || !strings.Contains(got, stub.EmployerName) ||
-		!strings.Contains(got, stub.PayDate.String()) || !strings.Contains(got, "net pay "+net) || !strings.Contains(got, "We read this paystub.") {
+		!strings.Contains(got, "paid "+stub.PayDate.Time().Format("Jan 2, 2006")) || !strings.Contains(got, "net pay "+net) || !strings.Contains(got, "We read this paystub.") {
 		t.Errorf("the paystub's preview reads %q", got)
 	}
 	if got := m.text("#upload-file-1"); !strings.Contains(got, "✗ photo.png") || !strings.Contains(got, "We couldn't read this file.") {

@@ -559,7 +559,7 @@
       api('POST', 'uploads/preview', form).then(function (res) {
         list.innerHTML = '';
         res.files.forEach(function (f, i) {
-          var what = f.read ? [f.employer_name, f.pay_date, f.net_pay ? 'net pay ' + f.net_pay : ''].filter(Boolean).join(' · ') : '';
+          var what = f.read ? [f.employer_name, f.pay_date ? 'paid ' + payDay(f.pay_date) : '', f.net_pay ? 'net pay ' + f.net_pay : ''].filter(Boolean).join(' · ') : '';
           list.appendChild(h('li', { 'class': f.read ? 'read' : 'unread', id: 'upload-file-' + i }, [
             h('strong', { text: (f.read ? '✓ ' : '✗ ') + f.name }),
             what ? h('span', { 'class': 'what', text: what }) : null,
@@ -589,6 +589,12 @@
     screen('Upload your documents', 'Send recent paystubs or W-2s instead: PDF, PNG or JPEG, up to 10 files of 10 MB each.', [
       h('div', { 'class': 'choices', role: 'radiogroup', 'aria-label': 'Document type' }, kinds),
       h('label', { 'for': 'upload-files', text: 'Files' }), input, list, submit]);
+  }
+
+  // payDay writes a YYYY-MM-DD date as people read it: "Nov 13, 2026".
+  function payDay(date) {
+    var d = new Date(date + 'T00:00:00Z');
+    return isNaN(d) ? date : d.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
   }
 
   function size(bytes) {
