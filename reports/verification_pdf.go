@@ -323,7 +323,11 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 		lines = append(lines, "Computed by Payline: "+fieldsInWords(r, c.Derived)+".")
 	}
 	if len(c.Missing) > 0 {
-		lines = append(lines, "Not reported by the payroll platforms: "+fieldsInWords(r, c.Missing)+".")
+		from := "the payroll platforms"
+		if slices.ContainsFunc(r.Employments, func(e domain.ReportEmployment) bool { return e.Source.Type == domain.SourceDocuments }) {
+			from = "the payroll platforms or the uploaded paystubs"
+		}
+		lines = append(lines, "Not reported by "+from+": "+fieldsInWords(r, c.Missing)+".")
 	}
 	d.text(8.5, "", ink)
 	d.MultiCell(d.width, 4.4, strings.Join(lines, "\n"), "", "L", false)
