@@ -17,22 +17,7 @@ import (
 func TestDocumentSources(t *testing.T) {
 	payroll := goldenSources()[0]
 	stubs := payroll.Paystubs[len(payroll.Paystubs)-6:]
-	var docs []domain.Record
-	for i, p := range stubs {
-		cents := func(m domain.Money) *int64 { return &m.Amount }
-		read := domain.ReadPaystub{DocumentType: domain.DocumentPaystub, EmployerName: p.EmployerName, PayDate: p.PayDate.String(),
-			PayPeriodStart: p.PayPeriodStart.String(), PayPeriodEnd: p.PayPeriodEnd.String(), GrossPayAmount: cents(p.GrossPayAmount),
-			NetPayAmount: cents(p.NetPayAmount), GrossPayYTD: cents(p.GrossPayYTD), NetPayYTD: cents(p.NetPayYTD),
-			TotalTaxes: cents(p.TotalTaxes), TotalDeductions: cents(p.TotalDeductions),
-			Earnings: p.Earnings, Taxes: p.Taxes, Deductions: p.Deductions, Currency: "USD"}
-		fraud := domain.DocumentFraud{Status: domain.FraudNotSuspected}
-		if i == 0 {
-			fraud = domain.DocumentFraud{Status: domain.FraudSuspected, Reasons: []domain.FraudReason{{Code: domain.FraudFiguresReused, Message: "m"}}}
-		}
-		docs = append(docs, domain.Record{ID: fmt.Sprintf("doc-%d", i), Kind: domain.RecordDocument, EndUserID: "golden-user",
-			DocumentType: domain.DocumentPaystub, CreatedAt: goldenNow,
-			Document: &domain.DocumentBody{DocumentType: domain.DocumentPaystub, ParsedData: domain.ParsedDocument{Paystub: &read}, Fraud: fraud}})
-	}
+	docs := docRecords(t)
 	sources, excluded, updated := reports.DocumentSources(docs, true)
 	if len(sources) != 1 || len(sources[0].Paystubs) != 5 || !updated.Equal(goldenNow) {
 		t.Fatalf("%d sources, updated %v", len(sources), updated)
@@ -62,4 +47,30 @@ func TestDocumentSources(t *testing.T) {
 	if _, err := reports.RenderVerification(fromDocs, sources); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// docRecords are the golden current account's last six paystubs as
+// uploaded documents, as a reader would have read them; the first is
+// suspected.
+func docRecords(t *testing.T) []domain.Record {
+	t.Helper()
+	stubs := goldenSources()[0].Paystubs
+	stubs = stubs[len(stubs)-6:]
+	var docs []domain.Record
+	for i, p := range stubs {
+		cents := func(m domain.Money) *int64 { return &m.Amount }
+		read := domain.ReadPaystub{DocumentType: domain.DocumentPaystub, EmployerName: p.EmployerName, PayDate: p.PayDate.String(),
+			PayPeriodStart: p.PayPeriodStart.String(), PayPeriodEnd: p.PayPeriodEnd.String(), GrossPayAmount: cents(p.GrossPayAmount),
+			NetPayAmount: cents(p.NetPayAmount), GrossPayYTD: cents(p.GrossPayYTD), NetPayYTD: cents(p.NetPayYTD),
+			TotalTaxes: cents(p.TotalTaxes), TotalDeductions: cents(p.TotalDeductions),
+			Earnings: p.Earnings, Taxes: p.Taxes, Deductions: p.Deductions, Currency: "USD"}
+		fraud := domain.DocumentFraud{Status: domain.FraudNotSuspected}
+		if i == 0 {
+			fraud = domain.DocumentFraud{Status: domain.FraudSuspected, Reasons: []domain.FraudReason{{Code: domain.FraudFiguresReused, Message: "m"}}}
+		}
+		docs = append(docs, domain.Record{ID: fmt.Sprintf("doc-%d", i), Kind: domain.RecordDocument, EndUserID: "golden-user",
+			DocumentType: domain.DocumentPaystub, CreatedAt: goldenNow,
+			Document: &domain.DocumentBody{DocumentType: domain.DocumentPaystub, ParsedData: domain.ParsedDocument{Paystub: &read}, Fraud: fraud}})
+	}
+	return docs
 }
