@@ -150,10 +150,14 @@ func storedPayouts(ctx context.Context, tx Tx, sc Scope, accountID string) ([]Pa
 // BillNavigatorActions are the actions PUT bill_navigator/status takes.
 var BillNavigatorActions = []string{"deactivate"}
 
-// EndUser returns one of the scope's end users. Errors: INVALID_FIELDS,
-// END_USER_NOT_FOUND.
+// EndUser returns one of the scope's end users: one with accounts, or one
+// who only uploaded documents in Link (no accounts). Errors:
+// INVALID_FIELDS, END_USER_NOT_FOUND.
 func (s *AccountService) EndUser(ctx context.Context, sc Scope, id string) (EndUser, error) {
 	accounts, err := EndUserAccounts(ctx, s.tx.Accounts(), sc, id)
+	if e := AsError(err); err != nil && e.Code == CodeEndUserNotFound {
+		return s.uploader(ctx, sc, id, err)
+	}
 	if err != nil {
 		return EndUser{}, err
 	}
@@ -161,6 +165,29 @@ func (s *AccountService) EndUser(ctx context.Context, sc Scope, id string) (EndU
 	for _, a := range accounts {
 		if a.CreatedAt.Before(u.FirstConnected) {
 			u.FirstConnected = a.CreatedAt
+		}
+	}
+	return u, nil
+}
+
+// uploader is an end user with no accounts who uploaded documents in
+// Link: they exist (their documents and reports can be read), with no
+// accounts, first seen when they first uploaded. notFound is returned
+// for one who uploaded nothing either.
+func (s *AccountService) uploader(ctx context.Context, sc Scope, id string, notFound error) (EndUser, error) {
+	docs, err := ReadAll(ctx, func(ctx context.Context, p PageRequest) (Page[Record], error) {
+		return s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: id}, p)
+	})
+	if err != nil {
+		return EndUser{}, err
+	}
+	if len(docs) == 0 {
+		return EndUser{}, notFound
+	}
+	u := EndUser{ID: id, FirstConnected: docs[0].CreatedAt}
+	for _, d := range docs {
+		if d.CreatedAt.Before(u.FirstConnected) {
+			u.FirstConnected = d.CreatedAt
 		}
 	}
 	return u, nil

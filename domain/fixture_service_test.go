@@ -3,6 +3,7 @@ package domain_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"slices"
@@ -94,14 +95,26 @@ func (r *fakeReporter) DepositForm(_ context.Context, _ domain.Scope, f domain.D
 }
 
 // ParseUpload makes the fake the domain's UploadParser too, as the real
-// reports service is: a file saying "W-2" reads as a W-2, one saying
-// "BOMB" inflates too far, anything else reads as nothing.
+// reports service is: a file saying "W-2" reads as a W-2 (saying "odd",
+// one modified a week after it was made), one saying "BOMB" inflates too
+// far, a paystub's JSON reads as that paystub, anything else reads as
+// nothing.
 func (r *fakeReporter) ParseUpload(_, _ string, data []byte) (domain.ParsedUpload, error) {
 	switch {
 	case bytes.Contains(data, []byte("BOMB")):
 		return domain.ParsedUpload{}, domain.ErrUploadInflatesTooLarge
 	case bytes.Contains(data, []byte("W-2")):
-		return domain.ParsedUpload{Data: domain.ParsedDocument{W2: &domain.W2{DocumentType: domain.DocumentW2}}, Inconsistent: bytes.Contains(data, []byte("odd"))}, nil
+		var facts domain.FileFacts
+		if bytes.Contains(data, []byte("odd")) {
+			facts.Created, facts.Modified = start, start.Add(7*24*time.Hour)
+		}
+		return domain.ParsedUpload{Data: domain.ParsedDocument{W2: &domain.W2{DocumentType: domain.DocumentW2}}, File: facts}, nil
+	case bytes.HasPrefix(data, []byte("%PDF-1.4\n{")):
+		var p domain.ReadPaystub
+		if err := json.Unmarshal(data[len("%PDF-1.4\n"):], &p); err != nil {
+			return domain.ParsedUpload{}, err
+		}
+		return domain.ParsedUpload{Data: domain.ParsedDocument{Paystub: &p}}, nil
 	}
 	return domain.ParsedUpload{}, nil
 }

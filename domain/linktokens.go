@@ -168,6 +168,18 @@ func (t LinkToken) Jobs() []JobType {
 	return out
 }
 
+// BillJob is the bill change the token asks for ("" for none): a switch
+// when it asks for both.
+func (t LinkToken) BillJob() JobType {
+	jobs := t.Jobs()
+	for _, j := range []JobType{JobBillSwitch, JobBillCancellation} {
+		if slices.Contains(jobs, j) {
+			return j
+		}
+	}
+	return ""
+}
+
 // WantsSwitch reports whether the token asks for a direct deposit switch.
 func (t LinkToken) WantsSwitch() bool { return slices.Contains(t.Jobs(), JobDirectDepositSwitch) }
 

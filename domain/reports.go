@@ -76,6 +76,9 @@ type VerificationReport struct {
 	// FCRANotice tells the consumer their rights and whom to contact to
 	// dispute the report's data.
 	FCRANotice FCRANotice `json:"fcra_notice"`
+	// ExcludedDocuments are the paystubs the end user uploaded that the
+	// report leaves out (suspected, unread, incomplete), with why.
+	ExcludedDocuments []ExcludedDocument `json:"excluded_documents"`
 }
 
 // Reference names a build of a report: the report's id and its version,
@@ -151,13 +154,29 @@ type ReportEmployment struct {
 	Income  *ReportIncome  `json:"income,omitempty"` // VOIE only
 }
 
-// ReportSource names the payroll platform an employment's figures were
-// read from, and when its data last changed.
+// ReportSource says where an employment's figures came from: a payroll
+// platform (type payroll, the platform named) or paystubs the end user
+// uploaded (type documents, the documents listed, no platform), and when
+// its data last changed. Notice says in words what a document-sourced
+// employment's figures are.
 type ReportSource struct {
+	Type         string    `json:"type"`
 	PlatformID   string    `json:"platform_id"`
 	PlatformName string    `json:"platform_name"`
+	DocumentIDs  []string  `json:"document_ids,omitempty"`
+	Notice       string    `json:"notice,omitempty"`
 	DataAsOf     Timestamp `json:"data_as_of"`
 }
+
+// Sources of a report's employment.
+const (
+	SourcePayroll   = "payroll"
+	SourceDocuments = "documents"
+)
+
+// DocumentsNotice is what a report says of every employment read from
+// documents, in the JSON and on the PDF.
+const DocumentsNotice = "These figures were read from paystubs the end user supplied as files, not from a payroll platform; Payline checked them for signs of editing but did not confirm them with the employer."
 
 // ReportIncome is an employment's pay in a VOIE report.
 type ReportIncome struct {

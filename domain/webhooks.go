@@ -34,7 +34,7 @@ func EventNames() []string {
 	for _, j := range JobTypes {
 		names = append(names, string(j)+".added")
 	}
-	return append(names, "documents.added", "voie_report.refreshed", "voe_report.refreshed",
+	return append(names, "documents.added", EventDocumentsParsed, "voie_report.refreshed", "voe_report.refreshed",
 		"earnings_stream.payouts.refreshed", "account.monitoring_status.updated")
 }
 

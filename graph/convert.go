@@ -175,7 +175,12 @@ func documentOf(rec domain.Record) (*model.Document, error) {
 		return nil, fmt.Errorf("document %s: not a document record", rec.ID)
 	}
 	d := &model.Document{ID: rec.ID, CreatedAt: rec.CreatedAt, DocumentType: rec.DocumentType, AccountID: rec.Document.AccountID,
-		W2: rec.Document.ParsedData.W2}
+		W2: rec.Document.ParsedData.W2, Fraud: &rec.Document.Fraud}
+	if d.Fraud.Reasons == nil {
+		fraud := rec.Document.Fraud
+		fraud.Reasons = []domain.FraudReason{}
+		d.Fraud = &fraud
+	}
 	if d.AccountID != nil && *d.AccountID == "" {
 		d.AccountID = nil
 	}

@@ -26,6 +26,20 @@ type Source struct {
 	// Consent is the end user's consent to share the account, recorded
 	// by Link; nil for an account connected before Link recorded it.
 	Consent *domain.Consent
+	// DocumentIDs are, for an employment read from uploaded paystubs
+	// (documentSources), the documents it was read from; its Account is
+	// then no account but stands for the employer and the upload time.
+	DocumentIDs []string
+}
+
+// sortSources orders sources as a report lists its employments: by when
+// each was connected (or uploaded), then id.
+func sortSources(sources []Source) []Source {
+	sources = slices.Clone(sources)
+	slices.SortFunc(sources, func(a, b Source) int {
+		return cmp.Or(a.Account.CreatedAt.Compare(b.Account.CreatedAt), strings.Compare(a.Account.ID, b.Account.ID))
+	})
+	return sources
 }
 
 // Assemble builds a report of reportType from the end user's sources. It
@@ -33,12 +47,9 @@ type Source struct {
 // report. updated is when the underlying data last changed, built when
 // the report is made.
 func Assemble(reportType, id string, sources []Source, updated, built time.Time) domain.VerificationReport {
-	sources = slices.Clone(sources)
-	slices.SortFunc(sources, func(a, b Source) int {
-		return cmp.Or(a.Account.CreatedAt.Compare(b.Account.CreatedAt), strings.Compare(a.Account.ID, b.Account.ID))
-	})
+	sources = sortSources(sources)
 	r := domain.VerificationReport{ID: id, ReportType: reportType, UpdatedAt: domain.Timestamp(updated), RefreshedAt: domain.Timestamp(built),
-		Employments: []domain.ReportEmployment{}}
+		Employments: []domain.ReportEmployment{}, ExcludedDocuments: []domain.ExcludedDocument{}}
 	r.Completeness = domain.ReportCompleteness{Missing: []string{}, Derived: []string{}, Conflicts: []string{}}
 	c := &r.Completeness
 	r.Employee = employee(sources, c)
@@ -143,7 +154,12 @@ func splitName(full string) domain.PersonName {
 func employment(s Source, reportType string, i int, built time.Time, c *domain.ReportCompleteness) domain.ReportEmployment {
 	at := func(field string) string { return fmt.Sprintf("employments[%d].%s", i, field) }
 	e := domain.ReportEmployment{AccountID: s.Account.ID, EmployerName: s.Account.EmployerName,
-		Source: domain.ReportSource{PlatformID: s.Account.PlatformID, PlatformName: s.PlatformName, DataAsOf: domain.Timestamp(dataAsOf(s.Account))}}
+		Source: domain.ReportSource{Type: domain.SourcePayroll, PlatformID: s.Account.PlatformID, PlatformName: s.PlatformName, DataAsOf: domain.Timestamp(dataAsOf(s.Account))}}
+	if s.DocumentIDs != nil {
+		e.AccountID = "" // no account: the documents say where it came from
+		e.Source = domain.ReportSource{Type: domain.SourceDocuments, DocumentIDs: s.DocumentIDs, Notice: domain.DocumentsNotice,
+			DataAsOf: domain.Timestamp(dataAsOf(s.Account))}
+	}
 	if s.Consent != nil {
 		e.Consent = &domain.ReportConsent{GivenAt: domain.Timestamp(s.Consent.GivenAt), TextVersion: s.Consent.TextVersion}
 	}
@@ -225,11 +241,17 @@ func income(s Source, at func(string) string, c *domain.ReportCompleteness) *dom
 			}
 		}
 	}
-	if s.Income != nil {
+	switch {
+	case s.Income == nil:
+		c.Missing = append(c.Missing, at("income.pay_frequency"), at("income.compensation_unit"), at("income.compensation_amount"))
+	case s.Income.CompensationUnit == "":
+		// Uploaded paystubs: their periods say how often, nothing the rate.
+		in.PayFrequency, in.Currency = s.Income.PayFrequency, s.Income.Currency
+		c.Missing = append(c.Missing, at("income.compensation_unit"), at("income.compensation_amount"))
+		c.Derived = append(c.Derived, at("income.pay_frequency"))
+	default:
 		in.PayFrequency, in.CompensationUnit = s.Income.PayFrequency, s.Income.CompensationUnit
 		in.CompensationAmount, in.Currency = s.Income.CompensationAmount.Amount, s.Income.Currency
-	} else {
-		c.Missing = append(c.Missing, at("income.pay_frequency"), at("income.compensation_unit"), at("income.compensation_amount"))
 	}
 	if len(s.Paystubs) == 0 {
 		c.Missing = append(c.Missing, at("income.annual_incomes"), at("income.paystubs"))
@@ -259,7 +281,7 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 		y := payYear(p.PayDate.String())
 		a := byYear[y]
 		if a == nil {
-			a = &domain.AnnualIncome{Year: y}
+			a = &domain.AnnualIncome{Year: y, EarningsYTDs: []domain.EarningsTotal{}}
 			byYear[y], earnings[y] = a, map[string]int64{}
 			first[y], last[y] = p, p
 		}

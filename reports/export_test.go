@@ -36,3 +36,6 @@ func TableWithNote(mm float64, rows []string, note string) ([]byte, error) {
 		d.tableNote([]column{{"Header", d.width, "L"}}, cells, note)
 	})
 }
+
+// DocumentSources is documentSources, for its tests.
+var DocumentSources = documentSources

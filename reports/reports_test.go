@@ -424,8 +424,9 @@ func TestOtherDocuments(t *testing.T) {
 
 // TestPaystubRoundTrip renders paystubs with RenderPaystub and reads them
 // back with ParseUpload: the employer, dates and amounts come back to the
-// cent; figures that contradict each other are flagged; a W-2 PDF and an
-// image read as nothing.
+// cent, and a doctored one is read as printed (the domain's forgery
+// checks judge it, reading the figures back); a W-2 PDF and an image read
+// as nothing.
 func TestPaystubRoundTrip(t *testing.T) {
 	src := goldenSources()
 	svc := &reports.Service{}
@@ -443,16 +444,20 @@ func TestPaystubRoundTrip(t *testing.T) {
 			want := domain.ReadPaystub{DocumentType: "paystub", EmployerName: p.EmployerName, PayDate: p.PayDate.String(),
 				PayPeriodStart: p.PayPeriodStart.String(), PayPeriodEnd: p.PayPeriodEnd.String(), GrossPayAmount: cents(p.GrossPayAmount),
 				NetPayAmount: cents(p.NetPayAmount), GrossPayYTD: cents(p.GrossPayYTD), NetPayYTD: cents(p.NetPayYTD), Currency: "USD"}
-			if got.Data.Paystub == nil || !reflect.DeepEqual(*got.Data.Paystub, want) || got.Inconsistent {
-				t.Errorf("paystub %s read back as %v (inconsistent %v), want %v", p.PayDate, got.Data, got.Inconsistent, want)
+			if got.Data.Paystub == nil || !reflect.DeepEqual(*got.Data.Paystub, want) {
+				t.Errorf("paystub %s read back as %v, want %v", p.PayDate, got.Data, want)
 			}
 		}
 	}
 	doctored := src[0].Paystubs[len(src[0].Paystubs)-1]
 	doctored.NetPayAmount.Amount = doctored.GrossPayAmount.Amount + 100
 	pdf, _ := reports.RenderPaystub(doctored)
-	if got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf); err != nil || !got.Data.Read() || !got.Inconsistent {
-		t.Errorf("net pay above gross read as %v, inconsistent %v, %v", got.Data, got.Inconsistent, err)
+	got, err := svc.ParseUpload(domain.DocumentPaystub, "application/pdf", pdf)
+	if err != nil || !got.Data.Read() || *got.Data.Paystub.NetPayAmount != doctored.NetPayAmount.Amount {
+		t.Fatalf("net pay above gross read as %v, %v", got.Data, err)
+	}
+	if reasons := domain.CheckDocument(got.Data, got.File, domain.EmployerFacts{}); len(reasons) == 0 || reasons[0].Code != domain.FraudArithmeticMismatch {
+		t.Errorf("net pay above gross: reasons %v, want %s", reasons, domain.FraudArithmeticMismatch)
 	}
 	w2, _ := reports.RenderW2("doc", domain.W2{TaxYear: "2025"}, goldenNow)
 	for _, c := range []struct {

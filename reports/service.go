@@ -19,7 +19,7 @@ import (
 
 // formatVersion changes whenever assembly or rendering changes what a
 // report holds, so stored reports are rebuilt once after an upgrade.
-const formatVersion = "reports/3" // 2: annual basis, earnings by type, employer details and sources; 3: projections by type, trends, flags, consent, FCRA notice
+const formatVersion = "reports/4" // 2: annual basis, earnings by type, employer details and sources; 3: projections by type, trends, flags, consent, FCRA notice; 4: source types, employments from uploaded paystubs, excluded documents
 
 // reportProducts are the products a verification report reads.
 var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductPaystubs, domain.ProductTaxForms}
@@ -112,16 +112,11 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 	if err := req.Check(); err != nil {
 		return domain.VerificationReport{}, err
 	}
-	accounts, err := domain.EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
-	if e := domain.AsError(err); err != nil && e.Code == domain.CodeEndUserNotFound {
-		return domain.VerificationReport{}, domain.Errorf(domain.KindNotFound, domain.CodeEndUserNotFound,
-			"end user %q has no accounts: a %s report reads the identity, employment, income and paystubs jobs of the end user's accounts; create a link token with this end_user_id and those required_jobs",
-			endUserID, strings.ToUpper(reportType))
-	}
+	accounts, docs, err := endUserData(ctx, s.tx.Accounts(), s.tx.Records(), sc, endUserID, reportType)
 	if err != nil {
 		return domain.VerificationReport{}, err
 	}
-	version := dataVersion(reportType, accounts)
+	version := dataVersion(reportType, accounts, docs)
 	for attempt := 0; ; attempt++ {
 		stored, err := s.tx.Reports().Report(ctx, sc, endUserID, reportType)
 		switch {
@@ -145,7 +140,7 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 		key := strings.Join([]string{sc.CustomerID, string(sc.Mode), endUserID, reportType, version, req.TrackingID, req.Purpose}, "\x00")
 		r, err, _ := s.builds.Do(key, func() (any, error) {
 			// The build outlives a caller that goes away: others share it.
-			return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, stored.Version+1, req, accounts)
+			return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, stored.Version+1, req, accounts, docs)
 		})
 		if errors.Is(err, errBuildRaced) && attempt < 3 {
 			continue // another instance built a version meanwhile: build the next
@@ -201,13 +196,17 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 	if err != nil {
 		return nil, err
 	}
+	docPages, err := s.tx.Records().DocumentsOfEndUsers(ctx, sc, domain.DocumentPaystub, endUserIDs, domain.PageRequest{Limit: domain.MaxPageLimit})
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]domain.VerificationReport{}
 	for _, id := range endUserIDs {
-		page, ok := pages[id]
-		if !ok || len(page.Items) == 0 {
-			continue // no accounts: no end user to report on
+		page, docs := pages[id], docPages[id]
+		if len(page.Items) == 0 && len(docs.Items) == 0 {
+			continue // no accounts and no uploads: no end user to report on
 		}
-		if st, ok := stored[id]; ok && page.Next == nil && st.DataVersion == dataVersion(reportType, page.Items) {
+		if st, ok := stored[id]; ok && page.Next == nil && docs.Next == nil && st.DataVersion == dataVersion(reportType, page.Items, docs.Items) {
 			r, err := s.linked(sc, st)
 			if err != nil {
 				return nil, err
@@ -260,11 +259,11 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	if reportType != domain.ReportVOIE && reportType != domain.ReportVOE {
 		return domain.VerificationReport{}, nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "report_type: must be voie or voe, got %q", reportType)
 	}
-	accounts, err := domain.EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
+	accounts, docs, err := endUserData(ctx, s.tx.Accounts(), s.tx.Records(), sc, endUserID, reportType)
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
 	}
-	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, 0, domain.ReportRequest{}, accounts)
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, 0, domain.ReportRequest{}, accounts, docs)
 	if err != nil {
 		return r, nil, err
 	}
@@ -274,17 +273,19 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	return r, pdf, err
 }
 
-func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, build int, req domain.ReportRequest, accounts []domain.Account) (domain.VerificationReport, []byte, error) {
+func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, build int, req domain.ReportRequest, accounts []domain.Account, docs []domain.Record) (domain.VerificationReport, []byte, error) {
 	sources, updated, err := s.sources(ctx, sc, accounts)
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
 	}
+	sources, excluded, updated := withDocuments(sources, updated, docs)
 	if updated.IsZero() {
 		return domain.VerificationReport{}, nil, domain.Errorf(domain.KindNotFound, domain.CodeProductNotFound,
 			"end user %q has no payroll data yet: a %s report reads the identity, employment, income and paystubs jobs; ask for them in required_jobs when creating the link token",
 			endUserID, strings.ToUpper(reportType))
 	}
 	r := Assemble(reportType, id, sources, updated, s.clock.Now())
+	r.ExcludedDocuments = excluded
 	r.Version, r.TrackingID, r.Purpose = build, req.TrackingID, req.Purpose
 	r.FCRANotice = NewFCRANotice(s.disputeContact)
 	if s.customers != nil {
@@ -305,8 +306,8 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 // meanwhile (with other data): it is made again under the next number.
 var errBuildRaced = errors.New("another build of the report took this version")
 
-func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, build int, req domain.ReportRequest, accounts []domain.Account) (domain.VerificationReport, error) {
-	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, build, req, accounts)
+func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, build int, req domain.ReportRequest, accounts []domain.Account, docs []domain.Record) (domain.VerificationReport, error) {
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, build, req, accounts, docs)
 	if err != nil {
 		return domain.VerificationReport{}, err
 	}
@@ -322,12 +323,12 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 		if err := tx.Reports().LockReport(ctx, sc, endUserID, reportType); err != nil {
 			return err
 		}
-		accounts, err := domain.EndUserAccounts(ctx, tx.Accounts(), sc, endUserID)
+		accounts, docs, err := endUserData(ctx, tx.Accounts(), tx.Records(), sc, endUserID, reportType)
 		if err != nil {
 			return err
 		}
 		cur, err := tx.Reports().Report(ctx, sc, endUserID, reportType)
-		if err == nil && cur.DataVersion == dataVersion(reportType, accounts) && cur.Version >= build {
+		if err == nil && cur.DataVersion == dataVersion(reportType, accounts, docs) && cur.Version >= build {
 			current = &cur // another build of this data got there first
 			return nil
 		}
@@ -424,9 +425,10 @@ func (s *Service) sources(ctx context.Context, sc domain.Scope, accounts []domai
 }
 
 // dataVersion identifies what a report would be built from: the format,
-// the type, and each account with when each report product last changed
-// (data_updated_at moves only when the data does).
-func dataVersion(reportType string, accounts []domain.Account) string {
+// the type, each account with when each report product last changed
+// (data_updated_at moves only when the data does), and the uploaded
+// paystubs.
+func dataVersion(reportType string, accounts []domain.Account, docs []domain.Record) string {
 	accounts = slices.Clone(accounts)
 	slices.SortFunc(accounts, func(a, b domain.Account) int { return strings.Compare(a.ID, b.ID) })
 	h := sha256.New()
@@ -438,6 +440,9 @@ func dataVersion(reportType string, accounts []domain.Account) string {
 		}
 		h.Write([]byte{'\n'})
 	}
+	docs = slices.Clone(docs)
+	slices.SortFunc(docs, func(a, b domain.Record) int { return strings.Compare(a.ID, b.ID) })
+	writeDocumentsVersion(h, docs)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -80,22 +80,18 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 		renderEmployers(d, r)
 
 		if r.ReportType == domain.ReportVOIE {
+			sorted := sortSources(sources) // in the order of r.Employments
 			for i, em := range r.Employments {
-				renderIncome(d, em, stubsOf(sources, em.AccountID), i)
+				var stubs []domain.Paystub
+				if i < len(sorted) {
+					stubs = newestFirst(sorted[i].Paystubs)
+				}
+				renderIncome(d, em, stubs, i)
 			}
 		}
 		renderCompleteness(d, r)
 		renderNotice(d, r)
 	})
-}
-
-func stubsOf(sources []Source, accountID string) []domain.Paystub {
-	for _, s := range sources {
-		if s.Account.ID == accountID {
-			return newestFirst(s.Paystubs)
-		}
-	}
-	return nil
 }
 
 func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub, i int) {
@@ -327,7 +323,11 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 		lines = append(lines, "Computed by Payline: "+fieldsInWords(r, c.Derived)+".")
 	}
 	if len(c.Missing) > 0 {
-		lines = append(lines, "Not reported by the payroll platforms: "+fieldsInWords(r, c.Missing)+".")
+		from := "the payroll platforms"
+		if slices.ContainsFunc(r.Employments, func(e domain.ReportEmployment) bool { return e.Source.Type == domain.SourceDocuments }) {
+			from = "the payroll platforms or the uploaded paystubs"
+		}
+		lines = append(lines, "Not reported by "+from+": "+fieldsInWords(r, c.Missing)+".")
 	}
 	d.text(8.5, "", ink)
 	d.MultiCell(d.width, 4.4, strings.Join(lines, "\n"), "", "L", false)
@@ -352,6 +352,9 @@ func renderEmployers(d *pdfDoc, r domain.VerificationReport) {
 			ein = formatEIN(*em.EmployerEIN)
 		}
 		source := orDash(em.Source.PlatformName)
+		if em.Source.Type == domain.SourceDocuments {
+			source = fmt.Sprintf("%d paystub(s) the end user uploaded", len(em.Source.DocumentIDs))
+		}
 		asOf := "—"
 		if t := time.Time(em.Source.DataAsOf); !t.IsZero() {
 			asOf = stamp(t)
@@ -360,7 +363,35 @@ func renderEmployers(d *pdfDoc, r domain.VerificationReport) {
 		if c := em.Consent; c != nil {
 			consent = fmt.Sprintf("given %s (consent text %s)", stamp(time.Time(c.GivenAt)), c.TextVersion)
 		}
-		d.fields([][2]string{{"Address", orDash(em.EmployerAddress.Raw)}, {"Phone", phone}, {"EIN", ein},
-			{"Read from", source}, {"Current as of", asOf}, {"Consent", consent}})
+		fields := [][2]string{{"Address", orDash(em.EmployerAddress.Raw)}, {"Phone", phone}, {"EIN", ein},
+			{"Read from", source}, {"Current as of", asOf}, {"Consent", consent}}
+		if em.Source.Type == domain.SourceDocuments {
+			fields = append(fields[:len(fields)-1], [2]string{"Note", em.Source.Notice})
+		}
+		d.fields(fields)
 	}
+	renderExcluded(d, r)
+}
+
+// renderExcluded names the uploaded paystubs the report leaves out, and
+// why, so an analyst knows they exist.
+func renderExcluded(d *pdfDoc, r domain.VerificationReport) {
+	if len(r.ExcludedDocuments) == 0 {
+		return
+	}
+	d.Ln(1.5)
+	d.text(9, "B", ink)
+	d.MultiCell(d.width, lineH, "Uploaded paystubs left out", "", "L", false)
+	why := map[string]string{domain.ExcludedSuspected: "suspected of editing", domain.ExcludedUnread: "could not be read",
+		domain.ExcludedIncomplete: "pay date, gross or net pay not read"}
+	var lines []string
+	for _, x := range r.ExcludedDocuments {
+		line := fmt.Sprintf("Document %s: %s", x.DocumentID, why[x.Reason])
+		for _, reason := range x.Fraud.Reasons {
+			line += fmt.Sprintf("; %s: %s", reason.Code, reason.Message)
+		}
+		lines = append(lines, line+".")
+	}
+	d.text(8.5, "", ink)
+	d.MultiCell(d.width, 4.4, strings.Join(lines, "\n"), "", "L", false)
 }

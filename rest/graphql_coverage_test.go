@@ -398,6 +398,21 @@ func TestGraphQLEveryField(t *testing.T) {
 			t.Errorf("the rebuilt VOIE: %v", v2)
 		}
 
+		// Where each employment came from, the uploads a report leaves out,
+		// and documents' forgery checks: an end user who uploaded four
+		// paystubs and a forged copy (as TestDocumentsToVOIE does).
+		_, _, files := documentStubs(t)
+		_, upTok := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "uploader", "required_jobs": ["paystubs"]}`)
+		if status, out := f.upload(upTok, "paystub", files...); status != 200 {
+			t.Fatalf("upload: %d %v", status, out)
+		}
+		src := c.run(t, f, `{ endUser(id: "uploader") { voie { employments { source { type documentIds notice } }
+			excludedDocuments { documentId reason fraud { status reasons { code message } } } }
+			documents(first: 10) { nodes { fraud { status reasons { code message } } } } } }`, nil)
+		if at(src, "endUser", "voie", "employments").([]any)[0].(map[string]any)["source"].(map[string]any)["type"] != "documents" {
+			t.Errorf("an uploaded employment's source: %v", src)
+		}
+
 		// An hourly job's average hours: a sandbox job is paid by the hour or
 		// not by its account's id, so accounts are added until one is.
 		for i := 0; ; i++ {

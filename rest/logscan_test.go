@@ -97,7 +97,7 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 		// Link's own API, with the link token in its header and in bodies,
 		// with the right method and a wrong one.
 		for _, route := range []string{"GET /link/v1/api/session", "GET /link/v1/api/search", "POST /link/v1/api/login",
-			"POST /link/v1/api/switch", "POST /link/v1/api/bill", "POST /link/v1/api/uploads", "POST /link/v1/api/matched_switch",
+			"POST /link/v1/api/switch", "POST /link/v1/api/bill", "POST /link/v1/api/uploads", "POST /link/v1/api/uploads/preview", "POST /link/v1/api/matched_switch",
 			"GET /link/v1/api/session?q=" + ssn, "DELETE /link/v1/api/login", "POST /link/v1/api/" + ssn} {
 			method, path, _ := strings.Cut(route, " ")
 			for _, b := range hostile {

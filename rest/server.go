@@ -126,7 +126,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	limit := int64(MaxBodyBytes)
-	if r.URL.Path == "/link/v1/api/uploads" { // Link's document uploads: up to ten files of 10 MB
+	if r.URL.Path == "/link/v1/api/uploads" || r.URL.Path == "/link/v1/api/uploads/preview" { // Link's document uploads and their preview: up to ten files of 10 MB
 		limit = domain.MaxUploadRequestBytes
 	}
 	r.Body = http.MaxBytesReader(rec, r.Body, limit)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"payline/domain"
 	"payline/storage"
 	"payline/storage/storagetest"
 
@@ -15,7 +16,9 @@ import (
 
 // TestBrowserUploads walks Link in headless Chromium for a user who cannot
 // log in: from the login screen to the upload, a file that is too large
-// refused in words before sending, then two files sent, the
+// refused in words before sending, then two files chosen and previewed
+// (the paystub read, with its employer, pay date and net pay; the
+// picture not, and why) before the user submits, then sent, the
 // doc_uploads_submitted event with a count of 2, and the documents
 // through REST.
 func TestBrowserUploads(t *testing.T) {
@@ -47,9 +50,20 @@ func TestBrowserUploads(t *testing.T) {
 			base64.StdEncoding.EncodeToString(data), name, typ)
 	}
 	choose(`dt.items.add(new File([new Uint8Array(11 * 1024 * 1024)], 'scan.pdf', {type: 'application/pdf'}))`)
-	m.click("#upload-submit")
 	m.until("the size refusal", `(() => { const d = `+frameDoc+`; return !!d && d.body.textContent.includes('Each file can be at most 10 MB'); })()`)
 	choose(file("march.pdf", "application/pdf", pdf), file("photo.png", "image/png", img))
+	m.until("the preview", `(() => { const d = `+frameDoc+`; return !!d && !!d.querySelector('#upload-file-1') && !d.querySelector('#upload-submit').disabled; })()`)
+	net := domain.USD(stub.NetPayAmount.Amount).Formatted()
+	if got := m.text("#upload-file-0"); !strings.Contains(got, "✓ march.pdf") || !strings.Contains(got, stub.EmployerName) ||
+		!strings.Contains(got, "paid "+stub.PayDate.Time().Format("Jan 2, 2006")) || !strings.Contains(got, "net pay "+net) || !strings.Contains(got, "We read this paystub.") {
+		t.Errorf("the paystub's preview reads %q", got)
+	}
+	if got := m.text("#upload-file-1"); !strings.Contains(got, "✗ photo.png") || !strings.Contains(got, "We couldn't read this file.") {
+		t.Errorf("the picture's preview reads %q", got)
+	}
+	if n := f.countEvents("documents.added"); n != 0 {
+		t.Errorf("the preview stored %d documents", n)
+	}
 	m.fits("upload")
 	m.shoot(375, "upload-1-files")
 	m.click("#upload-submit")

@@ -53,6 +53,13 @@ type uploadFile struct {
 // upload posts files to Link's upload endpoint as the modal does.
 func (f *fixture) upload(token, docType string, files ...uploadFile) (int, map[string]any) {
 	f.t.Helper()
+	return f.uploadTo("uploads", token, docType, files...)
+}
+
+// uploadTo posts files to a Link API path (uploads, uploads/preview) as
+// the modal does.
+func (f *fixture) uploadTo(path, token, docType string, files ...uploadFile) (int, map[string]any) {
+	f.t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	_ = w.WriteField("document_type", docType)
@@ -61,7 +68,7 @@ func (f *fixture) upload(token, docType string, files ...uploadFile) (int, map[s
 		_, _ = part.Write(file.data)
 	}
 	_ = w.Close()
-	req, _ := http.NewRequest("POST", f.http.URL+"/link/v1/api/uploads", &body)
+	req, _ := http.NewRequest("POST", f.http.URL+"/link/v1/api/"+path, &body)
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)

@@ -134,6 +134,57 @@ func (e DocumentDocumentType) Valid() bool {
 	}
 }
 
+// Defines values for DocumentWarningsStatus.
+const (
+	Unparsable DocumentWarningsStatus = "unparsable"
+)
+
+// Valid indicates whether the value is a known member of the DocumentWarningsStatus enum.
+func (e DocumentWarningsStatus) Valid() bool {
+	switch e {
+	case Unparsable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DocumentFraudReasonsCode.
+const (
+	ARITHMETICMISMATCH  DocumentFraudReasonsCode = "ARITHMETIC_MISMATCH"
+	EDITEDAFTERCREATION DocumentFraudReasonsCode = "EDITED_AFTER_CREATION"
+	EMPLOYERUNKNOWN     DocumentFraudReasonsCode = "EMPLOYER_UNKNOWN"
+	FIGURESREUSED       DocumentFraudReasonsCode = "FIGURES_REUSED"
+	FONTSINCONSISTENT   DocumentFraudReasonsCode = "FONTS_INCONSISTENT"
+	PAYDATEOFFSCHEDULE  DocumentFraudReasonsCode = "PAY_DATE_OFF_SCHEDULE"
+	PERIODEXCEEDSYTD    DocumentFraudReasonsCode = "PERIOD_EXCEEDS_YTD"
+	YTDNOTCUMULATIVE    DocumentFraudReasonsCode = "YTD_NOT_CUMULATIVE"
+)
+
+// Valid indicates whether the value is a known member of the DocumentFraudReasonsCode enum.
+func (e DocumentFraudReasonsCode) Valid() bool {
+	switch e {
+	case ARITHMETICMISMATCH:
+		return true
+	case EDITEDAFTERCREATION:
+		return true
+	case EMPLOYERUNKNOWN:
+		return true
+	case FIGURESREUSED:
+		return true
+	case FONTSINCONSISTENT:
+		return true
+	case PAYDATEOFFSCHEDULE:
+		return true
+	case PERIODEXCEEDSYTD:
+		return true
+	case YTDNOTCUMULATIVE:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DocumentFraudStatus.
 const (
 	DocumentFraudStatusNotSuspected DocumentFraudStatus = "not_suspected"
@@ -149,21 +200,6 @@ func (e DocumentFraudStatus) Valid() bool {
 	case DocumentFraudStatusSuspected:
 		return true
 	case DocumentFraudStatusUnavailable:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for DocumentWarningsStatus.
-const (
-	Unparsable DocumentWarningsStatus = "unparsable"
-)
-
-// Valid indicates whether the value is a known member of the DocumentWarningsStatus enum.
-func (e DocumentWarningsStatus) Valid() bool {
-	switch e {
-	case Unparsable:
 		return true
 	default:
 		return false
@@ -913,22 +949,22 @@ func (e PhoneNumberType) Valid() bool {
 
 // Defines values for PlatformType.
 const (
-	Merchant          PlatformType = "merchant"
-	Payroll           PlatformType = "payroll"
-	Tax               PlatformType = "tax"
-	TimeAndAttendance PlatformType = "time_and_attendance"
+	PlatformTypeMerchant          PlatformType = "merchant"
+	PlatformTypePayroll           PlatformType = "payroll"
+	PlatformTypeTax               PlatformType = "tax"
+	PlatformTypeTimeAndAttendance PlatformType = "time_and_attendance"
 )
 
 // Valid indicates whether the value is a known member of the PlatformType enum.
 func (e PlatformType) Valid() bool {
 	switch e {
-	case Merchant:
+	case PlatformTypeMerchant:
 		return true
-	case Payroll:
+	case PlatformTypePayroll:
 		return true
-	case Tax:
+	case PlatformTypeTax:
 		return true
-	case TimeAndAttendance:
+	case PlatformTypeTimeAndAttendance:
 		return true
 	default:
 		return false
@@ -968,6 +1004,24 @@ func (e ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis) Valid() bool {
 	case ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasisPaystubs:
 		return true
 	case ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasisPaystubsRead:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportEmploymentSourceType.
+const (
+	ReportEmploymentSourceTypeDocuments ReportEmploymentSourceType = "documents"
+	ReportEmploymentSourceTypePayroll   ReportEmploymentSourceType = "payroll"
+)
+
+// Valid indicates whether the value is a known member of the ReportEmploymentSourceType enum.
+func (e ReportEmploymentSourceType) Valid() bool {
+	switch e {
+	case ReportEmploymentSourceTypeDocuments:
+		return true
+	case ReportEmploymentSourceTypePayroll:
 		return true
 	default:
 		return false
@@ -1055,6 +1109,27 @@ const (
 func (e UploadedPaystubDocumentType) Valid() bool {
 	switch e {
 	case UploadedPaystubDocumentTypePaystub:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for VerificationReportExcludedDocumentsReason.
+const (
+	VerificationReportExcludedDocumentsReasonIncomplete VerificationReportExcludedDocumentsReason = "incomplete"
+	VerificationReportExcludedDocumentsReasonSuspected  VerificationReportExcludedDocumentsReason = "suspected"
+	VerificationReportExcludedDocumentsReasonUnread     VerificationReportExcludedDocumentsReason = "unread"
+)
+
+// Valid indicates whether the value is a known member of the VerificationReportExcludedDocumentsReason enum.
+func (e VerificationReportExcludedDocumentsReason) Valid() bool {
+	switch e {
+	case VerificationReportExcludedDocumentsReasonIncomplete:
+		return true
+	case VerificationReportExcludedDocumentsReasonSuspected:
+		return true
+	case VerificationReportExcludedDocumentsReasonUnread:
 		return true
 	default:
 		return false
@@ -1641,10 +1716,12 @@ type Document struct {
 
 	// FileName An uploaded document's file name, as the user's device gave it.
 	FileName *string `json:"file_name,omitempty"`
-	Fraud    struct {
-		Status DocumentFraudStatus `json:"status"`
-	} `json:"fraud"`
-	Id openapi_types.UUID `json:"id"`
+
+	// Fraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
+	// not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
+	// stored and never changed afterwards.
+	Fraud DocumentFraud      `json:"fraud"`
+	Id    openapi_types.UUID `json:"id"`
 
 	// ParsedData What was read from the document; null when nothing could be (an upload Payline cannot read).
 	ParsedData *Document_ParsedData `json:"parsed_data"`
@@ -1658,9 +1735,6 @@ type Document struct {
 // DocumentDocumentType defines model for Document.DocumentType.
 type DocumentDocumentType string
 
-// DocumentFraudStatus defines model for Document.Fraud.Status.
-type DocumentFraudStatus string
-
 // Document_ParsedData What was read from the document; null when nothing could be (an upload Payline cannot read).
 type Document_ParsedData struct {
 	union json.RawMessage
@@ -1668,6 +1742,26 @@ type Document_ParsedData struct {
 
 // DocumentWarningsStatus defines model for Document.Warnings.Status.
 type DocumentWarningsStatus string
+
+// DocumentFraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
+// not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
+// stored and never changed afterwards.
+type DocumentFraud struct {
+	// Reasons The checks that failed; absent unless suspected.
+	Reasons *[]struct {
+		Code DocumentFraudReasonsCode `json:"code"`
+
+		// Message What does not add up, with the amounts in dollars.
+		Message string `json:"message"`
+	} `json:"reasons,omitempty"`
+	Status DocumentFraudStatus `json:"status"`
+}
+
+// DocumentFraudReasonsCode defines model for DocumentFraud.Reasons.Code.
+type DocumentFraudReasonsCode string
+
+// DocumentFraudStatus defines model for DocumentFraud.Status.
+type DocumentFraudStatus string
 
 // DocumentLink defines model for DocumentLink.
 type DocumentLink struct {
@@ -2145,7 +2239,8 @@ type ProductMeta struct {
 
 // ReportEmployment defines model for ReportEmployment.
 type ReportEmployment struct {
-	AccountId openapi_types.UUID `json:"account_id"`
+	// AccountId The account the employment was read from; empty for one read from uploaded paystubs (source.type documents).
+	AccountId string `json:"account_id"`
 
 	// Consent When the end user agreed in Link to share this account, and which version of the consent text they read; null when Link recorded none (an account connected before it did, or a token that skipped the consent screen).
 	Consent *struct {
@@ -2276,11 +2371,20 @@ type ReportEmployment struct {
 
 	// Source Where this employment's figures came from.
 	Source struct {
-		DataAsOf   Timestamp `json:"data_as_of"`
-		PlatformId string    `json:"platform_id"`
+		DataAsOf Timestamp `json:"data_as_of"`
+
+		// DocumentIds For type documents: the uploaded paystubs the figures were read from.
+		DocumentIds *[]openapi_types.UUID `json:"document_ids,omitempty"`
+
+		// Notice For type documents: says plainly that the figures were read from files the end user supplied.
+		Notice     *string `json:"notice,omitempty"`
+		PlatformId string  `json:"platform_id"`
 
 		// PlatformName The payroll platform read, as the directory names it ("" when it does not).
 		PlatformName string `json:"platform_name"`
+
+		// Type payroll (read from the account's payroll platform) or documents (read from paystubs the end user uploaded).
+		Type ReportEmploymentSourceType `json:"type"`
 	} `json:"source"`
 	StartDate       string  `json:"start_date"`
 	TerminationDate *string `json:"termination_date"`
@@ -2295,23 +2399,29 @@ type ReportEmploymentIncomeAnnualIncomesBasis string
 // ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis What earnings_by_type covers: every paystub of the year, or only the paystubs read (from first_pay_date).
 type ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis string
 
+// ReportEmploymentSourceType payroll (read from the account's payroll platform) or documents (read from paystubs the end user uploaded).
+type ReportEmploymentSourceType string
+
 // ReportPaystub A paystub as verification reports show it (the vendor's report schema has no itemised lines).
 type ReportPaystub struct {
-	AccountId   openapi_types.UUID `json:"account_id"`
-	CheckAmount int                `json:"check_amount"`
-	CreatedAt   Timestamp          `json:"created_at"`
-	Currency    string             `json:"currency"`
-	Earnings    []PayLine          `json:"earnings"`
+	// AccountId The account it was read from; empty for one read from an uploaded paystub.
+	AccountId   string    `json:"account_id"`
+	CheckAmount int       `json:"check_amount"`
+	CreatedAt   Timestamp `json:"created_at"`
+	Currency    string    `json:"currency"`
+	Earnings    []PayLine `json:"earnings"`
 
 	// EarningsByType The paystub's earnings lines in the written VOE's columns; they add up to gross_pay_amount.
-	EarningsByType    EarningsByType     `json:"earnings_by_type"`
-	EmployerName      string             `json:"employer_name"`
-	ExternalPaystubId string             `json:"external_paystub_id"`
-	GrossPayAmount    int                `json:"gross_pay_amount"`
-	GrossPayYtd       int                `json:"gross_pay_ytd"`
-	Id                openapi_types.UUID `json:"id"`
-	NetPayAmount      int                `json:"net_pay_amount"`
-	NetPayYtd         int                `json:"net_pay_ytd"`
+	EarningsByType    EarningsByType `json:"earnings_by_type"`
+	EmployerName      string         `json:"employer_name"`
+	ExternalPaystubId string         `json:"external_paystub_id"`
+	GrossPayAmount    int            `json:"gross_pay_amount"`
+	GrossPayYtd       int            `json:"gross_pay_ytd"`
+
+	// Id The paystub's id; for one read from an uploaded paystub, the document's id.
+	Id           openapi_types.UUID `json:"id"`
+	NetPayAmount int                `json:"net_pay_amount"`
+	NetPayYtd    int                `json:"net_pay_ytd"`
 
 	// OvertimeHours The hours its overtime lines report; null when none does.
 	OvertimeHours  *float64           `json:"overtime_hours"`
@@ -2403,18 +2513,25 @@ type TaxFormFormType string
 // Timestamp defines model for Timestamp.
 type Timestamp = time.Time
 
-// UploadedPaystub defines model for UploadedPaystub.
+// UploadedPaystub What was read from an uploaded paystub, amounts in cents of USD; a field not found is absent (and named in warnings).
 type UploadedPaystub struct {
-	Currency       string                      `json:"currency"`
-	DocumentType   UploadedPaystubDocumentType `json:"document_type"`
-	EmployerName   string                      `json:"employer_name"`
-	GrossPayAmount int                         `json:"gross_pay_amount"`
-	GrossPayYtd    int                         `json:"gross_pay_ytd"`
-	NetPayAmount   int                         `json:"net_pay_amount"`
-	NetPayYtd      int                         `json:"net_pay_ytd"`
-	PayDate        openapi_types.Date          `json:"pay_date"`
-	PayPeriodEnd   openapi_types.Date          `json:"pay_period_end"`
-	PayPeriodStart openapi_types.Date          `json:"pay_period_start"`
+	Currency        *string                     `json:"currency,omitempty"`
+	Deductions      *[]PayLine                  `json:"deductions,omitempty"`
+	DocumentType    UploadedPaystubDocumentType `json:"document_type"`
+	Earnings        *[]PayLine                  `json:"earnings,omitempty"`
+	EmployeeName    *string                     `json:"employee_name,omitempty"`
+	EmployerEin     *string                     `json:"employer_ein,omitempty"`
+	EmployerName    string                      `json:"employer_name"`
+	GrossPayAmount  *int                        `json:"gross_pay_amount,omitempty"`
+	GrossPayYtd     *int                        `json:"gross_pay_ytd,omitempty"`
+	NetPayAmount    *int                        `json:"net_pay_amount,omitempty"`
+	NetPayYtd       *int                        `json:"net_pay_ytd,omitempty"`
+	PayDate         *openapi_types.Date         `json:"pay_date,omitempty"`
+	PayPeriodEnd    *openapi_types.Date         `json:"pay_period_end,omitempty"`
+	PayPeriodStart  *openapi_types.Date         `json:"pay_period_start,omitempty"`
+	Taxes           *[]PayLine                  `json:"taxes,omitempty"`
+	TotalDeductions *int                        `json:"total_deductions,omitempty"`
+	TotalTaxes      *int                        `json:"total_taxes,omitempty"`
 }
 
 // UploadedPaystubDocumentType defines model for UploadedPaystub.DocumentType.
@@ -2447,6 +2564,18 @@ type VerificationReport struct {
 		PhoneNumbers []PhoneNumber `json:"phone_numbers"`
 	} `json:"employee"`
 	Employments []ReportEmployment `json:"employments"`
+
+	// ExcludedDocuments The paystubs the end user uploaded that the report leaves out, and why: suspected (with the forgery checks'
+	// reasons), unread (nothing could be read) or incomplete (no pay date, gross or net pay read).
+	ExcludedDocuments []struct {
+		DocumentId openapi_types.UUID `json:"document_id"`
+
+		// Fraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
+		// not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
+		// stored and never changed afterwards.
+		Fraud  DocumentFraud                             `json:"fraud"`
+		Reason VerificationReportExcludedDocumentsReason `json:"reason"`
+	} `json:"excluded_documents"`
 
 	// FcraNotice The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact).
 	FcraNotice struct {
@@ -2502,6 +2631,9 @@ type VerificationReport struct {
 		Version     int       `json:"version"`
 	} `json:"versions"`
 }
+
+// VerificationReportExcludedDocumentsReason defines model for VerificationReport.ExcludedDocuments.Reason.
+type VerificationReportExcludedDocumentsReason string
 
 // VerificationReportFlagsCode defines model for VerificationReport.Flags.Code.
 type VerificationReportFlagsCode string

@@ -1616,6 +1616,38 @@ func (ec *executionContext) fieldContext_Document_w2(_ context.Context, field gr
 	return fc, nil
 }
 
+func (ec *executionContext) _Document_fraud(ctx context.Context, field graphql.CollectedField, obj *model.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_fraud(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fraud, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.DocumentFraud) graphql.Marshaler {
+			return ec.marshalNDocumentFraud2ᚖpaylineᚋdomainᚐDocumentFraud(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_fraud(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Document",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentFraud(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DocumentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.DocumentConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6733,6 +6765,11 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 		case "w2":
 			out.Values[i] = ec._Document_w2(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fraud":
+			out.Values[i] = ec._Document_fraud(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:

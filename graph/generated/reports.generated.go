@@ -645,6 +645,61 @@ func (ec *executionContext) fieldContext_AnnualW2_flagged(_ context.Context, fie
 	return graphql.NewScalarFieldContext("AnnualW2", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _DocumentFraud_status(ctx context.Context, field graphql.CollectedField, obj *domain.DocumentFraud) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentFraud_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentFraud_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentFraud", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentFraud_reasons(ctx context.Context, field graphql.CollectedField, obj *domain.DocumentFraud) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentFraud_reasons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reasons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.FraudReason) graphql.Marshaler {
+			return ec.marshalNFraudReason2ᚕpaylineᚋdomainᚐFraudReasonᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentFraud_reasons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentFraud",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FraudReason(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _EarningsByType_base(ctx context.Context, field graphql.CollectedField, obj *domain.EarningsByType) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -860,6 +915,84 @@ func (ec *executionContext) fieldContext_EarningsTotal_amount(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _ExcludedDocument_documentId(ctx context.Context, field graphql.CollectedField, obj *domain.ExcludedDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExcludedDocument_documentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExcludedDocument_documentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExcludedDocument", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ExcludedDocument_reason(ctx context.Context, field graphql.CollectedField, obj *domain.ExcludedDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExcludedDocument_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExcludedDocument_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExcludedDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExcludedDocument_fraud(ctx context.Context, field graphql.CollectedField, obj *domain.ExcludedDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExcludedDocument_fraud(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fraud, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.DocumentFraud) graphql.Marshaler {
+			return ec.marshalNDocumentFraud2paylineᚋdomainᚐDocumentFraud(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExcludedDocument_fraud(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExcludedDocument",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentFraud(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _FcraNotice_text(ctx context.Context, field graphql.CollectedField, obj *domain.FCRANotice) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -904,6 +1037,52 @@ func (ec *executionContext) _FcraNotice_disputeContact(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_FcraNotice_disputeContact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FcraNotice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FraudReason_code(ctx context.Context, field graphql.CollectedField, obj *domain.FraudReason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FraudReason_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FraudReason_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FraudReason", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FraudReason_message(ctx context.Context, field graphql.CollectedField, obj *domain.FraudReason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FraudReason_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FraudReason_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FraudReason", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _IncomeTrend_trend(ctx context.Context, field graphql.CollectedField, obj *domain.IncomeTrend) (ret graphql.Marshaler) {
@@ -2663,6 +2842,75 @@ func (ec *executionContext) fieldContext_ReportIncome_trends(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _ReportSource_type(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportSource_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportSource_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportSource_documentIds(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportSource_documentIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportSource_documentIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ReportSource_notice(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportSource_notice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Notice, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportSource_notice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ReportSource_platformId(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3232,6 +3480,38 @@ func (ec *executionContext) fieldContext_VerificationReport_flags(_ context.Cont
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ReportFlag(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VerificationReport_excludedDocuments(ctx context.Context, field graphql.CollectedField, obj *domain.VerificationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerificationReport_excludedDocuments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExcludedDocuments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.ExcludedDocument) graphql.Marshaler {
+			return ec.marshalNExcludedDocument2ᚕpaylineᚋdomainᚐExcludedDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerificationReport_excludedDocuments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VerificationReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExcludedDocument(ctx, field)
 		},
 	}
 	return fc, nil
@@ -3897,6 +4177,49 @@ func (ec *executionContext) _AnnualW2(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var documentFraudImplementors = []string{"DocumentFraud"}
+
+func (ec *executionContext) _DocumentFraud(ctx context.Context, sel ast.SelectionSet, obj *domain.DocumentFraud) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentFraudImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentFraud")
+		case "status":
+			out.Values[i] = ec._DocumentFraud_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reasons":
+			out.Values[i] = ec._DocumentFraud_reasons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var earningsByTypeImplementors = []string{"EarningsByType"}
 
 func (ec *executionContext) _EarningsByType(ctx context.Context, sel ast.SelectionSet, obj *domain.EarningsByType) graphql.Marshaler {
@@ -4196,6 +4519,54 @@ func (ec *executionContext) _EarningsTotal(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var excludedDocumentImplementors = []string{"ExcludedDocument"}
+
+func (ec *executionContext) _ExcludedDocument(ctx context.Context, sel ast.SelectionSet, obj *domain.ExcludedDocument) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, excludedDocumentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExcludedDocument")
+		case "documentId":
+			out.Values[i] = ec._ExcludedDocument_documentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._ExcludedDocument_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fraud":
+			out.Values[i] = ec._ExcludedDocument_fraud(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var fcraNoticeImplementors = []string{"FcraNotice"}
 
 func (ec *executionContext) _FcraNotice(ctx context.Context, sel ast.SelectionSet, obj *domain.FCRANotice) graphql.Marshaler {
@@ -4215,6 +4586,49 @@ func (ec *executionContext) _FcraNotice(ctx context.Context, sel ast.SelectionSe
 			}
 		case "disputeContact":
 			out.Values[i] = ec._FcraNotice_disputeContact(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var fraudReasonImplementors = []string{"FraudReason"}
+
+func (ec *executionContext) _FraudReason(ctx context.Context, sel ast.SelectionSet, obj *domain.FraudReason) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fraudReasonImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FraudReason")
+		case "code":
+			out.Values[i] = ec._FraudReason_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._FraudReason_message(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -5477,6 +5891,21 @@ func (ec *executionContext) _ReportSource(ctx context.Context, sel ast.Selection
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ReportSource")
+		case "type":
+			out.Values[i] = ec._ReportSource_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "documentIds":
+			out.Values[i] = ec._ReportSource_documentIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "notice":
+			out.Values[i] = ec._ReportSource_notice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "platformId":
 			out.Values[i] = ec._ReportSource_platformId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -5922,6 +6351,11 @@ func (ec *executionContext) _VerificationReport(ctx context.Context, sel ast.Sel
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "excludedDocuments":
+			out.Values[i] = ec._VerificationReport_excludedDocuments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "fcraNotice":
 			out.Values[i] = ec._VerificationReport_fcraNotice(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -6124,6 +6558,20 @@ func (ec *executionContext) marshalNAnnualIncome2ᚕpaylineᚋdomainᚐAnnualInc
 	return ret
 }
 
+func (ec *executionContext) marshalNDocumentFraud2paylineᚋdomainᚐDocumentFraud(ctx context.Context, sel ast.SelectionSet, v domain.DocumentFraud) graphql.Marshaler {
+	return ec._DocumentFraud(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDocumentFraud2ᚖpaylineᚋdomainᚐDocumentFraud(ctx context.Context, sel ast.SelectionSet, v *domain.DocumentFraud) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DocumentFraud(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNEarningsByType2paylineᚋdomainᚐEarningsByType(ctx context.Context, sel ast.SelectionSet, v domain.EarningsByType) graphql.Marshaler {
 	return ec._EarningsByType(ctx, sel, &v)
 }
@@ -6164,8 +6612,48 @@ func (ec *executionContext) marshalNEarningsTotal2ᚖpaylineᚋdomainᚐEarnings
 	return ec._EarningsTotal(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNExcludedDocument2paylineᚋdomainᚐExcludedDocument(ctx context.Context, sel ast.SelectionSet, v domain.ExcludedDocument) graphql.Marshaler {
+	return ec._ExcludedDocument(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExcludedDocument2ᚕpaylineᚋdomainᚐExcludedDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.ExcludedDocument) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExcludedDocument2paylineᚋdomainᚐExcludedDocument(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNFcraNotice2paylineᚋdomainᚐFCRANotice(ctx context.Context, sel ast.SelectionSet, v domain.FCRANotice) graphql.Marshaler {
 	return ec._FcraNotice(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFraudReason2paylineᚋdomainᚐFraudReason(ctx context.Context, sel ast.SelectionSet, v domain.FraudReason) graphql.Marshaler {
+	return ec._FraudReason(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFraudReason2ᚕpaylineᚋdomainᚐFraudReasonᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.FraudReason) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFraudReason2paylineᚋdomainᚐFraudReason(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNIncomeTrend2paylineᚋdomainᚐIncomeTrend(ctx context.Context, sel ast.SelectionSet, v domain.IncomeTrend) graphql.Marshaler {

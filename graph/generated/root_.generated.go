@@ -185,6 +185,7 @@ type ComplexityRoot struct {
 		DocumentType          func(childComplexity int) int
 		DownloadURL           func(childComplexity int) int
 		DownloadURLExpiration func(childComplexity int) int
+		Fraud                 func(childComplexity int) int
 		ID                    func(childComplexity int) int
 		W2                    func(childComplexity int) int
 	}
@@ -198,6 +199,11 @@ type ComplexityRoot struct {
 	DocumentEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	DocumentFraud struct {
+		Reasons func(childComplexity int) int
+		Status  func(childComplexity int) int
 	}
 
 	EarningsByType struct {
@@ -274,9 +280,20 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ExcludedDocument struct {
+		DocumentID func(childComplexity int) int
+		Fraud      func(childComplexity int) int
+		Reason     func(childComplexity int) int
+	}
+
 	FcraNotice struct {
 		DisputeContact func(childComplexity int) int
 		Text           func(childComplexity int) int
+	}
+
+	FraudReason struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
 	}
 
 	Identity struct {
@@ -648,8 +665,11 @@ type ComplexityRoot struct {
 
 	ReportSource struct {
 		DataAsOf     func(childComplexity int) int
+		DocumentIDs  func(childComplexity int) int
+		Notice       func(childComplexity int) int
 		PlatformID   func(childComplexity int) int
 		PlatformName func(childComplexity int) int
+		Type         func(childComplexity int) int
 	}
 
 	ReportVersion struct {
@@ -718,6 +738,7 @@ type ComplexityRoot struct {
 		DownloadURLExpiration func(childComplexity int) int
 		Employee              func(childComplexity int) int
 		Employments           func(childComplexity int) int
+		ExcludedDocuments     func(childComplexity int) int
 		FCRANotice            func(childComplexity int) int
 		Flags                 func(childComplexity int) int
 		ID                    func(childComplexity int) int
@@ -1385,6 +1406,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.DownloadURLExpiration(childComplexity), true
+	case "Document.fraud":
+		if e.ComplexityRoot.Document.Fraud == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Fraud(childComplexity), true
 	case "Document.id":
 		if e.ComplexityRoot.Document.ID == nil {
 			break
@@ -1429,6 +1456,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentEdge.Node(childComplexity), true
+
+	case "DocumentFraud.reasons":
+		if e.ComplexityRoot.DocumentFraud.Reasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentFraud.Reasons(childComplexity), true
+	case "DocumentFraud.status":
+		if e.ComplexityRoot.DocumentFraud.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentFraud.Status(childComplexity), true
 
 	case "EarningsByType.base":
 		if e.ComplexityRoot.EarningsByType.Base == nil {
@@ -1731,6 +1771,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EndUserEdge.Node(childComplexity), true
 
+	case "ExcludedDocument.documentId":
+		if e.ComplexityRoot.ExcludedDocument.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExcludedDocument.DocumentID(childComplexity), true
+	case "ExcludedDocument.fraud":
+		if e.ComplexityRoot.ExcludedDocument.Fraud == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExcludedDocument.Fraud(childComplexity), true
+	case "ExcludedDocument.reason":
+		if e.ComplexityRoot.ExcludedDocument.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExcludedDocument.Reason(childComplexity), true
+
 	case "FcraNotice.disputeContact":
 		if e.ComplexityRoot.FcraNotice.DisputeContact == nil {
 			break
@@ -1743,6 +1802,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FcraNotice.Text(childComplexity), true
+
+	case "FraudReason.code":
+		if e.ComplexityRoot.FraudReason.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FraudReason.Code(childComplexity), true
+	case "FraudReason.message":
+		if e.ComplexityRoot.FraudReason.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FraudReason.Message(childComplexity), true
 
 	case "Identity.address":
 		if e.ComplexityRoot.Identity.Address == nil {
@@ -3443,6 +3515,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportSource.DataAsOf(childComplexity), true
+	case "ReportSource.documentIds":
+		if e.ComplexityRoot.ReportSource.DocumentIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportSource.DocumentIDs(childComplexity), true
+	case "ReportSource.notice":
+		if e.ComplexityRoot.ReportSource.Notice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportSource.Notice(childComplexity), true
 	case "ReportSource.platformId":
 		if e.ComplexityRoot.ReportSource.PlatformID == nil {
 			break
@@ -3455,6 +3539,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportSource.PlatformName(childComplexity), true
+	case "ReportSource.type":
+		if e.ComplexityRoot.ReportSource.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportSource.Type(childComplexity), true
 
 	case "ReportVersion.documentId":
 		if e.ComplexityRoot.ReportVersion.DocumentID == nil {
@@ -3703,6 +3793,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerificationReport.Employments(childComplexity), true
+	case "VerificationReport.excludedDocuments":
+		if e.ComplexityRoot.VerificationReport.ExcludedDocuments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerificationReport.ExcludedDocuments(childComplexity), true
 	case "VerificationReport.fcraNotice":
 		if e.ComplexityRoot.VerificationReport.FCRANotice == nil {
 			break
@@ -4820,6 +4916,8 @@ type Document implements Node {
   downloadUrlExpiration: Time!
   "For W-2 documents."
   w2: W2
+  "The forgery checks' outcome (documents a user uploaded in Link are checked; Payline's own are not_suspected)."
+  fraud: DocumentFraud!
 }
 
 "One edge of a list of documents."
@@ -5300,6 +5398,8 @@ enum WebhookEvent {
   direct_deposit_allocations_added
   "REST's documents.added: documents were added for an end user (uploaded in Link or read from a tax-forms job)."
   documents_added
+  "REST's documents.parsed: a document a user uploaded in Link was read and checked; the payload carries what was read, the warnings and the fraud outcome with its reasons."
+  documents_parsed
   "REST's voie_report.refreshed: an end user's VOIE report was rebuilt."
   voie_report_refreshed
   "REST's voe_report.refreshed: an end user's VOE report was rebuilt."
@@ -5836,6 +5936,8 @@ type VerificationReport {
   completeness: ReportCompleteness!
   "Points an underwriter should review (overlapping employments, pay gaps, a missing final paycheck, an employer with two addresses, declining variable income, a W-2 that disagrees); empty when none. The report raises them and decides nothing."
   flags: [ReportFlag!]!
+  "The paystubs the end user uploaded that the report leaves out, and why."
+  excludedDocuments: [ExcludedDocument!]!
   "The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the report's data."
   fcraNotice: FcraNotice!
   "A signed link to this build's PDF, valid until downloadUrlExpiration; no secret needed."
@@ -5870,9 +5972,9 @@ type ReportEmployee {
   phoneNumbers: [PhoneNumber!]!
 }
 
-"One employment of the end user (one account) in a verification report."
+"One employment of the end user (one account, or one employer's uploaded paystubs) in a verification report."
 type ReportEmployment {
-  "The account it was read from."
+  "The account it was read from; empty for an employment read from uploaded paystubs (source.type documents)."
   accountId: ID!
   "The employer's name."
   employerName: String!
@@ -6098,9 +6200,15 @@ type ReportCompleteness {
   identityConflicts: [String!]!
 }
 
-"The payroll platform an employment's figures were read from, and when its data last changed."
+"Where an employment's figures were read from (a payroll platform, or paystubs the end user uploaded), and when its data last changed."
 type ReportSource {
-  "The platform's UUID."
+  "payroll (read from the account's payroll platform) or documents (read from paystubs the end user uploaded)."
+  type: String!
+  "For type documents: the uploaded paystubs the figures were read from; empty otherwise."
+  documentIds: [ID!]!
+  "For type documents: says plainly that the figures were read from files the end user supplied; empty otherwise."
+  notice: String!
+  "The platform's UUID; empty for type documents."
   platformId: ID!
   "As the directory names it (empty when it does not)."
   platformName: String!
@@ -6122,6 +6230,32 @@ type ReportVersion {
   downloadUrl: String!
   "When downloadUrl stops working."
   downloadUrlExpiration: Time!
+}
+
+"An uploaded paystub a verification report leaves out, and why."
+type ExcludedDocument {
+  "The document's UUID."
+  documentId: ID!
+  "suspected (the forgery checks' reasons are in fraud), unread (nothing could be read) or incomplete (no pay date, gross or net pay read)."
+  reason: String!
+  "The document's forgery checks' outcome."
+  fraud: DocumentFraud!
+}
+
+"The outcome of a document's forgery checks (docs/documents.md), decided when it is stored and never changed."
+type DocumentFraud {
+  "suspected, not_suspected (the checks ran and none failed) or unavailable (nothing was read)."
+  status: String!
+  "The checks that failed; empty unless suspected."
+  reasons: [FraudReason!]!
+}
+
+"One forgery check that failed."
+type FraudReason {
+  "ARITHMETIC_MISMATCH, PERIOD_EXCEEDS_YTD, YTD_NOT_CUMULATIVE, PAY_DATE_OFF_SCHEDULE, EMPLOYER_UNKNOWN, FONTS_INCONSISTENT, EDITED_AFTER_CREATION or FIGURES_REUSED."
+  code: String!
+  "What does not add up, with the amounts in dollars."
+  message: String!
 }
 `, BuiltIn: false},
 	{Name: "../schema/subscriptions.graphqls", Input: `"Live updates over a websocket (graphql-transport-ws at /graphql): a live view, not a record; webhooks are the durable record."
@@ -6541,6 +6675,8 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_downloadUrlExpiration(ctx, field)
 	case "w2":
 		return ec.fieldContext_Document_w2(ctx, field)
+	case "fraud":
+		return ec.fieldContext_Document_fraud(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Document", field.Name)
 }
@@ -6565,6 +6701,16 @@ func (ec *executionContext) childFields_DocumentEdge(ctx context.Context, field 
 		return ec.fieldContext_DocumentEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DocumentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentFraud(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_DocumentFraud_status(ctx, field)
+	case "reasons":
+		return ec.fieldContext_DocumentFraud_reasons(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentFraud", field.Name)
 }
 
 func (ec *executionContext) childFields_EarningsByType(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6715,6 +6861,18 @@ func (ec *executionContext) childFields_EndUserEdge(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type EndUserEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ExcludedDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "documentId":
+		return ec.fieldContext_ExcludedDocument_documentId(ctx, field)
+	case "reason":
+		return ec.fieldContext_ExcludedDocument_reason(ctx, field)
+	case "fraud":
+		return ec.fieldContext_ExcludedDocument_fraud(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExcludedDocument", field.Name)
+}
+
 func (ec *executionContext) childFields_FcraNotice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "text":
@@ -6723,6 +6881,16 @@ func (ec *executionContext) childFields_FcraNotice(ctx context.Context, field gr
 		return ec.fieldContext_FcraNotice_disputeContact(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FcraNotice", field.Name)
+}
+
+func (ec *executionContext) childFields_FraudReason(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_FraudReason_code(ctx, field)
+	case "message":
+		return ec.fieldContext_FraudReason_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FraudReason", field.Name)
 }
 
 func (ec *executionContext) childFields_Identity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7377,6 +7545,12 @@ func (ec *executionContext) childFields_ReportIncome(ctx context.Context, field 
 
 func (ec *executionContext) childFields_ReportSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "type":
+		return ec.fieldContext_ReportSource_type(ctx, field)
+	case "documentIds":
+		return ec.fieldContext_ReportSource_documentIds(ctx, field)
+	case "notice":
+		return ec.fieldContext_ReportSource_notice(ctx, field)
 	case "platformId":
 		return ec.fieldContext_ReportSource_platformId(ctx, field)
 	case "platformName":
@@ -7527,6 +7701,8 @@ func (ec *executionContext) childFields_VerificationReport(ctx context.Context, 
 		return ec.fieldContext_VerificationReport_completeness(ctx, field)
 	case "flags":
 		return ec.fieldContext_VerificationReport_flags(ctx, field)
+	case "excludedDocuments":
+		return ec.fieldContext_VerificationReport_excludedDocuments(ctx, field)
 	case "fcraNotice":
 		return ec.fieldContext_VerificationReport_fcraNotice(ctx, field)
 	case "downloadUrl":

@@ -185,6 +185,8 @@ type Document struct {
 	DownloadURLExpiration time.Time `json:"downloadUrlExpiration"`
 	// For W-2 documents.
 	W2 *domain.W2 `json:"w2,omitempty"`
+	// The forgery checks' outcome (documents a user uploaded in Link are checked; Payline's own are not_suspected).
+	Fraud *domain.DocumentFraud `json:"fraud"`
 }
 
 func (Document) IsNode() {}
@@ -993,6 +995,8 @@ const (
 	WebhookEventDirectDepositAllocationsAdded WebhookEvent = "direct_deposit_allocations_added"
 	// REST's documents.added: documents were added for an end user (uploaded in Link or read from a tax-forms job).
 	WebhookEventDocumentsAdded WebhookEvent = "documents_added"
+	// REST's documents.parsed: a document a user uploaded in Link was read and checked; the payload carries what was read, the warnings and the fraud outcome with its reasons.
+	WebhookEventDocumentsParsed WebhookEvent = "documents_parsed"
 	// REST's voie_report.refreshed: an end user's VOIE report was rebuilt.
 	WebhookEventVoieReportRefreshed WebhookEvent = "voie_report_refreshed"
 	// REST's voe_report.refreshed: an end user's VOE report was rebuilt.
@@ -1017,6 +1021,7 @@ var AllWebhookEvent = []WebhookEvent{
 	WebhookEventBillSwitchAdded,
 	WebhookEventDirectDepositAllocationsAdded,
 	WebhookEventDocumentsAdded,
+	WebhookEventDocumentsParsed,
 	WebhookEventVoieReportRefreshed,
 	WebhookEventVoeReportRefreshed,
 	WebhookEventEarningsStreamPayoutsRefreshed,
@@ -1025,7 +1030,7 @@ var AllWebhookEvent = []WebhookEvent{
 
 func (e WebhookEvent) IsValid() bool {
 	switch e {
-	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated:
+	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated:
 		return true
 	}
 	return false

@@ -92,6 +92,7 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("POST /link/v1/api/switch", h.api(h.doSwitch))
 	h.mux.HandleFunc("POST /link/v1/api/bill", h.api(h.bill))
 	h.mux.HandleFunc("POST /link/v1/api/uploads", h.api(h.uploads))
+	h.mux.HandleFunc("POST /link/v1/api/uploads/preview", h.api(h.previewUploads))
 	h.mux.HandleFunc("POST /link/v1/api/matched_switch", h.api(h.matchedSwitch))
 	h.mux.HandleFunc("GET /link/v1/api/jobs/{job_id}", h.api(h.job))
 	h.mux.HandleFunc("POST /link/v1/api/dd_form", h.api(h.depositForm))
@@ -216,9 +217,9 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 		"skip_intro_screen": t.SkipIntroScreen, "platform_matching": t.PlatformMatching != nil,
 		"on_demand_update": t.AccountID != "", "privacy_url": h.privacyURL, "redirect_url": t.RedirectURL,
 		"bill_job": billJob(t),
-		// A user who cannot log in may upload documents instead, when the
-		// token names the end user they would belong to.
-		"uploads": t.EndUserID != "" && t.AccountID == "" && billJob(t) == "",
+		// A user who cannot log in may upload documents instead: the
+		// domain's rule, which UploadDocuments enforces too.
+		"uploads": sess.UploadsOffered(),
 		// The consent screen's text version, which the login sends back
 		// so Link records what the end user agreed to.
 		"consent_text_version": domain.ConsentTextVersion,
@@ -290,15 +291,7 @@ func (h *Handler) search(r *http.Request, token string) (any, error) {
 
 // billJob is the bill change a token asks for ("" for none): a switch
 // when it asks for both.
-func billJob(t domain.LinkToken) domain.JobType {
-	jobs := t.Jobs()
-	for _, j := range []domain.JobType{domain.JobBillSwitch, domain.JobBillCancellation} {
-		if slices.Contains(jobs, j) {
-			return j
-		}
-	}
-	return ""
-}
+func billJob(t domain.LinkToken) domain.JobType { return t.BillJob() }
 
 // merchants lists the merchants that can make the token's bill change,
 // with the categories that have any, for Link's category chips; with
@@ -408,12 +401,60 @@ func (h *Handler) doSwitch(r *http.Request, token string) (any, error) {
 }
 
 // uploads takes the documents a user who cannot log in uploads:
-// multipart/form-data with document_type and up to ten files. A file is
-// read only up to the size limit, so an oversized one costs no memory.
+// multipart/form-data with document_type and up to ten files.
 func (h *Handler) uploads(r *http.Request, token string) (any, error) {
+	docType, files, err := readUploadForm(r)
+	if err != nil {
+		return nil, err
+	}
+	n, err := h.link.UploadDocuments(r.Context(), token, docType, files)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"submitted": n}, nil
+}
+
+// uploadPreviewJSON is what the upload screen shows of one file before
+// the user submits: whether it was read, what, and a note in the user's
+// words.
+type uploadPreviewJSON struct {
+	Name         string  `json:"name"`
+	Read         bool    `json:"read"`
+	EmployerName string  `json:"employer_name"`
+	PayDate      string  `json:"pay_date"`
+	NetPay       *string `json:"net_pay"` // formatted, "$1,234.56"
+	Note         string  `json:"note"`
+}
+
+// previewUploads reads the files as uploads would and says what was read
+// of each, storing nothing: the same multipart body.
+func (h *Handler) previewUploads(r *http.Request, token string) (any, error) {
+	docType, files, err := readUploadForm(r)
+	if err != nil {
+		return nil, err
+	}
+	previews, err := h.link.PreviewUploads(r.Context(), token, docType, files)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]uploadPreviewJSON, len(previews))
+	for i, p := range previews {
+		out[i] = uploadPreviewJSON{Name: p.Name, Read: p.Read, EmployerName: p.EmployerName, PayDate: p.PayDate, Note: p.Note}
+		if p.NetPay != nil {
+			net := p.NetPay.Formatted()
+			out[i].NetPay = &net
+		}
+	}
+	return map[string]any{"files": out}, nil
+}
+
+// readUploadForm reads an upload's multipart/form-data: document_type and
+// up to ten files. A file is read only up to the size limit, so an
+// oversized one costs no memory.
+func readUploadForm(r *http.Request) (string, []domain.UploadFile, error) {
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, domain.Errorf(domain.KindInvalid, domain.CodeUnsupportedMediaType, "send the files as multipart/form-data")
+		return "", nil, domain.Errorf(domain.KindInvalid, domain.CodeUnsupportedMediaType, "send the files as multipart/form-data")
 	}
 	var docType string
 	var files []domain.UploadFile
@@ -424,14 +465,14 @@ func (h *Handler) uploads(r *http.Request, token string) (any, error) {
 		}
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the upload is larger than %d files of %d MB", domain.MaxUploadFiles, domain.MaxUploadBytes>>20)
+			return "", nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the upload is larger than %d files of %d MB", domain.MaxUploadFiles, domain.MaxUploadBytes>>20)
 		}
 		var refusal *domain.Error // the body's reader refused it (too slow)
 		if errors.As(err, &refusal) {
-			return nil, refusal
+			return "", nil, refusal
 		}
 		if err != nil {
-			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "the multipart body is malformed: %v", err)
+			return "", nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "the multipart body is malformed: %v", err)
 		}
 		switch part.FormName() {
 		case "document_type":
@@ -447,24 +488,20 @@ func (h *Handler) uploads(r *http.Request, token string) (any, error) {
 				err = copyErr
 			}
 			if errors.As(err, &tooLarge) {
-				return nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the upload is larger than %d files of %d MB", domain.MaxUploadFiles, domain.MaxUploadBytes>>20)
+				return "", nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge, "the upload is larger than %d files of %d MB", domain.MaxUploadFiles, domain.MaxUploadBytes>>20)
 			}
 			if errors.As(err, &refusal) {
-				return nil, refusal
+				return "", nil, refusal
 			}
 			if err != nil {
-				return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "could not read %s: %v", f.Name, err)
+				return "", nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "could not read %s: %v", f.Name, err)
 			}
 			f.Size = int64(len(f.Data)) + rest
 			files = append(files, f)
 		}
 		part.Close()
 	}
-	n, err := h.link.UploadDocuments(r.Context(), token, docType, files)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"submitted": n}, nil
+	return docType, files, nil
 }
 
 // bill queues the bill switch or cancellation the user chose.

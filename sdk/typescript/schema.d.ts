@@ -1028,9 +1028,12 @@ export interface components {
         };
         /** @description A paystub as verification reports show it (the vendor's report schema has no itemised lines). */
         ReportPaystub: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The paystub's id; for one read from an uploaded paystub, the document's id.
+             */
             id: string;
-            /** Format: uuid */
+            /** @description The account it was read from; empty for one read from an uploaded paystub. */
             account_id: string;
             /** Format: date */
             pay_date: string;
@@ -1247,9 +1250,20 @@ export interface components {
                 text: string;
                 dispute_contact: string;
             };
+            /**
+             * @description The paystubs the end user uploaded that the report leaves out, and why: suspected (with the forgery checks'
+             *     reasons), unread (nothing could be read) or incomplete (no pay date, gross or net pay read).
+             */
+            excluded_documents: {
+                /** Format: uuid */
+                document_id: string;
+                /** @enum {string} */
+                reason: "suspected" | "unread" | "incomplete";
+                fraud: components["schemas"]["DocumentFraud"];
+            }[];
         };
         ReportEmployment: {
-            /** Format: uuid */
+            /** @description The account the employment was read from; empty for one read from uploaded paystubs (source.type documents). */
             account_id: string;
             employer_name: string;
             employer_address: components["schemas"]["Address"];
@@ -1271,6 +1285,15 @@ export interface components {
             employer_ein: string | null;
             /** @description Where this employment's figures came from. */
             source: {
+                /**
+                 * @description payroll (read from the account's payroll platform) or documents (read from paystubs the end user uploaded).
+                 * @enum {string}
+                 */
+                type: "payroll" | "documents";
+                /** @description For type documents: the uploaded paystubs the figures were read from. */
+                document_ids?: string[];
+                /** @description For type documents: says plainly that the figures were read from files the end user supplied. */
+                notice?: string;
                 platform_id: string;
                 /** @description The payroll platform read, as the directory names it ("" when it does not). */
                 platform_name: string;
@@ -1395,26 +1418,47 @@ export interface components {
                 status: "unparsable";
                 message: string;
             }[];
-            fraud: {
-                /** @enum {string} */
-                status: "suspected" | "not_suspected" | "unavailable";
-            };
+            fraud: components["schemas"]["DocumentFraud"];
         };
+        /**
+         * @description The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
+         *     not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
+         *     stored and never changed afterwards.
+         */
+        DocumentFraud: {
+            /** @enum {string} */
+            status: "suspected" | "not_suspected" | "unavailable";
+            /** @description The checks that failed; absent unless suspected. */
+            reasons?: {
+                /** @enum {string} */
+                code: "ARITHMETIC_MISMATCH" | "PERIOD_EXCEEDS_YTD" | "YTD_NOT_CUMULATIVE" | "PAY_DATE_OFF_SCHEDULE" | "EMPLOYER_UNKNOWN" | "FONTS_INCONSISTENT" | "EDITED_AFTER_CREATION" | "FIGURES_REUSED";
+                /** @description What does not add up, with the amounts in dollars. */
+                message: string;
+            }[];
+        };
+        /** @description What was read from an uploaded paystub, amounts in cents of USD; a field not found is absent (and named in warnings). */
         UploadedPaystub: {
             /** @enum {string} */
             document_type: "paystub";
             employer_name: string;
+            employer_ein?: string;
+            employee_name?: string;
             /** Format: date */
-            pay_date: string;
+            pay_date?: string;
             /** Format: date */
-            pay_period_start: string;
+            pay_period_start?: string;
             /** Format: date */
-            pay_period_end: string;
-            gross_pay_amount: number;
-            net_pay_amount: number;
-            gross_pay_ytd: number;
-            net_pay_ytd: number;
-            currency: string;
+            pay_period_end?: string;
+            gross_pay_amount?: number;
+            net_pay_amount?: number;
+            gross_pay_ytd?: number;
+            net_pay_ytd?: number;
+            total_taxes?: number;
+            total_deductions?: number;
+            earnings?: components["schemas"]["PayLine"][];
+            taxes?: components["schemas"]["PayLine"][];
+            deductions?: components["schemas"]["PayLine"][];
+            currency?: string;
         };
         Payout: {
             /** @enum {string} */

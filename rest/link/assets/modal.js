@@ -532,23 +532,50 @@
     });
     var input = h('input', { id: 'upload-files', type: 'file', multiple: 'multiple', accept: 'application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg' });
     var list = h('ul', { 'class': 'files', id: 'upload-list' });
-    input.onchange = function () {
-      showMessage('');
-      list.innerHTML = '';
-      Array.prototype.forEach.call(input.files, function (f) {
-        list.appendChild(h('li', { text: f.name + ' · ' + size(f.size) }));
-      });
-    };
-    var submit = h('button', { id: 'upload-submit', 'class': 'primary', text: 'Send documents' });
-    submit.onclick = function () {
+    var submit = h('button', { id: 'upload-submit', 'class': 'primary', text: 'Send documents', disabled: 'disabled' });
+    function docType() { return document.querySelector('input[name="doc-type"]:checked').value; }
+    function chosen() {
       var files = Array.prototype.slice.call(input.files || []);
       if (!files.length) return showMessage('Choose at least one file.');
       if (files.length > MAX_FILES) return showMessage('You can send up to 10 files at a time.');
       var big = files.filter(function (f) { return f.size > MAX_BYTES; })[0];
       if (big) return showMessage(big.name + ' is ' + size(big.size) + '. Each file can be at most 10 MB.');
       var form = new FormData();
-      form.append('document_type', document.querySelector('input[name="doc-type"]:checked').value);
+      form.append('document_type', docType());
       files.forEach(function (f) { form.append('files', f, f.name); });
+      return form;
+    }
+    // preview reads the chosen files without sending them to anyone and
+    // shows, before the user submits, which were read and which not.
+    function preview() {
+      showMessage('');
+      list.innerHTML = '';
+      submit.disabled = true;
+      var form = chosen();
+      if (!form) return;
+      Array.prototype.forEach.call(input.files, function (f) {
+        list.appendChild(h('li', { text: f.name + ' · ' + size(f.size) + ' · reading…' }));
+      });
+      api('POST', 'uploads/preview', form).then(function (res) {
+        list.innerHTML = '';
+        res.files.forEach(function (f, i) {
+          var what = f.read ? [f.employer_name, f.pay_date ? 'paid ' + payDay(f.pay_date) : '', f.net_pay ? 'net pay ' + f.net_pay : ''].filter(Boolean).join(' · ') : '';
+          list.appendChild(h('li', { 'class': f.read ? 'read' : 'unread', id: 'upload-file-' + i }, [
+            h('strong', { text: (f.read ? '✓ ' : '✗ ') + f.name }),
+            what ? h('span', { 'class': 'what', text: what }) : null,
+            h('span', { 'class': 'note', text: f.note })]));
+        });
+        submit.disabled = false;
+      }, function (err) {
+        list.innerHTML = '';
+        showMessage(userMessage(fail(err)));
+      });
+    }
+    input.onchange = preview;
+    kinds.forEach(function (k) { k.querySelector('input').onchange = function () { if (input.files && input.files.length) preview(); }; });
+    submit.onclick = function () {
+      var form = chosen();
+      if (!form) return;
       submit.disabled = true;
       api('POST', 'uploads', form).then(function (res) {
         state.uploaded = res.submitted;
@@ -562,6 +589,12 @@
     screen('Upload your documents', 'Send recent paystubs or W-2s instead: PDF, PNG or JPEG, up to 10 files of 10 MB each.', [
       h('div', { 'class': 'choices', role: 'radiogroup', 'aria-label': 'Document type' }, kinds),
       h('label', { 'for': 'upload-files', text: 'Files' }), input, list, submit]);
+  }
+
+  // payDay writes a YYYY-MM-DD date as people read it: "Nov 13, 2026".
+  function payDay(date) {
+    var d = new Date(date + 'T00:00:00Z');
+    return isNaN(d) ? date : d.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
   }
 
   function size(bytes) {

@@ -88,7 +88,16 @@ DocumentLink = TypedDict("DocumentLink", {
     "id": "str",
 })
 
+DocumentFraudReasonsItem = TypedDict("DocumentFraudReasonsItem", {
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED']",
+    "message": "str",
+})
+
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
+# not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
+# stored and never changed afterwards.
 DocumentFraud = TypedDict("DocumentFraud", {
+    "reasons": NotRequired["list[DocumentFraudReasonsItem]"],
     "status": "Literal['suspected', 'not_suspected', 'unavailable']",
 })
 
@@ -123,17 +132,33 @@ W2 = TypedDict("W2", {
     "total_wages": NotRequired["int"],
 })
 
+PayLine = TypedDict("PayLine", {
+    "amount": "int",
+    "category": "str",
+    "hours": "float | None",
+    "name": "str",
+    "rate": "int | None",
+})
+
+# What was read from an uploaded paystub, amounts in cents of USD; a field not found is absent (and named in warnings).
 UploadedPaystub = TypedDict("UploadedPaystub", {
-    "currency": "str",
+    "currency": NotRequired["str"],
+    "deductions": NotRequired["list[PayLine]"],
     "document_type": "Literal['paystub']",
+    "earnings": NotRequired["list[PayLine]"],
+    "employee_name": NotRequired["str"],
+    "employer_ein": NotRequired["str"],
     "employer_name": "str",
-    "gross_pay_amount": "int",
-    "gross_pay_ytd": "int",
-    "net_pay_amount": "int",
-    "net_pay_ytd": "int",
-    "pay_date": "str",
-    "pay_period_end": "str",
-    "pay_period_start": "str",
+    "gross_pay_amount": NotRequired["int"],
+    "gross_pay_ytd": NotRequired["int"],
+    "net_pay_amount": NotRequired["int"],
+    "net_pay_ytd": NotRequired["int"],
+    "pay_date": NotRequired["str"],
+    "pay_period_end": NotRequired["str"],
+    "pay_period_start": NotRequired["str"],
+    "taxes": NotRequired["list[PayLine]"],
+    "total_deductions": NotRequired["int"],
+    "total_taxes": NotRequired["int"],
 })
 
 DocumentWarningsItem = TypedDict("DocumentWarningsItem", {
@@ -409,14 +434,6 @@ PaginationMeta = TypedDict("PaginationMeta", {
     "next_cursor": "str | None",
 })
 
-PayLine = TypedDict("PayLine", {
-    "amount": "int",
-    "category": "str",
-    "hours": "float | None",
-    "name": "str",
-    "rate": "int | None",
-})
-
 PayoutEarningsItemNetPay = TypedDict("PayoutEarningsItemNetPay", {
     "amount": "int",
     "currency": "str",
@@ -664,8 +681,11 @@ ReportEmploymentIncome = TypedDict("ReportEmploymentIncome", {
 # Where this employment's figures came from.
 ReportEmploymentSource = TypedDict("ReportEmploymentSource", {
     "data_as_of": "Timestamp",
+    "document_ids": NotRequired["list[str]"],
+    "notice": NotRequired["str"],
     "platform_id": "str",
     "platform_name": "str",
+    "type": "Literal['payroll', 'documents']",
 })
 
 ReportEmployment = TypedDict("ReportEmployment", {
@@ -821,6 +841,25 @@ VerificationReportEmployee = TypedDict("VerificationReportEmployee", {
     "phone_numbers": "list[PhoneNumber]",
 })
 
+VerificationReportExcludedDocumentsItemFraudReasonsItem = TypedDict("VerificationReportExcludedDocumentsItemFraudReasonsItem", {
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED']",
+    "message": "str",
+})
+
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
+# not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
+# stored and never changed afterwards.
+VerificationReportExcludedDocumentsItemFraud = TypedDict("VerificationReportExcludedDocumentsItemFraud", {
+    "reasons": NotRequired["list[VerificationReportExcludedDocumentsItemFraudReasonsItem]"],
+    "status": "Literal['suspected', 'not_suspected', 'unavailable']",
+})
+
+VerificationReportExcludedDocumentsItem = TypedDict("VerificationReportExcludedDocumentsItem", {
+    "document_id": "str",
+    "fraud": "DocumentFraud",
+    "reason": "Literal['suspected', 'unread', 'incomplete']",
+})
+
 # The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact).
 VerificationReportFcraNotice = TypedDict("VerificationReportFcraNotice", {
     "dispute_contact": "str",
@@ -851,6 +890,7 @@ VerificationReport = TypedDict("VerificationReport", {
     "document": "DocumentLink",
     "employee": "VerificationReportEmployee",
     "employments": "list[ReportEmployment]",
+    "excluded_documents": "list[VerificationReportExcludedDocumentsItem]",
     "fcra_notice": "VerificationReportFcraNotice",
     "flags": "list[VerificationReportFlagsItem]",
     "id": "str",
@@ -1097,7 +1137,16 @@ GetDocumentResponseDataDocument = TypedDict("GetDocumentResponseDataDocument", {
     "id": "str",
 })
 
+GetDocumentResponseDataFraudReasonsItem = TypedDict("GetDocumentResponseDataFraudReasonsItem", {
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED']",
+    "message": "str",
+})
+
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
+# not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
+# stored and never changed afterwards.
 GetDocumentResponseDataFraud = TypedDict("GetDocumentResponseDataFraud", {
+    "reasons": NotRequired["list[GetDocumentResponseDataFraudReasonsItem]"],
     "status": "Literal['suspected', 'not_suspected', 'unavailable']",
 })
 
@@ -1114,7 +1163,7 @@ GetDocumentResponseData = TypedDict("GetDocumentResponseData", {
     "document_type": "Literal['w2', 'direct_deposit_form', 'paystub']",
     "end_user_id": "str",
     "file_name": NotRequired["str"],
-    "fraud": "GetDocumentResponseDataFraud",
+    "fraud": "DocumentFraud",
     "id": "str",
     "parsed_data": "W2 | DirectDepositFormData | UploadedPaystub | None",
     "warnings": "list[GetDocumentResponseDataWarningsItem]",
@@ -1401,6 +1450,25 @@ OneReportDataEmployee = TypedDict("OneReportDataEmployee", {
     "phone_numbers": "list[PhoneNumber]",
 })
 
+OneReportDataExcludedDocumentsItemFraudReasonsItem = TypedDict("OneReportDataExcludedDocumentsItemFraudReasonsItem", {
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED']",
+    "message": "str",
+})
+
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
+# not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
+# stored and never changed afterwards.
+OneReportDataExcludedDocumentsItemFraud = TypedDict("OneReportDataExcludedDocumentsItemFraud", {
+    "reasons": NotRequired["list[OneReportDataExcludedDocumentsItemFraudReasonsItem]"],
+    "status": "Literal['suspected', 'not_suspected', 'unavailable']",
+})
+
+OneReportDataExcludedDocumentsItem = TypedDict("OneReportDataExcludedDocumentsItem", {
+    "document_id": "str",
+    "fraud": "DocumentFraud",
+    "reason": "Literal['suspected', 'unread', 'incomplete']",
+})
+
 # The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact).
 OneReportDataFcraNotice = TypedDict("OneReportDataFcraNotice", {
     "dispute_contact": "str",
@@ -1431,6 +1499,7 @@ OneReportData = TypedDict("OneReportData", {
     "document": "DocumentLink",
     "employee": "OneReportDataEmployee",
     "employments": "list[ReportEmployment]",
+    "excluded_documents": "list[OneReportDataExcludedDocumentsItem]",
     "fcra_notice": "OneReportDataFcraNotice",
     "flags": "list[OneReportDataFlagsItem]",
     "id": "str",

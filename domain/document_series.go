@@ -1,0 +1,351 @@
+package domain
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// SeriesStub is one of an end user's paystubs in the series checks: its
+// document id, whether it is being uploaded now (only those are marked),
+// and what was read from it.
+type SeriesStub struct {
+	DocumentID string
+	New        bool
+	Stub       ReadPaystub
+}
+
+// CheckSeries runs the checks that read an end user's paystubs together:
+// year to date growing by each period (per employer and year), pay dates
+// on one schedule (per employer) and one stub's figures reused under
+// another date (any employer). It returns the reasons of each new
+// document that failed, by document id; stored documents are context
+// only and are never marked again.
+func CheckSeries(stubs []SeriesStub) map[string][]FraudReason {
+	out := map[string][]FraudReason{}
+	mark := func(s SeriesStub, code, format string, args ...any) {
+		if s.New {
+			out[s.DocumentID] = append(out[s.DocumentID], FraudReason{Code: code, Message: fmt.Sprintf(format, args...)})
+		}
+	}
+	for _, group := range ByEmployer(stubs) {
+		checkCumulative(group, mark)
+		checkSchedule(group, mark)
+	}
+	checkReuse(stubs, mark)
+	return out
+}
+
+type markFunc func(s SeriesStub, code, format string, args ...any)
+
+// ByEmployer groups stubs with a pay date by employer (EmployerKey; a
+// stub without an EIN joins the EIN group of a stub with its name), each
+// group ordered by pay date, groups in order of first appearance.
+func ByEmployer(stubs []SeriesStub) [][]SeriesStub {
+	einOfName := map[string]string{}
+	for _, s := range stubs {
+		if ein := NormalizeEIN(s.Stub.EmployerEIN); ein != "" {
+			einOfName[NormalizeEmployerName(s.Stub.EmployerName)] = ein
+		}
+	}
+	var keys []string
+	groups := map[string][]SeriesStub{}
+	for _, s := range stubs {
+		if _, err := time.Parse(time.DateOnly, s.Stub.PayDate); err != nil {
+			continue
+		}
+		key := EmployerKey(s.Stub.EmployerName, s.Stub.EmployerEIN)
+		if ein, ok := einOfName[NormalizeEmployerName(s.Stub.EmployerName)]; ok && strings.HasPrefix(key, "name:") {
+			key = "ein:" + ein
+		}
+		if _, ok := groups[key]; !ok {
+			keys = append(keys, key)
+		}
+		groups[key] = append(groups[key], s)
+	}
+	out := make([][]SeriesStub, 0, len(keys))
+	for _, k := range keys {
+		g := groups[k]
+		slices.SortStableFunc(g, func(a, b SeriesStub) int {
+			return cmp.Or(strings.Compare(a.Stub.PayDate, b.Stub.PayDate), cmp.Compare(deref(a.Stub.GrossPayYTD), deref(b.Stub.GrossPayYTD)))
+		})
+		out = append(out, g)
+	}
+	return out
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// checkCumulative: within a year, each stub's year to date is the one
+// before's plus at least its own period (more when stubs in between were
+// not uploaded). Of a pair that fails, the stub blamed is the one whose
+// removal heals the series (its neighbours then add up) unless its other
+// neighbour confirms it (their year to date rises by exactly its period):
+// an altered stub in the middle, or at either end, is blamed alone; of
+// two stubs alone, or when nothing tells them apart, both are.
+func checkCumulative(group []SeriesStub, mark markFunc) {
+	heals := func(j, other int) bool {
+		if other >= 0 && other < len(group) && exactlyFollows(group, min(j, other), max(j, other)) {
+			return false
+		}
+		return j == 0 || j == len(group)-1 || len(cumulativeProblems(group[j-1], group[j+1])) == 0
+	}
+	for i := 1; i < len(group); i++ {
+		msgs := cumulativeProblems(group[i-1], group[i])
+		if len(msgs) == 0 {
+			continue
+		}
+		blamed := []int{}
+		if heals(i-1, i-2) {
+			blamed = append(blamed, i-1)
+		}
+		if heals(i, i+1) {
+			blamed = append(blamed, i)
+		}
+		if len(blamed) == 0 {
+			blamed = []int{i - 1, i}
+		}
+		for _, j := range blamed {
+			for _, m := range msgs {
+				mark(group[j], FraudYTDNotCumulative, "%s", m)
+			}
+		}
+	}
+}
+
+// exactlyFollows reports whether stub b's gross year to date is stub a's
+// plus b's gross pay, to the cent: consecutive stubs that confirm each
+// other.
+func exactlyFollows(group []SeriesStub, a, b int) bool {
+	p, q := group[a].Stub, group[b].Stub
+	if p.GrossPayYTD == nil || q.GrossPayYTD == nil || q.GrossPayAmount == nil || p.PayDate[:4] != q.PayDate[:4] {
+		return false
+	}
+	return !offBy(*q.GrossPayYTD-*p.GrossPayYTD, *q.GrossPayAmount)
+}
+
+// cumulativeProblems says how cur's year to date fails to follow prev's;
+// none when they add up or are not comparable (other years, one date).
+func cumulativeProblems(prev, cur SeriesStub) []string {
+	if prev.Stub.PayDate[:4] != cur.Stub.PayDate[:4] || prev.Stub.PayDate == cur.Stub.PayDate {
+		return nil
+	}
+	var out []string
+	for _, c := range []struct {
+		what               string
+		period, ytd, prevY *int64
+	}{{"gross pay", cur.Stub.GrossPayAmount, cur.Stub.GrossPayYTD, prev.Stub.GrossPayYTD},
+		{"net pay", cur.Stub.NetPayAmount, cur.Stub.NetPayYTD, prev.Stub.NetPayYTD}} {
+		if c.period == nil || c.ytd == nil || c.prevY == nil {
+			continue
+		}
+		if rise := *c.ytd - *c.prevY; rise < *c.period-arithmeticTolerance {
+			out = append(out, fmt.Sprintf("the year-to-date %s goes from %s on %s to %s on %s, a rise of %s, less than that period's %s of %s",
+				c.what, dollars(*c.prevY), prev.Stub.PayDate, dollars(*c.ytd), cur.Stub.PayDate, dollars(rise), c.what, dollars(*c.period)))
+		}
+	}
+	return out
+}
+
+// checkReuse: two stubs with the same gross, net and year-to-date figures
+// and different pay dates. Amounts repeat for a salaried employee, but
+// the year to date cannot: only a copied stub has another's. Of the two,
+// the one whose year to date follows its neighbour's exactly (by its own
+// period) is the original and is not marked; when neither or both do,
+// both are.
+func checkReuse(stubs []SeriesStub, mark markFunc) {
+	confirmed := map[string]bool{}
+	for _, g := range ByEmployer(stubs) {
+		for i := 1; i < len(g); i++ {
+			if exactlyFollows(g, i-1, i) {
+				confirmed[g[i-1].DocumentID], confirmed[g[i].DocumentID] = true, true
+			}
+		}
+	}
+	same := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	for i, a := range stubs {
+		for _, b := range stubs[i+1:] {
+			p, q := a.Stub, b.Stub
+			if p.GrossPayAmount == nil || p.NetPayAmount == nil || (p.GrossPayYTD == nil && p.NetPayYTD == nil) || p.PayDate == q.PayDate {
+				continue
+			}
+			if !same(p.GrossPayAmount, q.GrossPayAmount) || !same(p.NetPayAmount, q.NetPayAmount) || !same(p.GrossPayYTD, q.GrossPayYTD) || !same(p.NetPayYTD, q.NetPayYTD) {
+				continue
+			}
+			msg := "the gross pay %s, net pay %s and year-to-date figures of the paystub dated %s are those of the paystub dated %s (document %s)"
+			markA, markB := true, true
+			if confirmed[a.DocumentID] != confirmed[b.DocumentID] {
+				markA, markB = !confirmed[a.DocumentID], !confirmed[b.DocumentID]
+			}
+			if markA {
+				mark(a, FraudFiguresReused, msg, dollars(*p.GrossPayAmount), dollars(*p.NetPayAmount), p.PayDate, q.PayDate, b.DocumentID)
+			}
+			if markB {
+				mark(b, FraudFiguresReused, msg, dollars(*q.GrossPayAmount), dollars(*q.NetPayAmount), q.PayDate, p.PayDate, a.DocumentID)
+			}
+		}
+	}
+}
+
+// Pay frequencies a schedule can have.
+const (
+	FrequencyWeekly      = "weekly"
+	FrequencyBiweekly    = "biweekly"
+	FrequencySemimonthly = "semimonthly"
+	FrequencyMonthly     = "monthly"
+)
+
+// minScheduleDates is how many pay dates the schedule check needs: any
+// two dates fit some schedule.
+const minScheduleDates = 3
+
+// checkSchedule: an employer's pay dates fall on one schedule (weekly,
+// biweekly, semimonthly or monthly), within the tolerance for holidays.
+// When the stubs' pay periods agree on a length, only that frequency is
+// tried. The schedule that fits most dates is taken; the new stubs whose
+// dates it does not fit are marked.
+func checkSchedule(group []SeriesStub, mark markFunc) {
+	var dates []time.Time
+	for _, s := range group {
+		d, _ := time.Parse(time.DateOnly, s.Stub.PayDate)
+		if len(dates) == 0 || !d.Equal(dates[len(dates)-1]) {
+			dates = append(dates, d)
+		}
+	}
+	if len(dates) < minScheduleDates {
+		return
+	}
+	freqs := []string{FrequencyWeekly, FrequencyBiweekly, FrequencySemimonthly, FrequencyMonthly}
+	if f := statedFrequency(group); f != "" {
+		freqs = []string{f}
+	}
+	best, bestFreq := []bool(nil), ""
+	for _, f := range freqs {
+		for _, fit := range scheduleFits(f, dates) {
+			if count(fit) > count(best) {
+				best, bestFreq = fit, f
+			}
+		}
+	}
+	if count(best) == len(dates) {
+		return
+	}
+	var on []string
+	for i, d := range dates {
+		if best[i] {
+			on = append(on, d.Format(time.DateOnly))
+		}
+	}
+	for _, s := range group {
+		d, _ := time.Parse(time.DateOnly, s.Stub.PayDate)
+		i := slices.IndexFunc(dates, d.Equal)
+		if !best[i] {
+			mark(s, FraudPayDateOffSchedule, "the pay date %s is not on the %s schedule of this employer's other pay dates (%s)",
+				s.Stub.PayDate, bestFreq, strings.Join(on, ", "))
+		}
+	}
+}
+
+func count(fit []bool) int {
+	n := 0
+	for _, ok := range fit {
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// statedFrequency is the frequency the stubs' pay periods say, when they
+// all say the same one ("" otherwise).
+func statedFrequency(group []SeriesStub) string {
+	var f string
+	for _, s := range group {
+		start, err1 := time.Parse(time.DateOnly, s.Stub.PayPeriodStart)
+		end, err2 := time.Parse(time.DateOnly, s.Stub.PayPeriodEnd)
+		if err1 != nil || err2 != nil {
+			return ""
+		}
+		var this string
+		lastDay := end.AddDate(0, 0, 1).Day() == 1
+		switch days := int(end.Sub(start).Hours()/24) + 1; {
+		case days >= 6 && days <= 8:
+			this = FrequencyWeekly
+		case (start.Day() == 1 && end.Day() == 15) || (start.Day() == 16 && lastDay):
+			this = FrequencySemimonthly
+		case days >= 13 && days <= 15:
+			this = FrequencyBiweekly
+		case days >= 28 && days <= 31:
+			this = FrequencyMonthly
+		default:
+			return ""
+		}
+		if f != "" && f != this {
+			return ""
+		}
+		f = this
+	}
+	return f
+}
+
+// scheduleFits lists, for each schedule of a frequency the dates could be
+// on, which dates it fits.
+func scheduleFits(freq string, dates []time.Time) [][]bool {
+	var out [][]bool
+	fits := func(nominal func(d time.Time) []time.Time, tol int) []bool {
+		fit := make([]bool, len(dates))
+		for i, d := range dates {
+			for _, n := range nominal(d) {
+				if days := d.Sub(n).Hours() / 24; days <= float64(tol) && days >= -float64(tol) {
+					fit[i] = true
+				}
+			}
+		}
+		return fit
+	}
+	switch freq {
+	case FrequencyWeekly, FrequencyBiweekly:
+		period, tol := 14, scheduleToleranceDays
+		if freq == FrequencyWeekly {
+			period, tol = 7, weeklyToleranceDays
+		}
+		for _, anchor := range dates {
+			out = append(out, fits(func(d time.Time) []time.Time {
+				k := int(d.Sub(anchor).Hours()/24) / period
+				return []time.Time{anchor.AddDate(0, 0, (k-1)*period), anchor.AddDate(0, 0, k*period), anchor.AddDate(0, 0, (k+1)*period)}
+			}, tol))
+		}
+	case FrequencySemimonthly:
+		for a := 1; a <= 15; a++ {
+			for b := a + 13; b <= a+16; b++ {
+				out = append(out, fits(func(d time.Time) []time.Time { return monthDays(d, a, b) }, scheduleToleranceDays))
+			}
+		}
+	case FrequencyMonthly:
+		for day := 1; day <= 31; day++ {
+			out = append(out, fits(func(d time.Time) []time.Time { return monthDays(d, day) }, scheduleToleranceDays))
+		}
+	}
+	return out
+}
+
+// monthDays are the given days of d's month and of the months either
+// side, a day past a month's end being its last day.
+func monthDays(d time.Time, days ...int) []time.Time {
+	var out []time.Time
+	for m := -1; m <= 1; m++ {
+		first := time.Date(d.Year(), d.Month()+time.Month(m), 1, 0, 0, 0, 0, time.UTC)
+		last := first.AddDate(0, 1, -1).Day()
+		for _, day := range days {
+			out = append(out, first.AddDate(0, 0, min(day, last)-1))
+		}
+	}
+	return out
+}

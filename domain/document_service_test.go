@@ -1,0 +1,147 @@
+package domain_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"payline/domain"
+	"payline/storage"
+)
+
+// stubFile is an upload the fake parser reads as the paystub p.
+func stubFile(t *testing.T, name string, p domain.ReadPaystub) domain.UploadFile {
+	t.Helper()
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return domain.UploadFile{Name: name, Data: append([]byte("%PDF-1.4\n"), b...)}
+}
+
+// TestUploadPaystubsChecks uploads an end user's paystubs in two Link
+// sessions: the second session's stubs are checked against the first's
+// (stored) ones, a forged one is suspected with its reason and the
+// earlier stored stub keeps its status; every document gets a
+// documents.parsed event; a preview stores nothing.
+func TestUploadPaystubsChecks(t *testing.T) {
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	_, value := w.mustToken(domain.LinkTokenRequest{})
+	first := []domain.UploadFile{stubFile(t, "jan-09.pdf", cleanStub(1)), stubFile(t, "jan-23.pdf", cleanStub(2))}
+	if n, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, first); err != nil || n != 2 {
+		t.Fatalf("UploadDocuments: %d, %v", n, err)
+	}
+	w.clock.Advance(24 * time.Hour)
+
+	// The directory's first employer, named on a stub with another EIN.
+	dir, err := w.dir.ListEmployers(w.ctx, domain.EmployerFilter{}, domain.PageRequest{Limit: 1})
+	if err != nil || len(dir.Items) == 0 {
+		t.Fatalf("directory: %v", err)
+	}
+	known := dir.Items[0]
+	impostor := cleanStub(1)
+	impostor.EmployerName, impostor.EmployerEIN, impostor.PayDate = known.Name, "55-5555555", "2026-01-16"
+	reused := cleanStub(2)
+	reused.PayDate = "2026-02-20" // the January 23 stub's figures under another date
+	next := []domain.UploadFile{stubFile(t, "feb-06.pdf", cleanStub(3)), stubFile(t, "feb-20.pdf", reused),
+		stubFile(t, "other.pdf", impostor), {Name: "photo.pdf", Data: []byte("%PDF-1.4\nnot a paystub")}}
+
+	_, value = w.mustToken(domain.LinkTokenRequest{})
+	events := len(w.events())
+	previews, err := w.link.PreviewUploads(w.ctx, value, domain.DocumentPaystub, next)
+	if err != nil {
+		t.Fatalf("PreviewUploads: %v", err)
+	}
+	if len(w.events()) != events {
+		t.Error("a preview stored events")
+	}
+	wantRead := []bool{true, true, true, false}
+	for i, p := range previews {
+		if p.Read != wantRead[i] || p.Name != next[i].Name || p.Note == "" {
+			t.Errorf("preview %d: %+v", i, p)
+		}
+	}
+	if p := previews[0]; p.EmployerName != "Acme Corp" || p.PayDate != "2026-02-06" || p.NetPay == nil || p.NetPay.Amount != 160000 {
+		t.Errorf("preview of a clean stub: %+v", p)
+	}
+	if previews[1].Note == previews[0].Note {
+		t.Errorf("a reused stub's preview reads as a clean one's: %q", previews[1].Note)
+	}
+
+	if _, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, next); err != nil {
+		t.Fatalf("UploadDocuments: %v", err)
+	}
+	docs, err := w.accounts.Documents(w.ctx, w.sc, "erin", domain.DocumentPaystub, domain.PageRequest{Limit: 25})
+	if err != nil || len(docs.Items) != 6 {
+		t.Fatalf("%d documents, %v", len(docs.Items), err)
+	}
+	byName := map[string]domain.DocumentFraud{}
+	for _, d := range docs.Items {
+		byName[d.Document.FileName] = d.Document.Fraud
+	}
+	want := map[string][]string{"jan-09.pdf": nil, "jan-23.pdf": nil, "feb-06.pdf": nil,
+		"feb-20.pdf": {domain.FraudYTDNotCumulative, domain.FraudFiguresReused}, "other.pdf": {domain.FraudEmployerUnknown}}
+	for name, codesWanted := range want {
+		f := byName[name]
+		status := domain.FraudNotSuspected
+		if codesWanted != nil {
+			status = domain.FraudSuspected
+		}
+		if f.Status != status || len(codes(f.Reasons)) != len(codesWanted) {
+			t.Errorf("%s: fraud %+v, want %s %v", name, f, status, codesWanted)
+			continue
+		}
+		for i, c := range codesWanted {
+			if codes(f.Reasons)[i] != c {
+				t.Errorf("%s: reasons %+v, want %v", name, f.Reasons, codesWanted)
+			}
+		}
+	}
+	if f := byName["photo.pdf"]; f.Status != domain.FraudUnavailable {
+		t.Errorf("an unread file: %+v", f)
+	}
+	if c := w.countEvents(domain.EventDocumentsParsed); c != 6 {
+		t.Errorf("%d documents.parsed events, want 6", c)
+	}
+
+	// Documents to income: the clean stubs of Acme Corp make one
+	// employment; the suspected and unread ones are left out and named.
+	emps, excluded := domain.DocumentEmployments(docs.Items)
+	if len(emps) != 1 || len(emps[0].Paystubs) != 3 || emps[0].EmployerEIN != "123456789" {
+		t.Fatalf("employments %+v", emps)
+	}
+	if len(excluded) != 3 {
+		t.Errorf("excluded %+v, want the reused, the impostor and the unread", excluded)
+	}
+}
+
+// TestUploadsOffered: one rule says when Link offers uploads, and the use
+// case refuses the tokens it does not offer them to.
+func TestUploadsOffered(t *testing.T) {
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	a, _ := w.mustLogin("user_good", "paystubs")
+	tests := []struct {
+		name string
+		r    domain.LinkTokenRequest
+		want bool
+	}{
+		{"an end user's token", domain.LinkTokenRequest{EndUserID: "erin"}, true},
+		{"an on-demand update of an account", domain.LinkTokenRequest{AccountID: a.ID}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, value := w.mustToken(tc.r)
+			sess, err := w.link.Open(w.ctx, value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sess.UploadsOffered(); got != tc.want {
+				t.Fatalf("UploadsOffered = %v, want %v", got, tc.want)
+			}
+			_, err = w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, []domain.UploadFile{stubFile(t, "a.pdf", cleanStub(1))})
+			if (err == nil) != tc.want {
+				t.Errorf("UploadDocuments: %v, offered %v", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,76 @@
+package reports_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"payline/domain"
+	"payline/reports"
+)
+
+// TestDocumentSources: a sandbox account's paystubs, uploaded as
+// documents, give the VOIE the same annual incomes and paystubs as the
+// account itself (one code computes both), under a documents source; a
+// suspected upload is left out and named.
+func TestDocumentSources(t *testing.T) {
+	payroll := goldenSources()[0]
+	stubs := payroll.Paystubs[len(payroll.Paystubs)-6:]
+	docs := docRecords(t)
+	sources, excluded, updated := reports.DocumentSources(docs, true)
+	if len(sources) != 1 || len(sources[0].Paystubs) != 5 || !updated.Equal(goldenNow) {
+		t.Fatalf("%d sources, updated %v", len(sources), updated)
+	}
+	if len(excluded) != 1 || excluded[0].DocumentID != "doc-0" || excluded[0].Reason != domain.ExcludedSuspected {
+		t.Errorf("excluded %+v", excluded)
+	}
+	fromDocs := reports.Assemble(domain.ReportVOIE, "r", sources, updated, goldenNow)
+	// A paystub read from a file carries no reimbursements (the reader's
+	// contract has none): the payroll figures without them are the same.
+	payroll.Paystubs = nil
+	for _, p := range stubs[1:] {
+		p.TotalReimbursements = domain.USD(0)
+		payroll.Paystubs = append(payroll.Paystubs, p)
+	}
+	fromPayroll := reports.Assemble(domain.ReportVOIE, "r", []reports.Source{payroll}, updated, goldenNow)
+	e := fromDocs.Employments[0]
+	if e.Source.Type != domain.SourceDocuments || len(e.Source.DocumentIDs) != 5 || e.Source.Notice == "" || e.AccountID != "" {
+		t.Errorf("source %+v, account %q", e.Source, e.AccountID)
+	}
+	if diff := cmp.Diff(fromPayroll.Employments[0].Income.AnnualIncomes, e.Income.AnnualIncomes); diff != "" {
+		t.Errorf("annual incomes from documents differ from payroll's (-payroll +documents):\n%s", diff)
+	}
+	if got, want := e.Income.Paystubs[0].GrossPayAmount, fromPayroll.Employments[0].Income.Paystubs[0].GrossPayAmount; got != want {
+		t.Errorf("latest paystub's gross %v, payroll's %v", got, want)
+	}
+	if _, err := reports.RenderVerification(fromDocs, sources); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// docRecords are the golden current account's last six paystubs as
+// uploaded documents, as a reader would have read them; the first is
+// suspected.
+func docRecords(t *testing.T) []domain.Record {
+	t.Helper()
+	stubs := goldenSources()[0].Paystubs
+	stubs = stubs[len(stubs)-6:]
+	var docs []domain.Record
+	for i, p := range stubs {
+		cents := func(m domain.Money) *int64 { return &m.Amount }
+		read := domain.ReadPaystub{DocumentType: domain.DocumentPaystub, EmployerName: p.EmployerName, PayDate: p.PayDate.String(),
+			PayPeriodStart: p.PayPeriodStart.String(), PayPeriodEnd: p.PayPeriodEnd.String(), GrossPayAmount: cents(p.GrossPayAmount),
+			NetPayAmount: cents(p.NetPayAmount), GrossPayYTD: cents(p.GrossPayYTD), NetPayYTD: cents(p.NetPayYTD),
+			TotalTaxes: cents(p.TotalTaxes), TotalDeductions: cents(p.TotalDeductions),
+			Earnings: p.Earnings, Taxes: p.Taxes, Deductions: p.Deductions, Currency: "USD"}
+		fraud := domain.DocumentFraud{Status: domain.FraudNotSuspected}
+		if i == 0 {
+			fraud = domain.DocumentFraud{Status: domain.FraudSuspected, Reasons: []domain.FraudReason{{Code: domain.FraudFiguresReused, Message: "m"}}}
+		}
+		docs = append(docs, domain.Record{ID: fmt.Sprintf("doc-%d", i), Kind: domain.RecordDocument, EndUserID: "golden-user",
+			DocumentType: domain.DocumentPaystub, CreatedAt: goldenNow,
+			Document: &domain.DocumentBody{DocumentType: domain.DocumentPaystub, ParsedData: domain.ParsedDocument{Paystub: &read}, Fraud: fraud}})
+	}
+	return docs
+}
