@@ -1,0 +1,110 @@
+package documents
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// phrase is a run of words on one line close enough to read as one
+// item: a label, a value, a table cell.
+type phrase struct {
+	text           string
+	x0, y0, x1, y1 float64
+	line           int
+}
+
+func (p phrase) center() float64 { return (p.x0 + p.x1) / 2 }
+
+// textLine is the phrases that share a baseline, left to right.
+type textLine struct {
+	page    int
+	y0, y1  float64
+	phrases []phrase
+}
+
+func (l textLine) height() float64 { return l.y1 - l.y0 }
+
+// page is the positioned text of a document: its lines top to bottom,
+// pages in order.
+type page struct {
+	lines []textLine
+}
+
+// buildLayout groups words into lines by their vertical position and each
+// line into phrases by the gaps between words. gapFactor is the gap, in
+// line heights, that separates two phrases (columns are further apart
+// than words: a text layer's boxes are about an em high, OCR's only as
+// high as the ink).
+func buildLayout(words []word, gapFactor float64) page {
+	ws := slices.Clone(words)
+	sort.SliceStable(ws, func(i, j int) bool {
+		if ws[i].page != ws[j].page {
+			return ws[i].page < ws[j].page
+		}
+		return ws[i].y0+ws[i].y1 < ws[j].y0+ws[j].y1
+	})
+	var groups [][]word
+	for _, w := range ws {
+		if n := len(groups); n > 0 {
+			g := groups[n-1]
+			c := (w.y0 + w.y1) / 2
+			gc, gh := lineCenter(g)
+			if g[0].page == w.page && abs(c-gc) < 0.5*min(gh, w.height()) {
+				groups[n-1] = append(g, w)
+				continue
+			}
+		}
+		groups = append(groups, []word{w})
+	}
+	var doc page
+	for _, g := range groups {
+		sort.SliceStable(g, func(i, j int) bool { return g[i].x0 < g[j].x0 })
+		l := textLine{page: g[0].page, y0: g[0].y0, y1: g[0].y1}
+		hs := make([]float64, len(g))
+		for i, w := range g {
+			l.y0, l.y1 = min(l.y0, w.y0), max(l.y1, w.y1)
+			hs[i] = w.height()
+		}
+		slices.Sort(hs)
+		gap := gapFactor * hs[len(hs)/2]
+		var cur *phrase
+		for _, w := range g {
+			if cur != nil && w.x0-cur.x1 <= gap {
+				cur.text += " " + w.text
+				cur.x1 = max(cur.x1, w.x1)
+				cur.y0, cur.y1 = min(cur.y0, w.y0), max(cur.y1, w.y1)
+				continue
+			}
+			l.phrases = append(l.phrases, phrase{text: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, line: len(doc.lines)})
+			cur = &l.phrases[len(l.phrases)-1]
+		}
+		doc.lines = append(doc.lines, l)
+	}
+	return doc
+}
+
+func lineCenter(g []word) (center, height float64) {
+	y0, y1 := g[0].y0, g[0].y1
+	for _, w := range g[1:] {
+		y0, y1 = min(y0, w.y0), max(y1, w.y1)
+	}
+	return (y0 + y1) / 2, y1 - y0
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// normalize makes a label comparable across spellings: lower case, no
+// punctuation but the words, and "Y-T-D", "Year to Date" and "YTD" all
+// "ytd".
+func normalize(s string) string {
+	s = strings.ToLower(s)
+	s = strings.NewReplacer("y-t-d", "ytd", "y.t.d.", "ytd", "y.t.d", "ytd", "year-to-date", "ytd", "year to date", "ytd",
+		"-", " ", "_", " ", ":", " ", ".", " ", "*", " ", "#", " ", "|", " ", "/", " ").Replace(s)
+	return strings.Join(strings.Fields(s), " ")
+}
