@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // phrase is a run of words on one line close enough to read as one
@@ -69,19 +70,33 @@ func buildLayout(words []word, gapFactor float64) page {
 		slices.Sort(hs)
 		gap := gapFactor * hs[len(hs)/2]
 		var cur *phrase
+		var prev word
 		for _, w := range g {
-			if cur != nil && w.x0-cur.x1 <= gap {
+			// A space is about a character wide in a monospaced font and
+			// half one in others; a column gap is wider than either.
+			if cur != nil && w.x0-cur.x1 <= max(gap, 1.5*(charWidth(prev)+charWidth(w))/2) {
+				prev = w
 				cur.text += " " + w.text
 				cur.x1 = max(cur.x1, w.x1)
 				cur.y0, cur.y1 = min(cur.y0, w.y0), max(cur.y1, w.y1)
 				continue
 			}
+			prev = w
 			l.phrases = append(l.phrases, phrase{text: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, line: len(doc.lines)})
 			cur = &l.phrases[len(l.phrases)-1]
 		}
 		doc.lines = append(doc.lines, l)
 	}
 	return doc
+}
+
+// charWidth is a word's mean character width.
+func charWidth(w word) float64 {
+	n := utf8.RuneCountInString(w.text)
+	if n == 0 {
+		return 0
+	}
+	return (w.x1 - w.x0) / float64(n)
 }
 
 func lineCenter(g []word) (center, height float64) {
@@ -107,4 +122,45 @@ func normalize(s string) string {
 	s = strings.NewReplacer("y-t-d", "ytd", "y.t.d.", "ytd", "y.t.d", "ytd", "year-to-date", "ytd", "year to date", "ytd",
 		"-", " ", "_", " ", ":", " ", ".", " ", "*", " ", "#", " ", "|", " ", "/", " ").Replace(s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// deskew straightens the words of a picture taken at a slight angle:
+// the slope between each word and its right neighbour on the same line
+// (vertically within half a word's height, horizontally within three),
+// at the median, is taken out of every word's height on the page, so a
+// label and its figure far to the right stay on one line.
+func deskew(words []word) []word {
+	var slopes []float64
+	for i, a := range words {
+		best := -1
+		for j, b := range words {
+			if i == j || b.page != a.page || b.x0 <= a.x1 {
+				continue
+			}
+			h := a.height()
+			if b.x0-a.x1 > 3*h || abs((b.y0+b.y1)/2-(a.y0+a.y1)/2) > 0.5*h {
+				continue
+			}
+			if best < 0 || b.x0 < words[best].x0 {
+				best = j
+			}
+		}
+		if best >= 0 {
+			b := words[best]
+			dx := (b.x0+b.x1)/2 - (a.x0+a.x1)/2
+			slopes = append(slopes, ((b.y0+b.y1)/2-(a.y0+a.y1)/2)/dx)
+		}
+	}
+	if len(slopes) < 5 {
+		return words
+	}
+	slices.Sort(slopes)
+	m := slopes[len(slopes)/2]
+	out := make([]word, len(words))
+	for i, w := range words {
+		dy := m * (w.x0 + w.x1) / 2
+		w.y0, w.y1 = w.y0-dy, w.y1-dy
+		out[i] = w
+	}
+	return out
 }

@@ -130,7 +130,7 @@ func (r *Reader) Read(ctx context.Context, documentType, contentType string, dat
 		if err != nil || len(words) == 0 {
 			return unparsable(facts, "No text could be recognized in this picture."), nil
 		}
-		doc = buildLayout(words, ocrGap)
+		doc = buildLayout(deskew(words), ocrGap)
 	default:
 		return unparsable(facts, "Payline reads PDFs, PNGs and JPEGs; this file is none of them."), nil
 	}
@@ -206,5 +206,5 @@ func (r *Reader) readPDF(ctx context.Context, dir string, data []byte) (doc page
 	if len(words) == 0 {
 		return page{}, facts, false, "No text could be recognized in this scanned PDF.", nil
 	}
-	return buildLayout(words, ocrGap), facts, true, "", nil
+	return buildLayout(deskew(words), ocrGap), facts, true, "", nil
 }
