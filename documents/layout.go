@@ -120,7 +120,7 @@ func abs(v float64) float64 {
 func normalize(s string) string {
 	s = strings.ToLower(s)
 	s = strings.NewReplacer("y-t-d", "ytd", "y.t.d.", "ytd", "y.t.d", "ytd", "year-to-date", "ytd", "year to date", "ytd",
-		"-", " ", "_", " ", ":", " ", ".", " ", "*", " ", "#", " ", "|", " ", "/", " ").Replace(s)
+		"-", " ", "_", " ", ":", " ", ",", " ", "'", " ", "’", " ", "(", " ", ")", " ", ".", " ", "*", " ", "#", " ", "|", " ", "/", " ").Replace(s)
 	return strings.Join(strings.Fields(s), " ")
 }
 

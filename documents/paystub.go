@@ -223,7 +223,7 @@ func (in *interpreter) textAfter(li, pi int) string {
 	if _, after, ok := strings.Cut(p.text, ":"); ok && strings.TrimSpace(after) != "" {
 		return strings.TrimSpace(after)
 	}
-	if pi+1 < len(l.phrases) && !isLabel(l.phrases[pi+1]) {
+	if pi+1 < len(l.phrases) && !isLabel(l.phrases[pi+1]) && !namesSomething(l.phrases[pi+1].text) {
 		return l.phrases[pi+1].text
 	}
 	lines := in.doc.lines
@@ -238,6 +238,14 @@ func (in *interpreter) textAfter(li, pi int) string {
 		}
 	}
 	return ""
+}
+
+// namesSomething says whether a phrase is itself a label or heading (it
+// ends in a colon, or heads a table), so never a value of the label on
+// its left.
+func namesSomething(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasSuffix(t, ":") || sectionHeaders[normalize(firstWords(t))] != sectionNone || columnHeaders[normalize(t)] != columnNone
 }
 
 // datesAt reads the dates a date label names: in its phrase and to its

@@ -45,11 +45,13 @@ func readW2(doc page) (*domain.W2, []domain.DocumentWarning) {
 				}
 			}
 			switch {
-			case out.EmployerName == "" && strings.Contains(n, "employer s name") || strings.Contains(n, "employers name"):
+			case out.EmployerName == "" && (strings.HasPrefix(n, "c employer s name") || strings.HasPrefix(n, "employer s name")):
+				out.EmployerName = cleanName(firstPart(in.textBelow(li, pi)))
+			case out.EmployerName == "" && matchField(p.text) == fieldEmployer:
 				out.EmployerName = cleanName(in.textAfter(li, pi))
 			case out.EmployerEIN == "" && findEIN(p.text) != "":
 				out.EmployerEIN = findEIN(p.text)
-			case out.TaxYear == "" && (strings.Contains(n, "wage and tax statement") || strings.Contains(n, "w 2")):
+			case out.TaxYear == "" && (strings.Contains(n, "wage and tax statement") || strings.Contains(n, "w 2") || n == "tax year"):
 				text := p.text
 				for _, q := range l.phrases {
 					text += " " + q.text
@@ -81,19 +83,55 @@ func readW2(doc page) (*domain.W2, []domain.DocumentWarning) {
 }
 
 // boxAmount is the amount of a W-2 box whose caption is phrase pi of
-// line li: in the caption's phrase, to its right, or under it.
+// line li: in the caption's phrase, else the first amount on the next
+// lines within the caption's column (from the caption to the next one on
+// its line): a box's figure sits under its caption, often to the right.
 func (in *interpreter) boxAmount(li, pi int) (int64, bool) {
 	l := in.doc.lines[li]
-	for _, p := range l.phrases[pi:] {
-		if as := amountsIn(p); len(as) > 0 {
-			return as[0].cents, true
-		}
-		if p != l.phrases[pi] && strings.ContainsAny(p.text, "abcdefghijklmnopqrstuvwxyz") {
-			break
-		}
-	}
-	if as := in.below(li, pi, amountsIn); len(as) > 0 {
+	if as := amountsIn(l.phrases[pi]); len(as) > 0 {
 		return as[0].cents, true
 	}
+	left, right := l.phrases[pi].x0-l.height(), 1e18
+	if pi+1 < len(l.phrases) {
+		right = l.phrases[pi+1].x0
+	}
+	lines := in.doc.lines
+	for i := li + 1; i < len(lines) && i <= li+2 && lines[i].page == l.page; i++ {
+		for _, p := range lines[i].phrases {
+			if c := p.center(); c < left || c >= right {
+				continue
+			}
+			if as := amountsIn(p); len(as) > 0 {
+				return as[0].cents, true
+			}
+		}
+	}
 	return 0, false
+}
+
+func matchField(text string) field {
+	f, _, _ := matchLabel(text)
+	return f
+}
+
+// textBelow is the first phrase under a caption, overlapping it: a W-2's
+// boxes hold their value under the caption.
+func (in *interpreter) textBelow(li, pi int) string {
+	lines := in.doc.lines
+	p := lines[li].phrases[pi]
+	for i := li + 1; i < len(lines) && i <= li+2 && lines[i].page == lines[li].page; i++ {
+		for _, q := range lines[i].phrases {
+			if q.x1 >= p.x0-2 && q.x0 <= p.x1+2 {
+				return q.text
+			}
+		}
+	}
+	return ""
+}
+
+// firstPart is a name without the address a W-2 prints after it on the
+// same line.
+func firstPart(s string) string {
+	name, _, _ := strings.Cut(s, ",")
+	return name
 }

@@ -15,6 +15,7 @@ func newPDF(orientation, producer string, created time.Time) *fpdf.Fpdf {
 	pdf.SetModificationDate(created)
 	pdf.SetProducer(producer, false)
 	pdf.SetCreator(producer, false)
+	pdf.SetCatalogSort(true) // fonts and images in a fixed order: the same stub, the same bytes
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.AddPage()
 	return pdf

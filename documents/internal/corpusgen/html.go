@@ -1,18 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
 
 // printHTML prints an HTML page to PDF with headless Chromium.
-func printHTML(page, dir string) ([]byte, error) {
+func printHTML(page, dir string, created time.Time) ([]byte, error) {
 	in := filepath.Join(dir, "stub.html")
 	out := filepath.Join(dir, "stub.pdf")
 	if err := os.WriteFile(in, []byte(page), 0o600); err != nil {
@@ -25,8 +27,23 @@ func printHTML(page, dir string) ([]byte, error) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("chromium: %w: %s", err, b)
 	}
-	return os.ReadFile(out)
+	pdf, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	// Chromium stamps the time it printed; the stub's pay date, written
+	// in the same number of bytes, keeps the file's offsets and makes the
+	// same stub the same bytes.
+	return pdfDates.ReplaceAllFunc(pdf, func(m []byte) []byte {
+		key, _, _ := bytes.Cut(m, []byte("("))
+		stamp := []byte(created.UTC().Format("20060102150405"))
+		out := append(append([]byte{}, key...), m[len(key):]...)
+		copy(out[len(key)+3:], stamp)
+		return out
+	}), nil
 }
+
+var pdfDates = regexp.MustCompile(`/(?:CreationDate|ModDate)\s*\(D:\d{14}`)
 
 func esc(s string) string { return html.EscapeString(s) }
 

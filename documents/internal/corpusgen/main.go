@@ -37,7 +37,7 @@ type layout struct {
 
 func main() {
 	root := filepath.Join("testdata", "documents")
-	for _, d := range []string{"dev", "heldout", "forged"} {
+	for _, d := range []string{"dev", "heldout", "forged", "w2"} {
 		if err := os.RemoveAll(filepath.Join(root, d)); err != nil {
 			log.Fatal(err)
 		}
@@ -57,13 +57,13 @@ func main() {
 	mono := layout{name: "fpdf-mono", means: "fpdf, Courier", ext: "pdf", render: func(s stub, _ string) ([]byte, error) { return renderMono(s) }}
 	own := layout{name: "payline", means: "Payline's reports.RenderPaystub (fpdf)", ext: "pdf", render: renderOwn}
 	cards := layout{name: "html-cards", means: "HTML printed by headless Chromium", ext: "pdf",
-		render: func(s stub, dir string) ([]byte, error) { return printHTML(htmlCards(s), dir) }}
+		render: func(s stub, dir string) ([]byte, error) { return printHTML(htmlCards(s), dir, s.PayDate) }}
 	summary := layout{name: "html-summary", means: "HTML printed by headless Chromium", ext: "pdf",
-		render: func(s stub, dir string) ([]byte, error) { return printHTML(htmlSummary(s), dir) }}
+		render: func(s stub, dir string) ([]byte, error) { return printHTML(htmlSummary(s), dir, s.PayDate) }}
 	side := layout{name: "fpdf-side-by-side", means: "fpdf, Times and Helvetica, landscape", ext: "pdf",
 		render: func(s stub, _ string) ([]byte, error) { return renderSideBySide(s) }}
 	public := layout{name: "html-public", means: "HTML printed by headless Chromium", ext: "pdf",
-		render: func(s stub, dir string) ([]byte, error) { return printHTML(htmlPublic(s), dir) }}
+		render: func(s stub, dir string) ([]byte, error) { return printHTML(htmlPublic(s), dir, s.PayDate) }}
 	scan := func(name string, of layout, dpi int, jpeg bool) layout {
 		ext := "png"
 		if jpeg {
@@ -107,6 +107,7 @@ func main() {
 		}
 	}
 	forge(filepath.Join(root, "forged"), classic, work)
+	writeW2s(filepath.Join(root, "w2"), work)
 }
 
 // write renders a stub in a layout and writes the file and its truth.
@@ -121,7 +122,9 @@ func write(base string, l layout, s stub, t truth, work string) {
 	writeTruth(base, t)
 }
 
-func writeTruth(base string, t truth) {
+func writeTruth(base string, t truth) { writeTruthOf(base, t) }
+
+func writeTruthOf(base string, t any) {
 	b, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		log.Fatal(err)
