@@ -44,7 +44,7 @@ var labels = map[field][]string{
 	fieldPeriod: {"pay period", "period", "earnings period", "pay period dates", "period covered", "work period",
 		"pay period range", "dates of service"},
 	fieldEmployer: {"company", "employer", "employer name", "company name", "paid by", "organization", "agency"},
-	fieldEmployee: {"employee", "employee name", "pay to", "pay to the order of", "paid to", "payee", "name"},
+	fieldEmployee: {"employee", "employee name", "pay to", "pay to the order of", "paid to", "payee"},
 	fieldEIN:      {"ein", "fein", "federal ein", "employer id", "employer identification number", "employer ein", "fed id"},
 }
 

@@ -13,6 +13,8 @@ type phrase struct {
 	text           string
 	x0, y0, x1, y1 float64
 	line           int
+	// label is the field the phrase labels (matchLabel), found once.
+	label field
 }
 
 func (p phrase) center() float64 { return (p.x0 + p.x1) / 2 }
@@ -85,6 +87,9 @@ func buildLayout(words []word, gapFactor float64) page {
 			l.phrases = append(l.phrases, phrase{text: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, line: len(doc.lines)})
 			cur = &l.phrases[len(l.phrases)-1]
 		}
+		for i := range l.phrases {
+			l.phrases[i].label, _, _ = matchLabel(l.phrases[i].text)
+		}
 		doc.lines = append(doc.lines, l)
 	}
 	return doc
@@ -118,11 +123,11 @@ func abs(v float64) float64 {
 // punctuation but the words, and "Y-T-D", "Year to Date" and "YTD" all
 // "ytd".
 func normalize(s string) string {
-	s = strings.ToLower(s)
-	s = strings.NewReplacer("y-t-d", "ytd", "y.t.d.", "ytd", "y.t.d", "ytd", "year-to-date", "ytd", "year to date", "ytd",
-		"-", " ", "_", " ", ":", " ", ",", " ", "'", " ", "’", " ", "(", " ", ")", " ", ".", " ", "*", " ", "#", " ", "|", " ", "/", " ").Replace(s)
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(labelSpelling.Replace(strings.ToLower(s))), " ")
 }
+
+var labelSpelling = strings.NewReplacer("y-t-d", "ytd", "y.t.d.", "ytd", "y.t.d", "ytd", "year-to-date", "ytd", "year to date", "ytd",
+	"-", " ", "_", " ", ":", " ", ",", " ", "'", " ", "’", " ", "(", " ", ")", " ", ".", " ", "*", " ", "#", " ", "|", " ", "/", " ")
 
 // deskew straightens the words of a picture taken at a slight angle:
 // the slope between each word and its right neighbour on the same line

@@ -46,10 +46,7 @@ func amountsIn(p phrase) []amountAt {
 }
 
 // isLabel says whether a phrase is any field's label.
-func isLabel(p phrase) bool {
-	f, _, _ := matchLabel(p.text)
-	return f != fieldNone
-}
+func isLabel(p phrase) bool { return p.label != fieldNone }
 
 // headerColumns finds the table header that serves line li from above:
 // the nearest line above (on the same page, within a table's reach) with

@@ -80,8 +80,8 @@ type FileFacts struct {
 // Read says whether anything was read.
 func (p ParsedDocument) Read() bool { return p.W2 != nil || p.DepositForm != nil || p.Paystub != nil }
 
-// UploadParser reads uploaded documents (the reports package reads the
-// paystubs Payline renders).
+// UploadParser reads uploaded documents (the documents package reads
+// paystubs and W-2s of any layout).
 type UploadParser interface {
 	// ParseUpload reads one file; a file it cannot read gives an empty
 	// ParsedUpload and no error. Errors: ErrUploadInflatesTooLarge when

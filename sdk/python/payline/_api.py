@@ -111,6 +111,7 @@ W2Applicant = TypedDict("W2Applicant", {
 W2 = TypedDict("W2", {
     "applicant": NotRequired["W2Applicant"],
     "document_type": NotRequired["str"],
+    "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
     "federal_taxes": NotRequired["int"],
     "medicare_taxes": NotRequired["int"],
@@ -123,17 +124,33 @@ W2 = TypedDict("W2", {
     "total_wages": NotRequired["int"],
 })
 
+PayLine = TypedDict("PayLine", {
+    "amount": "int",
+    "category": "str",
+    "hours": "float | None",
+    "name": "str",
+    "rate": "int | None",
+})
+
+# What the documents reader read from an uploaded paystub of any layout. A field it could not find is left out and named in the document's warnings (employer_name is then empty).
 UploadedPaystub = TypedDict("UploadedPaystub", {
     "currency": "str",
+    "deductions": NotRequired["list[PayLine]"],
     "document_type": "Literal['paystub']",
+    "earnings": NotRequired["list[PayLine]"],
+    "employee_name": NotRequired["str"],
+    "employer_ein": NotRequired["str"],
     "employer_name": "str",
-    "gross_pay_amount": "int",
-    "gross_pay_ytd": "int",
-    "net_pay_amount": "int",
-    "net_pay_ytd": "int",
-    "pay_date": "str",
-    "pay_period_end": "str",
-    "pay_period_start": "str",
+    "gross_pay_amount": NotRequired["int"],
+    "gross_pay_ytd": NotRequired["int"],
+    "net_pay_amount": NotRequired["int"],
+    "net_pay_ytd": NotRequired["int"],
+    "pay_date": NotRequired["str"],
+    "pay_period_end": NotRequired["str"],
+    "pay_period_start": NotRequired["str"],
+    "taxes": NotRequired["list[PayLine]"],
+    "total_deductions": NotRequired["int"],
+    "total_taxes": NotRequired["int"],
 })
 
 DocumentWarningsItem = TypedDict("DocumentWarningsItem", {
@@ -407,14 +424,6 @@ MerchantCategory: TypeAlias = Literal['automotive', 'buy_now_pay_later', 'charit
 PaginationMeta = TypedDict("PaginationMeta", {
     "count": "int",
     "next_cursor": "str | None",
-})
-
-PayLine = TypedDict("PayLine", {
-    "amount": "int",
-    "category": "str",
-    "hours": "float | None",
-    "name": "str",
-    "rate": "int | None",
 })
 
 PayoutEarningsItemNetPay = TypedDict("PayoutEarningsItemNetPay", {
@@ -753,6 +762,7 @@ TaxFormParsedDataApplicant = TypedDict("TaxFormParsedDataApplicant", {
 TaxFormParsedData = TypedDict("TaxFormParsedData", {
     "applicant": NotRequired["TaxFormParsedDataApplicant"],
     "document_type": NotRequired["str"],
+    "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
     "federal_taxes": NotRequired["int"],
     "medicare_taxes": NotRequired["int"],
@@ -1329,6 +1339,7 @@ GetTaxFormResponseDataParsedDataApplicant = TypedDict("GetTaxFormResponseDataPar
 GetTaxFormResponseDataParsedData = TypedDict("GetTaxFormResponseDataParsedData", {
     "applicant": NotRequired["GetTaxFormResponseDataParsedDataApplicant"],
     "document_type": NotRequired["str"],
+    "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
     "federal_taxes": NotRequired["int"],
     "medicare_taxes": NotRequired["int"],
