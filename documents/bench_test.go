@@ -59,3 +59,28 @@ func BenchmarkReadOCR(b *testing.B) {
 	b.Run("png", func(b *testing.B) { benchRead(b, r, "dev/scan-classic-01.png", "image/png") })
 	b.Run("jpeg", func(b *testing.B) { benchRead(b, r, "dev/scan-cards-01.jpg", "image/jpeg") })
 }
+
+// BenchmarkInterpretPage: the reader's own work on a text page, without
+// the programs: the bounded scan of the PDF's bytes, and the layout and
+// interpretation of its words (extracted once by pdftotext).
+func BenchmarkInterpretPage(b *testing.B) {
+	r := NewReader()
+	path := filepath.Join(corpusRoot, "dev", "html-cards-01.pdf")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	words, err := r.textLayerWords(b.Context(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := scanPDF(data, domain.MaxUploadInflatedBytes); err != nil {
+			b.Fatal(err)
+		}
+		if p, _ := readPaystub(buildLayout(words, textGap)); p.NetPayAmount == nil {
+			b.Fatal("no net pay")
+		}
+	}
+}

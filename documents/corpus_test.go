@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"payline/domain"
@@ -127,9 +128,22 @@ func otherFields(want corpusTruth, got *domain.ReadPaystub) []fieldResult {
 	return out
 }
 
-// readCorpusFile reads one corpus document with r.
+// corpusReads keeps what the default reader read of each corpus file:
+// several tests score the same files, and OCR takes seconds a page.
+var corpusReads = struct {
+	sync.Mutex
+	m map[string]domain.ParsedUpload
+}{m: map[string]domain.ParsedUpload{}}
+
+// readCorpusFile reads one corpus document with r (once per file for
+// the default reader).
 func readCorpusFile(t testing.TB, r *Reader, f corpusFile) domain.ParsedUpload {
 	t.Helper()
+	corpusReads.Lock()
+	defer corpusReads.Unlock()
+	if got, ok := corpusReads.m[f.path]; ok && r.OCR() {
+		return got
+	}
 	data, err := os.ReadFile(f.path)
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +152,9 @@ func readCorpusFile(t testing.TB, r *Reader, f corpusFile) domain.ParsedUpload {
 	got, err := r.ParseUpload(domain.DocumentPaystub, ct, data)
 	if err != nil {
 		t.Fatalf("%s: %v", f.path, err)
+	}
+	if r.OCR() {
+		corpusReads.m[f.path] = got
 	}
 	return got
 }
