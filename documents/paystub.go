@@ -172,7 +172,7 @@ func (in *interpreter) moneyAt(li, pi int, ytdLabel bool) (cur, ytd *int64) {
 		set(&cur, amounts[0].cents)
 		return
 	}
-	for _, a := range in.below(li, pi, func(p phrase) []amountAt { return amountsIn(p) }) {
+	for _, a := range in.below(li, pi) {
 		if a.ytd || ytdLabel {
 			set(&ytd, a.cents)
 		} else {
@@ -182,15 +182,22 @@ func (in *interpreter) moneyAt(li, pi int, ytdLabel bool) (cur, ytd *int64) {
 	return
 }
 
-// below lists what read finds in the phrases under the label at phrase
-// pi of line li, overlapping its span, over the next few lines on the
-// page, stopping at another label under it. Each item is marked ytd when
-// its own phrase or its row's first phrase says year to date.
-func (in *interpreter) below(li, pi int, read func(phrase) []amountAt) []amountAt {
+// cellBelow is a phrase under a label, and whether its row says year to
+// date (its first phrase does, as in a "Y-T-D" row of a transposed
+// summary).
+type cellBelow struct {
+	phrase
+	rowYTD bool
+}
+
+// cellsBelow lists the phrases under the label at phrase pi of line li,
+// overlapping its span, over the next few lines on the page, stopping at
+// another label under it.
+func (in *interpreter) cellsBelow(li, pi int) []cellBelow {
 	lines := in.doc.lines
 	lab := lines[li].phrases[pi]
 	h := lines[li].height()
-	var out []amountAt
+	var out []cellBelow
 	for i := li + 1; i < len(lines) && i <= li+4 && lines[i].page == lines[li].page; i++ {
 		if lines[i].y0-lines[i-1].y1 > 3*h {
 			break
@@ -203,10 +210,20 @@ func (in *interpreter) below(li, pi int, read func(phrase) []amountAt) []amountA
 			if isLabel(p) {
 				return out
 			}
-			for _, a := range read(p) {
-				a.ytd = a.ytd || rowYTD || strings.Contains(normalize(p.text), "ytd")
-				out = append(out, a)
-			}
+			out = append(out, cellBelow{p, rowYTD})
+		}
+	}
+	return out
+}
+
+// below lists the amounts under a label (cellsBelow), each marked ytd
+// when its own phrase or its row says year to date.
+func (in *interpreter) below(li, pi int) []amountAt {
+	var out []amountAt
+	for _, c := range in.cellsBelow(li, pi) {
+		for _, a := range amountsIn(c.phrase) {
+			a.ytd = c.rowYTD || strings.Contains(normalize(c.text), "ytd")
+			out = append(out, a)
 		}
 	}
 	return out
@@ -259,14 +276,11 @@ func (in *interpreter) datesAt(li, pi int) []string {
 	if ds := findDates(text); len(ds) > 0 {
 		return ds
 	}
-	var below string
-	for _, a := range in.below(li, pi, func(p phrase) []amountAt {
-		below += " " + p.text
-		return nil
-	}) {
-		_ = a
+	var below []string
+	for _, c := range in.cellsBelow(li, pi) {
+		below = append(below, c.text)
 	}
-	return findDates(below)
+	return findDates(strings.Join(below, " "))
 }
 
 // readPaystub interprets a document's positioned text as a paystub and
