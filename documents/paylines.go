@@ -37,7 +37,65 @@ func (in *interpreter) payLines() (earnings, taxes, deductions []domain.PayLine)
 			}
 		}
 	}
+	if earnings == nil && taxes == nil && deductions == nil {
+		return in.linesClosedByTotals()
+	}
 	return earnings, taxes, deductions
+}
+
+// linesClosedByTotals reads pay lines from a stub that prints them in one
+// table without section headings: the rows above a "Total Gross Pay" are
+// earnings, above a "Total Taxes" taxes, above a "Total Deductions"
+// deductions. Rows followed by any other label belong to none.
+func (in *interpreter) linesClosedByTotals() (earnings, taxes, deductions []domain.PayLine) {
+	var pending []int
+	for li, l := range in.doc.lines {
+		if len(l.phrases) == 0 {
+			continue
+		}
+		first := l.phrases[0]
+		switch first.label {
+		case fieldNone:
+		case fieldGross:
+			earnings = append(earnings, in.pendingLines(pending, sectionEarnings)...)
+			pending = nil
+			continue
+		case fieldTaxes:
+			taxes = append(taxes, in.pendingLines(pending, sectionTaxes)...)
+			pending = nil
+			continue
+		case fieldDeductions:
+			deductions = append(deductions, in.pendingLines(pending, sectionDeductions)...)
+			pending = nil
+			continue
+		default:
+			pending = nil
+			continue
+		}
+		if len(l.phrases) >= 2 && len(amountsIn(first)) == 0 && strings.ContainsFunc(first.text, unicode.IsLetter) &&
+			len(amountsIn(l.phrases[len(l.phrases)-1])) > 0 && columnHeaders[normalize(first.text)] == columnNone {
+			pending = append(pending, li)
+		} else {
+			pending = nil
+		}
+	}
+	return earnings, taxes, deductions
+}
+
+// pendingLines makes rows (line indexes) pay lines of a kind.
+func (in *interpreter) pendingLines(rows []int, kind sectionKind) []domain.PayLine {
+	var out []domain.PayLine
+	for _, li := range rows {
+		l := in.doc.lines[li]
+		var amounts []amountAt
+		for _, p := range l.phrases[1:] {
+			amounts = append(amounts, amountsIn(p)...)
+		}
+		if line, ok := in.payLine(li, l.phrases[0].text, amounts, kind); ok {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // firstWords is a heading's text without headings of columns after it

@@ -10,8 +10,9 @@ import (
 // TestPayLinesAddUp: in the development corpus, the earnings, taxes and
 // deductions read from each stub's tables add up to its gross pay and
 // its totals, every line has a category, and earnings paid by the hour
-// carry their hours and rate where the table has columns for them. Layouts that print no section headings
-// (fpdf-mono's one table) give no lines and are left out.
+// carry their hours and rate where the table has columns for them.
+// fpdf-mono's one table has no headings and totals only its gross, so
+// only its earnings are read and it is left out.
 func TestPayLinesAddUp(t *testing.T) {
 	r := NewReader()
 	for _, f := range loadCorpus(t, "dev") {

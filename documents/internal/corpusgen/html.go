@@ -31,16 +31,20 @@ func printHTML(page, dir string, created time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Chromium stamps the time it printed; the stub's pay date, written
-	// in the same number of bytes, keeps the file's offsets and makes the
-	// same stub the same bytes.
+	return fixDates(pdf, created), nil
+}
+
+// fixDates replaces the time a converter stamped on a PDF with the
+// stub's pay date, written in the same number of bytes: the file's
+// offsets hold, and the same stub makes the same bytes.
+func fixDates(pdf []byte, created time.Time) []byte {
 	return pdfDates.ReplaceAllFunc(pdf, func(m []byte) []byte {
 		key, _, _ := bytes.Cut(m, []byte("("))
 		stamp := []byte(created.UTC().Format("20060102150405"))
 		out := append(append([]byte{}, key...), m[len(key):]...)
 		copy(out[len(key)+3:], stamp)
 		return out
-	}), nil
+	})
 }
 
 var pdfDates = regexp.MustCompile(`/(?:CreationDate|ModDate)\s*\(D:\d{14}`)

@@ -8,7 +8,7 @@
 //
 //	go run ./documents/internal/corpusgen
 //
-// It needs chromium and poppler-utils (pdftoppm). The same run writes
+// It needs chromium, libreoffice-writer and poppler-utils (pdftoppm). The same run writes
 // the same files, but Chromium's own bytes may change with its version.
 package main
 
@@ -60,6 +60,8 @@ func main() {
 		render: func(s stub, dir string) ([]byte, error) { return printHTML(htmlCards(s), dir, s.PayDate) }}
 	summary := layout{name: "html-summary", means: "HTML printed by headless Chromium", ext: "pdf",
 		render: func(s stub, dir string) ([]byte, error) { return printHTML(htmlSummary(s), dir, s.PayDate) }}
+	writer := layout{name: "writer-advice", means: "HTML converted by LibreOffice Writer (soffice --headless)", ext: "pdf",
+		render: func(s stub, dir string) ([]byte, error) { return convertWithWriter(writerAdvice(s), dir, s.PayDate) }}
 	side := layout{name: "fpdf-side-by-side", means: "fpdf, Times and Helvetica, landscape", ext: "pdf",
 		render: func(s stub, _ string) ([]byte, error) { return renderSideBySide(s) }}
 	public := layout{name: "html-public", means: "HTML printed by headless Chromium", ext: "pdf",
@@ -87,6 +89,7 @@ func main() {
 		{classic, 3, 1}, {boxes, 3, 1}, {mono, 3, 1}, {own, 3, 1}, {cards, 3, 1}, {summary, 3, 1},
 		{scan("scan-classic", classic, 200, false), 2, 1}, {scan("scan-cards", cards, 200, true), 2, 1},
 		{side, 0, 4}, {public, 0, 4}, {scan("scan-public", public, 200, true), 0, 2},
+		{writer, 3, 1}, // last, so adding it left the earlier files as they were
 	}
 	seed := uint64(0)
 	for _, p := range plan {
