@@ -144,6 +144,7 @@ func readCorpusFile(t testing.TB, r *Reader, f corpusFile) domain.ParsedUpload {
 	if got, ok := corpusReads.m[f.path]; ok && r.OCR() {
 		return got
 	}
+	requirePoppler(t, r)
 	data, err := os.ReadFile(f.path)
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +171,19 @@ func requireOCR(t testing.TB, r *Reader) {
 		t.Fatal("tesseract is not installed; CI installs tesseract-ocr and tesseract-ocr-eng (.ci/run)")
 	}
 	t.Skip("tesseract is not installed (apt-get install tesseract-ocr tesseract-ocr-eng); OCR is not tested")
+}
+
+// requirePoppler skips a test that reads PDFs when poppler's programs
+// are missing, and fails it in CI, which installs them.
+func requirePoppler(t testing.TB, r *Reader) {
+	t.Helper()
+	if r.pdftotext != "" && r.pdftoppm != "" {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("pdftotext or pdftoppm is not installed; CI installs poppler-utils (.ci/run)")
+	}
+	t.Skip("poppler-utils is not installed (apt-get install poppler-utils); PDFs are not read")
 }
 
 // layoutScore is the scored fields of one layout's documents.

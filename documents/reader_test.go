@@ -20,6 +20,7 @@ import (
 // employer, its EIN where printed, and the tax year.
 func TestW2Corpus(t *testing.T) {
 	r := NewReader()
+	requirePoppler(t, r)
 	truths, _ := filepath.Glob(filepath.Join(corpusRoot, "w2", "*.json"))
 	if len(truths) == 0 {
 		t.Fatal("no W-2s in the corpus")
@@ -134,6 +135,7 @@ func TestInflationIsBounded(t *testing.T) {
 // none of these. The forged figures themselves are read as printed.
 func TestForgedFileFacts(t *testing.T) {
 	r := NewReader()
+	requirePoppler(t, r)
 	read := func(name string) domain.ParsedUpload {
 		t.Helper()
 		data, err := os.ReadFile(filepath.Join(corpusRoot, "forged", name))

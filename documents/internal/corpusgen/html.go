@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"html"
 	"os"
@@ -38,6 +40,15 @@ func printHTML(page, dir string, created time.Time) ([]byte, error) {
 // stub's pay date, written in the same number of bytes: the file's
 // offsets hold, and the same stub makes the same bytes.
 func fixDates(pdf []byte, created time.Time) []byte {
+	// LibreOffice's file identifiers hash the time too: the same digits of
+	// the date's own hash, the same number of them.
+	sum := sha256.Sum256([]byte(created.String()))
+	id := []byte(strings.ToUpper(hex.EncodeToString(sum[:])))
+	pdf = pdfID.ReplaceAllFunc(pdf, func(m []byte) []byte {
+		out := append([]byte{}, m...)
+		copy(out[1:1+32], id)
+		return out
+	})
 	return pdfDates.ReplaceAllFunc(pdf, func(m []byte) []byte {
 		key, _, _ := bytes.Cut(m, []byte("("))
 		stamp := []byte(created.UTC().Format("20060102150405"))
@@ -46,6 +57,8 @@ func fixDates(pdf []byte, created time.Time) []byte {
 		return out
 	})
 }
+
+var pdfID = regexp.MustCompile(`<[0-9A-Fa-f]{32}>|/[0-9A-F]{32}\b`)
 
 var pdfDates = regexp.MustCompile(`/(?:CreationDate|ModDate)\s*\(D:\d{14}`)
 
