@@ -59,6 +59,9 @@ func (in *interpreter) headerColumns(li int) []column {
 		var cols []column
 		hasAmountColumn := false
 		for _, p := range lines[i].phrases {
+			if isLabel(p) || len(amountsIn(p)) > 0 {
+				continue // "YTD Gross 12,000.00" is a row, not a heading
+			}
 			for _, part := range splitHeader(p) {
 				if k := columnHeaders[normalize(part.text)]; k != columnNone {
 					cols = append(cols, column{kind: k, x0: part.x0, x1: part.x1})
