@@ -51,9 +51,10 @@ func buildLayout(words []word, gapFactor float64) page {
 	for _, w := range ws {
 		if n := len(groups); n > 0 {
 			g := groups[n-1]
-			c := (w.y0 + w.y1) / 2
-			gc, gh := lineCenter(g)
-			if g[0].page == w.page && abs(c-gc) < 0.5*min(gh, w.height()) {
+			y0, y1 := lineCore(g)
+			// Half the shorter height in common: an OCR box made tall by a
+			// speck still joins its line, the next line does not.
+			if g[0].page == w.page && min(w.y1, y1)-max(w.y0, y0) >= 0.5*min(y1-y0, w.height()) {
 				groups[n-1] = append(g, w)
 				continue
 			}
@@ -104,12 +105,18 @@ func charWidth(w word) float64 {
 	return (w.x1 - w.x0) / float64(n)
 }
 
-func lineCenter(g []word) (center, height float64) {
-	y0, y1 := g[0].y0, g[0].y1
-	for _, w := range g[1:] {
-		y0, y1 = min(y0, w.y0), max(y1, w.y1)
+// lineCore is the typical extent of a line's words: their median centre
+// give or take half their median height, so one odd box does not stretch
+// the line.
+func lineCore(g []word) (y0, y1 float64) {
+	cs, hs := make([]float64, len(g)), make([]float64, len(g))
+	for i, w := range g {
+		cs[i], hs[i] = (w.y0+w.y1)/2, w.height()
 	}
-	return (y0 + y1) / 2, y1 - y0
+	slices.Sort(cs)
+	slices.Sort(hs)
+	c, h := cs[len(cs)/2], hs[len(hs)/2]
+	return c - h/2, c + h/2
 }
 
 func abs(v float64) float64 {
@@ -130,37 +137,19 @@ var labelSpelling = strings.NewReplacer("y-t-d", "ytd", "y.t.d.", "ytd", "y.t.d"
 	"-", " ", "_", " ", ":", " ", ",", " ", "'", " ", "’", " ", "(", " ", ")", " ", ".", " ", "*", " ", "#", " ", "|", " ", "/", " ")
 
 // deskew straightens the words of a picture taken at a slight angle:
-// the slope between each word and its right neighbour on the same line
-// (vertically within half a word's height, horizontally within three),
-// at the median, is taken out of every word's height on the page, so a
-// label and its figure far to the right stay on one line.
+// the page's slope is taken out of every word's height, so a label and
+// its figure far to the right stay on one line. The slope is measured
+// twice: first between each word and its neighbours (within three word
+// heights), then, with that first slope taken out, between words far
+// apart on the same line, which measures it finely.
 func deskew(words []word) []word {
-	var slopes []float64
-	for i, a := range words {
-		best := -1
-		for j, b := range words {
-			if i == j || b.page != a.page || b.x0 <= a.x1 {
-				continue
-			}
-			h := a.height()
-			if b.x0-a.x1 > 3*h || abs((b.y0+b.y1)/2-(a.y0+a.y1)/2) > 0.5*h {
-				continue
-			}
-			if best < 0 || b.x0 < words[best].x0 {
-				best = j
-			}
-		}
-		if best >= 0 {
-			b := words[best]
-			dx := (b.x0+b.x1)/2 - (a.x0+a.x1)/2
-			slopes = append(slopes, ((b.y0+b.y1)/2-(a.y0+a.y1)/2)/dx)
-		}
-	}
-	if len(slopes) < 5 {
+	m, ok := pageSlope(words, 0, 0, 3)
+	if !ok {
 		return words
 	}
-	slices.Sort(slopes)
-	m := slopes[len(slopes)/2]
+	if fine, ok := pageSlope(words, m, 8, 1e9); ok {
+		m = fine
+	}
 	out := make([]word, len(words))
 	for i, w := range words {
 		dy := m * (w.x0 + w.x1) / 2
@@ -168,4 +157,32 @@ func deskew(words []word) []word {
 		out[i] = w
 	}
 	return out
+}
+
+// pageSlope is the median slope between pairs of words on one line of a
+// page tilted by about m: each word and the words to its right between
+// minDX and maxDX of its heights away whose centres, tilt taken out, are
+// within half a height. ok is false with fewer than five pairs.
+func pageSlope(words []word, m, minDX, maxDX float64) (float64, bool) {
+	var slopes []float64
+	for _, a := range words {
+		h := a.height()
+		ax, ay := (a.x0+a.x1)/2, (a.y0+a.y1)/2
+		for _, b := range words {
+			if b.page != a.page || b.x0 <= a.x1 {
+				continue
+			}
+			bx, by := (b.x0+b.x1)/2, (b.y0+b.y1)/2
+			gap := b.x0 - a.x1
+			if gap < minDX*h || gap > maxDX*h || abs((by-m*bx)-(ay-m*ax)) > 0.5*h {
+				continue
+			}
+			slopes = append(slopes, (by-ay)/(bx-ax))
+		}
+	}
+	if len(slopes) < 5 {
+		return 0, false
+	}
+	slices.Sort(slopes)
+	return slopes[len(slopes)/2], true
 }
