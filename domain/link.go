@@ -34,6 +34,13 @@ func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, 
 	return s
 }
 
+// WithUploadParser makes p read the documents users upload in Link (in
+// place of the reporter's own parser, if it has one). It returns s.
+func (s *LinkService) WithUploadParser(p UploadParser) *LinkService {
+	s.parser = p
+	return s
+}
+
 // CreateLinkToken validates a request and creates a token. It returns the
 // stored token and its value, which is shown only here. Errors:
 // MISSING_FIELDS and INVALID_FIELDS (400) for bad fields or references to

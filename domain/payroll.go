@@ -100,6 +100,7 @@ type W2 struct {
 	DocumentType        string     `json:"document_type"`
 	Applicant           W2Employee `json:"applicant"`
 	EmployerName        string     `json:"employer_name"`
+	EmployerEIN         string     `json:"employer_ein,omitempty"` // read from an uploaded W-2; the sandbox's have none
 	TotalWages          Money      `json:"total_wages"`
 	StateWages          Money      `json:"state_wages"`
 	SocialSecurityWages Money      `json:"social_security_wages"`

@@ -304,6 +304,7 @@ type w2JSON struct {
 	DocumentType        string     `json:"document_type"`
 	Applicant           W2Employee `json:"applicant"`
 	EmployerName        string     `json:"employer_name"`
+	EmployerEIN         string     `json:"employer_ein,omitempty"`
 	TotalWages          int64      `json:"total_wages"`
 	StateWages          int64      `json:"state_wages"`
 	SocialSecurityWages int64      `json:"social_security_wages"`
@@ -317,7 +318,7 @@ type w2JSON struct {
 
 // MarshalJSON implements json.Marshaler.
 func (w W2) MarshalJSON() ([]byte, error) {
-	return json.Marshal(w2JSON{DocumentType: w.DocumentType, Applicant: w.Applicant, EmployerName: w.EmployerName,
+	return json.Marshal(w2JSON{DocumentType: w.DocumentType, Applicant: w.Applicant, EmployerName: w.EmployerName, EmployerEIN: w.EmployerEIN,
 		TotalWages: w.TotalWages.Amount, StateWages: w.StateWages.Amount, SocialSecurityWages: w.SocialSecurityWages.Amount,
 		MedicareWages: w.MedicareWages.Amount, FederalTaxes: w.FederalTaxes.Amount, StateTaxes: w.StateTaxes.Amount,
 		SocialSecurityTaxes: w.SocialSecurityTaxes.Amount, MedicareTaxes: w.MedicareTaxes.Amount, TaxYear: w.TaxYear})
@@ -329,7 +330,7 @@ func (w *W2) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*w = W2{DocumentType: j.DocumentType, Applicant: j.Applicant, EmployerName: j.EmployerName,
+	*w = W2{DocumentType: j.DocumentType, Applicant: j.Applicant, EmployerName: j.EmployerName, EmployerEIN: j.EmployerEIN,
 		TotalWages: USD(j.TotalWages), StateWages: USD(j.StateWages), SocialSecurityWages: USD(j.SocialSecurityWages),
 		MedicareWages: USD(j.MedicareWages), FederalTaxes: USD(j.FederalTaxes), StateTaxes: USD(j.StateTaxes),
 		SocialSecurityTaxes: USD(j.SocialSecurityTaxes), MedicareTaxes: USD(j.MedicareTaxes), TaxYear: j.TaxYear}

@@ -79,8 +79,8 @@ type FileFacts struct {
 // Read says whether anything was read.
 func (p ParsedDocument) Read() bool { return p.W2 != nil || p.DepositForm != nil || p.Paystub != nil }
 
-// UploadParser reads uploaded documents (the reports package reads the
-// paystubs Payline renders).
+// UploadParser reads uploaded documents (the documents package reads
+// paystubs and W-2s of any layout).
 type UploadParser interface {
 	// ParseUpload reads one file; a file it cannot read gives an empty
 	// ParsedUpload and no error. Errors: ErrUploadInflatesTooLarge when
@@ -251,7 +251,7 @@ func uploadWarnings(p ParsedUpload) []DocumentWarning {
 	out := append([]DocumentWarning{}, p.Warnings...)
 	if !p.Data.Read() && !slices.ContainsFunc(out, func(w DocumentWarning) bool { return w.Status == "unparsable" && w.Field == "parsed_data" }) {
 		out = append(out, DocumentWarning{Field: "parsed_data", Status: "unparsable",
-			Message: "Nothing could be read from this file: Payline reads PDFs with a text layer in the layout it renders."})
+			Message: "Nothing could be read from this file: no paystub or W-2 figures were found in its text layer or, for a picture or a scanned page, by OCR."})
 	}
 	return out
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"payline/connectors/protocol"
+	"payline/documents"
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/graph"
@@ -174,7 +175,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock, reporter, domain.NoRelay{}), webhooks
 	cfg.Reports = reporter
 	cfg.Members = members
-	cfg.Link = domain.NewLinkService(tx, dir, box, connector, domain.NoRelay{}, clock, reporter)
+	cfg.Link = domain.NewLinkService(tx, dir, box, connector, domain.NoRelay{}, clock, reporter).WithUploadParser(documents.NewReader())
 	if setup.logs == nil {
 		setup.logs = io.Discard
 	}

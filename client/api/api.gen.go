@@ -2513,25 +2513,31 @@ type TaxFormFormType string
 // Timestamp defines model for Timestamp.
 type Timestamp = time.Time
 
-// UploadedPaystub What was read from an uploaded paystub, amounts in cents of USD; a field not found is absent (and named in warnings).
+// UploadedPaystub What the documents reader read from an uploaded paystub of any layout. A field it could not find is left out and named in the document's warnings (employer_name is then empty).
 type UploadedPaystub struct {
-	Currency        *string                     `json:"currency,omitempty"`
-	Deductions      *[]PayLine                  `json:"deductions,omitempty"`
-	DocumentType    UploadedPaystubDocumentType `json:"document_type"`
-	Earnings        *[]PayLine                  `json:"earnings,omitempty"`
-	EmployeeName    *string                     `json:"employee_name,omitempty"`
-	EmployerEin     *string                     `json:"employer_ein,omitempty"`
-	EmployerName    string                      `json:"employer_name"`
-	GrossPayAmount  *int                        `json:"gross_pay_amount,omitempty"`
-	GrossPayYtd     *int                        `json:"gross_pay_ytd,omitempty"`
-	NetPayAmount    *int                        `json:"net_pay_amount,omitempty"`
-	NetPayYtd       *int                        `json:"net_pay_ytd,omitempty"`
-	PayDate         *openapi_types.Date         `json:"pay_date,omitempty"`
-	PayPeriodEnd    *openapi_types.Date         `json:"pay_period_end,omitempty"`
-	PayPeriodStart  *openapi_types.Date         `json:"pay_period_start,omitempty"`
-	Taxes           *[]PayLine                  `json:"taxes,omitempty"`
-	TotalDeductions *int                        `json:"total_deductions,omitempty"`
-	TotalTaxes      *int                        `json:"total_taxes,omitempty"`
+	Currency     string                      `json:"currency"`
+	Deductions   *[]PayLine                  `json:"deductions,omitempty"`
+	DocumentType UploadedPaystubDocumentType `json:"document_type"`
+	Earnings     *[]PayLine                  `json:"earnings,omitempty"`
+	EmployeeName *string                     `json:"employee_name,omitempty"`
+
+	// EmployerEin The employer's EIN as the paystub prints it.
+	EmployerEin    *string             `json:"employer_ein,omitempty"`
+	EmployerName   string              `json:"employer_name"`
+	GrossPayAmount *int                `json:"gross_pay_amount,omitempty"`
+	GrossPayYtd    *int                `json:"gross_pay_ytd,omitempty"`
+	NetPayAmount   *int                `json:"net_pay_amount,omitempty"`
+	NetPayYtd      *int                `json:"net_pay_ytd,omitempty"`
+	PayDate        *openapi_types.Date `json:"pay_date,omitempty"`
+	PayPeriodEnd   *openapi_types.Date `json:"pay_period_end,omitempty"`
+	PayPeriodStart *openapi_types.Date `json:"pay_period_start,omitempty"`
+	Taxes          *[]PayLine          `json:"taxes,omitempty"`
+
+	// TotalDeductions The period's deductions as the paystub totals them.
+	TotalDeductions *int `json:"total_deductions,omitempty"`
+
+	// TotalTaxes The period's taxes as the paystub totals them.
+	TotalTaxes *int `json:"total_taxes,omitempty"`
 }
 
 // UploadedPaystubDocumentType defines model for UploadedPaystub.DocumentType.
@@ -2651,7 +2657,10 @@ type W2 struct {
 		Name    *string  `json:"name,omitempty"`
 		Ssn     *string  `json:"ssn,omitempty"`
 	} `json:"applicant,omitempty"`
-	DocumentType        *string `json:"document_type,omitempty"`
+	DocumentType *string `json:"document_type,omitempty"`
+
+	// EmployerEin The employer's EIN as an uploaded W-2 prints it (box b); absent on W-2s from payroll platforms.
+	EmployerEin         *string `json:"employer_ein,omitempty"`
 	EmployerName        *string `json:"employer_name,omitempty"`
 	FederalTaxes        *int    `json:"federal_taxes,omitempty"`
 	MedicareTaxes       *int    `json:"medicare_taxes,omitempty"`

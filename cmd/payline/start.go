@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"payline/connectors/protocol"
+	"payline/documents"
 	"payline/domain"
 	"payline/graph"
 	"payline/reports"
@@ -334,7 +335,11 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	keys := s.stores.keys
 	ks := storage.NewKeyStore(m.db)
 	members := domain.NewMemberService(keys, ks, ks, throttle, s.clock, 0)
-	link := domain.NewLinkService(s.tx, m.directory, s.stores.box, s.connector, s.relay, s.clock, reporter)
+	reader := documents.NewReader()
+	if !reader.OCR() {
+		m.Logger.Warn("tesseract is not installed: uploaded pictures and scanned PDFs will not be read (apt-get install tesseract-ocr tesseract-ocr-eng)")
+	}
+	link := domain.NewLinkService(s.tx, m.directory, s.stores.box, s.connector, s.relay, s.clock, reporter).WithUploadParser(reader)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		WebhookService: s.webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},

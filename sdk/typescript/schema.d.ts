@@ -1089,6 +1089,8 @@ export interface components {
                 address?: components["schemas"]["Address"];
             };
             employer_name?: string;
+            /** @description The employer's EIN as an uploaded W-2 prints it (box b); absent on W-2s from payroll platforms. */
+            employer_ein?: string;
             total_wages?: number;
             state_wages?: number;
             social_security_wages?: number;
@@ -1436,13 +1438,21 @@ export interface components {
                 message: string;
             }[];
         };
-        /** @description What was read from an uploaded paystub, amounts in cents of USD; a field not found is absent (and named in warnings). */
+        /** @description What the documents reader read from an uploaded paystub of any layout. A field it could not find is left out and named in the document's warnings (employer_name is then empty). */
         UploadedPaystub: {
             /** @enum {string} */
             document_type: "paystub";
             employer_name: string;
+            /** @description The employer's EIN as the paystub prints it. */
             employer_ein?: string;
             employee_name?: string;
+            /** @description The period's taxes as the paystub totals them. */
+            total_taxes?: number;
+            /** @description The period's deductions as the paystub totals them. */
+            total_deductions?: number;
+            earnings?: components["schemas"]["PayLine"][];
+            taxes?: components["schemas"]["PayLine"][];
+            deductions?: components["schemas"]["PayLine"][];
             /** Format: date */
             pay_date?: string;
             /** Format: date */
@@ -1453,12 +1463,7 @@ export interface components {
             net_pay_amount?: number;
             gross_pay_ytd?: number;
             net_pay_ytd?: number;
-            total_taxes?: number;
-            total_deductions?: number;
-            earnings?: components["schemas"]["PayLine"][];
-            taxes?: components["schemas"]["PayLine"][];
-            deductions?: components["schemas"]["PayLine"][];
-            currency?: string;
+            currency: string;
         };
         Payout: {
             /** @enum {string} */

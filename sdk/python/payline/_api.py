@@ -120,6 +120,7 @@ W2Applicant = TypedDict("W2Applicant", {
 W2 = TypedDict("W2", {
     "applicant": NotRequired["W2Applicant"],
     "document_type": NotRequired["str"],
+    "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
     "federal_taxes": NotRequired["int"],
     "medicare_taxes": NotRequired["int"],
@@ -140,9 +141,9 @@ PayLine = TypedDict("PayLine", {
     "rate": "int | None",
 })
 
-# What was read from an uploaded paystub, amounts in cents of USD; a field not found is absent (and named in warnings).
+# What the documents reader read from an uploaded paystub of any layout. A field it could not find is left out and named in the document's warnings (employer_name is then empty).
 UploadedPaystub = TypedDict("UploadedPaystub", {
-    "currency": NotRequired["str"],
+    "currency": "str",
     "deductions": NotRequired["list[PayLine]"],
     "document_type": "Literal['paystub']",
     "earnings": NotRequired["list[PayLine]"],
@@ -773,6 +774,7 @@ TaxFormParsedDataApplicant = TypedDict("TaxFormParsedDataApplicant", {
 TaxFormParsedData = TypedDict("TaxFormParsedData", {
     "applicant": NotRequired["TaxFormParsedDataApplicant"],
     "document_type": NotRequired["str"],
+    "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
     "federal_taxes": NotRequired["int"],
     "medicare_taxes": NotRequired["int"],
@@ -1378,6 +1380,7 @@ GetTaxFormResponseDataParsedDataApplicant = TypedDict("GetTaxFormResponseDataPar
 GetTaxFormResponseDataParsedData = TypedDict("GetTaxFormResponseDataParsedData", {
     "applicant": NotRequired["GetTaxFormResponseDataParsedDataApplicant"],
     "document_type": NotRequired["str"],
+    "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
     "federal_taxes": NotRequired["int"],
     "medicare_taxes": NotRequired["int"],

@@ -1,0 +1,111 @@
+package documents
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"payline/domain"
+)
+
+func TestParseAmount(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"$1,234.56", 123456, true}, {"1234.56", 123456, true}, {"(12.34)", -1234, true}, {"-12.34", -1234, true},
+		{"12.34-", -1234, true}, {"$0.00", 0, true}, {"$ 5.00", 500, true}, {"-$5.00", -500, true}, {"100,532.57", 10053257, true},
+		{"1.234,56", 0, false}, {"12.3", 0, false}, {"1,23.45", 0, false}, {"(12.34", 0, false}, {"12", 0, false},
+		{"01/15/2026", 0, false}, {"401(k)", 0, false}, {"1e3.00", 0, false}, {"99999999999999999.99", 0, false},
+	} {
+		got, ok := parseAmount(c.in)
+		if ok != c.ok || got != c.want {
+			t.Errorf("parseAmount(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestParseDate(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"01/15/2026", "2026-01-15"}, {"1/15/26", "2026-01-15"}, {"Jan 15, 2026", "2026-01-15"}, {"January 15 2026", "2026-01-15"},
+		{"2026-01-15", "2026-01-15"}, {"15-Jan-2026", "2026-01-15"}, {"Sept. 3, 2025", "2025-09-03"}, {"02/30/2026", ""},
+		{"13/01/2026", ""}, {"2026", ""}, {"Foo 15, 2026", ""},
+	} {
+		got, _ := parseDate(c.in)
+		if got != c.want {
+			t.Errorf("parseDate(%q) = %q; want %q", c.in, got, c.want)
+		}
+	}
+	if got := findDates("Pay Period: 01/01/2026 - 01/15/2026"); len(got) != 2 || got[0] != "2026-01-01" || got[1] != "2026-01-15" {
+		t.Errorf("a period gives %v", got)
+	}
+	if got := findDates("01/01/2026-01/15/2026"); len(got) != 2 {
+		t.Errorf("a period without spaces gives %v", got)
+	}
+}
+
+func TestMatchLabel(t *testing.T) {
+	for _, c := range []struct {
+		in  string
+		f   field
+		ytd bool
+	}{
+		{"Gross Pay", fieldGross, false}, {"YTD Gross", fieldGross, true}, {"Gross Pay YTD", fieldGross, true},
+		{"Year-to-Date Net Pay", fieldNet, true}, {"Y-T-D Net", fieldNet, true}, {"Net Check", fieldNet, false},
+		{"Take Home", fieldNet, false}, {"Check Date:", fieldPayDate, false}, {"Pay Date: 01/15/2026", fieldPayDate, false},
+		{"Period Beginning:", fieldPeriodStart, false}, {"Employee ID:", fieldNone, false}, {"Net Pay Distribution", fieldNone, false},
+		{"Employee Name: Jane Doe", fieldEmployee, false}, {"Total Earnings", fieldGross, false}, {"FEIN: 12-3456789", fieldEIN, false},
+	} {
+		f, ytd, _ := matchLabel(c.in)
+		if f != c.f || ytd != c.ytd {
+			t.Errorf("matchLabel(%q) = %v, %v; want %v, %v", c.in, f, ytd, c.f, c.ytd)
+		}
+	}
+}
+
+// FuzzReadPDF feeds the reader arbitrary bytes as a PDF, seeded with
+// corpus stubs and broken PDFs: it never panics, and its only error is
+// the inflation bound.
+func FuzzReadPDF(f *testing.F) {
+	for _, name := range []string{"dev/fpdf-classic-01.pdf", "dev/html-cards-01.pdf", "forged/edited-after-creation.pdf"} {
+		b, err := os.ReadFile(filepath.Join(corpusRoot, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Add([]byte("%PDF-1.4\n1 0 obj << /Producer (\\376\\377) /CreationDate (D:2026) >>\nstream\nx\x9c\nendstream\n%%EOF"))
+	f.Add([]byte("<</BaseFont /ABCDEF+ /Producer <FEFF00>>> stream\r\n"))
+	r := NewReader(WithMaxPages(1))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := r.ParseUpload(domain.DocumentPaystub, "application/pdf", data)
+		if err != nil && !errors.Is(err, domain.ErrUploadInflatesTooLarge) {
+			t.Errorf("error %v", err)
+		}
+	})
+}
+
+// FuzzInterpret feeds the interpreter arbitrary text laid out as words
+// on lines (one line a row, words spaced by their length): it never
+// panics, whatever labels, figures and dates the text holds.
+func FuzzInterpret(f *testing.F) {
+	f.Add("Acme\nGross Pay  1,000.00  12,000.00\nNet Pay 800.00\nPay Period 01/01/2026 - 01/15/2026\nEarnings Hours Rate Current YTD\nRegular 80.00 12.50 1,000.00 2,000.00\nTotal")
+	f.Add("Gross Pay\nTaxes Current YTD\n$\n( (\n1 Wages, tips, other compensation\n5.00\nc Employer's name\nW-2 2025")
+	f.Fuzz(func(t *testing.T, text string) {
+		var words []word
+		for y, line := range strings.Split(text, "\n") {
+			x := 0.0
+			for _, w := range strings.Fields(line) {
+				words = append(words, word{text: w, x0: x, x1: x + 5*float64(len(w)), y0: 12 * float64(y), y1: 12*float64(y) + 10, page: 1})
+				x += 5*float64(len(w)) + 4
+			}
+		}
+		doc := buildLayout(deskew(words), textGap)
+		readPaystub(doc)
+		readW2(doc)
+	})
+}
