@@ -64,6 +64,8 @@ func scanPDF(data []byte, budget int) (pdfScan, error) {
 		}
 	}
 	readMeta(data)
+	tally := newFontTally()
+	tally.objects(data)
 	rest := data
 	for {
 		start := bytes.Index(rest, []byte("stream"))
@@ -92,8 +94,12 @@ func scanPDF(data []byte, budget int) (pdfScan, error) {
 				content = out
 			}
 		}
-		if !s.showsText && textShowing.Match(content) {
+		if textShowing.Match(content) {
 			s.showsText = true
+			tally.content(content)
+		}
+		if bytes.Contains(content, []byte("/BaseFont")) || bytes.Contains(content, []byte("/Font")) {
+			tally.objects(content)
 		}
 		if bytes.Contains(content, []byte("/BaseFont")) || bytes.Contains(content, []byte("Producer")) ||
 			bytes.Contains(content, []byte("CreatorTool")) || bytes.Contains(content, []byte("/Creator")) {
@@ -101,6 +107,7 @@ func scanPDF(data []byte, budget int) (pdfScan, error) {
 		}
 	}
 	s.facts.Fonts = fonts.items
+	s.facts.FontUse = tally.uses()
 	s.facts.Producers = producers.items
 	s.facts.Revisions = max(0, bytes.Count(data, []byte("%%EOF"))-1)
 	return s, nil

@@ -79,6 +79,7 @@ func CheckDocument(d ParsedDocument, f FileFacts, emp EmployerFacts) []FraudReas
 		out = append(out, checkEmployer(w.EmployerName, "", emp)...)
 	}
 	out = append(out, checkFonts(f.Fonts)...)
+	out = append(out, checkRedrawnFigures(f.FontUse)...)
 	out = append(out, checkEdited(f)...)
 	return out
 }
@@ -293,6 +294,44 @@ func checkFonts(fonts []string) []FraudReason {
 	if len(families) > maxFontFamilies {
 		out = append(out, FraudReason{Code: FraudFontsInconsistent, Message: fmt.Sprintf(
 			"the text is drawn in %d font families (%s); a payroll generator uses at most %d", len(families), strings.Join(families, ", "), maxFontFamilies)})
+	}
+	return out
+}
+
+// redrawnFigures bounds the strings a font that draws only figures may
+// draw for checkRedrawnFigures to call them redrawn, and figuresElsewhere
+// the figures another family must draw for the file to have a figure font.
+const (
+	redrawnFigures   = 2
+	figuresElsewhere = 5
+)
+
+// checkRedrawnFigures: a generator draws a paystub's figures in one font
+// (or a few, used throughout). A font of another family that draws one or
+// two strings, all of them figures, while another family draws the
+// paystub's other figures is an editor's: a figure was typed over in the
+// font the editor had at hand. Bold and regular of one family are
+// styling, never a reason.
+func checkRedrawnFigures(uses []FontUse) []FraudReason {
+	main, most := "", 0
+	for _, u := range uses {
+		if u.Figures > most {
+			main, most = u.Font, u.Figures
+		}
+	}
+	if most < figuresElsewhere {
+		return nil
+	}
+	mainFamily, _ := fontFamily(main)
+	var out []FraudReason
+	for _, u := range uses {
+		fam, _ := fontFamily(u.Font)
+		if fam == mainFamily || u.Figures == 0 || u.Figures != u.Strings || u.Strings > redrawnFigures {
+			continue
+		}
+		out = append(out, FraudReason{Code: FraudFontsInconsistent, Message: fmt.Sprintf(
+			"%d figure(s) are drawn in %s, which draws nothing else, while the paystub's other %d figures are in %s: a figure was typed over",
+			u.Figures, u.Font, most, main)})
 	}
 	return out
 }

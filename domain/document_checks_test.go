@@ -86,6 +86,18 @@ func TestCheckDocument(t *testing.T) {
 		{"too many font families", func(_ *domain.ReadPaystub, f *domain.FileFacts, _ *domain.EmployerFacts) {
 			f.Fonts = []string{"Helvetica", "Times-Roman", "Courier", "ArialMT"}
 		}, []string{domain.FraudFontsInconsistent}, "4 font families"},
+		{"a figure typed over in another family", func(_ *domain.ReadPaystub, f *domain.FileFacts, _ *domain.EmployerFacts) {
+			f.FontUse = []domain.FontUse{{Font: "Helvetica-Bold", Strings: 17}, {Font: "Helvetica", Strings: 49, Figures: 28}, {Font: "Courier", Strings: 1, Figures: 1}}
+		}, []string{domain.FraudFontsInconsistent}, "drawn in Courier, which draws nothing else"},
+		{"clean, the net pay alone in bold", func(_ *domain.ReadPaystub, f *domain.FileFacts, _ *domain.EmployerFacts) {
+			f.FontUse = []domain.FontUse{{Font: "Helvetica", Strings: 49, Figures: 28}, {Font: "Helvetica-Bold", Strings: 1, Figures: 1}}
+		}, nil, ""},
+		{"clean, two families drawing figures throughout", func(_ *domain.ReadPaystub, f *domain.FileFacts, _ *domain.EmployerFacts) {
+			f.FontUse = []domain.FontUse{{Font: "Times-Roman", Strings: 13, Figures: 8}, {Font: "Helvetica", Strings: 25, Figures: 15}}
+		}, nil, ""},
+		{"clean, a logo's font drawing one word", func(_ *domain.ReadPaystub, f *domain.FileFacts, _ *domain.EmployerFacts) {
+			f.FontUse = []domain.FontUse{{Font: "Helvetica", Strings: 49, Figures: 28}, {Font: "Didot", Strings: 1}}
+		}, nil, ""},
 		{"modified days after creation", func(_ *domain.ReadPaystub, f *domain.FileFacts, _ *domain.EmployerFacts) {
 			f.Modified = made.Add(72 * time.Hour)
 		}, []string{domain.FraudEditedAfterCreate}, "3 days after it was created"},

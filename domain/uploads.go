@@ -56,6 +56,12 @@ type ParsedUpload struct {
 	File     FileFacts
 }
 
+// FontUse is how much of a file's text one font draws.
+type FontUse struct {
+	Font             string
+	Strings, Figures int
+}
+
 // FileFacts are what a parser learnt about an uploaded file beside its
 // figures: its metadata (PDF Info), the fonts its text is drawn in and
 // the programs that made it, and whether its text came from OCR.
@@ -67,6 +73,11 @@ type FileFacts struct {
 	// Fonts are the base font names the text is drawn in, each once, in
 	// order of first use (PDFs only).
 	Fonts []string
+	// FontUse says, per font (base font name, PDFs only), how many strings
+	// the pages draw in it and how many of those are figures (amounts or
+	// dates), as far as its encoding lets them be read (an embedded
+	// subset's glyph ids cannot: those count as strings only).
+	FontUse []FontUse
 	// Producers are every producer or creator string the file carries
 	// (its Info dictionary, its XMP, incremental updates), each once.
 	Producers []string
