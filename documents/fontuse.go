@@ -109,4 +109,3 @@ func (t *fontTally) uses() []domain.FontUse {
 	}
 	return out
 }
-
