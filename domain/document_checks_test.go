@@ -214,3 +214,33 @@ func TestCheckSeries(t *testing.T) {
 		}
 	})
 }
+
+// TestCompensationOf: an hourly stub's rate is read from its base line; a
+// salaried stub's base pay is its rate per period when the periods state
+// how often; a stub with neither gives none.
+func TestCompensationOf(t *testing.T) {
+	rate := domain.USD(2550)
+	hours := 80.0
+	hourly := domain.Paystub{PayDate: "2026-03-13", Earnings: []domain.PayLine{
+		{Name: "Regular", Category: "hourly", Amount: domain.USD(204000), Hours: &hours, Rate: &rate},
+		{Name: "Overtime", Category: "overtime", Amount: domain.USD(38250)}}}
+	salaried := domain.Paystub{PayDate: "2026-03-13", Earnings: []domain.PayLine{
+		{Name: "Salary", Category: "salary", Amount: domain.USD(307692)}, {Name: "Bonus", Category: "bonus", Amount: domain.USD(50000)}}}
+	for _, c := range []struct {
+		name      string
+		p         domain.Paystub
+		frequency string
+		want      *domain.Compensation
+	}{
+		{"hourly", hourly, domain.FrequencyBiweekly, &domain.Compensation{Amount: 2550, Unit: "hourly"}},
+		{"hourly, frequency unknown", hourly, "", &domain.Compensation{Amount: 2550, Unit: "hourly"}},
+		{"salaried", salaried, domain.FrequencyBiweekly, &domain.Compensation{Amount: 307692, Unit: "bi-weekly"}},
+		{"salaried, frequency unknown", salaried, "", nil},
+		{"no base pay", domain.Paystub{Earnings: []domain.PayLine{{Category: "bonus", Amount: domain.USD(100)}}}, domain.FrequencyMonthly, nil},
+	} {
+		got := domain.CompensationOf(c.p, c.frequency)
+		if (got == nil) != (c.want == nil) || got != nil && (got.Amount != c.want.Amount || got.Unit != c.want.Unit || got.Basis == "") {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -50,6 +51,9 @@ type DocumentEmployment struct {
 	// PayFrequency is what the stubs' pay periods say (weekly, biweekly,
 	// semimonthly, monthly) when they all agree, "" otherwise.
 	PayFrequency string
+	// Compensation is the pay rate the latest stub prints, when it prints
+	// one (Compensation says how it was read); nil otherwise.
+	Compensation *Compensation
 	// UploadedAt is when the latest of its documents was uploaded: the
 	// employment's "data as of".
 	UploadedAt time.Time
@@ -116,6 +120,7 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 		}
 		slices.Sort(e.DocumentIDs)
 		e.PayFrequency = statedFrequency(group)
+		e.Compensation = CompensationOf(e.Paystubs[len(e.Paystubs)-1], e.PayFrequency)
 		out = append(out, e)
 	}
 	slices.SortStableFunc(out, func(a, b DocumentEmployment) int {
@@ -123,4 +128,42 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 	})
 	slices.SortFunc(excluded, func(a, b ExcludedDocument) int { return strings.Compare(a.DocumentID, b.DocumentID) })
 	return out, excluded
+}
+
+// Compensation is a pay rate read from a paystub: its amount in cents, its
+// unit (one of CompensationUnits) and, in words, where it was read.
+type Compensation struct {
+	Amount int64
+	Unit   string
+	Basis  string
+}
+
+// compensationUnitOf is the compensation unit of a salary paid at a pay
+// frequency the stubs' periods state.
+var compensationUnitOf = map[string]string{FrequencyWeekly: "weekly", FrequencyBiweekly: "bi-weekly",
+	FrequencySemimonthly: "semi-monthly", FrequencyMonthly: "monthly"}
+
+// CompensationOf reads the pay rate a paystub prints: the rate of its base
+// pay line (EarningType base) when the line has one, an hourly rate; or
+// else, when the stubs' periods state how often they pay, the base pay of
+// the period itself, a salary per period (a salaried stub prints no rate:
+// its salary line is the rate). nil when the stub prints neither.
+func CompensationOf(p Paystub, frequency string) *Compensation {
+	var base int64
+	for _, l := range p.Earnings {
+		if l.EarningType() != EarningBase {
+			continue
+		}
+		if l.Rate != nil && l.Rate.Amount > 0 {
+			return &Compensation{Amount: l.Rate.Amount, Unit: "hourly",
+				Basis: fmt.Sprintf("the rate of the %q line of the paystub dated %s", l.Name, p.PayDate)}
+		}
+		base += l.Amount.Amount
+	}
+	unit, ok := compensationUnitOf[frequency]
+	if !ok || base <= 0 {
+		return nil
+	}
+	return &Compensation{Amount: base, Unit: unit,
+		Basis: fmt.Sprintf("the base pay of the paystub dated %s, paid %s", p.PayDate, unit)}
 }

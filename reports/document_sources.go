@@ -57,7 +57,12 @@ func documentSources(docs []domain.Record, identity bool) ([]Source, []domain.Ex
 		a := domain.Account{ID: e.DocumentIDs[0], EmployerName: e.EmployerName, CreatedAt: e.UploadedAt,
 			DataUpdatedAt: map[string]time.Time{domain.ProductPaystubs: e.UploadedAt}}
 		src := Source{Account: a, EIN: e.EmployerEIN, Paystubs: e.Paystubs, DocumentIDs: e.DocumentIDs}
-		if e.PayFrequency != "" {
+		switch c := e.Compensation; {
+		case c != nil:
+			// The latest stub's rate (domain.CompensationOf says how).
+			src.Income = &domain.Income{PayFrequency: e.PayFrequency, Currency: domain.CurrencyUSD,
+				CompensationAmount: domain.USD(c.Amount), CompensationUnit: c.Unit}
+		case e.PayFrequency != "":
 			// The pay periods say how often; no stub says the rate.
 			src.Income = &domain.Income{PayFrequency: e.PayFrequency, Currency: domain.CurrencyUSD, CompensationAmount: domain.USD(0)}
 		}
