@@ -146,6 +146,9 @@ const (
 	sectionEarnings
 	sectionTaxes
 	sectionDeductions
+	// sectionTaxesAndDeductions: one table of both, each row a tax or a
+	// deduction by its name (taxOrDeduction).
+	sectionTaxesAndDeductions
 )
 
 var sectionHeaders = map[string]sectionKind{
@@ -157,6 +160,22 @@ var sectionHeaders = map[string]sectionKind{
 	"deductions": sectionDeductions, "pre tax deductions": sectionDeductions, "post tax deductions": sectionDeductions,
 	"voluntary deductions": sectionDeductions, "other deductions": sectionDeductions, "benefits": sectionDeductions,
 	"deductions description": sectionDeductions, "benefits and deductions": sectionDeductions,
+	"taxes and deductions": sectionTaxesAndDeductions, "deductions and taxes": sectionTaxesAndDeductions,
+	"withholdings and deductions": sectionTaxesAndDeductions, "taxes deductions": sectionTaxesAndDeductions,
+}
+
+// taxOrDeduction says which a row of a combined taxes and deductions
+// table is: a deduction when its name is a known deduction ("Medical"
+// before "Medicare", whose "medi" would take it), a tax when its name
+// is a known tax or says tax, else a deduction.
+func taxOrDeduction(name string) sectionKind {
+	if deductionCategory(name) != "other" {
+		return sectionDeductions
+	}
+	if taxCategory(name) != "other" || strings.Contains(normalize(name), "tax") {
+		return sectionTaxes
+	}
+	return sectionDeductions
 }
 
 // titles are a paystub's own headings, never its employer's name.

@@ -34,6 +34,14 @@ func (in *interpreter) payLines() (earnings, taxes, deductions []domain.PayLine)
 				taxes = append(taxes, rows...)
 			case sectionDeductions:
 				deductions = append(deductions, rows...)
+			case sectionTaxesAndDeductions:
+				for _, r := range rows {
+					if taxOrDeduction(r.Name) == sectionTaxes {
+						taxes = append(taxes, r)
+					} else {
+						deductions = append(deductions, r)
+					}
+				}
 			}
 		}
 	}
@@ -133,6 +141,9 @@ func (in *interpreter) sectionRows(li int, left, right float64, kind sectionKind
 		if sectionHeaders[normalize(firstWords(name))] != sectionNone || strings.HasPrefix(n, "total") || isLabel(cells[0]) {
 			break
 		}
+		if len(out) > 0 && headsColumns(cells) {
+			break // the header row of a table below, its title not a known heading
+		}
 		if len(amountsIn(cells[0])) > 0 || !strings.ContainsFunc(name, unicode.IsLetter) {
 			continue // a header row or a row of figures only
 		}
@@ -148,6 +159,22 @@ func (in *interpreter) sectionRows(li int, left, right float64, kind sectionKind
 		}
 	}
 	return out
+}
+
+// headsColumns says whether a row is a table's header: no figures, and
+// a Current or YTD column heading among its cells.
+func headsColumns(cells []phrase) bool {
+	heads := false
+	for _, c := range cells {
+		if len(amountsIn(c)) > 0 {
+			return false
+		}
+		for _, part := range splitHeader(c) {
+			k := columnHeaders[normalize(part.text)]
+			heads = heads || k == columnCurrent || k == columnYTD
+		}
+	}
+	return heads
 }
 
 // payLine makes one row into a pay line: its current amount, and hours
@@ -200,6 +227,12 @@ func (in *interpreter) payLine(li int, name string, amounts []amountAt, kind sec
 		line.Category = taxCategory(name)
 	case sectionDeductions:
 		line.Category = deductionCategory(name)
+	case sectionTaxesAndDeductions:
+		if taxOrDeduction(name) == sectionTaxes {
+			line.Category = taxCategory(name)
+		} else {
+			line.Category = deductionCategory(name)
+		}
 	}
 	return line, true
 }

@@ -149,6 +149,17 @@ func TestCheckSeries(t *testing.T) {
 	at := func(days ...string) func(i int, p *domain.ReadPaystub) {
 		return func(i int, p *domain.ReadPaystub) { p.PayDate, p.PayPeriodStart, p.PayPeriodEnd = days[i], "", "" }
 	}
+	periods := func(dates ...[3]string) func(i int, p *domain.ReadPaystub) { // pay date, period start, period end
+		return func(i int, p *domain.ReadPaystub) {
+			p.PayDate, p.PayPeriodStart, p.PayPeriodEnd = dates[i][0], dates[i][1], dates[i][2]
+		}
+	}
+	stored := func(n int, stubs []domain.SeriesStub) []domain.SeriesStub { // the first n were stored before
+		for i := range n {
+			stubs[i].New = false
+		}
+		return stubs
+	}
 	tests := []struct {
 		name  string
 		stubs []domain.SeriesStub
@@ -183,6 +194,36 @@ func TestCheckSeries(t *testing.T) {
 				p.PayDate = "2026-02-26" // a Thursday a week early
 			}
 		}), map[string][]string{"doc-4": {domain.FraudPayDateOffSchedule}}},
+		// Two pay dates suffice when the pay periods state the frequency.
+		{"honest biweekly pair", series(2, nil), map[string][]string{}},
+		{"honest biweekly pair, the period between missing", slices.Delete(series(3, nil), 1, 2), map[string][]string{}},
+		{"honest semimonthly pair (15th and last, the 31st a Saturday paid the Friday before)", series(2, periods(
+			[3]string{"2026-01-15", "2026-01-01", "2026-01-15"}, [3]string{"2026-01-30", "2026-01-16", "2026-01-31"})), map[string][]string{}},
+		{"honest monthly pair", series(2, periods(
+			[3]string{"2026-02-05", "2026-01-01", "2026-01-31"}, [3]string{"2026-03-05", "2026-02-01", "2026-02-28"})), map[string][]string{}},
+		{"biweekly pair paid 9 days apart, the first stored", stored(1, series(2, func(i int, p *domain.ReadPaystub) {
+			if i == 1 {
+				p.PayDate = "2026-01-18" // its period ends 2026-01-17
+			}
+		})), map[string][]string{"doc-2": {domain.FraudPayDateOffSchedule}}},
+		{"biweekly pair paid 9 days apart, both new: either may be off", series(2, func(i int, p *domain.ReadPaystub) {
+			if i == 1 {
+				p.PayDate = "2026-01-18"
+			}
+		}), map[string][]string{"doc-1": {domain.FraudPayDateOffSchedule}, "doc-2": {domain.FraudPayDateOffSchedule}}},
+		{"weekly pair paid 9 days apart", series(2, periods(
+			[3]string{"2026-01-09", "2026-01-03", "2026-01-09"}, [3]string{"2026-01-18", "2026-01-10", "2026-01-16"})),
+			map[string][]string{"doc-1": {domain.FraudPayDateOffSchedule}, "doc-2": {domain.FraudPayDateOffSchedule}}},
+		{"pair without a stated frequency is not judged", series(2, at("2026-01-09", "2026-01-18")), map[string][]string{}},
+		{"pay date before its own period ends", series(1, func(i int, p *domain.ReadPaystub) {
+			p.PayPeriodEnd = "2026-01-14" // paid 2026-01-09
+		}), map[string][]string{"doc-1": {domain.FraudPayDateOffSchedule}}},
+		{"pay date 3 days before its period ends (a holiday)", series(1, func(i int, p *domain.ReadPaystub) {
+			p.PayPeriodEnd = "2026-01-12"
+		}), map[string][]string{}},
+		{"pay date 16 days after its period ends", series(1, func(i int, p *domain.ReadPaystub) {
+			p.PayPeriodStart, p.PayPeriodEnd = "2025-12-11", "2025-12-24"
+		}), map[string][]string{"doc-1": {domain.FraudPayDateOffSchedule}}},
 		{"figures reused under another date", append(series(2, nil), domain.SeriesStub{DocumentID: "doc-x", New: true,
 			Stub: func() domain.ReadPaystub { p := cleanStub(2); p.PayDate = "2026-03-06"; return p }()}),
 			map[string][]string{"doc-x": {domain.FraudYTDNotCumulative, domain.FraudFiguresReused}}},

@@ -202,15 +202,28 @@ const (
 	FrequencyMonthly     = "monthly"
 )
 
-// minScheduleDates is how many pay dates the schedule check needs: any
-// two dates fit some schedule.
+// minScheduleDates is how many pay dates the schedule check needs when
+// the stubs do not state their frequency: any two dates fit some
+// schedule. When every stub's pay period states the same frequency
+// (statedFrequency), two dates suffice: they must fit one schedule of
+// that frequency.
 const minScheduleDates = 3
+
+// Where a pay date may fall against its own pay period: from
+// scheduleToleranceDays before the period's end (a pay day at the end of
+// the period that falls on a weekend or holiday is paid early) to
+// maxPayLagDays after it (a month paid on the 15th of the next month;
+// pay for a period comes within about two weeks of its end).
+const maxPayLagDays = 15
 
 // checkSchedule: an employer's pay dates fall on one schedule (weekly,
 // biweekly, semimonthly or monthly), within the tolerance for holidays.
 // When the stubs' pay periods agree on a length, only that frequency is
 // tried. The schedule that fits most dates is taken; the new stubs whose
-// dates it does not fit are marked.
+// dates it does not fit are marked. With fewer than minScheduleDates
+// dates, a new stub is marked when its pay date is off its own pay
+// period (payDateOutsidePeriod), and a pair of dates is judged when the
+// periods state the frequency (checkPair).
 func checkSchedule(group []SeriesStub, mark markFunc) {
 	var dates []time.Time
 	for _, s := range group {
@@ -219,12 +232,26 @@ func checkSchedule(group []SeriesStub, mark markFunc) {
 			dates = append(dates, d)
 		}
 	}
+	stated := statedFrequency(group)
 	if len(dates) < minScheduleDates {
+		// Too few dates for a schedule of their own: each pay date is
+		// judged against its own period, and a pair against the
+		// frequency the periods state.
+		marked := map[string]bool{}
+		for _, s := range group {
+			if msg := payDateOutsidePeriod(s.Stub); msg != "" {
+				mark(s, FraudPayDateOffSchedule, "%s", msg)
+				marked[s.DocumentID] = true
+			}
+		}
+		if len(dates) == 2 && stated != "" {
+			checkPair(group, dates, stated, marked, mark)
+		}
 		return
 	}
 	freqs := []string{FrequencyWeekly, FrequencyBiweekly, FrequencySemimonthly, FrequencyMonthly}
-	if f := statedFrequency(group); f != "" {
-		freqs = []string{f}
+	if stated != "" {
+		freqs = []string{stated}
 	}
 	best, bestFreq := []bool(nil), ""
 	for _, f := range freqs {
@@ -251,6 +278,47 @@ func checkSchedule(group []SeriesStub, mark markFunc) {
 				s.Stub.PayDate, bestFreq, strings.Join(on, ", "))
 		}
 	}
+}
+
+// checkPair judges an employer's two pay dates when the stubs' pay
+// periods state the frequency: the two must fit one schedule of it (a
+// whole number of weeks or fortnights apart, or on one pair of
+// semimonthly days or one monthly day), within the tolerance. Two dates
+// cannot say which of them is off, so every new stub of the pair is
+// marked (a stored one was judged when it came).
+func checkPair(group []SeriesStub, dates []time.Time, freq string, marked map[string]bool, mark markFunc) {
+	for _, fit := range scheduleFits(freq, dates) {
+		if count(fit) == len(dates) {
+			return
+		}
+	}
+	a, b := dates[0].Format(time.DateOnly), dates[1].Format(time.DateOnly)
+	for _, s := range group {
+		if !marked[s.DocumentID] {
+			mark(s, FraudPayDateOffSchedule, "the pay dates %s and %s, %d days apart, are not on one %s schedule, the frequency the stubs' pay periods state",
+				a, b, int(dates[1].Sub(dates[0]).Hours()/24), freq)
+		}
+	}
+}
+
+// payDateOutsidePeriod says why a stub's pay date cannot be its own pay
+// period's ("" when it can, or the stub lacks the dates): more than
+// scheduleToleranceDays before the period's end, or more than
+// maxPayLagDays after it.
+func payDateOutsidePeriod(p ReadPaystub) string {
+	pay, err1 := time.Parse(time.DateOnly, p.PayDate)
+	end, err2 := time.Parse(time.DateOnly, p.PayPeriodEnd)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	switch days := int(pay.Sub(end).Hours() / 24); {
+	case days < -scheduleToleranceDays:
+		return fmt.Sprintf("the pay date %s is %d days before the end of its own pay period (%s)", p.PayDate, -days, p.PayPeriodEnd)
+	case days > maxPayLagDays:
+		return fmt.Sprintf("the pay date %s is %d days after the end of its own pay period (%s), more than the %d days within which a period is paid",
+			p.PayDate, days, p.PayPeriodEnd, maxPayLagDays)
+	}
+	return ""
 }
 
 func count(fit []bool) int {
