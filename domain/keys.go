@@ -2,10 +2,8 @@ package domain
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -232,15 +230,13 @@ func (s *KeyService) CreateKeyAs(ctx context.Context, sess Session, expiresAt *t
 }
 
 func (s *KeyService) createKey(ctx context.Context, sc Scope, expiresAt *time.Time, actor string) (CreatedKey, error) {
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
+	secret, err := RandomHex(32)
+	if err != nil {
 		return CreatedKey{}, fmt.Errorf("generate secret: %w", err)
 	}
-	secret := hex.EncodeToString(raw)
 	hash := sha256.Sum256([]byte(secret))
 	now := s.clock.Now()
 	k := APIKey{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, CreatedAt: now, ExpiresAt: expiresAt, SecretHash: hash[:]}
-	var err error
 	if k.SealedSecret, err = s.box.Seal([]byte(secret), KeySecretAD(k.ID)); err != nil {
 		return CreatedKey{}, fmt.Errorf("seal secret: %w", err)
 	}

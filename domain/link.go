@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -59,8 +58,8 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	if err := s.checkBillNavigator(ctx, sc, t); err != nil {
 		return LinkToken{}, "", err
 	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
+	raw, err := RandomBytes(32)
+	if err != nil {
 		return LinkToken{}, "", err
 	}
 	value := "lt_" + base64.RawURLEncoding.EncodeToString(raw)

@@ -310,8 +310,8 @@ func (e environment) findMasterKey(db *storage.DB, d *dataFlags) (key []byte, so
 
 // createKeyFile makes a new master key file at path.
 func createKeyFile(path string) ([]byte, error) {
-	key := make([]byte, domain.MasterKeySize)
-	if _, err := randRead(key); err != nil {
+	key, err := domain.RandomBytes(domain.MasterKeySize)
+	if err != nil {
 		return nil, err
 	}
 	// O_EXCL: two processes starting at once must not both write a key.

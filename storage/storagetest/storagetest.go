@@ -11,14 +11,11 @@ package storagetest
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -277,11 +274,11 @@ func copyFile(from, to string) error {
 }
 
 func randomHex(n int) string {
-	b := make([]byte, n)
-	// crypto/rand.Read never returns an error (since Go 1.24 it crashes the
-	// program instead), so there is nothing to handle.
-	_, _ = rand.Read(b)
-	return strings.ToLower(hex.EncodeToString(b))
+	s, err := domain.RandomHex(n)
+	if err != nil {
+		panic(err) // a test database needs a unique name; nothing to fall back on
+	}
+	return s
 }
 
 // announceSkip tells the developer at the terminal that the PostgreSQL
