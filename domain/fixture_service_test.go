@@ -12,6 +12,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -149,7 +150,7 @@ func newWorld(t *testing.T, d storage.Dialect, mode domain.Mode) *world {
 		t.Fatal(err)
 	}
 	w.key, w.sc = created.Key, created.Key.Scope()
-	w.dir = domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	w.dir = domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	conn := sandbox.Connector{PendingDelay: time.Hour, PendingPoll: time.Minute}
 	w.jobs = domain.NewJobService(w.tx, conn, w.clock)
 	w.accounts = domain.NewAccountService(w.tx, w.clock, w.reporter, domain.NoRelay{})

@@ -28,6 +28,7 @@ import (
 	"payline/connectors/protocol"
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/graph"
 	"payline/reports"
 	"payline/storage"
@@ -123,7 +124,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	keys := domain.NewKeyService(ks, ks, box, clock)
 	members := domain.NewMemberService(keys, ks, ks, storage.NewSignInThrottle(db), clock, bcrypt.MinCost)
 	var created domain.CreatedKey
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	setup := fixtureSetup{
 		connector: sandbox.Connector{PendingDelay: testPendingDelay, PendingPoll: 200 * time.Millisecond},
 		rest:      Config{Mode: domain.ModeSandbox, RateLimit: -1},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -67,7 +68,7 @@ func TestRelayFollowsUpEventlessJobs(t *testing.T) {
 			t.Fatal(err)
 		}
 		tx := storage.NewTransactor(db, q)
-		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 		platforms, err := dir.ListPlatforms(ctx, domain.PlatformFilter{}, domain.PageRequest{Limit: 1})
 		if err != nil || len(platforms.Items) == 0 {
 			t.Fatalf("platforms: %v", err)

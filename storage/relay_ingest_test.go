@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -80,7 +81,7 @@ func newRelayFixture(t *testing.T, db *storage.DB) *relayFixture {
 	f := &relayFixture{tx: storage.NewTransactor(db, q), sc: domain.Scope{CustomerID: customer.ID, Mode: domain.ModeDevelopment},
 		up: &signedUpstream{accountsUpstream: &accountsUpstream{accounts: map[string]domain.UpstreamAccount{},
 			jobs: map[string][]domain.UpstreamJob{}}, n: map[string]int{}}, logs: &bytes.Buffer{}}
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	platforms, err := dir.ListPlatforms(ctx, domain.PlatformFilter{}, domain.PageRequest{Limit: 1})
 	if err != nil || len(platforms.Items) == 0 {
 		t.Fatalf("platforms: %v", err)
@@ -241,7 +242,7 @@ func TestRelayDeliveryQueuedWhenUpstreamAway(t *testing.T) {
 		f := newRelayFixture(t, db)
 		id, _ := f.connect(domain.JobPaystubs)
 		away := &awayUpstream{signedUpstream: f.up}
-		relay := domain.NewRelayService(f.tx, "upstream", away, domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), domain.SystemClock{}, nil)
+		relay := domain.NewRelayService(f.tx, "upstream", away, domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build), domain.SystemClock{}, nil)
 		if err := relay.HandleWebhook(ctx, noHeader, delivery(t, "account.added", "evt-away", map[string]any{"account_id": id})); err != nil {
 			t.Fatalf("delivery while the upstream is away: %v; want it acknowledged", err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/storage"
 )
 
@@ -203,7 +204,7 @@ func (e environment) directory(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	platforms, employers := sandbox.Directory(*n)
-	if err := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}).Seed(ctx, platforms, employers); err != nil {
+	if err := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build).Seed(ctx, platforms, employers); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "seeded %d employers and %d platforms\n", len(employers), len(platforms))

@@ -14,6 +14,7 @@ import (
 
 	"payline/connectors/protocol"
 	"payline/domain"
+	"payline/domain/search"
 	"payline/graph"
 	"payline/reports"
 	"payline/rest"
@@ -185,7 +186,7 @@ func (m *Main) openDatabase(ctx context.Context, s *starting) error {
 		stores.keys.RememberFor(m.Config.AuthCacheTTL)
 	}
 	s.stores, m.db = stores, stores.db
-	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(stores.db), s.relay)
+	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(stores.db), s.relay, search.Build)
 	return nil
 }
 

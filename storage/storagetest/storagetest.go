@@ -22,6 +22,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/storage"
 )
 
@@ -216,7 +217,7 @@ func template(d storage.Dialect, v Variant, server string) (string, error) {
 	}
 	if v == Seeded {
 		platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
-		svc := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+		svc := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 		if err := svc.Seed(ctx, platforms, employers); err != nil {
 			db.Close()
 			return "", err
