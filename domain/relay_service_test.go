@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/storage"
@@ -105,6 +106,11 @@ func (u *memUpstream) VerifyWebhook(header func(string) string, _ []byte, _ time
 		return domain.Errorf(domain.KindUnauthorized, domain.CodeInvalidWebhookSignature, "bad signature")
 	}
 	return nil
+}
+
+// ParseWebhook reads deliveries as the real upstream's client does.
+func (u *memUpstream) ParseWebhook(body []byte) (domain.UpstreamDelivery, error) {
+	return upstream.ParseDelivery(body)
 }
 
 func (u *memUpstream) Act(_ context.Context, accountID, action string) error {

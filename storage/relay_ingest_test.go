@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/search"
 	"payline/storage"
@@ -48,6 +49,10 @@ func (u *signedUpstream) Jobs(ctx context.Context, id string) ([]domain.Upstream
 }
 
 func (u *signedUpstream) VerifyWebhook(func(string) string, []byte, time.Time) error { return nil }
+
+func (u *signedUpstream) ParseWebhook(body []byte) (domain.UpstreamDelivery, error) {
+	return upstream.ParseDelivery(body)
+}
 
 // relayFixture is a relayed customer, its relay service over a real
 // store, and an upstream whose accounts a test adds.

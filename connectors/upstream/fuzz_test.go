@@ -202,7 +202,7 @@ func upstreamRoundTrips(t *testing.T, k string, body []byte) {
 	case "webhooks":
 		roundTrip[[]webhookJSON](t, data)
 	case "webhook":
-		roundTrip[domain.UpstreamEvent](t, body)
+		roundTrip[deliveryJSON](t, body)
 	}
 }
 
