@@ -144,7 +144,7 @@ func newWorld(t *testing.T, d storage.Dialect, mode domain.Mode) *world {
 	}
 	w := &world{t: t, ctx: ctx, db: db, tx: storage.NewTransactor(db, q), clock: newMovableClock(), reporter: &fakeReporter{}}
 	ks := storage.NewKeyStore(db)
-	w.keys = domain.NewKeyService(ks, ks, storagetest.TestBox, w.clock)
+	w.keys = domain.NewKeyService(ks, ks, w.clock)
 	created, err := w.keys.CreateKey(ctx, "acme", mode)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func newWorld(t *testing.T, d storage.Dialect, mode domain.Mode) *world {
 	conn := sandbox.Connector{PendingDelay: time.Hour, PendingPoll: time.Minute}
 	w.jobs = domain.NewJobService(w.tx, conn, w.clock)
 	w.accounts = domain.NewAccountService(w.tx, w.clock, w.reporter, domain.NoRelay{})
-	w.link = domain.NewLinkService(w.tx, w.dir, storagetest.TestBox, conn, domain.NoRelay{}, w.clock, w.reporter)
+	w.link = domain.NewLinkService(w.tx, w.dir, conn, domain.NoRelay{}, w.clock, w.reporter)
 	w.payroll = w.platformSupporting(domain.JobDirectDepositSwitch, domain.JobPaystubs, domain.JobIdentity, domain.JobTaxForms)
 	return w
 }

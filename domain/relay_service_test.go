@@ -16,7 +16,6 @@ import (
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/storage"
-	"payline/storage/storagetest"
 )
 
 // memUpstream is an upstream held in memory: its accounts, jobs and
@@ -194,7 +193,7 @@ func newRelayWorld(t *testing.T) *relayWorld {
 	w := newWorld(t, storage.SQLite, domain.ModeDevelopment)
 	up := newMemUpstream()
 	rw := &relayWorld{world: w, up: up}
-	w.link = domain.NewLinkService(w.tx, w.dir, storagetest.TestBox, sandbox.Connector{}, upstreamRelay{up: up}, w.clock, w.reporter)
+	w.link = domain.NewLinkService(w.tx, w.dir, sandbox.Connector{}, upstreamRelay{up: up}, w.clock, w.reporter)
 	w.accounts = domain.NewAccountService(w.tx, w.clock, w.reporter, upstreamRelay{up: up})
 	rw.relay = domain.NewRelayService(w.tx, "up", up, w.dir, w.clock, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	return rw

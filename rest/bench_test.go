@@ -52,9 +52,8 @@ func newBenchEnvWith(b *testing.B, d storage.Dialect, directory func() ([]domain
 	if err := dir.Seed(ctx, platforms, employers); err != nil {
 		b.Fatal(err)
 	}
-	box, _ := domain.NewSecretBox(testMasterKey)
 	ks := storage.NewKeyStore(db)
-	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
+	keys := domain.NewKeyService(ks, ks, domain.SystemClock{})
 	created, err := keys.CreateKey(ctx, "bench", domain.ModeSandbox)
 	if err != nil {
 		b.Fatal(err)

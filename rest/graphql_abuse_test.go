@@ -327,7 +327,7 @@ func TestWebsocketBoundToCredential(t *testing.T) {
 			ws := f.dialGraphQL(t)
 			ws.init(k.Secret)
 			ks := storage.NewKeyStore(db)
-			elsewhere := domain.NewKeyService(ks, ks, nil, f.clock)
+			elsewhere := domain.NewKeyService(ks, ks, f.clock)
 			if err := elsewhere.RevokeKey(ctx, k.Key.ID); err != nil {
 				t.Fatal(err)
 			}

@@ -170,7 +170,7 @@ func (f *fixture) seedEndUsers(n int, platformID string) (accounts []string, stu
 				}
 				person := sandbox.NewPerson(a)
 				paystubs := person.Paystubs(now.Add(-domain.PaystubHistory), now, now)
-				if err := t.LinkTokens().CreateLinkToken(ctx, sc, tok, nil, nil); err != nil {
+				if err := t.LinkTokens().CreateLinkToken(ctx, sc, tok); err != nil {
 					return err
 				}
 				if err := t.Accounts().CreateAccount(ctx, sc, a); err != nil {

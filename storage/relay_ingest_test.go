@@ -14,6 +14,7 @@ import (
 	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/search"
+	"payline/internal/secretbox"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -70,7 +71,7 @@ type relayFixture struct {
 func newRelayFixture(t *testing.T, db *storage.DB) *relayFixture {
 	t.Helper()
 	ctx := context.Background()
-	box, err := domain.NewSecretBox(bytes.Repeat([]byte{5}, domain.MasterKeySize))
+	box, err := secretbox.New(bytes.Repeat([]byte{5}, secretbox.KeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func newRelayFixture(t *testing.T, db *storage.DB) *relayFixture {
 	f.connect = func(jobs ...domain.JobType) (string, string) {
 		tok := domain.LinkToken{ID: domain.NewID(), CustomerID: customer.ID, Mode: f.sc.Mode, TokenHash: []byte(domain.NewID()),
 			CreatedAt: now, Expires: now.Add(time.Hour), APIVersion: "2025-07-08", EndUserID: "erin", RequiredJobs: jobs}
-		if err := f.tx.LinkTokens().CreateLinkToken(ctx, f.sc, tok, nil, nil); err != nil {
+		if err := f.tx.LinkTokens().CreateLinkToken(ctx, f.sc, tok); err != nil {
 			t.Fatal(err)
 		}
 		upTok := "up-" + tok.ID

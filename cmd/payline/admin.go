@@ -14,6 +14,7 @@ import (
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/domain/search"
+	"payline/internal/secretbox"
 	"payline/storage"
 )
 
@@ -373,7 +374,7 @@ func (e environment) rotateMaster(ctx context.Context, d *dataFlags, batch int) 
 	if len(stale) > 0 {
 		return fmt.Errorf("values sealed by another key are still being written (%v): restart every instance with the new master key and the previous one, then run rotate-master again", stale)
 	}
-	id, check := domain.MasterKeyFingerprint(stores.masterKey)
+	id, check := secretbox.Fingerprint(stores.masterKey)
 	if err := storage.NewMasterKeyStore(stores.db).Replace(ctx, storage.MasterKeyRecord{KeyID: id, Check: check}, time.Now()); err != nil {
 		return err
 	}

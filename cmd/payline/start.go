@@ -335,7 +335,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	keys := s.stores.keys
 	ks := storage.NewKeyStore(m.db)
 	members := domain.NewMemberService(keys, ks, ks, throttle, s.clock, 0)
-	link := domain.NewLinkService(s.tx, m.directory, s.stores.box, s.connector, s.relay, s.clock, reporter)
+	link := domain.NewLinkService(s.tx, m.directory, s.connector, s.relay, s.clock, reporter)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		WebhookService: s.webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},

@@ -23,6 +23,7 @@ import (
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/domain/search"
+	"payline/internal/secretbox"
 	"payline/storage"
 )
 
@@ -93,8 +94,8 @@ func Open(t testing.TB, d storage.Dialect, v Variant) *storage.DB {
 
 // TestBox seals people's data in the databases Open returns, under a
 // fixed test master key.
-var TestBox = func() *domain.SecretBox {
-	box, err := domain.NewSecretBox(bytes.Repeat([]byte{0x5a}, domain.MasterKeySize))
+var TestBox = func() *secretbox.Box {
+	box, err := secretbox.New(bytes.Repeat([]byte{0x5a}, secretbox.KeySize))
 	if err != nil {
 		panic(err)
 	}
