@@ -240,7 +240,7 @@ func jobWatchers() int {
 	n := runtime.Stack(buf, true)
 	count := 0
 	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
-		if strings.Contains(g, "(*AccountService).WatchJobs") {
+		if strings.Contains(g, "(*WatchService).WatchJobs") {
 			count++
 		}
 	}
