@@ -234,7 +234,7 @@ func (p graphiqlPage) run() {
 }
 
 // jobWatchers counts the goroutines that watch the job feed for a
-// jobUpdated subscription (AccountService.WatchJobs).
+// jobUpdated subscription (WatchService.WatchJobs).
 func jobWatchers() int {
 	buf := make([]byte, 1<<22)
 	n := runtime.Stack(buf, true)
