@@ -7,7 +7,7 @@ import (
 )
 
 // Documents pages an end user's documents; docType filters by type.
-func (s *AccountService) Documents(ctx context.Context, sc Scope, endUserID, docType string, p PageRequest) (Page[Record], error) {
+func (s *DocumentService) Documents(ctx context.Context, sc Scope, endUserID, docType string, p PageRequest) (Page[Record], error) {
 	page, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID, DocumentType: docType}, p)
 	if err != nil {
 		return Page[Record]{}, err
@@ -20,7 +20,7 @@ func (s *AccountService) Documents(ctx context.Context, sc Scope, endUserID, doc
 			return Page[Record]{}, err
 		}
 		if len(any.Items) == 0 {
-			if _, err := s.checkEndUser(ctx, sc, endUserID, false); err != nil {
+			if _, err := s.endUsers.checkEndUser(ctx, sc, endUserID, false); err != nil {
 				return Page[Record]{}, err
 			}
 		}
@@ -35,7 +35,7 @@ func (s *AccountService) Documents(ctx context.Context, sc Scope, endUserID, doc
 }
 
 // Document returns one of an end user's documents.
-func (s *AccountService) Document(ctx context.Context, sc Scope, endUserID, id string) (Record, error) {
+func (s *DocumentService) Document(ctx context.Context, sc Scope, endUserID, id string) (Record, error) {
 	if err := CheckID("document_id", id); err != nil {
 		return Record{}, err
 	}
@@ -51,7 +51,7 @@ func (s *AccountService) Document(ctx context.Context, sc Scope, endUserID, id s
 
 // DocumentByID returns one of the scope's documents, whichever end user's,
 // with a fresh download link. Errors: INVALID_FIELDS, DOCUMENT_NOT_FOUND.
-func (s *AccountService) DocumentByID(ctx context.Context, sc Scope, id string) (Record, error) {
+func (s *DocumentService) DocumentByID(ctx context.Context, sc Scope, id string) (Record, error) {
 	if err := CheckID("document_id", id); err != nil {
 		return Record{}, err
 	}
@@ -67,7 +67,7 @@ func (s *AccountService) DocumentByID(ctx context.Context, sc Scope, id string) 
 
 // DocumentsByID loads documents of any of the scope's end users for a
 // batch read, each with a fresh download link.
-func (s *AccountService) DocumentsByID(ctx context.Context, sc Scope, ids []string) ([]Record, []error) {
+func (s *DocumentService) DocumentsByID(ctx context.Context, sc Scope, ids []string) ([]Record, []error) {
 	found, err := s.tx.Records().RecordsByID(ctx, sc, RecordDocument, ids)
 	if err != nil {
 		return failAll[Record](len(ids), err)
@@ -85,7 +85,7 @@ func (s *AccountService) DocumentsByID(ctx context.Context, sc Scope, ids []stri
 // DocumentsOfEndUsers pages the documents of many end users at once, each
 // with a fresh download link, as Documents does one end user's; the end
 // users are known (a parent already read), so none is refused.
-func (s *AccountService) DocumentsOfEndUsers(ctx context.Context, sc Scope, endUserIDs []string, docType string, p PageRequest) (map[string]Page[Record], error) {
+func (s *DocumentService) DocumentsOfEndUsers(ctx context.Context, sc Scope, endUserIDs []string, docType string, p PageRequest) (map[string]Page[Record], error) {
 	pages, err := s.tx.Records().DocumentsOfEndUsers(ctx, sc, docType, endUserIDs, p)
 	if err != nil {
 		return nil, err
@@ -112,8 +112,8 @@ func (s *AccountService) DocumentsOfEndUsers(ctx context.Context, sc Scope, endU
 
 // TaxForm returns one of an account's tax forms, with a signed link to
 // the form's document. Errors: ACCOUNT_NOT_FOUND, TAX_FORM_NOT_FOUND.
-func (s *AccountService) TaxForm(ctx context.Context, sc Scope, accountID, id string) (Record, error) {
-	if _, err := s.Account(ctx, sc, accountID); err != nil {
+func (s *DocumentService) TaxForm(ctx context.Context, sc Scope, accountID, id string) (Record, error) {
+	if _, err := s.accounts.Account(ctx, sc, accountID); err != nil {
 		return Record{}, err
 	}
 	if err := CheckID("tax_form_id", id); err != nil {
@@ -142,7 +142,7 @@ func (s *AccountService) TaxForm(ctx context.Context, sc Scope, accountID, id st
 
 // link gives a document a fresh download link, rendering its PDF first
 // when it has none.
-func (s *AccountService) link(ctx context.Context, sc Scope, doc *Record) error {
+func (s *DocumentService) link(ctx context.Context, sc Scope, doc *Record) error {
 	if s.reporter == nil {
 		return nil
 	}

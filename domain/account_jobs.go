@@ -8,7 +8,7 @@ import (
 
 // Jobs pages the scope's completed Link jobs, newest first. Errors:
 // INVALID_FIELDS for a bad filter.
-func (s *AccountService) Jobs(ctx context.Context, sc Scope, f JobFilter, p PageRequest) (Page[Job], error) {
+func (s *AccountJobService) Jobs(ctx context.Context, sc Scope, f JobFilter, p PageRequest) (Page[Job], error) {
 	if err := f.check(); err != nil {
 		return Page[Job]{}, err
 	}
@@ -19,7 +19,7 @@ func (s *AccountService) Jobs(ctx context.Context, sc Scope, f JobFilter, p Page
 // TokenJobs lists the finished jobs (success or error) a link token
 // started, oldest first: the deprecated GET /link_tokens/{id}/jobs.
 // Errors: INVALID_FIELDS, LINK_TOKEN_NOT_FOUND.
-func (s *AccountService) TokenJobs(ctx context.Context, sc Scope, tokenID string) ([]Job, error) {
+func (s *AccountJobService) TokenJobs(ctx context.Context, sc Scope, tokenID string) ([]Job, error) {
 	if err := CheckID("token_id", tokenID); err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (s *AccountService) TokenJobs(ctx context.Context, sc Scope, tokenID string
 
 // Job returns one of the scope's jobs. Errors: INVALID_FIELDS,
 // JOB_NOT_FOUND.
-func (s *AccountService) Job(ctx context.Context, sc Scope, id string) (Job, error) {
+func (s *AccountJobService) Job(ctx context.Context, sc Scope, id string) (Job, error) {
 	if err := CheckID("job_id", id); err != nil {
 		return Job{}, err
 	}
@@ -64,7 +64,7 @@ func (s *AccountService) Job(ctx context.Context, sc Scope, id string) (Job, err
 
 // JobsOfAccounts pages each account's completed jobs, newest first, by the
 // rules of GET /v1/jobs.
-func (s *AccountService) JobsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, f JobFilter, p PageRequest) (map[string]Page[Job], error) {
+func (s *AccountJobService) JobsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, f JobFilter, p PageRequest) (map[string]Page[Job], error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (s *AccountService) JobsOfAccounts(ctx context.Context, sc Scope, accountID
 }
 
 // JobsByID loads jobs for a batch read.
-func (s *AccountService) JobsByID(ctx context.Context, sc Scope, ids []string) ([]Job, []error) {
+func (s *AccountJobService) JobsByID(ctx context.Context, sc Scope, ids []string) ([]Job, []error) {
 	found, err := s.tx.Jobs().JobsByID(ctx, sc, ids)
 	if err != nil {
 		return failAll[Job](len(ids), err)

@@ -20,8 +20,8 @@ func productNotFound(accountID, product string) error {
 // Product returns a stored single-object product and its account (whose
 // data_refreshed_at is the product's freshness). Errors: ACCOUNT_NOT_FOUND,
 // PRODUCT_NOT_FOUND naming the job that produces it.
-func (s *AccountService) Product(ctx context.Context, sc Scope, accountID, product string) (StoredProduct, Account, error) {
-	a, err := s.Account(ctx, sc, accountID)
+func (s *ProductService) Product(ctx context.Context, sc Scope, accountID, product string) (StoredProduct, Account, error) {
+	a, err := s.accounts.Account(ctx, sc, accountID)
 	if err != nil {
 		return StoredProduct{}, Account{}, err
 	}
@@ -34,11 +34,11 @@ func (s *AccountService) Product(ctx context.Context, sc Scope, accountID, produ
 
 // Paystubs pages an account's paystubs, newest pay date first. from, when
 // given, is a YYYY-MM-DD date: only stubs paid on or after it.
-func (s *AccountService) Paystubs(ctx context.Context, sc Scope, accountID, from string, p PageRequest) (Page[Paystub], Account, error) {
+func (s *ProductService) Paystubs(ctx context.Context, sc Scope, accountID, from string, p PageRequest) (Page[Paystub], Account, error) {
 	if err := checkFromPayDate(from); err != nil {
 		return Page[Paystub]{}, Account{}, err
 	}
-	a, err := s.Account(ctx, sc, accountID)
+	a, err := s.accounts.Account(ctx, sc, accountID)
 	if err != nil {
 		return Page[Paystub]{}, Account{}, err
 	}
@@ -51,8 +51,8 @@ func (s *AccountService) Paystubs(ctx context.Context, sc Scope, accountID, from
 
 // Paystub returns one paystub. Errors: INVALID_FIELDS, ACCOUNT_NOT_FOUND,
 // RECORD_NOT_FOUND (PAYSTUB_NOT_FOUND).
-func (s *AccountService) Paystub(ctx context.Context, sc Scope, accountID, id string) (Paystub, error) {
-	if _, err := s.Account(ctx, sc, accountID); err != nil {
+func (s *ProductService) Paystub(ctx context.Context, sc Scope, accountID, id string) (Paystub, error) {
+	if _, err := s.accounts.Account(ctx, sc, accountID); err != nil {
 		return Paystub{}, err
 	}
 	if err := CheckID("paystub_id", id); err != nil {
@@ -66,13 +66,13 @@ func (s *AccountService) Paystub(ctx context.Context, sc Scope, accountID, id st
 }
 
 // ProductsOfAccounts reads one product of many accounts.
-func (s *AccountService) ProductsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, product string) (map[string]StoredProduct, error) {
+func (s *ProductService) ProductsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, product string) (map[string]StoredProduct, error) {
 	return s.tx.Data().ProductsOfAccounts(ctx, sc, accountIDs, product)
 }
 
 // PaystubsOfAccounts pages each account's paystubs, newest pay date first;
 // from (YYYY-MM-DD) keeps stubs paid on or after it.
-func (s *AccountService) PaystubsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, from string, p PageRequest) (map[string]Page[Paystub], error) {
+func (s *ProductService) PaystubsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, from string, p PageRequest) (map[string]Page[Paystub], error) {
 	if err := checkFromPayDate(from); err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (s *AccountService) PaystubsOfAccounts(ctx context.Context, sc Scope, accou
 
 // PaystubByID returns a paystub of any of the scope's accounts. Errors:
 // INVALID_FIELDS, PAYSTUB_NOT_FOUND.
-func (s *AccountService) PaystubByID(ctx context.Context, sc Scope, id string) (Paystub, error) {
+func (s *ProductService) PaystubByID(ctx context.Context, sc Scope, id string) (Paystub, error) {
 	if err := CheckID("paystub_id", id); err != nil {
 		return Paystub{}, err
 	}
@@ -94,7 +94,7 @@ func (s *AccountService) PaystubByID(ctx context.Context, sc Scope, id string) (
 
 // PaystubsByID loads paystubs of any of the scope's accounts for a batch
 // read.
-func (s *AccountService) PaystubsByID(ctx context.Context, sc Scope, ids []string) ([]Paystub, []error) {
+func (s *ProductService) PaystubsByID(ctx context.Context, sc Scope, ids []string) ([]Paystub, []error) {
 	found, err := s.tx.Data().PaystubsByID(ctx, sc, ids)
 	if err != nil {
 		return failAll[Paystub](len(ids), err)
@@ -106,8 +106,8 @@ func (s *AccountService) PaystubsByID(ctx context.Context, sc Scope, ids []strin
 
 // AccountRecords pages an account's tax forms or shifts. Errors:
 // ACCOUNT_NOT_FOUND, PRODUCT_NOT_FOUND naming the job.
-func (s *AccountService) AccountRecords(ctx context.Context, sc Scope, accountID, kind, product string, p PageRequest) (Page[Record], Account, error) {
-	a, err := s.Account(ctx, sc, accountID)
+func (s *ProductService) AccountRecords(ctx context.Context, sc Scope, accountID, kind, product string, p PageRequest) (Page[Record], Account, error) {
+	a, err := s.accounts.Account(ctx, sc, accountID)
 	if err != nil {
 		return Page[Record]{}, Account{}, err
 	}
@@ -127,7 +127,7 @@ func (s *AccountService) AccountRecords(ctx context.Context, sc Scope, accountID
 // once, as AccountRecords does one account's: an account the scope lacks,
 // or whose product no job has read yet, gets an empty page here (where
 // AccountRecords names the error). Two statements for any number.
-func (s *AccountService) RecordsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, kind, product string, p PageRequest) (map[string]Page[Record], error) {
+func (s *ProductService) RecordsOfAccounts(ctx context.Context, sc Scope, accountIDs []string, kind, product string, p PageRequest) (map[string]Page[Record], error) {
 	accounts, err := s.tx.Accounts().AccountsByID(ctx, sc, accountIDs)
 	if err != nil {
 		return nil, err

@@ -5,21 +5,79 @@ import (
 	"errors"
 )
 
-// AccountService reads accounts, their jobs and data for API callers, and
-// runs the account lifecycle.
+// AccountService reads accounts for API callers and runs the account
+// lifecycle (monitoring, disconnection). Jobs, data products, documents,
+// end users and their earnings streams and bill navigator, the overview
+// and subscriptions are services of their own below, which it embeds.
 type AccountService struct {
-	tx       Transactor
-	clock    Clock
-	reporter Reporter
-	relay    Relay // NoRelay unless this mode relays to upstreams
+	tx    Transactor
+	clock Clock
+	relay Relay // NoRelay unless this mode relays to upstreams
+
+	// The services of the concepts around an account, each a type of
+	// its own with only the dependencies it uses; embedded so that
+	// AccountService still answers for all of them while the adapters
+	// move to calling each directly.
+	*AccountJobService
+	*ProductService
+	*DocumentService
+	*EndUserService
+	*OverviewService
+	*WatchService
 }
 
-// NewAccountService wires the account use cases; reporter renders and
-// links documents (nil leaves documents without download links); relay
-// takes account actions to the upstream that holds a relayed account
-// first (NoRelay: there is none).
+// AccountJobService reads an account's, a token's or a batch's jobs
+// (account_jobs.go).
+type AccountJobService struct{ tx Transactor }
+
+// ProductService reads an account's data products, paystubs and records
+// (account_products.go).
+type ProductService struct {
+	tx       Transactor
+	accounts *AccountService
+}
+
+// DocumentService reads an end user's documents and tax forms, with
+// their download links (account_documents.go).
+type DocumentService struct {
+	tx       Transactor
+	reporter Reporter
+	accounts *AccountService
+	endUsers *EndUserService
+}
+
+// EndUserService reads end users and their earnings streams, and takes
+// their bill navigator actions (end_users.go).
+type EndUserService struct {
+	tx    Transactor
+	clock Clock
+	relay Relay
+}
+
+// OverviewService answers the dashboard's overview (overview.go).
+type OverviewService struct {
+	tx    Transactor
+	clock Clock
+}
+
+// WatchService streams job and account changes to subscriptions
+// (watch.go).
+type WatchService struct{ tx Transactor }
+
+// NewAccountService wires the account use cases and those of the
+// concepts around an account; reporter renders and links documents (nil
+// leaves documents without download links); relay takes account actions
+// to the upstream that holds a relayed account first (NoRelay: there is
+// none).
 func NewAccountService(tx Transactor, clock Clock, reporter Reporter, relay Relay) *AccountService {
-	return &AccountService{tx: tx, clock: clock, reporter: reporter, relay: relay}
+	s := &AccountService{tx: tx, clock: clock, relay: relay}
+	s.AccountJobService = &AccountJobService{tx: tx}
+	s.ProductService = &ProductService{tx: tx, accounts: s}
+	s.EndUserService = &EndUserService{tx: tx, clock: clock, relay: relay}
+	s.DocumentService = &DocumentService{tx: tx, reporter: reporter, accounts: s, endUsers: s.EndUserService}
+	s.OverviewService = &OverviewService{tx: tx, clock: clock}
+	s.WatchService = &WatchService{tx: tx}
+	return s
 }
 
 // Account returns one of the scope's accounts. Errors: INVALID_FIELDS for

@@ -77,13 +77,21 @@ func TestBill(t *testing.T) {
 	if b := job.Params.Bill; b == nil || b.Type != "card" || b.Payment.LastFourCardNumber != "4242" || b.Payment.CardName != "Erin Doe" {
 		t.Errorf("bill params %+v", job.Params.Bill)
 	}
-	if bytes.Contains(job.SealedPayment, []byte("4242424242424242")) {
-		t.Error("the card number is in the job in the clear")
+	if job.PaymentCard != "" {
+		t.Error("the card number comes back with the job")
 	}
-	if n, err := storagetest.TestBox.Open(job.SealedPayment, domain.BillCardAD(job.ID)); err != nil || string(n) != "4242424242424242" {
+	// Stored sealed (storage seals it), bound to the job.
+	var sealed []byte
+	if err := w.db.Get(&sealed, w.db.Rebind(`SELECT sealed_payment FROM jobs WHERE id = ?`), job.ID); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(sealed, []byte("4242424242424242")) {
+		t.Error("the card number is stored in the clear")
+	}
+	if n, err := storagetest.TestBox.Open(sealed, storage.BillCardAD(job.ID)); err != nil || string(n) != "4242424242424242" {
 		t.Errorf("the sealed card opens to %q, %v; want the number, bound to the job", n, err)
 	}
-	if _, err := storagetest.TestBox.Open(job.SealedPayment, domain.BillCardAD(domain.NewID())); err == nil {
+	if _, err := storagetest.TestBox.Open(sealed, storage.BillCardAD(domain.NewID())); err == nil {
 		t.Error("the sealed card opens for another job")
 	}
 	_, err = w.link.Bill(w.ctx, switchToken, domain.BillRequest{Job: domain.JobBillSwitch, Card: card("4242424242424242", 12, year+1)})
@@ -98,7 +106,7 @@ func TestBill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b := job.Params.Bill; b.Type != "ach" || b.Payment.LastFourAccount != "7890" || len(job.SealedPayment) != 0 {
+		if b := job.Params.Bill; b.Type != "ach" || b.Payment.LastFourAccount != "7890" || job.PaymentCard != "" {
 			t.Errorf("ach params %+v", b.Payment)
 		}
 	})

@@ -3,7 +3,6 @@ package domain
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -168,15 +167,7 @@ func (s *LinkService) Bill(ctx context.Context, value string, r BillRequest) (Jo
 // queueBill creates the bill job inside tx; a unique index refuses a
 // second bill job on one token, which reads as LINK_TOKEN_USED.
 func (s *LinkService) queueBill(ctx context.Context, tx Tx, t LinkToken, a Account, p Platform, plan billPlan) (Job, error) {
-	var sealed []byte
-	id := NewID()
-	if plan.cardNumber != "" {
-		var err error
-		if sealed, err = s.box.Seal([]byte(plan.cardNumber), BillCardAD(id)); err != nil {
-			return Job{}, fmt.Errorf("seal card: %w", err)
-		}
-	}
-	job, err := s.createJobWithID(ctx, tx, id, t, a, p, plan.job, plan.params, s.clock.Now(), nil, sealed)
+	job, err := s.createJobWithID(ctx, tx, NewID(), t, a, p, plan.job, plan.params, s.clock.Now(), nil, plan.cardNumber)
 	if errors.Is(err, ErrDuplicate) {
 		return Job{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already made its bill change; create a new one")
 	}

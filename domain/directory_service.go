@@ -17,6 +17,8 @@ type DirectoryService struct {
 	// upstreams (whose employers carry no EIN, and whose directory may be
 	// syncing still); NoRelay otherwise.
 	fallback DirectoryFallback
+	// indexer builds the search index (domain/search's Build).
+	indexer SearchIndexer
 
 	reload   sync.Mutex // one rebuild at a time
 	snapshot atomic.Pointer[searchSnapshot]
@@ -24,14 +26,15 @@ type DirectoryService struct {
 
 type searchSnapshot struct {
 	revision int64
-	index    *SearchIndex
+	index    SearchIndex
 }
 
 // NewDirectoryService builds the service; the search index is loaded on
 // first use or by RefreshSearchIndex. fallback answers the lookups the
-// directory cannot (domain.NoRelay: none).
-func NewDirectoryService(store DirectoryStore, fallback DirectoryFallback) *DirectoryService {
-	return &DirectoryService{store: store, fallback: fallback}
+// directory cannot (domain.NoRelay: none); indexer builds the search index
+// (search.Build).
+func NewDirectoryService(store DirectoryStore, fallback DirectoryFallback, indexer SearchIndexer) *DirectoryService {
+	return &DirectoryService{store: store, fallback: fallback, indexer: indexer}
 }
 
 // ListEmployers pages the employers, ordered by name.
@@ -211,7 +214,7 @@ func (s *DirectoryService) RefreshSearchIndex(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load directory for search: %w", err)
 	}
-	s.snapshot.Store(&searchSnapshot{revision: rev, index: NewSearchIndex(employers, platforms)})
+	s.snapshot.Store(&searchSnapshot{revision: rev, index: s.indexer(employers, platforms)})
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"payline/domain"
+	"payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -36,7 +37,7 @@ func (f mapFallback) Search(context.Context, domain.SearchQuery) ([]domain.Searc
 func TestDirectoryLookups(t *testing.T) {
 	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
 	ctx := context.Background()
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	employers, err := dir.ListEmployers(ctx, domain.EmployerFilter{}, domain.PageRequest{Limit: 3})
 	if err != nil || len(employers.Items) != 3 || employers.Next == nil {
 		t.Fatalf("ListEmployers: %d, %v", len(employers.Items), err)
@@ -99,7 +100,7 @@ func TestDirectoryLookups(t *testing.T) {
 func smallDirectory(t *testing.T) *domain.DirectoryService {
 	t.Helper()
 	db := storagetest.Open(t, storage.SQLite, storagetest.Empty)
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	p := domain.Platform{ID: domain.NewID(), Name: "Summit Payroll", Type: domain.PlatformPayroll,
 		SupportedJobs: []domain.JobType{domain.JobIdentity}, LastUpdated: start}
 	var employers []domain.Employer
@@ -171,13 +172,13 @@ func TestDirectoryFallback(t *testing.T) {
 	byEIN := domain.Employer{ID: domain.NewID(), Name: "Asdfghjkl Upstream Co", EIN: "987654321", LastUpdated: start}
 	fb := mapFallback{employers: map[string]domain.Employer{far.ID: far, byEIN.EIN: byEIN},
 		search: []domain.SearchResult{{ResponseType: domain.ResponseEmployer, Employer: &far}}}
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), fb)
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), fb, search.Build)
 	got, err := dir.Employer(ctx, far.ID)
 	if err != nil || got.Name != far.Name {
 		t.Fatalf("Employer through the fallback: %v", err)
 	}
 	// It is kept: a directory without the fallback now has it.
-	plain := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	plain := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	if _, err := plain.Employer(ctx, far.ID); err != nil {
 		t.Errorf("the fallback's employer was not kept: %v", err)
 	}

@@ -153,7 +153,7 @@ var BillNavigatorActions = []string{"deactivate"}
 // EndUser returns one of the scope's end users: one with accounts, or one
 // who only uploaded documents in Link (no accounts). Errors:
 // INVALID_FIELDS, END_USER_NOT_FOUND.
-func (s *AccountService) EndUser(ctx context.Context, sc Scope, id string) (EndUser, error) {
+func (s *EndUserService) EndUser(ctx context.Context, sc Scope, id string) (EndUser, error) {
 	accounts, err := EndUserAccounts(ctx, s.tx.Accounts(), sc, id)
 	if e := AsError(err); err != nil && e.Code == CodeEndUserNotFound {
 		return s.uploader(ctx, sc, id, err)
@@ -174,7 +174,7 @@ func (s *AccountService) EndUser(ctx context.Context, sc Scope, id string) (EndU
 // Link: they exist (their documents and reports can be read), with no
 // accounts, first seen when they first uploaded. notFound is returned
 // for one who uploaded nothing either.
-func (s *AccountService) uploader(ctx context.Context, sc Scope, id string, notFound error) (EndUser, error) {
+func (s *EndUserService) uploader(ctx context.Context, sc Scope, id string, notFound error) (EndUser, error) {
 	docs, err := ReadAll(ctx, func(ctx context.Context, p PageRequest) (Page[Record], error) {
 		return s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: id}, p)
 	})
@@ -194,13 +194,13 @@ func (s *AccountService) uploader(ctx context.Context, sc Scope, id string, notF
 }
 
 // EndUsers pages the scope's end users by id.
-func (s *AccountService) EndUsers(ctx context.Context, sc Scope, p PageRequest) (Page[EndUser], error) {
+func (s *EndUserService) EndUsers(ctx context.Context, sc Scope, p PageRequest) (Page[EndUser], error) {
 	return s.tx.Accounts().FindEndUsers(ctx, sc, p)
 }
 
 // EndUsersByID loads end users for a batch read: an id with no account is
 // END_USER_NOT_FOUND in its slot.
-func (s *AccountService) EndUsersByID(ctx context.Context, sc Scope, ids []string) ([]EndUser, []error) {
+func (s *EndUserService) EndUsersByID(ctx context.Context, sc Scope, ids []string) ([]EndUser, []error) {
 	found, err := s.tx.Accounts().EndUsersByID(ctx, sc, ids)
 	if err != nil {
 		return failAll[EndUser](len(ids), err)
@@ -212,7 +212,7 @@ func (s *AccountService) EndUsersByID(ctx context.Context, sc Scope, ids []strin
 
 // checkEndUser returns the end user's accounts, or END_USER_NOT_FOUND when
 // this customer has none for that id.
-func (s *AccountService) checkEndUser(ctx context.Context, sc Scope, endUserID string, connectedOnly bool) ([]Account, error) {
+func (s *EndUserService) checkEndUser(ctx context.Context, sc Scope, endUserID string, connectedOnly bool) ([]Account, error) {
 	all, err := EndUserAccounts(ctx, s.tx.Accounts(), sc, endUserID)
 	if err != nil {
 		return nil, err
@@ -224,7 +224,7 @@ func (s *AccountService) checkEndUser(ctx context.Context, sc Scope, endUserID s
 }
 
 // EarningsStream estimates the end user's payouts, oldest pay date first.
-func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID string) (EarningsStream, error) {
+func (s *EndUserService) EarningsStream(ctx context.Context, sc Scope, endUserID string) (EarningsStream, error) {
 	accounts, err := s.checkEndUser(ctx, sc, endUserID, true)
 	if err != nil {
 		return EarningsStream{}, err
@@ -236,7 +236,7 @@ func (s *AccountService) EarningsStream(ctx context.Context, sc Scope, endUserID
 // EarningsStreams estimates the payouts of many end users at once, in
 // three statements for any number (one more per end user with more than
 // MaxPageLimit accounts). End users the scope lacks get an empty stream.
-func (s *AccountService) EarningsStreams(ctx context.Context, sc Scope, endUserIDs []string) (map[string]EarningsStream, error) {
+func (s *EndUserService) EarningsStreams(ctx context.Context, sc Scope, endUserIDs []string) (map[string]EarningsStream, error) {
 	pages, err := s.tx.Accounts().AccountsOfEndUsers(ctx, sc, endUserIDs, PageRequest{Limit: MaxPageLimit})
 	if err != nil {
 		return nil, err
@@ -256,7 +256,7 @@ func (s *AccountService) EarningsStreams(ctx context.Context, sc Scope, endUserI
 
 // estimate computes each end user's stream from the last four paystubs
 // of each of their connected accounts, read in one statement.
-func (s *AccountService) estimate(ctx context.Context, sc Scope, byUser map[string][]Account) (map[string]EarningsStream, error) {
+func (s *EndUserService) estimate(ctx context.Context, sc Scope, byUser map[string][]Account) (map[string]EarningsStream, error) {
 	var ids []string
 	for _, accounts := range byUser {
 		for _, a := range accounts {
@@ -276,7 +276,7 @@ func (s *AccountService) estimate(ctx context.Context, sc Scope, byUser map[stri
 
 // SetBillNavigatorStatus records the end user's bill navigator action.
 // Errors: MISSING_FIELDS, INVALID_FIELDS, END_USER_NOT_FOUND.
-func (s *AccountService) SetBillNavigatorStatus(ctx context.Context, sc Scope, endUserID, action, reason string) error {
+func (s *EndUserService) SetBillNavigatorStatus(ctx context.Context, sc Scope, endUserID, action, reason string) error {
 	var p Problems
 	if action == "" {
 		p.Missing("action")

@@ -13,6 +13,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -156,17 +157,17 @@ func newWorld(t *testing.T, d storage.Dialect, mode domain.Mode) *world {
 	}
 	w := &world{t: t, ctx: ctx, db: db, tx: storage.NewTransactor(db, q), clock: newMovableClock(), reporter: &fakeReporter{}}
 	ks := storage.NewKeyStore(db)
-	w.keys = domain.NewKeyService(ks, ks, storagetest.TestBox, w.clock)
+	w.keys = domain.NewKeyService(ks, ks, w.clock)
 	created, err := w.keys.CreateKey(ctx, "acme", mode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.key, w.sc = created.Key, created.Key.Scope()
-	w.dir = domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	w.dir = domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	conn := sandbox.Connector{PendingDelay: time.Hour, PendingPoll: time.Minute}
 	w.jobs = domain.NewJobService(w.tx, conn, w.clock)
 	w.accounts = domain.NewAccountService(w.tx, w.clock, w.reporter, domain.NoRelay{})
-	w.link = domain.NewLinkService(w.tx, w.dir, storagetest.TestBox, conn, domain.NoRelay{}, w.clock, w.reporter)
+	w.link = domain.NewLinkService(w.tx, w.dir, conn, domain.NoRelay{}, w.clock, w.reporter)
 	w.payroll = w.platformSupporting(domain.JobDirectDepositSwitch, domain.JobPaystubs, domain.JobIdentity, domain.JobTaxForms)
 	return w
 }

@@ -39,7 +39,10 @@ const MinPendingRetry = time.Second
 // next attempt while the job stays pending, and zero once it is final.
 // Each change of outcome is written with its <job>.added event in one
 // transaction; a pending job that is still pending writes nothing. After
-// PendingWindow a pending job ends in error.
+// PendingWindow a pending job ends in error. An upstream that is away or
+// rate limiting (UPSTREAM_UNAVAILABLE with a Retry-After) is waited out
+// the same way, by a wait and no error, until PendingWindow has passed;
+// after that its error is returned for the queue to retry as any failure.
 func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 	// Behind an upstream, a job's reads wait after an end user's and a
 	// delivery's (nothing else reads a priority).
@@ -60,6 +63,9 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 	}
 	now := s.clock.Now()
 	res, err := s.connector.Run(ctx, j, a, j.CreatedAt, now)
+	if wait, ok := waitOutUpstream(err, j.CreatedAt, now); ok {
+		return wait, nil
+	}
 	if err != nil {
 		return 0, fmt.Errorf("run job %s: %w", j.ID, err)
 	}
@@ -82,6 +88,9 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 			res = JobResult{Outcome: OutcomeError, ErrorType: ErrorTypePlatform, ErrorCode: CodeInvalidConnectorData}
 			invalid = bad.Fields
 		case err != nil:
+			if wait, ok := waitOutUpstream(err, j.CreatedAt, now); ok {
+				return wait, nil
+			}
 			return 0, fmt.Errorf("fetch %s for job %s: %w", product, j.ID, err)
 		default:
 			j.Params.Read = readParams(j.Name, fetched)
@@ -124,6 +133,18 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		observerOr(s.observer).JobFinished(j.Name, res.Outcome)
 	}
 	return wait, err
+}
+
+// waitOutUpstream says how long to wait before the next attempt when err
+// is an upstream saying when to come back (UPSTREAM_UNAVAILABLE with a
+// Retry-After) and the job created at createdAt is still inside
+// PendingWindow at now; waiting spends no attempt of the queue's.
+func waitOutUpstream(err error, createdAt, now time.Time) (time.Duration, bool) {
+	var de *Error
+	if errors.As(err, &de) && de.Code == CodeUpstreamUnavailable && de.RetryAfter > 0 && now.Sub(createdAt) < PendingWindow {
+		return de.RetryAfter, true
+	}
+	return 0, false
 }
 
 // errJobFinal rolls back a run that found its job already final.

@@ -3,6 +3,7 @@ package domain_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -172,6 +173,32 @@ func TestJobRunPendingWindow(t *testing.T) {
 	}
 	if got, _ := w.accounts.Job(w.ctx, w.sc, j.ID); got.Outcome != domain.OutcomeError || got.ErrorCode != domain.CodePendingTimeout {
 		t.Fatalf("at the window's end: %s %s, want error PENDING_TIMEOUT", got.Outcome, got.ErrorCode)
+	}
+}
+
+// away is a connector whose source is away, asking to be called again in
+// a minute.
+type away struct{ sandbox.Connector }
+
+func (away) Run(context.Context, domain.Job, domain.Account, time.Time, time.Time) (domain.JobResult, error) {
+	return domain.JobResult{}, domain.UpstreamUnavailable("the payroll connector", time.Minute, errors.New("connection refused"))
+}
+
+// An upstream's Retry-After is waited out (no error, no attempt spent)
+// while the job is inside the pending window by the service's clock;
+// after it the error goes back to the queue as any failure.
+func TestJobRunWaitsOutUpstreamWithinPendingWindow(t *testing.T) {
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	jobs := domain.NewJobService(w.tx, away{}, w.clock)
+	a, _ := w.mustLogin(sandbox.UserGood, "identity")
+	run := domain.JobRun{Scope: w.sc, JobID: w.queuedJobs(a.ID)[0].ID}
+	if wait, err := jobs.Run(w.ctx, run); err != nil || wait != time.Minute {
+		t.Fatalf("inside the window: wait %v, %v; want 1m and no error", wait, err)
+	}
+	w.clock.Advance(domain.PendingWindow)
+	var de *domain.Error
+	if wait, err := jobs.Run(w.ctx, run); !errors.As(err, &de) || de.Code != domain.CodeUpstreamUnavailable || wait != 0 {
+		t.Fatalf("after the window: wait %v, %v; want UPSTREAM_UNAVAILABLE", wait, err)
 	}
 }
 

@@ -43,9 +43,9 @@ type Job struct {
 	Monitoring bool
 	// Target is where a switch sent pay (internal, never rendered).
 	Target *SwitchTarget
-	// SealedPayment is a bill switch's card number, sealed with the master
-	// key bound to the job id (internal, never rendered).
-	SealedPayment []byte
+	// PaymentCard is a bill switch's card number (internal, never
+	// rendered; storage seals it at rest, bound to the job).
+	PaymentCard string
 }
 
 // Scope is the job's tenant.

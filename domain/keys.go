@@ -2,10 +2,8 @@ package domain
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,9 +29,8 @@ type APIKey struct {
 	RevokedAt  *time.Time
 	// ExpiresAt, when set, is when the key stops authenticating: keys that
 	// expire let a customer rotate without downtime.
-	ExpiresAt    *time.Time
-	SecretHash   []byte
-	SealedSecret []byte
+	ExpiresAt  *time.Time
+	SecretHash []byte
 }
 
 // Scope is the tenant the key authenticates.
@@ -65,7 +62,9 @@ type CustomerStore interface {
 // APIKeyStore holds API keys. Methods over a tenant's keys take its scope;
 // the two that find a key's tenant from nothing else say so.
 type APIKeyStore interface {
-	CreateAPIKey(ctx context.Context, s Scope, k APIKey) error
+	// CreateAPIKey stores a key and its secret, which the store seals at
+	// rest (webhooks are signed with it, so it must be recoverable).
+	CreateAPIKey(ctx context.Context, s Scope, k APIKey, secret string) error
 	// APIKeys lists the scope's keys, newest first.
 	APIKeys(ctx context.Context, s Scope) ([]APIKey, error)
 	// RevokeAPIKey returns ErrNoRows when the scope has no such key.
@@ -79,6 +78,9 @@ type APIKeyStore interface {
 	APIKeyScope(ctx context.Context, id string) (Scope, error)
 	// APIKey returns ErrNoRows when the scope has no such key.
 	APIKey(ctx context.Context, s Scope, id string) (APIKey, error)
+	// APIKeySecret recovers a key's secret from its sealed copy, to sign
+	// webhook deliveries; ErrNoRows when the scope has no such key.
+	APIKeySecret(ctx context.Context, s Scope, id string) (string, error)
 }
 
 // CreatedKey is a newly created key with its secret, which is shown once.
@@ -92,7 +94,6 @@ type CreatedKey struct {
 type KeyService struct {
 	customers CustomerStore
 	keys      KeyAdminStore
-	box       *SecretBox
 	clock     Clock
 
 	// Successful authentications are remembered for cacheTTL so a busy key
@@ -119,9 +120,9 @@ type cachedKey struct {
 const AuthCacheTTL = 5 * time.Second
 
 // NewKeyService wires the key use cases.
-func NewKeyService(customers CustomerStore, keys KeyAdminStore, box *SecretBox, clock Clock) *KeyService {
+func NewKeyService(customers CustomerStore, keys KeyAdminStore, clock Clock) *KeyService {
 	return &KeyService{
-		customers: customers, keys: keys, box: box, clock: clock,
+		customers: customers, keys: keys, clock: clock,
 		cacheTTL: AuthCacheTTL, cache: map[[sha256.Size]byte]cachedKey{}, revoked: map[int]func(string){},
 		ended: map[int]func(string){},
 	}
@@ -232,20 +233,15 @@ func (s *KeyService) CreateKeyAs(ctx context.Context, sess Session, expiresAt *t
 }
 
 func (s *KeyService) createKey(ctx context.Context, sc Scope, expiresAt *time.Time, actor string) (CreatedKey, error) {
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
+	secret, err := RandomHex(32)
+	if err != nil {
 		return CreatedKey{}, fmt.Errorf("generate secret: %w", err)
 	}
-	secret := hex.EncodeToString(raw)
 	hash := sha256.Sum256([]byte(secret))
 	now := s.clock.Now()
 	k := APIKey{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, CreatedAt: now, ExpiresAt: expiresAt, SecretHash: hash[:]}
-	var err error
-	if k.SealedSecret, err = s.box.Seal([]byte(secret), KeySecretAD(k.ID)); err != nil {
-		return CreatedKey{}, fmt.Errorf("seal secret: %w", err)
-	}
 	err = s.keys.InAdminTx(ctx, func(ctx context.Context, tx AdminTx) error {
-		if err := tx.Keys().CreateAPIKey(ctx, sc, k); err != nil {
+		if err := tx.Keys().CreateAPIKey(ctx, sc, k, secret); err != nil {
 			return fmt.Errorf("store key: %w", err)
 		}
 		return tx.Audit().AppendAudit(ctx, NewAudit(ctx, sc, actor, AuditKeyCreated, k.ID, now))
@@ -454,24 +450,15 @@ func (s *KeyService) ForgetAll() {
 	clear(s.cache)
 }
 
-// Secret recovers a key's plain secret, to sign webhook deliveries.
-func (s *KeyService) Secret(k APIKey) (string, error) {
-	b, err := s.box.Open(k.SealedSecret, KeySecretAD(k.ID))
-	if err != nil {
-		return "", fmt.Errorf("open secret of key %s: %w", k.ID, err)
-	}
-	return string(b), nil
-}
-
 // SigningSecret is the secret webhooks of a key are signed with. A
 // revoked key keeps signing the webhooks it created, so receivers need no
 // change until the webhook is replaced.
 func (s *KeyService) SigningSecret(ctx context.Context, sc Scope, keyID string) (string, error) {
-	k, err := s.keys.APIKey(ctx, sc, keyID)
+	secret, err := s.keys.APIKeySecret(ctx, sc, keyID)
 	if err != nil {
 		return "", fmt.Errorf("signing key %s: %w", keyID, err)
 	}
-	return s.Secret(k)
+	return secret, nil
 }
 
 // Authenticate returns the key a presented secret belongs to. Every

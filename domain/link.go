@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -15,7 +14,6 @@ import (
 type LinkService struct {
 	tx        Transactor
 	directory *DirectoryService
-	box       *SecretBox
 	relay     Relay // NoRelay unless this mode relays to upstreams
 	connector Connector
 	clock     Clock
@@ -26,8 +24,8 @@ type LinkService struct {
 // NewLinkService wires the Link use cases; relay creates the upstream's
 // token where an upstream takes the platform (NoRelay: never); reporter
 // renders the direct deposit form Link offers after a switch.
-func NewLinkService(tx Transactor, directory *DirectoryService, box *SecretBox, connector Connector, relay Relay, clock Clock, reporter Reporter) *LinkService {
-	s := &LinkService{tx: tx, directory: directory, box: box, connector: connector, relay: relay, clock: clock, reporter: reporter}
+func NewLinkService(tx Transactor, directory *DirectoryService, connector Connector, relay Relay, clock Clock, reporter Reporter) *LinkService {
+	s := &LinkService{tx: tx, directory: directory, connector: connector, relay: relay, clock: clock, reporter: reporter}
 	if p, ok := reporter.(UploadParser); ok { // the reports service also reads the documents it renders
 		s.parser = p
 	}
@@ -66,8 +64,8 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	if err := s.checkBillNavigator(ctx, sc, t); err != nil {
 		return LinkToken{}, "", err
 	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
+	raw, err := RandomBytes(32)
+	if err != nil {
 		return LinkToken{}, "", err
 	}
 	value := "lt_" + base64.RawURLEncoding.EncodeToString(raw)
@@ -75,10 +73,6 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	t.TokenHash = hash[:]
 	t.CreatedAt = s.clock.Now()
 	t.Expires = t.CreatedAt.Add(c.lifetime)
-	alloc, matching, err := sealToken(s.box, t)
-	if err != nil {
-		return LinkToken{}, "", err
-	}
 	// Where an upstream takes the platform, its token first (network I/O
 	// outside the transaction), then both here together. Upstreams that
 	// are all away fail the request with UPSTREAM_UNAVAILABLE and store
@@ -93,13 +87,13 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 		return LinkToken{}, "", err
 	}
 	if !relayed {
-		if err := s.tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
+		if err := s.tx.LinkTokens().CreateLinkToken(ctx, sc, t); err != nil {
 			return LinkToken{}, "", fmt.Errorf("store link token: %w", err)
 		}
 		return t, value, nil
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		if err := tx.LinkTokens().CreateLinkToken(ctx, sc, t, alloc, matching); err != nil {
+		if err := tx.LinkTokens().CreateLinkToken(ctx, sc, t); err != nil {
 			return fmt.Errorf("store link token: %w", err)
 		}
 		return tx.Upstream().PutUpstreamLink(ctx, sc, UpstreamLink{LinkTokenID: t.ID, UpstreamToken: ut}, t.CreatedAt)

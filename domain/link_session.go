@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 )
@@ -23,7 +22,7 @@ type LinkSession struct {
 // Errors: LINK_TOKEN_INVALID, LINK_TOKEN_EXPIRED.
 func (s *LinkService) Open(ctx context.Context, value string) (LinkSession, error) {
 	hash := sha256.Sum256([]byte(value))
-	t, alloc, matching, err := s.tx.LinkTokens().LinkTokenByHash(ctx, hash[:])
+	t, err := s.tx.LinkTokens().LinkTokenByHash(ctx, hash[:])
 	if errors.Is(err, ErrNoRows) || value == "" {
 		return LinkSession{}, Errorf(KindInvalid, CodeLinkTokenInvalid, "this link token is not valid; create a new one with POST /v1/link_tokens")
 	}
@@ -32,9 +31,6 @@ func (s *LinkService) Open(ctx context.Context, value string) (LinkSession, erro
 	}
 	if !s.clock.Now().Before(t.Expires) {
 		return LinkSession{}, Errorf(KindInvalid, CodeLinkTokenExpired, "this link token expired at %s; create a new one", t.Expires.Format(time.RFC3339))
-	}
-	if err := openToken(s.box, &t, alloc, matching); err != nil {
-		return LinkSession{}, fmt.Errorf("open sealed fields of link token %s: %w", t.ID, err)
 	}
 	sess := LinkSession{Token: t}
 	// A token an upstream took opens the upstream's Link with its token.
@@ -336,20 +332,21 @@ func readJobs(t LinkToken, p Platform) []JobType {
 }
 
 func (s *LinkService) createJob(ctx context.Context, tx Tx, t LinkToken, a Account, p Platform, name JobType, params JobParams, now time.Time, target *SwitchTarget) (Job, error) {
-	return s.createJobWithID(ctx, tx, NewID(), t, a, p, name, params, now, target, nil)
+	return s.createJobWithID(ctx, tx, NewID(), t, a, p, name, params, now, target, "")
 }
 
 func (s *LinkService) createJobWithID(ctx context.Context, tx Tx, id string, t LinkToken, a Account, p Platform, name JobType, params JobParams,
-	now time.Time, target *SwitchTarget, sealedPayment []byte) (Job, error) {
+	now time.Time, target *SwitchTarget, card string) (Job, error) {
 	pname := p.Name
 	if p.Partnership {
 		pname += " (Partnership)"
 	}
 	j := Job{ID: id, CustomerID: t.CustomerID, Mode: t.Mode, AccountID: a.ID, PlatformID: p.ID, PlatformName: pname,
-		EndUserID: a.EndUserID, LinkTokenID: t.ID, Name: name, CreatedAt: now, Params: params, Target: target, SealedPayment: sealedPayment}
+		EndUserID: a.EndUserID, LinkTokenID: t.ID, Name: name, CreatedAt: now, Params: params, Target: target, PaymentCard: card}
 	if err := tx.Jobs().CreateJob(ctx, t.Scope(), j); err != nil {
 		return Job{}, err
 	}
+	j.PaymentCard = "" // the card goes to the store (sealed) and nowhere else
 	return j, tx.EnqueueJobRun(ctx, JobRun{Scope: t.Scope(), JobID: j.ID})
 }
 

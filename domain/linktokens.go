@@ -185,10 +185,13 @@ func (t LinkToken) WantsSwitch() bool { return slices.Contains(t.Jobs(), JobDire
 
 // LinkTokenStore holds link tokens.
 type LinkTokenStore interface {
-	CreateLinkToken(ctx context.Context, s Scope, t LinkToken, sealedAllocation, sealedMatching []byte) error
+	// CreateLinkToken stores a token; its Allocation and PlatformMatching
+	// are sealed at rest, bound to the token.
+	CreateLinkToken(ctx context.Context, s Scope, t LinkToken) error
 	// LinkTokenByHash finds a token by the hash of its value, in any
-	// tenant: the token is how Link learns its tenant. ErrNoRows if none.
-	LinkTokenByHash(ctx context.Context, hash []byte) (LinkToken, []byte, []byte, error)
+	// tenant: the token is how Link learns its tenant; its sealed fields
+	// opened. ErrNoRows if none.
+	LinkTokenByHash(ctx context.Context, hash []byte) (LinkToken, error)
 	// LinkToken returns ErrNoRows when the scope has no such token.
 	LinkToken(ctx context.Context, s Scope, id string) (LinkToken, error)
 	// MarkLinkTokenUsed sets used_at unless already set; ErrNoRows if it was.

@@ -2,9 +2,7 @@ package domain
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -103,7 +101,10 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 	if err != nil {
 		return Session{}, "", err
 	}
-	token := newToken()
+	token, err := newSessionToken()
+	if err != nil {
+		return Session{}, "", err
+	}
 	sess := Session{MemberID: m.ID, CustomerID: m.CustomerID, WorkspaceName: name, Email: m.Email, Role: m.Role, Mode: mode,
 		CreatedAt: now, ExpiresAt: now.Add(ttl)}
 	hash := sha256.Sum256([]byte(token))
@@ -119,13 +120,8 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 	return sess, token, nil
 }
 
-func newToken() string {
-	b := make([]byte, 32)
-	// crypto/rand.Read never returns an error (since Go 1.24 it crashes the
-	// program instead), so there is nothing to handle.
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+// newSessionToken makes a member session's bearer token.
+func newSessionToken() (string, error) { return RandomHex(32) }
 
 // Authenticate returns the session of a token. Unknown and expired tokens
 // are UNAUTHORIZED (401), saying which.

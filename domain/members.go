@@ -2,8 +2,6 @@ package domain
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -146,7 +144,9 @@ func (s *MemberService) AddMember(ctx context.Context, customerName, email, role
 	}
 	made := ""
 	if password == "" {
-		made = newPassword()
+		if made, err = newPassword(); err != nil {
+			return AddedMember{}, err
+		}
 		password = made
 	} else if len([]rune(password)) < 12 {
 		p.Invalid("password", "must be at least 12 characters")
@@ -180,13 +180,9 @@ func (s *MemberService) AddMember(ctx context.Context, customerName, email, role
 	return AddedMember{Member: m, Customer: c, Password: made}, nil
 }
 
-func newPassword() string {
-	b := make([]byte, 15)
-	// crypto/rand.Read never returns an error (since Go 1.24 it crashes the
-	// program instead), so there is nothing to handle.
-	_, _ = rand.Read(b)
-	return strings.ToLower(hex.EncodeToString(b))
-}
+// newPassword makes a password for a member who was given none: 15
+// random bytes, 30 hex digits.
+func newPassword() (string, error) { return RandomHex(15) }
 
 // Members lists the members of the session's workspace by e-mail; every
 // role may (their password hashes never leave the domain).
@@ -257,7 +253,10 @@ func (s *MemberService) ResetPassword(ctx context.Context, customerName, email, 
 	made := ""
 	switch {
 	case password == "":
-		made = newPassword()
+		var err error
+		if made, err = newPassword(); err != nil {
+			return "", err
+		}
 		password = made
 	case len([]rune(password)) < 12:
 		return "", Errorf(KindInvalid, CodeInvalidFields, "password: must be at least 12 characters")

@@ -58,7 +58,7 @@ type JobCount struct {
 const MaxOverviewDays = 90
 
 // Overview summarises the scope's last days (1 to MaxOverviewDays).
-func (s *AccountService) Overview(ctx context.Context, sc Scope, days int) (Overview, error) {
+func (s *OverviewService) Overview(ctx context.Context, sc Scope, days int) (Overview, error) {
 	if days < 1 || days > MaxOverviewDays {
 		return Overview{}, Errorf(KindInvalid, CodeInvalidFields, "days must be 1 to %d", MaxOverviewDays)
 	}

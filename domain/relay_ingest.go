@@ -2,12 +2,10 @@ package domain
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -52,97 +50,6 @@ func NewRelayService(tx Transactor, source string, upstream Upstream, directory 
 		ingesting: map[string]*ingestPass{}}
 }
 
-// UpstreamEvent is a delivery from the upstream: its event, id and
-// payload, which names an account (account.added) or a job
-// (<job>.added).
-type UpstreamEvent struct {
-	Event   string          `json:"event"`
-	EventID string          `json:"event_id"`
-	Payload upstreamPayload `json:"payload"`
-}
-
-// upstreamPayload is what the relay reads of a delivery's payload: the
-// spec's account.added and <job>.added fields.
-type upstreamPayload struct {
-	// account.added names the account in account_id; a job's event names
-	// the job in id and its account in account_id.
-	ID          string         `json:"id"`
-	AccountID   string         `json:"account_id"`
-	LinkTokenID string         `json:"link_token_id"`
-	PlatformID  string         `json:"platform_id"`
-	CreatedAt   *time.Time     `json:"created_at"`
-	Connected   *bool          `json:"connected"`
-	Name        string         `json:"name"`
-	Timestamp   *time.Time     `json:"timestamp"`
-	Outcome     string         `json:"outcome"`
-	Params      upstreamParams `json:"params"`
-}
-
-// UnmarshalJSON reads what it can: a payload the relay cannot read names
-// no account (and the delivery is answered, not refused).
-func (p *upstreamPayload) UnmarshalJSON(b []byte) error {
-	type plain upstreamPayload
-	var v plain
-	if json.Unmarshal(b, &v) == nil {
-		*p = upstreamPayload(v)
-	} else {
-		*p = upstreamPayload{}
-	}
-	return nil
-}
-
-// upstreamParams are a job's params as a delivery carries them; ones
-// that cannot be read leave the job unread (bad), not the delivery.
-type upstreamParams struct {
-	params *JobParams
-	bad    bool
-}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (u *upstreamParams) UnmarshalJSON(b []byte) error {
-	*u = upstreamParams{}
-	if string(b) == "null" {
-		return nil
-	}
-	var p JobParams
-	if json.Unmarshal(b, &p) != nil {
-		u.bad = true
-		return nil
-	}
-	u.params = &p
-	return nil
-}
-
-// account is the account an account.added payload describes, when it
-// carries everything an account needs.
-func (p upstreamPayload) account() (UpstreamAccount, bool) {
-	if p.AccountID == "" || p.LinkTokenID == "" || p.PlatformID == "" || p.CreatedAt == nil || p.Connected == nil {
-		return UpstreamAccount{}, false
-	}
-	return UpstreamAccount{ID: p.AccountID, LinkTokenID: p.LinkTokenID, PlatformID: p.PlatformID, CreatedAt: p.CreatedAt.UTC(),
-		Connected: *p.Connected}, true
-}
-
-// job is the job a <job>.added payload describes, when it carries
-// everything a job needs.
-func (p upstreamPayload) job(event string) (UpstreamJob, bool) {
-	name, _ := strings.CutSuffix(event, ".added")
-	if p.ID == "" || p.AccountID == "" || p.LinkTokenID == "" || p.Name != name || p.Outcome == "" {
-		return UpstreamJob{}, false
-	}
-	j := UpstreamJob{ID: p.ID, AccountID: p.AccountID, Name: JobType(p.Name), Outcome: Outcome(p.Outcome)}
-	if p.Timestamp != nil {
-		j.CreatedAt = p.Timestamp.UTC()
-	}
-	if p.Params.bad {
-		return UpstreamJob{}, false
-	}
-	if p.Params.params != nil {
-		j.Params = *p.Params.params
-	}
-	return j, true
-}
-
 // HandleWebhook verifies an upstream delivery and brings what it
 // describes here. It answers the upstream without an error whenever
 // nothing more can come of the delivery (so the upstream does not retry
@@ -164,12 +71,11 @@ func (s *RelayService) HandleWebhook(ctx context.Context, header func(string) st
 // checked.
 func (s *RelayService) handleVerified(ctx context.Context, body []byte) error {
 	now := s.clock.Now()
-	var e UpstreamEvent
-	if err := json.Unmarshal(body, &e); err != nil || e.Event == "" {
-		return Errorf(KindInvalid, CodeInvalidJSON, "the body is not an upstream event {event, event_id, payload}")
+	e, err := s.upstream.ParseWebhook(body)
+	if err != nil {
+		return err
 	}
-	p := e.Payload
-	if p.AccountID == "" {
+	if e.AccountID == "" {
 		return nil
 	}
 	ctx = WithUpstreamPriority(ctx, PriorityIngest)
@@ -180,12 +86,12 @@ func (s *RelayService) handleVerified(ctx context.Context, body []byte) error {
 			return err
 		}
 	}
-	err := s.coalesce(ctx, p.AccountID, func() error {
+	err = s.coalesce(ctx, e.AccountID, func() error {
 		// A queued delivery runs after its request was answered: its own
 		// bound, not the request's.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliveryBound)
 		defer cancel()
-		return s.deliver(ctx, e.Event, p)
+		return s.deliver(ctx, e)
 	})
 	var de *Error
 	switch {
@@ -197,7 +103,7 @@ func (s *RelayService) handleVerified(ctx context.Context, body []byte) error {
 		// The upstream is away or its budget spent: the ingest runs later
 		// from the queue, which this acknowledgement does not lose.
 		retry := max(time.Second, errRetryAfter(err))
-		if qerr := s.tx.EnqueueIngest(context.WithoutCancel(ctx), IngestRun{Source: s.name, AccountID: p.AccountID, At: now.Add(retry)}); qerr != nil {
+		if qerr := s.tx.EnqueueIngest(context.WithoutCancel(ctx), IngestRun{Source: s.name, AccountID: e.AccountID, At: now.Add(retry)}); qerr != nil {
 			return qerr
 		}
 		s.log.InfoContext(ctx, "upstream delivery queued: the upstream cannot be read now",
@@ -230,23 +136,23 @@ func errRetryAfter(err error) time.Duration {
 // records the job with no read (and tells the connector its outcome, so
 // running it reads only its data); anything else ingests the whole
 // account.
-func (s *RelayService) deliver(ctx context.Context, event string, p upstreamPayload) error {
-	if event == "account.added" {
-		if ua, ok := p.account(); ok {
+func (s *RelayService) deliver(ctx context.Context, e UpstreamDelivery) error {
+	if e.Event == "account.added" {
+		if ua := e.Account; ua != nil {
 			t, err := s.ourToken(ctx, ua.LinkTokenID)
 			if err != nil {
 				return err
 			}
-			return s.ingest(ctx, t, ua, nil)
+			return s.ingest(ctx, t, *ua, nil)
 		}
-		return s.Ingest(ctx, p.AccountID)
+		return s.Ingest(ctx, e.AccountID)
 	}
-	uj, ok := p.job(event)
-	if !ok {
-		return s.Ingest(ctx, p.AccountID)
+	if e.Job == nil {
+		return s.Ingest(ctx, e.AccountID)
 	}
+	uj := *e.Job
 	s.upstream.Learned(uj)
-	t, err := s.ourToken(ctx, p.LinkTokenID)
+	t, err := s.ourToken(ctx, e.LinkTokenID)
 	if err != nil {
 		return err
 	}

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/storage"
-	"payline/storage/storagetest"
 )
 
 // memUpstream is an upstream held in memory: its accounts, jobs and
@@ -107,6 +107,11 @@ func (u *memUpstream) VerifyWebhook(header func(string) string, _ []byte, _ time
 	return nil
 }
 
+// ParseWebhook reads deliveries as the real upstream's client does.
+func (u *memUpstream) ParseWebhook(body []byte) (domain.UpstreamDelivery, error) {
+	return upstream.ParseDelivery(body)
+}
+
 func (u *memUpstream) Act(_ context.Context, accountID, action string) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -188,7 +193,7 @@ func newRelayWorld(t *testing.T) *relayWorld {
 	w := newWorld(t, storage.SQLite, domain.ModeDevelopment)
 	up := newMemUpstream()
 	rw := &relayWorld{world: w, up: up}
-	w.link = domain.NewLinkService(w.tx, w.dir, storagetest.TestBox, sandbox.Connector{}, upstreamRelay{up: up}, w.clock, w.reporter)
+	w.link = domain.NewLinkService(w.tx, w.dir, sandbox.Connector{}, upstreamRelay{up: up}, w.clock, w.reporter)
 	w.accounts = domain.NewAccountService(w.tx, w.clock, w.reporter, upstreamRelay{up: up})
 	rw.relay = domain.NewRelayService(w.tx, "up", up, w.dir, w.clock, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	return rw

@@ -29,6 +29,10 @@ type Upstream interface {
 	// VerifyWebhook checks a delivery's signature with the upstream's
 	// scheme; header reads the delivery's headers.
 	VerifyWebhook(header func(name string) string, body []byte, now time.Time) error
+	// ParseWebhook reads a verified delivery's body. Errors: 400
+	// INVALID_JSON for a body that is not an event; a payload it cannot
+	// read names no account (and is answered, not refused).
+	ParseWebhook(body []byte) (UpstreamDelivery, error)
 	// Act relays an account action ("disconnect", "disable_monitoring")
 	// to the upstream, where it takes effect.
 	Act(ctx context.Context, accountID, action string) error
@@ -53,6 +57,26 @@ type Upstream interface {
 	// EmployerByEIN looks an employer up at the upstream; ErrNoRows when it
 	// has none with that EIN.
 	EmployerByEIN(ctx context.Context, ein string) (Employer, error)
+}
+
+// UpstreamDelivery is what one of the upstream's webhook deliveries says,
+// in the domain's terms: its event and id, and the account or job it
+// describes (an account.added names the account; a <job>.added names the
+// job, its account and the link token it came through).
+type UpstreamDelivery struct {
+	Event   string
+	EventID string
+	// AccountID is the account the delivery is about; "" when its
+	// payload names none.
+	AccountID string
+	// LinkTokenID is the upstream link token of the job's account.
+	LinkTokenID string
+	// Account is the account an account.added carries whole; nil when
+	// it lacks a field an account needs.
+	Account *UpstreamAccount
+	// Job is the job a <job>.added carries whole; nil when it lacks a
+	// field a job needs or its params cannot be read.
+	Job *UpstreamJob
 }
 
 // UpstreamPriority orders the calls that wait for an upstream's request

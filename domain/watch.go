@@ -23,7 +23,7 @@ func matches(want, got string) bool { return want == "" || want == got }
 // WatchJobs sends each of the scope's jobs whose outcome changes (every
 // <job>.added event, as it commits), until ctx ends; then the channel
 // closes. Errors: INVALID_FIELDS for a malformed id.
-func (s *AccountService) WatchJobs(ctx context.Context, sc Scope, w JobWatch) (<-chan Job, error) {
+func (s *WatchService) WatchJobs(ctx context.Context, sc Scope, w JobWatch) (<-chan Job, error) {
 	for field, id := range map[string]string{"accountId": w.AccountID, "linkTokenId": w.LinkTokenID} {
 		if id != "" {
 			if err := CheckID(field, id); err != nil {
@@ -66,7 +66,7 @@ func (s *AccountService) WatchJobs(ctx context.Context, sc Scope, w JobWatch) (<
 // WatchAccounts sends each of the scope's accounts (of one end user, when
 // endUserID is set) when it is added, its monitoring status changes or a
 // job of it finishes, until ctx ends; then the channel closes.
-func (s *AccountService) WatchAccounts(ctx context.Context, sc Scope, endUserID string) (<-chan Account, error) {
+func (s *WatchService) WatchAccounts(ctx context.Context, sc Scope, endUserID string) (<-chan Account, error) {
 	events := s.tx.Subscribe(ctx, sc)
 	out := make(chan Account)
 	go func() {

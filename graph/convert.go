@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -104,6 +103,8 @@ func dollarsFloat(cents *int64) *float64 {
 	if cents == nil {
 		return nil
 	}
+	// Decimal is always a valid decimal literal ("-12.34"), so ParseFloat
+	// cannot fail; it only rounds, which is what the field promises.
 	f, _ := strconv.ParseFloat(domain.USD(*cents).Decimal(), 64)
 	return &f
 }
@@ -243,5 +244,3 @@ func (r *endUserResolver) report(ctx context.Context, endUserID, reportType stri
 	}
 	return l.Load(ctx, endUserID)
 }
-
-var _ = errors.New

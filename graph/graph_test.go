@@ -13,6 +13,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/graph"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -48,7 +49,7 @@ type client struct {
 func newClient(t *testing.T, db *storage.DB) *client {
 	t.Helper()
 	store := &countingStore{DirectoryStore: storage.NewDirectoryStore(db)}
-	srv := httptest.NewServer(graph.NewHandler(&graph.Resolver{Directory: domain.NewDirectoryService(store, domain.NoRelay{})}))
+	srv := httptest.NewServer(graph.NewHandler(&graph.Resolver{Directory: domain.NewDirectoryService(store, domain.NoRelay{}, search.Build)}))
 	t.Cleanup(srv.Close)
 	return &client{t: t, url: srv.URL, store: store}
 }

@@ -56,6 +56,9 @@ func newAsset(contentType string, body []byte) *asset {
 	return &asset{contentType: contentType, body: body, hash: hex.EncodeToString(sum[:]),
 		gz: sync.OnceValue(func() []byte {
 			var b bytes.Buffer
+			// NewWriterLevel fails only for a level out of range (this
+			// one is gzip's own constant), and writing to and closing
+			// over a bytes.Buffer cannot fail.
 			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 			_, _ = zw.Write(body)
 			_ = zw.Close()
@@ -82,6 +85,8 @@ var graphiqlPage = []byte(strings.NewReplacer(
 func serveGraphiQLPage(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", graphiqlCSP)
+	// A failed write is a client that left: the status is sent, and
+	// nothing is left to tell it.
 	_, _ = w.Write(graphiqlPage)
 }
 
@@ -124,7 +129,7 @@ func serveGraphiQLAsset(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
 		return
 	}
-	_, _ = w.Write(body)
+	_, _ = w.Write(body) // a failed write is a client that left; nothing is left to tell it
 }
 
 // acceptsGzip reports whether Accept-Encoding lists gzip without q=0.

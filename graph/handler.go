@@ -142,7 +142,7 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 		switch {
 		case req.URL.Path == "/graphql/schema.graphql":
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			_, _ = w.Write([]byte(schemaText))
+			_, _ = w.Write([]byte(schemaText)) // a failed write is a client that left
 		case isAsset(req):
 			if !o.Console {
 				http.NotFound(w, req)
@@ -154,6 +154,10 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 		case IsWebsocket(req):
 			// A subscription outlives the server's read and write timeouts,
 			// which the hijacked connection would otherwise keep.
+			// A writer that cannot clear them (http.ErrNotSupported, as
+			// behind a wrapper without Unwrap) leaves the server's
+			// timeouts, which end the subscription early but safely; the
+			// client reconnects, so the upgrade goes ahead either way.
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{})
 			_ = rc.SetWriteDeadline(time.Time{})
@@ -328,6 +332,8 @@ func readRequest(r *http.Request) (*http.Request, error) {
 		return nil, domain.Errorf(domain.KindInvalid, domain.CodeRequestTooLarge,
 			"the GraphQL request body is over %d KiB; send a smaller query, with large inputs split over several operations", MaxBodyBytes>>10)
 	}
+	// A Content-Type that does not parse is not JSON's: its body is left
+	// to the GraphQL transport, which refuses it.
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
 		if err := checkRequestJSON(body); err != nil {
 			return nil, err

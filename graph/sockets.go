@@ -95,6 +95,8 @@ func (s *socket) end(code int, reason string) {
 	conn, cancel := s.conn, s.cancel
 	s.mu.Unlock()
 	if conn != nil {
+		// Ending a socket: a peer already gone cannot take the close
+		// frame, and the connection is closed either way.
 		_ = conn.WriteClose(code, reason)
 	}
 	if cancel != nil {

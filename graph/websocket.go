@@ -104,6 +104,8 @@ func (c *wsConn) WriteClose(code int, message string) error {
 	}
 	c.closing = true
 	c.stopDeadline()
+	// The close handshake's error says only that the peer did not answer
+	// it; the connection is closed either way, and nobody waits here.
 	go func() { _ = c.conn.Close(websocket.StatusCode(code), message) }()
 	return nil
 }
@@ -127,6 +129,8 @@ func (c *wsConn) SetReadDeadline(t time.Time) error {
 	defer c.mu.Unlock()
 	c.stopDeadline()
 	if !t.IsZero() {
+		// A deadline passed: the connection is dropped, and an error
+		// closing it has no one to go to.
 		c.deadline = time.AfterFunc(time.Until(t), func() { _ = c.conn.CloseNow() })
 	}
 	return nil

@@ -36,6 +36,8 @@ func pdfaConformance(f *fpdf.Fpdf, m pdfMeta, created time.Time) {
 func xmpPacket(m pdfMeta, created time.Time) []byte {
 	esc := func(s string) string {
 		var b strings.Builder
+		// EscapeText fails only when its writer does, and a
+		// strings.Builder never does.
 		_ = xml.EscapeText(&b, []byte(s))
 		return b.String()
 	}

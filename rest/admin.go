@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"context"
 	"net"
 	"net/http"
 	"strings"
@@ -69,41 +68,36 @@ func (s *Server) adminRoutes() {
 	s.mux.Handle("DELETE /dashboard/session", s.unvouched(http.HandlerFunc(s.dashboardSignOut)))
 }
 
-// handleAdmin registers an admin API route behind Service-Version, the
+// handleAdmin registers an admin API route behind the pipeline with a
 // member's session (Authorization: Bearer, or the dashboard's cookie,
-// whose writes must come from this site) and the tenant's rate limit.
+// whose writes must come from this site) for credential.
 func (s *Server) handleAdmin(pattern string, h adminHandler) {
 	wildcards := pathWildcards(pattern)
+	g := gate{versioned: true, identify: s.sessionCaller, refuse: s.writeError}
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		version, versionErr := parseVersion(r.Header.Get("Service-Version"))
-		w.Header().Set("Service-Version", version)
-		sess, err := s.sessionOf(r)
-		if err == nil {
-			err = versionErr
+		r, release, ok := s.pass(g, wildcards, w, r)
+		if !ok {
+			return
 		}
-		if err == nil {
-			err = s.rateLimit(r.Context(), w, domain.APIKey{CustomerID: sess.CustomerID, Mode: sess.Mode})
-		}
-		if err == nil {
-			err = s.enter(r)
-		}
-		for _, name := range wildcards {
-			if err == nil {
-				err = wire.CheckIDText(name, r.PathValue(name)) // every path value is an id
-			}
-		}
+		defer release()
+		sess, _ := domain.SessionFrom(r.Context()) // sessionCaller put it there
+		resp, err := h(r, sess)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		ctx := context.WithValue(domain.WithSession(r.Context(), sess), versionKey{}, version)
-		resp, err := h(r.WithContext(ctx), sess)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.write(w, r, version, resp)
+		s.write(w, r, versionOf(r), resp)
 	})
+}
+
+// sessionCaller authenticates a member for the admin API; the admin API
+// counts no requests in flight.
+func (s *Server) sessionCaller(_ http.ResponseWriter, r *http.Request) (caller, error) {
+	sess, err := s.sessionOf(r)
+	if err != nil {
+		return caller{}, err
+	}
+	return caller{ctx: domain.WithSession(r.Context(), sess), scope: sess.Scope()}, nil
 }
 
 // sessionOf authenticates a member: the Authorization bearer token, else

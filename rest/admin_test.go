@@ -233,8 +233,7 @@ func TestAdminSignInRefusals(t *testing.T) {
 func TestSignInTimeDoesNotTellMembersApart(t *testing.T) {
 	db := storagetest.Open(t, storage.SQLite, storagetest.Empty)
 	ks := storage.NewKeyStore(db)
-	box, _ := domain.NewSecretBox(testMasterKey)
-	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
+	keys := domain.NewKeyService(ks, ks, domain.SystemClock{})
 	members := domain.NewMemberService(keys, ks, ks, storage.NewSignInThrottle(db), domain.SystemClock{}, bcrypt.DefaultCost)
 	ctx := context.Background()
 	if _, err := members.AddMember(ctx, "acme", "ada@acme.test", "administrator", memberPassword); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -47,13 +48,12 @@ func newBenchEnvWith(b *testing.B, d storage.Dialect, directory func() ([]domain
 	ctx := context.Background()
 	db := storagetest.Open(b, d, storagetest.Empty)
 	platforms, employers := directory()
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	if err := dir.Seed(ctx, platforms, employers); err != nil {
 		b.Fatal(err)
 	}
-	box, _ := domain.NewSecretBox(testMasterKey)
 	ks := storage.NewKeyStore(db)
-	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
+	keys := domain.NewKeyService(ks, ks, domain.SystemClock{})
 	created, err := keys.CreateKey(ctx, "bench", domain.ModeSandbox)
 	if err != nil {
 		b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	directorysearch "payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -177,7 +178,7 @@ func TestSearch(t *testing.T) {
 		// Exact, then prefix, then later-word prefix, then substring.
 		got = search("q=stream&limit=100")
 		tier := func(name string) int {
-			n := domain.NormalizeSearchText(name)
+			n := directorysearch.Normalize(name)
 			c := strings.ReplaceAll(n, " ", "")
 			switch {
 			case c == "stream":

@@ -29,7 +29,9 @@ import (
 	"payline/documents"
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/graph"
+	"payline/internal/secretbox"
 	"payline/reports"
 	"payline/storage"
 )
@@ -59,7 +61,7 @@ type fixture struct {
 	skipSpec bool
 }
 
-var testMasterKey = bytes.Repeat([]byte{7}, domain.MasterKeySize)
+var testMasterKey = bytes.Repeat([]byte{7}, secretbox.KeySize)
 
 // testPendingDelay keeps user_pending jobs pending briefly, so tests can
 // watch pending turn into error.
@@ -114,17 +116,17 @@ func (c *offsetClock) advance(d time.Duration) {
 
 func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) *fixture {
 	t.Helper()
-	box, err := domain.NewSecretBox(testMasterKey)
+	box, err := secretbox.New(testMasterKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.SealWith(box)
 	ks := storage.NewKeyStore(db)
 	clock := &offsetClock{}
-	keys := domain.NewKeyService(ks, ks, box, clock)
+	keys := domain.NewKeyService(ks, ks, clock)
 	members := domain.NewMemberService(keys, ks, ks, storage.NewSignInThrottle(db), clock, bcrypt.MinCost)
 	var created domain.CreatedKey
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	setup := fixtureSetup{
 		connector: sandbox.Connector{PendingDelay: testPendingDelay, PendingPoll: 200 * time.Millisecond},
 		rest:      Config{Mode: domain.ModeSandbox, RateLimit: -1},
@@ -175,7 +177,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock, reporter, domain.NoRelay{}), webhooks
 	cfg.Reports = reporter
 	cfg.Members = members
-	cfg.Link = domain.NewLinkService(tx, dir, box, connector, domain.NoRelay{}, clock, reporter).WithUploadParser(documents.NewReader())
+	cfg.Link = domain.NewLinkService(tx, dir, connector, domain.NoRelay{}, clock, reporter).WithUploadParser(documents.NewReader())
 	if setup.logs == nil {
 		setup.logs = io.Discard
 	}

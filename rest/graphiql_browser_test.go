@@ -234,13 +234,13 @@ func (p graphiqlPage) run() {
 }
 
 // jobWatchers counts the goroutines that watch the job feed for a
-// jobUpdated subscription (AccountService.WatchJobs).
+// jobUpdated subscription (WatchService.WatchJobs).
 func jobWatchers() int {
 	buf := make([]byte, 1<<22)
 	n := runtime.Stack(buf, true)
 	count := 0
 	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
-		if strings.Contains(g, "(*AccountService).WatchJobs") {
+		if strings.Contains(g, "(*WatchService).WatchJobs") {
 			count++
 		}
 	}

@@ -17,12 +17,14 @@ import (
 // for as long as it stays open, and so does the rate limit, which every
 // operation on a websocket counts against.
 func (s *Server) graphQL(h http.Handler) http.Handler {
+	g := gate{identify: s.graphQLCaller, refuse: func(w http.ResponseWriter, r *http.Request, err error) { gqlerr.Write(w, r, s.log, err) }}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 			ctx = domain.WithRateLimiter(ctx, s.allow)
 		}
 		ctx = domain.WithRateStatus(ctx, s.rateStatus)
+		r = r.WithContext(ctx)
 		if s.graphQLPublic != nil && s.graphQLPublic(r) {
 			if s.members != nil && s.graphWebsocketCookie(r) {
 				// The dashboard's websocket: its cookie came with the
@@ -34,39 +36,40 @@ func (s *Server) graphQL(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r.WithContext(ctx))
 			return
 		}
-		var cred domain.Credential
-		var sc domain.Scope
-		var err error
-		if _, cookie := s.sessionCookie(r); s.members != nil && apiSecret(r) == "" && cookie == nil {
-			var sess domain.Session
-			if sess, err = s.sessionOf(r); err == nil {
-				cred, sc = s.members.SessionCredential(sess, s.sessionToken(r)), sess.Scope()
-				ctx = domain.WithSession(ctx, sess)
-			}
-		} else {
-			var key domain.APIKey
-			if key, err = s.authenticate(w, r); err == nil {
-				cred, sc = s.keys.KeyCredential(key, apiSecret(r), s.mode), key.Scope()
-				ctx = domain.WithAPIKey(ctx, key)
-			}
-		}
-		if err == nil {
-			err = s.allow(ctx, sc)
-		}
-		release := func() {}
-		if err == nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-			release, err = s.inFlight.take(cred.Holder)
-			if err == nil {
-				err = s.enter(r)
-			}
-		}
-		if err != nil {
-			gqlerr.Write(w, r, s.log, err)
+		r, release, ok := s.pass(g, nil, w, r)
+		if !ok {
 			return
 		}
 		defer release()
-		h.ServeHTTP(w, r.WithContext(domain.WithCredential(ctx, cred)))
+		h.ServeHTTP(w, r)
 	})
+}
+
+// graphQLCaller authenticates /graphql: a member's session when the
+// request carries no API secret and no session cookie names it (a
+// Bearer token), else the API secret; the credential's holder counts
+// its requests in flight.
+func (s *Server) graphQLCaller(w http.ResponseWriter, r *http.Request) (caller, error) {
+	ctx := r.Context()
+	var cred domain.Credential
+	var sc domain.Scope
+	if _, cookie := s.sessionCookie(r); s.members != nil && apiSecret(r) == "" && cookie == nil {
+		sess, err := s.sessionOf(r)
+		if err != nil {
+			return caller{}, err
+		}
+		cred, sc = s.members.SessionCredential(sess, s.sessionToken(r)), sess.Scope()
+		ctx = domain.WithSession(ctx, sess)
+	} else {
+		key, err := s.authenticate(w, r)
+		if err != nil {
+			return caller{}, err
+		}
+		cred, sc = s.keys.KeyCredential(key, apiSecret(r), s.mode), key.Scope()
+		ctx = domain.WithAPIKey(ctx, key)
+	}
+	return caller{ctx: domain.WithCredential(ctx, cred), scope: sc, holder: cred.Holder,
+		streaming: strings.EqualFold(r.Header.Get("Upgrade"), "websocket")}, nil
 }
 
 // sessionToken is the member's token a request presents: the Bearer

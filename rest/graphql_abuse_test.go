@@ -327,7 +327,7 @@ func TestWebsocketBoundToCredential(t *testing.T) {
 			ws := f.dialGraphQL(t)
 			ws.init(k.Secret)
 			ks := storage.NewKeyStore(db)
-			elsewhere := domain.NewKeyService(ks, ks, nil, f.clock)
+			elsewhere := domain.NewKeyService(ks, ks, f.clock)
 			if err := elsewhere.RevokeKey(ctx, k.Key.ID); err != nil {
 				t.Fatal(err)
 			}
@@ -452,7 +452,7 @@ func TestSubscriptionLimits(t *testing.T) {
 			}
 			return m["id"].(string)
 		}
-		base := goroutinesIn("(*AccountService).WatchJobs.func1")
+		base := goroutinesIn("(*WatchService).WatchJobs.func1")
 		ws := f.dialGraphQL(t)
 		ws.init(f.secret)
 		for i := range graph.MaxSubscriptionsPerSocket + 1 {
@@ -471,7 +471,7 @@ func TestSubscriptionLimits(t *testing.T) {
 			}
 		}
 		waitFor(t, "every subscription to run", func() bool {
-			return goroutinesIn("(*AccountService).WatchJobs.func1")-base >= graph.MaxSubscriptionsPerCredential
+			return goroutinesIn("(*WatchService).WatchJobs.func1")-base >= graph.MaxSubscriptionsPerCredential
 		})
 		last := f.dialGraphQL(t)
 		last.init(f.secret)
@@ -497,7 +497,7 @@ func TestSubscriptionLimits(t *testing.T) {
 			done = "1"
 		}
 		ws.send(map[string]any{"id": done, "type": "complete"})
-		running := func() int { return goroutinesIn("(*AccountService).WatchJobs.func1") - base }
+		running := func() int { return goroutinesIn("(*WatchService).WatchJobs.func1") - base }
 		waitFor(t, "the completed subscription to stop", func() bool { return running() < graph.MaxSubscriptionsPerCredential })
 		// Each try is answered by a refusal, or runs: a watcher starts and
 		// the credential is at its cap again.

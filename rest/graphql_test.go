@@ -383,7 +383,7 @@ func (f *fixture) seedEndUser(endUser string, n int, platformID string) {
 				f.t.Fatal(err)
 			}
 		}
-		check(tx.CreateLinkToken(ctx, sc, tok, nil, nil))
+		check(tx.CreateLinkToken(ctx, sc, tok))
 		check(tx.CreateAccount(ctx, sc, a))
 		_, err := tx.PutProduct(ctx, sc, a.ID, domain.ProductIdentity, domain.ProductData{Identity: &identity}, now)
 		check(err)

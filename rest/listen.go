@@ -38,24 +38,36 @@ type ListenerMessage struct {
 	Error         string            `json:"error,omitempty"`
 }
 
+// listenerCaller authenticates the listener's API secret as the API does,
+// as a stream.
+func listenerCaller(s *Server) func(http.ResponseWriter, *http.Request) (caller, error) {
+	return func(w http.ResponseWriter, r *http.Request) (caller, error) {
+		c, err := s.keyCaller(w, r)
+		c.streaming = true
+		return c, err
+	}
+}
+
 // webhookListener opens a listener for the caller's key and streams its
 // deliveries over a websocket until either side closes. Query parameters:
 // enabled_events (comma-separated, default all) and version (default the
 // latest).
 func (s *Server) webhookListener(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Service-Version", domain.LatestVersion)
-	key, err := s.authenticate(w, r)
-	if err == nil {
-		err = s.rateLimit(r.Context(), w, key)
+	// The pipeline with an API secret, unversioned (version is a query
+	// parameter here); a listener stays open, so it is never counted as
+	// a request in flight.
+	r, release, ok := s.pass(gate{identify: listenerCaller(s), refuse: s.writeError}, nil, w, r)
+	if !ok {
+		return
 	}
-	if err == nil && !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+	defer release()
+	key, _ := domain.APIKeyFrom(r.Context()) // keyCaller put it there
+	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		// Checked before any listener webhook exists, so a plain GET
 		// leaves nothing behind and gets the API's error body.
-		err = domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields,
-			"this endpoint is a websocket: connect with Upgrade: websocket and the %s subprotocol (payline webhooks listen does)", ListenerProtocol)
-	}
-	if err != nil {
-		s.writeError(w, r, err)
+		s.writeError(w, r, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields,
+			"this endpoint is a websocket: connect with Upgrade: websocket and the %s subprotocol (payline webhooks listen does)", ListenerProtocol))
 		return
 	}
 	q := newQuery(r.URL)

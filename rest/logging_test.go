@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"payline/domain"
+	"payline/domain/search"
 	"payline/graph"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -39,7 +40,7 @@ func TestInternalErrorsAreLoggedWithTheRequestID(t *testing.T) {
 	logs := &syncBuffer{}
 	f := newFixture(t, db, func(s *fixtureSetup) {
 		s.logs = logs
-		s.rest.GraphQL = graph.NewHandler(&graph.Resolver{Directory: domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}),
+		s.rest.GraphQL = graph.NewHandler(&graph.Resolver{Directory: domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build),
 			Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	})
 	f.skipSpec = true

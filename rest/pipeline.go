@@ -12,44 +12,112 @@ import (
 
 type apiHandler func(r *http.Request) (response, error)
 
-// handle registers an API route behind the inner pipeline: auth,
-// Service-Version, rate limit, path values, handler, version transform.
-func (s *Server) handle(pattern string, h apiHandler) {
-	wildcards := pathWildcards(pattern)
-	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		version, versionErr := parseVersion(r.Header.Get("Service-Version"))
+// The request pipeline every authenticated route goes through, REST, the
+// admin API, GraphQL and the webhook listener alike, in one order:
+// Service-Version (where the route is versioned), who the caller is, the
+// tenant's rate limit, the caller's requests in flight, the instance's
+// admission, and the path's ids. Only two things differ between route
+// families, and a gate names them: how a caller proves who it is, and
+// how a refusal is written (REST's error body or GraphQL's).
+type gate struct {
+	// versioned routes require Service-Version and echo it (the latest
+	// when it is missing or unknown).
+	versioned bool
+	// identify authenticates the request.
+	identify func(w http.ResponseWriter, r *http.Request) (caller, error)
+	// refuse writes a refusal.
+	refuse func(w http.ResponseWriter, r *http.Request, err error)
+}
+
+// caller is who a request comes from, as a gate's identify found it.
+type caller struct {
+	// ctx is the request's context carrying the credential.
+	ctx context.Context
+	// scope is the tenant whose rate the request spends.
+	scope domain.Scope
+	// holder is whose requests in flight it counts against; "" counts
+	// none.
+	holder string
+	// streaming is a websocket: it counts each of its operations
+	// against the rate, not itself against requests in flight or the
+	// instance's admission, since it stays open.
+	streaming bool
+}
+
+// pass runs the pipeline for one request. It returns the request to
+// serve, carrying the caller and its version, and what to release when
+// the request is done; or false once it has written the refusal.
+func (s *Server) pass(g gate, wildcards []string, w http.ResponseWriter, r *http.Request) (*http.Request, func(), bool) {
+	version, versionErr := domain.LatestVersion, error(nil)
+	if g.versioned {
+		version, versionErr = parseVersion(r.Header.Get("Service-Version"))
 		w.Header().Set("Service-Version", version)
-		key, err := s.authenticate(w, r)
-		if err == nil {
-			err = versionErr
+	}
+	c, err := g.identify(w, r)
+	if err == nil {
+		err = versionErr // who is asking is answered first
+	}
+	if err == nil {
+		err = s.allow(c.ctx, c.scope)
+		if e, ok := err.(*domain.Error); ok && e.RetryAfter > 0 {
+			w.Header().Set("Retry-After", retryAfterSeconds(e.RetryAfter))
 		}
+	}
+	release := func() {}
+	if err == nil && c.holder != "" && !c.streaming {
+		release, err = s.inFlight.take(c.holder)
+	}
+	if err == nil && !c.streaming {
+		err = s.enter(r)
+	}
+	for _, name := range wildcards {
 		if err == nil {
-			err = s.rateLimit(r.Context(), w, key)
+			err = wire.CheckIDText(name, r.PathValue(name)) // every path value is an id
 		}
-		release := func() {}
-		if err == nil {
-			release, err = s.inFlight.take("key:" + key.ID)
+	}
+	if err != nil {
+		release()
+		g.refuse(w, r, err)
+		return nil, nil, false
+	}
+	ctx := c.ctx
+	if g.versioned {
+		ctx = context.WithValue(ctx, versionKey{}, version)
+	}
+	return r.WithContext(ctx), release, true
+}
+
+// apiGate is the /v1 API's: an API secret, REST's error body.
+func (s *Server) apiGate() gate {
+	return gate{versioned: true, identify: s.keyCaller, refuse: s.writeError}
+}
+
+// keyCaller authenticates x-api-secret; the key's requests in flight are
+// counted together.
+func (s *Server) keyCaller(w http.ResponseWriter, r *http.Request) (caller, error) {
+	key, err := s.authenticate(w, r)
+	if err != nil {
+		return caller{}, err
+	}
+	return caller{ctx: domain.WithAPIKey(r.Context(), key), scope: key.Scope(), holder: "key:" + key.ID}, nil
+}
+
+// handle registers an API route behind the pipeline (apiGate), then the
+// handler and the version transform of its response.
+func (s *Server) handle(pattern string, h apiHandler) {
+	wildcards, g := pathWildcards(pattern), s.apiGate()
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		r, release, ok := s.pass(g, wildcards, w, r)
+		if !ok {
+			return
 		}
 		defer release()
-		if err == nil {
-			err = s.enter(r)
-		}
-		for _, name := range wildcards {
-			if err == nil {
-				err = wire.CheckIDText(name, r.PathValue(name)) // every path value is an id
-			}
-		}
+		resp, err := h(r)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		ctx := context.WithValue(domain.WithAPIKey(r.Context(), key), versionKey{}, version)
-		resp, err := h(r.WithContext(ctx))
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.write(w, r, version, resp)
+		s.write(w, r, versionOf(r), resp)
 	})
 }
 

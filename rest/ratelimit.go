@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -91,16 +90,6 @@ func limitFor(mode domain.Mode, configured float64) rate.Limit {
 		return 50
 	}
 	return 10
-}
-
-// rateLimit takes a token from the tenant's bucket or says when to retry
-// (Retry-After).
-func (s *Server) rateLimit(ctx context.Context, w http.ResponseWriter, key domain.APIKey) error {
-	err := s.allow(ctx, key.Scope())
-	if e, ok := err.(*domain.Error); ok && e.RetryAfter > 0 {
-		w.Header().Set("Retry-After", retryAfterSeconds(e.RetryAfter))
-	}
-	return err
 }
 
 // allow takes one request from the tenant's rate: RATE_LIMIT_EXCEEDED,

@@ -16,6 +16,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/reports"
 	"payline/storage"
 	"payline/storage/storagetest"
@@ -326,7 +327,7 @@ func TestStaleReportBuiltOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := reports.NewService(storage.NewTransactor(db, f.queue), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), f.keys, signer, f.clock)
+		other := reports.NewService(storage.NewTransactor(db, f.queue), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build), f.keys, signer, f.clock)
 		sc := f.key.Scope()
 		var wg sync.WaitGroup
 		ids := make([]string, 10)

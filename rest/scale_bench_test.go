@@ -17,6 +17,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -43,7 +44,7 @@ func BenchmarkDirectoryScale(b *testing.B) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			idx := domain.NewSearchIndex(env.employers, env.platforms)
+			idx := search.New(env.employers, env.platforms)
 			runtime.GC()
 			runtime.ReadMemStats(&after)
 			indexBytes := float64(after.HeapAlloc) - float64(before.HeapAlloc)
@@ -52,7 +53,7 @@ func BenchmarkDirectoryScale(b *testing.B) {
 
 			// Rebuild: read the directory from the database and index it,
 			// what an instance does when the directory changes.
-			dir := domain.NewDirectoryService(storage.NewDirectoryStore(env.db), domain.NoRelay{})
+			dir := domain.NewDirectoryService(storage.NewDirectoryStore(env.db), domain.NoRelay{}, search.Build)
 			start := time.Now()
 			if err := dir.RefreshSearchIndex(ctx); err != nil {
 				b.Fatal(err)
@@ -169,7 +170,7 @@ func (f *fixture) seedEndUsers(n int, platformID string) (accounts []string, stu
 				}
 				person := sandbox.NewPerson(a)
 				paystubs := person.Paystubs(now.Add(-domain.PaystubHistory), now, now)
-				if err := t.LinkTokens().CreateLinkToken(ctx, sc, tok, nil, nil); err != nil {
+				if err := t.LinkTokens().CreateLinkToken(ctx, sc, tok); err != nil {
 					return err
 				}
 				if err := t.Accounts().CreateAccount(ctx, sc, a); err != nil {

@@ -75,7 +75,7 @@ func subscriptionGoroutines() int {
 	n := runtime.Stack(buf, true)
 	count := 0
 	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
-		for _, mark := range []string{"(*AccountService).WatchJobs", "(*AccountService).WatchAccounts", "graph.pointers",
+		for _, mark := range []string{"(*WatchService).WatchJobs", "(*WatchService).WatchAccounts", "graph.pointers",
 			"(*Feed).Subscribe.func", "(*wsConnection)"} {
 			if strings.Contains(g, mark) {
 				count++

@@ -150,11 +150,22 @@ func (r jobRow) domain() (domain.Job, error) {
 }
 
 func (s stores) CreateJob(ctx context.Context, sc domain.Scope, j domain.Job) error {
+	var card []byte
+	if j.PaymentCard != "" {
+		box := s.seal.box.Load()
+		if box == nil {
+			return errNoMasterKey
+		}
+		var err error
+		if card, err = box.Seal([]byte(j.PaymentCard), BillCardAD(j.ID)); err != nil {
+			return fmt.Errorf("seal card of job %s: %w", j.ID, err)
+		}
+	}
 	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO jobs (`+jobColumns+`, sealed_payment)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		j.ID, sc.CustomerID, string(sc.Mode), j.AccountID, j.PlatformID, j.PlatformName, j.EndUserID, j.LinkTokenID,
 		string(j.Name), j.CreatedAt, j.Timestamp, nullable(string(j.Outcome)), nullable(j.ErrorCode), nullable(j.ErrorType),
-		jobParamsText(j.Params), j.Monitoring, targetText(j.Target), j.SealedPayment)
+		jobParamsText(j.Params), j.Monitoring, targetText(j.Target), card)
 	return translate(err)
 }
 

@@ -88,7 +88,7 @@ func (r apiKeyRow) domain() (domain.APIKey, error) {
 	}
 	k := domain.APIKey{
 		ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(),
-		SecretHash: hash, SealedSecret: r.SealedSecret,
+		SecretHash: hash,
 	}
 	if r.RevokedAt != nil {
 		t := r.RevokedAt.UTC()
@@ -130,11 +130,39 @@ func (s *KeyStore) Customers(ctx context.Context) ([]domain.Customer, error) {
 	return out, nil
 }
 
-// CreateAPIKey stores a key under the scope's tenant.
-func (s *KeyStore) CreateAPIKey(ctx context.Context, sc domain.Scope, k domain.APIKey) error {
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO api_keys (`+apiKeyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-		k.ID, sc.CustomerID, string(sc.Mode), hex.EncodeToString(k.SecretHash), k.SealedSecret, k.CreatedAt, k.RevokedAt, k.ExpiresAt)
+// CreateAPIKey stores a key under the scope's tenant, its secret sealed
+// (KeySecretAD).
+func (s *KeyStore) CreateAPIKey(ctx context.Context, sc domain.Scope, k domain.APIKey, secret string) error {
+	box := s.db.sealer.box.Load()
+	if box == nil {
+		return errNoMasterKey
+	}
+	sealed, err := box.Seal([]byte(secret), KeySecretAD(k.ID))
+	if err != nil {
+		return fmt.Errorf("seal secret of key %s: %w", k.ID, err)
+	}
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO api_keys (`+apiKeyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		k.ID, sc.CustomerID, string(sc.Mode), hex.EncodeToString(k.SecretHash), sealed, k.CreatedAt, k.RevokedAt, k.ExpiresAt)
 	return translate(err)
+}
+
+// APIKeySecret opens one of the scope's keys' sealed secret.
+func (s *KeyStore) APIKeySecret(ctx context.Context, sc domain.Scope, id string) (string, error) {
+	var sealed []byte
+	err := s.q.GetContext(ctx, &sealed, s.q.Rebind(`SELECT sealed_secret FROM api_keys WHERE id = ? AND customer_id = ? AND mode = ?`),
+		id, sc.CustomerID, string(sc.Mode))
+	if err != nil {
+		return "", translate(err)
+	}
+	box := s.db.sealer.box.Load()
+	if box == nil {
+		return "", errNoMasterKey
+	}
+	b, err := box.Open(sealed, KeySecretAD(id))
+	if err != nil {
+		return "", fmt.Errorf("open secret of key %s: %w", id, err)
+	}
+	return string(b), nil
 }
 
 // APIKeys lists the scope's keys, newest first.

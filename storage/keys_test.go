@@ -25,8 +25,8 @@ func mustCreateKey(t *testing.T, s *storage.KeyStore, sc domain.Scope, secret st
 	t.Helper()
 	h := sha256.Sum256([]byte(secret))
 	k := domain.APIKey{ID: domain.NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, CreatedAt: time.Now().UTC().Truncate(time.Microsecond),
-		SecretHash: h[:], SealedSecret: []byte("sealed-" + secret)}
-	if err := s.CreateAPIKey(context.Background(), sc, k); err != nil {
+		SecretHash: h[:]}
+	if err := s.CreateAPIKey(context.Background(), sc, k, secret); err != nil {
 		t.Fatalf("create key: %v", err)
 	}
 	return k

@@ -46,8 +46,8 @@ func (tn tenant) token(t *testing.T, hash string) domain.LinkToken {
 	t.Helper()
 	tok := domain.LinkToken{ID: domain.NewID(), CustomerID: tn.sc.CustomerID, Mode: tn.sc.Mode, TokenHash: []byte(hash),
 		CreatedAt: tn.now, Expires: tn.now.Add(time.Hour), APIVersion: domain.LatestVersion, OrgName: "Acme", EndUserID: "erin",
-		RequiredJobs: []domain.JobType{domain.JobIdentity}}
-	if err := tn.tx.LinkTokens().CreateLinkToken(context.Background(), tn.sc, tok, []byte("sealed-alloc"), nil); err != nil {
+		RequiredJobs: []domain.JobType{domain.JobIdentity}, PlatformMatching: &domain.PlatformMatching{FirstName: "Erin"}}
+	if err := tn.tx.LinkTokens().CreateLinkToken(context.Background(), tn.sc, tok); err != nil {
 		t.Fatal(err)
 	}
 	return tok
@@ -69,14 +69,14 @@ func TestLinkTokenStore(t *testing.T) {
 		ctx := context.Background()
 		tn, other := newTenant(t, db), newTenant(t, db)
 		tok := tn.token(t, "hash-1")
-		got, alloc, matching, err := tn.tx.LinkTokens().LinkTokenByHash(ctx, []byte("hash-1"))
-		if err != nil || got.ID != tok.ID || string(alloc) != "sealed-alloc" || matching != nil {
-			t.Fatalf("by hash: %+v %q %q, %v", got.ID, alloc, matching, err)
+		got, err := tn.tx.LinkTokens().LinkTokenByHash(ctx, []byte("hash-1"))
+		if err != nil || got.ID != tok.ID || got.PlatformMatching == nil || got.PlatformMatching.FirstName != "Erin" || got.Allocation != nil {
+			t.Fatalf("by hash: %+v, %v; want the token with its matching identifiers opened", got, err)
 		}
 		if !slices.Equal(got.RequiredJobs, tok.RequiredJobs) || !got.Expires.Equal(tok.Expires) || string(got.TokenHash) != "hash-1" {
 			t.Errorf("read back %+v", got)
 		}
-		if _, _, _, err := tn.tx.LinkTokens().LinkTokenByHash(ctx, []byte("nope")); !errors.Is(err, domain.ErrNoRows) {
+		if _, err := tn.tx.LinkTokens().LinkTokenByHash(ctx, []byte("nope")); !errors.Is(err, domain.ErrNoRows) {
 			t.Errorf("unknown hash: %v", err)
 		}
 		if _, err := other.tx.LinkTokens().LinkToken(ctx, other.sc, tok.ID); !errors.Is(err, domain.ErrNoRows) {

@@ -66,8 +66,16 @@ func (r linkTokenRow) domain() (domain.LinkToken, error) {
 	return t, err
 }
 
-func (s stores) CreateLinkToken(ctx context.Context, sc domain.Scope, t domain.LinkToken, alloc, matching []byte) error {
-	_, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO link_tokens (`+linkTokenColumns+`)
+func (s stores) CreateLinkToken(ctx context.Context, sc domain.Scope, t domain.LinkToken) error {
+	box := s.seal.box.Load()
+	if box == nil {
+		return errNoMasterKey
+	}
+	alloc, matching, err := sealToken(box, t)
+	if err != nil {
+		return fmt.Errorf("seal link token %s: %w", t.ID, err)
+	}
+	_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO link_tokens (`+linkTokenColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		t.ID, sc.CustomerID, string(sc.Mode), hex.EncodeToString(t.TokenHash), t.CreatedAt, t.Expires, t.UsedAt,
 		t.APIVersion, t.OrgName, t.EndUserID, t.Solution, jsonText(orEmpty(t.Features)), jsonText(orEmpty(t.RequiredJobs)),
@@ -83,14 +91,24 @@ func amountCents(m *domain.Money) *int64 {
 	return &m.Amount
 }
 
-func (s stores) LinkTokenByHash(ctx context.Context, hash []byte) (domain.LinkToken, []byte, []byte, error) {
+func (s stores) LinkTokenByHash(ctx context.Context, hash []byte) (domain.LinkToken, error) {
 	var r linkTokenRow
 	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT `+linkTokenColumns+` FROM link_tokens WHERE token_hash = ?`),
 		hex.EncodeToString(hash)); err != nil {
-		return domain.LinkToken{}, nil, nil, translate(err)
+		return domain.LinkToken{}, translate(err)
 	}
 	t, err := r.domain()
-	return t, r.SealedAllocation, r.SealedMatching, err
+	if err != nil || r.SealedAllocation == nil && r.SealedMatching == nil {
+		return t, err
+	}
+	box := s.seal.box.Load()
+	if box == nil {
+		return domain.LinkToken{}, errNoMasterKey
+	}
+	if err := openToken(box, &t, r.SealedAllocation, r.SealedMatching); err != nil {
+		return domain.LinkToken{}, fmt.Errorf("open sealed fields of link token %s: %w", t.ID, err)
+	}
+	return t, nil
 }
 
 func (s stores) LinkToken(ctx context.Context, sc domain.Scope, id string) (domain.LinkToken, error) {

@@ -10,7 +10,7 @@ import (
 )
 
 // MasterKeyRecord is the fingerprint of the key that seals a database's
-// secrets (domain.MasterKeyFingerprint).
+// secrets (secretbox.Fingerprint).
 type MasterKeyRecord struct {
 	KeyID string `db:"key_id"`
 	Check string `db:"check_value"`

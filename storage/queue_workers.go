@@ -21,7 +21,9 @@ type payrollJobArgs struct {
 
 func (payrollJobArgs) Kind() string { return "payroll_job" }
 
-// JobRunner attempts a job and says how long to wait while it is pending.
+// JobRunner attempts a job and says how long to wait while it is pending
+// (domain.JobService.Run, which judges how long a job may stay pending by
+// its clock); an error is a failure River retries.
 type JobRunner func(ctx context.Context, r domain.JobRun) (time.Duration, error)
 
 type payrollWorker struct {
@@ -45,20 +47,12 @@ const (
 // directory again (each pass after the first reads only what changed).
 const directorySyncEvery = time.Hour
 
-// Work runs the job; a pending job snoozes (which does not spend an
-// attempt) until its outcome is final, a failure is retried by River.
+// Work runs the job; while the runner asks for a wait the job snoozes
+// (which does not spend an attempt), a failure is retried by River.
 func (w *payrollWorker) Work(ctx context.Context, j *river.Job[payrollJobArgs]) error {
 	wait, err := w.run(ctx, domain.JobRun{
 		Scope: domain.Scope{CustomerID: j.Args.CustomerID, Mode: domain.Mode(j.Args.Mode)}, JobID: j.Args.JobID})
-	var de *domain.Error
-	switch {
-	case errors.As(err, &de) && de.Code == domain.CodeUpstreamUnavailable && de.RetryAfter > 0 && time.Since(j.CreatedAt) < domain.PendingWindow:
-		// An upstream that is away or rate limiting says when to come
-		// back; waiting that long spends no attempt (a snooze), for as
-		// long as a pending job may wait, after which River's attempts
-		// run out as for any failure.
-		return river.JobSnooze(de.RetryAfter)
-	case err != nil:
+	if err != nil {
 		return err
 	}
 	if wait > 0 {

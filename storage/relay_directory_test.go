@@ -13,6 +13,7 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -138,7 +139,7 @@ func TestRelaySyncsDirectory(t *testing.T) {
 			up.employers = append(up.employers, bare(e))
 			up.eins[e.EIN] = e.ID
 		}
-		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), up)
+		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), up, search.Build)
 		// One employer is known here already, with its EIN and platform.
 		known := seeded[0]
 		if err := dir.Seed(ctx, platforms, []domain.Employer{known}); err != nil {

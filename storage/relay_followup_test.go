@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/domain/search"
+	"payline/internal/secretbox"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -52,7 +54,7 @@ func (u *accountsUpstream) Jobs(_ context.Context, id string) ([]domain.Upstream
 func TestRelayFollowsUpEventlessJobs(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		ctx := context.Background()
-		box, err := domain.NewSecretBox(bytes.Repeat([]byte{5}, domain.MasterKeySize))
+		box, err := secretbox.New(bytes.Repeat([]byte{5}, secretbox.KeySize))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +69,7 @@ func TestRelayFollowsUpEventlessJobs(t *testing.T) {
 			t.Fatal(err)
 		}
 		tx := storage.NewTransactor(db, q)
-		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+		dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 		platforms, err := dir.ListPlatforms(ctx, domain.PlatformFilter{}, domain.PageRequest{Limit: 1})
 		if err != nil || len(platforms.Items) == 0 {
 			t.Fatalf("platforms: %v", err)
@@ -79,7 +81,7 @@ func TestRelayFollowsUpEventlessJobs(t *testing.T) {
 		account := func(jobs ...domain.JobType) string {
 			tok := domain.LinkToken{ID: domain.NewID(), CustomerID: customer.ID, Mode: sc.Mode, TokenHash: []byte(domain.NewID()),
 				CreatedAt: now, Expires: now.Add(time.Hour), APIVersion: "2025-07-08", EndUserID: "erin", RequiredJobs: jobs}
-			if err := tx.LinkTokens().CreateLinkToken(ctx, sc, tok, nil, nil); err != nil {
+			if err := tx.LinkTokens().CreateLinkToken(ctx, sc, tok); err != nil {
 				t.Fatal(err)
 			}
 			upTok := "up-" + tok.ID

@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"payline/connectors/upstream"
 	"payline/domain"
+	"payline/domain/search"
+	"payline/internal/secretbox"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -48,6 +51,10 @@ func (u *signedUpstream) Jobs(ctx context.Context, id string) ([]domain.Upstream
 
 func (u *signedUpstream) VerifyWebhook(func(string) string, []byte, time.Time) error { return nil }
 
+func (u *signedUpstream) ParseWebhook(body []byte) (domain.UpstreamDelivery, error) {
+	return upstream.ParseDelivery(body)
+}
+
 // relayFixture is a relayed customer, its relay service over a real
 // store, and an upstream whose accounts a test adds.
 type relayFixture struct {
@@ -64,7 +71,7 @@ type relayFixture struct {
 func newRelayFixture(t *testing.T, db *storage.DB) *relayFixture {
 	t.Helper()
 	ctx := context.Background()
-	box, err := domain.NewSecretBox(bytes.Repeat([]byte{5}, domain.MasterKeySize))
+	box, err := secretbox.New(bytes.Repeat([]byte{5}, secretbox.KeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +87,7 @@ func newRelayFixture(t *testing.T, db *storage.DB) *relayFixture {
 	f := &relayFixture{tx: storage.NewTransactor(db, q), sc: domain.Scope{CustomerID: customer.ID, Mode: domain.ModeDevelopment},
 		up: &signedUpstream{accountsUpstream: &accountsUpstream{accounts: map[string]domain.UpstreamAccount{},
 			jobs: map[string][]domain.UpstreamJob{}}, n: map[string]int{}}, logs: &bytes.Buffer{}}
-	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+	dir := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 	platforms, err := dir.ListPlatforms(ctx, domain.PlatformFilter{}, domain.PageRequest{Limit: 1})
 	if err != nil || len(platforms.Items) == 0 {
 		t.Fatalf("platforms: %v", err)
@@ -92,7 +99,7 @@ func newRelayFixture(t *testing.T, db *storage.DB) *relayFixture {
 	f.connect = func(jobs ...domain.JobType) (string, string) {
 		tok := domain.LinkToken{ID: domain.NewID(), CustomerID: customer.ID, Mode: f.sc.Mode, TokenHash: []byte(domain.NewID()),
 			CreatedAt: now, Expires: now.Add(time.Hour), APIVersion: "2025-07-08", EndUserID: "erin", RequiredJobs: jobs}
-		if err := f.tx.LinkTokens().CreateLinkToken(ctx, f.sc, tok, nil, nil); err != nil {
+		if err := f.tx.LinkTokens().CreateLinkToken(ctx, f.sc, tok); err != nil {
 			t.Fatal(err)
 		}
 		upTok := "up-" + tok.ID
@@ -241,7 +248,7 @@ func TestRelayDeliveryQueuedWhenUpstreamAway(t *testing.T) {
 		f := newRelayFixture(t, db)
 		id, _ := f.connect(domain.JobPaystubs)
 		away := &awayUpstream{signedUpstream: f.up}
-		relay := domain.NewRelayService(f.tx, "upstream", away, domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), domain.SystemClock{}, nil)
+		relay := domain.NewRelayService(f.tx, "upstream", away, domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build), domain.SystemClock{}, nil)
 		if err := relay.HandleWebhook(ctx, noHeader, delivery(t, "account.added", "evt-away", map[string]any{"account_id": id})); err != nil {
 			t.Fatalf("delivery while the upstream is away: %v; want it acknowledged", err)
 		}

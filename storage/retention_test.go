@@ -21,7 +21,7 @@ func TestRetentionPrunesWhatItsPolicySays(t *testing.T) {
 		now := time.Now().UTC()
 		old, recent := now.Add(-100*24*time.Hour), now.Add(-time.Hour)
 		ks := storage.NewKeyStore(db)
-		created, err := domain.NewKeyService(ks, ks, storagetest.TestBox, domain.SystemClock{}).CreateKey(ctx, "keeper", domain.ModeSandbox)
+		created, err := domain.NewKeyService(ks, ks, domain.SystemClock{}).CreateKey(ctx, "keeper", domain.ModeSandbox)
 		if err != nil {
 			t.Fatal(err)
 		}

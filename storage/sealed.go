@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"payline/internal/secretbox"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
-
-	"payline/domain"
 )
 
 // sealer seals the columns that hold people's data (paystubs, identity,
@@ -19,7 +18,7 @@ import (
 // by additional data naming the table and the row's key, so a ciphertext
 // copied to another row, or another tenant's, does not open.
 type sealer struct {
-	box atomic.Pointer[domain.SecretBox]
+	box atomic.Pointer[secretbox.Box]
 }
 
 // errNoMasterKey is what a store returns when it must seal or open people's
@@ -28,7 +27,7 @@ var errNoMasterKey = errors.New("storage: no master key to seal people's data wi
 
 // SealWith gives the database the key ring that seals people's data at
 // rest. Until it is called, storing or reading such data fails.
-func (db *DB) SealWith(box *domain.SecretBox) { db.sealer.box.Store(box) }
+func (db *DB) SealWith(box *secretbox.Box) { db.sealer.box.Store(box) }
 
 // rowAD is the additional data of a sealed column's value: the table and
 // the row's key, NUL-separated (no key holds a NUL).
@@ -76,10 +75,10 @@ func storageAD(table string) func([]string) []byte {
 // sealedColumns lists every sealed column: those the domain seals with its
 // own additional data, and those storage seals (rowAD).
 var sealedColumns = []sealedColumn{
-	{"api_keys", "sealed_secret", []string{"id"}, func(k []string) []byte { return domain.KeySecretAD(k[0]) }, false},
-	{"link_tokens", "sealed_allocation", []string{"id"}, func(k []string) []byte { return domain.AllocationAD(k[0]) }, false},
-	{"link_tokens", "sealed_matching", []string{"id"}, func(k []string) []byte { return domain.MatchingAD(k[0]) }, false},
-	{"jobs", "sealed_payment", []string{"id"}, func(k []string) []byte { return domain.BillCardAD(k[0]) }, false},
+	{"api_keys", "sealed_secret", []string{"id"}, func(k []string) []byte { return KeySecretAD(k[0]) }, false},
+	{"link_tokens", "sealed_allocation", []string{"id"}, func(k []string) []byte { return allocationAD(k[0]) }, false},
+	{"link_tokens", "sealed_matching", []string{"id"}, func(k []string) []byte { return matchingAD(k[0]) }, false},
+	{"jobs", "sealed_payment", []string{"id"}, func(k []string) []byte { return BillCardAD(k[0]) }, false},
 	{"accounts", "connection", []string{"id"}, storageAD("accounts"), true},
 	{"account_products", "body", []string{"account_id", "product"}, storageAD("account_products"), true},
 	{"paystubs", "body", []string{"id"}, storageAD("paystubs"), true},
@@ -105,13 +104,13 @@ var rebinds = []struct {
 	table, column string
 	ad            func(id string) []byte
 }{
-	{"api_keys", "sealed_secret", domain.KeySecretAD},
-	{"jobs", "sealed_payment", domain.BillCardAD},
+	{"api_keys", "sealed_secret", KeySecretAD},
+	{"jobs", "sealed_payment", BillCardAD},
 }
 
 // RebindSealed seals again, bound to its table-named additional data, every
 // value of the columns that were once bound to the bare row id (see
-// domain.LegacyBareAD); values already re-bound are left alone, so it is
+// LegacyBareAD); values already re-bound are left alone, so it is
 // safe at every start. Each row is compared and set in its own statement.
 // A value neither binding opens stops it with an error naming the row.
 func (db *DB) RebindSealed(ctx context.Context) (int, error) {
@@ -132,7 +131,7 @@ func (db *DB) RebindSealed(ctx context.Context) (int, error) {
 			if _, err := box.Open(r.Sealed, c.ad(r.ID)); err == nil {
 				continue // bound already
 			}
-			plain, err := box.Open(r.Sealed, domain.LegacyBareAD(r.ID))
+			plain, err := box.Open(r.Sealed, LegacyBareAD(r.ID))
 			if err != nil {
 				return n, fmt.Errorf("%s.%s of row %s opens under neither its binding nor the bare id: %w", c.table, c.column, r.ID, err)
 			}
@@ -228,7 +227,7 @@ func (db *DB) StaleSealed(ctx context.Context) (map[string]int, error) {
 	return out, nil
 }
 
-func (db *DB) reSealBatch(ctx context.Context, box *domain.SecretBox, c sealedColumn, batchSize int) (int, error) {
+func (db *DB) reSealBatch(ctx context.Context, box *secretbox.Box, c sealedColumn, batchSize int) (int, error) {
 	tag := box.Tag()
 	keys := strings.Join(c.key, ", ")
 	var sealed int

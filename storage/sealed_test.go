@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/secretbox"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -69,7 +70,7 @@ func TestPlaintextFromBeforeSealingIsSealed(t *testing.T) {
 			t.Errorf("stale after: %v (%v)", stale, err)
 		}
 		var raw []byte
-		if err := db.Get(&raw, `SELECT body FROM files WHERE id = 'f'`); err != nil || bytes.Contains(raw, []byte("Lovelace")) || raw[0] != domain.SealedMarker {
+		if err := db.Get(&raw, `SELECT body FROM files WHERE id = 'f'`); err != nil || bytes.Contains(raw, []byte("Lovelace")) || raw[0] != secretbox.Marker {
 			t.Errorf("file body after sealing: %q (%v)", raw, err)
 		}
 		read("after sealing")
@@ -95,13 +96,13 @@ func TestRebindSealed(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
 		ctx := context.Background()
 		ks := storage.NewKeyStore(db)
-		keys := domain.NewKeyService(ks, ks, storagetest.TestBox, domain.SystemClock{})
+		keys := domain.NewKeyService(ks, ks, domain.SystemClock{})
 		created, err := keys.CreateKey(ctx, "acme", domain.ModeSandbox)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Seal the secret the old way, bound to the bare id.
-		legacy, err := storagetest.TestBox.Seal([]byte(created.Secret), domain.LegacyBareAD(created.Key.ID))
+		legacy, err := storagetest.TestBox.Seal([]byte(created.Secret), storage.LegacyBareAD(created.Key.ID))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,17 +117,17 @@ func TestRebindSealed(t *testing.T) {
 		if err := db.GetContext(ctx, &sealed, db.Rebind(`SELECT sealed_secret FROM api_keys WHERE id = ?`), created.Key.ID); err != nil {
 			t.Fatal(err)
 		}
-		if plain, err := storagetest.TestBox.Open(sealed, domain.KeySecretAD(created.Key.ID)); err != nil || string(plain) != created.Secret {
+		if plain, err := storagetest.TestBox.Open(sealed, storage.KeySecretAD(created.Key.ID)); err != nil || string(plain) != created.Secret {
 			t.Errorf("the re-bound secret opens as %q, %v", plain, err)
 		}
-		if _, err := storagetest.TestBox.Open(sealed, domain.LegacyBareAD(created.Key.ID)); err == nil {
+		if _, err := storagetest.TestBox.Open(sealed, storage.LegacyBareAD(created.Key.ID)); err == nil {
 			t.Error("the re-bound secret still opens under the bare id")
 		}
 		if n, err := db.RebindSealed(ctx); err != nil || n != 0 {
 			t.Errorf("a second pass: %d values, %v", n, err)
 		}
 		// A value sealed for another row opens under neither binding.
-		other, _ := storagetest.TestBox.Seal([]byte("x"), domain.KeySecretAD("someone-else"))
+		other, _ := storagetest.TestBox.Seal([]byte("x"), storage.KeySecretAD("someone-else"))
 		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE api_keys SET sealed_secret = ? WHERE id = ?`), other, created.Key.ID); err != nil {
 			t.Fatal(err)
 		}

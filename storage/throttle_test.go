@@ -82,7 +82,7 @@ func newSignInInstances(t *testing.T, n int, db *storage.DB, newThrottle func() 
 	s := &signInInstances{t: t, clock: newMovableClock(), run: domain.NewID()}
 	for range n {
 		ks := storage.NewKeyStore(db)
-		keys := domain.NewKeyService(ks, ks, storagetest.TestBox, s.clock)
+		keys := domain.NewKeyService(ks, ks, s.clock)
 		m := domain.NewMemberService(keys, ks, ks, newThrottle(), s.clock, bcrypt.MinCost)
 		m.SlowWith(func(_ context.Context, d time.Duration) error {
 			s.mu.Lock()

@@ -14,8 +14,8 @@ import (
 func (tn tenant) apiKey(t *testing.T) domain.APIKey {
 	t.Helper()
 	k := domain.APIKey{ID: domain.NewID(), CustomerID: tn.sc.CustomerID, Mode: tn.sc.Mode, CreatedAt: tn.now,
-		SecretHash: []byte(domain.NewID()), SealedSecret: []byte("sealed")}
-	if err := storage.NewKeyStore(tn.db).CreateAPIKey(context.Background(), tn.sc, k); err != nil {
+		SecretHash: []byte(domain.NewID())}
+	if err := storage.NewKeyStore(tn.db).CreateAPIKey(context.Background(), tn.sc, k, "secret"); err != nil {
 		t.Fatal(err)
 	}
 	return k

@@ -13,6 +13,8 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
+	"payline/internal/secretbox"
 	"payline/storage"
 )
 
@@ -203,7 +205,7 @@ func (e environment) directory(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	platforms, employers := sandbox.Directory(*n)
-	if err := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}).Seed(ctx, platforms, employers); err != nil {
+	if err := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build).Seed(ctx, platforms, employers); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "seeded %d employers and %d platforms\n", len(employers), len(platforms))
@@ -372,7 +374,7 @@ func (e environment) rotateMaster(ctx context.Context, d *dataFlags, batch int) 
 	if len(stale) > 0 {
 		return fmt.Errorf("values sealed by another key are still being written (%v): restart every instance with the new master key and the previous one, then run rotate-master again", stale)
 	}
-	id, check := domain.MasterKeyFingerprint(stores.masterKey)
+	id, check := secretbox.Fingerprint(stores.masterKey)
 	if err := storage.NewMasterKeyStore(stores.db).Replace(ctx, storage.MasterKeyRecord{KeyID: id, Check: check}, time.Now()); err != nil {
 		return err
 	}

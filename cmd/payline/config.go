@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"payline/domain"
+	"payline/internal/secretbox"
 	"payline/storage"
 )
 
@@ -109,7 +110,7 @@ type sealedStores struct {
 	// rotating: the database's recorded key is the previous one; payline
 	// keys rotate-master has not finished.
 	rotating bool
-	box      *domain.SecretBox
+	box      *secretbox.Box
 	keys     *domain.KeyService
 }
 
@@ -131,7 +132,7 @@ func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealed
 		db.Close()
 		return sealedStores{}, err
 	}
-	box, err := domain.NewSecretBox(ring.key, ring.previous...)
+	box, err := secretbox.New(ring.key, ring.previous...)
 	if err != nil {
 		db.Close()
 		return sealedStores{}, err
@@ -144,7 +145,7 @@ func (e environment) openSealedStores(ctx context.Context, d *dataFlags) (sealed
 		return sealedStores{}, fmt.Errorf("re-bind sealed values: %w", err)
 	}
 	ks := storage.NewKeyStore(db)
-	keys := domain.NewKeyService(ks, ks, box, domain.SystemClock{})
+	keys := domain.NewKeyService(ks, ks, domain.SystemClock{})
 	return sealedStores{db: db, masterKey: ring.key, rotating: ring.rotating, box: box, keys: keys}, nil
 }
 
@@ -166,7 +167,7 @@ func (e environment) masterKey(ctx context.Context, db *storage.DB, d *dataFlags
 		return keyRing{}, err
 	}
 	if ring.previous != nil && ring.recorded.Check != "" {
-		_, check := domain.MasterKeyFingerprint(ring.previous[0])
+		_, check := secretbox.Fingerprint(ring.previous[0])
 		ring.rotating = ring.recorded.Check == check
 	}
 	return ring, nil
@@ -216,7 +217,7 @@ README, "Master key", explains where the key lives and how to recover`, id, sour
 		}
 		ring.key = key
 	}
-	id, check := domain.MasterKeyFingerprint(key)
+	id, check := secretbox.Fingerprint(key)
 	wrong := func(want string) error {
 		return fmt.Errorf(`the master key from %s (key id %s) is not the one that sealed this database's secrets (key id %s).
 Point PAYLINE_MASTER_KEY or --master-key-file at the original key and start again.
@@ -224,20 +225,20 @@ README, "Master key", explains where the key lives and how to recover`, source, 
 	}
 	if hasRecord {
 		for _, k := range append([][]byte{key}, previous...) {
-			if _, c := domain.MasterKeyFingerprint(k); c == recorded.Check {
+			if _, c := secretbox.Fingerprint(k); c == recorded.Check {
 				return ring, nil
 			}
 		}
 		return keyRing{}, wrong(recorded.KeyID)
 	}
 	if hasSealed { // sealed before fingerprints: the key must open a secret
-		box, err := domain.NewSecretBox(key, previous...)
+		box, err := secretbox.New(key, previous...)
 		if err != nil {
 			return keyRing{}, err
 		}
-		_, err = box.Open(sample, domain.KeySecretAD(sampleID))
+		_, err = box.Open(sample, storage.KeySecretAD(sampleID))
 		if err != nil { // sealed before the binding named its table
-			_, err = box.Open(sample, domain.LegacyBareAD(sampleID))
+			_, err = box.Open(sample, storage.LegacyBareAD(sampleID))
 		}
 		if err != nil {
 			return keyRing{}, wrong("unknown, sealed before ids were recorded")
@@ -310,8 +311,8 @@ func (e environment) findMasterKey(db *storage.DB, d *dataFlags) (key []byte, so
 
 // createKeyFile makes a new master key file at path.
 func createKeyFile(path string) ([]byte, error) {
-	key := make([]byte, domain.MasterKeySize)
-	if _, err := randRead(key); err != nil {
+	key, err := domain.RandomBytes(secretbox.KeySize)
+	if err != nil {
 		return nil, err
 	}
 	// O_EXCL: two processes starting at once must not both write a key.
@@ -327,10 +328,10 @@ func createKeyFile(path string) ([]byte, error) {
 }
 
 func decodeMasterKey(s string) ([]byte, error) {
-	if b, err := hex.DecodeString(s); err == nil && len(b) == domain.MasterKeySize {
+	if b, err := hex.DecodeString(s); err == nil && len(b) == secretbox.KeySize {
 		return b, nil
 	}
-	if b, err := base64.StdEncoding.DecodeString(s); err == nil && len(b) == domain.MasterKeySize {
+	if b, err := base64.StdEncoding.DecodeString(s); err == nil && len(b) == secretbox.KeySize {
 		return b, nil
 	}
 	return nil, errors.New("master key must be 32 bytes as 64 hex characters or base64")

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"payline/domain"
+	"payline/domain/search"
 	"payline/reports"
 	"payline/storage"
 )
@@ -45,7 +46,7 @@ func (e environment) reports(ctx context.Context, args []string) error {
 		return err
 	}
 	// No signer is needed to render; no queue, since nothing is written.
-	svc := reports.NewService(storage.NewTransactor(db, nil), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}), keys, nil, domain.SystemClock{}).
+	svc := reports.NewService(storage.NewTransactor(db, nil), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build), keys, nil, domain.SystemClock{}).
 		WithDisputeContact(*dispute)
 	r, pdf, err := svc.Render(ctx, domain.Scope{CustomerID: c.ID, Mode: m}, *endUser, *typ)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"payline/domain"
+	"payline/internal/secretbox"
 	"payline/storage"
 )
 
@@ -101,7 +102,7 @@ func TestRotateMasterWhileServing(t *testing.T) {
 		if during.Load() == 0 {
 			t.Error("no request was served while rotate-master ran")
 		}
-		idB, _ := domain.MasterKeyFingerprint(mustHex(t, keyB))
+		idB, _ := secretbox.Fingerprint(mustHex(t, keyB))
 		if !strings.Contains(rotated.String(), "master key is now "+idB) || !strings.Contains(rotated.String(), "paystubs.body") {
 			t.Errorf("rotate-master said:\n%s", rotated.String())
 		}
@@ -114,7 +115,7 @@ func TestRotateMasterWhileServing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		boxB, _ := domain.NewSecretBox(mustHex(t, keyB))
+		boxB, _ := secretbox.New(mustHex(t, keyB))
 		db.SealWith(boxB)
 		stale, err := db.StaleSealed(ctx)
 		db.Close()

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -25,8 +23,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 )
-
-var randRead = rand.Read
 
 // ServeConfig is everything `payline serve` is configured with.
 type ServeConfig struct {
@@ -241,11 +237,14 @@ func (m *Main) readiness(ctx context.Context) []rest.Check {
 // newInstanceID names a process: its host and a random suffix.
 func newInstanceID() string {
 	host, _ := os.Hostname()
-	b := make([]byte, 3)
-	// crypto/rand.Read never returns an error (since Go 1.24 it crashes the
-	// program instead), so there is nothing to handle.
-	_, _ = rand.Read(b)
-	return strings.TrimSuffix(host+"-"+hex.EncodeToString(b), "-")
+	suffix, err := domain.RandomHex(3)
+	if err != nil {
+		// The suffix only tells instances on one host apart in logs; a
+		// process that cannot read randomness fails at its master key or
+		// first token anyway, with that error.
+		suffix = ""
+	}
+	return strings.TrimSuffix(host+"-"+suffix, "-")
 }
 
 // stopQueue waits for this process's running work, if it runs any.

@@ -15,6 +15,7 @@ import (
 	"payline/connectors/protocol"
 	"payline/documents"
 	"payline/domain"
+	"payline/domain/search"
 	"payline/graph"
 	"payline/reports"
 	"payline/rest"
@@ -186,7 +187,7 @@ func (m *Main) openDatabase(ctx context.Context, s *starting) error {
 		stores.keys.RememberFor(m.Config.AuthCacheTTL)
 	}
 	s.stores, m.db = stores, stores.db
-	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(stores.db), s.relay)
+	m.directory = domain.NewDirectoryService(storage.NewDirectoryStore(stores.db), s.relay, search.Build)
 	return nil
 }
 
@@ -339,7 +340,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	if !reader.OCR() {
 		m.Logger.Warn("tesseract is not installed: uploaded pictures and scanned PDFs will not be read (apt-get install tesseract-ocr tesseract-ocr-eng)")
 	}
-	link := domain.NewLinkService(s.tx, m.directory, s.stores.box, s.connector, s.relay, s.clock, reporter).WithUploadParser(reader)
+	link := domain.NewLinkService(s.tx, m.directory, s.connector, s.relay, s.clock, reporter).WithUploadParser(reader)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		WebhookService: s.webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},

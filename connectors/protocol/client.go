@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"time"
 
-	"github.com/sony/gobreaker/v2"
-
+	"payline/connectors/internal/outbound"
 	"payline/domain"
 	"payline/internal/trust"
 )
@@ -51,12 +49,9 @@ type Config struct {
 // BreakAfter such failures in a row the circuit opens and calls fail at
 // once for Cooldown, so a struggling connector is not hammered.
 type Client struct {
-	base     *url.URL
-	secret   string
-	timeout  time.Duration
-	http     *http.Client
-	breaker  *gobreaker.CircuitBreaker[[]byte]
-	cooldown time.Duration
+	base   *url.URL
+	secret string
+	out    *outbound.Client
 }
 
 // New checks the configuration; it does not call the connector
@@ -69,51 +64,19 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Secret == "" {
 		return nil, errors.New("PAYLINE_CONNECTOR_SECRET is not set: requests to the connector are signed with it")
 	}
-	c := &Client{base: u, secret: cfg.Secret, timeout: cfg.Timeout, http: cfg.HTTP, cooldown: cfg.Cooldown}
-	if c.timeout <= 0 {
-		c.timeout = 10 * time.Second
-	}
-	if c.cooldown <= 0 {
-		c.cooldown = 30 * time.Second
-	}
-	if c.http == nil {
+	hc := cfg.HTTP
+	if hc == nil {
 		transport, err := trust.Transport(cfg.CAFile, "--connector-ca-file")
 		if err != nil {
 			return nil, err
 		}
-		c.http = &http.Client{Transport: transport}
+		hc = &http.Client{Transport: transport}
 	}
-	c.http = trust.RefusingRedirects(c.http)
-	breakAfter := cfg.BreakAfter
-	if breakAfter == 0 {
-		breakAfter = 5
-	}
-	c.breaker = gobreaker.NewCircuitBreaker[[]byte](gobreaker.Settings{
-		Name: "connector " + u.Host, MaxRequests: 1, Timeout: c.cooldown,
-		ReadyToTrip: func(n gobreaker.Counts) bool { return n.ConsecutiveFailures >= breakAfter },
-		// Only an unreachable connector counts against it; a refusal (bad
-		// credentials, a locked account) is the platform answering.
-		IsSuccessful: func(err error) bool { return !unreachable(err) },
-	})
-	return c, nil
+	return &Client{base: u, secret: cfg.Secret, out: outbound.New(outbound.Config{
+		Service: "the payroll connector", HTTP: trust.RefusingRedirects(hc), Timeout: cfg.Timeout, MaxBody: 64 << 20,
+		BreakAfter: cfg.BreakAfter, Cooldown: cfg.Cooldown,
+	})}, nil
 }
-
-// errUnreachable marks a call the connector did not answer.
-type errUnreachable struct {
-	err        error
-	retryAfter time.Duration
-}
-
-func (e *errUnreachable) Error() string { return e.err.Error() }
-func (e *errUnreachable) Unwrap() error { return e.err }
-
-func unreachable(err error) bool {
-	var u *errUnreachable
-	return errors.As(err, &u)
-}
-
-// retryUnreachable is the retry hint of a connector that did not answer.
-const retryUnreachable = 5 * time.Second
 
 // call sends one signed request and decodes the answer into out. Errors
 // are the domain's, mapped in one place (errorFrom).
@@ -125,19 +88,20 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any) err
 			return err
 		}
 	}
-	raw, err := c.breaker.Execute(func() ([]byte, error) { return c.send(ctx, method, path, body) })
+	resp, err := c.out.Do(ctx, func(ctx context.Context) (*http.Request, error) { return c.request(ctx, method, path, body) },
+		func(r outbound.Response) error { return judge(r, method, path) })
 	if err != nil {
-		return errorFrom(err, c.cooldown)
+		return errorFrom(err)
 	}
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := json.Unmarshal(resp.Body, out); err != nil {
 		return fmt.Errorf("%s %s: the connector answered something that is not this operation's JSON: %w", method, path, err)
 	}
 	return nil
 }
 
-func (c *Client) send(ctx context.Context, method, path string, body []byte) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
+// request is one signed request, its deadline (the context's) sent with
+// it.
+func (c *Client) request(ctx context.Context, method, path string, body []byte) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -151,35 +115,30 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) ([]
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, &errUnreachable{err: err, retryAfter: retryUnreachable}
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return nil, &errUnreachable{err: err, retryAfter: retryUnreachable}
-	}
+	return req, nil
+}
+
+// judge reads a connector's answer: 429 and 5XX are the connector not
+// answering (outbound.Unanswered), except a 503 saying the platform
+// behind it is down, which the connector answered; other 4XX are its
+// refusals in the protocol's error body.
+func judge(r outbound.Response, method, path string) error {
 	switch {
-	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		wait := retryUnreachable
-		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
-			wait = time.Duration(s) * time.Second
-		}
+	case r.Status == http.StatusTooManyRequests || r.Status >= 500:
 		var eb ErrorBody
-		_ = json.Unmarshal(raw, &eb) // a body that is not an ErrorBody leaves eb empty: the status speaks alone
-		if resp.StatusCode == http.StatusServiceUnavailable && eb.Error.Code == domain.CodePlatformUnavailable {
-			return nil, refusedBy(eb.Error) // the platform behind it is down; the connector answered
+		_ = json.Unmarshal(r.Body, &eb) // a body that is not an ErrorBody leaves eb empty: the status speaks alone
+		if r.Status == http.StatusServiceUnavailable && eb.Error.Code == domain.CodePlatformUnavailable {
+			return refusedBy(eb.Error) // the platform behind it is down; the connector answered
 		}
-		return nil, &errUnreachable{err: fmt.Errorf("%s %s: %d", method, path, resp.StatusCode), retryAfter: wait}
-	case resp.StatusCode >= 400:
+		return outbound.Unanswered(r, method+" "+path)
+	case r.Status >= 400:
 		var eb ErrorBody
-		if err := json.Unmarshal(raw, &eb); err != nil || eb.Error.Code == "" {
-			return nil, fmt.Errorf("%s %s: %d without the protocol's error body", method, path, resp.StatusCode)
+		if err := json.Unmarshal(r.Body, &eb); err != nil || eb.Error.Code == "" {
+			return fmt.Errorf("%s %s: %d without the protocol's error body", method, path, r.Status)
 		}
-		return nil, refusedBy(eb.Error)
+		return refusedBy(eb.Error)
 	}
-	return raw, nil
+	return nil
 }
 
 // refused is a connector's refusal in the protocol's error body.
@@ -189,23 +148,17 @@ func (r *refused) Error() string { return r.Code + ": " + r.Message }
 
 func refusedBy(d ErrorDetail) error { return &refused{d} }
 
-// errorFrom maps every way a call can fail onto the domain's errors: the
+// errorFrom maps the connector's refusals onto the domain's errors: the
 // one place the protocol's outcomes become Payline's.
 //   - the connector unreachable, timing out, 5XX or 429, or its circuit
-//     open: UPSTREAM_UNAVAILABLE with a retry hint;
+//     open: UPSTREAM_UNAVAILABLE with a retry hint (outbound maps those,
+//     as for every service Payline calls);
 //   - the login outcomes (INVALID_CREDENTIALS, INVALID_MFA_CODE,
 //     ACCOUNT_LOCKED, PLATFORM_UNAVAILABLE): those codes, as the user's
 //     to act on (Link words them for the user);
 //   - a refused signature: the operator's configuration, said plainly;
 //   - anything else: an error naming the connector's code, for the logs.
-func errorFrom(err error, cooldown time.Duration) error {
-	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
-		return domain.UpstreamUnavailable("the payroll connector", cooldown, err)
-	}
-	var u *errUnreachable
-	if errors.As(err, &u) {
-		return domain.UpstreamUnavailable("the payroll connector", u.retryAfter, err)
-	}
+func errorFrom(err error) error {
 	var r *refused
 	if !errors.As(err, &r) {
 		return err

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"payline/connectors/internal/outbound"
 	"payline/domain"
 )
 
@@ -205,7 +206,7 @@ func (b *budget) answered(status int, h http.Header) {
 // seconds. limited is true for a 429.
 func rateLimitPause(status int, h http.Header, now time.Time) (pause time.Duration, limited bool) {
 	if status == http.StatusTooManyRequests {
-		return max(retryAfter(h.Get("Retry-After"), now), time.Second), true
+		return max(outbound.RetryAfter(h.Get("Retry-After"), now), time.Second), true
 	}
 	for _, prefix := range []string{"RateLimit-", "X-RateLimit-"} {
 		if h.Get(prefix+"Remaining") != "0" {
@@ -216,17 +217,6 @@ func rateLimitPause(status int, h http.Header, now time.Time) (pause time.Durati
 		}
 	}
 	return 0, false
-}
-
-// retryAfter parses a Retry-After value: delay seconds or an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	if s, err := strconv.Atoi(v); err == nil && s > 0 {
-		return time.Duration(s) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }
 
 // estimate is how long a new request of priority p would wait now, for a

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"payline/connectors/internal/outbound"
 	"payline/domain"
 	"payline/internal/trust"
 )
@@ -53,6 +54,13 @@ type Config struct {
 	Rate float64
 	// Now is the budget's clock (time.Now when nil).
 	Now func() time.Time
+	// BreakAfter requests in a row that find the upstream unreachable
+	// open its circuit for Cooldown, during which requests fail at once
+	// with UPSTREAM_UNAVAILABLE (5 and 2 s when zero: short, since an
+	// upstream back from an outage must serve new tokens within seconds,
+	// and the budget already paces what reaches it).
+	BreakAfter uint32
+	Cooldown   time.Duration
 }
 
 // Client is the upstream's HTTP API.
@@ -61,8 +69,9 @@ type Client struct {
 	secret  string
 	version string
 	linkJS  string
-	http    *http.Client
-	timeout time.Duration
+	http    *http.Client // refuses redirects; the document store's client is a copy
+	out     *outbound.Client
+	store   *outbound.Client // the document store's
 	budget  *budget
 	learned *jobCache
 }
@@ -77,7 +86,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Secret == "" {
 		return nil, errors.New("PAYLINE_UPSTREAM_SECRET is not set: the relay needs the upstream's API secret")
 	}
-	c := &Client{base: u, secret: cfg.Secret, version: cfg.Version, linkJS: cfg.LinkJS, http: cfg.HTTP, timeout: cfg.RequestTimeout}
+	c := &Client{base: u, secret: cfg.Secret, version: cfg.Version, linkJS: cfg.LinkJS, http: cfg.HTTP}
 	if c.version == "" {
 		c.version = DefaultVersion
 	}
@@ -92,9 +101,10 @@ func New(cfg Config) (*Client, error) {
 		c.http = &http.Client{Timeout: 15 * time.Second, Transport: transport}
 	}
 	c.http = trust.RefusingRedirects(c.http) // every request carries the secret
-	if c.timeout == 0 {
-		c.timeout = 10 * time.Second
-	}
+	c.out = outbound.New(outbound.Config{Service: "the upstream payroll API", HTTP: c.http, Timeout: cfg.RequestTimeout,
+		BreakAfter: cfg.BreakAfter, Cooldown: cmp.Or(cfg.Cooldown, defaultCooldown)})
+	c.store = outbound.New(outbound.Config{Service: "the upstream's document store", HTTP: c.downloads(), Timeout: cfg.RequestTimeout,
+		MaxBody: maxDocument + 1, BreakAfter: cfg.BreakAfter, Cooldown: cmp.Or(cfg.Cooldown, defaultCooldown)})
 	if cfg.Rate < 0 {
 		return nil, fmt.Errorf("--upstream-rate %v: must be a positive number of requests a second", cfg.Rate)
 	}
@@ -128,8 +138,9 @@ func (c *Client) Verify(ctx context.Context) error {
 	return nil
 }
 
-// unavailableRetry is the retry hint of an upstream that did not answer.
-const unavailableRetry = 5 * time.Second
+// defaultCooldown is how long the upstream's open circuit fails requests
+// at once (Config.Cooldown).
+const defaultCooldown = 2 * time.Second
 
 // Stats is what the client's request budget has seen.
 func (c *Client) Stats() BudgetStats { return c.budget.stats() }
@@ -149,7 +160,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	prio := domain.UpstreamPriorityOf(ctx)
 	if prio == domain.PriorityEndUser {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		ctx, cancel = context.WithTimeout(ctx, c.out.Timeout())
 		defer cancel()
 	}
 	var b []byte
@@ -179,65 +190,17 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 // errRateLimited marks the error of a request the upstream answered 429.
 var errRateLimited = errors.New("429 Too Many Requests")
 
-// send makes one request (within the request timeout) and reads its
-// answer; a 429 is UPSTREAM_UNAVAILABLE wrapping errRateLimited.
+// send makes one request (outbound: within the request timeout, through
+// the circuit breaker) and reads its answer; a 429 is UPSTREAM_UNAVAILABLE
+// wrapping errRateLimited.
 func (c *Client) send(ctx context.Context, method, path string, body []byte, out any) error {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, rd)
-	if err != nil {
+	resp, err := c.out.Do(ctx, func(ctx context.Context) (*http.Request, error) { return c.request(ctx, method, path, body) },
+		func(r outbound.Response) error {
+			c.budget.answered(r.Status, r.Header)
+			return judge(r, method, path)
+		})
+	if err != nil || out == nil {
 		return err
-	}
-	req.Header.Set("x-api-secret", c.secret)
-	// The spec says Service-Version where the vendor says its own name.
-	req.Header.Set("Service-Version", c.version)
-	req.Header.Set("Pinwheel-Version", c.version)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, err)
-	}
-	defer resp.Body.Close()
-	c.budget.answered(resp.StatusCode, resp.Header)
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
-	if err != nil {
-		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, err)
-	}
-	switch {
-	case resp.StatusCode == http.StatusTooManyRequests:
-		wait, _ := rateLimitPause(resp.StatusCode, resp.Header, time.Now())
-		return domain.UpstreamUnavailable("the upstream payroll API (rate limited)", wait, fmt.Errorf("%s %s: %w", method, path, errRateLimited))
-	case resp.StatusCode >= 500:
-		return domain.UpstreamUnavailable("the upstream payroll API", unavailableRetry, fmt.Errorf("%s %s: %d", method, path, resp.StatusCode))
-	case resp.StatusCode == http.StatusNotFound:
-		return fmt.Errorf("%s %s: %w", method, path, domain.ErrNoRows)
-	case resp.StatusCode >= 400:
-		var eb struct {
-			Error struct {
-				Code    string `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		_ = json.Unmarshal(raw, &eb) // a body that is not the error shape leaves eb empty: the status speaks alone
-		kind := domain.KindInvalid
-		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-			kind = domain.KindUnauthorized
-		}
-		code := eb.Error.Code
-		if code == "" {
-			code = domain.CodeUnknown
-		}
-		return &domain.Error{Kind: kind, Code: code, Message: "the upstream payroll API refused the request: " + eb.Error.Message}
-	}
-	if out == nil {
-		return nil
 	}
 	var env struct {
 		Data json.RawMessage `json:"data"`
@@ -245,7 +208,7 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, out
 			NextCursor *string `json:"next_cursor"`
 		} `json:"meta"`
 	}
-	if err := json.Unmarshal(raw, &env); err != nil {
+	if err := json.Unmarshal(resp.Body, &env); err != nil {
 		return fmt.Errorf("%s %s: the upstream answered something that is not JSON: %w", method, path, err)
 	}
 	if p, ok := out.(*paged); ok {
@@ -258,6 +221,62 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, out
 	}
 	if err := json.Unmarshal(env.Data, out); err != nil {
 		return fmt.Errorf("%s %s: unexpected response: %w", method, path, err)
+	}
+	return nil
+}
+
+// request is one request to the upstream, with its secret and version.
+func (c *Client) request(ctx context.Context, method, path string, body []byte) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("x-api-secret", c.secret)
+	// The spec says Service-Version where the vendor says its own name.
+	req.Header.Set("Service-Version", c.version)
+	req.Header.Set("Pinwheel-Version", c.version)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req, nil
+}
+
+// judge reads the upstream's answer: a 429 is the budget's to wait out
+// (the upstream answered, so it never opens the circuit); other 5XX are
+// the upstream not answering (outbound.Unanswered); a 404 is
+// domain.ErrNoRows; other 4XX are its refusals, 401 and 403 as
+// KindUnauthorized.
+func judge(r outbound.Response, method, path string) error {
+	switch {
+	case r.Status == http.StatusTooManyRequests:
+		wait, _ := rateLimitPause(r.Status, r.Header, time.Now())
+		return domain.UpstreamUnavailable("the upstream payroll API (rate limited)", wait, fmt.Errorf("%s %s: %w", method, path, errRateLimited))
+	case r.Status >= 500:
+		return outbound.Unanswered(r, method+" "+path)
+	case r.Status == http.StatusNotFound:
+		return fmt.Errorf("%s %s: %w", method, path, domain.ErrNoRows)
+	case r.Status >= 400:
+		var eb struct {
+			Error struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		_ = json.Unmarshal(r.Body, &eb) // a body that is not the error shape leaves eb empty: the status speaks alone
+		kind := domain.KindInvalid
+		if r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden {
+			kind = domain.KindUnauthorized
+		}
+		code := eb.Error.Code
+		if code == "" {
+			code = domain.CodeUnknown
+		}
+		return &domain.Error{Kind: kind, Code: code, Message: "the upstream payroll API refused the request: " + eb.Error.Message}
 	}
 	return nil
 }

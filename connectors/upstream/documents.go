@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
 
+	"payline/connectors/internal/outbound"
 	"payline/domain"
 )
 
@@ -47,36 +47,28 @@ func (c *Client) download(ctx context.Context, link string) (domain.Document, er
 	if err != nil || !c.downloadable(u) {
 		return domain.Document{}, fmt.Errorf("the upstream's download_url is not an https URL")
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", u.String(), nil)
+	resp, err := c.store.Do(ctx, func(ctx context.Context) (*http.Request, error) {
+		return http.NewRequestWithContext(ctx, "GET", u.String(), nil)
+	}, func(r outbound.Response) error {
+		if err := outbound.Unanswered(r, "document download"); err != nil {
+			return err
+		}
+		if r.Status != http.StatusOK {
+			return fmt.Errorf("document download: the upstream answered %d", r.Status)
+		}
+		return nil
+	})
 	if err != nil {
 		return domain.Document{}, err
-	}
-	resp, err := c.downloads().Do(req)
-	if err != nil {
-		return domain.Document{}, domain.UpstreamUnavailable("the upstream's document store", unavailableRetry, err)
-	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
-		return domain.Document{}, domain.UpstreamUnavailable("the upstream's document store", unavailableRetry,
-			fmt.Errorf("document download: %d", resp.StatusCode))
-	case resp.StatusCode != http.StatusOK:
-		return domain.Document{}, fmt.Errorf("document download: the upstream answered %d", resp.StatusCode)
 	}
 	ct, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if err != nil || !documentTypes[ct] {
 		return domain.Document{}, fmt.Errorf("document download: content type %q is not a PDF, PNG or JPEG", resp.Header.Get("Content-Type"))
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
-	if err != nil {
-		return domain.Document{}, domain.UpstreamUnavailable("the upstream's document store", unavailableRetry, err)
-	}
-	if len(body) > maxDocument {
+	if len(resp.Body) > maxDocument {
 		return domain.Document{}, errors.New("document download: larger than 20 MiB")
 	}
-	return domain.Document{ContentType: ct, Body: body}, nil
+	return domain.Document{ContentType: ct, Body: resp.Body}, nil
 }
 
 // downloadable says whether a document link (or a redirect from one) may

@@ -201,7 +201,7 @@ func upstreamRoundTrips(t *testing.T, k string, body []byte) {
 	case "webhooks":
 		jsontest.RoundTrip[[]webhookJSON](t, data)
 	case "webhook":
-		jsontest.RoundTrip[domain.UpstreamEvent](t, body)
+		jsontest.RoundTrip[deliveryJSON](t, body)
 	}
 }
 

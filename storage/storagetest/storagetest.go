@@ -11,8 +11,6 @@ package storagetest
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/url"
@@ -25,6 +23,8 @@ import (
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/domain/search"
+	"payline/internal/secretbox"
 	"payline/storage"
 )
 
@@ -122,8 +122,8 @@ func Open(t testing.TB, d storage.Dialect, v Variant) *storage.DB {
 
 // TestBox seals people's data in the databases Open returns, under a
 // fixed test master key.
-var TestBox = func() *domain.SecretBox {
-	box, err := domain.NewSecretBox(bytes.Repeat([]byte{0x5a}, domain.MasterKeySize))
+var TestBox = func() *secretbox.Box {
+	box, err := secretbox.New(bytes.Repeat([]byte{0x5a}, secretbox.KeySize))
 	if err != nil {
 		panic(err)
 	}
@@ -246,7 +246,7 @@ func template(d storage.Dialect, v Variant, server string) (string, error) {
 	}
 	if v == Seeded {
 		platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
-		svc := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{})
+		svc := domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build)
 		if err := svc.Seed(ctx, platforms, employers); err != nil {
 			db.Close()
 			return "", err
@@ -304,11 +304,11 @@ func copyFile(from, to string) error {
 }
 
 func randomHex(n int) string {
-	b := make([]byte, n)
-	// crypto/rand.Read never returns an error (since Go 1.24 it crashes the
-	// program instead), so there is nothing to handle.
-	_, _ = rand.Read(b)
-	return strings.ToLower(hex.EncodeToString(b))
+	s, err := domain.RandomHex(n)
+	if err != nil {
+		panic(err) // a test database needs a unique name; nothing to fall back on
+	}
+	return s
 }
 
 // announceSkip tells the developer at the terminal that the PostgreSQL

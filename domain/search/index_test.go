@@ -1,4 +1,4 @@
-package domain_test
+package search_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"payline/domain"
+	"payline/domain/search"
 )
 
 func employer(name string, jobs ...domain.JobType) domain.Employer {
@@ -26,7 +27,7 @@ func resultNames(rs []domain.SearchResult) []string {
 	return out
 }
 
-func TestNormalizeSearchText(t *testing.T) {
+func TestNormalize(t *testing.T) {
 	for in, want := range map[string]string{
 		"AT&T":               "at t",
 		"Macy's":             "macys",
@@ -35,14 +36,14 @@ func TestNormalizeSearchText(t *testing.T) {
 		"!!!":                "",
 		"O’Malley":           "omalley",
 	} {
-		if got := domain.NormalizeSearchText(in); got != want {
-			t.Errorf("NormalizeSearchText(%q) = %q, want %q", in, got, want)
+		if got := search.Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestSearchRanksTiers(t *testing.T) {
-	idx := domain.NewSearchIndex([]domain.Employer{
+	idx := search.New([]domain.Employer{
 		employer("Bank of Ohio"),
 		employer("Bankside Grocers"),
 		employer("First Bank"),
@@ -61,7 +62,7 @@ func TestSearchRanksTiers(t *testing.T) {
 }
 
 func TestSearchToleratesCaseAndPunctuation(t *testing.T) {
-	idx := domain.NewSearchIndex([]domain.Employer{employer("AT&T Services"), employer("Macy's"), employer("Wal-Mart Stores")}, nil)
+	idx := search.New([]domain.Employer{employer("AT&T Services"), employer("Macy's"), employer("Wal-Mart Stores")}, nil)
 	for q, want := range map[string]string{
 		"at&t": "AT&T Services", "ATT": "AT&T Services", "at t": "AT&T Services",
 		"macys": "Macy's", "MACY'S": "Macy's",
@@ -81,7 +82,7 @@ func TestSearchFilters(t *testing.T) {
 	merchant := domain.Platform{ID: "m", Name: "Acme Stream", Type: domain.PlatformMerchant, SupportedJobs: []domain.JobType{domain.JobBillSwitch}}
 	esp := domain.Platform{ID: "esp", Name: "Acme Megastore", Type: domain.PlatformPayroll, ESP: true}
 	emp := employer("Acme Foods", domain.JobDirectDepositSwitch, domain.JobPaystubs)
-	idx := domain.NewSearchIndex([]domain.Employer{emp}, []domain.Platform{payroll, merchant, esp})
+	idx := search.New([]domain.Employer{emp}, []domain.Platform{payroll, merchant, esp})
 	for _, tc := range []struct {
 		name string
 		q    domain.SearchQuery
@@ -114,7 +115,7 @@ func TestSearchMatchesLinearScan(t *testing.T) {
 		name := fmt.Sprintf("%s %s%d", words[i%len(words)], words[(i/3)%len(words)], i%7)
 		employers = append(employers, employer(name))
 	}
-	idx := domain.NewSearchIndex(employers, nil)
+	idx := search.New(employers, nil)
 	for _, q := range []string{"a", "al", "alp", "bet", "ma", "gamma", "ta", "a1", "mega", "zz", "delta gam", "eta"} {
 		got := resultNames(idx.Search(domain.SearchQuery{Q: q, Limit: 1000}))
 		want := linearSearch(employers, q)
@@ -125,7 +126,7 @@ func TestSearchMatchesLinearScan(t *testing.T) {
 }
 
 func linearSearch(employers []domain.Employer, q string) []string {
-	qs := domain.NormalizeSearchText(q)
+	qs := search.Normalize(q)
 	qc := strings.ReplaceAll(qs, " ", "")
 	type hit struct {
 		tier              int
@@ -133,7 +134,7 @@ func linearSearch(employers []domain.Employer, q string) []string {
 	}
 	var hits []hit
 	for _, e := range employers {
-		s := domain.NormalizeSearchText(e.Name)
+		s := search.Normalize(e.Name)
 		c := strings.ReplaceAll(s, " ", "")
 		tier := -1
 		switch {
@@ -172,7 +173,7 @@ func linearSearch(employers []domain.Employer, q string) []string {
 }
 
 func FuzzSearch(f *testing.F) {
-	idx := domain.NewSearchIndex([]domain.Employer{employer("AT&T"), employer("Café Zoë"), employer("Bank of Ohio")}, nil)
+	idx := search.New([]domain.Employer{employer("AT&T"), employer("Café Zoë"), employer("Bank of Ohio")}, nil)
 	for _, s := range []string{"a", "at&t", "", "\xff\xfe", "zoë", "   ", "bank of"} {
 		f.Add(s)
 	}

@@ -1,8 +1,11 @@
-package domain
+package storage
 
 import (
 	"encoding/json"
 	"strconv"
+
+	"payline/domain"
+	"payline/internal/secretbox"
 )
 
 // The sealed formats of a link token's allocation and platform-matching
@@ -37,14 +40,15 @@ type sealedMatching struct {
 	Email                  string `json:"email,omitempty"`
 }
 
-// The additional data that binds each value the domain seals to its row;
-// storage's master-key rotation re-seals with the same.
+// The additional data that binds the values sealed with their own
+// bindings (not rowAD) to their rows; master-key rotation re-seals with
+// the same.
 
-// AllocationAD binds a link token's sealed allocation to the token.
-func AllocationAD(tokenID string) []byte { return []byte("allocation:" + tokenID) }
+// allocationAD binds a link token's sealed allocation to the token.
+func allocationAD(tokenID string) []byte { return []byte("allocation:" + tokenID) }
 
-// MatchingAD binds a link token's sealed platform-matching identifiers.
-func MatchingAD(tokenID string) []byte { return []byte("matching:" + tokenID) }
+// matchingAD binds a link token's sealed platform-matching identifiers.
+func matchingAD(tokenID string) []byte { return []byte("matching:" + tokenID) }
 
 // KeySecretAD binds an API key's sealed secret to the key. Like every
 // other binding it names its table, so no value sealed for one kind of
@@ -55,32 +59,32 @@ func KeySecretAD(keyID string) []byte { return []byte("api_key:" + keyID) }
 func BillCardAD(jobID string) []byte { return []byte("bill_card:" + jobID) }
 
 // LegacyBareAD is the binding KeySecretAD and BillCardAD used before
-// they named their table: the bare row id. storage re-binds such values
-// at start (storage.DB.RebindSealed).
+// they named their table: the bare row id; they are re-bound at start
+// (DB.RebindSealed).
 func LegacyBareAD(id string) []byte { return []byte(id) }
 
 // sealToken encrypts a token's allocation and matching identifiers, each
 // bound to the token id; nil stays nil.
-func sealToken(box *SecretBox, t LinkToken) (alloc, matching []byte, err error) {
+func sealToken(box *secretbox.Box, t domain.LinkToken) (alloc, matching []byte, err error) {
 	if a := t.Allocation; a != nil {
 		s := sealedAllocation{Type: a.Type}
 		switch a.Type {
-		case AllocationAmount:
+		case domain.AllocationAmount:
 			s.AmountCents = &a.Amount.Amount
-		case AllocationPercentage:
+		case domain.AllocationPercentage:
 			s.Percentage = &a.Percentage
 		}
 		for _, tg := range a.Targets {
 			s.Targets = append(s.Targets, sealedTarget(tg))
 		}
 		b, _ := json.Marshal(s) // strings and numbers always marshal
-		if alloc, err = box.Seal(b, AllocationAD(t.ID)); err != nil {
+		if alloc, err = box.Seal(b, allocationAD(t.ID)); err != nil {
 			return nil, nil, err
 		}
 	}
 	if m := t.PlatformMatching; m != nil {
 		b, _ := json.Marshal(sealedMatching(*m))
-		if matching, err = box.Seal(b, MatchingAD(t.ID)); err != nil {
+		if matching, err = box.Seal(b, matchingAD(t.ID)); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -88,9 +92,9 @@ func sealToken(box *SecretBox, t LinkToken) (alloc, matching []byte, err error) 
 }
 
 // openToken decrypts what sealToken sealed into t.
-func openToken(box *SecretBox, t *LinkToken, alloc, matching []byte) error {
+func openToken(box *secretbox.Box, t *domain.LinkToken, alloc, matching []byte) error {
 	if alloc != nil {
-		b, err := box.Open(alloc, AllocationAD(t.ID))
+		b, err := box.Open(alloc, allocationAD(t.ID))
 		if err != nil {
 			return err
 		}
@@ -98,17 +102,17 @@ func openToken(box *SecretBox, t *LinkToken, alloc, matching []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		a := &Allocation{Split: Split{Type: s.Type}}
+		a := &domain.Allocation{Split: domain.Split{Type: s.Type}}
 		if err := s.split(&a.Split); err != nil {
 			return err
 		}
 		for _, tg := range s.Targets {
-			a.Targets = append(a.Targets, AllocationTarget(tg))
+			a.Targets = append(a.Targets, domain.AllocationTarget(tg))
 		}
 		t.Allocation = a
 	}
 	if matching != nil {
-		b, err := box.Open(matching, MatchingAD(t.ID))
+		b, err := box.Open(matching, matchingAD(t.ID))
 		if err != nil {
 			return err
 		}
@@ -116,7 +120,7 @@ func openToken(box *SecretBox, t *LinkToken, alloc, matching []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		m := PlatformMatching(s)
+		m := domain.PlatformMatching(s)
 		t.PlatformMatching = &m
 	}
 	return nil
@@ -124,19 +128,19 @@ func openToken(box *SecretBox, t *LinkToken, alloc, matching []byte) error {
 
 // split fills the split's value from the cents or percentage, or from the
 // literal of a token sealed before them.
-func (s sealedAllocation) split(out *Split) error {
+func (s sealedAllocation) split(out *domain.Split) error {
 	switch {
 	case s.AmountCents != nil:
-		out.Amount = USD(*s.AmountCents)
+		out.Amount = domain.USD(*s.AmountCents)
 	case s.Percentage != nil:
 		out.Percentage = *s.Percentage
-	case s.Value != nil && s.Type == AllocationAmount:
-		m, err := ParseDollars(Number(*s.Value), UpToTwoPlaces)
+	case s.Value != nil && s.Type == domain.AllocationAmount:
+		m, err := domain.ParseDollars(domain.Number(*s.Value), domain.UpToTwoPlaces)
 		if err != nil {
 			return err
 		}
 		out.Amount = m
-	case s.Value != nil && s.Type == AllocationPercentage:
+	case s.Value != nil && s.Type == domain.AllocationPercentage:
 		pct, err := strconv.Atoi(string(*s.Value))
 		if err != nil {
 			return err
