@@ -194,11 +194,12 @@ func checkReuse(stubs []SeriesStub, mark markFunc) {
 	}
 }
 
-// Pay frequencies a schedule can have.
+// Pay frequencies a schedule can have, spelt as income's pay_frequency
+// spells them (PayFrequencies).
 const (
 	FrequencyWeekly      = "weekly"
-	FrequencyBiweekly    = "biweekly"
-	FrequencySemimonthly = "semimonthly"
+	FrequencyBiweekly    = "bi-weekly"
+	FrequencySemimonthly = "semi-monthly"
 	FrequencyMonthly     = "monthly"
 )
 

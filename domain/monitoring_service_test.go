@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"testing"
@@ -24,12 +25,16 @@ func TestMonitoringRefresh(t *testing.T) {
 	if next, err := mon.Schedule(w.ctx, ""); err != nil || next != "" {
 		t.Fatalf("Schedule: %q, %v; want one short batch", next, err)
 	}
+	// All of them: a weekly-paid sandbox person has more than a page.
 	stubs := func() int {
-		page, _, err := w.accounts.Paystubs(w.ctx, w.sc, a.ID, "", domain.PageRequest{Limit: 100})
+		all, err := domain.ReadAll(w.ctx, func(ctx context.Context, p domain.PageRequest) (domain.Page[domain.Paystub], error) {
+			page, _, err := w.accounts.Paystubs(ctx, w.sc, a.ID, "", p)
+			return page, err
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return len(page.Items)
+		return len(all)
 	}
 	before, events := stubs(), w.countEvents("paystubs.added")
 
