@@ -367,7 +367,7 @@ type UploadPreview struct {
 const (
 	noteRead       = "We read this paystub."
 	noteReadW2     = "We read this W-2."
-	noteUnread     = "We couldn't read this file. Upload the PDF your employer or payroll provider gave you, not a photo or a scan."
+	noteUnread     = "We couldn't read this file. Upload the PDF your employer or payroll provider gave you, or a sharp photo of the whole paystub, upright and in good light."
 	noteSuspected  = "We read this file, but some of its figures don't match each other or your other paystubs. It won't count toward your income unless it is reviewed."
 	noteIncomplete = "We read this file, but not its pay date, gross pay and net pay, so it won't count toward your income."
 )
