@@ -1,6 +1,10 @@
 package storage
 
-import "context"
+import (
+	"context"
+
+	"payline/domain"
+)
 
 // MigrateTo applies Payline's migrations up to version, for tests of one
 // migration's conversion of existing rows.
@@ -54,3 +58,6 @@ func (q *Queue) RunningThroughAPI(ctx context.Context) (map[int64]string, error)
 
 // JudgedPasses counts the rescuer's passes that judged other clients.
 func (q *Queue) JudgedPasses() int64 { return q.rescuer.judged.Load() }
+
+// InsertRun queues a payroll job run outside any transaction.
+func (q *Queue) InsertRun(ctx context.Context, r domain.JobRun) error { return q.insert(ctx, nil, r) }

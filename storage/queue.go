@@ -205,7 +205,7 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		RescueStuckJobsAfter: rescueAfter,
 		PeriodicJobs:         periodic,
 		Logger:               cfg.Logger,
-		Middleware:           []rivertype.Middleware{working},
+		Middleware:           []rivertype.Middleware{working, &cutOff{stopping: func() bool { return !q.running.Load() }}},
 	}
 	if db.Dialect == SQLite || cfg.PollOnly {
 		client, err := river.NewClient(db.RiverDriver(), config)

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -77,6 +78,28 @@ func (w *workingSet) Work(ctx context.Context, job *rivertype.JobRow, doInner fu
 		w.mu.Unlock()
 	}()
 	return doInner(ctx)
+}
+
+// cutOff is the River middleware that hands work cut off by this
+// client's stop straight to the next process. A job whose context ended
+// because the queue is stopping, and that then failed or snoozed (a
+// connector call cut short reads as an upstream away for 5 s), snoozes
+// for no time instead: it spends no attempt and waits out no backoff, so
+// the process started next, or another instance, takes it at once. A
+// cancelled job (a final failure) stays cancelled.
+type cutOff struct {
+	river.MiddlewareDefaults
+	stopping func() bool
+}
+
+// Work implements rivertype.WorkerMiddleware.
+func (c *cutOff) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
+	err := doInner(ctx)
+	var final *rivertype.JobCancelError
+	if err == nil || ctx.Err() == nil || !c.stopping() || errors.As(err, &final) {
+		return err
+	}
+	return river.JobSnooze(0)
 }
 
 func (w *workingSet) has(id int64) bool {
