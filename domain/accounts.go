@@ -92,7 +92,10 @@ type AccountStore interface {
 	// FindEndUsers pages the scope's end users by id.
 	FindEndUsers(ctx context.Context, s Scope, p PageRequest) (Page[EndUser], error)
 	// EndUsersByID returns the scope's end users with the given ids in one
-	// query, in no particular order; ids without accounts are left out.
+	// query, in no particular order; ids with neither accounts nor
+	// documents are left out. An end user is grouped from their accounts;
+	// one with none who uploaded documents in Link has no accounts and was
+	// first connected at their first upload (both lookups follow it).
 	EndUsersByID(ctx context.Context, s Scope, ids []string) ([]EndUser, error)
 	// Overview reads the scope's connected accounts, and its jobs
 	// completed and delivery attempts made since the time.

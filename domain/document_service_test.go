@@ -2,10 +2,12 @@ package domain_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"payline/domain"
+	"payline/domain/sandbox"
 	"payline/storage"
 )
 
@@ -144,4 +146,70 @@ func TestUploadsOffered(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUploaderIsAnEndUser: an end user who only uploaded documents in Link
+// is an end user everywhere one is read: alone, in a batch and in the
+// paged list (with no accounts, first seen at the first upload), beside
+// one with accounts and uploads, who is counted once, by accounts.
+func TestUploaderIsAnEndUser(t *testing.T) {
+	bothDialects(t, domain.ModeSandbox, func(t *testing.T, w *world) {
+		uploadedAt := w.clock.Now()
+		_, value := w.mustToken(domain.LinkTokenRequest{EndUserID: "ulla"})
+		if _, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, []domain.UploadFile{stubFile(t, "a.pdf", cleanStub(1))}); err != nil {
+			t.Fatal(err)
+		}
+		w.clock.Advance(time.Hour)
+		a, _ := w.mustLogin(sandbox.UserGood)
+		_, value = w.mustToken(domain.LinkTokenRequest{})
+		if _, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, []domain.UploadFile{stubFile(t, "b.pdf", cleanStub(2))}); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]domain.EndUser{
+			"erin": {ID: "erin", Accounts: 1, FirstConnected: a.CreatedAt},
+			"ulla": {ID: "ulla", Accounts: 0, FirstConnected: uploadedAt},
+		}
+		same := func(what string, got domain.EndUser) {
+			t.Helper()
+			if w := want[got.ID]; got.ID != w.ID || got.Accounts != w.Accounts || !got.FirstConnected.Equal(w.FirstConnected) {
+				t.Errorf("%s: %+v, want %+v", what, got, w)
+			}
+		}
+		for id := range want {
+			u, err := w.accounts.EndUser(w.ctx, w.sc, id)
+			if err != nil {
+				t.Fatalf("EndUser(%s): %v", id, err)
+			}
+			same("EndUser", u)
+		}
+		users, errs := w.accounts.EndUsersByID(w.ctx, w.sc, []string{"ulla", "nobody", "erin"})
+		same("EndUsersByID slot 0", users[0])
+		same("EndUsersByID slot 2", users[2])
+		wantCode(t, errs[1], domain.CodeEndUserNotFound)
+
+		// The list pages by id across both kinds, forward and backward.
+		var ids []string
+		p := domain.PageRequest{Limit: 1}
+		for {
+			page, err := w.accounts.EndUsers(w.ctx, w.sc, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range page.Items {
+				same("EndUsers", u)
+				ids = append(ids, u.ID)
+			}
+			if page.Next == nil {
+				break
+			}
+			p.Cursor = page.Next
+		}
+		if strings.Join(ids, ",") != "erin,ulla" {
+			t.Errorf("EndUsers pages %v, want erin then ulla", ids)
+		}
+		last, err := w.accounts.EndUsers(w.ctx, w.sc, domain.PageRequest{Limit: 1, Backward: true})
+		if err != nil || len(last.Items) != 1 || last.Items[0].ID != "ulla" {
+			t.Errorf("the last end user: %+v, %v", last.Items, err)
+		}
+	})
 }

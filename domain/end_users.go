@@ -8,14 +8,20 @@ import (
 	"time"
 )
 
+// checkEndUserID says whether id can name an end user: 1 to 255
+// characters of text, no control or bidi characters (INVALID_FIELDS).
+func checkEndUserID(id string) error {
+	if id == "" || len(id) > 255 || !storable(id) {
+		return Errorf(KindInvalid, CodeInvalidFields, "end_user_id: must be 1 to 255 characters of text")
+	}
+	return CheckIDText("end_user_id", id)
+}
+
 // EndUserAccounts returns every account of an end user, newest first.
 // Errors: INVALID_FIELDS for an id that is not 1 to 255 characters of
 // text, END_USER_NOT_FOUND when the scope has no account for it.
 func EndUserAccounts(ctx context.Context, accounts AccountStore, sc Scope, endUserID string) ([]Account, error) {
-	if endUserID == "" || len(endUserID) > 255 || !storable(endUserID) {
-		return nil, Errorf(KindInvalid, CodeInvalidFields, "end_user_id: must be 1 to 255 characters of text")
-	}
-	if err := CheckIDText("end_user_id", endUserID); err != nil {
+	if err := checkEndUserID(endUserID); err != nil {
 		return nil, err
 	}
 	var all []Account
@@ -151,55 +157,25 @@ func storedPayouts(ctx context.Context, tx Tx, sc Scope, accountID string) ([]Pa
 var BillNavigatorActions = []string{"deactivate"}
 
 // EndUser returns one of the scope's end users: one with accounts, or one
-// who only uploaded documents in Link (no accounts). Errors:
+// who only uploaded documents in Link (no accounts, first seen at their
+// first upload; AccountStore.EndUsersByID holds the rule). Errors:
 // INVALID_FIELDS, END_USER_NOT_FOUND.
 func (s *EndUserService) EndUser(ctx context.Context, sc Scope, id string) (EndUser, error) {
-	accounts, err := EndUserAccounts(ctx, s.tx.Accounts(), sc, id)
-	if e := AsError(err); err != nil && e.Code == CodeEndUserNotFound {
-		return s.uploader(ctx, sc, id, err)
-	}
-	if err != nil {
+	if err := checkEndUserID(id); err != nil {
 		return EndUser{}, err
 	}
-	u := EndUser{ID: id, Accounts: len(accounts), FirstConnected: accounts[0].CreatedAt}
-	for _, a := range accounts {
-		if a.CreatedAt.Before(u.FirstConnected) {
-			u.FirstConnected = a.CreatedAt
-		}
-	}
-	return u, nil
+	users, errs := s.EndUsersByID(ctx, sc, []string{id})
+	return users[0], errs[0]
 }
 
-// uploader is an end user with no accounts who uploaded documents in
-// Link: they exist (their documents and reports can be read), with no
-// accounts, first seen when they first uploaded. notFound is returned
-// for one who uploaded nothing either.
-func (s *EndUserService) uploader(ctx context.Context, sc Scope, id string, notFound error) (EndUser, error) {
-	docs, err := ReadAll(ctx, func(ctx context.Context, p PageRequest) (Page[Record], error) {
-		return s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: id}, p)
-	})
-	if err != nil {
-		return EndUser{}, err
-	}
-	if len(docs) == 0 {
-		return EndUser{}, notFound
-	}
-	u := EndUser{ID: id, FirstConnected: docs[0].CreatedAt}
-	for _, d := range docs {
-		if d.CreatedAt.Before(u.FirstConnected) {
-			u.FirstConnected = d.CreatedAt
-		}
-	}
-	return u, nil
-}
-
-// EndUsers pages the scope's end users by id.
+// EndUsers pages the scope's end users by id: those with accounts and
+// those who only uploaded documents in Link.
 func (s *EndUserService) EndUsers(ctx context.Context, sc Scope, p PageRequest) (Page[EndUser], error) {
 	return s.tx.Accounts().FindEndUsers(ctx, sc, p)
 }
 
-// EndUsersByID loads end users for a batch read: an id with no account is
-// END_USER_NOT_FOUND in its slot.
+// EndUsersByID loads end users for a batch read: an id with neither an
+// account nor an uploaded document is END_USER_NOT_FOUND in its slot.
 func (s *EndUserService) EndUsersByID(ctx context.Context, sc Scope, ids []string) ([]EndUser, []error) {
 	found, err := s.tx.Accounts().EndUsersByID(ctx, sc, ids)
 	if err != nil {

@@ -24,32 +24,21 @@ func (s stores) AccountsOfEndUsers(ctx context.Context, sc domain.Scope, endUser
 }
 
 func (s stores) FindEndUsers(ctx context.Context, sc domain.Scope, p domain.PageRequest) (domain.Page[domain.EndUser], error) {
-	args := []any{sc.CustomerID, string(sc.Mode)}
-	from := ""
+	cond, args := "", []any(nil)
 	if p.Cursor != nil {
 		op := " > "
 		if p.Backward {
 			op = " < "
 		}
-		from, args = " AND end_user_id"+op+"?", append(args, p.Cursor.Key)
+		cond, args = "end_user_id"+op+"?", []any{p.Cursor.Key}
 	}
 	order := " ORDER BY end_user_id LIMIT ?" // end_user_id is the whole key: grouped rows have no id
 	if p.Backward {
 		order = " ORDER BY end_user_id DESC LIMIT ?"
 	}
-	var rows []struct {
-		ID    string        `db:"end_user_id"`
-		First aggregateTime `db:"first_connected"`
-		Count int           `db:"accounts"`
-	}
-	err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT end_user_id, MIN(created_at) AS first_connected, COUNT(*) AS accounts
-		FROM accounts WHERE customer_id = ? AND mode = ?`+from+` GROUP BY end_user_id`+order), append(args, p.Limit+1)...)
+	users, err := s.endUsers(ctx, sc, cond, args, order, p.Limit+1)
 	if err != nil {
-		return domain.Page[domain.EndUser]{}, translate(err)
-	}
-	users := make([]domain.EndUser, len(rows))
-	for i, r := range rows {
-		users[i] = domain.EndUser{ID: r.ID, FirstConnected: r.First.UTC(), Accounts: r.Count}
+		return domain.Page[domain.EndUser]{}, err
 	}
 	return endUsersByID.page(users, p), nil
 }
@@ -58,18 +47,38 @@ func (s stores) EndUsersByID(ctx context.Context, sc domain.Scope, ids []string)
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	q := sqlBuilder{}
-	q.where("customer_id = ? AND mode = ?", sc.CustomerID, string(sc.Mode))
-	if err := byIDs(&q, "end_user_id", ids); err != nil {
+	cond, args, err := sqlx.In("end_user_id IN (?)", ids)
+	if err != nil {
 		return nil, err
 	}
+	return s.endUsers(ctx, sc, cond, args, "")
+}
+
+// endUsers reads the scope's end users that meet cond (on end_user_id,
+// with args), then tail (an ORDER BY and LIMIT, with tailArgs): each is
+// grouped from their accounts or, for one with no account who uploaded
+// documents in Link, from those documents (no accounts, first seen at the
+// first upload), as domain.EndUserService.EndUser reads one.
+func (s stores) endUsers(ctx context.Context, sc domain.Scope, cond string, args []any, tail string, tailArgs ...any) ([]domain.EndUser, error) {
+	if cond != "" {
+		cond = " AND " + cond
+	}
+	query := `SELECT end_user_id, MIN(created_at) AS first_connected, COUNT(*) AS accounts
+		FROM accounts WHERE customer_id = ? AND mode = ?` + cond + ` GROUP BY end_user_id
+		UNION ALL
+		SELECT end_user_id, MIN(created_at), 0 FROM account_records r
+		WHERE customer_id = ? AND mode = ? AND kind = ?` + cond + ` AND NOT EXISTS (SELECT 1 FROM accounts a
+			WHERE a.customer_id = r.customer_id AND a.mode = r.mode AND a.end_user_id = r.end_user_id)
+		GROUP BY end_user_id` + tail
+	all := append([]any{sc.CustomerID, string(sc.Mode)}, args...)
+	all = append(all, sc.CustomerID, string(sc.Mode), domain.RecordDocument)
+	all = append(append(all, args...), tailArgs...)
 	var rows []struct {
 		ID    string        `db:"end_user_id"`
 		First aggregateTime `db:"first_connected"`
 		Count int           `db:"accounts"`
 	}
-	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(`SELECT end_user_id, MIN(created_at) AS first_connected, COUNT(*) AS accounts
-		FROM accounts`+q.clause()+` GROUP BY end_user_id`), q.args...); err != nil {
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(query), all...); err != nil {
 		return nil, translate(err)
 	}
 	users := make([]domain.EndUser, len(rows))

@@ -4320,7 +4320,7 @@ type EndUser implements Node {
   id: ID!
   "The customer's own end_user_id, as REST and endUser(id:) take it."
   endUserId: String!
-  "When the first of its accounts was connected."
+  "When the first of its accounts was connected (for one with no accounts, who only uploaded documents in Link: their first upload)."
   firstConnectedAt: Time!
   "Its accounts, newest first; totalCount is given."
   accounts(
@@ -4959,12 +4959,12 @@ type Payout {
 }
 
 extend type Query {
-  "One end user by its end_user_id (REST's), or null when it has no accounts."
+  "One end user by its end_user_id (REST's), or null when it has neither accounts nor documents uploaded in Link."
   endUser(
     "REST's end_user_id (not the EndUser: global id)."
     id: ID!
   ): EndUser
-  "End users by id."
+  "End users by id: those with accounts and those who only uploaded documents in Link (no accounts)."
   endUsers(
     "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
     first: Int
