@@ -55,6 +55,51 @@ type ProductData struct {
 	Allocations *Allocations
 }
 
+// Of is the object d holds for product (a *Identity, *Employment, *Income
+// or *Allocations), nil when it holds none; ok is false when product names
+// no single-object product.
+func (d ProductData) Of(product string) (v any, ok bool) {
+	switch product {
+	case ProductIdentity:
+		return orNil(d.Identity), true
+	case ProductEmployment:
+		return orNil(d.Employment), true
+	case ProductIncome:
+		return orNil(d.Income), true
+	case ProductAllocations:
+		return orNil(d.Allocations), true
+	}
+	return nil, false
+}
+
+// NewProductData is a ProductData holding a new, zero object of product,
+// and that object (to decode into); ok is false when product names no
+// single-object product.
+func NewProductData(product string) (d ProductData, into any, ok bool) {
+	switch product {
+	case ProductIdentity:
+		d.Identity = new(Identity)
+	case ProductEmployment:
+		d.Employment = new(Employment)
+	case ProductIncome:
+		d.Income = new(Income)
+	case ProductAllocations:
+		d.Allocations = new(Allocations)
+	default:
+		return d, nil, false
+	}
+	into, _ = d.Of(product)
+	return d, into, true
+}
+
+// orNil is p as an interface, nil (not a typed nil) when p is.
+func orNil[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return p
+}
+
 // Allocations is the direct_deposit_allocations product.
 type Allocations struct {
 	Allocations []DepositAllocation `json:"allocations"`

@@ -20,9 +20,10 @@ func (s *Server) productHandler(product string) apiHandler {
 		if err != nil {
 			return response{}, err
 		}
+		v, _ := p.Of(product)
 		resp := object(product, withFields{
 			fields: productFields{ID: p.ID, AccountID: accountID, CreatedAt: wire.Time(p.CreatedAt), UpdatedAt: wire.Time(p.UpdatedAt)},
-			object: productValue(product, p.ProductData)})
+			object: v})
 		resp.meta = map[string]any{"refreshed_at": wire.Time(a.DataRefreshedAt[product])}
 		return resp, nil
 	}
@@ -73,19 +74,6 @@ type productFields struct {
 	AccountID string    `json:"account_id"`
 	CreatedAt wire.Time `json:"created_at"`
 	UpdatedAt wire.Time `json:"updated_at"`
-}
-
-// productValue is the product a ProductData holds.
-func productValue(product string, d domain.ProductData) any {
-	switch product {
-	case domain.ProductIdentity:
-		return d.Identity
-	case domain.ProductEmployment:
-		return d.Employment
-	case domain.ProductIncome:
-		return d.Income
-	}
-	return d.Allocations
 }
 
 // withFields writes an object's JSON with some fields of REST's before

@@ -14,17 +14,8 @@ import (
 
 // encodeProduct is the stored JSON of a single-object product.
 func encodeProduct(product string, d domain.ProductData) ([]byte, error) {
-	var v any
-	switch product {
-	case domain.ProductIdentity:
-		v = d.Identity
-	case domain.ProductEmployment:
-		v = d.Employment
-	case domain.ProductIncome:
-		v = d.Income
-	case domain.ProductAllocations:
-		v = d.Allocations
-	default:
+	v, ok := d.Of(product)
+	if !ok {
 		return nil, fmt.Errorf("no single-object product %q", product)
 	}
 	if v == nil {
@@ -35,25 +26,11 @@ func encodeProduct(product string, d domain.ProductData) ([]byte, error) {
 
 // decodeProduct reads a stored single-object product.
 func decodeProduct(product string, b []byte) (domain.ProductData, error) {
-	var d domain.ProductData
-	var err error
-	switch product {
-	case domain.ProductIdentity:
-		d.Identity = new(domain.Identity)
-		err = json.Unmarshal(b, d.Identity)
-	case domain.ProductEmployment:
-		d.Employment = new(domain.Employment)
-		err = json.Unmarshal(b, d.Employment)
-	case domain.ProductIncome:
-		d.Income = new(domain.Income)
-		err = json.Unmarshal(b, d.Income)
-	case domain.ProductAllocations:
-		d.Allocations = new(domain.Allocations)
-		err = json.Unmarshal(b, d.Allocations)
-	default:
-		err = fmt.Errorf("no single-object product %q", product)
+	d, into, ok := domain.NewProductData(product)
+	if !ok {
+		return d, fmt.Errorf("no single-object product %q", product)
 	}
-	return d, err
+	return d, json.Unmarshal(b, into)
 }
 
 // encodeRecord is the stored JSON of a record's body, by its kind.
