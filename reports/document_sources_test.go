@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,10 +45,29 @@ func TestDocumentSources(t *testing.T) {
 	if got, want := e.Income.Paystubs[0].GrossPayAmount, fromPayroll.Employments[0].Income.Paystubs[0].GrossPayAmount; got != want {
 		t.Errorf("latest paystub's gross %v, payroll's %v", got, want)
 	}
-	if _, err := reports.RenderVerification(fromDocs, sources); err != nil {
+	// Every page's footer says where the figures come from: the uploaded
+	// paystubs alone, or both sources beside each other.
+	pdf, err := reports.RenderVerification(fromDocs, sources)
+	if err != nil {
 		t.Fatal(err)
 	}
+	text := oneLine(textOf(t, pdf))
+	if !strings.Contains(text, "Figures are as read from paystubs the end user uploaded, not confirmed with the employer") ||
+		strings.Contains(text, "as reported by the payroll platforms") {
+		t.Errorf("a report from documents alone: its footer does not say the figures were read from uploads:\n%s", text)
+	}
+	both := append([]reports.Source{goldenSources()[0]}, sources...)
+	pdf, err = reports.RenderVerification(reports.Assemble(domain.ReportVOIE, "r", both, updated, goldenNow), both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := oneLine(textOf(t, pdf)); !strings.Contains(text, "as reported by the payroll platforms named or read from paystubs the end user uploaded") {
+		t.Errorf("a report from both sources: its footer names only one:\n%s", text)
+	}
 }
+
+// oneLine is text with every run of white space one space.
+func oneLine(text string) string { return strings.Join(strings.Fields(text), " ") }
 
 // docRecords are the golden current account's last six paystubs as
 // uploaded documents, as a reader would have read them; the first is

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -122,7 +123,13 @@ var goGlyphs = func() func(rune) bool {
 type pdfMeta struct {
 	Title, Subject string
 	Keywords       []string
+	// Figures says, in every page's footer, where the figures come from;
+	// empty is the payroll platforms named.
+	Figures string
 }
+
+// payrollFigures is the footer's word on figures read from payroll.
+const payrollFigures = "Figures are as reported by the payroll platforms named, summed by Payline."
 
 func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	f := fpdf.New("P", "mm", "Letter", "")
@@ -160,7 +167,7 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 		d.CellFormat(d.width*0.75, 4, footer, "", 0, "L", false, 0, "")
 		d.CellFormat(d.width*0.25, 4, fmt.Sprintf("Page %d of {nb}", f.PageNo()), "", 1, "R", false, 0, "")
 		d.MultiCell(d.width, 3.5, "Payline is not a GSE-authorized report supplier: this report is not issued under the Fannie Mae or Freddie Mac "+
-			"verification programs. Figures are as reported by the payroll platforms named, summed by Payline.", "", "L", false)
+			"verification programs. "+cmp.Or(m.Figures, payrollFigures), "", "L", false)
 	})
 	f.AddPage()
 	return d

@@ -16,6 +16,24 @@ var reportTitles = map[string]string{
 	domain.ReportVOE:  "Verification of Employment",
 }
 
+// figuresWord is the footer's word on where a report's figures come
+// from: payroll platforms, paystubs the end user uploaded, or both.
+func figuresWord(employments []domain.ReportEmployment) string {
+	payroll, documents := false, false
+	for _, e := range employments {
+		documents = documents || e.Source.Type == domain.SourceDocuments
+		payroll = payroll || e.Source.Type != domain.SourceDocuments
+	}
+	switch {
+	case documents && payroll:
+		return "Figures are as reported by the payroll platforms named or read from paystubs the end user uploaded " +
+			"(each employment names its source), summed by Payline."
+	case documents:
+		return "Figures are as read from paystubs the end user uploaded, not confirmed with the employer, summed by Payline."
+	}
+	return payrollFigures
+}
+
 // RenderVerification renders a report to PDF. sources give every paystub
 // the annual figures were summed from, which a VOIE lists in full so an
 // analyst can check them. The same report and sources give the same bytes.
@@ -23,7 +41,8 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 	title := reportTitles[r.ReportType]
 	built := time.Time(r.RefreshedAt)
 	meta := pdfMeta{Title: title, Subject: title + " of " + r.Employee.Name.FullName,
-		Keywords: []string{"Payline", strings.ToUpper(r.ReportType), "verification report", "reference " + r.Reference()}}
+		Keywords: []string{"Payline", strings.ToUpper(r.ReportType), "verification report", "reference " + r.Reference()},
+		Figures:  figuresWord(r.Employments)}
 	return renderPDF(meta, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.Reference()), func(d *pdfDoc) {
 		facts := [][2]string{
 			{"Reference #", r.Reference()},

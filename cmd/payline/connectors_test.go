@@ -108,6 +108,7 @@ func TestConnectorCommands(t *testing.T) {
 // the connector's delay) and whose paystubs are there; a wrong secret or
 // an absent connector stops serve with one line.
 func TestServeThroughConnector(t *testing.T) {
+	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
 	const secret = "serve connector secret"
 	url := startSandboxConnector(t, secret)
 	eachDatabase(t, func(t *testing.T, dbURL string) {

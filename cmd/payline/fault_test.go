@@ -386,6 +386,8 @@ func eventIDs(t *testing.T, db *storage.DB) []string {
 // rescuer), so full delivery comes well inside 30 s of the restart
 // instead of after River's stuck-job threshold.
 func TestFaultKillOneOfThree(t *testing.T) {
+	// Not parallel: its three instances' pools with another test's would
+	// pass the shared PostgreSQL's max_connections.
 	const events = 10_000
 	url := storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
 	rcv := newFaultReceiver(t)
@@ -545,6 +547,7 @@ func apiCall(method, addr, secret, path, body string) (int, map[string]any, http
 // recover by themselves, and every event, published before and after,
 // arrives.
 func TestFaultDatabaseRestart(t *testing.T) {
+	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
 	pg := startPrivatePostgres(t)
 	url := pg.url()
 	rcv := newFaultReceiver(t)
@@ -627,6 +630,7 @@ func TestFaultDatabaseRestart(t *testing.T) {
 // before and during the outage all arrive once it is back, inside the
 // window, and no delivery is given up.
 func TestFaultReceiverOutage(t *testing.T) {
+	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
 	const compression = 30
 	retry := storage.RetrySchedule{Base: storage.DefaultRetrySchedule.Base / compression, Window: storage.DefaultRetrySchedule.Window / compression}
 	outage := 2 * time.Minute / compression
@@ -703,6 +707,8 @@ func retrying(t *testing.T, method, addr, secret, path, body string) (int, map[s
 // from ten customers, spread over three instances. Every payroll job runs
 // exactly once (one attempt, completed) and every event is delivered.
 func TestFaultLinkSessionsOverThreeInstances(t *testing.T) {
+	// Not parallel: its three instances' pools with another test's would
+	// pass the shared PostgreSQL's max_connections.
 	const sessions, tenants = 1000, 10
 	url := storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
 	rcv := newFaultReceiver(t)

@@ -166,6 +166,7 @@ func TestServeFreshDatabase(t *testing.T) {
 // TestKeysCommands runs the operator's key commands and checks the keys
 // they make work, and stop working, against a running server.
 func TestKeysCommands(t *testing.T) {
+	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
 	eachDatabase(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		getenv := env("PAYLINE_MASTER_KEY", testMasterKey)

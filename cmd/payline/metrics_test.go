@@ -54,6 +54,7 @@ func readyz(t *testing.T, addr string) (int, map[string]any) {
 // refusals, queue depth and pool stats, labelled with the instance; and
 // /readyz turns 503 with the reason when the database goes away.
 func TestMetricsAndReadiness(t *testing.T) {
+	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
 	eachDatabase(t, func(t *testing.T, dbURL string) {
 		var out strings.Builder
 		m := &Main{

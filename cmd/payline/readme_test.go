@@ -55,6 +55,7 @@ var curlCall = regexp.MustCompile(`(^|[|(]\s*|\s)curl `)
 // and its webhook is a `payline webhooks listen` that answers every
 // delivery, so nothing is left retrying.
 func TestREADMEWalkthrough(t *testing.T) {
+	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("the README walkthrough needs %s (apt-get install %s): %v", tool, tool, err)

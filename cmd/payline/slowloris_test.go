@@ -107,6 +107,7 @@ func TestSlowLorisBody(t *testing.T) {
 // It runs at serve's defaults (512 slots, 256 connections and 64
 // unauthenticated requests per address, 1 KiB/s after the first second).
 func TestSlowBodiesLeaveTenantsServed(t *testing.T) {
+	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
 	const conns, attackFor = 530, 12 * time.Second
 	attacker := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}
 	eachDatabase(t, func(t *testing.T, url string) {
@@ -288,6 +289,7 @@ func (a *slowAttack) once(ctx context.Context, d *net.Dialer, addr string) (stat
 // same way on HTTP/2 (the stream ends; the connection's other streams go
 // on) and on HTTP/1.1 (the connection is closed).
 func TestSlowBodyOverTLS(t *testing.T) {
+	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
 	certFile, keyFile, pool := selfSigned(t)
 	eachDatabase(t, func(t *testing.T, url string) {
 		m, err := startServe(t, ServeConfig{DatabaseURL: url, Mode: domain.ModeProduction, TLSCert: certFile, TLSKey: keyFile}, io.Discard)
