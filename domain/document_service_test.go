@@ -208,8 +208,12 @@ func TestUploaderIsAnEndUser(t *testing.T) {
 			t.Errorf("EndUsers pages %v, want erin then ulla", ids)
 		}
 		last, err := w.accounts.EndUsers(w.ctx, w.sc, domain.PageRequest{Limit: 1, Backward: true})
-		if err != nil || len(last.Items) != 1 || last.Items[0].ID != "ulla" {
-			t.Errorf("the last end user: %+v, %v", last.Items, err)
+		if err != nil || len(last.Items) != 1 || last.Items[0].ID != "ulla" || last.Prev == nil {
+			t.Fatalf("the last end user: %+v, %v", last.Items, err)
+		}
+		before, err := w.accounts.EndUsers(w.ctx, w.sc, domain.PageRequest{Limit: 1, Backward: true, Cursor: last.Prev})
+		if err != nil || len(before.Items) != 1 || before.Items[0].ID != "erin" {
+			t.Errorf("the end user before the last: %+v, %v", before.Items, err)
 		}
 	})
 }

@@ -61,7 +61,7 @@ func TestDocumentSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := oneLine(textOf(t, pdf)); !strings.Contains(text, "as reported by the payroll platforms named or read from paystubs the end user uploaded") {
+	if text := oneLine(textOf(t, pdf)); !strings.Contains(text, "as reported by the payroll platforms named or read from paystubs the end user uploaded (not confirmed with the employer;") {
 		t.Errorf("a report from both sources: its footer names only one:\n%s", text)
 	}
 }

@@ -27,7 +27,7 @@ func figuresWord(employments []domain.ReportEmployment) string {
 	switch {
 	case documents && payroll:
 		return "Figures are as reported by the payroll platforms named or read from paystubs the end user uploaded " +
-			"(each employment names its source), summed by Payline."
+			"(not confirmed with the employer; each employment names its source), summed by Payline."
 	case documents:
 		return "Figures are as read from paystubs the end user uploaded, not confirmed with the employer, summed by Payline."
 	}

@@ -102,3 +102,8 @@ func TestRedisRateStatus(t *testing.T) {
 		t.Errorf("after 3 requests: %+v %v, want remaining 7 (or 8 after a refill) and a reset ahead", st, ok)
 	}
 }
+
+// fixedClock stands still.
+type fixedClock struct{ t time.Time }
+
+func (c fixedClock) Now() time.Time { return c.t }

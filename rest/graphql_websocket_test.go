@@ -278,8 +278,3 @@ func goroutinesIn(function string) int {
 	n := runtime.Stack(buf, true)
 	return strings.Count(string(buf[:n]), function+"(")
 }
-
-// fixedClock stands still.
-type fixedClock struct{ t time.Time }
-
-func (c fixedClock) Now() time.Time { return c.t }

@@ -1,7 +1,9 @@
 package rest
 
-// The webhook tests' receiver: a real HTTPS endpoint that records each
-// delivery and answers as the test says.
+// What the webhook tests share: the receiver (a real HTTPS endpoint that
+// records each delivery and answers as the test says), waitFor and
+// always, and the fixture's webhook helpers (create one, count and wait
+// out its delivery jobs).
 
 import (
 	"encoding/pem"

@@ -381,6 +381,10 @@ func (q *Queue) Depth(ctx context.Context) (map[string]int, error) {
 	return out, nil
 }
 
+// stopRecordTimeout is how long a stop that cancelled running jobs waits
+// for River to record their results.
+const stopRecordTimeout = 5 * time.Second
+
 // StopAndCancel stops at once, cancelling running work, as a crash would;
 // cancelled attempts are retried by the next process.
 func (q *Queue) StopAndCancel(ctx context.Context) error {
@@ -406,10 +410,21 @@ func (q *Queue) Close() {
 	q.closePool()
 }
 
-// Stop waits for running jobs to finish (up to ctx's deadline).
+// Stop waits for running jobs to finish (up to ctx's deadline), then
+// cancels those still running, as River's documentation advises, and
+// waits a few seconds more for their results to be recorded (cut off by
+// the stop, they are left available at once: see cutOff) before the
+// connections close.
 func (q *Queue) Stop(ctx context.Context) error {
 	q.running.Store(false)
 	err := q.runner.Stop(ctx)
+	if err != nil && ctx.Err() != nil {
+		hard, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopRecordTimeout)
+		if cerr := q.runner.StopAndCancel(hard); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		cancel()
+	}
 	q.stopBeating()
 	q.endRunContext()
 	q.closePool()

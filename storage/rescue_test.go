@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -423,107 +424,130 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// TestStoppedWorkRunsAtOnce: work cut off by a queue's StopAndCancel (a
-// deploy, a restart) is left available at once with its attempt unspent,
-// whether the cut-off run failed (a context error) or asked to wait (a
-// connector call cut short reads as an upstream away for seconds), and
-// the next process runs it; a run that failed on its own is retried with
-// River's backoff as before.
+// TestStoppedWorkRunsAtOnce: work cut off by a queue's stop (a deploy, a
+// restart) is left available at once with its attempt unspent, whether
+// the cut-off run failed (a context error) or asked to wait (a connector
+// call cut short reads as an upstream away for seconds), and the next
+// process runs it; a run that failed on its own is retried with River's
+// backoff as before. Both stops: StopAndCancel, and Stop past its
+// deadline (which then cancels what still runs).
 func TestStoppedWorkRunsAtOnce(t *testing.T) {
-	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
-		ctx := context.Background()
-		q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		started := make(chan string, 10) // room for the failing run's retries
-		run := func(ctx context.Context, r domain.JobRun) (time.Duration, error) {
-			started <- r.JobID
-			switch r.JobID {
-			case "fails-on-its-own":
-				return 0, errors.New("the platform answered 500")
-			case "cut-off-fails":
-				<-ctx.Done()
-				return 0, ctx.Err()
-			default: // cut-off-waits
-				<-ctx.Done()
-				return 5 * time.Second, nil
+	stops := map[string]func(q *storage.Queue) error{
+		"StopAndCancel": func(q *storage.Queue) error {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			return q.StopAndCancel(ctx)
+		},
+		"Stop past its deadline": func(q *storage.Queue) error {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			if err := q.Stop(ctx); !errors.Is(err, context.DeadlineExceeded) {
+				return fmt.Errorf("Stop = %v, want its deadline exceeded (the runs wait for it)", err)
 			}
-		}
-		if err := q.Start(ctx, storage.Runners{Job: run, Delivery: noDeliveries,
-			Schedule: func(context.Context, string) (string, error) { return "", nil },
-			Refresh:  func(context.Context, domain.RefreshRun) error { return nil }}); err != nil {
-			t.Fatal(err)
-		}
-		ids := []string{"fails-on-its-own", "cut-off-fails", "cut-off-waits"}
-		for _, id := range ids {
-			if err := q.InsertRun(ctx, domain.JobRun{Scope: domain.Scope{CustomerID: "c", Mode: domain.ModeSandbox}, JobID: id}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for range ids {
-			select {
-			case <-started:
-			case <-time.After(20 * time.Second):
-				t.Fatal("the three runs did not start")
-			}
-		}
-		// The first has failed once it is retryable; the other two are
-		// still working.
-		expr := `args->>'job_id'`
-		if db.Dialect == storage.SQLite {
-			expr = `json_extract(CAST(args AS TEXT), '$.job_id')`
-		}
-		type row struct {
-			Job     string `db:"job"`
-			State   string `db:"state"`
-			Attempt int    `db:"attempt"`
-			Due     bool   `db:"due"`
-		}
-		due := `scheduled_at <= now()`
-		if db.Dialect == storage.SQLite {
-			due = `julianday(scheduled_at) <= julianday('now')`
-		}
-		read := func() map[string]row {
-			var rows []row
-			if err := db.SelectContext(ctx, &rows, `SELECT `+expr+` AS job, state, attempt, `+due+` AS due FROM river_job WHERE kind = 'payroll_job'`); err != nil {
-				t.Fatal(err)
-			}
-			out := map[string]row{}
-			for _, r := range rows {
-				out[r.Job] = r
-			}
-			return out
-		}
-		waitFor(t, 20*time.Second, "the failed run to be retryable", func() bool { return read()["fails-on-its-own"].State == "retryable" })
-		stop, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		if err := q.StopAndCancel(stop); err != nil {
-			t.Fatal(err)
-		}
-		rows := read()
-		for _, id := range []string{"cut-off-fails", "cut-off-waits"} {
-			if r := rows[id]; r.State != "available" || r.Attempt != 0 || !r.Due {
-				t.Errorf("%s after the stop: %+v, want available now with no attempt spent", id, r)
-			}
-		}
-		if r := rows["fails-on-its-own"]; r.State != "retryable" || r.Attempt < 1 {
-			t.Errorf("fails-on-its-own: %+v, want retryable, its attempts spent", r)
-		}
-
-		next, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := next.Start(ctx, storage.Runners{Job: noJobs, Delivery: noDeliveries,
-			Schedule: func(context.Context, string) (string, error) { return "", nil },
-			Refresh:  func(context.Context, domain.RefreshRun) error { return nil }}); err != nil {
-			t.Fatal(err)
-		}
-		defer next.Stop(ctx)
-		waitFor(t, 20*time.Second, "the cut-off runs to complete in the next process", func() bool {
-			r := read()
-			return r["cut-off-fails"].State == "completed" && r["cut-off-waits"].State == "completed"
+			return nil
+		},
+	}
+	for name, stop := range stops {
+		t.Run(name, func(t *testing.T) {
+			storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) { stoppedWorkRunsAtOnce(t, db, stop) })
 		})
+	}
+}
+
+func stoppedWorkRunsAtOnce(t *testing.T, db *storage.DB, stop func(q *storage.Queue) error) {
+	ctx := context.Background()
+	q, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan string, 10) // room for the failing run's retries
+	run := func(ctx context.Context, r domain.JobRun) (time.Duration, error) {
+		started <- r.JobID
+		switch r.JobID {
+		case "fails-on-its-own":
+			return 0, errors.New("the platform answered 500")
+		case "cut-off-fails":
+			<-ctx.Done()
+			return 0, ctx.Err()
+		default: // cut-off-waits
+			<-ctx.Done()
+			return 5 * time.Second, nil
+		}
+	}
+	if err := q.Start(ctx, storage.Runners{Job: run, Delivery: noDeliveries,
+		Schedule: func(context.Context, string) (string, error) { return "", nil },
+		Refresh:  func(context.Context, domain.RefreshRun) error { return nil }}); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"fails-on-its-own", "cut-off-fails", "cut-off-waits"}
+	for _, id := range ids {
+		if err := q.InsertRun(ctx, domain.JobRun{Scope: domain.Scope{CustomerID: "c", Mode: domain.ModeSandbox}, JobID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Every run has started (a retry of the failing one counts once).
+	seen := map[string]bool{}
+	for len(seen) < len(ids) {
+		select {
+		case id := <-started:
+			seen[id] = true
+		case <-time.After(20 * time.Second):
+			t.Fatalf("of the three runs only %v started", seen)
+		}
+	}
+	// The first has failed once it is retryable; the other two are still
+	// working.
+	waitFor(t, 20*time.Second, "the failed run to be retryable", func() bool { return jobRows(t, db)["fails-on-its-own"].State == "retryable" })
+	if err := stop(q); err != nil {
+		t.Fatal(err)
+	}
+	rows := jobRows(t, db)
+	for _, id := range []string{"cut-off-fails", "cut-off-waits"} {
+		if r := rows[id]; r.State != "available" || r.Attempt != 0 || !r.Due {
+			t.Errorf("%s after the stop: %+v, want available now with no attempt spent", id, r)
+		}
+	}
+	if r := rows["fails-on-its-own"]; r.State != "retryable" || r.Attempt < 1 {
+		t.Errorf("fails-on-its-own: %+v, want retryable, its attempts spent", r)
+	}
+
+	next, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := next.Start(ctx, storage.Runners{Job: noJobs, Delivery: noDeliveries,
+		Schedule: func(context.Context, string) (string, error) { return "", nil },
+		Refresh:  func(context.Context, domain.RefreshRun) error { return nil }}); err != nil {
+		t.Fatal(err)
+	}
+	defer next.Stop(ctx)
+	waitFor(t, 20*time.Second, "the cut-off runs to complete in the next process", func() bool {
+		r := jobRows(t, db)
+		return r["cut-off-fails"].State == "completed" && r["cut-off-waits"].State == "completed"
 	})
+}
+
+// jobRow is a payroll job's River row, by its job id.
+type jobRow struct {
+	Job     string `db:"job"`
+	State   string `db:"state"`
+	Attempt int    `db:"attempt"`
+	Due     bool   `db:"due"` // scheduled now or earlier
+}
+
+func jobRows(t *testing.T, db *storage.DB) map[string]jobRow {
+	t.Helper()
+	expr, due := `args->>'job_id'`, `scheduled_at <= now()`
+	if db.Dialect == storage.SQLite {
+		expr, due = `json_extract(CAST(args AS TEXT), '$.job_id')`, `julianday(scheduled_at) <= julianday('now')`
+	}
+	var rows []jobRow
+	if err := db.SelectContext(context.Background(), &rows, `SELECT `+expr+` AS job, state, attempt, `+due+` AS due FROM river_job WHERE kind = 'payroll_job'`); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]jobRow{}
+	for _, r := range rows {
+		out[r.Job] = r
+	}
+	return out
 }

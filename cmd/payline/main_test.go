@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,6 +31,19 @@ func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" { // a child process started by startProcess
 		main()
 		return
+	}
+	// The servers these tests start hold up to 28 PostgreSQL connections
+	// each: two parallel tests at a time stay under PostgreSQL's default
+	// max_connections (100) on a machine of any size, where -parallel
+	// would default to its core count. An explicit -parallel wins (CI runs
+	// the relay tests four at a time).
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		if err := flag.Set("test.parallel", "2"); err != nil {
+			panic(err)
+		}
 	}
 	os.Exit(storagetest.Main(m))
 }

@@ -399,17 +399,13 @@ func (m *Main) pruner(store domain.RetentionStore, clock domain.Clock) func(ctx 
 }
 
 // stopQueueNow stops a queue whose start is being undone: the work it
-// took meanwhile gets a few seconds, then is cancelled (and retried by
-// the next process).
+// took meanwhile gets a few seconds, then is cancelled (and left for the
+// next process: Queue.Stop).
 func (m *Main) stopQueueNow() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := m.queue.Stop(ctx); err != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := m.queue.StopAndCancel(ctx); err != nil {
-			m.Logger.Warn("stop the job queue of a failed start", slog.Any("error", err))
-		}
+	if err := m.queue.Stop(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		m.Logger.Warn("stop the job queue of a failed start", slog.Any("error", err))
 	}
 }
 
