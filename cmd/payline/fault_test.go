@@ -188,7 +188,8 @@ func TestFaultDatabaseRestart(t *testing.T) {
 // before and during the outage all arrive once it is back, inside the
 // window, and no delivery is given up.
 func TestFaultReceiverOutage(t *testing.T) {
-	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
+	// Not parallel: its retry window is compressed thirty times (30 s), and
+	// a busy partner test could make deliveries outlast it.
 	const compression = 30
 	retry := storage.RetrySchedule{Base: storage.DefaultRetrySchedule.Base / compression, Window: storage.DefaultRetrySchedule.Window / compression}
 	outage := 2 * time.Minute / compression
