@@ -15,9 +15,10 @@ type AccountService struct {
 	relay Relay // NoRelay unless this mode relays to upstreams
 
 	// The services of the concepts around an account, each a type of
-	// its own with only the dependencies it uses; embedded so that
-	// AccountService still answers for all of them while the adapters
-	// move to calling each directly.
+	// its own with only the dependencies it uses. The adapters (REST,
+	// GraphQL) hold each one they call; they are embedded here because
+	// one constructor wires them over the same transactor, clock and
+	// relay, and the domain's tests reach them through one value.
 	*AccountJobService
 	*ProductService
 	*DocumentService

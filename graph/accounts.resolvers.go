@@ -353,7 +353,7 @@ func (r *paystubResolver) OvertimeHours(ctx context.Context, obj *domain.Paystub
 
 // EndUser is the resolver for the endUser field.
 func (r *queryResolver) EndUser(ctx context.Context, id string) (*domain.EndUser, error) {
-	u, err := r.AccountService.EndUser(ctx, scope(ctx), id)
+	u, err := r.EndUserService.EndUser(ctx, scope(ctx), id)
 	if domain.IsKind(err, domain.KindNotFound) {
 		return nil, nil
 	}
@@ -370,7 +370,7 @@ func (r *queryResolver) EndUsers(ctx context.Context, first *int, after *string,
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.AccountService.EndUsers(ctx, scope(ctx), p)
+	page, err := r.EndUserService.EndUsers(ctx, scope(ctx), p)
 	if err != nil {
 		return nil, err
 	}
@@ -409,7 +409,7 @@ func (r *queryResolver) Accounts(ctx context.Context, filter *model.AccountFilte
 
 // Job is the resolver for the job field.
 func (r *queryResolver) Job(ctx context.Context, id string) (*domain.Job, error) {
-	j, err := r.AccountService.Job(ctx, scope(ctx), id)
+	j, err := r.AccountJobService.Job(ctx, scope(ctx), id)
 	return orNull(&j, err)
 }
 
@@ -420,7 +420,7 @@ func (r *queryResolver) Jobs(ctx context.Context, filter *model.JobFilter, first
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.AccountService.Jobs(ctx, scope(ctx), jobFilter(filter), p)
+	page, err := r.AccountJobService.Jobs(ctx, scope(ctx), jobFilter(filter), p)
 	if err != nil {
 		return nil, err
 	}

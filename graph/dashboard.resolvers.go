@@ -13,7 +13,7 @@ import (
 
 // Overview is the resolver for the overview field.
 func (r *queryResolver) Overview(ctx context.Context, days *int) (*model.Overview, error) {
-	o, err := r.AccountService.Overview(ctx, scope(ctx), *days)
+	o, err := r.OverviewService.Overview(ctx, scope(ctx), *days)
 	if err != nil {
 		return nil, err
 	}

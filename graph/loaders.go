@@ -109,9 +109,6 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 		l.accounts = dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]domain.Account, []error) {
 			return r.AccountService.AccountsByID(ctx, sc, ids)
 		}, opt)
-		l.products = dataloadgen.NewMappedLoader(func(ctx context.Context, keys []productKey) (map[productKey]*domain.StoredProduct, error) {
-			return loadProducts(ctx, r.AccountService, sc, keys)
-		}, opt)
 		l.endUserAccounts = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Account], error) {
 			p, err := a.request(domain.ListAccounts)
 			if err != nil {
@@ -119,6 +116,31 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 			}
 			return r.AccountService.AccountsOfEndUsers(ctx, sc, parents, p)
 		})
+	}
+	if r.ProductService != nil {
+		l.products = dataloadgen.NewMappedLoader(func(ctx context.Context, keys []productKey) (map[productKey]*domain.StoredProduct, error) {
+			return loadProducts(ctx, r.ProductService, sc, keys)
+		}, opt)
+		l.accountPaystubs = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Paystub], error) {
+			p, err := a.request(domain.ListPaystubs)
+			if err != nil {
+				return nil, err
+			}
+			return r.ProductService.PaystubsOfAccounts(ctx, sc, parents, a.extra, p)
+		})
+		records := func(kind, product string) *dataloadgen.Loader[pageKey, domain.Page[domain.Record]] {
+			return pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Record], error) {
+				p, err := a.request(kind)
+				if err != nil {
+					return nil, err
+				}
+				return r.ProductService.RecordsOfAccounts(ctx, sc, parents, kind, product, p)
+			})
+		}
+		l.accountShifts = records(domain.RecordShift, domain.ProductShifts)
+		l.accountTaxForms = records(domain.RecordTaxForm, domain.ProductTaxForms)
+	}
+	if r.AccountJobService != nil {
 		l.accountJobs = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Job], error) {
 			p, err := a.request(domain.ListJobs)
 			if err != nil {
@@ -130,38 +152,24 @@ func withLoaders(ctx context.Context, r *Resolver) context.Context {
 					return nil, err
 				}
 			}
-			return r.AccountService.JobsOfAccounts(ctx, sc, parents, f, p)
+			return r.AccountJobService.JobsOfAccounts(ctx, sc, parents, f, p)
 		})
-		l.accountPaystubs = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Paystub], error) {
-			p, err := a.request(domain.ListPaystubs)
-			if err != nil {
-				return nil, err
-			}
-			return r.AccountService.PaystubsOfAccounts(ctx, sc, parents, a.extra, p)
-		})
-		records := func(kind, product string) *dataloadgen.Loader[pageKey, domain.Page[domain.Record]] {
-			return pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Record], error) {
-				p, err := a.request(kind)
-				if err != nil {
-					return nil, err
-				}
-				return r.AccountService.RecordsOfAccounts(ctx, sc, parents, kind, product, p)
-			})
-		}
-		l.accountShifts = records(domain.RecordShift, domain.ProductShifts)
-		l.accountTaxForms = records(domain.RecordTaxForm, domain.ProductTaxForms)
+	}
+	if r.DocumentService != nil {
 		l.endUserDocuments = pageLoader(batchWait, func(ctx context.Context, parents []string, a pageArgs) (map[string]domain.Page[domain.Record], error) {
 			p, err := a.request(domain.RecordDocument)
 			if err != nil {
 				return nil, err
 			}
-			return r.AccountService.DocumentsOfEndUsers(ctx, sc, parents, a.extra, p)
+			return r.DocumentService.DocumentsOfEndUsers(ctx, sc, parents, a.extra, p)
 		})
+	}
+	if r.EndUserService != nil {
 		l.endUsers = dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]domain.EndUser, []error) {
-			return r.AccountService.EndUsersByID(ctx, sc, ids)
+			return r.EndUserService.EndUsersByID(ctx, sc, ids)
 		}, opt)
 		l.earningsStreams = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []string) (map[string]domain.EarningsStream, error) {
-			return r.AccountService.EarningsStreams(ctx, sc, ids)
+			return r.EndUserService.EarningsStreams(ctx, sc, ids)
 		}, opt)
 	}
 	if r.Reporter != nil {
@@ -226,14 +234,14 @@ func pageLoader[T any](wait time.Duration, fetch func(ctx context.Context, paren
 	}, dataloadgen.WithWait(wait))
 }
 
-func loadProducts(ctx context.Context, accounts *domain.AccountService, sc domain.Scope, keys []productKey) (map[productKey]*domain.StoredProduct, error) {
+func loadProducts(ctx context.Context, products *domain.ProductService, sc domain.Scope, keys []productKey) (map[productKey]*domain.StoredProduct, error) {
 	byProduct := map[string][]string{}
 	for _, k := range keys {
 		byProduct[k.product] = append(byProduct[k.product], k.account)
 	}
 	out := map[productKey]*domain.StoredProduct{}
 	for product, ids := range byProduct {
-		found, err := accounts.ProductsOfAccounts(ctx, sc, ids, product)
+		found, err := products.ProductsOfAccounts(ctx, sc, ids, product)
 		if err != nil {
 			return nil, err
 		}

@@ -62,8 +62,8 @@ func (r *Resolver) nodes(ctx context.Context, ids []string) ([]model.Node, error
 		}
 		uuids = rest
 	}
-	if len(endUsers) > 0 && r.AccountService != nil {
-		users, errs := r.AccountService.EndUsersByID(ctx, sc, endUsers)
+	if len(endUsers) > 0 && r.EndUserService != nil {
+		users, errs := r.EndUserService.EndUsersByID(ctx, sc, endUsers)
 		if err := firstError(errs); err != nil {
 			return nil, err
 		}
@@ -88,18 +88,23 @@ type nodeKind func(ctx context.Context, ids []string) (map[string]model.Node, er
 func (r *Resolver) nodeKinds(sc domain.Scope) []nodeKind {
 	var kinds []nodeKind
 	if s := r.AccountService; s != nil {
-		kinds = append(kinds,
-			kindOf(func(ctx context.Context, ids []string) ([]domain.Account, []error) {
-				return s.AccountsByID(ctx, sc, ids)
-			}, ptr),
-			kindOf(func(ctx context.Context, ids []string) ([]domain.Job, []error) { return s.JobsByID(ctx, sc, ids) }, ptr),
-			kindOf(func(ctx context.Context, ids []string) ([]domain.Paystub, []error) {
-				return s.PaystubsByID(ctx, sc, ids)
-			}, ptr),
-			kindOf(func(ctx context.Context, ids []string) ([]domain.Record, []error) {
-				return s.DocumentsByID(ctx, sc, ids)
-			},
-				func(rec domain.Record) (model.Node, error) { return documentOf(rec) }))
+		kinds = append(kinds, kindOf(func(ctx context.Context, ids []string) ([]domain.Account, []error) {
+			return s.AccountsByID(ctx, sc, ids)
+		}, ptr))
+	}
+	if s := r.AccountJobService; s != nil {
+		kinds = append(kinds, kindOf(func(ctx context.Context, ids []string) ([]domain.Job, []error) { return s.JobsByID(ctx, sc, ids) }, ptr))
+	}
+	if s := r.ProductService; s != nil {
+		kinds = append(kinds, kindOf(func(ctx context.Context, ids []string) ([]domain.Paystub, []error) {
+			return s.PaystubsByID(ctx, sc, ids)
+		}, ptr))
+	}
+	if s := r.DocumentService; s != nil {
+		kinds = append(kinds, kindOf(func(ctx context.Context, ids []string) ([]domain.Record, []error) {
+			return s.DocumentsByID(ctx, sc, ids)
+		},
+			func(rec domain.Record) (model.Node, error) { return documentOf(rec) }))
 	}
 	if s := r.LinkService; s != nil {
 		kinds = append(kinds,

@@ -19,9 +19,17 @@ import (
 type Resolver struct {
 	Directory      *domain.DirectoryService
 	AccountService *domain.AccountService
-	LinkService    *domain.LinkService
-	WebhookService *domain.WebhookService
-	Reporter       domain.Reporter
+	// The account's concepts, each its own service
+	// (domain.NewAccountService wires them together).
+	AccountJobService *domain.AccountJobService
+	ProductService    *domain.ProductService
+	DocumentService   *domain.DocumentService
+	EndUserService    *domain.EndUserService
+	OverviewService   *domain.OverviewService
+	WatchService      *domain.WatchService
+	LinkService       *domain.LinkService
+	WebhookService    *domain.WebhookService
+	Reporter          domain.Reporter
 	// Keys finds the key that signs webhooks a signed-in member creates.
 	Keys *domain.KeyService
 	// BatchWait is how long a dataloader waits for more keys

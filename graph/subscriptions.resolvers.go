@@ -13,7 +13,7 @@ import (
 
 // JobUpdated is the resolver for the jobUpdated field.
 func (r *subscriptionResolver) JobUpdated(ctx context.Context, accountID *string, endUserID *string, linkTokenID *string) (<-chan *domain.Job, error) {
-	jobs, err := r.AccountService.WatchJobs(ctx, scope(ctx), domain.JobWatch{AccountID: deref(accountID), EndUserID: deref(endUserID),
+	jobs, err := r.WatchService.WatchJobs(ctx, scope(ctx), domain.JobWatch{AccountID: deref(accountID), EndUserID: deref(endUserID),
 		LinkTokenID: deref(linkTokenID)})
 	if err != nil {
 		return nil, err
@@ -23,7 +23,7 @@ func (r *subscriptionResolver) JobUpdated(ctx context.Context, accountID *string
 
 // AccountUpdated is the resolver for the accountUpdated field.
 func (r *subscriptionResolver) AccountUpdated(ctx context.Context, endUserID *string) (<-chan *domain.Account, error) {
-	accounts, err := r.AccountService.WatchAccounts(ctx, scope(ctx), deref(endUserID))
+	accounts, err := r.WatchService.WatchAccounts(ctx, scope(ctx), deref(endUserID))
 	if err != nil {
 		return nil, err
 	}

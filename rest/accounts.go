@@ -112,7 +112,7 @@ var legacyDeprecated = "@" + strconv.FormatInt(time.Date(2023, 11, 22, 0, 0, 0, 
 // says, with Deprecation and a Link to its successor.
 func (s *Server) legacyTokenJobs(r *http.Request) (response, error) {
 	id := r.PathValue("token_id")
-	jobs, err := s.accounts.TokenJobs(r.Context(), scopeOf(r), id)
+	jobs, err := s.jobs.TokenJobs(r.Context(), scopeOf(r), id)
 	if err != nil {
 		return response{}, err
 	}
@@ -141,7 +141,7 @@ func (s *Server) listJobs(r *http.Request) (response, error) {
 	if err := q.err(); err != nil {
 		return response{}, err
 	}
-	pg, err := s.accounts.Jobs(r.Context(), scopeOf(r), f, p)
+	pg, err := s.jobs.Jobs(r.Context(), scopeOf(r), f, p)
 	if err != nil {
 		return response{}, err
 	}

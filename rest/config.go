@@ -21,6 +21,12 @@ type Config struct {
 	Directory *domain.DirectoryService
 	Link      *domain.LinkService
 	Accounts  *domain.AccountService
+	// The account's concepts, each its own service (domain.NewAccountService
+	// wires them together).
+	Jobs      *domain.AccountJobService
+	Products  *domain.ProductService
+	Documents *domain.DocumentService
+	EndUsers  *domain.EndUserService
 	Webhooks  *domain.WebhookService
 	// Relays, in a relayed mode, receive the upstreams' webhooks at
 	// POST /v1/upstream/webhooks (empty: the route is not served);

@@ -16,7 +16,7 @@ import (
 func (s *Server) productHandler(product string) apiHandler {
 	return func(r *http.Request) (response, error) {
 		accountID := r.PathValue("account_id")
-		p, a, err := s.accounts.Product(r.Context(), scopeOf(r), accountID, product)
+		p, a, err := s.products.Product(r.Context(), scopeOf(r), accountID, product)
 		if err != nil {
 			return response{}, err
 		}
@@ -36,7 +36,7 @@ func (s *Server) listPaystubs(r *http.Request) (response, error) {
 	if err := q.err(); err != nil {
 		return response{}, err
 	}
-	pg, a, err := s.accounts.Paystubs(r.Context(), scopeOf(r), r.PathValue("account_id"), from, p)
+	pg, a, err := s.products.Paystubs(r.Context(), scopeOf(r), r.PathValue("account_id"), from, p)
 	if err != nil {
 		return response{}, err
 	}
@@ -46,7 +46,7 @@ func (s *Server) listPaystubs(r *http.Request) (response, error) {
 }
 
 func (s *Server) getPaystub(r *http.Request) (response, error) {
-	p, err := s.accounts.Paystub(r.Context(), scopeOf(r), r.PathValue("account_id"), r.PathValue("paystub_id"))
+	p, err := s.products.Paystub(r.Context(), scopeOf(r), r.PathValue("account_id"), r.PathValue("paystub_id"))
 	if err != nil {
 		return response{}, err
 	}
@@ -162,7 +162,7 @@ func (s *Server) accountRecords(kind, product string) apiHandler {
 		if err := q.err(); err != nil {
 			return response{}, err
 		}
-		pg, a, err := s.accounts.AccountRecords(r.Context(), scopeOf(r), r.PathValue("account_id"), kind, product, p)
+		pg, a, err := s.products.AccountRecords(r.Context(), scopeOf(r), r.PathValue("account_id"), kind, product, p)
 		if err != nil {
 			return response{}, err
 		}
@@ -186,7 +186,7 @@ func (s *Server) listDocuments(r *http.Request) (response, error) {
 	if err := q.err(); err != nil {
 		return response{}, err
 	}
-	pg, err := s.accounts.Documents(r.Context(), scopeOf(r), r.PathValue("end_user_id"), docType, p)
+	pg, err := s.documents.Documents(r.Context(), scopeOf(r), r.PathValue("end_user_id"), docType, p)
 	if err != nil {
 		return response{}, err
 	}
@@ -198,7 +198,7 @@ func (s *Server) listDocuments(r *http.Request) (response, error) {
 }
 
 func (s *Server) getTaxForm(r *http.Request) (response, error) {
-	f, err := s.accounts.TaxForm(r.Context(), scopeOf(r), r.PathValue("account_id"), r.PathValue("tax_form_id"))
+	f, err := s.documents.TaxForm(r.Context(), scopeOf(r), r.PathValue("account_id"), r.PathValue("tax_form_id"))
 	if err != nil {
 		return response{}, err
 	}
@@ -210,7 +210,7 @@ func (s *Server) getTaxForm(r *http.Request) (response, error) {
 }
 
 func (s *Server) getDocument(r *http.Request) (response, error) {
-	d, err := s.accounts.Document(r.Context(), scopeOf(r), r.PathValue("end_user_id"), r.PathValue("document_id"))
+	d, err := s.documents.Document(r.Context(), scopeOf(r), r.PathValue("end_user_id"), r.PathValue("document_id"))
 	if err != nil {
 		return response{}, err
 	}
@@ -227,7 +227,7 @@ func (s *Server) earningsStream(r *http.Request) (response, error) {
 	if err := q.err(); err != nil {
 		return response{}, err
 	}
-	es, err := s.accounts.EarningsStream(r.Context(), scopeOf(r), r.PathValue("end_user_id"))
+	es, err := s.endUsers.EarningsStream(r.Context(), scopeOf(r), r.PathValue("end_user_id"))
 	if err != nil {
 		return response{}, err
 	}
@@ -257,7 +257,7 @@ func (s *Server) billNavigatorStatus(r *http.Request) (response, error) {
 	if err := wire.Decode(r, &b); err != nil {
 		return response{}, err
 	}
-	if err := s.accounts.SetBillNavigatorStatus(r.Context(), scopeOf(r), r.PathValue("end_user_id"), b.Action, b.Reason); err != nil {
+	if err := s.endUsers.SetBillNavigatorStatus(r.Context(), scopeOf(r), r.PathValue("end_user_id"), b.Action, b.Reason); err != nil {
 		return response{}, err
 	}
 	return response{status: http.StatusNoContent}, nil

@@ -174,7 +174,9 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		t.Fatal(err)
 	}
 	reporter := reports.NewService(tx, dir, keys, signer, clock)
-	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, domain.NewAccountService(tx, clock, reporter, domain.NoRelay{}), webhooks
+	accounts := domain.NewAccountService(tx, clock, reporter, domain.NoRelay{})
+	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, accounts, webhooks
+	cfg.Jobs, cfg.Products, cfg.Documents, cfg.EndUsers = accounts.AccountJobService, accounts.ProductService, accounts.DocumentService, accounts.EndUserService
 	cfg.Reports = reporter
 	cfg.Members = members
 	cfg.Link = domain.NewLinkService(tx, dir, connector, domain.NoRelay{}, clock, reporter).WithUploadParser(documents.NewReader())
@@ -183,7 +185,10 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(setup.logs, nil))
 	if cfg.GraphQL == nil { // the real GraphQL facade over the same services
-		cfg.GraphQL = graph.NewHandler(&graph.Resolver{Directory: dir, AccountService: cfg.Accounts, LinkService: cfg.Link,
+		cfg.GraphQL = graph.NewHandler(&graph.Resolver{Directory: dir, AccountService: accounts, LinkService: cfg.Link,
+			AccountJobService: accounts.AccountJobService, ProductService: accounts.ProductService,
+			DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
+			OverviewService: accounts.OverviewService, WatchService: accounts.WatchService,
 			WebhookService: webhooks, Reporter: reporter, Logger: cfg.Logger, Keys: keys,
 			BatchWait: setup.batchWait},
 			graph.Options{Keys: keys, Mode: setup.rest.Mode, Console: true, InitTimeout: setup.wsInitTimeout,

@@ -22,6 +22,10 @@ type Server struct {
 	directory *domain.DirectoryService
 	link      *domain.LinkService
 	accounts  *domain.AccountService
+	jobs      *domain.AccountJobService
+	products  *domain.ProductService
+	documents *domain.DocumentService
+	endUsers  *domain.EndUserService
 	webhooks  *domain.WebhookService
 	reports   domain.Reporter
 	relays    domain.Relays
@@ -56,6 +60,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{
 		mode: cfg.Mode, keys: cfg.Keys, directory: cfg.Directory, link: cfg.Link, accounts: cfg.Accounts, webhooks: cfg.Webhooks,
+		jobs: cfg.Jobs, products: cfg.Products, documents: cfg.Documents, endUsers: cfg.EndUsers,
 		reports: cfg.Reports, relays: cfg.Relays, upstreamLinkOrigins: cfg.UpstreamLinkOrigins, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
 		publicURL: cfg.PublicURL, metrics: cfg.Metrics, ready: cfg.Ready,
 		members: cfg.Members, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"), trustProxy: cfg.TrustProxy,

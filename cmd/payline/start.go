@@ -343,11 +343,16 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	link := domain.NewLinkService(s.tx, m.directory, s.connector, s.relay, s.clock, reporter).WithUploadParser(reader)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
+		AccountJobService: accounts.AccountJobService, ProductService: accounts.ProductService,
+		DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
+		OverviewService: accounts.OverviewService, WatchService: accounts.WatchService,
 		WebhookService: s.webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection,
 			RecheckEvery: m.Config.SocketRecheck})
 	s.api = rest.NewServer(rest.Config{
 		Mode: m.Config.Mode, Keys: keys, Directory: m.directory, Link: link, Accounts: accounts,
+		Jobs: accounts.AccountJobService, Products: accounts.ProductService, Documents: accounts.DocumentService,
+		EndUsers: accounts.EndUserService,
 		Webhooks: s.webhooks, Reports: reporter, Relays: m.relays, UpstreamLinkOrigins: s.linkOrigins(), Logger: m.Logger,
 		RateLimit: m.Config.RateLimit, GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL,
 		PublicURL: m.Config.PublicURL, Metrics: s.metrics, Ready: m.readiness, Redis: m.redis, Members: members,
