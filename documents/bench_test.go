@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -20,7 +21,7 @@ func benchRead(b *testing.B, r *Reader, name, contentType string) {
 	b.ReportAllocs()
 	before := cpuTime()
 	for b.Loop() {
-		got, err := r.ParseUpload(domain.DocumentPaystub, contentType, data)
+		got, err := r.Read(context.Background(), domain.DocumentPaystub, contentType, data)
 		if err != nil || got.Data.Paystub == nil || got.Data.Paystub.NetPayAmount == nil {
 			b.Fatalf("%s: %+v, %v", name, got, err)
 		}

@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -150,7 +151,7 @@ func readCorpusFile(t testing.TB, r *Reader, f corpusFile) domain.ParsedUpload {
 		t.Fatal(err)
 	}
 	ct, _, _ := strings.Cut(http.DetectContentType(data), ";")
-	got, err := r.ParseUpload(domain.DocumentPaystub, ct, data)
+	got, err := r.Read(context.Background(), domain.DocumentPaystub, ct, data)
 	if err != nil {
 		t.Fatalf("%s: %v", f.path, err)
 	}

@@ -89,9 +89,14 @@ func (r *Reader) OCR() bool { return r.tesseract != "" }
 
 // ParseUpload implements domain.UploadParser for paystubs and W-2s in
 // PDF, PNG or JPEG. A file it cannot read gives no data and a warning on
-// parsed_data that says why. Errors: domain.ErrUploadInflatesTooLarge.
-func (r *Reader) ParseUpload(documentType, contentType string, data []byte) (domain.ParsedUpload, error) {
-	return r.Read(context.Background(), documentType, contentType, data)
+// parsed_data that says why. Errors: domain.ErrUploadInflatesTooLarge,
+// the context's.
+func (r *Reader) ParseUpload(ctx context.Context, documentType, contentType string, data []byte) ([]domain.ParsedUpload, error) {
+	p, err := r.Read(ctx, documentType, contentType, data)
+	if err != nil {
+		return nil, err
+	}
+	return []domain.ParsedUpload{p}, nil
 }
 
 // Read is ParseUpload with a context that bounds the programs it runs.

@@ -3,6 +3,7 @@ package documents
 import (
 	"bytes"
 	"compress/zlib"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,7 +48,7 @@ func TestW2Corpus(t *testing.T) {
 				requireOCR(t, r)
 			}
 			data, _ := os.ReadFile(path)
-			got, err := r.ParseUpload(domain.DocumentW2, ct, data)
+			got, err := r.Read(context.Background(), domain.DocumentW2, ct, data)
 			if err != nil || got.Data.W2 == nil {
 				t.Fatalf("read %v, %v", got, err)
 			}
@@ -81,7 +82,7 @@ func TestPictureWithoutOCR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := r.ParseUpload(domain.DocumentPaystub, "image/png", pic)
+	got, err := r.Read(context.Background(), domain.DocumentPaystub, "image/png", pic)
 	if err != nil || got.Data.Read() || got.File.OCR {
 		t.Fatalf("got %+v, %v; want nothing read", got, err)
 	}
@@ -119,11 +120,11 @@ func TestInflationIsBounded(t *testing.T) {
 	if !errors.Is(err, domain.ErrUploadInflatesTooLarge) || scan.inflated > domain.MaxUploadInflatedBytes+1 {
 		t.Errorf("a %d-byte PDF inflated %d bytes (bound %d): %v", len(bomb), scan.inflated, domain.MaxUploadInflatedBytes, err)
 	}
-	if got, err := r.ParseUpload(domain.DocumentPaystub, "application/pdf", bomb); !errors.Is(err, domain.ErrUploadInflatesTooLarge) || got.Data.Read() {
+	if got, err := r.Read(context.Background(), domain.DocumentPaystub, "application/pdf", bomb); !errors.Is(err, domain.ErrUploadInflatesTooLarge) || got.Data.Read() {
 		t.Errorf("the bomb read as %+v, %v", got.Data, err)
 	}
 	under := inflatingPDF(2, domain.MaxUploadInflatedBytes/2)
-	if got, err := r.ParseUpload(domain.DocumentPaystub, "application/pdf", under); err != nil || got.Data.Read() {
+	if got, err := r.Read(context.Background(), domain.DocumentPaystub, "application/pdf", under); err != nil || got.Data.Read() {
 		t.Errorf("a PDF inflating to the bound: %+v, %v", got.Data, err)
 	}
 }
@@ -142,7 +143,7 @@ func TestForgedFileFacts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := r.ParseUpload(domain.DocumentPaystub, "application/pdf", data)
+		got, err := r.Read(context.Background(), domain.DocumentPaystub, "application/pdf", data)
 		if err != nil || got.Data.Paystub == nil {
 			t.Fatalf("%s: %+v, %v", name, got, err)
 		}
@@ -200,7 +201,7 @@ func TestUnreadable(t *testing.T) {
 		{"text file", domain.DocumentPaystub, "text/plain", []byte("hello")},
 		{"deposit form", "direct_deposit_form", "application/pdf", []byte("%PDF-1.4")},
 	} {
-		got, err := r.ParseUpload(c.docType, c.ct, c.data)
+		got, err := r.Read(context.Background(), c.docType, c.ct, c.data)
 		if err != nil || got.Data.Read() || len(got.Warnings) == 0 || got.Warnings[0].Field != "parsed_data" {
 			t.Errorf("%s: %+v, %v", c.name, got, err)
 		}

@@ -2,6 +2,7 @@ package documents
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/jpeg"
 	"os"
@@ -65,7 +66,7 @@ func TestScannedPDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := r.ParseUpload(domain.DocumentPaystub, "application/pdf", scannedPDF(t, jpg))
+	got, err := r.Read(context.Background(), domain.DocumentPaystub, "application/pdf", scannedPDF(t, jpg))
 	if err != nil || got.Data.Paystub == nil || !got.File.OCR {
 		t.Fatalf("read %+v, %v; want a paystub read by OCR", got, err)
 	}
@@ -79,7 +80,7 @@ func TestScannedPDF(t *testing.T) {
 		t.Errorf("the scanned PDF: %s", strings.Join(misses, "; "))
 	}
 	without := NewReader(WithTesseract(filepath.Join(t.TempDir(), "none")))
-	got, err = without.ParseUpload(domain.DocumentPaystub, "application/pdf", scannedPDF(t, jpg))
+	got, err = without.Read(context.Background(), domain.DocumentPaystub, "application/pdf", scannedPDF(t, jpg))
 	if err != nil || got.Data.Read() || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0].Message, "OCR is not installed") {
 		t.Errorf("a scanned PDF without tesseract: %+v, %v", got, err)
 	}

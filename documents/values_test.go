@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -82,7 +83,7 @@ func FuzzReadPDF(f *testing.F) {
 	f.Add([]byte("<</BaseFont /ABCDEF+ /Producer <FEFF00>>> stream\r\n"))
 	r := NewReader(WithMaxPages(1))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := r.ParseUpload(domain.DocumentPaystub, "application/pdf", data)
+		_, err := r.Read(context.Background(), domain.DocumentPaystub, "application/pdf", data)
 		if err != nil && !errors.Is(err, domain.ErrUploadInflatesTooLarge) {
 			t.Errorf("error %v", err)
 		}

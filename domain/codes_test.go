@@ -76,6 +76,11 @@ func missing(a, b []string) []string {
 func TestCodesLiveInOnePlace(t *testing.T) {
 	literalCode := regexp.MustCompile(`Errorf\([^,]+, "[A-Z_]+"|Code: +"[A-Z_]+"|\bCode[A-Z]\w* += "`)
 	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		// Corpus generators write payroll codes (REG, OT) into paystubs;
+		// they are no error codes.
+		if err == nil && d.IsDir() && (d.Name() == "blindcorpus" || d.Name() == "corpusgen") {
+			return filepath.SkipDir
+		}
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
 			strings.Contains(path, "generated") || filepath.Base(path) == "codes.go" {
 			return err

@@ -20,10 +20,23 @@ const (
 	FraudFontsInconsistent  = "FONTS_INCONSISTENT"
 	FraudEditedAfterCreate  = "EDITED_AFTER_CREATION"
 	FraudFiguresReused      = "FIGURES_REUSED"
+	// FraudTextLayerMismatch: what the page shows differs from its text
+	// layer (a figure painted over and another drawn on top).
+	FraudTextLayerMismatch = "TEXT_LAYER_MISMATCH"
+	// FraudFieldsMissing: a paystub's pay date, gross or net pay, or a
+	// W-2's wages, was not read.
+	FraudFieldsMissing = "FIELDS_MISSING"
+	// FraudFieldsUncertain: the reader is unsure of fields it read (faint
+	// OCR, two readings of a figure).
+	FraudFieldsUncertain = "FIELDS_UNCERTAIN"
+	// FraudImplausible: figures that cannot all be right (more than 80
+	// hours a week, a period that ends before it starts).
+	FraudImplausible = "IMPLAUSIBLE"
 )
 
-// A document's fraud statuses. A document's status is decided once, when
-// it is uploaded, and never changes afterwards (docs/documents.md).
+// A document's fraud statuses (and FraudNeedsReview). A document's status
+// is decided once, when it is uploaded, and never changes afterwards; a
+// person's review is recorded beside it (docs/documents.md).
 const (
 	FraudSuspected    = "suspected"
 	FraudNotSuspected = "not_suspected"
@@ -64,18 +77,24 @@ type EmployerFacts struct {
 	ByName []Employer
 }
 
-// CheckDocument runs the checks that read one file alone: its arithmetic,
-// its period against its year to date, its employer against the
-// directory, its fonts and its metadata. It returns the checks that
-// failed, none for a clean file.
+// CheckDocument runs the checks that read one file alone: what its page
+// shows against its text layer, whether what income needs was read, its
+// arithmetic, its period against its year to date, whether its figures
+// are plausible, its employer against the directory, its fonts and its
+// metadata. It returns the checks that failed, none for a clean file;
+// FraudOf says which are evidence and which doubts.
 func CheckDocument(d ParsedDocument, f FileFacts, emp EmployerFacts) []FraudReason {
 	var out []FraudReason
+	out = append(out, checkMismatches(f.Mismatches)...)
 	if p := d.Paystub; p != nil {
+		out = append(out, checkComplete(*p)...)
 		out = append(out, checkArithmetic(*p)...)
 		out = append(out, checkPeriodWithinYTD(*p)...)
+		out = append(out, checkPlausible(*p)...)
 		out = append(out, checkEmployer(p.EmployerName, p.EmployerEIN, emp)...)
 	}
 	if w := d.W2; w != nil {
+		out = append(out, checkW2Complete(*w)...)
 		out = append(out, checkEmployer(w.EmployerName, "", emp)...)
 	}
 	out = append(out, checkFonts(f.Fonts)...)
@@ -85,16 +104,25 @@ func CheckDocument(d ParsedDocument, f FileFacts, emp EmployerFacts) []FraudReas
 }
 
 // FraudOf is a document's fraud outcome: unavailable when nothing was
-// read, suspected with its reasons when any check failed, not_suspected
-// otherwise.
+// read; suspected when any reason is evidence of tampering; needs_review
+// when reasons are doubts only; not_suspected otherwise. Each reason is
+// given its kind.
 func FraudOf(read bool, reasons []FraudReason) DocumentFraud {
-	switch {
-	case !read:
+	if !read {
 		return DocumentFraud{Status: FraudUnavailable}
-	case len(reasons) > 0:
-		return DocumentFraud{Status: FraudSuspected, Reasons: reasons}
 	}
-	return DocumentFraud{Status: FraudNotSuspected}
+	if len(reasons) == 0 {
+		return DocumentFraud{Status: FraudNotSuspected}
+	}
+	out := DocumentFraud{Status: FraudNeedsReview, Reasons: make([]FraudReason, len(reasons))}
+	for i, r := range reasons {
+		r.Kind = ReasonKind(r.Code)
+		if r.Kind == ReasonEvidence {
+			out.Status = FraudSuspected
+		}
+		out.Reasons[i] = r
+	}
+	return out
 }
 
 func dollars(cents int64) string { return USD(cents).Formatted() }
@@ -119,35 +147,44 @@ func total(printed *int64, ls []PayLine) (int64, bool) {
 
 func offBy(a, b int64) bool { return a-b > arithmeticTolerance || b-a > arithmeticTolerance }
 
-// checkArithmetic: gross - taxes - deductions = net, and the lines add up
-// to the totals printed beside them. It runs only on what was read: a
-// paystub whose taxes and deductions were both not read is not checked
-// (a reader that missed a block must not make a forgery of it).
+// checkArithmetic: gross - taxes - deductions + reimbursements = net,
+// and the lines add up to the totals printed beside them. It runs only on
+// what was read: a paystub whose taxes and deductions were both not read
+// is not checked. A failure is a doubt, never evidence: the reader may
+// have misread a figure, and a person settles which.
 func checkArithmetic(p ReadPaystub) []FraudReason {
 	var out []FraudReason
-	bad := func(format string, args ...any) {
-		out = append(out, FraudReason{Code: FraudArithmeticMismatch, Message: fmt.Sprintf(format, args...)})
+	bad := func(fields []string, format string, args ...any) {
+		out = append(out, FraudReason{Code: FraudArithmeticMismatch, Fields: fields, Message: fmt.Sprintf(format, args...)})
 	}
 	taxes, taxesOK := total(p.TotalTaxes, p.Taxes)
 	deductions, deductionsOK := total(p.TotalDeductions, p.Deductions)
+	reimbursed := deref(p.Reimbursements)
 	if p.GrossPayAmount != nil && p.NetPayAmount != nil && (taxesOK || deductionsOK) {
 		gross, net := *p.GrossPayAmount, *p.NetPayAmount
-		if want := gross - taxes - deductions; offBy(want, net) {
-			bad("gross pay %s less taxes %s and deductions %s is %s, but the net pay printed is %s",
-				dollars(gross), dollars(taxes), dollars(deductions), dollars(want), dollars(net))
+		if want := gross - taxes - deductions + reimbursed; offBy(want, net) {
+			if reimbursed != 0 {
+				bad([]string{"gross_pay_amount", "total_taxes", "total_deductions", "reimbursements", "net_pay_amount"},
+					"gross pay %s less taxes %s and deductions %s plus reimbursements %s is %s, but the net pay read is %s",
+					dollars(gross), dollars(taxes), dollars(deductions), dollars(reimbursed), dollars(want), dollars(net))
+			} else {
+				bad([]string{"gross_pay_amount", "total_taxes", "total_deductions", "net_pay_amount"},
+					"gross pay %s less taxes %s and deductions %s is %s, but the net pay read is %s",
+					dollars(gross), dollars(taxes), dollars(deductions), dollars(want), dollars(net))
+			}
 		}
 	}
 	if sum, ok := sumLines(p.Earnings); ok && p.GrossPayAmount != nil && offBy(sum, *p.GrossPayAmount) {
-		bad("the earnings lines add up to %s, but the gross pay printed is %s", dollars(sum), dollars(*p.GrossPayAmount))
+		bad([]string{"earnings", "gross_pay_amount"}, "the earnings lines add up to %s, but the gross pay read is %s", dollars(sum), dollars(*p.GrossPayAmount))
 	}
 	if sum, ok := sumLines(p.Taxes); ok && p.TotalTaxes != nil && offBy(sum, *p.TotalTaxes) {
-		bad("the tax lines add up to %s, but the total taxes printed are %s", dollars(sum), dollars(*p.TotalTaxes))
+		bad([]string{"taxes", "total_taxes"}, "the tax lines add up to %s, but the total taxes read are %s", dollars(sum), dollars(*p.TotalTaxes))
 	}
 	if sum, ok := sumLines(p.Deductions); ok && p.TotalDeductions != nil && offBy(sum, *p.TotalDeductions) {
-		bad("the deduction lines add up to %s, but the total deductions printed are %s", dollars(sum), dollars(*p.TotalDeductions))
+		bad([]string{"deductions", "total_deductions"}, "the deduction lines add up to %s, but the total deductions read are %s", dollars(sum), dollars(*p.TotalDeductions))
 	}
-	if p.GrossPayAmount != nil && p.NetPayAmount != nil && *p.NetPayAmount > *p.GrossPayAmount+arithmeticTolerance {
-		bad("the net pay %s is more than the gross pay %s", dollars(*p.NetPayAmount), dollars(*p.GrossPayAmount))
+	if p.GrossPayAmount != nil && p.NetPayAmount != nil && *p.NetPayAmount > *p.GrossPayAmount+reimbursed+arithmeticTolerance {
+		bad([]string{"gross_pay_amount", "net_pay_amount"}, "the net pay %s is more than the gross pay %s", dollars(*p.NetPayAmount), dollars(*p.GrossPayAmount))
 	}
 	return out
 }
@@ -156,11 +193,11 @@ func checkArithmetic(p ReadPaystub) []FraudReason {
 func checkPeriodWithinYTD(p ReadPaystub) []FraudReason {
 	var out []FraudReason
 	for _, c := range []struct {
-		what        string
+		what, field string
 		period, ytd *int64
-	}{{"gross pay", p.GrossPayAmount, p.GrossPayYTD}, {"net pay", p.NetPayAmount, p.NetPayYTD}} {
+	}{{"gross pay", "gross_pay", p.GrossPayAmount, p.GrossPayYTD}, {"net pay", "net_pay", p.NetPayAmount, p.NetPayYTD}} {
 		if c.period != nil && c.ytd != nil && *c.period > *c.ytd+arithmeticTolerance {
-			out = append(out, FraudReason{Code: FraudPeriodExceedsYTD,
+			out = append(out, FraudReason{Code: FraudPeriodExceedsYTD, Fields: []string{c.field + "_amount", c.field + "_ytd"},
 				Message: fmt.Sprintf("the period's %s %s is more than the year-to-date %s %s", c.what, dollars(*c.period), c.what, dollars(*c.ytd))})
 		}
 	}
@@ -398,4 +435,88 @@ func roundDuration(d time.Duration) string {
 		return fmt.Sprintf("%d hours", int(d/time.Hour))
 	}
 	return d.Round(time.Minute).String()
+}
+
+// checkMismatches: the page shows something other than its text layer
+// where a figure is (a white box over it and another figure drawn on
+// top). This is evidence: a reader's misread cannot make it, since the
+// text layer is read exactly and the page was rendered to compare.
+func checkMismatches(ms []TextMismatch) []FraudReason {
+	var out []FraudReason
+	for _, m := range ms {
+		shown := "nothing"
+		if m.Shown != "" {
+			shown = fmt.Sprintf("%q", m.Shown)
+		}
+		r := FraudReason{Code: FraudTextLayerMismatch, Message: fmt.Sprintf(
+			"on page %d the file's text says %q where the page shows %s: something was drawn over the text", m.Page, m.Layer, shown)}
+		if m.Field != "" {
+			r.Fields = []string{m.Field}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// checkComplete: income needs a paystub's pay date, gross and net pay; a
+// paystub without them goes to a person, who may read what the reader
+// could not.
+func checkComplete(p ReadPaystub) []FraudReason {
+	var missing []string
+	if !Date(p.PayDate).Valid() {
+		missing = append(missing, "pay_date")
+	}
+	if p.GrossPayAmount == nil {
+		missing = append(missing, "gross_pay_amount")
+	}
+	if p.NetPayAmount == nil {
+		missing = append(missing, "net_pay_amount")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return []FraudReason{{Code: FraudFieldsMissing, Fields: missing,
+		Message: fmt.Sprintf("%s could not be read; income needs the pay date, gross and net pay", strings.Join(missing, ", "))}}
+}
+
+// checkW2Complete: a W-2 of which box 1 (wages) was not read cannot say
+// what the person earned.
+func checkW2Complete(w W2) []FraudReason {
+	if w.Boxes == nil || w.Boxes.Box1 != nil {
+		return nil
+	}
+	return []FraudReason{{Code: FraudFieldsMissing, Fields: []string{"box1"}, Message: "box 1 (wages, tips, other compensation) could not be read"}}
+}
+
+// maxWeeklyHours bounds a pay period's hours a week on average: more is
+// more than a person works (a misread rate or YTD column, mostly).
+const maxWeeklyHours = 80
+
+// checkPlausible: figures that cannot all be right. Each is a doubt:
+// most come from a misread column.
+func checkPlausible(p ReadPaystub) []FraudReason {
+	var out []FraudReason
+	doubt := func(fields []string, format string, args ...any) {
+		out = append(out, FraudReason{Code: FraudImplausible, Fields: fields, Message: fmt.Sprintf(format, args...)})
+	}
+	start, end := Date(p.PayPeriodStart), Date(p.PayPeriodEnd)
+	if start.Valid() && end.Valid() && end < start {
+		doubt([]string{"pay_period_start", "pay_period_end"}, "the pay period ends (%s) before it starts (%s)", end, start)
+	}
+	if msg := payDateOutsidePeriod(p); msg != "" {
+		doubt([]string{"pay_date", "pay_period_end"}, "%s", msg)
+	}
+	if start.Valid() && end.Valid() && end >= start {
+		var hours float64
+		for _, l := range p.Earnings {
+			if l.Hours != nil {
+				hours += *l.Hours
+			}
+		}
+		days := end.Time().Sub(start.Time()).Hours()/24 + 1
+		if weekly := hours / (days / 7); days >= 5 && weekly > maxWeeklyHours {
+			doubt([]string{"earnings"}, "the earnings lines add up to %.2f hours over %.0f days, %.1f hours a week", hours, days, weekly)
+		}
+	}
+	return out
 }

@@ -57,10 +57,14 @@ type DocumentEmployment struct {
 	// UploadedAt is when the latest of its documents was uploaded: the
 	// employment's "data as of".
 	UploadedAt time.Time
+	// ReviewBases say who reviewed those of its documents a person
+	// accepted ("reviewed by a member of Acme Lending"), each once.
+	ReviewBases []string
 }
 
 // ExcludedDocument is an uploaded paystub a report leaves out, and why:
-// suspected (its fraud reasons), or not read well enough for income.
+// suspected or awaiting a person's review (its reasons), rejected by a
+// reviewer, or not read well enough for income.
 type ExcludedDocument struct {
 	DocumentID string        `json:"document_id"`
 	Reason     string        `json:"reason"`
@@ -69,20 +73,24 @@ type ExcludedDocument struct {
 
 // Why a report leaves an uploaded paystub out.
 const (
-	ExcludedSuspected  = "suspected"
-	ExcludedUnread     = "unread"
-	ExcludedIncomplete = "incomplete"
+	ExcludedSuspected   = "suspected"
+	ExcludedNeedsReview = "needs_review"
+	ExcludedRejected    = "rejected"
+	ExcludedUnread      = "unread"
+	ExcludedIncomplete  = "incomplete"
 )
 
 // DocumentEmployments turns an end user's uploaded paystub documents into
-// employments, one per employer, and lists the documents left out:
-// suspected ones, ones nothing was read from, and ones without a pay
-// date, gross and net pay. Employments are ordered by their first
+// employments, one per employer, and lists the documents left out: those
+// that do not count as income (suspected or needing review and not
+// accepted by a reviewer, or rejected), ones nothing was read from, and
+// ones without a pay date, gross and net pay. Employments are ordered by their first
 // upload, then employer name.
 func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocument) {
 	var series []SeriesStub
 	var excluded []ExcludedDocument
 	uploaded := map[string]time.Time{}
+	bases := map[string]string{}
 	for _, d := range docs {
 		b := d.Document
 		if b == nil || b.DocumentType != DocumentPaystub || b.AccountID != nil {
@@ -90,8 +98,14 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 		}
 		p := b.ParsedData.Paystub
 		switch {
-		case b.Fraud.Status == FraudSuspected:
+		case b.Review != nil && b.Review.Status == ReviewCompleted && b.Review.Outcome == ReviewRejected:
+			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedRejected, Fraud: b.Fraud})
+			continue
+		case !b.CountsAsIncome() && b.Fraud.Status == FraudSuspected:
 			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedSuspected, Fraud: b.Fraud})
+			continue
+		case !b.CountsAsIncome() && b.Fraud.Status == FraudNeedsReview:
+			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedNeedsReview, Fraud: b.Fraud})
 			continue
 		case p == nil:
 			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedUnread, Fraud: b.Fraud})
@@ -103,6 +117,9 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 		}
 		series = append(series, SeriesStub{DocumentID: d.ID, Stub: *p})
 		uploaded[d.ID] = d.CreatedAt
+		if b.Review != nil && b.Review.Basis != "" {
+			bases[d.ID] = b.Review.Basis
+		}
 	}
 	var out []DocumentEmployment
 	for _, group := range ByEmployer(series) {
@@ -116,6 +133,9 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 			e.EmployerEIN = cmp.Or(NormalizeEIN(s.Stub.EmployerEIN), e.EmployerEIN)
 			if t := uploaded[s.DocumentID]; t.After(e.UploadedAt) {
 				e.UploadedAt = t
+			}
+			if b := bases[s.DocumentID]; b != "" && !slices.Contains(e.ReviewBases, b) {
+				e.ReviewBases = append(e.ReviewBases, b)
 			}
 		}
 		slices.Sort(e.DocumentIDs)

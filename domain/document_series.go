@@ -235,13 +235,12 @@ func checkSchedule(group []SeriesStub, mark markFunc) {
 	}
 	stated := statedFrequency(group)
 	if len(dates) < minScheduleDates {
-		// Too few dates for a schedule of their own: each pay date is
-		// judged against its own period, and a pair against the
-		// frequency the periods state.
+		// Too few dates for a schedule of their own: a pair is judged
+		// against the frequency the periods state (each pay date against
+		// its own period is a doubt of the stub alone: checkPlausible).
 		marked := map[string]bool{}
 		for _, s := range group {
-			if msg := payDateOutsidePeriod(s.Stub); msg != "" {
-				mark(s, FraudPayDateOffSchedule, "%s", msg)
+			if payDateOutsidePeriod(s.Stub) != "" {
 				marked[s.DocumentID] = true
 			}
 		}
@@ -274,7 +273,7 @@ func checkSchedule(group []SeriesStub, mark markFunc) {
 	for _, s := range group {
 		d, _ := time.Parse(time.DateOnly, s.Stub.PayDate)
 		i := slices.IndexFunc(dates, d.Equal)
-		if !best[i] {
+		if !best[i] && !offCycle(s.Stub) {
 			mark(s, FraudPayDateOffSchedule, "the pay date %s is not on the %s schedule of this employer's other pay dates (%s)",
 				s.Stub.PayDate, bestFreq, strings.Join(on, ", "))
 		}
@@ -300,6 +299,20 @@ func checkPair(group []SeriesStub, dates []time.Time, freq string, marked map[st
 				a, b, int(dates[1].Sub(dates[0]).Hours()/24), freq)
 		}
 	}
+}
+
+// offCycle says whether a stub pays no base pay, only a bonus, commission
+// or the like: employers pay those off their schedule, honestly.
+func offCycle(p ReadPaystub) bool {
+	if len(p.Earnings) == 0 {
+		return false
+	}
+	for _, l := range p.Earnings {
+		if l.EarningType() == EarningBase {
+			return false
+		}
+	}
+	return true
 }
 
 // payDateOutsidePeriod says why a stub's pay date cannot be its own pay

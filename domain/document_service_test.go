@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -44,7 +45,8 @@ func TestUploadPaystubsChecks(t *testing.T) {
 	impostor := cleanStub(1)
 	impostor.EmployerName, impostor.EmployerEIN, impostor.PayDate = known.Name, "55-5555555", "2026-01-16"
 	reused := cleanStub(2)
-	reused.PayDate = "2026-02-20" // the January 23 stub's figures under another date
+	// The January 23 stub's figures under dates four weeks later.
+	reused.PayDate, reused.PayPeriodStart, reused.PayPeriodEnd = "2026-02-20", "2026-02-01", "2026-02-14"
 	next := []domain.UploadFile{stubFile(t, "feb-06.pdf", cleanStub(3)), stubFile(t, "feb-20.pdf", reused),
 		stubFile(t, "other.pdf", impostor), {Name: "photo.pdf", Data: []byte("%PDF-1.4\nnot a paystub")}}
 
@@ -81,14 +83,14 @@ func TestUploadPaystubsChecks(t *testing.T) {
 	for _, d := range docs.Items {
 		byName[d.Document.FileName] = d.Document.Fraud
 	}
+	// The copy is evidence (suspected); a directory that knows the
+	// employer by another EIN is a doubt for a person (needs_review).
 	want := map[string][]string{"jan-09.pdf": nil, "jan-23.pdf": nil, "feb-06.pdf": nil,
 		"feb-20.pdf": {domain.FraudYTDNotCumulative, domain.FraudFiguresReused}, "other.pdf": {domain.FraudEmployerUnknown}}
+	wantStatus := map[string]string{"feb-20.pdf": domain.FraudSuspected, "other.pdf": domain.FraudNeedsReview}
 	for name, codesWanted := range want {
 		f := byName[name]
-		status := domain.FraudNotSuspected
-		if codesWanted != nil {
-			status = domain.FraudSuspected
-		}
+		status := cmp.Or(wantStatus[name], domain.FraudNotSuspected)
 		if f.Status != status || len(codes(f.Reasons)) != len(codesWanted) {
 			t.Errorf("%s: fraud %+v, want %s %v", name, f, status, codesWanted)
 			continue

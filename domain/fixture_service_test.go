@@ -100,24 +100,27 @@ func (r *fakeReporter) DepositForm(_ context.Context, _ domain.Scope, f domain.D
 // one modified a week after it was made), one saying "BOMB" inflates too
 // far, a paystub's JSON reads as that paystub, anything else reads as
 // nothing.
-func (r *fakeReporter) ParseUpload(_, _ string, data []byte) (domain.ParsedUpload, error) {
+func (r *fakeReporter) ParseUpload(_ context.Context, _, _ string, data []byte) ([]domain.ParsedUpload, error) {
 	switch {
 	case bytes.Contains(data, []byte("BOMB")):
-		return domain.ParsedUpload{}, domain.ErrUploadInflatesTooLarge
+		return nil, domain.ErrUploadInflatesTooLarge
 	case bytes.Contains(data, []byte("W-2")):
 		var facts domain.FileFacts
 		if bytes.Contains(data, []byte("odd")) {
 			facts.Created, facts.Modified = start, start.Add(7*24*time.Hour)
 		}
-		return domain.ParsedUpload{Data: domain.ParsedDocument{W2: &domain.W2{DocumentType: domain.DocumentW2}}, File: facts}, nil
+		w2 := domain.W2{DocumentType: domain.DocumentW2}
+		wages := int64(5_000_000)
+		w2.FromBoxes(domain.W2Boxes{Box1: &wages})
+		return []domain.ParsedUpload{{Data: domain.ParsedDocument{W2: &w2}, File: facts}}, nil
 	case bytes.HasPrefix(data, []byte("%PDF-1.4\n{")):
 		var p domain.ReadPaystub
 		if err := json.Unmarshal(data[len("%PDF-1.4\n"):], &p); err != nil {
-			return domain.ParsedUpload{}, err
+			return nil, err
 		}
-		return domain.ParsedUpload{Data: domain.ParsedDocument{Paystub: &p}}, nil
+		return []domain.ParsedUpload{{Data: domain.ParsedDocument{Paystub: &p}}}, nil
 	}
-	return domain.ParsedUpload{}, nil
+	return []domain.ParsedUpload{{}}, nil
 }
 
 func (r *fakeReporter) Download(context.Context, string, string, string) (domain.File, error) {

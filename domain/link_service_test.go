@@ -540,8 +540,15 @@ func TestUploadDocuments(t *testing.T) {
 			t.Errorf("an unread file's warnings: %+v", d.Document.Warnings)
 		}
 	}
-	if fraud["not_suspected"] != 1 || fraud["suspected"] != 1 || fraud["unavailable"] != 1 {
+	// A file modified a week after it was made is a doubt for a person,
+	// not evidence.
+	if fraud["not_suspected"] != 1 || fraud[domain.FraudNeedsReview] != 1 || fraud["unavailable"] != 1 {
 		t.Errorf("fraud statuses %v", fraud)
+	}
+	for _, d := range docs.Items {
+		if review := d.Document.Review; (d.Document.Fraud.Status == domain.FraudNeedsReview) != (review != nil && review.Status == domain.ReviewRequired) {
+			t.Errorf("fraud %s, review %+v", d.Document.Fraud.Status, review)
+		}
 	}
 	if c := w.countEvents("documents.added"); c != 3 {
 		t.Errorf("%d documents.added events", c)

@@ -110,6 +110,10 @@ type W2 struct {
 	SocialSecurityTaxes Money      `json:"social_security_taxes"`
 	MedicareTaxes       Money      `json:"medicare_taxes"`
 	TaxYear             string     `json:"tax_year"`
+	// Boxes are every box read from an uploaded W-2 (nil for a platform's):
+	// its spec fields above are then the boxes' figures, null in JSON
+	// where a box was not read.
+	Boxes *W2Boxes `json:"boxes,omitempty"`
 }
 
 // W2Employee is the applicant block of a W-2.

@@ -299,29 +299,38 @@ func (a *DepositAllocation) UnmarshalJSON(b []byte) error {
 }
 
 // w2JSON is a W-2's parsed data as the spec writes it (dollars in cents;
-// a W-2 is in US dollars).
+// a W-2 is in US dollars). An uploaded W-2's figures not read are null,
+// and its boxes are all there.
 type w2JSON struct {
 	DocumentType        string     `json:"document_type"`
 	Applicant           W2Employee `json:"applicant"`
 	EmployerName        string     `json:"employer_name"`
 	EmployerEIN         string     `json:"employer_ein,omitempty"`
-	TotalWages          int64      `json:"total_wages"`
-	StateWages          int64      `json:"state_wages"`
-	SocialSecurityWages int64      `json:"social_security_wages"`
-	MedicareWages       int64      `json:"medicare_wages"`
-	FederalTaxes        int64      `json:"federal_taxes"`
-	StateTaxes          int64      `json:"state_taxes"`
-	SocialSecurityTaxes int64      `json:"social_security_taxes"`
-	MedicareTaxes       int64      `json:"medicare_taxes"`
+	TotalWages          *int64     `json:"total_wages"`
+	StateWages          *int64     `json:"state_wages"`
+	SocialSecurityWages *int64     `json:"social_security_wages"`
+	MedicareWages       *int64     `json:"medicare_wages"`
+	FederalTaxes        *int64     `json:"federal_taxes"`
+	StateTaxes          *int64     `json:"state_taxes"`
+	SocialSecurityTaxes *int64     `json:"social_security_taxes"`
+	MedicareTaxes       *int64     `json:"medicare_taxes"`
 	TaxYear             string     `json:"tax_year"`
+	Boxes               *W2Boxes   `json:"boxes,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler.
 func (w W2) MarshalJSON() ([]byte, error) {
-	return json.Marshal(w2JSON{DocumentType: w.DocumentType, Applicant: w.Applicant, EmployerName: w.EmployerName, EmployerEIN: w.EmployerEIN,
-		TotalWages: w.TotalWages.Amount, StateWages: w.StateWages.Amount, SocialSecurityWages: w.SocialSecurityWages.Amount,
-		MedicareWages: w.MedicareWages.Amount, FederalTaxes: w.FederalTaxes.Amount, StateTaxes: w.StateTaxes.Amount,
-		SocialSecurityTaxes: w.SocialSecurityTaxes.Amount, MedicareTaxes: w.MedicareTaxes.Amount, TaxYear: w.TaxYear})
+	j := w2JSON{DocumentType: w.DocumentType, Applicant: w.Applicant, EmployerName: w.EmployerName, EmployerEIN: w.EmployerEIN,
+		TotalWages: &w.TotalWages.Amount, StateWages: &w.StateWages.Amount, SocialSecurityWages: &w.SocialSecurityWages.Amount,
+		MedicareWages: &w.MedicareWages.Amount, FederalTaxes: &w.FederalTaxes.Amount, StateTaxes: &w.StateTaxes.Amount,
+		SocialSecurityTaxes: &w.SocialSecurityTaxes.Amount, MedicareTaxes: &w.MedicareTaxes.Amount, TaxYear: w.TaxYear, Boxes: w.Boxes}
+	if b := w.Boxes; b != nil {
+		j.TotalWages, j.FederalTaxes = b.Box1, b.Box2
+		j.SocialSecurityWages, j.SocialSecurityTaxes = b.Box3, b.Box4
+		j.MedicareWages, j.MedicareTaxes = b.Box5, b.Box6
+		j.StateWages, j.StateTaxes = stateSum(b.States, false), stateSum(b.States, true)
+	}
+	return json.Marshal(j)
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -330,10 +339,11 @@ func (w *W2) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
+	v := func(p *int64) Money { return USD(deref(p)) }
 	*w = W2{DocumentType: j.DocumentType, Applicant: j.Applicant, EmployerName: j.EmployerName, EmployerEIN: j.EmployerEIN,
-		TotalWages: USD(j.TotalWages), StateWages: USD(j.StateWages), SocialSecurityWages: USD(j.SocialSecurityWages),
-		MedicareWages: USD(j.MedicareWages), FederalTaxes: USD(j.FederalTaxes), StateTaxes: USD(j.StateTaxes),
-		SocialSecurityTaxes: USD(j.SocialSecurityTaxes), MedicareTaxes: USD(j.MedicareTaxes), TaxYear: j.TaxYear}
+		TotalWages: v(j.TotalWages), StateWages: v(j.StateWages), SocialSecurityWages: v(j.SocialSecurityWages),
+		MedicareWages: v(j.MedicareWages), FederalTaxes: v(j.FederalTaxes), StateTaxes: v(j.StateTaxes),
+		SocialSecurityTaxes: v(j.SocialSecurityTaxes), MedicareTaxes: v(j.MedicareTaxes), TaxYear: j.TaxYear, Boxes: j.Boxes}
 	return nil
 }
 

@@ -58,6 +58,16 @@ type DocumentBody struct {
 	Warnings     []DocumentWarning `json:"warnings"`
 	Fraud        DocumentFraud     `json:"fraud"`
 	FileName     string            `json:"file_name,omitempty"`
+	// Readings say where each field of an uploaded document was read and
+	// how sure the reader is of it (none for a platform's document).
+	Readings []FieldReading `json:"readings,omitempty"`
+	// Review is a person's review of an uploaded document the checks left
+	// in doubt (nil when none was needed: docs/documents.md).
+	Review *DocumentReview `json:"review,omitempty"`
+	// FilePart is which of the uploaded file's documents this is, when the
+	// file held several (a PDF of three paystubs): 1, 2, ...; 0 for a file
+	// of one.
+	FilePart int `json:"file_part,omitempty"`
 }
 
 // DocumentRef is a document's file as stored before a link is minted:
@@ -75,18 +85,23 @@ type DocumentWarning struct {
 	Message string `json:"message"`
 }
 
-// DocumentFraud is the outcome of a document's fraud checks:
-// not_suspected, suspected or unavailable (no checks could run).
+// DocumentFraud is the outcome of a document's checks: not_suspected,
+// needs_review (a doubt a person should settle), suspected (evidence of
+// tampering) or unavailable (nothing was read, no check could run).
 type DocumentFraud struct {
 	Status  string        `json:"status"`
 	Reasons []FraudReason `json:"reasons,omitempty"`
 }
 
-// FraudReason is one forgery check that failed: a code from
-// docs/documents.md and a message saying what does not add up.
+// FraudReason is one check that failed: a code from docs/documents.md, a
+// message saying what does not add up, the fields it is about, and its
+// kind: evidence of tampering, or a doubt for a person to settle (a
+// misread is never evidence).
 type FraudReason struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string   `json:"code"`
+	Message string   `json:"message"`
+	Kind    string   `json:"kind,omitempty"`
+	Fields  []string `json:"fields,omitempty"`
 }
 
 // ParsedDocument is what was read from a document, by its type: a W-2,
@@ -128,12 +143,15 @@ type ReadPaystub struct {
 	NetPayYTD      *int64 `json:"net_pay_ytd,omitempty"`
 	// TotalTaxes and TotalDeductions are the period's totals as the
 	// paystub prints them (nil when it prints none).
-	TotalTaxes      *int64    `json:"total_taxes,omitempty"`
-	TotalDeductions *int64    `json:"total_deductions,omitempty"`
-	Earnings        []PayLine `json:"earnings,omitempty"`
-	Taxes           []PayLine `json:"taxes,omitempty"`
-	Deductions      []PayLine `json:"deductions,omitempty"`
-	Currency        string    `json:"currency,omitempty"`
+	TotalTaxes      *int64 `json:"total_taxes,omitempty"`
+	TotalDeductions *int64 `json:"total_deductions,omitempty"`
+	// Reimbursements are the period's non-taxable additions to net pay
+	// (expenses, per diem, mileage): in net, not in gross.
+	Reimbursements *int64    `json:"reimbursements,omitempty"`
+	Earnings       []PayLine `json:"earnings,omitempty"`
+	Taxes          []PayLine `json:"taxes,omitempty"`
+	Deductions     []PayLine `json:"deductions,omitempty"`
+	Currency       string    `json:"currency,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler: the parsed data set, or null.

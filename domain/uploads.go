@@ -46,15 +46,39 @@ type UploadFile struct {
 	Size int64
 }
 
-// ParsedUpload is what a document parser read from an uploaded file: the
-// document's parsed data (none set when nothing could be read), warnings
-// naming what could not be read and why, and the facts about the file
-// itself that the forgery checks read.
+// ParsedUpload is what a document parser read of one document in an
+// uploaded file: the document's parsed data (none set when nothing could
+// be read), warnings naming what could not be read and why, where each
+// field was read and how surely, the reader's own doubts, and the facts
+// about the file itself that the forgery checks read.
 type ParsedUpload struct {
 	Data     ParsedDocument
 	Warnings []DocumentWarning
 	File     FileFacts
+	// Readings say where each field was read (page, box) and how surely.
+	Readings []FieldReading
+	// Doubts are what the reader itself is unsure of (FIELDS_UNCERTAIN,
+	// ...): reasons of kind doubt, which send the document to a person.
+	Doubts []FraudReason
+	// Refusal says why nothing was read when the file itself is the reason
+	// (RefusalEncrypted, RefusalNotThisDocument, ...); "" otherwise.
+	Refusal string
+	// Part is which document of the file this is when it holds several
+	// (1, 2, ...); 0 when it holds one.
+	Part int
 }
+
+// Why a parser read nothing of a file, when the file says why: Link
+// tells the person in their words, the warning tells the integrator.
+const (
+	// RefusalEncrypted: a PDF protected by a password.
+	RefusalEncrypted = "encrypted"
+	// RefusalNotThisDocument: the file is something else (an employment
+	// letter uploaded as a paystub, a bank statement).
+	RefusalNotThisDocument = "not_this_document"
+	// RefusalUnreadable: damaged, not a PDF or picture, or no text found.
+	RefusalUnreadable = "unreadable"
+)
 
 // FontUse is how much of a file's text one font draws.
 type FontUse struct {
@@ -85,6 +109,22 @@ type FileFacts struct {
 	// after the first).
 	Revisions int
 	OCR       bool
+	// Mismatches are places where what the page shows differs from its
+	// text layer, found where the file gave a reason to look (shapes or
+	// pictures drawn over text, incremental updates, annotations): the
+	// region is rendered and read by OCR.
+	Mismatches []TextMismatch
+}
+
+// TextMismatch is a figure the text layer holds that the rendered page
+// does not show: a white box painted over it, another figure on top.
+type TextMismatch struct {
+	Page int
+	// Field is the field the text layer's figure was read as, if any.
+	Field string
+	// Layer is what the text layer holds there; Shown what the page shows
+	// (read by OCR of the rendered region), "" when it shows nothing.
+	Layer, Shown string
 }
 
 // Read says whether anything was read.
@@ -93,11 +133,14 @@ func (p ParsedDocument) Read() bool { return p.W2 != nil || p.DepositForm != nil
 // UploadParser reads uploaded documents (the documents package reads
 // paystubs and W-2s of any layout).
 type UploadParser interface {
-	// ParseUpload reads one file; a file it cannot read gives an empty
-	// ParsedUpload and no error. Errors: ErrUploadInflatesTooLarge when
-	// the file's compressed content inflates past MaxUploadInflatedBytes
-	// (it stops reading there).
-	ParseUpload(documentType, contentType string, data []byte) (ParsedUpload, error)
+	// ParseUpload reads one file: one ParsedUpload per document it holds
+	// (a PDF of three paystubs gives three), at least one; a file it
+	// cannot read gives one with no data, a warning and its Refusal, and
+	// no error. Reading stops when ctx ends. Errors:
+	// ErrUploadInflatesTooLarge when the file's compressed content
+	// inflates past MaxUploadInflatedBytes (it stops reading there); the
+	// context's error when it ended.
+	ParseUpload(ctx context.Context, documentType, contentType string, data []byte) ([]ParsedUpload, error)
 }
 
 // uploadsRefusal says why a session may not upload documents, nil when it
@@ -123,20 +166,24 @@ func (s LinkSession) uploadsRefusal() error {
 // screen: the one rule UploadDocuments and PreviewUploads enforce.
 func (s LinkSession) UploadsOffered() bool { return s.uploadsRefusal() == nil }
 
-// readUpload is one uploaded file, read and checked on its own.
+// readUpload is one document of an uploaded file, read and checked on its
+// own.
 type readUpload struct {
 	file        UploadFile
+	fileIndex   int
 	contentType string
 	parsed      ParsedUpload
-	// reasons are the checks of the file alone that failed.
+	// reasons are the reader's doubts and the checks of the document alone
+	// that failed.
 	reasons []FraudReason
 }
 
 // readUploads checks every file (type by content: PDF, PNG or JPEG; at
 // most MaxUploadBytes; at most MaxUploadFiles; inflating to at most
-// MaxUploadInflatedBytes when read), then reads each and runs the checks
-// of a file alone. Errors: MISSING_FIELDS, INVALID_FIELDS,
-// UPLOAD_TOO_LARGE_INFLATED.
+// MaxUploadInflatedBytes when read), then reads each, one or more
+// documents a file, and runs the checks of a document alone. Errors:
+// MISSING_FIELDS, INVALID_FIELDS, UPLOAD_TOO_LARGE_INFLATED, and the
+// context's when the caller left.
 func (s *LinkService) readUploads(ctx context.Context, documentType string, files []UploadFile) ([]readUpload, error) {
 	var p Problems
 	if documentType != DocumentPaystub && documentType != DocumentW2 {
@@ -148,10 +195,9 @@ func (s *LinkService) readUploads(ctx context.Context, documentType string, file
 	case len(files) > MaxUploadFiles:
 		p.Invalid("files", "at most %d files, got %d", MaxUploadFiles, len(files))
 	}
-	out := make([]readUpload, len(files))
+	types := make([]string, len(files))
 	for i, f := range files {
 		field := fmt.Sprintf("files[%d] (%s)", i, f.Name)
-		out[i].file = f
 		switch {
 		case len(f.Data) == 0:
 			p.Invalid(field, "is empty")
@@ -162,26 +208,29 @@ func (s *LinkService) readUploads(ctx context.Context, documentType string, file
 			if _, ok := uploadTypes[ct]; !ok {
 				p.Invalid(field, "is not a PDF, PNG or JPEG (its content is %s, whatever its name says)", ct)
 			}
-			out[i].contentType = ct
+			types[i] = ct
 		}
 	}
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	for i := range out {
-		parsed, err := s.parseUpload(documentType, out[i].contentType, i, out[i].file)
+	var out []readUpload
+	for i, f := range files {
+		parsed, err := s.parseUpload(ctx, documentType, types[i], i, f)
 		if err != nil {
 			return nil, err
 		}
-		out[i].parsed = parsed
-		if !parsed.Data.Read() {
-			continue
+		for _, d := range parsed {
+			r := readUpload{file: f, fileIndex: i, contentType: types[i], parsed: d}
+			if d.Data.Read() {
+				facts, err := s.employerFacts(ctx, d.Data)
+				if err != nil {
+					return nil, err
+				}
+				r.reasons = append(slices.Clone(d.Doubts), CheckDocument(d.Data, d.File, facts)...)
+			}
+			out = append(out, r)
 		}
-		facts, err := s.employerFacts(ctx, parsed.Data)
-		if err != nil {
-			return nil, err
-		}
-		out[i].reasons = CheckDocument(parsed.Data, parsed.File, facts)
 	}
 	return out, nil
 }
@@ -221,8 +270,9 @@ func (s *LinkService) employerFacts(ctx context.Context, d ParsedDocument) (Empl
 }
 
 // storedSeries is what the series checks read of the end user's stored
-// paystubs: those that were read and not suspected (a suspected stub
-// would cast its doubt on the ones that follow it).
+// paystubs: those whose figures count (read and not suspected, or
+// accepted by a reviewer): a suspected stub would cast its doubt on the
+// ones that follow it, a doubtful one its misreads.
 func storedSeries(ctx context.Context, records RecordStore, sc Scope, endUserID string) ([]SeriesStub, error) {
 	docs, err := ReadAll(ctx, func(ctx context.Context, p PageRequest) (Page[Record], error) {
 		return records.FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID, DocumentType: DocumentPaystub}, p)
@@ -232,7 +282,7 @@ func storedSeries(ctx context.Context, records RecordStore, sc Scope, endUserID 
 	}
 	var out []SeriesStub
 	for _, d := range docs {
-		if b := d.Document; b != nil && b.ParsedData.Paystub != nil && b.Fraud.Status == FraudNotSuspected {
+		if b := d.Document; b != nil && b.ParsedData.Paystub != nil && b.CountsAsIncome() {
 			out = append(out, SeriesStub{DocumentID: d.ID, Stub: *b.ParsedData.Paystub})
 		}
 	}
@@ -240,7 +290,9 @@ func storedSeries(ctx context.Context, records RecordStore, sc Scope, endUserID 
 }
 
 // judge decides each new document's fraud outcome: the checks of its file
-// and the series checks over the stored paystubs and the new ones.
+// and the series checks over the stored paystubs and the new ones. Only
+// new stubs read without a doubt join the series: evidence is never
+// drawn from figures the reader may have misread.
 func judge(docs []readUpload, ids []string, stored []SeriesStub) []DocumentFraud {
 	series := slices.Clone(stored)
 	for i, d := range docs {
@@ -309,12 +361,14 @@ func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType s
 		frauds := judge(read, ids, stored)
 		for i, d := range read {
 			body := &DocumentBody{DocumentType: documentType, ParsedData: d.parsed.Data, Warnings: uploadWarnings(d.parsed),
-				Fraud: frauds[i], FileName: d.file.Name}
+				Fraud: frauds[i], FileName: d.file.Name, Readings: d.parsed.Readings, Review: ReviewOf(frauds[i]), FilePart: d.parsed.Part}
 			rec := Record{ID: ids[i], Kind: RecordDocument, EndUserID: t.EndUserID, DocumentType: documentType,
 				SortKey: now.Format(time.RFC3339Nano), CreatedAt: now, Document: body}
+			// A file of several documents is kept with each: every document
+			// downloads the file it was read from.
 			sum := sha256.Sum256(d.file.Data)
 			file := File{ID: ids[i], CustomerID: t.CustomerID, Mode: t.Mode, Kind: documentType,
-				Filename: fmt.Sprintf("%s-%d.%s", documentType, i+1, uploadTypes[d.contentType]), ContentType: d.contentType,
+				Filename: fmt.Sprintf("%s-%d.%s", documentType, d.fileIndex+1, uploadTypes[d.contentType]), ContentType: d.contentType,
 				SHA256: hex.EncodeToString(sum[:]), CreatedAt: now, Body: d.file.Data}
 			if _, err := tx.Records().PutRecords(ctx, t.Scope(), []Record{rec}); err != nil {
 				return err
@@ -350,9 +404,23 @@ func DocumentsParsedPayload(r Record) map[string]any {
 		"parsed_data": r.Document.ParsedData, "warnings": r.Document.Warnings, "fraud": r.Document.Fraud}
 }
 
-// UploadPreview is what Link tells the user about one file before they
-// submit it: whether it was read, what was read, and a note in the end
-// user's words. It never names the forgery check a file failed: the
+// Notes of an upload preview, in the end user's words. None accuses: a
+// document the checks doubt, or even suspect, goes to a person, and the
+// end user is told only that.
+const (
+	noteRead       = "We read this paystub."
+	noteReadW2     = "We read this W-2."
+	noteUnread     = "We couldn't read this file. Upload the PDF your employer or payroll provider gave you, or a sharp photo of the whole paystub, upright and in good light."
+	noteEncrypted  = "This PDF is protected by a password, so we can't open it. Open it with its password and save or print it as a new PDF without one, or upload a photo of the paystub."
+	noteNotPaystub = "This file doesn't look like a paystub (it may be a letter or a statement), so it won't count toward your income. Upload your paystubs instead."
+	noteNotW2      = "This file doesn't look like a W-2, so it won't count. Upload the W-2 form itself."
+	noteReview     = "We read this file. A person will check some of its figures before it counts toward your income; you don't need to do anything."
+	noteIncomplete = "We couldn't read everything on this file. A person will check it before it counts toward your income; a clearer copy may help."
+)
+
+// UploadPreview is what Link tells the user about one document before
+// they submit it: whether it was read, what was read, and a note in the
+// end user's words. It never names the check a document failed: the
 // integrator sees that in the document's fraud.reasons.
 type UploadPreview struct {
 	Name         string
@@ -362,15 +430,6 @@ type UploadPreview struct {
 	NetPay       *Money
 	Note         string
 }
-
-// Notes of an upload preview, in the end user's words.
-const (
-	noteRead       = "We read this paystub."
-	noteReadW2     = "We read this W-2."
-	noteUnread     = "We couldn't read this file. Upload the PDF your employer or payroll provider gave you, or a sharp photo of the whole paystub, upright and in good light."
-	noteSuspected  = "We read this file, but some of its figures don't match each other or your other paystubs. It won't count toward your income unless it is reviewed."
-	noteIncomplete = "We read this file, but not its pay date, gross pay and net pay, so it won't count toward your income."
-)
 
 // PreviewUploads reads the files a user chose in Link and says, per file,
 // what was read, storing nothing and leaving the token unused, so the
@@ -399,13 +458,26 @@ func (s *LinkService) PreviewUploads(ctx context.Context, value, documentType st
 	frauds := judge(read, ids, stored)
 	out := make([]UploadPreview, len(read))
 	for i, d := range read {
-		out[i] = preview(d, frauds[i])
+		out[i] = preview(documentType, d, frauds[i])
 	}
 	return out, nil
 }
 
-func preview(d readUpload, fraud DocumentFraud) UploadPreview {
-	pv := UploadPreview{Name: d.file.Name, Read: d.parsed.Data.Read(), Note: noteUnread}
+func preview(documentType string, d readUpload, fraud DocumentFraud) UploadPreview {
+	name := d.file.Name
+	if d.parsed.Part > 0 {
+		name = fmt.Sprintf("%s (%d)", name, d.parsed.Part)
+	}
+	pv := UploadPreview{Name: name, Read: d.parsed.Data.Read(), Note: noteUnread}
+	switch d.parsed.Refusal {
+	case RefusalEncrypted:
+		pv.Note = noteEncrypted
+	case RefusalNotThisDocument:
+		pv.Note = noteNotPaystub
+		if documentType == DocumentW2 {
+			pv.Note = noteNotW2
+		}
+	}
 	if w := d.parsed.Data.W2; w != nil {
 		pv.EmployerName, pv.Note = w.EmployerName, noteReadW2
 	}
@@ -415,31 +487,38 @@ func preview(d readUpload, fraud DocumentFraud) UploadPreview {
 			m := USD(*p.NetPayAmount)
 			pv.NetPay = &m
 		}
-		if _, ok := p.Paystub(""); !ok {
-			pv.Note = noteIncomplete
-		}
 	}
-	if fraud.Status == FraudSuspected {
-		pv.Note = noteSuspected
+	switch {
+	case fraud.Status == FraudNeedsReview && slices.ContainsFunc(fraud.Reasons, func(r FraudReason) bool { return r.Code == FraudFieldsMissing }):
+		pv.Note = noteIncomplete
+	case fraud.Status == FraudNeedsReview || fraud.Status == FraudSuspected:
+		pv.Note = noteReview
 	}
 	return pv
 }
 
 // parseUpload reads the i-th file with the parser, if there is one, and
 // refuses it when its content inflates past MaxUploadInflatedBytes.
-// Errors: UPLOAD_TOO_LARGE_INFLATED.
-func (s *LinkService) parseUpload(documentType, contentType string, i int, f UploadFile) (ParsedUpload, error) {
+// Without a parser a file is kept unread. Errors:
+// UPLOAD_TOO_LARGE_INFLATED, the context's.
+func (s *LinkService) parseUpload(ctx context.Context, documentType, contentType string, i int, f UploadFile) ([]ParsedUpload, error) {
 	if s.parser == nil {
-		return ParsedUpload{}, nil
+		return []ParsedUpload{{}}, nil
 	}
-	parsed, err := s.parser.ParseUpload(documentType, contentType, f.Data)
+	parsed, err := s.parser.ParseUpload(ctx, documentType, contentType, f.Data)
 	if errors.Is(err, ErrUploadInflatesTooLarge) {
 		field := fmt.Sprintf("files[%d] (%s)", i, f.Name)
-		return ParsedUpload{}, &Error{Kind: KindInvalid, Code: CodeUploadTooLargeInflated, Fields: []string{field}, Err: err,
+		return nil, &Error{Kind: KindInvalid, Code: CodeUploadTooLargeInflated, Fields: []string{field}, Err: err,
 			Message: fmt.Sprintf("%s: its compressed content inflates to more than %d MB, more than Payline reads of one file; upload it in smaller files",
 				field, MaxUploadInflatedBytes>>20)}
 	}
-	return parsed, err
+	if err != nil {
+		return nil, err
+	}
+	if len(parsed) == 0 {
+		parsed = []ParsedUpload{{}}
+	}
+	return parsed, nil
 }
 
 // cutParams drops the parameters of a media type: "text/plain; charset=utf-8"
