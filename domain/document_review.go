@@ -1,5 +1,10 @@
 package domain
 
+import (
+	"context"
+	"errors"
+)
+
 // Reasons are of two kinds: evidence that a file was tampered with, which
 // makes a document suspected, and doubts a person should settle, which
 // make it needs_review. A reader's misread can cause a doubt (figures
@@ -99,3 +104,16 @@ func ReviewOf(f DocumentFraud) *DocumentReview {
 	}
 	return nil
 }
+
+// PageRenderer draws one page of an uploaded file as a picture, for a
+// person reviewing what was read from it (the documents package renders
+// PDFs with poppler; a picture is its own page).
+type PageRenderer interface {
+	// RenderPage draws page (from 1) of a file of the content type at
+	// about dpi dots per inch, as an image of the returned content type.
+	// Errors: ErrNoSuchPage when the file has fewer pages; the context's.
+	RenderPage(ctx context.Context, contentType string, data []byte, page, dpi int) (image []byte, imageType string, err error)
+}
+
+// ErrNoSuchPage is a PageRenderer's answer for a page past a file's last.
+var ErrNoSuchPage = errors.New("the file has no such page")
