@@ -23,6 +23,9 @@ type AuditEntry struct {
 	Action string
 	// Target is the id of what was changed.
 	Target string
+	// Detail says more of what was done, never people's data: a document
+	// review's outcome and the names of the fields it corrected.
+	Detail string
 	At     time.Time
 }
 
@@ -49,6 +52,11 @@ const (
 	AuditReportBuilt      = "report.built"
 	AuditReportRendered   = "report.rendered"
 	AuditDocumentDownload = "document.downloaded"
+	// A member's review of an uploaded document (document_reviews.go):
+	// the reviewer (member:<email>), the document (target) and, in the
+	// detail, the outcome and the names of the fields corrected; their
+	// values stay in the document, sealed as people's data is.
+	AuditDocumentReviewed = "document.reviewed"
 )
 
 // NewAudit is an audit entry, from ctx's caller's address.

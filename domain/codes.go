@@ -112,10 +112,22 @@ const (
 	CodeWebhookNotFound   = "WEBHOOK_NOT_FOUND"
 	CodeEndUserNotFound   = "END_USER_NOT_FOUND"
 	CodeDocumentNotFound  = "DOCUMENT_NOT_FOUND"
-	CodePaystubNotFound   = "PAYSTUB_NOT_FOUND"
-	CodeTaxFormNotFound   = "TAX_FORM_NOT_FOUND"
-	CodeProductNotFound   = "PRODUCT_NOT_FOUND"
-	CodeNotSandbox        = "SANDBOX_ONLY"
+	// CodeDocumentPageNotFound answers a page past the last of an
+	// uploaded document's file.
+	CodeDocumentPageNotFound = "DOCUMENT_PAGE_NOT_FOUND"
+	CodePaystubNotFound      = "PAYSTUB_NOT_FOUND"
+	CodeTaxFormNotFound      = "TAX_FORM_NOT_FOUND"
+	CodeProductNotFound      = "PRODUCT_NOT_FOUND"
+	CodeNotSandbox           = "SANDBOX_ONLY"
+)
+
+// Reviews of uploaded documents (a conflict with the document's state).
+const (
+	// CodeDocumentAlreadyReviewed refuses a second review of a document.
+	CodeDocumentAlreadyReviewed = "DOCUMENT_ALREADY_REVIEWED"
+	// CodeDocumentReviewNotRequired refuses a review of a document whose
+	// checks left nothing for a person to settle.
+	CodeDocumentReviewNotRequired = "DOCUMENT_REVIEW_NOT_REQUIRED"
 )
 
 // Download links.

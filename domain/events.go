@@ -7,11 +7,22 @@ import (
 	"time"
 )
 
+// EventTx is what publishing an event writes in a transaction: the event
+// and its deliveries. Every Tx is one; a use case whose transaction
+// reaches less declares its own that embeds it (DocumentReviewTx).
+type EventTx interface {
+	Events() EventStore
+	Webhooks() WebhookStore
+	// EnqueueDelivery queues a webhook delivery, visible once the
+	// transaction commits.
+	EnqueueDelivery(ctx context.Context, r DeliveryRun) error
+}
+
 // PublishEvent records an event in the transaction of the change behind it
 // and queues its delivery to every active webhook of the tenant that
 // enables it, in that same transaction: a crash loses neither, and an
 // aborted change sends nothing.
-func PublishEvent(ctx context.Context, tx Tx, s Scope, name string, at time.Time, payload any) error {
+func PublishEvent(ctx context.Context, tx EventTx, s Scope, name string, at time.Time, payload any) error {
 	b, err := json.Marshal(payload)
 	if err != nil {
 		return err

@@ -13,27 +13,49 @@ import (
 
 // Role is what a workspace member may do. Administrators manage API keys;
 // developers and administrators change webhooks and create link tokens;
-// viewers only read.
+// administrators and reviewers review uploaded documents; viewers only
+// read.
 type Role string
 
 const (
 	RoleAdministrator Role = "administrator"
 	RoleDeveloper     Role = "developer"
-	RoleViewer        Role = "viewer"
+	// RoleReviewer reads what viewers read and reviews the documents the
+	// checks left in doubt (document_reviews.go), and changes nothing
+	// else.
+	RoleReviewer Role = "reviewer"
+	RoleViewer   Role = "viewer"
 )
+
+// Roles lists every role, most powerful first, as messages and the
+// command line name them.
+var Roles = []Role{RoleAdministrator, RoleDeveloper, RoleReviewer, RoleViewer}
+
+// rolesInWords is "administrator, developer, reviewer or viewer".
+func rolesInWords() string {
+	names := make([]string, len(Roles))
+	for i, r := range Roles {
+		names[i] = string(r)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
 
 // ParseRole validates a role name.
 func ParseRole(s string) (Role, error) {
 	switch r := Role(strings.TrimSpace(s)); r {
-	case RoleAdministrator, RoleDeveloper, RoleViewer:
+	case RoleAdministrator, RoleDeveloper, RoleReviewer, RoleViewer:
 		return r, nil
 	}
-	return "", Errorf(KindInvalid, CodeInvalidFields, "role must be administrator, developer or viewer, not %q", s)
+	return "", Errorf(KindInvalid, CodeInvalidFields, "role must be %s, not %q", rolesInWords(), s)
 }
 
 // CanWrite reports whether the role may change anything (webhooks, link
-// tokens, accounts).
+// tokens, accounts) other than a document's review.
 func (r Role) CanWrite() bool { return r == RoleAdministrator || r == RoleDeveloper }
+
+// CanReview reports whether the role may review uploaded documents:
+// accept them, with corrections, or reject them.
+func (r Role) CanReview() bool { return r == RoleAdministrator || r == RoleReviewer }
 
 // CanManageKeys reports whether the role may create and revoke API keys.
 func (r Role) CanManageKeys() bool { return r == RoleAdministrator }
@@ -140,7 +162,7 @@ func (s *MemberService) AddMember(ctx context.Context, customerName, email, role
 	}
 	r, err := ParseRole(role)
 	if err != nil {
-		p.Invalid("role", "must be administrator, developer or viewer")
+		p.Invalid("role", "must be %s", rolesInWords())
 	}
 	made := ""
 	if password == "" {

@@ -384,6 +384,11 @@ func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType s
 			if err := PublishEvent(ctx, tx, t.Scope(), EventDocumentsParsed, now, DocumentsParsedPayload(rec)); err != nil {
 				return err
 			}
+			if body.Review != nil {
+				if err := PublishEvent(ctx, tx, t.Scope(), EventDocumentsReviewRequired, now, DocumentReviewRequiredPayload(rec)); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})

@@ -34,7 +34,8 @@ func EventNames() []string {
 	for _, j := range JobTypes {
 		names = append(names, string(j)+".added")
 	}
-	return append(names, "documents.added", EventDocumentsParsed, "voie_report.refreshed", "voe_report.refreshed",
+	return append(names, "documents.added", EventDocumentsParsed, EventDocumentsReviewRequired, EventDocumentsReviewed,
+		"voie_report.refreshed", "voe_report.refreshed",
 		"earnings_stream.payouts.refreshed", "account.monitoring_status.updated")
 }
 

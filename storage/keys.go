@@ -364,6 +364,7 @@ type auditRow struct {
 	Address    string    `db:"address"`
 	Action     string    `db:"action"`
 	Target     string    `db:"target"`
+	Detail     string    `db:"detail"`
 	At         time.Time `db:"at"`
 }
 
@@ -378,14 +379,14 @@ func (s *KeyStore) AuditLog(ctx context.Context, sc domain.Scope, limit int) ([]
 }
 
 func appendAudit(ctx context.Context, q auditQueryer, e domain.AuditEntry) error {
-	_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO audit_log (id, customer_id, mode, actor, address, action, target, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), e.ID, e.CustomerID, string(e.Mode), e.Actor, e.Address, e.Action, e.Target, e.At)
+	_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO audit_log (id, customer_id, mode, actor, address, action, target, detail, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), e.ID, e.CustomerID, string(e.Mode), e.Actor, e.Address, e.Action, e.Target, e.Detail, e.At)
 	return translate(err)
 }
 
 func auditLog(ctx context.Context, q auditQueryer, sc domain.Scope, limit int) ([]domain.AuditEntry, error) {
 	var rows []auditRow
-	err := sqlx.SelectContext(ctx, q, &rows, q.Rebind(`SELECT id, customer_id, mode, actor, address, action, target, at FROM audit_log
+	err := sqlx.SelectContext(ctx, q, &rows, q.Rebind(`SELECT id, customer_id, mode, actor, address, action, target, detail, at FROM audit_log
 		WHERE customer_id = ? AND mode = ? ORDER BY at DESC, id DESC LIMIT ?`), sc.CustomerID, string(sc.Mode), limit)
 	if err != nil {
 		return nil, translate(err)
@@ -393,7 +394,7 @@ func auditLog(ctx context.Context, q auditQueryer, sc domain.Scope, limit int) (
 	out := make([]domain.AuditEntry, len(rows))
 	for i, r := range rows {
 		out[i] = domain.AuditEntry{ID: r.ID, CustomerID: r.CustomerID, Mode: domain.Mode(r.Mode), Actor: r.Actor, Address: r.Address,
-			Action: r.Action, Target: r.Target, At: r.At.UTC()}
+			Action: r.Action, Target: r.Target, Detail: r.Detail, At: r.At.UTC()}
 	}
 	return out, nil
 }

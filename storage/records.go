@@ -55,9 +55,9 @@ func (s stores) PutRecords(ctx context.Context, sc domain.Scope, rs []domain.Rec
 		if err != nil {
 			return added, err
 		}
-		n, err := insertIfNew(ctx, s.q, `INSERT INTO account_records (customer_id, mode, `+recordColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, sc.CustomerID, string(sc.Mode), r.ID, r.Kind,
-			nullable(r.AccountID), r.EndUserID, r.DocumentType, r.SortKey, r.CreatedAt, body)
+		n, err := insertIfNew(ctx, s.q, `INSERT INTO account_records (customer_id, mode, `+recordColumns+`, review_status)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, sc.CustomerID, string(sc.Mode), r.ID, r.Kind,
+			nullable(r.AccountID), r.EndUserID, r.DocumentType, r.SortKey, r.CreatedAt, body, reviewStatus(r))
 		if err != nil {
 			return added, err
 		}

@@ -26,6 +26,12 @@ func NewTransactor(db *DB, queue *Queue) *Transactor {
 // InTx runs fn in one transaction; see domain.Transactor. Events it
 // writes reach the feed's subscribers once it commits.
 func (t *Transactor) InTx(ctx context.Context, fn func(context.Context, domain.Tx) error) error {
+	return t.inTx(ctx, func(ctx context.Context, tx *txStores) error { return fn(ctx, tx) })
+}
+
+// inTx runs fn in one transaction with the transaction's stores, which
+// InTx and the narrower transactions of single use cases hand on.
+func (t *Transactor) inTx(ctx context.Context, fn func(context.Context, *txStores) error) error {
 	var pending []published
 	err := t.db.inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
 		st := &txStores{stores: stores{q: tx, feed: t.db.feed, pending: &pending, seal: &t.db.sealer}, tx: tx.Tx, queue: t.queue,

@@ -212,7 +212,7 @@ func (e environment) directory(ctx context.Context, args []string) error {
 	return nil
 }
 
-const membersUsage = `usage: payline members add --customer NAME --email E --role administrator|developer|viewer [--password-stdin]
+const membersUsage = `usage: payline members add --customer NAME --email E --role administrator|developer|reviewer|viewer [--password-stdin]
        payline members list --customer NAME
        payline members remove --customer NAME --email E
        payline members reset-password --customer NAME --email E [--password-stdin]
@@ -235,7 +235,7 @@ func (e environment) members(ctx context.Context, args []string) error {
 	d := e.addDataFlags(fs)
 	customer := fs.String("customer", "", "customer (workspace) name, created if it does not exist")
 	email := fs.String("email", "", "the member's e-mail address, their sign-in name")
-	role := fs.String("role", "", "administrator (manages keys), developer (changes webhooks, previews Link) or viewer (reads)")
+	role := fs.String("role", "", "administrator (manages keys, reviews documents), developer (changes webhooks, previews Link), reviewer (reviews uploaded documents) or viewer (reads)")
 	fromStdin := fs.Bool("password-stdin", false, "read the password (12 characters or more) from the first line of stdin instead of making one up")
 	if err := parse(fs, args[1:]); err != nil {
 		return err

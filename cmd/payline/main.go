@@ -31,8 +31,9 @@ commands:
                               seal every secret again under a new master key (the old one in
                               --previous-master-key-file or PAYLINE_PREVIOUS_MASTER_KEY)
   members add --customer NAME --email E --role R [--password-stdin]
-                              add a dashboard and admin API member (administrator, developer or
-                              viewer); prints a one-time password unless one is read from stdin
+                              add a dashboard and admin API member (administrator, developer,
+                              reviewer or viewer); prints a one-time password unless one is read
+                              from stdin
   members list --customer NAME
                               list a customer's members
   members remove --customer NAME --email E

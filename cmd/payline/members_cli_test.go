@@ -40,7 +40,7 @@ func TestMembersAdd(t *testing.T) {
 		}{
 			{"", []string{"add", "--customer", "acme", "--email", "ana@example.com", "--role", "viewer"}, "already exists"},
 			{"", []string{"add", "--customer", "acme", "--email", "not-an-address", "--role", "viewer"}, "e-mail address"},
-			{"", []string{"add", "--customer", "acme", "--email", "x@example.com", "--role", "owner"}, "administrator, developer or viewer"},
+			{"", []string{"add", "--customer", "acme", "--email", "x@example.com", "--role", "owner"}, "administrator, developer, reviewer or viewer"},
 			{"short\n", []string{"add", "--customer", "acme", "--email", "y@example.com", "--role", "viewer", "--password-stdin"}, "at least 12 characters"},
 		} {
 			if out, err := cmd(c.stdin, c.args...); err == nil || !strings.Contains(err.Error()+out, c.want) {

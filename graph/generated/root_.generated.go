@@ -5095,7 +5095,7 @@ type JobDay {
 type Viewer {
   "The member's email address, as they sign in with it."
   email: String!
-  "administrator, developer or viewer."
+  "administrator, developer, reviewer or viewer."
   role: String!
   "The name of the member's workspace (customer)."
   workspaceName: String!
@@ -5400,6 +5400,10 @@ enum WebhookEvent {
   documents_added
   "REST's documents.parsed: a document a user uploaded in Link was read and checked; the payload carries what was read, the warnings and the fraud outcome with its reasons."
   documents_parsed
+  "REST's documents.review_required: an uploaded document's checks left a doubt, and it counts toward income only once a workspace member accepts it; the payload carries the fraud outcome with its reasons and the fields they name."
+  documents_review_required
+  "REST's documents.reviewed: a workspace member accepted (with any corrections) or rejected an uploaded document; the payload carries the outcome, the corrections with their values before and after, and when."
+  documents_reviewed
   "REST's voie_report.refreshed: an end user's VOIE report was rebuilt."
   voie_report_refreshed
   "REST's voe_report.refreshed: an end user's VOE report was rebuilt."

@@ -600,7 +600,7 @@ type VerificationReportRefreshPayload struct {
 type Viewer struct {
 	// The member's email address, as they sign in with it.
 	Email string `json:"email"`
-	// administrator, developer or viewer.
+	// administrator, developer, reviewer or viewer.
 	Role string `json:"role"`
 	// The name of the member's workspace (customer).
 	WorkspaceName string `json:"workspaceName"`
@@ -997,6 +997,10 @@ const (
 	WebhookEventDocumentsAdded WebhookEvent = "documents_added"
 	// REST's documents.parsed: a document a user uploaded in Link was read and checked; the payload carries what was read, the warnings and the fraud outcome with its reasons.
 	WebhookEventDocumentsParsed WebhookEvent = "documents_parsed"
+	// REST's documents.review_required: an uploaded document's checks left a doubt, and it counts toward income only once a workspace member accepts it; the payload carries the fraud outcome with its reasons and the fields they name.
+	WebhookEventDocumentsReviewRequired WebhookEvent = "documents_review_required"
+	// REST's documents.reviewed: a workspace member accepted (with any corrections) or rejected an uploaded document; the payload carries the outcome, the corrections with their values before and after, and when.
+	WebhookEventDocumentsReviewed WebhookEvent = "documents_reviewed"
 	// REST's voie_report.refreshed: an end user's VOIE report was rebuilt.
 	WebhookEventVoieReportRefreshed WebhookEvent = "voie_report_refreshed"
 	// REST's voe_report.refreshed: an end user's VOE report was rebuilt.
@@ -1022,6 +1026,8 @@ var AllWebhookEvent = []WebhookEvent{
 	WebhookEventDirectDepositAllocationsAdded,
 	WebhookEventDocumentsAdded,
 	WebhookEventDocumentsParsed,
+	WebhookEventDocumentsReviewRequired,
+	WebhookEventDocumentsReviewed,
 	WebhookEventVoieReportRefreshed,
 	WebhookEventVoeReportRefreshed,
 	WebhookEventEarningsStreamPayoutsRefreshed,
@@ -1030,7 +1036,7 @@ var AllWebhookEvent = []WebhookEvent{
 
 func (e WebhookEvent) IsValid() bool {
 	switch e {
-	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated:
+	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventDocumentsReviewRequired, WebhookEventDocumentsReviewed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated:
 		return true
 	}
 	return false
