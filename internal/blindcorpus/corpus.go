@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"math/rand/v2"
 	"time"
 )
@@ -30,6 +31,10 @@ func media(medium string, pdf func() []byte, madeBy string, pages int, r *rand.R
 		return madeBy + ", scanned at 200 dpi greyscale (pdftoppm + ImageMagick skew, lid edge), PNG", "png", func() []byte { return scanImage(pdf(), 1, 200, r, "png") }
 	case "scan_jpg":
 		return madeBy + ", scanned at 200 dpi greyscale (pdftoppm + ImageMagick skew, lid edge, noise), JPEG", "jpg", func() []byte { return scanImage(pdf(), 1, 200, r, "jpg") }
+	case "scan_card_png", "scan_card_jpg":
+		f := medium[len(medium)-3:]
+		return madeBy + ", the stub laid on a letter-size flatbed and scanned at 200 dpi greyscale (pdftoppm + ImageMagick), " + strings.ToUpper(f), f,
+			func() []byte { return scanCard(pdf(), r, f) }
 	case "photo":
 		return madeBy + ", photographed: page turned and in perspective on a table, uneven light, shadow, blur, noise (ImageMagick), JPEG", "jpg",
 			func() []byte { return photo(pdf(), 1, r, false) }
@@ -45,7 +50,7 @@ func media(medium string, pdf func() []byte, madeBy string, pages int, r *rand.R
 
 func mediumName(m string) string {
 	switch m {
-	case "scan_png", "scan_jpg":
+	case "scan_png", "scan_jpg", "scan_card_png", "scan_card_jpg":
 		return "scan"
 	case "fax_fine", "fax_std":
 		return "fax"
@@ -55,12 +60,30 @@ func mediumName(m string) string {
 
 // stub adds an honest one-stub document in an HTML layout.
 func (b *builder) stub(name, layout string, lay htmlLayout, medium string, s *Stub) *Doc {
+	return b.stubP(name, layout, lay, medium, s, 1)
+}
+
+func (b *builder) stubP(name, layout string, lay htmlLayout, medium string, s *Stub, pages int) *Doc {
 	r := seeded(name)
 	html, v := lay(s, r)
 	t := truthOf(v, 1)
 	d := &Doc{T: Truth{Name: name, Layout: layout, Medium: mediumName(medium), Kind: "paystub", Honest: true,
 		Series: sp(s.Job.Series), Paystubs: []TStub{t}}, src: []*Stub{s}}
-	d.T.MadeBy, d.Ext, d.Make = media(medium, func() []byte { return chromePDF(html) }, "HTML printed by headless Chromium", 1, seeded(name+"/media"), s.Pay)
+	d.T.MadeBy, d.Ext, d.Make = media(medium, func() []byte { return chromePDF(html) }, "HTML printed by headless Chromium", pages, seeded(name+"/media"), s.Pay)
+	b.docs = append(b.docs, d)
+	return d
+}
+
+type pdfLayout func(*Stub, *rand.Rand) ([]byte, *View)
+
+// pstub adds an honest one-stub document drawn directly as PDF.
+func (b *builder) pstub(name, layout string, lay pdfLayout, medium string, s *Stub, madeBy string) *Doc {
+	r := seeded(name)
+	pdf, v := lay(s, r)
+	t := truthOf(v, 1)
+	d := &Doc{T: Truth{Name: name, Layout: layout, Medium: mediumName(medium), Kind: "paystub", Honest: true,
+		Series: sp(s.Job.Series), Paystubs: []TStub{t}}, src: []*Stub{s}}
+	d.T.MadeBy, d.Ext, d.Make = media(medium, func() []byte { return pdf }, madeBy, 1, seeded(name+"/media"), s.Pay)
 	b.docs = append(b.docs, d)
 	return d
 }
@@ -73,6 +96,13 @@ func corpus() []*Doc {
 	b.workday()
 	b.peoplesoft()
 	b.midmarket()
+	b.quickbooks()
+	b.stateAgency()
+	b.paybook()
+	b.restaurant()
+	b.trucking()
+	b.salaried()
+	b.oddShapes()
 	// series ids only where a person has more than one document
 	count := map[string]int{}
 	for _, d := range b.docs {
@@ -238,4 +268,183 @@ func (b *builder) midmarket() {
 	ss = j.Simulate(2026)
 	b.stub("midmarket-03", "midmarket", layoutMidmarket, "text_pdf", ss[30])
 	b.stub("midmarket-04", "midmarket", layoutMidmarket, "fax_fine", ss[31])
+}
+
+func mileage(every int, lo, hi int) func(c *Ctx) ([]Item, []Item) {
+	return func(c *Ctx) ([]Item, []Item) {
+		if c.Idx%every != 0 {
+			return nil, nil
+		}
+		miles := Hours(between(c.R, lo, hi) * 100)
+		rate := Rate(7000)
+		if c.Pay.Year() >= 2026 {
+			rate = 7250
+		}
+		return []Item{{Code: "MILE", Name: "Mileage Reimb.", Amount: pay(miles, rate), Hours: miles, Rate: rate, HasHours: true, HasRate: true}}, nil
+	}
+}
+
+func (b *builder) quickbooks() {
+	const made = "drawn as a voucher check page with go-pdf/fpdf (check on top, two copies of the stub)"
+	j := b.employ("person-12", "Greenway Lawn & Landscape LLC", "NJ", "NJ", 52, date(2026, 1, 3), 6, 0, 215000)
+	j.ExtraFn = mileage(2, 40, 180)
+	j.Holidays = false
+	ss := j.Simulate(2026)
+	b.pstub("quickbooks-01", "quickbooks", layoutQuickBooks, "text_pdf", ss[14], made)
+	b.pstub("quickbooks-02", "quickbooks", layoutQuickBooks, "text_pdf", ss[15], made)
+	b.pstub("quickbooks-03", "quickbooks", layoutQuickBooks, "photo", ss[16], made)
+	j = b.employ("person-13", "Sweet Crumb Bakery & Cafe", "GA", "GA", 26, date(2026, 1, 9), 6, 0, 168500)
+	ss = j.Simulate(2026)
+	b.pstub("quickbooks-04", "quickbooks", layoutQuickBooks, "text_pdf", ss[6], made)
+	b.pstub("quickbooks-05", "quickbooks", layoutQuickBooks, "scan_jpg", ss[7], made)
+}
+
+func (b *builder) stateAgency() {
+	const made = "HTML converted to PDF by LibreOffice (writer_web_pdf_Export)"
+	ag := agency{"OR", "Department of Environmental Quality", "34000", "Natural Resource Specialist 3", "PERS"}
+	j := b.employ("person-14", "State of Oregon DEQ", "OR", "OR", 24, date(2025, 1, 15), 0, 6642000, 0)
+	j.Deds = []DedRule{{Code: "RET", Name: "PERS IAP 6%", Kind: Pre401k, BP: 600}, {Code: "MED", Name: "PEBB Medical", Kind: S125, Fixed: 4850},
+		{Code: "DEN", Name: "PEBB Dental", Kind: S125, Fixed: 1125}, {Code: "UNION", Name: "SEIU Dues", Kind: Post, Fixed: 3275}}
+	j.VacAccrual, j.VacBegin, j.SickAccrual, j.SickBegin = 800, 6200, 400, 9150
+	j.Holidays, j.VacChance = true, 0.15
+	lay := func(s *Stub, r *rand.Rand) ([]byte, *View) { return layoutState(s, r, ag) }
+	ss := j.Simulate(2025)
+	b.pstub("state-01", "state_agency", lay, "text_pdf", ss[22], made)
+	b.pstub("state-02", "state_agency", lay, "text_pdf", ss[23], made)
+	b.pstub("state-03", "state_agency", lay, "fax_fine", ss[21], made)
+	ag2 := agency{"WI", "Department of Transportation", "395", "Transportation Specialist-Senior", "WRS"}
+	j = b.employ("person-15", "State of Wisconsin DOT", "WI", "WI", 26, date(2026, 1, 3), 13, 0, 314600)
+	j.Deds = []DedRule{{Code: "RET", Name: "WRS Employee Contrib", Kind: Pre401k, BP: 695}, {Code: "MED", Name: "State Group Health", Kind: S125, Fixed: 5240},
+		{Code: "DEF", Name: "WDC Deferred Comp", Kind: Pre401k, Fixed: 5000}}
+	j.VacAccrual, j.VacBegin, j.SickAccrual, j.SickBegin = 600, 4000, 400, 12000
+	lay2 := func(s *Stub, r *rand.Rand) ([]byte, *View) { return layoutState(s, r, ag2) }
+	ss = j.Simulate(2026)
+	b.pstub("state-04", "state_agency", lay2, "text_pdf", ss[8], made)
+	b.pstub("state-05", "state_agency", lay2, "image_pdf", ss[9], made)
+}
+
+func (b *builder) paybook() {
+	const made = "preprinted pay-book grid drawn with go-pdf/fpdf, values written in a handwriting font (Debian fonts-breip / fonts-dkg-handwriting / fonts-femkeklaver)"
+	hourlyOnly := func(lo, hi int) func(c *Ctx) []EarnIn {
+		return func(c *Ctx) []EarnIn {
+			h := Hours(between(c.R, lo, hi) * 50)
+			return []EarnIn{{Code: "REG", Name: "Regular", Hours: h, Rate: c.Job.Rate, HasHours: true, HasRate: true, Amount: pay(h, c.Job.Rate)}}
+		}
+	}
+	uniform := func(c *Ctx) ([]Item, []Item) {
+		if c.Idx%4 == 1 {
+			return nil, []Item{{Code: "OTHER", Name: "Other", Amount: 1500}}
+		}
+		return nil, nil
+	}
+	j := b.employ("person-16", "Riverbend Feed & Seed", "KY", "KY", 52, date(2026, 1, 3), 4, 0, 165000)
+	j.Deds, j.EarnFn, j.ExtraFn, j.VacAccrual, j.SickAccrual, j.Savings = nil, hourlyOnly(50, 84), uniform, 0, 0, 0
+	ss := j.Simulate(2026)
+	lay := func(ytd bool) pdfLayout {
+		return func(s *Stub, r *rand.Rand) ([]byte, *View) { return layoutPaybook(s, r, ytd, "Riverbend Feed & Seed") }
+	}
+	b.pstub("paybook-01", "paybook", lay(true), "photo", ss[9], made)
+	b.pstub("paybook-02", "paybook", lay(true), "scan_card_jpg", ss[10], made)
+	j = b.employ("person-17", "Lupita's Kitchen", "IN", "IN", 52, date(2026, 1, 4), 5, 0, 142500)
+	j.Deds, j.EarnFn, j.ExtraFn, j.VacAccrual, j.SickAccrual, j.Savings = nil, hourlyOnly(40, 70), nil, 0, 0, 0
+	ss = j.Simulate(2026)
+	lay2 := func(s *Stub, r *rand.Rand) ([]byte, *View) { return layoutPaybook(s, r, false, "Lupita's Kitchen") }
+	b.pstub("paybook-03", "paybook", lay2, "scan_card_png", ss[25], made)
+	b.pstub("paybook-04", "paybook", lay2, "photo", ss[26], made)
+}
+
+func (b *builder) restaurant() {
+	j := b.employ("person-18", "Blue Heron Oyster Bar", "GA", "GA", 52, date(2026, 1, 4), 5, 0, 21300)
+	j.Deds, j.EarnFn, j.VacAccrual, j.SickAccrual, j.Savings, j.Holidays = nil, tippedEarnings, 0, 0, 0, false
+	ss := j.Simulate(2026)
+	b.stub("restaurant-01", "restaurant", layoutRestaurant, "text_pdf", ss[12])
+	b.stub("restaurant-02", "restaurant", layoutRestaurant, "text_pdf", ss[13])
+	b.stub("restaurant-03", "restaurant", layoutRestaurant, "photo", ss[14])
+	j = b.employ("person-19", "Lone Star Smokehouse & Grill", "TX", "TX", 26, date(2026, 1, 4), 5, 0, 21300)
+	j.Deds, j.EarnFn, j.VacAccrual, j.SickAccrual, j.Savings, j.Holidays = nil, tippedEarnings, 0, 0, 0, false
+	ss = j.Simulate(2026)
+	b.stub("restaurant-04", "restaurant", layoutRestaurant, "text_pdf", ss[5])
+}
+
+func (b *builder) trucking() {
+	j := b.employ("person-20", "Ironbound Site & Utility Contractors", "NJ", "NJ", 52, date(2026, 1, 3), 6, 0, 468500)
+	j.States = []StateShare{{"NJ", 60}, {"NY", 40}}
+	b.pool.stateID(j.Co, "NY")
+	j.Deds = []DedRule{{Code: "401K", Name: "401K", Kind: Pre401k, BP: 400}, {Code: "UNION", Name: "Union Dues", Kind: Post, Fixed: 4650}}
+	j.EarnFn, j.ExtraFn, j.Holidays = fieldEarnings, fieldExtras(6500, 18462), false
+	j.Title = "Heavy Equipment Operator"
+	ss := j.Simulate(2026)
+	b.stub("trucking-01", "trucking", layoutTrucking, "text_pdf", ss[18])
+	b.stub("trucking-02", "trucking", layoutTrucking, "photo", ss[19])
+	j = b.employ("person-21", "Tri-County Freight Lines, Inc.", "OH", "OH", 52, date(2026, 1, 3), 6, 0, 287500)
+	j.States = []StateShare{{"OH", 70}, {"IN", 30}}
+	b.pool.stateID(j.Co, "IN")
+	j.Deds = []DedRule{{Code: "MED", Name: "Medical", Kind: S125, Fixed: 3850}, {Code: "UNION", Name: "Teamsters Dues", Kind: Post, Fixed: 3800}}
+	j.EarnFn, j.ExtraFn, j.Holidays = fieldEarnings, fieldExtras(5900, 0), false
+	j.Title = "CDL Driver - Local"
+	ss = j.Simulate(2026)
+	b.stub("trucking-03", "trucking", layoutTrucking, "text_pdf", ss[40])
+	b.stub("trucking-04", "trucking", layoutTrucking, "fax_std", ss[41])
+}
+
+func (b *builder) salaried() {
+	j := b.employ("person-22", "Meridian Biosciences Holdings, Inc.", "MA", "MA", 12, date(2026, 1, 31), 0, 16800000, 0)
+	j.EarnFn = salariedImputed(false, 2380, map[int]Cents{3: 1260000}, 5, 1848750)
+	j.Deds = []DedRule{{Code: "401K", Name: "401(k) Pre-Tax", Kind: Pre401k, BP: 600}, {Code: "MED", Name: "Medical PPO", Kind: S125, Fixed: 21400},
+		{Code: "DEN", Name: "Dental", Kind: S125, Fixed: 3150}, {Code: "ESPP", Name: "ESPP", Kind: Post, BP: 500}}
+	j.Title = "Director, Clinical Operations"
+	ss := j.Simulate(2026)
+	b.stub("salaried-01", "salaried_imputed", layoutSalaried, "text_pdf", ss[2])
+	b.stub("salaried-02", "salaried_imputed", layoutSalaried, "text_pdf", ss[3])
+	b.stub("salaried-03", "salaried_imputed", layoutSalaried, "scan_jpg", ss[4])
+	j = b.employ("person-23", "Pinecrest Capital Advisors LLC", "CT", "CT", 12, date(2026, 1, 31), -3, 13250000, 0)
+	j.EarnFn = salariedImputed(true, 1560, map[int]Cents{2: 850000, 8: 400000}, 0, 0)
+	j.Title = "Senior Portfolio Analyst"
+	ss = j.Simulate(2026)
+	b.stub("salaried-04", "salaried_imputed", layoutSalaried, "text_pdf", ss[8])
+}
+
+func (b *builder) oddShapes() {
+	// landscape
+	const madeL = "drawn in landscape with go-pdf/fpdf"
+	j := b.employ("person-24", "Cascade Valley Cold Storage", "WA", "WA", 26, date(2026, 1, 9), 6, 0, 254000)
+	ss := j.Simulate(2026)
+	b.pstub("landscape-01", "landscape", layoutLandscape, "text_pdf", ss[3], madeL)
+	b.pstub("landscape-02", "landscape", layoutLandscape, "scan_jpg", ss[4], madeL)
+	// run-together words
+	const madeR = "drawn with go-pdf/fpdf placing every word separately with no space characters (as a PDF printer driver does), so text extraction runs words together"
+	j = b.employ("person-25", "Hollis & Park Family Dentistry", "VA", "VA", 24, date(2026, 1, 15), 0, 0, 262500)
+	j.Holidays = false
+	ss = j.Simulate(2026)
+	tight := func(s *Stub, r *rand.Rand) ([]byte, *View) { return layoutRunOn(s, r, true) }
+	b.pstub("runon-01", "runon", tight, "text_pdf", ss[12], madeR+"; gaps between words are narrow (0.085 em)")
+	b.pstub("runon-02", "runon", tight, "text_pdf", ss[13], madeR+"; gaps between words are narrow (0.085 em)")
+	b.pstub("runon-03", "runon", func(s *Stub, r *rand.Rand) ([]byte, *View) { return layoutRunOn(s, r, false) }, "text_pdf", ss[14], madeR+"; gaps between words look normal (about a quarter em)")
+	// two pages
+	j = b.employ("person-26", "St. Brendan Medical Center", "NY", "NY", 26, date(2026, 1, 10), 6, 0, 528500)
+	j.EarnFn = nurseEarnings
+	j.Title = "RN - ICU"
+	ss = j.Simulate(2026)
+	b.stubP("twopage-01", "two_page", layoutTwoPage, "text_pdf", ss[14], 2)
+	b.stubP("twopage-02", "two_page", layoutTwoPage, "image_pdf", ss[15], 2)
+	// three stubs in one PDF (a "download all" export)
+	j = b.employ("person-27", "Brightline Learning Cooperative", "MN", "MN", 26, date(2026, 1, 10), 6, 0, 301000)
+	ss = j.Simulate(2026)
+	b.multi("workday-05", ss[10:13])
+}
+
+// multi adds one PDF holding consecutive stubs, one per page.
+func (b *builder) multi(name string, ss []*Stub) {
+	r := seeded(name)
+	var body string
+	d := &Doc{T: Truth{Name: name, Layout: "workday", Medium: "text_pdf", Kind: "paystub", Honest: true, Series: sp(ss[0].Job.Series)}}
+	for i, s := range ss {
+		html, v := workdayBody(s, r, "")
+		body += html
+		d.T.Paystubs = append(d.T.Paystubs, truthOf(v, i+1))
+		d.src = append(d.src, s)
+	}
+	html := page("Pay Slips", "letter", "0.4in", workdayCSS(r), body)
+	d.T.MadeBy, d.Ext, d.Make = "HTML printed by headless Chromium: three consecutive pay slips, one per page, as a download-all export", "pdf", func() []byte { return chromePDF(html) }
+	b.docs = append(b.docs, d)
 }

@@ -175,3 +175,21 @@ func fax(pdf []byte, pages int, fine bool, header string, r *rand.Rand, when tim
 	raw := imagesPDF(imgs, prod, prod, when)
 	return gsG4(raw)
 }
+
+// scanCard scans a small card (a torn-off stub) laid on a letter-size flatbed.
+func scanCard(pdf []byte, r *rand.Rand, format string) []byte {
+	dpi := 200
+	pg := raster(pdf, dpi, 1, true)
+	ang := fbetween(r, -2.2, 2.2)
+	x, y := between(r, 30, 140), between(r, 40, 200)
+	args := []string{"-size", fmt.Sprintf("%dx%d", int(8.5*float64(dpi)), 11*dpi), "xc:#fbfbfb",
+		"(", "{in0}", "-bordercolor", "#d8d8d8", "-border", "2", "-background", "#fbfbfb", "-rotate", fmt.Sprintf("%.2f", ang), ")",
+		"-geometry", fmt.Sprintf("+%d+%d", x, y), "-composite",
+		"-level", fmt.Sprintf("%d%%,%d%%", between(r, 0, 5), between(r, 92, 99)), "-colorspace", "gray"}
+	if format == "png" {
+		args = append(args, "-depth", "8", "-colors", "48")
+		return magick([][]byte{pg}, []string{"png"}, args, "png")
+	}
+	args = append(args, "-attenuate", "0.25", "+noise", "Gaussian", "-quality", fmt.Sprint(between(r, 70, 80)), "-density", "200", "-units", "PixelsPerInch")
+	return magick([][]byte{pg}, []string{"png"}, args, "jpg")
+}

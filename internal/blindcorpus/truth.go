@@ -132,6 +132,8 @@ type Show struct {
 	GrossYTD, NetYTD                bool
 	TotalTaxes, TotalDed            bool
 	LineYTD                         bool // every earnings/tax/deduction line prints its YTD
+	NoGross                         bool // gross is not printed (it is the sum of the earnings lines)
+	CurOnly                         bool // lines without a current figure are not printed
 	EmployeeNameAs                  string
 }
 
@@ -162,7 +164,10 @@ func truthOf(v *View, page int) TStub {
 	set("pay_date", v.Show.PayDate, sp(iso(s.Pay)), &t.PayDate)
 	set("period_start", v.Show.PeriodStart, sp(iso(s.Start)), &t.PeriodStart)
 	set("period_end", v.Show.PeriodEnd, sp(iso(s.End)), &t.PeriodEnd)
-	set("gross_pay", true, cp(s.Gross), &t.GrossPay)
+	set("gross_pay", !v.Show.NoGross, cp(s.Gross), &t.GrossPay)
+	if t.GrossPay == nil {
+		t.GrossPay = cp(s.Gross)
+	}
 	set("net_pay", true, cp(s.Net), &t.NetPay)
 	set("gross_pay_ytd", v.Show.GrossYTD, cp(s.GrossYTD), &t.GrossPayYTD)
 	set("net_pay_ytd", v.Show.NetYTD, cp(s.NetYTD), &t.NetPayYTD)
@@ -180,6 +185,9 @@ func truthOf(v *View, page int) TStub {
 	}
 	t.Printed = printed
 	for _, l := range s.Earn {
+		if v.Show.CurOnly && !l.Cur {
+			continue
+		}
 		e := TEarn{Name: l.Name, Amount: l.Amount.plain()}
 		if l.HasHours && l.Cur {
 			e.Hours = sp(l.Hours.String())
@@ -200,6 +208,9 @@ func truthOf(v *View, page int) TStub {
 		t.Taxes = append(t.Taxes, x)
 	}
 	for _, l := range s.Ded {
+		if v.Show.CurOnly && !l.Cur {
+			continue
+		}
 		x := TDed{Name: l.Name, Amount: l.Amount.plain(), PreTax: l.PreTax()}
 		if v.Show.LineYTD {
 			x.YTD = cp(l.YTD)
