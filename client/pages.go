@@ -207,6 +207,23 @@ func (c *Client) Documents(ctx context.Context, endUserID string, params *api.Li
 	})
 }
 
+// DocumentReviews iterates over ListDocumentReviews's items: the review
+// queue, newest upload first.
+func (c *Client) DocumentReviews(ctx context.Context, params *api.ListDocumentReviewsParams) iter.Seq2[api.Document, error] {
+	p := copyOf(params)
+	return each(func(cursor *string) ([]api.Document, *string, error) {
+		p.Cursor = cursor
+		r, err := c.ListDocumentReviewsWithResponse(ctx, &p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if r.JSON200 == nil {
+			return nil, nil, unexpected(r.HTTPResponse)
+		}
+		return r.JSON200.Data, r.JSON200.Meta.NextCursor, nil
+	})
+}
+
 // Payouts iterates over ListEarningsStreamPayouts's items.
 func (c *Client) Payouts(ctx context.Context, endUserID string, params *api.ListEarningsStreamPayoutsParams) iter.Seq2[api.Payout, error] {
 	p := copyOf(params)

@@ -68,6 +68,9 @@ type Config struct {
 	// Members signs workspace members in to the admin API and the
 	// dashboard (nil: neither is served).
 	Members *domain.MemberService
+	// Reviews keeps the queue of uploaded documents a person reviews
+	// (nil: no review routes).
+	Reviews *domain.DocumentReviewService
 	// SecureCookies marks the dashboard's cookie Secure even when this
 	// server sees plain HTTP (TLS ends at a proxy in front of it).
 	SecureCookies bool

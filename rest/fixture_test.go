@@ -179,7 +179,9 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	cfg.Jobs, cfg.Products, cfg.Documents, cfg.EndUsers = accounts.AccountJobService, accounts.ProductService, accounts.DocumentService, accounts.EndUserService
 	cfg.Reports = reporter
 	cfg.Members = members
-	cfg.Link = domain.NewLinkService(tx, dir, connector, domain.NoRelay{}, clock, reporter).WithUploadParser(documents.NewReader())
+	reader := documents.NewReader()
+	cfg.Link = domain.NewLinkService(tx, dir, connector, domain.NoRelay{}, clock, reporter).WithUploadParser(reader)
+	cfg.Reviews = domain.NewDocumentReviewService(tx, tx, tx.Reports(), reader, reporter, clock)
 	if setup.logs == nil {
 		setup.logs = io.Discard
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"payline/domain"
@@ -155,6 +156,9 @@ type response struct {
 	meta     map[string]any
 	// raw writes data as the whole body, without the data envelope.
 	raw bool
+	// file, when set, is the whole body as it is (a page drawn as an
+	// image), its Content-Type in header.
+	file []byte
 	// header is set on the response.
 	header map[string]string
 }
@@ -178,6 +182,15 @@ func page[T any](resource string, items []T, next *domain.Cursor) response {
 func (s *Server) write(w http.ResponseWriter, r *http.Request, version string, resp response) {
 	if resp.status == http.StatusNoContent {
 		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if resp.file != nil {
+		for k, v := range resp.header {
+			w.Header().Set(k, v)
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(resp.file)))
+		w.WriteHeader(resp.status)
+		_, _ = w.Write(resp.file) // a failed write is a client gone: no one left to tell
 		return
 	}
 	data, err := domain.ShapeForVersion(resp.resource, version, resp.data)

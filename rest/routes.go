@@ -72,6 +72,7 @@ func (s *Server) routes() {
 		s.mux.Handle("POST /v1/upstream/webhooks", s.unvouched(http.HandlerFunc(s.upstreamWebhook)))
 	}
 	s.adminRoutes()
+	s.reviewRoutes()
 	s.dashboardRoutes()
 	s.handle("/v1/", s.noRoute)
 	// The API's OpenAPI description needs no secret: tools and people

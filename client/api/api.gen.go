@@ -154,10 +154,14 @@ const (
 	ARITHMETICMISMATCH  DocumentFraudReasonsCode = "ARITHMETIC_MISMATCH"
 	EDITEDAFTERCREATION DocumentFraudReasonsCode = "EDITED_AFTER_CREATION"
 	EMPLOYERUNKNOWN     DocumentFraudReasonsCode = "EMPLOYER_UNKNOWN"
+	FIELDSMISSING       DocumentFraudReasonsCode = "FIELDS_MISSING"
+	FIELDSUNCERTAIN     DocumentFraudReasonsCode = "FIELDS_UNCERTAIN"
 	FIGURESREUSED       DocumentFraudReasonsCode = "FIGURES_REUSED"
 	FONTSINCONSISTENT   DocumentFraudReasonsCode = "FONTS_INCONSISTENT"
+	IMPLAUSIBLE         DocumentFraudReasonsCode = "IMPLAUSIBLE"
 	PAYDATEOFFSCHEDULE  DocumentFraudReasonsCode = "PAY_DATE_OFF_SCHEDULE"
 	PERIODEXCEEDSYTD    DocumentFraudReasonsCode = "PERIOD_EXCEEDS_YTD"
+	TEXTLAYERMISMATCH   DocumentFraudReasonsCode = "TEXT_LAYER_MISMATCH"
 	YTDNOTCUMULATIVE    DocumentFraudReasonsCode = "YTD_NOT_CUMULATIVE"
 )
 
@@ -170,13 +174,21 @@ func (e DocumentFraudReasonsCode) Valid() bool {
 		return true
 	case EMPLOYERUNKNOWN:
 		return true
+	case FIELDSMISSING:
+		return true
+	case FIELDSUNCERTAIN:
+		return true
 	case FIGURESREUSED:
 		return true
 	case FONTSINCONSISTENT:
 		return true
+	case IMPLAUSIBLE:
+		return true
 	case PAYDATEOFFSCHEDULE:
 		return true
 	case PERIODEXCEEDSYTD:
+		return true
+	case TEXTLAYERMISMATCH:
 		return true
 	case YTDNOTCUMULATIVE:
 		return true
@@ -185,8 +197,27 @@ func (e DocumentFraudReasonsCode) Valid() bool {
 	}
 }
 
+// Defines values for DocumentFraudReasonsKind.
+const (
+	Doubt    DocumentFraudReasonsKind = "doubt"
+	Evidence DocumentFraudReasonsKind = "evidence"
+)
+
+// Valid indicates whether the value is a known member of the DocumentFraudReasonsKind enum.
+func (e DocumentFraudReasonsKind) Valid() bool {
+	switch e {
+	case Doubt:
+		return true
+	case Evidence:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DocumentFraudStatus.
 const (
+	DocumentFraudStatusNeedsReview  DocumentFraudStatus = "needs_review"
 	DocumentFraudStatusNotSuspected DocumentFraudStatus = "not_suspected"
 	DocumentFraudStatusSuspected    DocumentFraudStatus = "suspected"
 	DocumentFraudStatusUnavailable  DocumentFraudStatus = "unavailable"
@@ -195,11 +226,49 @@ const (
 // Valid indicates whether the value is a known member of the DocumentFraudStatus enum.
 func (e DocumentFraudStatus) Valid() bool {
 	switch e {
+	case DocumentFraudStatusNeedsReview:
+		return true
 	case DocumentFraudStatusNotSuspected:
 		return true
 	case DocumentFraudStatusSuspected:
 		return true
 	case DocumentFraudStatusUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DocumentReviewOutcome.
+const (
+	DocumentReviewOutcomeAccepted DocumentReviewOutcome = "accepted"
+	DocumentReviewOutcomeRejected DocumentReviewOutcome = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the DocumentReviewOutcome enum.
+func (e DocumentReviewOutcome) Valid() bool {
+	switch e {
+	case DocumentReviewOutcomeAccepted:
+		return true
+	case DocumentReviewOutcomeRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DocumentReviewStatus.
+const (
+	DocumentReviewStatusCompleted DocumentReviewStatus = "completed"
+	DocumentReviewStatusRequired  DocumentReviewStatus = "required"
+)
+
+// Valid indicates whether the value is a known member of the DocumentReviewStatus enum.
+func (e DocumentReviewStatus) Valid() bool {
+	switch e {
+	case DocumentReviewStatusCompleted:
+		return true
+	case DocumentReviewStatusRequired:
 		return true
 	default:
 		return false
@@ -248,6 +317,24 @@ func (e ErrorBodyErrorType) Valid() bool {
 	case UNAUTHORIZEDREQUEST:
 		return true
 	case UNKNOWNERROR:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FieldReadingSource.
+const (
+	Ocr       FieldReadingSource = "ocr"
+	TextLayer FieldReadingSource = "text_layer"
+)
+
+// Valid indicates whether the value is a known member of the FieldReadingSource enum.
+func (e FieldReadingSource) Valid() bool {
+	switch e {
+	case Ocr:
+		return true
+	case TextLayer:
 		return true
 	default:
 		return false
@@ -699,6 +786,7 @@ func (e LinkTokenCreateSolution) Valid() bool {
 const (
 	MemberRoleAdministrator MemberRole = "administrator"
 	MemberRoleDeveloper     MemberRole = "developer"
+	MemberRoleReviewer      MemberRole = "reviewer"
 	MemberRoleViewer        MemberRole = "viewer"
 )
 
@@ -708,6 +796,8 @@ func (e MemberRole) Valid() bool {
 	case MemberRoleAdministrator:
 		return true
 	case MemberRoleDeveloper:
+		return true
+	case MemberRoleReviewer:
 		return true
 	case MemberRoleViewer:
 		return true
@@ -1320,6 +1410,7 @@ func (e AdminToken200JSONResponseBodyDataMode) Valid() bool {
 const (
 	AdminToken200JSONResponseBodyDataUserRoleAdministrator AdminToken200JSONResponseBodyDataUserRole = "administrator"
 	AdminToken200JSONResponseBodyDataUserRoleDeveloper     AdminToken200JSONResponseBodyDataUserRole = "developer"
+	AdminToken200JSONResponseBodyDataUserRoleReviewer      AdminToken200JSONResponseBodyDataUserRole = "reviewer"
 	AdminToken200JSONResponseBodyDataUserRoleViewer        AdminToken200JSONResponseBodyDataUserRole = "viewer"
 )
 
@@ -1330,7 +1421,30 @@ func (e AdminToken200JSONResponseBodyDataUserRole) Valid() bool {
 		return true
 	case AdminToken200JSONResponseBodyDataUserRoleDeveloper:
 		return true
+	case AdminToken200JSONResponseBodyDataUserRoleReviewer:
+		return true
 	case AdminToken200JSONResponseBodyDataUserRoleViewer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListDocumentReviewsParamsStatus.
+const (
+	ListDocumentReviewsParamsStatusAll       ListDocumentReviewsParamsStatus = "all"
+	ListDocumentReviewsParamsStatusCompleted ListDocumentReviewsParamsStatus = "completed"
+	ListDocumentReviewsParamsStatusRequired  ListDocumentReviewsParamsStatus = "required"
+)
+
+// Valid indicates whether the value is a known member of the ListDocumentReviewsParamsStatus enum.
+func (e ListDocumentReviewsParamsStatus) Valid() bool {
+	switch e {
+	case ListDocumentReviewsParamsStatusAll:
+		return true
+	case ListDocumentReviewsParamsStatusCompleted:
+		return true
+	case ListDocumentReviewsParamsStatusRequired:
 		return true
 	default:
 		return false
@@ -1364,6 +1478,24 @@ func (e ListDocumentsParamsType) Valid() bool {
 	case ListDocumentsParamsTypeDirectDepositForm:
 		return true
 	case ListDocumentsParamsTypeW2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReviewDocumentJSONBodyOutcome.
+const (
+	ReviewDocumentJSONBodyOutcomeAccepted ReviewDocumentJSONBodyOutcome = "accepted"
+	ReviewDocumentJSONBodyOutcomeRejected ReviewDocumentJSONBodyOutcome = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the ReviewDocumentJSONBodyOutcome enum.
+func (e ReviewDocumentJSONBodyOutcome) Valid() bool {
+	switch e {
+	case ReviewDocumentJSONBodyOutcomeAccepted:
+		return true
+	case ReviewDocumentJSONBodyOutcomeRejected:
 		return true
 	default:
 		return false
@@ -1717,15 +1849,27 @@ type Document struct {
 	// FileName An uploaded document's file name, as the user's device gave it.
 	FileName *string `json:"file_name,omitempty"`
 
-	// Fraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
-	// not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
-	// stored and never changed afterwards.
+	// FilePart Which of the uploaded file's documents this is, when the file held several (a PDF of three paystubs); absent for a file of one.
+	FilePart *int `json:"file_part,omitempty"`
+
+	// Fraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+	// tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+	// not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+	// document is stored and never changed afterwards; a review is recorded beside it.
 	Fraud DocumentFraud      `json:"fraud"`
 	Id    openapi_types.UUID `json:"id"`
 
 	// ParsedData What was read from the document; null when nothing could be (an upload Payline cannot read).
 	ParsedData *Document_ParsedData `json:"parsed_data"`
-	Warnings   []struct {
+
+	// Readings Where each field of an uploaded document was read and how sure the reader is of it; absent for a document Payline made.
+	Readings *[]FieldReading `json:"readings,omitempty"`
+
+	// Review A person's review of an uploaded document the checks left in doubt (absent when none is
+	// needed): required until a workspace member accepts it (with any corrections) or rejects it.
+	// An accepted document counts toward income with basis "reviewed by a member of <customer>".
+	Review   *DocumentReview `json:"review,omitempty"`
+	Warnings []struct {
 		Field   string                 `json:"field"`
 		Message string                 `json:"message"`
 		Status  DocumentWarningsStatus `json:"status"`
@@ -1743,13 +1887,20 @@ type Document_ParsedData struct {
 // DocumentWarningsStatus defines model for Document.Warnings.Status.
 type DocumentWarningsStatus string
 
-// DocumentFraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
-// not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
-// stored and never changed afterwards.
+// DocumentFraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+// tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+// not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+// document is stored and never changed afterwards; a review is recorded beside it.
 type DocumentFraud struct {
-	// Reasons The checks that failed; absent unless suspected.
+	// Reasons The checks that failed; absent when none did.
 	Reasons *[]struct {
 		Code DocumentFraudReasonsCode `json:"code"`
+
+		// Fields The fields of the parsed data the reason is about.
+		Fields *[]string `json:"fields,omitempty"`
+
+		// Kind evidence of tampering (suspected) or a doubt for a person to settle (needs_review).
+		Kind *DocumentFraudReasonsKind `json:"kind,omitempty"`
 
 		// Message What does not add up, with the amounts in dollars.
 		Message string `json:"message"`
@@ -1759,6 +1910,9 @@ type DocumentFraud struct {
 
 // DocumentFraudReasonsCode defines model for DocumentFraud.Reasons.Code.
 type DocumentFraudReasonsCode string
+
+// DocumentFraudReasonsKind evidence of tampering (suspected) or a doubt for a person to settle (needs_review).
+type DocumentFraudReasonsKind string
 
 // DocumentFraudStatus defines model for DocumentFraud.Status.
 type DocumentFraudStatus string
@@ -1770,6 +1924,34 @@ type DocumentLink struct {
 	DownloadUrlExpiration Timestamp          `json:"download_url_expiration"`
 	Id                    openapi_types.UUID `json:"id"`
 }
+
+// DocumentReview A person's review of an uploaded document the checks left in doubt (absent when none is
+// needed): required until a workspace member accepts it (with any corrections) or rejects it.
+// An accepted document counts toward income with basis "reviewed by a member of <customer>".
+type DocumentReview struct {
+	// Basis What a report says an accepted document's figures rest on: "reviewed by a member of Acme Lending".
+	Basis *string `json:"basis,omitempty"`
+
+	// Corrections The fields the reviewer changed, each before and after as the parsed data writes it (amounts in cents; "" for a field not read).
+	Corrections *[]struct {
+		After  string `json:"after"`
+		Before string `json:"before"`
+		Field  string `json:"field"`
+	} `json:"corrections,omitempty"`
+	Note       *string                `json:"note,omitempty"`
+	Outcome    *DocumentReviewOutcome `json:"outcome,omitempty"`
+	ReviewedAt *Timestamp             `json:"reviewed_at,omitempty"`
+
+	// ReviewerId The workspace member who reviewed (GET /admin/members).
+	ReviewerId *openapi_types.UUID  `json:"reviewer_id,omitempty"`
+	Status     DocumentReviewStatus `json:"status"`
+}
+
+// DocumentReviewOutcome defines model for DocumentReview.Outcome.
+type DocumentReviewOutcome string
+
+// DocumentReviewStatus defines model for DocumentReview.Status.
+type DocumentReviewStatus string
 
 // EarningsByType Earnings in the written VOE's columns (Fannie Mae Form 1005), in cents. Base is salary and regular hourly pay.
 type EarningsByType struct {
@@ -1842,6 +2024,21 @@ type ErrorBody struct {
 
 // ErrorBodyErrorType defines model for ErrorBody.Error.Type.
 type ErrorBodyErrorType string
+
+// FieldReading defines model for FieldReading.
+type FieldReading struct {
+	// Box x0, y0, x1, y1 as fractions of the page's width and height, from its top left.
+	Box        []float64 `json:"box"`
+	Confidence float64   `json:"confidence"`
+
+	// Field The parsed data's field (net_pay_amount, box1).
+	Field  string             `json:"field"`
+	Page   int                `json:"page"`
+	Source FieldReadingSource `json:"source"`
+}
+
+// FieldReadingSource defines model for FieldReading.Source.
+type FieldReadingSource string
 
 // Identity defines model for Identity.
 type Identity struct {
@@ -2531,7 +2728,10 @@ type UploadedPaystub struct {
 	PayDate        *openapi_types.Date `json:"pay_date,omitempty"`
 	PayPeriodEnd   *openapi_types.Date `json:"pay_period_end,omitempty"`
 	PayPeriodStart *openapi_types.Date `json:"pay_period_start,omitempty"`
-	Taxes          *[]PayLine          `json:"taxes,omitempty"`
+
+	// Reimbursements The period's non-taxable additions to net pay (expenses, per diem).
+	Reimbursements *int       `json:"reimbursements,omitempty"`
+	Taxes          *[]PayLine `json:"taxes,omitempty"`
 
 	// TotalDeductions The period's deductions as the paystub totals them.
 	TotalDeductions *int `json:"total_deductions,omitempty"`
@@ -2576,9 +2776,10 @@ type VerificationReport struct {
 	ExcludedDocuments []struct {
 		DocumentId openapi_types.UUID `json:"document_id"`
 
-		// Fraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
-		// not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
-		// stored and never changed afterwards.
+		// Fraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+		// tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+		// not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+		// document is stored and never changed afterwards; a review is recorded beside it.
 		Fraud  DocumentFraud                             `json:"fraud"`
 		Reason VerificationReportExcludedDocumentsReason `json:"reason"`
 	} `json:"excluded_documents"`
@@ -2814,6 +3015,22 @@ type AdminToken200JSONResponseBodyDataMode string
 // AdminToken200JSONResponseBodyDataUserRole defines parameters for AdminToken.
 type AdminToken200JSONResponseBodyDataUserRole string
 
+// ListDocumentReviewsParams defines parameters for ListDocumentReviews.
+type ListDocumentReviewsParams struct {
+	// Status Whose review is required (the default), completed, or all of them.
+	Status *ListDocumentReviewsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// EndUserId Only this end user's documents.
+	EndUserId *string `form:"end_user_id,omitempty" json:"end_user_id,omitempty"`
+
+	// Cursor meta.next_cursor of the previous page, unchanged.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListDocumentReviewsParamsStatus defines parameters for ListDocumentReviews.
+type ListDocumentReviewsParamsStatus string
+
 // ListEmployersParams defines parameters for ListEmployers.
 type ListEmployersParams struct {
 	// Cursor meta.next_cursor of the previous page, unchanged.
@@ -2860,6 +3077,30 @@ type ListDocumentsParams struct {
 
 // ListDocumentsParamsType defines parameters for ListDocuments.
 type ListDocumentsParamsType string
+
+// ReviewDocumentJSONBody defines parameters for ReviewDocument.
+type ReviewDocumentJSONBody struct {
+	// Corrections Field name to its corrected value, as text.
+	Corrections *map[string]*ReviewDocumentJSONBody_Corrections_AdditionalProperties `json:"corrections,omitempty"`
+
+	// Note Why; required to reject.
+	Note    *string                       `json:"note,omitempty"`
+	Outcome ReviewDocumentJSONBodyOutcome `json:"outcome"`
+}
+
+// ReviewDocumentJSONBodyCorrections0 defines parameters for ReviewDocument.
+type ReviewDocumentJSONBodyCorrections0 = string
+
+// ReviewDocumentJSONBodyCorrections1 defines parameters for ReviewDocument.
+type ReviewDocumentJSONBodyCorrections1 = float64
+
+// ReviewDocumentJSONBody_Corrections_AdditionalProperties defines parameters for ReviewDocument.
+type ReviewDocumentJSONBody_Corrections_AdditionalProperties struct {
+	union json.RawMessage
+}
+
+// ReviewDocumentJSONBodyOutcome defines parameters for ReviewDocument.
+type ReviewDocumentJSONBodyOutcome string
 
 // ListEarningsStreamPayoutsParams defines parameters for ListEarningsStreamPayouts.
 type ListEarningsStreamPayoutsParams struct {
@@ -3063,6 +3304,9 @@ type AdminTokenJSONRequestBody AdminTokenJSONBody
 // SetBillNavigatorStatusJSONRequestBody defines body for SetBillNavigatorStatus for application/json ContentType.
 type SetBillNavigatorStatusJSONRequestBody SetBillNavigatorStatusJSONBody
 
+// ReviewDocumentJSONRequestBody defines body for ReviewDocument for application/json ContentType.
+type ReviewDocumentJSONRequestBody ReviewDocumentJSONBody
+
 // CreateLinkTokenJSONRequestBody defines body for CreateLinkToken for application/json ContentType.
 type CreateLinkTokenJSONRequestBody = LinkTokenCreate
 
@@ -3168,6 +3412,68 @@ func (t Document_ParsedData) MarshalJSON() ([]byte, error) {
 }
 
 func (t *Document_ParsedData) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsReviewDocumentJSONBodyCorrections0 returns the union data inside the ReviewDocumentJSONBody_Corrections_AdditionalProperties as a ReviewDocumentJSONBodyCorrections0
+func (t ReviewDocumentJSONBody_Corrections_AdditionalProperties) AsReviewDocumentJSONBodyCorrections0() (ReviewDocumentJSONBodyCorrections0, error) {
+	var body ReviewDocumentJSONBodyCorrections0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromReviewDocumentJSONBodyCorrections0 overwrites any union data inside the ReviewDocumentJSONBody_Corrections_AdditionalProperties as the provided ReviewDocumentJSONBodyCorrections0
+func (t *ReviewDocumentJSONBody_Corrections_AdditionalProperties) FromReviewDocumentJSONBodyCorrections0(v ReviewDocumentJSONBodyCorrections0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeReviewDocumentJSONBodyCorrections0 performs a merge with any union data inside the ReviewDocumentJSONBody_Corrections_AdditionalProperties, using the provided ReviewDocumentJSONBodyCorrections0
+func (t *ReviewDocumentJSONBody_Corrections_AdditionalProperties) MergeReviewDocumentJSONBodyCorrections0(v ReviewDocumentJSONBodyCorrections0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsReviewDocumentJSONBodyCorrections1 returns the union data inside the ReviewDocumentJSONBody_Corrections_AdditionalProperties as a ReviewDocumentJSONBodyCorrections1
+func (t ReviewDocumentJSONBody_Corrections_AdditionalProperties) AsReviewDocumentJSONBodyCorrections1() (ReviewDocumentJSONBodyCorrections1, error) {
+	var body ReviewDocumentJSONBodyCorrections1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromReviewDocumentJSONBodyCorrections1 overwrites any union data inside the ReviewDocumentJSONBody_Corrections_AdditionalProperties as the provided ReviewDocumentJSONBodyCorrections1
+func (t *ReviewDocumentJSONBody_Corrections_AdditionalProperties) FromReviewDocumentJSONBodyCorrections1(v ReviewDocumentJSONBodyCorrections1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeReviewDocumentJSONBodyCorrections1 performs a merge with any union data inside the ReviewDocumentJSONBody_Corrections_AdditionalProperties, using the provided ReviewDocumentJSONBodyCorrections1
+func (t *ReviewDocumentJSONBody_Corrections_AdditionalProperties) MergeReviewDocumentJSONBodyCorrections1(v ReviewDocumentJSONBodyCorrections1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ReviewDocumentJSONBody_Corrections_AdditionalProperties) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ReviewDocumentJSONBody_Corrections_AdditionalProperties) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -3394,6 +3700,18 @@ type ClientInterface interface {
 	// Corresponds with GET /connector-protocol.yaml (the `GetConnectorProtocol` operationId).
 	GetConnectorProtocol(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListDocumentReviews The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
+	//
+	// Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
+	// until a workspace member accepts or rejects them, then `completed`. Until it is accepted a
+	// document counts toward no income. An API key may read the queue, and so may a signed-in
+	// member (`Authorization: Bearer` with the token of POST /admin/token, or the dashboard's
+	// cookie); a review itself is made by a member (POST .../review). docs/documents.md, "Review by
+	// a person".
+	//
+	// Corresponds with GET /document_reviews (the `ListDocumentReviews` operationId).
+	ListDocumentReviews(ctx context.Context, params *ListDocumentReviewsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListEmployers List employers, ordered by name.
 	//
 	// Corresponds with GET /employers (the `ListEmployers` operationId).
@@ -3425,6 +3743,57 @@ type ClientInterface interface {
 
 	// GetDocument performs a GET /end_users/{end_user_id}/documents/{document_id} (the `GetDocument` operationId) request.
 	GetDocument(ctx context.Context, endUserId string, documentId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetDocumentPage One page of an uploaded document's file, drawn as a picture for the person reviewing it.
+	//
+	// A PDF's page drawn at 150 dpi as a PNG; an uploaded picture is its own single page, answered as
+	// it was uploaded (PNG or JPEG). A page past the last is 404 DOCUMENT_PAGE_NOT_FOUND. The boxes of
+	// the document's `readings` are fractions of this picture's width and height. Not cached.
+	//
+	// Corresponds with GET /end_users/{end_user_id}/documents/{document_id}/pages/{page} (the `GetDocumentPage` operationId).
+	GetDocumentPage(ctx context.Context, endUserId string, documentId string, page int, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReviewDocumentWithBody A workspace member accepts (with any corrections) or rejects a document under review.
+	//
+	// Administrators and members of the reviewer role review; a review records the member whose
+	// session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+	// dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+	// name fields of the parsed data, each with its value as text: a paystub's employer_name,
+	// employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+	// gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+	// reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+	// employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+	// a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+	// them); a rejection needs a note. The corrected data, the review, an audit entry
+	// (document.reviewed) and the documents.reviewed event are written together. A document is
+	// reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+	// DOCUMENT_REVIEW_NOT_REQUIRED.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /end_users/{end_user_id}/documents/{document_id}/review (the `ReviewDocument` operationId).
+	ReviewDocumentWithBody(ctx context.Context, endUserId string, documentId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReviewDocument A workspace member accepts (with any corrections) or rejects a document under review.
+	//
+	// Administrators and members of the reviewer role review; a review records the member whose
+	// session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+	// dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+	// name fields of the parsed data, each with its value as text: a paystub's employer_name,
+	// employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+	// gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+	// reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+	// employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+	// a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+	// them); a rejection needs a note. The corrected data, the review, an audit entry
+	// (document.reviewed) and the documents.reviewed event are written together. A document is
+	// reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+	// DOCUMENT_REVIEW_NOT_REQUIRED.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /end_users/{end_user_id}/documents/{document_id}/review (the `ReviewDocument` operationId).
+	ReviewDocument(ctx context.Context, endUserId string, documentId string, body ReviewDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListEarningsStreamPayouts Estimated payouts of the end user's connected accounts, soonest first.
 	//
@@ -4027,6 +4396,28 @@ func (c *Client) GetConnectorProtocol(ctx context.Context, reqEditors ...Request
 	return c.Client.Do(req)
 }
 
+// ListDocumentReviews The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
+//
+// Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
+// until a workspace member accepts or rejects them, then `completed`. Until it is accepted a
+// document counts toward no income. An API key may read the queue, and so may a signed-in
+// member (`Authorization: Bearer` with the token of POST /admin/token, or the dashboard's
+// cookie); a review itself is made by a member (POST .../review). docs/documents.md, "Review by
+// a person".
+//
+// Corresponds with GET /document_reviews (the `ListDocumentReviews` operationId).
+func (c *Client) ListDocumentReviews(ctx context.Context, params *ListDocumentReviewsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDocumentReviewsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListEmployers List employers, ordered by name.
 //
 // Corresponds with GET /employers (the `ListEmployers` operationId).
@@ -4129,6 +4520,87 @@ func (c *Client) ListDocuments(ctx context.Context, endUserId string, params *Li
 // GetDocument performs a GET /end_users/{end_user_id}/documents/{document_id} (the `GetDocument` operationId) request.
 func (c *Client) GetDocument(ctx context.Context, endUserId string, documentId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDocumentRequest(c.Server, endUserId, documentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDocumentPage One page of an uploaded document's file, drawn as a picture for the person reviewing it.
+//
+// A PDF's page drawn at 150 dpi as a PNG; an uploaded picture is its own single page, answered as
+// it was uploaded (PNG or JPEG). A page past the last is 404 DOCUMENT_PAGE_NOT_FOUND. The boxes of
+// the document's `readings` are fractions of this picture's width and height. Not cached.
+//
+// Corresponds with GET /end_users/{end_user_id}/documents/{document_id}/pages/{page} (the `GetDocumentPage` operationId).
+func (c *Client) GetDocumentPage(ctx context.Context, endUserId string, documentId string, page int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDocumentPageRequest(c.Server, endUserId, documentId, page)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReviewDocumentWithBody A workspace member accepts (with any corrections) or rejects a document under review.
+//
+// Administrators and members of the reviewer role review; a review records the member whose
+// session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+// dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+// name fields of the parsed data, each with its value as text: a paystub's employer_name,
+// employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+// gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+// reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+// employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+// a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+// them); a rejection needs a note. The corrected data, the review, an audit entry
+// (document.reviewed) and the documents.reviewed event are written together. A document is
+// reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+// DOCUMENT_REVIEW_NOT_REQUIRED.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /end_users/{end_user_id}/documents/{document_id}/review (the `ReviewDocument` operationId).
+func (c *Client) ReviewDocumentWithBody(ctx context.Context, endUserId string, documentId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReviewDocumentRequestWithBody(c.Server, endUserId, documentId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReviewDocument A workspace member accepts (with any corrections) or rejects a document under review.
+//
+// Administrators and members of the reviewer role review; a review records the member whose
+// session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+// dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+// name fields of the parsed data, each with its value as text: a paystub's employer_name,
+// employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+// gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+// reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+// employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+// a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+// them); a rejection needs a note. The corrected data, the review, an audit entry
+// (document.reviewed) and the documents.reviewed event are written together. A document is
+// reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+// DOCUMENT_REVIEW_NOT_REQUIRED.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /end_users/{end_user_id}/documents/{document_id}/review (the `ReviewDocument` operationId).
+func (c *Client) ReviewDocument(ctx context.Context, endUserId string, documentId string, body ReviewDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReviewDocumentRequest(c.Server, endUserId, documentId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5606,6 +6078,96 @@ func NewGetConnectorProtocolRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListDocumentReviewsRequest constructs an http.Request for the ListDocumentReviews method
+func NewListDocumentReviewsRequest(server string, params *ListDocumentReviewsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/document_reviews")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.EndUserId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end_user_id", *params.EndUserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListEmployersRequest constructs an http.Request for the ListEmployers method
 func NewListEmployersRequest(server string, params *ListEmployersParams) (*http.Request, error) {
 	var err error
@@ -6034,6 +6596,108 @@ func NewGetDocumentRequest(server string, endUserId string, documentId string) (
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewGetDocumentPageRequest constructs an http.Request for the GetDocumentPage method
+func NewGetDocumentPageRequest(server string, endUserId string, documentId string, page int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "end_user_id", endUserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "document_id", documentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "page", page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/end_users/%s/documents/%s/pages/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewReviewDocumentRequest calls the generic ReviewDocument builder with application/json body
+func NewReviewDocumentRequest(server string, endUserId string, documentId string, body ReviewDocumentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReviewDocumentRequestWithBody(server, endUserId, documentId, "application/json", bodyReader)
+}
+
+// NewReviewDocumentRequestWithBody constructs an http.Request for the ReviewDocument method, with any body, and a specified content type
+func NewReviewDocumentRequestWithBody(server string, endUserId string, documentId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "end_user_id", endUserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "document_id", documentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/end_users/%s/documents/%s/review", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -7596,6 +8260,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /connector-protocol.yaml (the `GetConnectorProtocol` operationId).
 	GetConnectorProtocolWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetConnectorProtocolResponse, error)
 
+	// ListDocumentReviewsWithResponse The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
+	//
+	// Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
+	// until a workspace member accepts or rejects them, then `completed`. Until it is accepted a
+	// document counts toward no income. An API key may read the queue, and so may a signed-in
+	// member (`Authorization: Bearer` with the token of POST /admin/token, or the dashboard's
+	// cookie); a review itself is made by a member (POST .../review). docs/documents.md, "Review by
+	// a person".
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /document_reviews (the `ListDocumentReviews` operationId).
+	ListDocumentReviewsWithResponse(ctx context.Context, params *ListDocumentReviewsParams, reqEditors ...RequestEditorFn) (*ListDocumentReviewsResponse, error)
+
 	// ListEmployersWithResponse List employers, ordered by name.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -7641,6 +8319,59 @@ type ClientWithResponsesInterface interface {
 	//
 	// Returns a wrapper object for the known response body format(s).
 	GetDocumentWithResponse(ctx context.Context, endUserId string, documentId string, reqEditors ...RequestEditorFn) (*GetDocumentResponse, error)
+
+	// GetDocumentPageWithResponse One page of an uploaded document's file, drawn as a picture for the person reviewing it.
+	//
+	// A PDF's page drawn at 150 dpi as a PNG; an uploaded picture is its own single page, answered as
+	// it was uploaded (PNG or JPEG). A page past the last is 404 DOCUMENT_PAGE_NOT_FOUND. The boxes of
+	// the document's `readings` are fractions of this picture's width and height. Not cached.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /end_users/{end_user_id}/documents/{document_id}/pages/{page} (the `GetDocumentPage` operationId).
+	GetDocumentPageWithResponse(ctx context.Context, endUserId string, documentId string, page int, reqEditors ...RequestEditorFn) (*GetDocumentPageResponse, error)
+
+	// ReviewDocumentWithBodyWithResponse A workspace member accepts (with any corrections) or rejects a document under review.
+	//
+	// Administrators and members of the reviewer role review; a review records the member whose
+	// session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+	// dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+	// name fields of the parsed data, each with its value as text: a paystub's employer_name,
+	// employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+	// gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+	// reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+	// employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+	// a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+	// them); a rejection needs a note. The corrected data, the review, an audit entry
+	// (document.reviewed) and the documents.reviewed event are written together. A document is
+	// reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+	// DOCUMENT_REVIEW_NOT_REQUIRED.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /end_users/{end_user_id}/documents/{document_id}/review (the `ReviewDocument` operationId).
+	ReviewDocumentWithBodyWithResponse(ctx context.Context, endUserId string, documentId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReviewDocumentResponse, error)
+
+	// ReviewDocumentWithResponse A workspace member accepts (with any corrections) or rejects a document under review.
+	//
+	// Administrators and members of the reviewer role review; a review records the member whose
+	// session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+	// dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+	// name fields of the parsed data, each with its value as text: a paystub's employer_name,
+	// employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+	// gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+	// reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+	// employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+	// a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+	// them); a rejection needs a note. The corrected data, the review, an audit entry
+	// (document.reviewed) and the documents.reviewed event are written together. A document is
+	// reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+	// DOCUMENT_REVIEW_NOT_REQUIRED.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /end_users/{end_user_id}/documents/{document_id}/review (the `ReviewDocument` operationId).
+	ReviewDocumentWithResponse(ctx context.Context, endUserId string, documentId string, body ReviewDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*ReviewDocumentResponse, error)
 
 	// ListEarningsStreamPayoutsWithResponse Estimated payouts of the end user's connected accounts, soonest first.
 	//
@@ -8944,6 +9675,60 @@ func (r GetConnectorProtocolResponse) ContentType() string {
 	return ""
 }
 
+type ListDocumentReviewsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data []Document     `json:"data"`
+		Meta PaginationMeta `json:"meta"`
+	}
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDocumentReviewsResponse) GetJSON200() *struct {
+	Data []Document     `json:"data"`
+	Meta PaginationMeta `json:"meta"`
+} {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListDocumentReviewsResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDocumentReviewsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDocumentReviewsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDocumentReviewsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDocumentReviewsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListEmployersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9291,6 +10076,99 @@ func (r GetDocumentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDocumentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetDocumentPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetDocumentPageResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDocumentPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDocumentPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDocumentPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDocumentPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ReviewDocumentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data Document `json:"data"`
+	}
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReviewDocumentResponse) GetJSON200() *struct {
+	Data Document `json:"data"`
+} {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ReviewDocumentResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReviewDocumentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReviewDocumentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReviewDocumentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReviewDocumentResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10784,6 +11662,26 @@ func (c *ClientWithResponses) GetConnectorProtocolWithResponse(ctx context.Conte
 	return ParseGetConnectorProtocolResponse(rsp)
 }
 
+// ListDocumentReviewsWithResponse The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
+//
+// Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
+// until a workspace member accepts or rejects them, then `completed`. Until it is accepted a
+// document counts toward no income. An API key may read the queue, and so may a signed-in
+// member (`Authorization: Bearer` with the token of POST /admin/token, or the dashboard's
+// cookie); a review itself is made by a member (POST .../review). docs/documents.md, "Review by
+// a person".
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /document_reviews (the `ListDocumentReviews` operationId).
+func (c *ClientWithResponses) ListDocumentReviewsWithResponse(ctx context.Context, params *ListDocumentReviewsParams, reqEditors ...RequestEditorFn) (*ListDocumentReviewsResponse, error) {
+	rsp, err := c.ListDocumentReviews(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDocumentReviewsResponse(rsp)
+}
+
 // ListEmployersWithResponse List employers, ordered by name.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -10876,6 +11774,77 @@ func (c *ClientWithResponses) GetDocumentWithResponse(ctx context.Context, endUs
 		return nil, err
 	}
 	return ParseGetDocumentResponse(rsp)
+}
+
+// GetDocumentPageWithResponse One page of an uploaded document's file, drawn as a picture for the person reviewing it.
+//
+// A PDF's page drawn at 150 dpi as a PNG; an uploaded picture is its own single page, answered as
+// it was uploaded (PNG or JPEG). A page past the last is 404 DOCUMENT_PAGE_NOT_FOUND. The boxes of
+// the document's `readings` are fractions of this picture's width and height. Not cached.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /end_users/{end_user_id}/documents/{document_id}/pages/{page} (the `GetDocumentPage` operationId).
+func (c *ClientWithResponses) GetDocumentPageWithResponse(ctx context.Context, endUserId string, documentId string, page int, reqEditors ...RequestEditorFn) (*GetDocumentPageResponse, error) {
+	rsp, err := c.GetDocumentPage(ctx, endUserId, documentId, page, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDocumentPageResponse(rsp)
+}
+
+// ReviewDocumentWithBodyWithResponse A workspace member accepts (with any corrections) or rejects a document under review.
+//
+// Administrators and members of the reviewer role review; a review records the member whose
+// session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+// dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+// name fields of the parsed data, each with its value as text: a paystub's employer_name,
+// employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+// gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+// reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+// employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+// a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+// them); a rejection needs a note. The corrected data, the review, an audit entry
+// (document.reviewed) and the documents.reviewed event are written together. A document is
+// reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+// DOCUMENT_REVIEW_NOT_REQUIRED.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /end_users/{end_user_id}/documents/{document_id}/review (the `ReviewDocument` operationId).
+func (c *ClientWithResponses) ReviewDocumentWithBodyWithResponse(ctx context.Context, endUserId string, documentId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReviewDocumentResponse, error) {
+	rsp, err := c.ReviewDocumentWithBody(ctx, endUserId, documentId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReviewDocumentResponse(rsp)
+}
+
+// ReviewDocumentWithResponse A workspace member accepts (with any corrections) or rejects a document under review.
+//
+// Administrators and members of the reviewer role review; a review records the member whose
+// session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+// dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+// name fields of the parsed data, each with its value as text: a paystub's employer_name,
+// employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+// gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+// reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+// employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+// a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+// them); a rejection needs a note. The corrected data, the review, an audit entry
+// (document.reviewed) and the documents.reviewed event are written together. A document is
+// reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+// DOCUMENT_REVIEW_NOT_REQUIRED.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /end_users/{end_user_id}/documents/{document_id}/review (the `ReviewDocument` operationId).
+func (c *ClientWithResponses) ReviewDocumentWithResponse(ctx context.Context, endUserId string, documentId string, body ReviewDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*ReviewDocumentResponse, error) {
+	rsp, err := c.ReviewDocument(ctx, endUserId, documentId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReviewDocumentResponse(rsp)
 }
 
 // ListEarningsStreamPayoutsWithResponse Estimated payouts of the end user's connected accounts, soonest first.
@@ -12016,6 +12985,42 @@ func ParseGetConnectorProtocolResponse(rsp *http.Response) (*GetConnectorProtoco
 	return response, nil
 }
 
+// ParseListDocumentReviewsResponse parses an HTTP response from a ListDocumentReviewsWithResponse call
+func ParseListDocumentReviewsResponse(rsp *http.Response) (*ListDocumentReviewsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDocumentReviewsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data []Document     `json:"data"`
+			Meta PaginationMeta `json:"meta"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseListEmployersResponse parses an HTTP response from a ListEmployersWithResponse call
 func ParseListEmployersResponse(rsp *http.Response) (*ListEmployersResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -12229,6 +13234,67 @@ func ParseGetDocumentResponse(rsp *http.Response) (*GetDocumentResponse, error) 
 	}
 
 	response := &GetDocumentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data Document `json:"data"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetDocumentPageResponse parses an HTTP response from a GetDocumentPageWithResponse call
+func ParseGetDocumentPageResponse(rsp *http.Response) (*GetDocumentPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDocumentPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseReviewDocumentResponse parses an HTTP response from a ReviewDocumentWithResponse call
+func ParseReviewDocumentResponse(rsp *http.Response) (*ReviewDocumentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReviewDocumentResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}

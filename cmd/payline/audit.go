@@ -71,20 +71,21 @@ func (e environment) audit(ctx context.Context, args []string) error {
 		enc := json.NewEncoder(e.stdout)
 		for _, a := range entries {
 			if err := enc.Encode(map[string]string{"at": a.At.UTC().Format(time.RFC3339Nano), "customer": names[a.CustomerID],
-				"customer_id": a.CustomerID, "mode": string(a.Mode), "actor": a.Actor, "address": a.Address, "action": a.Action, "target": a.Target}); err != nil {
+				"customer_id": a.CustomerID, "mode": string(a.Mode), "actor": a.Actor, "address": a.Address, "action": a.Action, "target": a.Target, "detail": a.Detail}); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AT (UTC)\tCUSTOMER\tMODE\tACTOR\tADDRESS\tACTION\tTARGET")
+	fmt.Fprintln(tw, "AT (UTC)\tCUSTOMER\tMODE\tACTOR\tADDRESS\tACTION\tTARGET\tDETAIL")
 	for _, a := range entries {
 		mode := string(a.Mode)
 		if mode == "" {
 			mode = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.At.UTC().Format(time.RFC3339), names[a.CustomerID], mode, a.Actor, cmp.Or(a.Address, "-"), a.Action, a.Target)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.At.UTC().Format(time.RFC3339), names[a.CustomerID], mode, a.Actor,
+			cmp.Or(a.Address, "-"), a.Action, a.Target, cmp.Or(a.Detail, "-"))
 	}
 	return tw.Flush()
 }

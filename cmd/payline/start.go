@@ -342,6 +342,9 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	}
 	link := domain.NewLinkService(s.tx, m.directory, s.connector, s.relay, s.clock, reporter).WithUploadParser(reader)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
+	// The reader draws the pages of the documents it read for the person
+	// who reviews them.
+	reviews := domain.NewDocumentReviewService(s.tx, s.tx, s.tx.Reports(), reader, reporter, s.clock)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		AccountJobService: accounts.AccountJobService, ProductService: accounts.ProductService,
 		DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
@@ -355,7 +358,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		EndUsers: accounts.EndUserService,
 		Webhooks: s.webhooks, Reports: reporter, Relays: m.relays, UpstreamLinkOrigins: s.linkOrigins(), Logger: m.Logger,
 		RateLimit: m.Config.RateLimit, GraphQL: gql, GraphQLPublic: graph.IsPublic, PrivacyURL: m.Config.PrivacyURL,
-		PublicURL: m.Config.PublicURL, Metrics: s.metrics, Ready: m.readiness, Redis: m.redis, Members: members,
+		PublicURL: m.Config.PublicURL, Metrics: s.metrics, Ready: m.readiness, Redis: m.redis, Members: members, Reviews: reviews,
 		MaxConcurrent: m.Config.MaxConcurrent, MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
 		MaxConcurrentPerAddress: m.Config.MaxConcurrentPerAddress, BodyTimeout: m.readTimeout(),
 		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: s.tls != nil,

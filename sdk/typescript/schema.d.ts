@@ -730,6 +730,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/document_reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
+         * @description Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
+         *     until a workspace member accepts or rejects them, then `completed`. Until it is accepted a
+         *     document counts toward no income. An API key may read the queue, and so may a signed-in
+         *     member (`Authorization: Bearer` with the token of POST /admin/token, or the dashboard's
+         *     cookie); a review itself is made by a member (POST .../review). docs/documents.md, "Review by
+         *     a person".
+         */
+        get: operations["listDocumentReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/documents/{document_id}/pages/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One page of an uploaded document's file, drawn as a picture for the person reviewing it.
+         * @description A PDF's page drawn at 150 dpi as a PNG; an uploaded picture is its own single page, answered as
+         *     it was uploaded (PNG or JPEG). A page past the last is 404 DOCUMENT_PAGE_NOT_FOUND. The boxes of
+         *     the document's `readings` are fractions of this picture's width and height. Not cached.
+         */
+        get: operations["getDocumentPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/documents/{document_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A workspace member accepts (with any corrections) or rejects a document under review.
+         * @description Administrators and members of the reviewer role review; a review records the member whose
+         *     session makes it (`Authorization: Bearer` with the token of POST /admin/token, or the
+         *     dashboard's cookie), so an API secret alone is refused (401 MISSING_ADMIN_TOKEN). Corrections
+         *     name fields of the parsed data, each with its value as text: a paystub's employer_name,
+         *     employer_ein, employee_name, pay_date, pay_period_start, pay_period_end (YYYY-MM-DD),
+         *     gross_pay_amount, net_pay_amount, gross_pay_ytd, net_pay_ytd, total_taxes, total_deductions,
+         *     reimbursements (dollars: "1,234.56"; a JSON number is read from its literal); a W-2's tax_year,
+         *     employer_name, employer_ein and box1 to box6. An empty value or null clears a field. Accepting
+         *     a paystub that still lacks its pay date, gross or net pay is refused (MISSING_FIELDS naming
+         *     them); a rejection needs a note. The corrected data, the review, an audit entry
+         *     (document.reviewed) and the documents.reviewed event are written together. A document is
+         *     reviewed once: again is DOCUMENT_ALREADY_REVIEWED; one that needs none is
+         *     DOCUMENT_REVIEW_NOT_REQUIRED.
+         */
+        post: operations["reviewDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/end_users/{end_user_id}/earnings_stream/payouts": {
         parameters: {
             query?: never;
@@ -884,7 +963,7 @@ export interface components {
             id: string;
             email: string;
             /** @enum {string} */
-            role: "administrator" | "developer" | "viewer";
+            role: "administrator" | "developer" | "reviewer" | "viewer";
             /** Format: date-time */
             created_at: string;
         };
@@ -1411,6 +1490,8 @@ export interface components {
             document_type: "w2" | "direct_deposit_form" | "paystub";
             /** @description An uploaded document's file name, as the user's device gave it. */
             file_name?: string;
+            /** @description Which of the uploaded file's documents this is, when the file held several (a PDF of three paystubs); absent for a file of one. */
+            file_part?: number;
             document: components["schemas"]["DocumentLink"];
             /** @description What was read from the document; null when nothing could be (an upload Payline cannot read). */
             parsed_data: (components["schemas"]["W2"] | components["schemas"]["DirectDepositFormData"] | components["schemas"]["UploadedPaystub"]) | null;
@@ -1421,21 +1502,68 @@ export interface components {
                 message: string;
             }[];
             fraud: components["schemas"]["DocumentFraud"];
+            /** @description Where each field of an uploaded document was read and how sure the reader is of it; absent for a document Payline made. */
+            readings?: components["schemas"]["FieldReading"][];
+            review?: components["schemas"]["DocumentReview"];
+        };
+        FieldReading: {
+            /** @description The parsed data's field (net_pay_amount, box1). */
+            field: string;
+            page: number;
+            /** @description x0, y0, x1, y1 as fractions of the page's width and height, from its top left. */
+            box: number[];
+            confidence: number;
+            /** @enum {string} */
+            source: "text_layer" | "ocr";
         };
         /**
-         * @description The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
-         *     not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
-         *     stored and never changed afterwards.
+         * @description A person's review of an uploaded document the checks left in doubt (absent when none is
+         *     needed): required until a workspace member accepts it (with any corrections) or rejects it.
+         *     An accepted document counts toward income with basis "reviewed by a member of <customer>".
+         */
+        DocumentReview: {
+            /** @enum {string} */
+            status: "required" | "completed";
+            /** @enum {string} */
+            outcome?: "accepted" | "rejected";
+            reviewed_at?: components["schemas"]["Timestamp"];
+            /**
+             * Format: uuid
+             * @description The workspace member who reviewed (GET /admin/members).
+             */
+            reviewer_id?: string;
+            /** @description What a report says an accepted document's figures rest on: "reviewed by a member of Acme Lending". */
+            basis?: string;
+            note?: string;
+            /** @description The fields the reviewer changed, each before and after as the parsed data writes it (amounts in cents; "" for a field not read). */
+            corrections?: {
+                field: string;
+                before: string;
+                after: string;
+            }[];
+        };
+        /**
+         * @description The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+         *     tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+         *     not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+         *     document is stored and never changed afterwards; a review is recorded beside it.
          */
         DocumentFraud: {
             /** @enum {string} */
-            status: "suspected" | "not_suspected" | "unavailable";
-            /** @description The checks that failed; absent unless suspected. */
+            status: "suspected" | "needs_review" | "not_suspected" | "unavailable";
+            /** @description The checks that failed; absent when none did. */
             reasons?: {
                 /** @enum {string} */
-                code: "ARITHMETIC_MISMATCH" | "PERIOD_EXCEEDS_YTD" | "YTD_NOT_CUMULATIVE" | "PAY_DATE_OFF_SCHEDULE" | "EMPLOYER_UNKNOWN" | "FONTS_INCONSISTENT" | "EDITED_AFTER_CREATION" | "FIGURES_REUSED";
+                code: "ARITHMETIC_MISMATCH" | "PERIOD_EXCEEDS_YTD" | "YTD_NOT_CUMULATIVE" | "PAY_DATE_OFF_SCHEDULE" | "EMPLOYER_UNKNOWN" | "FONTS_INCONSISTENT" | "EDITED_AFTER_CREATION" | "FIGURES_REUSED" | "TEXT_LAYER_MISMATCH" | "FIELDS_MISSING" | "FIELDS_UNCERTAIN" | "IMPLAUSIBLE";
                 /** @description What does not add up, with the amounts in dollars. */
                 message: string;
+                /**
+                 * @description evidence of tampering (suspected) or a doubt for a person to settle (needs_review).
+                 * @enum {string}
+                 */
+                kind?: "evidence" | "doubt";
+                /** @description The fields of the parsed data the reason is about. */
+                fields?: string[];
             }[];
         };
         /** @description What the documents reader read from an uploaded paystub of any layout. A field it could not find is left out and named in the document's warnings (employer_name is then empty). */
@@ -1463,6 +1591,8 @@ export interface components {
             net_pay_amount?: number;
             gross_pay_ytd?: number;
             net_pay_ytd?: number;
+            /** @description The period's non-taxable additions to net pay (expenses, per diem). */
+            reimbursements?: number;
             currency: string;
         };
         Payout: {
@@ -2123,7 +2253,7 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sandbox" | "development" | "production";
                             /** @enum {string} */
-                            user_role: "administrator" | "developer" | "viewer";
+                            user_role: "administrator" | "developer" | "reviewer" | "viewer";
                         };
                     };
                 };
@@ -3045,6 +3175,104 @@ export interface operations {
                     "application/json": {
                         meta: components["schemas"]["PaginationMeta"];
                         data: components["schemas"]["Document"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    listDocumentReviews: {
+        parameters: {
+            query?: {
+                /** @description Whose review is required (the default), completed, or all of them. */
+                status?: "required" | "completed" | "all";
+                /** @description Only this end user's documents. */
+                end_user_id?: string;
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents, each with its review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["Document"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getDocumentPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                end_user_id: string;
+                document_id: string;
+                /** @description The page, from 1. */
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    reviewDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                end_user_id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "accepted" | "rejected";
+                    /** @description Field name to its corrected value, as text. */
+                    corrections?: {
+                        [key: string]: (string | number) | null;
+                    };
+                    /** @description Why; required to reject. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The document as reviewed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Document"];
                     };
                 };
             };

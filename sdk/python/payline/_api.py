@@ -89,16 +89,19 @@ DocumentLink = TypedDict("DocumentLink", {
 })
 
 DocumentFraudReasonsItem = TypedDict("DocumentFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "fields": NotRequired["list[str]"],
+    "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
 })
 
-# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
-# not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
-# stored and never changed afterwards.
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+# tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+# not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+# document is stored and never changed afterwards; a review is recorded beside it.
 DocumentFraud = TypedDict("DocumentFraud", {
     "reasons": NotRequired["list[DocumentFraudReasonsItem]"],
-    "status": "Literal['suspected', 'not_suspected', 'unavailable']",
+    "status": "Literal['suspected', 'needs_review', 'not_suspected', 'unavailable']",
 })
 
 W2ApplicantAddress = TypedDict("W2ApplicantAddress", {
@@ -157,9 +160,37 @@ UploadedPaystub = TypedDict("UploadedPaystub", {
     "pay_date": NotRequired["str"],
     "pay_period_end": NotRequired["str"],
     "pay_period_start": NotRequired["str"],
+    "reimbursements": NotRequired["int"],
     "taxes": NotRequired["list[PayLine]"],
     "total_deductions": NotRequired["int"],
     "total_taxes": NotRequired["int"],
+})
+
+FieldReading = TypedDict("FieldReading", {
+    "box": "list[float]",
+    "confidence": "float",
+    "field": "str",
+    "page": "int",
+    "source": "Literal['text_layer', 'ocr']",
+})
+
+DocumentReviewCorrectionsItem = TypedDict("DocumentReviewCorrectionsItem", {
+    "after": "str",
+    "before": "str",
+    "field": "str",
+})
+
+# A person's review of an uploaded document the checks left in doubt (absent when none is
+# needed): required until a workspace member accepts it (with any corrections) or rejects it.
+# An accepted document counts toward income with basis "reviewed by a member of <customer>".
+DocumentReview = TypedDict("DocumentReview", {
+    "basis": NotRequired["str"],
+    "corrections": NotRequired["list[DocumentReviewCorrectionsItem]"],
+    "note": NotRequired["str"],
+    "outcome": NotRequired["Literal['accepted', 'rejected']"],
+    "reviewed_at": NotRequired["Timestamp"],
+    "reviewer_id": NotRequired["str"],
+    "status": "Literal['required', 'completed']",
 })
 
 DocumentWarningsItem = TypedDict("DocumentWarningsItem", {
@@ -175,9 +206,12 @@ Document = TypedDict("Document", {
     "document_type": "Literal['w2', 'direct_deposit_form', 'paystub']",
     "end_user_id": "str",
     "file_name": NotRequired["str"],
+    "file_part": NotRequired["int"],
     "fraud": "DocumentFraud",
     "id": "str",
     "parsed_data": "W2 | DirectDepositFormData | UploadedPaystub | None",
+    "readings": NotRequired["list[FieldReading]"],
+    "review": NotRequired["DocumentReview"],
     "warnings": "list[DocumentWarningsItem]",
 })
 
@@ -425,7 +459,7 @@ Member = TypedDict("Member", {
     "created_at": "str",
     "email": "str",
     "id": "str",
-    "role": "Literal['administrator', 'developer', 'viewer']",
+    "role": "Literal['administrator', 'developer', 'reviewer', 'viewer']",
 })
 
 MerchantCategory: TypeAlias = Literal['automotive', 'buy_now_pay_later', 'charity_and_donations', 'education', 'entertainment_and_recreation', 'financial_services', 'fitness', 'food_and_delivery', 'gaming', 'health_and_wellness', 'home_and_household_services', 'insurance', 'internet_and_telecom', 'loan', 'media', 'music_and_audio_streaming', 'news', 'other', 'productivity_and_saas_tools', 'professional_services', 'rent', 'shopping_and_retail', 'social_and_dating', 'sports', 'travel_and_transportation', 'utilities', 'video_streaming']
@@ -844,16 +878,19 @@ VerificationReportEmployee = TypedDict("VerificationReportEmployee", {
 })
 
 VerificationReportExcludedDocumentsItemFraudReasonsItem = TypedDict("VerificationReportExcludedDocumentsItemFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "fields": NotRequired["list[str]"],
+    "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
 })
 
-# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
-# not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
-# stored and never changed afterwards.
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+# tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+# not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+# document is stored and never changed afterwards; a review is recorded beside it.
 VerificationReportExcludedDocumentsItemFraud = TypedDict("VerificationReportExcludedDocumentsItemFraud", {
     "reasons": NotRequired["list[VerificationReportExcludedDocumentsItemFraudReasonsItem]"],
-    "status": "Literal['suspected', 'not_suspected', 'unavailable']",
+    "status": "Literal['suspected', 'needs_review', 'not_suspected', 'unavailable']",
 })
 
 VerificationReportExcludedDocumentsItem = TypedDict("VerificationReportExcludedDocumentsItem", {
@@ -939,7 +976,7 @@ AdminTokenResponseData = TypedDict("AdminTokenResponseData", {
     "expiration": "str",
     "mode": "Literal['sandbox', 'development', 'production']",
     "token": "str",
-    "user_role": "Literal['administrator', 'developer', 'viewer']",
+    "user_role": "Literal['administrator', 'developer', 'reviewer', 'viewer']",
     "workspace_name": "str",
 })
 
@@ -1140,16 +1177,38 @@ GetDocumentResponseDataDocument = TypedDict("GetDocumentResponseDataDocument", {
 })
 
 GetDocumentResponseDataFraudReasonsItem = TypedDict("GetDocumentResponseDataFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "fields": NotRequired["list[str]"],
+    "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
 })
 
-# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
-# not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
-# stored and never changed afterwards.
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+# tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+# not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+# document is stored and never changed afterwards; a review is recorded beside it.
 GetDocumentResponseDataFraud = TypedDict("GetDocumentResponseDataFraud", {
     "reasons": NotRequired["list[GetDocumentResponseDataFraudReasonsItem]"],
-    "status": "Literal['suspected', 'not_suspected', 'unavailable']",
+    "status": "Literal['suspected', 'needs_review', 'not_suspected', 'unavailable']",
+})
+
+GetDocumentResponseDataReviewCorrectionsItem = TypedDict("GetDocumentResponseDataReviewCorrectionsItem", {
+    "after": "str",
+    "before": "str",
+    "field": "str",
+})
+
+# A person's review of an uploaded document the checks left in doubt (absent when none is
+# needed): required until a workspace member accepts it (with any corrections) or rejects it.
+# An accepted document counts toward income with basis "reviewed by a member of <customer>".
+GetDocumentResponseDataReview = TypedDict("GetDocumentResponseDataReview", {
+    "basis": NotRequired["str"],
+    "corrections": NotRequired["list[GetDocumentResponseDataReviewCorrectionsItem]"],
+    "note": NotRequired["str"],
+    "outcome": NotRequired["Literal['accepted', 'rejected']"],
+    "reviewed_at": NotRequired["Timestamp"],
+    "reviewer_id": NotRequired["str"],
+    "status": "Literal['required', 'completed']",
 })
 
 GetDocumentResponseDataWarningsItem = TypedDict("GetDocumentResponseDataWarningsItem", {
@@ -1165,9 +1224,12 @@ GetDocumentResponseData = TypedDict("GetDocumentResponseData", {
     "document_type": "Literal['w2', 'direct_deposit_form', 'paystub']",
     "end_user_id": "str",
     "file_name": NotRequired["str"],
+    "file_part": NotRequired["int"],
     "fraud": "DocumentFraud",
     "id": "str",
     "parsed_data": "W2 | DirectDepositFormData | UploadedPaystub | None",
+    "readings": NotRequired["list[FieldReading]"],
+    "review": NotRequired["DocumentReview"],
     "warnings": "list[GetDocumentResponseDataWarningsItem]",
 })
 
@@ -1454,16 +1516,19 @@ OneReportDataEmployee = TypedDict("OneReportDataEmployee", {
 })
 
 OneReportDataExcludedDocumentsItemFraudReasonsItem = TypedDict("OneReportDataExcludedDocumentsItemFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "fields": NotRequired["list[str]"],
+    "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
 })
 
-# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected with the reasons when any check failed,
-# not_suspected when they ran and none failed, unavailable when nothing was read. Decided when the document is
-# stored and never changed afterwards.
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+# tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+# not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+# document is stored and never changed afterwards; a review is recorded beside it.
 OneReportDataExcludedDocumentsItemFraud = TypedDict("OneReportDataExcludedDocumentsItemFraud", {
     "reasons": NotRequired["list[OneReportDataExcludedDocumentsItemFraudReasonsItem]"],
-    "status": "Literal['suspected', 'not_suspected', 'unavailable']",
+    "status": "Literal['suspected', 'needs_review', 'not_suspected', 'unavailable']",
 })
 
 OneReportDataExcludedDocumentsItem = TypedDict("OneReportDataExcludedDocumentsItem", {
@@ -1537,6 +1602,16 @@ AccountPageMeta = TypedDict("AccountPageMeta", {
 
 AccountPage = TypedDict("AccountPage", {
     "data": "list[Account]",
+    "meta": "PaginationMeta",
+})
+
+ListDocumentReviewsResponseMeta = TypedDict("ListDocumentReviewsResponseMeta", {
+    "count": "int",
+    "next_cursor": "str | None",
+})
+
+ListDocumentReviewsResponse = TypedDict("ListDocumentReviewsResponse", {
+    "data": "list[Document]",
     "meta": "PaginationMeta",
 })
 
@@ -1682,6 +1757,79 @@ ReceiveUpstreamWebhookBody = TypedDict("ReceiveUpstreamWebhookBody", {
 
 ReceiveUpstreamWebhookResponse = TypedDict("ReceiveUpstreamWebhookResponse", {
     "received": NotRequired["bool"],
+})
+
+ReviewDocumentBody = TypedDict("ReviewDocumentBody", {
+    "corrections": NotRequired["dict[str, str | float | None]"],
+    "note": NotRequired["str"],
+    "outcome": "Literal['accepted', 'rejected']",
+})
+
+ReviewDocumentResponseDataDocument = TypedDict("ReviewDocumentResponseDataDocument", {
+    "download_url": "str",
+    "download_url_expiration": "Timestamp",
+    "id": "str",
+})
+
+ReviewDocumentResponseDataFraudReasonsItem = TypedDict("ReviewDocumentResponseDataFraudReasonsItem", {
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "fields": NotRequired["list[str]"],
+    "kind": NotRequired["Literal['evidence', 'doubt']"],
+    "message": "str",
+})
+
+# The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
+# tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
+# not_suspected when the checks ran and none failed, unavailable when nothing was read. Decided when the
+# document is stored and never changed afterwards; a review is recorded beside it.
+ReviewDocumentResponseDataFraud = TypedDict("ReviewDocumentResponseDataFraud", {
+    "reasons": NotRequired["list[ReviewDocumentResponseDataFraudReasonsItem]"],
+    "status": "Literal['suspected', 'needs_review', 'not_suspected', 'unavailable']",
+})
+
+ReviewDocumentResponseDataReviewCorrectionsItem = TypedDict("ReviewDocumentResponseDataReviewCorrectionsItem", {
+    "after": "str",
+    "before": "str",
+    "field": "str",
+})
+
+# A person's review of an uploaded document the checks left in doubt (absent when none is
+# needed): required until a workspace member accepts it (with any corrections) or rejects it.
+# An accepted document counts toward income with basis "reviewed by a member of <customer>".
+ReviewDocumentResponseDataReview = TypedDict("ReviewDocumentResponseDataReview", {
+    "basis": NotRequired["str"],
+    "corrections": NotRequired["list[ReviewDocumentResponseDataReviewCorrectionsItem]"],
+    "note": NotRequired["str"],
+    "outcome": NotRequired["Literal['accepted', 'rejected']"],
+    "reviewed_at": NotRequired["Timestamp"],
+    "reviewer_id": NotRequired["str"],
+    "status": "Literal['required', 'completed']",
+})
+
+ReviewDocumentResponseDataWarningsItem = TypedDict("ReviewDocumentResponseDataWarningsItem", {
+    "field": "str",
+    "message": "str",
+    "status": "Literal['unparsable']",
+})
+
+ReviewDocumentResponseData = TypedDict("ReviewDocumentResponseData", {
+    "account_id": "str | None",
+    "created_at": "Timestamp",
+    "document": "DocumentLink",
+    "document_type": "Literal['w2', 'direct_deposit_form', 'paystub']",
+    "end_user_id": "str",
+    "file_name": NotRequired["str"],
+    "file_part": NotRequired["int"],
+    "fraud": "DocumentFraud",
+    "id": "str",
+    "parsed_data": "W2 | DirectDepositFormData | UploadedPaystub | None",
+    "readings": NotRequired["list[FieldReading]"],
+    "review": NotRequired["DocumentReview"],
+    "warnings": "list[ReviewDocumentResponseDataWarningsItem]",
+})
+
+ReviewDocumentResponse = TypedDict("ReviewDocumentResponse", {
+    "data": "Document",
 })
 
 RevokeAPIKeyResponseData = TypedDict("RevokeAPIKeyResponseData", {
@@ -1830,6 +1978,10 @@ class Operations:
         """GET /end_users/{end_user_id}/documents/{document_id}: """
         return self._call("GET", "/end_users/{end_user_id}/documents/{document_id}", {"end_user_id": end_user_id, "document_id": document_id}, {}, None, "json", "api")
 
+    def get_document_page(self, end_user_id: str, document_id: str, page: str) -> bytes:
+        """GET /end_users/{end_user_id}/documents/{document_id}/pages/{page}: One page of an uploaded document's file, drawn as a picture for the person reviewing it."""
+        return self._call("GET", "/end_users/{end_user_id}/documents/{document_id}/pages/{page}", {"end_user_id": end_user_id, "document_id": document_id, "page": page}, {}, None, "bytes", "api")
+
     def get_employer(self, employer_id: str) -> GetEmployerResponse:
         """GET /employers/{employer_id}: """
         return self._call("GET", "/employers/{employer_id}", {"employer_id": employer_id}, {}, None, "json", "api")
@@ -1885,6 +2037,10 @@ class Operations:
     def list_accounts(self, *, connected: bool | None = None, monitoring_status: MonitoringStatus | None = None, cursor: str | None = None, limit: int | None = None) -> AccountPage:
         """GET /accounts: Payroll accounts, newest first."""
         return self._call("GET", "/accounts", {}, {"connected": connected, "monitoring_status": monitoring_status, "cursor": cursor, "limit": limit}, None, "json", "api")
+
+    def list_document_reviews(self, *, status: Literal['required', 'completed', 'all'] | None = None, end_user_id: str | None = None, cursor: str | None = None, limit: int | None = None) -> ListDocumentReviewsResponse:
+        """GET /document_reviews: The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first."""
+        return self._call("GET", "/document_reviews", {}, {"status": status, "end_user_id": end_user_id, "cursor": cursor, "limit": limit}, None, "json", "api")
 
     def list_documents(self, end_user_id: str, *, type: Literal['direct_deposit_form', 'w2'] | None = None, cursor: str | None = None, limit: int | None = None) -> ListDocumentsResponse:
         """GET /end_users/{end_user_id}/documents: Documents of the end user."""
@@ -1945,6 +2101,10 @@ class Operations:
     def receive_upstream_webhook(self, body: ReceiveUpstreamWebhookBody) -> ReceiveUpstreamWebhookResponse:
         """POST /upstream/webhooks: Development and production with --upstream-url only. Receives the upstream's webhook deliveries (docs/upstreams.md)."""
         return self._call("POST", "/upstream/webhooks", {}, {}, body, "json", "api")
+
+    def review_document(self, end_user_id: str, document_id: str, body: ReviewDocumentBody) -> ReviewDocumentResponse:
+        """POST /end_users/{end_user_id}/documents/{document_id}/review: A workspace member accepts (with any corrections) or rejects a document under review."""
+        return self._call("POST", "/end_users/{end_user_id}/documents/{document_id}/review", {"end_user_id": end_user_id, "document_id": document_id}, {}, body, "json", "api")
 
     def revoke_api_key(self, api_key: str) -> RevokeAPIKeyResponse:
         """POST /admin/api_keys/{api_key}/revoke: Administrators only. Revokes a key of the workspace; every instance refuses its secret within a second."""
