@@ -71,7 +71,7 @@ func BenchmarkInterpretPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	words, err := r.textLayerWords(b.Context(), path)
+	words, _, err := r.textLayerWords(b.Context(), path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func BenchmarkInterpretPage(b *testing.B) {
 		if _, err := scanPDF(data, domain.MaxUploadInflatedBytes); err != nil {
 			b.Fatal(err)
 		}
-		if p, _ := readPaystub(buildLayout(words, textGap)); p.NetPayAmount == nil {
+		if p := readPaystub(buildLayout(words, textGap), false).stub; p.NetPayAmount == nil {
 			b.Fatal("no net pay")
 		}
 	}

@@ -3,7 +3,6 @@ package documents
 import (
 	"slices"
 	"sort"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -13,8 +12,18 @@ type phrase struct {
 	text           string
 	x0, y0, x1, y1 float64
 	line           int
-	// label is the field the phrase labels (matchLabel), found once.
-	label field
+	page           int
+	// conf is how surely its words were read: the least of their
+	// confidences (1 for a text layer).
+	conf float64
+	// words are the words it holds, with their boxes.
+	words []word
+	// label is the field the phrase labels from its start (matchLabel),
+	// found once, with whether it asks for the year to date and the
+	// words the label takes.
+	label      field
+	labelYTD   bool
+	labelWords int
 }
 
 func (p phrase) center() float64 { return (p.x0 + p.x1) / 2 }
@@ -29,9 +38,43 @@ type textLine struct {
 func (l textLine) height() float64 { return l.y1 - l.y0 }
 
 // page is the positioned text of a document: its lines top to bottom,
-// pages in order.
+// pages in order, and each page's width and height in its units.
 type page struct {
 	lines []textLine
+	sizes map[int][2]float64
+}
+
+// pageWidth and pageHeight are a page's size; a page whose size the
+// source did not give is as large as its words reach.
+func (in *interpreter) pageWidth(n int) float64 {
+	if s, ok := in.doc.sizes[n]; ok && s[0] > 0 {
+		return s[0]
+	}
+	return in.extent(n, false)
+}
+
+func (in *interpreter) pageHeight(n int) float64 {
+	if s, ok := in.doc.sizes[n]; ok && s[1] > 0 {
+		return s[1]
+	}
+	return in.extent(n, true)
+}
+
+func (in *interpreter) extent(n int, vertical bool) float64 {
+	m := 1.0
+	for _, l := range in.doc.lines {
+		if l.page != n {
+			continue
+		}
+		for _, p := range l.phrases {
+			if vertical {
+				m = max(m, p.y1*1.05)
+			} else {
+				m = max(m, p.x1*1.05)
+			}
+		}
+	}
+	return m
 }
 
 // buildLayout groups words into lines by their vertical position and each
@@ -47,20 +90,43 @@ func buildLayout(words []word, gapFactor float64) page {
 		}
 		return ws[i].y0+ws[i].y1 < ws[j].y0+ws[j].y1
 	})
+	// A word joins the line it shares most of its height with, among the
+	// last few lines: half the shorter height in common when the line
+	// has a word near it, three quarters when the nearest is columns
+	// away (a column's lines need not align with its neighbour's).
 	var groups [][]word
 	for _, w := range ws {
-		if n := len(groups); n > 0 {
-			g := groups[n-1]
-			y0, y1 := lineCore(g)
-			// Half the shorter height in common: an OCR box made tall by a
-			// speck still joins its line, the next line does not.
-			if g[0].page == w.page && min(w.y1, y1)-max(w.y0, y0) >= 0.5*min(y1-y0, w.height()) {
-				groups[n-1] = append(g, w)
-				continue
+		best, bestOverlap := -1, 0.0
+		for gi := len(groups) - 1; gi >= 0 && gi >= len(groups)-6; gi-- {
+			g := groups[gi]
+			if g[0].page != w.page {
+				break
 			}
+			y0, y1 := lineCore(g)
+			overlap := (min(w.y1, y1) - max(w.y0, y0)) / max(1e-9, min(y1-y0, w.height()))
+			need := 0.5
+			if nearestGap(g, w) > 3*max(w.height(), y1-y0) {
+				need = 0.75
+			}
+			if overlap >= need && overlap > bestOverlap {
+				best, bestOverlap = gi, overlap
+			}
+		}
+		if best >= 0 {
+			groups[best] = append(groups[best], w)
+			continue
 		}
 		groups = append(groups, []word{w})
 	}
+	// Lines in reading order: top to bottom by their cores.
+	sort.SliceStable(groups, func(i, j int) bool {
+		if groups[i][0].page != groups[j][0].page {
+			return groups[i][0].page < groups[j][0].page
+		}
+		a0, a1 := lineCore(groups[i])
+		b0, b1 := lineCore(groups[j])
+		return a0+a1 < b0+b1
+	})
 	var doc page
 	for _, g := range groups {
 		sort.SliceStable(g, func(i, j int) bool { return g[i].x0 < g[j].x0 })
@@ -82,18 +148,32 @@ func buildLayout(words []word, gapFactor float64) page {
 				cur.text += " " + w.text
 				cur.x1 = max(cur.x1, w.x1)
 				cur.y0, cur.y1 = min(cur.y0, w.y0), max(cur.y1, w.y1)
+				cur.conf = min(cur.conf, w.conf)
+				cur.words = append(cur.words, w)
 				continue
 			}
 			prev = w
-			l.phrases = append(l.phrases, phrase{text: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, line: len(doc.lines)})
+			l.phrases = append(l.phrases, phrase{text: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, line: len(doc.lines),
+				page: w.page, conf: w.conf, words: []word{w}})
 			cur = &l.phrases[len(l.phrases)-1]
 		}
 		for i := range l.phrases {
-			l.phrases[i].label, _, _ = matchLabel(l.phrases[i].text)
+			p := &l.phrases[i]
+			p.label, p.labelYTD, p.labelWords = matchLabel(p.text)
 		}
 		doc.lines = append(doc.lines, l)
 	}
 	return doc
+}
+
+// nearestGap is the horizontal distance from a word to the nearest word
+// of a line (0 when they overlap).
+func nearestGap(g []word, w word) float64 {
+	d := 1e18
+	for _, v := range g {
+		d = min(d, max(0, max(v.x0-w.x1, w.x0-v.x1)))
+	}
+	return d
 }
 
 // charWidth is a word's mean character width.
@@ -125,16 +205,6 @@ func abs(v float64) float64 {
 	}
 	return v
 }
-
-// normalize makes a label comparable across spellings: lower case, no
-// punctuation but the words, and "Y-T-D", "Year to Date" and "YTD" all
-// "ytd".
-func normalize(s string) string {
-	return strings.Join(strings.Fields(labelSpelling.Replace(strings.ToLower(s))), " ")
-}
-
-var labelSpelling = strings.NewReplacer("y-t-d", "ytd", "y.t.d.", "ytd", "y.t.d", "ytd", "year-to-date", "ytd", "year to date", "ytd",
-	"-", " ", "_", " ", ":", " ", ",", " ", "'", " ", "’", " ", "(", " ", ")", " ", ".", " ", "*", " ", "#", " ", "|", " ", "/", " ")
 
 // deskew straightens the words of a picture taken at a slight angle:
 // the page's slope is taken out of every word's height, so a label and

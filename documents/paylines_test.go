@@ -94,7 +94,7 @@ func TestPayLinesOfCurrentAndYTDTable(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, _ := readPaystub(layoutText(c.rows...))
+			p := readPaystub(layoutText(c.rows...), false).stub
 			sum := func(ls []domain.PayLine) (total int64) {
 				for _, l := range ls {
 					total += l.Amount.Amount

@@ -1,436 +1,340 @@
 package documents
 
 import (
+	"fmt"
+	"slices"
 	"strings"
-	"unicode"
 
 	"payline/domain"
 )
 
-// amountAt is an amount read at a place on the page.
-type amountAt struct {
-	cents  int64
-	x0, x1 float64
-	// ytd: the amount's own cell or row says it is year to date.
-	ytd bool
+// paystubRead is what the reader made of one paystub: its figures, the
+// fields it could not find, where it read each field, and its doubts.
+type paystubRead struct {
+	stub     *domain.ReadPaystub
+	warnings []domain.DocumentWarning
+	readings []domain.FieldReading
+	doubts   []domain.FraudReason
 }
 
-// interpreter reads one document's positioned text.
-type interpreter struct {
-	doc page
-}
+// uncertainConf is the reading confidence below which a figure the
+// arithmetic does not confirm is left to a person.
+const uncertainConf = 0.75
 
-// amountsIn lists the amounts a phrase holds, word by word ("$1,234.56"
-// or "$ 1,234.56"), placed across the phrase in proportion.
-func amountsIn(p phrase) []amountAt {
-	ws := strings.Fields(p.text)
-	var out []amountAt
-	n := float64(len(p.text))
-	pos := 0
-	for i := 0; i < len(ws); i++ {
-		w := ws[i]
-		start := strings.Index(p.text[pos:], w) + pos
-		pos = start + len(w)
-		if (w == "$" || w == "-" || w == "(" || w == "($") && i+1 < len(ws) {
-			w += ws[i+1]
-			i++
-			pos = strings.Index(p.text[pos:], ws[i]) + pos + len(ws[i])
+// readPaystub interprets a document's positioned text as a paystub: its
+// tables of pay lines, the values of its labels, the arithmetic that
+// decides between readings, its names and dates.
+func readPaystub(doc page, ocr bool) paystubRead {
+	in := &interpreter{doc: doc, ocr: ocr}
+	tabs := in.tables()
+	earn, taxes, deds, reimb, memo := in.payLines(tabs)
+	rs := in.labelReadings(tabs)
+
+	s := sums{}
+	s.earnings, s.hasEarnings = sumOf(earn)
+	s.memo, _ = sumOf(memo)
+	s.reimbursed, _ = sumOf(reimb)
+	s.taxes, s.hasTaxes = sumOf(taxes)
+	s.deductions, s.hasDeductions = sumOf(deds)
+
+	slots, ytd := map[field]*slot{}, map[field]*slot{}
+	put := func(c candidate) {
+		f := c.field
+		switch f {
+		case fieldPreTax, fieldPostTax:
+			return // summed below
 		}
-		if c, ok := parseAmount(w); ok {
-			x0 := p.x0 + (p.x1-p.x0)*float64(start)/n
-			x1 := p.x0 + (p.x1-p.x0)*float64(pos)/n
-			out = append(out, amountAt{cents: c, x0: x0, x1: x1})
+		m := slots
+		if c.ytd {
+			m = ytd
+		}
+		if m[f] == nil {
+			m[f] = &slot{}
+		}
+		m[f].add(c)
+	}
+	for _, c := range rs.money {
+		put(c)
+	}
+	for _, c := range tableReadings(tabs) {
+		put(c)
+	}
+	for _, c := range splitDeductions(rs.money) {
+		put(c)
+	}
+	derived := func(f field, cents int64, w float64, ok bool) {
+		if ok {
+			put(candidate{field: f, cents: cents, weight: w, derived: true})
 		}
 	}
-	return out
-}
-
-// isLabel says whether a phrase is any field's label.
-func isLabel(p phrase) bool { return p.label != fieldNone }
-
-// headerColumns finds the table header that serves line li from above:
-// the nearest line above (on the same page, within a table's reach) with
-// Current or YTD headings, as column kinds and their spans. Headings on
-// li itself count too (a section title line "Earnings Hours Rate Current
-// YTD" heads its own table).
-func (in *interpreter) headerColumns(li int) []column {
-	lines := in.doc.lines
-	for i := li; i >= 0 && i >= li-30 && lines[i].page == lines[li].page; i-- {
-		var cols []column
-		hasAmountColumn := false
-		for _, p := range lines[i].phrases {
-			if isLabel(p) || len(amountsIn(p)) > 0 {
-				continue // "YTD Gross 12,000.00" is a row, not a heading
-			}
-			for _, part := range splitHeader(p) {
-				if k := columnHeaders[normalize(part.text)]; k != columnNone {
-					cols = append(cols, column{kind: k, x0: part.x0, x1: part.x1})
-					hasAmountColumn = hasAmountColumn || k == columnCurrent || k == columnYTD
-				}
-			}
-		}
-		if hasAmountColumn && (i < li || len(cols) >= 2) {
-			return cols
-		}
+	derived(fieldGross, s.earnings, 0.5, s.hasEarnings)
+	derived(fieldTaxes, s.taxes, 0.6, s.hasTaxes)
+	derived(fieldDeductions, s.deductions, 0.6, s.hasDeductions)
+	derived(fieldReimbursements, s.reimbursed, 0.7, len(reimb) > 0)
+	if ytdSum, ok := ytdOf(tabs, sectionEarnings); ok {
+		put(candidate{field: fieldGross, ytd: true, cents: ytdSum, weight: 0.4, derived: true})
 	}
-	return nil
-}
 
-// splitHeader splits a phrase of headings set close together ("Hours
-// Rate Current YTD") into the headings it holds, placed in proportion.
-func splitHeader(p phrase) []phrase {
-	if columnHeaders[normalize(p.text)] != columnNone {
-		return []phrase{p}
-	}
-	ws := strings.Fields(p.text)
-	n := float64(len(p.text))
-	var out []phrase
-	pos := 0
-	for i := 0; i < len(ws); i++ {
-		start := strings.Index(p.text[pos:], ws[i]) + pos
-		text, end := ws[i], start+len(ws[i])
-		for _, two := range []int{2} {
-			if i+two <= len(ws) {
-				joined := strings.Join(ws[i:i+two], " ")
-				if columnHeaders[normalize(joined)] != columnNone {
-					text, i = joined, i+two-1
-					end = strings.Index(p.text[start:], ws[i]) + start + len(ws[i])
-				}
-			}
-		}
-		pos = end
-		if columnHeaders[normalize(text)] != columnNone {
-			out = append(out, phrase{text: text, x0: p.x0 + (p.x1-p.x0)*float64(start)/n, x1: p.x0 + (p.x1-p.x0)*float64(end)/n,
-				y0: p.y0, y1: p.y1, line: p.line})
-		}
-	}
-	return out
-}
-
-type column struct {
-	kind   columnKind
-	x0, x1 float64
-}
-
-// columnOf gives the header column an amount sits under: the one its
-// span overlaps most, else the nearest by the right edge (amounts are
-// right-aligned; headings are not always).
-func columnOf(cols []column, x0, x1 float64) columnKind {
-	best, bestScore := columnNone, -1e18
-	for _, c := range cols {
-		overlap := min(x1, c.x1) - max(x0, c.x0)
-		score := overlap
-		if overlap <= 0 {
-			score = -min(abs(x1-c.x1), abs((x0+x1)/2-(c.x0+c.x1)/2))
-		}
-		if score > bestScore {
-			best, bestScore = c.kind, score
-		}
-	}
-	return best
-}
-
-// moneyAt reads the current and year-to-date amounts a money label at
-// phrase pi of line li names: amounts in the label's own phrase and to
-// its right on the line (up to the next label), placed by the table's
-// column headers when there are any; else amounts below the label (a
-// label heading a column, or a box).
-func (in *interpreter) moneyAt(li, pi int, ytdLabel bool) (cur, ytd *int64) {
-	l := in.doc.lines[li]
-	amounts := amountsIn(l.phrases[pi])
-	for _, p := range l.phrases[pi+1:] {
-		if isLabel(p) {
-			break
-		}
-		amounts = append(amounts, amountsIn(p)...)
-	}
-	set := func(dst **int64, v int64) {
-		if *dst == nil {
-			*dst = &v
-		}
-	}
-	if len(amounts) > 0 {
-		if ytdLabel {
-			set(&ytd, amounts[0].cents)
+	c := judge(slots, ytd, s)
+	out := &domain.ReadPaystub{DocumentType: domain.DocumentPaystub, Currency: domain.CurrencyUSD}
+	r := paystubRead{stub: out}
+	set := func(dst **int64, name string, cand *candidate) {
+		if cand == nil {
 			return
 		}
-		if cols := in.headerColumns(li); cols != nil {
-			for _, a := range amounts {
-				switch columnOf(cols, a.x0, a.x1) {
-				case columnCurrent:
-					set(&cur, a.cents)
-				case columnYTD:
-					set(&ytd, a.cents)
-				}
-			}
-			if cur != nil || ytd != nil {
-				return
-			}
-		}
-		if len(amounts) >= 2 {
-			set(&cur, amounts[len(amounts)-2].cents)
-			set(&ytd, amounts[len(amounts)-1].cents)
-			return
-		}
-		set(&cur, amounts[0].cents)
-		return
-	}
-	for _, a := range in.below(li, pi) {
-		if a.ytd || ytdLabel {
-			set(&ytd, a.cents)
-		} else {
-			set(&cur, a.cents)
+		v := cand.cents
+		*dst = &v
+		if !cand.derived {
+			r.readings = append(r.readings, in.reading(name, cand.at.page, cand.at.x0, cand.at.y0, cand.at.x1, cand.at.y1, cand.at.conf))
 		}
 	}
-	return
+	set(&out.GrossPayAmount, "gross_pay_amount", c.gross)
+	set(&out.NetPayAmount, "net_pay_amount", c.net)
+	set(&out.GrossPayYTD, "gross_pay_ytd", c.grossYTD)
+	set(&out.NetPayYTD, "net_pay_ytd", c.netYTD)
+	if c.taxes != nil && !c.taxes.derived {
+		set(&out.TotalTaxes, "total_taxes", c.taxes)
+	}
+	if c.deductions != nil && !c.deductions.derived {
+		set(&out.TotalDeductions, "total_deductions", c.deductions)
+	}
+	if c.reimbursed != nil && c.reimbursed.cents != 0 && !c.reimbInGross {
+		set(&out.Reimbursements, "reimbursements", c.reimbursed)
+	}
+	out.Earnings = earn
+	if c.memoInGross {
+		out.Earnings = append(out.Earnings, memo...)
+	}
+	if c.reimbInGross {
+		out.Earnings = append(out.Earnings, reimb...)
+	}
+	out.Taxes, out.Deductions = taxes, deds
+
+	in.readDates(rs, out, &r)
+	employee, at, conf := in.employeeName(rs)
+	if employee != "" {
+		out.EmployeeName = employee
+		r.readings = append(r.readings, in.phraseReading("employee_name", at, conf))
+	}
+	if name, at, conf := in.employerName(rs, employee); name != "" {
+		out.EmployerName = name
+		r.readings = append(r.readings, in.phraseReading("employer_name", at, conf))
+	}
+	out.EmployerEIN = in.ein(rs)
+
+	r.doubts = in.doubts(c, out, r.readings)
+	r.warnings = paystubWarnings(out)
+	return r
 }
 
-// cellBelow is a phrase under a label, and whether its row says year to
-// date (its first phrase does, as in a "Y-T-D" row of a transposed
-// summary).
-type cellBelow struct {
-	phrase
-	rowYTD bool
-}
-
-// cellsBelow lists the phrases under the label at phrase pi of line li,
-// overlapping its span, over the next few lines on the page, stopping at
-// another label under it.
-func (in *interpreter) cellsBelow(li, pi int) []cellBelow {
-	lines := in.doc.lines
-	lab := lines[li].phrases[pi]
-	h := lines[li].height()
-	var out []cellBelow
-	for i := li + 1; i < len(lines) && i <= li+4 && lines[i].page == lines[li].page; i++ {
-		if lines[i].y0-lines[i-1].y1 > 3*h {
-			break
+// splitDeductions makes a deductions reading of pre-tax and post-tax
+// deduction totals printed apart: their sum, as surely as the less sure.
+func splitDeductions(money []candidate) []candidate {
+	var pre, post *candidate
+	for i, c := range money {
+		switch {
+		case c.field == fieldPreTax && !c.ytd && pre == nil:
+			pre = &money[i]
+		case c.field == fieldPostTax && !c.ytd && post == nil:
+			post = &money[i]
 		}
-		rowYTD := len(lines[i].phrases) > 0 && strings.Contains(normalize(lines[i].phrases[0].text), "ytd")
-		for _, p := range lines[i].phrases {
-			if p.x1 < lab.x0-h || p.x0 > lab.x1+h {
+	}
+	if pre == nil && post == nil {
+		return nil
+	}
+	out := candidate{field: fieldDeductions, weight: 0.85}
+	for _, c := range []*candidate{pre, post} {
+		if c != nil {
+			out.cents += c.cents
+			out.weight = min(out.weight, c.weight)
+			out.at = c.at
+		}
+	}
+	if pre == nil || post == nil {
+		out.weight *= 0.6 // one of the two may be missing
+	}
+	return []candidate{out}
+}
+
+func sumOf(ls []domain.PayLine) (int64, bool) {
+	var t int64
+	for _, l := range ls {
+		t += l.Amount.Amount
+	}
+	return t, len(ls) > 0
+}
+
+// ytdOf adds the year-to-date figures of a kind of table's lines.
+func ytdOf(tabs []table, kind sectionKind) (int64, bool) {
+	var t int64
+	ok := false
+	for _, tb := range tabs {
+		for _, r := range tb.rows {
+			if r.kind == kind && !r.total && r.ytd != nil && !reimbursementName(r.name) && !memoName(r.name) {
+				t += r.ytd.cents()
+				ok = true
+			}
+		}
+	}
+	return t, ok
+}
+
+// payLines makes the tables' rows pay lines: earnings (with the
+// reimbursements and memo lines printed among them set apart), taxes,
+// deductions and reimbursements. A row with no figure for the period (a
+// deduction that stopped, printed for its year to date) is no line of
+// this period.
+func (in *interpreter) payLines(tabs []table) (earn, taxes, deds, reimb, memo []domain.PayLine) {
+	for _, t := range tabs {
+		kind := t.kind
+		if kind == sectionNone {
+			kind = inferKind(t.rows)
+		}
+		for _, r := range t.rows {
+			k := r.kind
+			if k == sectionNone {
+				k = kind
+			}
+			if r.total || r.name == "" || r.cur == nil || letters(r.name) < 1 {
 				continue
 			}
-			if isLabel(p) {
-				return out
-			}
-			out = append(out, cellBelow{p, rowYTD})
-		}
-	}
-	return out
-}
-
-// below lists the amounts under a label (cellsBelow), each marked ytd
-// when its own phrase or its row says year to date.
-func (in *interpreter) below(li, pi int) []amountAt {
-	var out []amountAt
-	for _, c := range in.cellsBelow(li, pi) {
-		for _, a := range amountsIn(c.phrase) {
-			a.ytd = c.rowYTD || strings.Contains(normalize(c.text), "ytd")
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// textAfter reads a text value a label names: after its colon in the
-// same phrase, else the next phrase to the right, else the phrase below.
-func (in *interpreter) textAfter(li, pi int) string {
-	l := in.doc.lines[li]
-	p := l.phrases[pi]
-	if _, after, ok := strings.Cut(p.text, ":"); ok && strings.TrimSpace(after) != "" {
-		return strings.TrimSpace(after)
-	}
-	if pi+1 < len(l.phrases) && !isLabel(l.phrases[pi+1]) && !namesSomething(l.phrases[pi+1].text) {
-		return l.phrases[pi+1].text
-	}
-	lines := in.doc.lines
-	for i := li + 1; i < len(lines) && i <= li+2 && lines[i].page == l.page; i++ {
-		for _, q := range lines[i].phrases {
-			if q.x1 >= p.x0-2 && q.x0 <= p.x1+2 {
-				if isLabel(q) {
-					return ""
+			line := domain.PayLine{Name: r.name, Amount: domain.USD(r.cur.cents())}
+			switch k {
+			case sectionEarnings:
+				if r.hours != nil && r.hours.value > 0 {
+					h := r.hours.hours()
+					line.Hours = &h
 				}
-				return q.text
+				if r.rate != nil && r.rate.value > 0 {
+					rate := domain.USD(r.rate.rateCents())
+					line.Rate = &rate
+				}
+				line.Category = earningCategory(r.name, line.Hours != nil)
+				switch {
+				case reimbursementName(r.name):
+					line.Category = "other"
+					reimb = append(reimb, line)
+				case memoName(r.name):
+					line.Category = "other"
+					memo = append(memo, line)
+				default:
+					earn = append(earn, line)
+				}
+			case sectionTaxes:
+				line.Category = taxCategory(r.name)
+				taxes = append(taxes, line)
+			case sectionDeductions:
+				line.Category = deductionCategory(r.name)
+				deds = append(deds, line)
+			case sectionTaxesAndDeductions:
+				if taxOrDeduction(r.name) == sectionTaxes {
+					line.Category = taxCategory(r.name)
+					taxes = append(taxes, line)
+				} else {
+					line.Category = deductionCategory(r.name)
+					deds = append(deds, line)
+				}
+			case sectionReimbursements:
+				line.Category = "other"
+				reimb = append(reimb, line)
 			}
 		}
 	}
-	return ""
+	return earn, taxes, deds, reimb, memo
 }
 
-// namesSomething says whether a phrase is itself a label or heading (it
-// ends in a colon, or heads a table), so never a value of the label on
-// its left.
-func namesSomething(text string) bool {
-	t := strings.TrimSpace(text)
-	return strings.HasSuffix(t, ":") || sectionHeaders[normalize(firstWords(t))] != sectionNone || columnHeaders[normalize(t)] != columnNone
-}
-
-// datesAt reads the dates a date label names: in its phrase and to its
-// right up to the next label, else below it.
-func (in *interpreter) datesAt(li, pi int) []string {
-	l := in.doc.lines[li]
-	text := l.phrases[pi].text
-	for _, p := range l.phrases[pi+1:] {
-		if isLabel(p) {
-			break
-		}
-		text += " " + p.text
-	}
-	if ds := findDates(text); len(ds) > 0 {
-		return ds
-	}
-	var below []string
-	for _, c := range in.cellsBelow(li, pi) {
-		below = append(below, c.text)
-	}
-	return findDates(strings.Join(below, " "))
-}
-
-// readPaystub interprets a document's positioned text as a paystub and
-// names the fields it could not find.
-func readPaystub(doc page) (*domain.ReadPaystub, []domain.DocumentWarning) {
-	in := &interpreter{doc: doc}
-	out := &domain.ReadPaystub{DocumentType: domain.DocumentPaystub, Currency: domain.CurrencyUSD}
-	var periodDates []string
-	setMoney := func(cur, ytd **int64, c, y *int64) {
-		if *cur == nil {
-			*cur = c
-		}
-		if ytd != nil && *ytd == nil {
-			*ytd = y
+// readDates keeps the pay date and the pay period: the surest reading of
+// each label, a period's range giving start and end, a pay date no
+// earlier than three days before the period's end.
+func (in *interpreter) readDates(rs readings, out *domain.ReadPaystub, r *paystubRead) {
+	best := map[field]dateReading{}
+	for _, d := range rs.dates {
+		if b, ok := best[d.field]; !ok || d.weight > b.weight {
+			best[d.field] = d
 		}
 	}
-	for li, l := range doc.lines {
-		for pi, p := range l.phrases {
-			f, ytd, _ := matchLabel(p.text)
-			switch f {
-			case fieldGross:
-				c, y := in.moneyAt(li, pi, ytd)
-				setMoney(&out.GrossPayAmount, &out.GrossPayYTD, c, y)
-			case fieldNet:
-				c, y := in.moneyAt(li, pi, ytd)
-				setMoney(&out.NetPayAmount, &out.NetPayYTD, c, y)
-			case fieldTaxes:
-				if !ytd {
-					c, _ := in.moneyAt(li, pi, false)
-					setMoney(&out.TotalTaxes, nil, c, nil)
-				}
-			case fieldDeductions:
-				if !ytd {
-					c, _ := in.moneyAt(li, pi, false)
-					setMoney(&out.TotalDeductions, nil, c, nil)
-				}
-			case fieldPayDate:
-				if ds := in.datesAt(li, pi); len(ds) > 0 && out.PayDate == "" {
-					out.PayDate = ds[0]
-				}
-			case fieldPeriodStart:
-				if ds := in.datesAt(li, pi); len(ds) > 0 && out.PayPeriodStart == "" {
-					out.PayPeriodStart = ds[0]
-					if len(ds) > 1 && out.PayPeriodEnd == "" && ds[1] >= ds[0] {
-						out.PayPeriodEnd = ds[1]
-					}
-				}
-			case fieldPeriodEnd:
-				if ds := in.datesAt(li, pi); len(ds) > 0 && out.PayPeriodEnd == "" {
-					out.PayPeriodEnd = ds[0]
-				}
-			case fieldPeriod:
-				if ds := in.datesAt(li, pi); len(ds) >= 2 && periodDates == nil {
-					periodDates = ds[:2]
-				}
-			case fieldEmployer:
-				if out.EmployerName == "" {
-					out.EmployerName = cleanName(in.textAfter(li, pi))
-				}
-			case fieldEmployee:
-				if out.EmployeeName == "" {
-					out.EmployeeName = cleanName(in.textAfter(li, pi))
-				}
-			case fieldEIN:
-				if out.EmployerEIN == "" {
-					out.EmployerEIN = findEIN(p.text + " " + in.textAfter(li, pi))
-				}
-			}
+	if d, ok := best[fieldPeriodStart]; ok {
+		out.PayPeriodStart = d.dates[0]
+		if len(d.dates) > 1 && d.dates[1] >= d.dates[0] {
+			out.PayPeriodEnd = d.dates[1]
 		}
+		r.readings = append(r.readings, in.phraseReading("pay_period_start", d.at, d.weight))
 	}
-	if periodDates != nil {
+	if d, ok := best[fieldPeriodEnd]; ok {
+		out.PayPeriodEnd = d.dates[0]
+		r.readings = append(r.readings, in.phraseReading("pay_period_end", d.at, d.weight))
+	}
+	if d, ok := best[fieldPeriod]; ok && len(d.dates) >= 2 {
 		if out.PayPeriodStart == "" {
-			out.PayPeriodStart = periodDates[0]
+			out.PayPeriodStart = d.dates[0]
+			r.readings = append(r.readings, in.phraseReading("pay_period_start", d.at, d.weight))
 		}
 		if out.PayPeriodEnd == "" {
-			out.PayPeriodEnd = periodDates[1]
+			out.PayPeriodEnd = d.dates[1]
+			r.readings = append(r.readings, in.phraseReading("pay_period_end", d.at, d.weight))
 		}
 	}
-	if out.EmployerName == "" {
-		out.EmployerName = in.topLeftName()
-	}
-	if out.EmployerEIN == "" {
-		for _, l := range doc.lines {
-			for _, p := range l.phrases {
-				if e := findEIN(p.text); e != "" && out.EmployerEIN == "" {
-					out.EmployerEIN = e
-				}
+	if d, ok := best[fieldPayDate]; ok {
+		out.PayDate = d.dates[0]
+		// A pay date label followed by the period's dates and then its
+		// own: take the one on or after the period's end.
+		for _, v := range d.dates {
+			if out.PayPeriodEnd != "" && v >= out.PayPeriodEnd {
+				out.PayDate = v
+				break
 			}
 		}
+		r.readings = append(r.readings, in.phraseReading("pay_date", d.at, d.weight))
 	}
-	out.Earnings, out.Taxes, out.Deductions = in.payLines()
-	return out, paystubWarnings(out)
 }
 
-// cleanName trims what is not part of a name from a value read after a
-// label.
-func cleanName(s string) string {
-	s = strings.TrimSpace(strings.Trim(s, ":;,|"))
-	if s == "" || !strings.ContainsFunc(s, unicode.IsLetter) {
-		return ""
-	}
-	return s
-}
-
-// topLeftName is the employer a paystub names without a label: the
-// first line of text at the top of the first page that is no heading,
-// label or figure.
-func (in *interpreter) topLeftName() string {
-	for i, l := range in.doc.lines {
-		if l.page != 1 || i > 8 {
-			break
+// ein is the EIN a label names, else the first one printed.
+func (in *interpreter) ein(rs readings) string {
+	for _, t := range rs.texts {
+		if t.field == fieldEIN && t.text != "" {
+			return t.text
 		}
+	}
+	for _, l := range in.doc.lines {
 		for _, p := range l.phrases {
-			n := normalize(p.text)
-			if isTitle(n) || isLabel(p) || len(findDates(p.text)) > 0 || len(amountsIn(p)) > 0 {
-				continue
-			}
-			letters := 0
-			for _, r := range p.text {
-				if unicode.IsLetter(r) {
-					letters++
-				}
-			}
-			if letters >= 3 {
-				return p.text
+			if e := findEIN(p.text); e != "" {
+				return e
 			}
 		}
 	}
 	return ""
 }
 
-func isTitle(n string) bool {
-	for _, t := range titles {
-		if n == t || strings.HasPrefix(n, t+" ") {
-			return true
+// doubts are what the reader is unsure of: readings as sure as the one
+// kept that give other figures, and figures read faintly that the
+// arithmetic does not confirm.
+func (in *interpreter) doubts(c choice, out *domain.ReadPaystub, rs []domain.FieldReading) []domain.FraudReason {
+	var fields []string
+	fields = append(fields, c.rivals...)
+	confirmed := map[string]bool{}
+	if c.closes {
+		confirmed["gross_pay_amount"], confirmed["net_pay_amount"] = true, true
+		confirmed["total_taxes"], confirmed["total_deductions"] = true, true
+	}
+	if c.linesMatch {
+		confirmed["gross_pay_amount"] = true
+	}
+	for _, r := range rs {
+		if r.Confidence < uncertainConf && !confirmed[r.Field] && !slices.Contains(fields, r.Field) {
+			fields = append(fields, r.Field)
 		}
 	}
-	return false
+	if len(fields) == 0 {
+		return nil
+	}
+	slices.Sort(fields)
+	return []domain.FraudReason{{Code: domain.FraudFieldsUncertain, Fields: fields,
+		Message: fmt.Sprintf("the reader is unsure of %s: the figures were read faintly or could be read two ways, and the arithmetic does not settle them", strings.Join(fields, ", "))}}
 }
 
 // paystubWarnings names each field the reader could not find.
 func paystubWarnings(p *domain.ReadPaystub) []domain.DocumentWarning {
 	var w []domain.DocumentWarning
-	missing := func(name, what string) {
-		w = append(w, domain.DocumentWarning{Field: name, Status: "unparsable",
-			Message: "The paystub's " + what + " could not be found in the file."})
-	}
 	for _, c := range []struct {
 		ok         bool
 		name, what string
@@ -446,8 +350,25 @@ func paystubWarnings(p *domain.ReadPaystub) []domain.DocumentWarning {
 		{p.NetPayYTD != nil, "net_pay_ytd", "year-to-date net pay"},
 	} {
 		if !c.ok {
-			missing(c.name, c.what)
+			w = append(w, domain.DocumentWarning{Field: c.name, Status: "unparsable",
+				Message: "The paystub's " + c.what + " could not be found in the file."})
 		}
 	}
 	return w
+}
+
+// reading says where a field was read, its box as fractions of its page.
+func (in *interpreter) reading(name string, page int, x0, y0, x1, y1, conf float64) domain.FieldReading {
+	w, h := in.pageWidth(page), in.pageHeight(page)
+	src := "text_layer"
+	if in.ocr {
+		src = "ocr"
+	}
+	clamp := func(v float64) float64 { return min(1, max(0, v)) }
+	return domain.FieldReading{Field: name, Page: page, Box: [4]float64{clamp(x0 / w), clamp(y0 / h), clamp(x1 / w), clamp(y1 / h)},
+		Confidence: float64(int(min(1, conf)*100+0.5)) / 100, Source: src}
+}
+
+func (in *interpreter) phraseReading(name string, p phrase, conf float64) domain.FieldReading {
+	return in.reading(name, max(p.page, 1), p.x0, p.y0, p.x1, p.y1, conf)
 }

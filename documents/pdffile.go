@@ -22,6 +22,13 @@ type pdfScan struct {
 	// showsText: some content stream draws text (Tj or TJ), so the PDF
 	// has a text layer worth extracting.
 	showsText bool
+	// encrypted: the file has an encryption dictionary (it may still
+	// open without a password: only an owner's).
+	encrypted bool
+	// covers are white shapes and pictures a content stream draws after
+	// its text, and annotations' boxes, in PDF user space: where the
+	// page may show something other than its text layer.
+	covers []rect
 }
 
 var (
@@ -30,7 +37,20 @@ var (
 	xmpProducer  = regexp.MustCompile(`(?s)<(pdf:Producer|xmp:CreatorTool)>(.*?)</(?:pdf:Producer|xmp:CreatorTool)>|(pdf:Producer|xmp:CreatorTool)="([^"]*)"`)
 	textShowing  = regexp.MustCompile(`(?:\)|>|\])\s*(?:Tj|TJ|'|")`)
 	fontSubsetID = regexp.MustCompile(`^[A-Z]{6}\+`)
+	imageStream  = regexp.MustCompile(`/Subtype\s*/Image\b`)
+	encryptDict  = regexp.MustCompile(`/Encrypt\s+\d+\s+\d+\s+R|/Encrypt\s*<<`)
 )
+
+// streamDict is the dictionary of the stream that starts at the end of
+// b: from its object's start (the last "obj") to the keyword.
+func streamDict(b []byte) []byte {
+	from := max(0, len(b)-4096)
+	d := b[from:]
+	if i := bytes.LastIndex(d, []byte("obj")); i >= 0 {
+		d = d[i:]
+	}
+	return d
+}
 
 // scanPDF reads a PDF's streams, inflating the Flate-compressed ones up
 // to budget bytes in all (past it: domain.ErrUploadInflatesTooLarge, read
@@ -66,6 +86,10 @@ func scanPDF(data []byte, budget int) (pdfScan, error) {
 	readMeta(data)
 	tally := newFontTally()
 	tally.objects(data)
+	firstEOF := bytes.Index(data, []byte("%%EOF"))
+	if firstEOF >= 0 && bytes.Count(data, []byte("%%EOF")) < 2 {
+		firstEOF = -1
+	}
 	rest := data
 	for {
 		start := bytes.Index(rest, []byte("stream"))
@@ -76,6 +100,7 @@ func scanPDF(data []byte, budget int) (pdfScan, error) {
 			rest = rest[start+6:]
 			continue
 		}
+		dict := streamDict(rest[:start])
 		body := rest[start+6:]
 		body = bytes.TrimPrefix(bytes.TrimPrefix(body, []byte("\r")), []byte("\n"))
 		end := bytes.Index(body, []byte("endstream"))
@@ -84,19 +109,37 @@ func scanPDF(data []byte, budget int) (pdfScan, error) {
 		}
 		content := body[:end]
 		rest = body[end:]
-		if zr, err := zlib.NewReader(bytes.NewReader(content)); err == nil {
+		// A picture's pixels are not read here (poppler draws them under
+		// its memory bound): an official form's large image is no bomb.
+		if imageStream.Match(dict) {
+			continue
+		}
+		// Every Flate layer is inflated, within the one budget: a stream
+		// filtered [/FlateDecode /FlateDecode] inflates twice.
+		for range max(1, min(4, bytes.Count(dict, []byte("FlateDecode")))) {
+			zr, err := zlib.NewReader(bytes.NewReader(content))
+			if err != nil {
+				break
+			}
 			out, err := io.ReadAll(io.LimitReader(zr, int64(budget-s.inflated)+1))
 			s.inflated += len(out)
 			if s.inflated > budget {
 				return pdfScan{inflated: s.inflated}, domain.ErrUploadInflatesTooLarge
 			}
-			if err == nil || len(out) > 0 {
-				content = out
+			if err != nil && len(out) == 0 {
+				break
 			}
+			content = out
 		}
+		// A stream an incremental update added draws over the text the
+		// file had before it.
+		updated := firstEOF >= 0 && len(data)-len(rest) > firstEOF
 		if textShowing.Match(content) {
 			s.showsText = true
 			tally.content(content)
+		}
+		if textShowing.Match(content) || updated {
+			s.covers = append(s.covers, coversAfterText(content, updated)...)
 		}
 		if bytes.Contains(content, []byte("/BaseFont")) || bytes.Contains(content, []byte("/Font")) {
 			tally.objects(content)
@@ -106,6 +149,8 @@ func scanPDF(data []byte, budget int) (pdfScan, error) {
 			readMeta(content)
 		}
 	}
+	s.encrypted = encryptDict.Match(data)
+	s.covers = append(s.covers, annotationRects(data)...)
 	s.facts.Fonts = fonts.items
 	s.facts.FontUse = tally.uses()
 	s.facts.Producers = producers.items

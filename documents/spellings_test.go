@@ -14,7 +14,7 @@ func layoutText(rows ...string) page {
 		for c, cell := range strings.Split(row, "|") {
 			x := 10 + 160*float64(c)
 			for _, w := range strings.Fields(cell) {
-				words = append(words, word{text: w, x0: x, x1: x + 5*float64(len(w)), y0: 14 * float64(y), y1: 14*float64(y) + 10, page: 1})
+				words = append(words, word{text: w, x0: x, x1: x + 5*float64(len(w)), y0: 14 * float64(y), y1: 14*float64(y) + 10, page: 1, conf: 1})
 				x += 5*float64(len(w)) + 3
 			}
 		}
@@ -36,7 +36,7 @@ func TestLabelSpellings(t *testing.T) {
 		{"payment date and net amount", []string{"Employer Name: Acme Corp", "Payment Date|Jan 15, 2026", "Pay Period|01/01/2026 to 01/14/2026", "Total Earnings|1,000.00", "YTD Gross|12,000.00", "Net Amount|800.00", "YTD Net Pay|9,600.00"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, _ := readPaystub(layoutText(c.rows...))
+			p := readPaystub(layoutText(c.rows...), false).stub
 			got := []string{p.EmployerName, p.PayDate, p.PayPeriodStart, p.PayPeriodEnd, cents(p.GrossPayAmount), cents(p.NetPayAmount), cents(p.GrossPayYTD), cents(p.NetPayYTD)}
 			want := []string{"Acme Corp", "2026-01-15", "2026-01-01", "2026-01-14", "1000.00", "800.00", "12000.00", "9600.00"}
 			if strings.Join(got, ",") != strings.Join(want, ",") {

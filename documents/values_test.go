@@ -101,12 +101,12 @@ func FuzzInterpret(f *testing.F) {
 		for y, line := range strings.Split(text, "\n") {
 			x := 0.0
 			for _, w := range strings.Fields(line) {
-				words = append(words, word{text: w, x0: x, x1: x + 5*float64(len(w)), y0: 12 * float64(y), y1: 12*float64(y) + 10, page: 1})
+				words = append(words, word{text: w, x0: x, x1: x + 5*float64(len(w)), y0: 12 * float64(y), y1: 12*float64(y) + 10, page: 1, conf: 1})
 				x += 5*float64(len(w)) + 4
 			}
 		}
 		doc := buildLayout(deskew(words), textGap)
-		readPaystub(doc)
-		readW2(doc)
+		readPaystub(doc, false)
+		readW2(doc, false)
 	})
 }

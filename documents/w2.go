@@ -1,137 +1,555 @@
 package documents
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"payline/domain"
 )
 
-// w2Boxes are the W-2 boxes the reader takes, by the words of their
-// printed captions (normalized).
-var w2Boxes = []struct {
+// A W-2 is read by its boxes' printed captions, as the IRS lays the form
+// out: each box's figure is beside its caption or under it, within the
+// box (from its caption to the next caption on its line). A page of two
+// or four copies is read once, from its first copy, the others checked
+// against it.
+
+// w2Box is one box the reader takes: its caption's words, squashed.
+type w2Box struct {
 	caption string
 	field   string
-	set     func(*domain.W2, int64)
-}{
-	{"wages tips other comp", "total_wages", func(w *domain.W2, v int64) { w.TotalWages = domain.USD(v) }},
-	{"federal income tax withheld", "federal_taxes", func(w *domain.W2, v int64) { w.FederalTaxes = domain.USD(v) }},
-	{"social security wages", "social_security_wages", func(w *domain.W2, v int64) { w.SocialSecurityWages = domain.USD(v) }},
-	{"social security tax withheld", "social_security_taxes", func(w *domain.W2, v int64) { w.SocialSecurityTaxes = domain.USD(v) }},
-	{"medicare wages and tips", "medicare_wages", func(w *domain.W2, v int64) { w.MedicareWages = domain.USD(v) }},
-	{"medicare tax withheld", "medicare_taxes", func(w *domain.W2, v int64) { w.MedicareTaxes = domain.USD(v) }},
+	set     func(b *domain.W2Boxes, v int64)
 }
 
-var taxYear = regexp.MustCompile(`\b(19|20)\d\d\b`)
-
-// readW2 interprets a document's positioned text as a W-2: each box's
-// amount is to the right of its caption or under it; the employer's name
-// is under "Employer's name"; the EIN is the first NN-NNNNNNN; the tax
-// year is the year printed with "Wage and Tax Statement" or "W-2".
-func readW2(doc page) (*domain.W2, []domain.DocumentWarning) {
-	in := &interpreter{doc: doc}
-	out := &domain.W2{DocumentType: domain.DocumentW2}
-	found := map[string]bool{}
-	for li, l := range doc.lines {
-		for pi, p := range l.phrases {
-			n := normalize(p.text)
-			for _, b := range w2Boxes {
-				if found[b.field] || !strings.Contains(n, b.caption) {
-					continue
-				}
-				if v, ok := in.boxAmount(li, pi); ok {
-					b.set(out, v)
-					found[b.field] = true
-				}
-			}
-			switch {
-			case out.EmployerName == "" && (strings.HasPrefix(n, "c employer s name") || strings.HasPrefix(n, "employer s name")):
-				out.EmployerName = cleanName(firstPart(in.textBelow(li, pi)))
-			case out.EmployerName == "" && matchField(p.text) == fieldEmployer:
-				out.EmployerName = cleanName(in.textAfter(li, pi))
-			case out.EmployerEIN == "" && findEIN(p.text) != "":
-				out.EmployerEIN = findEIN(p.text)
-			case out.TaxYear == "" && (strings.Contains(n, "wage and tax statement") || strings.Contains(n, "w 2") || n == "tax year"):
-				text := p.text
-				for _, q := range l.phrases {
-					text += " " + q.text
-				}
-				if y := taxYear.FindString(strings.ReplaceAll(text, "W-2", "")); y != "" {
-					out.TaxYear = y
-				}
-			}
-		}
-	}
-	var warnings []domain.DocumentWarning
-	for _, b := range w2Boxes[:] {
-		if !found[b.field] && b.field != "social_security_taxes" && b.field != "medicare_taxes" {
-			warnings = append(warnings, domain.DocumentWarning{Field: b.field, Status: "unparsable",
-				Message: "The W-2's " + strings.ReplaceAll(b.field, "_", " ") + " box could not be found in the file."})
-		}
-	}
-	for _, c := range []struct {
-		ok   bool
-		name string
-	}{
-		{out.EmployerName != "", "employer_name"}, {out.EmployerEIN != "", "employer_ein"}, {out.TaxYear != "", "tax_year"}} {
-		if !c.ok {
-			warnings = append(warnings, domain.DocumentWarning{Field: c.name, Status: "unparsable",
-				Message: "The W-2's " + strings.ReplaceAll(c.name, "_", " ") + " could not be found in the file."})
-		}
-	}
-	return out, warnings
+var w2Boxes = []w2Box{
+	{"wagestipsothercompensation", "box1", func(b *domain.W2Boxes, v int64) { b.Box1 = &v }},
+	{"federalincometaxwithheld", "box2", func(b *domain.W2Boxes, v int64) { b.Box2 = &v }},
+	{"socialsecuritywages", "box3", func(b *domain.W2Boxes, v int64) { b.Box3 = &v }},
+	{"socialsecuritytaxwithheld", "box4", func(b *domain.W2Boxes, v int64) { b.Box4 = &v }},
+	{"medicarewagesandtips", "box5", func(b *domain.W2Boxes, v int64) { b.Box5 = &v }},
+	{"medicaretaxwithheld", "box6", func(b *domain.W2Boxes, v int64) { b.Box6 = &v }},
+	{"socialsecuritytips", "box7", func(b *domain.W2Boxes, v int64) { b.Box7 = &v }},
+	{"allocatedtips", "box8", func(b *domain.W2Boxes, v int64) { b.Box8 = &v }},
+	{"dependentcarebenefits", "box10", func(b *domain.W2Boxes, v int64) { b.Box10 = &v }},
+	{"nonqualifiedplans", "box11", func(b *domain.W2Boxes, v int64) { b.Box11 = &v }},
 }
 
-// boxAmount is the amount of a W-2 box whose caption is phrase pi of
-// line li: in the caption's phrase, else the first amount on the next
-// lines within the caption's column (from the caption to the next one on
-// its line): a box's figure sits under its caption, often to the right.
-func (in *interpreter) boxAmount(li, pi int) (int64, bool) {
-	l := in.doc.lines[li]
-	if as := amountsIn(l.phrases[pi]); len(as) > 0 {
-		return as[0].cents, true
+// Captions of the form's other parts, squashed.
+const (
+	captionEmployer    = "employersnameaddressandzipcode"
+	captionEmployee    = "employeesfirstnameandinitial"
+	captionEmployeeAlt = "employeesnameaddressandzipcode"
+	captionAddress     = "employeesaddressandzipcode"
+	captionEIN         = "employeridentificationnumber"
+	captionSSN         = "employeessocialsecuritynumber"
+	captionControl     = "controlnumber"
+	captionStateWages  = "statewagestipsetc"
+	captionStateTax    = "stateincometax"
+	captionStateID     = "employersstateidnumber"
+	captionLocalWages  = "localwagestipsetc"
+	captionLocalTax    = "localincometax"
+	captionLocality    = "localityname"
+	captionBox12       = "seeinstructionsforbox12"
+)
+
+var (
+	taxYearPattern = regexp.MustCompile(`\b(20\d\d|19\d\d)\b`)
+	ssnPattern     = regexp.MustCompile(`\b(?:\d{3}|[Xx*]{3})-(?:\d{2}|[Xx*]{2})-\d{4}\b`)
+	stateCode      = regexp.MustCompile(`^[A-Z]{2}$`)
+	box12Code      = regexp.MustCompile(`^(A|B|C|D|E|F|G|H|J|K|L|M|N|P|Q|R|S|T|V|W|Y|Z|AA|BB|DD|EE|FF|GG|HH|II)$`)
+)
+
+// captionAt is a caption found on a line: which phrases it spans and
+// the box's span across the line (to the next caption).
+type captionAt struct {
+	line     int
+	from, to int // phrases [from, to)
+	x0, x1   float64
+	key      string
+}
+
+// findCaptions finds every occurrence of a caption: a run of up to three
+// phrases of one line whose squashed words contain it.
+func (in *interpreter) findCaptions(key string) []captionAt {
+	var out []captionAt
+	for li, l := range in.doc.lines {
+		for k := range l.phrases {
+			// The shortest run ending at phrase k that holds the caption.
+			text := ""
+			for i := k; i >= 0 && i > k-3; i-- {
+				text = squash(l.phrases[i].text) + text
+				if strings.Contains(text, key) {
+					if len(out) == 0 || out[len(out)-1].line != li || out[len(out)-1].to <= i {
+						out = append(out, captionAt{line: li, from: i, to: k + 1, x0: l.phrases[i].x0, x1: l.phrases[k].x1, key: key})
+					}
+					break
+				}
+			}
+		}
 	}
-	left, right := l.phrases[pi].x0-l.height(), 1e18
-	if pi+1 < len(l.phrases) {
-		right = l.phrases[pi+1].x0
+	return out
+}
+
+// allCaptionKeys lists every caption the form prints, to bound boxes.
+var allCaptionKeys = func() []string {
+	out := []string{captionEmployer, captionEmployee, captionEmployeeAlt, captionAddress, captionEIN, captionSSN, captionControl,
+		captionStateWages, captionStateTax, captionStateID, captionLocalWages, captionLocalTax, captionLocality, captionBox12}
+	for _, b := range w2Boxes {
+		out = append(out, b.caption)
 	}
+	return out
+}()
+
+// isCaption says whether a phrase holds a caption of the form.
+func isCaption(p phrase) bool {
+	s := squash(p.text)
+	if len(s) < 5 {
+		return false
+	}
+	for _, k := range allCaptionKeys {
+		if strings.Contains(s, k) || (len(s) >= 8 && strings.Contains(k, s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// boxFigure reads the figure of the box a caption opens: in the caption's
+// phrases after its words, to its right up to the next caption, else on
+// the next two lines within the box's span, stopping at a caption.
+func (in *interpreter) boxFigure(c captionAt) (figure, bool) {
 	lines := in.doc.lines
-	for i := li + 1; i < len(lines) && i <= li+2 && lines[i].page == l.page; i++ {
+	l := lines[c.line]
+	for k := c.from; k < len(l.phrases); k++ {
+		p := l.phrases[k]
+		if k >= c.to && isCaption(p) {
+			break
+		}
+		for _, f := range amounts(figuresIn(p)) {
+			return f, true
+		}
+	}
+	right := 1e18
+	for k := c.to; k < len(l.phrases); k++ {
+		if isCaption(l.phrases[k]) {
+			right = l.phrases[k].x0
+			break
+		}
+	}
+	h := in.lineHeight(c.line)
+	for i := c.line + 1; i < len(lines) && i <= c.line+2 && lines[i].page == l.page; i++ {
 		for _, p := range lines[i].phrases {
-			if c := p.center(); c < left || c >= right {
+			if p.x1 < c.x0-h || p.x0 >= right {
 				continue
 			}
-			if as := amountsIn(p); len(as) > 0 {
-				return as[0].cents, true
+			if isCaption(p) {
+				return figure{}, false
+			}
+			for _, f := range amounts(figuresIn(p)) {
+				return f, true
 			}
 		}
 	}
-	return 0, false
+	return figure{}, false
 }
 
-func matchField(text string) field {
-	f, _, _ := matchLabel(text)
-	return f
-}
-
-// textBelow is the first phrase under a caption, overlapping it: a W-2's
-// boxes hold their value under the caption.
-func (in *interpreter) textBelow(li, pi int) string {
+// textUnder is the text of the lines under a caption's line within its
+// span, up to the next caption or n lines.
+func (in *interpreter) textUnder(c captionAt, n int) ([]string, phrase) {
 	lines := in.doc.lines
-	p := lines[li].phrases[pi]
-	for i := li + 1; i < len(lines) && i <= li+2 && lines[i].page == lines[li].page; i++ {
-		for _, q := range lines[i].phrases {
-			if q.x1 >= p.x0-2 && q.x0 <= p.x1+2 {
-				return q.text
+	l := lines[c.line]
+	x0, x1 := c.x0, l.phrases[len(l.phrases)-1].x1
+	for k := c.to; k < len(l.phrases); k++ {
+		if isCaption(l.phrases[k]) && !strings.Contains(squash(l.phrases[k].text), "lastname") && !strings.Contains(squash(l.phrases[k].text), "suff") {
+			x1 = l.phrases[k].x0
+			break
+		}
+	}
+	h := in.lineHeight(c.line)
+	var out []string
+	var first phrase
+	for i := c.line + 1; i < len(lines) && i <= c.line+n && lines[i].page == l.page; i++ {
+		if lines[i].y0-lines[i-1].y1 > 2*h {
+			break
+		}
+		var parts []string
+		for _, p := range lines[i].phrases {
+			if p.x1 < x0-h || p.x0 >= x1 {
+				continue
+			}
+			if isCaption(p) {
+				return out, first
+			}
+			if len(out) == 0 && len(parts) == 0 {
+				first = p
+			}
+			parts = append(parts, p.text)
+		}
+		if len(parts) > 0 {
+			out = append(out, strings.Join(parts, " "))
+		}
+	}
+	return out, first
+}
+
+// readW2 interprets a document's positioned text as a W-2.
+func readW2(doc page, ocr bool) (*domain.W2, []domain.DocumentWarning, []domain.FieldReading, []domain.FraudReason) {
+	in := &interpreter{doc: doc, ocr: ocr}
+	var boxes domain.W2Boxes
+	var readings []domain.FieldReading
+	var doubts []domain.FraudReason
+	var disagree []string
+	for _, b := range w2Boxes {
+		caps := in.findCaptions(b.caption)
+		var first *figure
+		for _, c := range caps {
+			f, ok := in.boxFigure(c)
+			if !ok {
+				continue
+			}
+			if first == nil {
+				first = &f
+				b.set(&boxes, f.cents())
+				readings = append(readings, in.reading(b.field, f.page, f.x0, f.y0, f.x1, f.y1, f.conf))
+			} else if f.cents() != first.cents() {
+				disagree = appendOnce(disagree, b.field)
+			}
+		}
+		if len(caps) > boxes.Copies && b.field == "box1" {
+			boxes.Copies = len(caps)
+		}
+	}
+	boxes.Box12 = in.box12()
+	boxes.States = in.stateRows()
+	out := &domain.W2{DocumentType: domain.DocumentW2}
+	if caps := in.findCaptions(captionEmployer); len(caps) > 0 {
+		if ls, at := in.textUnder(caps[0], 4); len(ls) > 0 {
+			out.EmployerName = cleanName(ls[0])
+			boxes.EmployerAddress = strings.Join(ls[1:], ", ")
+			readings = append(readings, in.phraseReading("employer_name", at, at.conf))
+		}
+	}
+	for _, key := range []string{captionEmployee, captionEmployeeAlt} {
+		caps := in.findCaptions(key)
+		if len(caps) == 0 || out.Applicant.Name != "" {
+			continue
+		}
+		if ls, at := in.textUnder(caps[0], 4); len(ls) > 0 {
+			out.Applicant.Name = cleanName(ls[0])
+			readings = append(readings, in.phraseReading("employee_name", at, at.conf))
+			if key == captionEmployeeAlt || len(ls) > 1 {
+				boxes.EmployeeAddress = strings.Join(ls[1:], ", ")
+			}
+		}
+	}
+	if caps := in.findCaptions(captionAddress); len(caps) > 0 && boxes.EmployeeAddress == "" {
+		if ls, _ := in.textUnder(caps[0], 3); len(ls) > 0 {
+			boxes.EmployeeAddress = strings.Join(ls, ", ")
+		}
+	}
+	// A W-2 printed by a payroll tool may label its names instead.
+	if out.EmployerName == "" || out.Applicant.Name == "" {
+		rs := in.labelReadings(nil)
+		for _, t := range rs.texts {
+			switch {
+			case t.field == fieldEmployer && out.EmployerName == "":
+				out.EmployerName = cleanName(firstPart(t.text))
+			case t.field == fieldEmployee && out.Applicant.Name == "":
+				if name, ok := personName(t.text); ok {
+					out.Applicant.Name = name
+				}
+			}
+		}
+	}
+	out.EmployerEIN = in.w2Pattern(captionEIN, einPattern)
+	boxes.EmployeeSSN = in.w2Pattern(captionSSN, ssnPattern)
+	if caps := in.findCaptions(captionControl); len(caps) > 0 {
+		if ls, _ := in.textUnder(caps[0], 1); len(ls) > 0 && !strings.Contains(squash(ls[0]), "employer") {
+			boxes.ControlNumber = strings.TrimSpace(ls[0])
+		}
+	}
+	out.TaxYear = in.w2TaxYear()
+	out.FromBoxes(boxes)
+	if len(disagree) > 0 {
+		doubts = append(doubts, domain.FraudReason{Code: domain.FraudFieldsUncertain, Fields: disagree,
+			Message: fmt.Sprintf("the copies of the form on the page do not agree on %s", strings.Join(disagree, ", "))})
+	}
+	doubts = append(doubts, w2Doubts(boxes, readings)...)
+	return out, w2Warnings(out, boxes), readings, doubts
+}
+
+// w2Pattern finds a number the form prints under or beside a caption,
+// else anywhere.
+func (in *interpreter) w2Pattern(key string, re *regexp.Regexp) string {
+	for _, c := range in.findCaptions(key) {
+		l := in.doc.lines[c.line]
+		for k := c.from; k < len(l.phrases) && k < c.to+2; k++ {
+			if m := re.FindString(l.phrases[k].text); m != "" {
+				return m
+			}
+		}
+		if ls, _ := in.textUnder(c, 2); len(ls) > 0 {
+			if m := re.FindString(strings.Join(ls, " ")); m != "" {
+				return m
+			}
+		}
+	}
+	for _, l := range in.doc.lines {
+		for _, p := range l.phrases {
+			if m := re.FindString(p.text); m != "" {
+				return m
 			}
 		}
 	}
 	return ""
 }
 
-// firstPart is a name without the address a W-2 prints after it on the
-// same line.
-func firstPart(s string) string {
-	name, _, _ := strings.Cut(s, ",")
-	return name
+// w2TaxYear is the year the form prints beside "Wage and Tax Statement"
+// or "W-2", else the latest year of the 2000s it prints alone.
+func (in *interpreter) w2TaxYear() string {
+	for li, l := range in.doc.lines {
+		text := ""
+		for _, p := range l.phrases {
+			text += " " + p.text
+		}
+		s := squash(text)
+		if !strings.Contains(s, "wageandtaxstatement") && !strings.Contains(s, "formw2") && !strings.Contains(s, "taxyear") {
+			continue
+		}
+		for _, i := range []int{li, li + 1, li - 1} {
+			if i < 0 || i >= len(in.doc.lines) {
+				continue
+			}
+			t := ""
+			for _, p := range in.doc.lines[i].phrases {
+				t += " " + strings.ReplaceAll(strings.ReplaceAll(p.text, "W-2", ""), "W2", "")
+			}
+			for _, y := range taxYearPattern.FindAllString(t, -1) {
+				if y >= "2000" && y <= "2099" {
+					return y
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// box12 reads box 12's entries: each "12a".."12d" caption's code (one or
+// two capitals of the IRS's list) and amount, in order.
+func (in *interpreter) box12() []domain.W2Code {
+	var out []domain.W2Code
+	seen := map[string]bool{}
+	for _, letter := range []string{"a", "b", "c", "d"} {
+		for li, l := range in.doc.lines {
+			for pi, p := range l.phrases {
+				ws := strings.Fields(p.text)
+				idx := slices.IndexFunc(ws, func(w string) bool { return strings.EqualFold(strings.Trim(w, ".:"), "12"+letter) })
+				if idx < 0 || seen[letter] {
+					continue
+				}
+				code, amt, ok := in.codeAndAmount(li, pi, ws[idx+1:])
+				if ok {
+					seen[letter] = true
+					out = append(out, domain.W2Code{Code: code, Amount: amt})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// codeAndAmount finds a box 12 entry after its caption: in the rest of
+// its phrase, the phrases to its right, or the line below near it.
+func (in *interpreter) codeAndAmount(li, pi int, rest []string) (string, int64, bool) {
+	var words []string
+	words = append(words, rest...)
+	l := in.doc.lines[li]
+	for _, q := range l.phrases[pi+1:] {
+		if strings.Contains(strings.ToLower(q.text), "12") && len(q.text) <= 4 {
+			break
+		}
+		words = append(words, strings.Fields(q.text)...)
+		if len(words) > 6 {
+			break
+		}
+	}
+	if code, amt, ok := parseCodeAmount(words); ok {
+		return code, amt, true
+	}
+	p := l.phrases[pi]
+	h := in.lineHeight(li)
+	if li+1 < len(in.doc.lines) {
+		var below []string
+		for _, q := range in.doc.lines[li+1].phrases {
+			if q.x1 >= p.x0-h && q.x0 <= p.x1+8*h {
+				below = append(below, strings.Fields(q.text)...)
+			}
+		}
+		return parseCodeAmount(below)
+	}
+	return "", 0, false
+}
+
+func parseCodeAmount(words []string) (string, int64, bool) {
+	code := ""
+	for _, w := range words {
+		w = strings.Trim(w, "|:")
+		if code == "" && box12Code.MatchString(w) {
+			code = w
+			continue
+		}
+		if code != "" {
+			if v, ok := parseAmount(w); ok {
+				return code, abs64(v), true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// stateRows reads boxes 15 to 20: the rows under the line of their
+// captions, each a state's code, the employer's state ID and figures
+// placed under boxes 16 to 19 by their positions.
+func (in *interpreter) stateRows() []domain.W2State {
+	caps := in.findCaptions(captionStateWages)
+	if len(caps) == 0 {
+		return nil
+	}
+	c := caps[0]
+	lines := in.doc.lines
+	l := lines[c.line]
+	type col struct {
+		key    string
+		x0, x1 float64
+	}
+	var cols []col
+	for _, key := range []string{captionStateWages, captionStateTax, captionLocalWages, captionLocalTax, captionLocality} {
+		for _, k := range in.findCaptions(key) {
+			if lines[k.line].page == l.page && abs(lines[k.line].y0-l.y0) < 3*in.lineHeight(c.line) {
+				cols = append(cols, col{key, k.x0, k.x1})
+				break
+			}
+		}
+	}
+	var out []domain.W2State
+	h := in.lineHeight(c.line)
+	for i := c.line + 1; i < len(lines) && i <= c.line+4 && lines[i].page == l.page; i++ {
+		var row domain.W2State
+		got := false
+		for _, p := range lines[i].phrases {
+			if isCaption(p) {
+				return out
+			}
+			for _, w := range strings.Fields(p.text) {
+				if row.State == "" && stateCode.MatchString(w) && p.x0 < cols[0].x0-h {
+					row.State = w
+					got = true
+				}
+			}
+			for _, f := range figuresIn(p) {
+				if f.x1 < cols[0].x0-h {
+					if !f.isAmount() && row.EmployerStateID == "" {
+						row.EmployerStateID = f.text
+					}
+					continue
+				}
+				if !f.isAmount() {
+					continue
+				}
+				best, dist := "", 1e18
+				for _, k := range cols {
+					if d := abs((f.x0+f.x1)/2 - (k.x0+k.x1)/2); d < dist && f.x1 >= k.x0-2*h {
+						best, dist = k.key, d
+					}
+				}
+				v := f.cents()
+				switch best {
+				case captionStateWages:
+					row.Wages = &v
+				case captionStateTax:
+					row.Tax = &v
+				case captionLocalWages:
+					row.LocalWages = &v
+				case captionLocalTax:
+					row.LocalTax = &v
+				}
+				got = true
+			}
+			if row.EmployerStateID == "" && row.State != "" {
+				for _, w := range strings.Fields(p.text) {
+					if w != row.State && strings.ContainsAny(w, "0123456789") && !strings.Contains(w, ".") {
+						row.EmployerStateID = strings.Trim(w, "|")
+					}
+				}
+			}
+		}
+		if got && (row.Wages != nil || row.State != "") {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// w2Doubts: boxes that cannot all be right (social security tax is 6.2%
+// of its wages, Medicare tax 1.45% of its own, 2.35% past $200,000), and
+// boxes read faintly.
+func w2Doubts(b domain.W2Boxes, readings []domain.FieldReading) []domain.FraudReason {
+	var fields []string
+	near := func(tax, wages int64, rateBP int64) bool {
+		want := wages * rateBP / 10000
+		return tax-want <= 100 && want-tax <= 100
+	}
+	if b.Box3 != nil && b.Box4 != nil && !near(*b.Box4, *b.Box3, 620) {
+		fields = append(fields, "box3", "box4")
+	}
+	if b.Box5 != nil && b.Box6 != nil {
+		want := *b.Box5 * 145 / 10000
+		if *b.Box5 > 20_000_000 {
+			want += (*b.Box5 - 20_000_000) * 90 / 10000
+		}
+		if d := *b.Box6 - want; d > 100 || d < -100 {
+			fields = append(fields, "box5", "box6")
+		}
+	}
+	for _, r := range readings {
+		if r.Confidence < uncertainConf && !slices.Contains(fields, r.Field) {
+			fields = append(fields, r.Field)
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	return []domain.FraudReason{{Code: domain.FraudFieldsUncertain, Fields: fields,
+		Message: fmt.Sprintf("the reader is unsure of %s: read faintly, or the taxes do not match their wages at the statutory rates", strings.Join(fields, ", "))}}
+}
+
+// w2Warnings names what could not be read.
+func w2Warnings(w *domain.W2, b domain.W2Boxes) []domain.DocumentWarning {
+	var out []domain.DocumentWarning
+	for _, c := range []struct {
+		ok         bool
+		name, what string
+	}{
+		{b.Box1 != nil, "box1", "box 1 (wages, tips, other compensation)"},
+		{b.Box2 != nil, "box2", "box 2 (federal income tax withheld)"},
+		{b.Box3 != nil, "box3", "box 3 (social security wages)"},
+		{b.Box5 != nil, "box5", "box 5 (Medicare wages and tips)"},
+		{w.EmployerName != "", "employer_name", "employer's name"},
+		{w.EmployerEIN != "", "employer_ein", "employer identification number"},
+		{w.TaxYear != "", "tax_year", "tax year"},
+		{w.Applicant.Name != "", "employee_name", "employee's name"},
+	} {
+		if !c.ok {
+			out = append(out, domain.DocumentWarning{Field: c.name, Status: "unparsable", Message: "The W-2's " + c.what + " could not be found in the file."})
+		}
+	}
+	return out
 }

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // word is one word on a page with its box, in the page's units (points
@@ -22,6 +23,9 @@ type word struct {
 	text           string
 	x0, y0, x1, y1 float64
 	page           int
+	// conf is how surely the word was read, from 0 to 1: 1 for a text
+	// layer's, tesseract's confidence for OCR's.
+	conf float64
 }
 
 func (w word) height() float64 { return w.y1 - w.y0 }
@@ -51,29 +55,30 @@ func (r *Reader) run(ctx context.Context, name string, args ...string) ([]byte, 
 }
 
 // textLayerWords extracts the words of a PDF's text layer, with boxes,
-// through poppler's pdftotext -bbox-layout.
-func (r *Reader) textLayerWords(ctx context.Context, path string) ([]word, error) {
+// and its pages' sizes, through poppler's pdftotext -bbox-layout.
+func (r *Reader) textLayerWords(ctx context.Context, path string) ([]word, map[int][2]float64, error) {
 	out, err := r.run(ctx, r.pdftotext, "-bbox-layout", "-l", strconv.Itoa(r.maxPages), path, "-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return parseBBoxXHTML(out)
 }
 
-// parseBBoxXHTML reads pdftotext's -bbox-layout XHTML: <page> elements
-// holding <word xMin yMin xMax yMax>text</word>.
-func parseBBoxXHTML(b []byte) ([]word, error) {
+// parseBBoxXHTML reads pdftotext's -bbox-layout XHTML: <page width
+// height> elements holding <word xMin yMin xMax yMax>text</word>.
+func parseBBoxXHTML(b []byte) ([]word, map[int][2]float64, error) {
 	dec := xml.NewDecoder(bytes.NewReader(b))
 	dec.Strict = false
 	var words []word
+	sizes := map[int][2]float64{}
 	page := 0
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
-			return words, nil
+			return words, sizes, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		se, ok := tok.(xml.StartElement)
 		if !ok {
@@ -82,6 +87,17 @@ func parseBBoxXHTML(b []byte) ([]word, error) {
 		switch se.Name.Local {
 		case "page":
 			page++
+			var size [2]float64
+			for _, a := range se.Attr {
+				v, _ := strconv.ParseFloat(a.Value, 64)
+				switch a.Name.Local {
+				case "width":
+					size[0] = v
+				case "height":
+					size[1] = v
+				}
+			}
+			sizes[page] = size
 		case "word":
 			w := word{page: page}
 			for _, a := range se.Attr {
@@ -99,57 +115,128 @@ func parseBBoxXHTML(b []byte) ([]word, error) {
 			}
 			var text string
 			if err := dec.DecodeElement(&text, &se); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			if w.text = strings.TrimSpace(text); w.text != "" {
-				words = append(words, w)
+			w.conf = 1
+			for _, part := range splitGlued(strings.TrimSpace(text), w) {
+				words = append(words, part)
 			}
 		}
 	}
 }
 
-// rasterize renders a scanned PDF's pages as 300 dpi PNGs in dir through
-// poppler's pdftoppm and lists them in page order.
+// errNoPages is rasterize's answer when pdftoppm exits without drawing a
+// page (out of memory on a huge page, it may still exit 0).
+var errNoPages = errors.New("pdftoppm drew no page")
+
+// rasterize renders a scanned PDF's pages as 300 dpi grey PNGs in dir
+// through poppler's pdftoppm and lists them in page order. A program
+// that fails, or draws nothing, is an error, never an empty read.
 func (r *Reader) rasterize(ctx context.Context, path, dir string) ([]string, error) {
 	if _, err := r.run(ctx, r.pdftoppm, "-r", "300", "-gray", "-png", "-l", strconv.Itoa(r.maxPages), path, filepath.Join(dir, "page")); err != nil {
 		return nil, err
 	}
 	pages, err := filepath.Glob(filepath.Join(dir, "page*.png"))
-	sort.Strings(pages) // pdftoppm pads page numbers to one width
-	return pages, err
-}
-
-// ocrWords reads the words of one picture with tesseract, as TSV: one row
-// per word with its box and confidence.
-func (r *Reader) ocrWords(ctx context.Context, image string, page int) ([]word, error) {
-	out, err := r.run(ctx, r.tesseract, image, "stdout", "--psm", "11", "tsv")
 	if err != nil {
 		return nil, err
 	}
-	return parseTesseractTSV(out, page), nil
+	sort.Strings(pages) // pdftoppm pads page numbers to one width
+	var out []string
+	for _, p := range pages {
+		if st, err := os.Stat(p); err == nil && st.Size() > 0 {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errNoPages
+	}
+	return out, nil
 }
 
 // parseTesseractTSV reads tesseract's TSV output (level, page, block,
 // paragraph, line, word, left, top, width, height, conf, text), keeping
-// the recognized words.
-func parseTesseractTSV(b []byte, page int) []word {
+// the recognized words, and the page's size (its level 1 row).
+func parseTesseractTSV(b []byte, page int) ([]word, [2]float64) {
 	var words []word
+	var size [2]float64
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
+		if len(f) >= 10 && f[0] == "1" {
+			size[0], _ = strconv.ParseFloat(f[8], 64)
+			size[1], _ = strconv.ParseFloat(f[9], 64)
+		}
 		if len(f) < 12 || f[0] != "5" {
 			continue
 		}
 		text := strings.TrimSpace(f[11])
 		conf, _ := strconv.ParseFloat(f[10], 64)
-		if text == "" || conf < 0 {
+		if text == "" || conf < 0 || ocrNoise(text, conf/100) {
 			continue
 		}
 		n := make([]float64, 4)
 		for i := range n {
 			n[i], _ = strconv.ParseFloat(f[6+i], 64)
 		}
-		words = append(words, word{text: text, x0: n[0], y0: n[1], x1: n[0] + n[2], y1: n[1] + n[3], page: page})
+		w := word{text: text, x0: n[0], y0: n[1], x1: n[0] + n[2], y1: n[1] + n[3], page: page, conf: min(1, conf/100)}
+		words = append(words, splitGlued(text, w)...)
 	}
-	return words
+	return words, size
+}
+
+// splitGlued splits a word a PDF printer or OCR glued to its neighbour
+// where a label meets its value ("NETPAY:1,628.54", "Date:01/15/2026",
+// "Gross$2,000.00"): the parts keep their share of the word's box. A
+// word of letters only is left whole (names such as "McDonald").
+func splitGlued(text string, w word) []word {
+	if text == "" {
+		return nil
+	}
+	cut := -1
+	for i := 1; i < len(text); i++ {
+		prev, c := text[i-1], text[i]
+		letter := prev >= 'A' && prev <= 'Z' || prev >= 'a' && prev <= 'z'
+		if (letter || prev == ':') && (c >= '0' && c <= '9' || c == '$') && i >= 2 {
+			// "401k", "W2", "Q3": digits inside a code are no value.
+			if prev != ':' && !(c == '$') && !gluedValue(text[i:]) {
+				continue
+			}
+			cut = i
+			break
+		}
+	}
+	if cut < 0 {
+		w.text = text
+		return []word{w}
+	}
+	frac := float64(cut) / float64(len(text))
+	a, b := w, w
+	a.text, b.text = text[:cut], text[cut:]
+	a.x1 = w.x0 + (w.x1-w.x0)*frac
+	b.x0 = a.x1
+	return append([]word{a}, splitGlued(b.text, b)...)
+}
+
+// gluedValue says whether what follows a label's letters is a value: a
+// figure or a date, not the digits of a code.
+func gluedValue(s string) bool {
+	if _, ok := parseNumber(s); ok {
+		return strings.ContainsAny(s, ".,")
+	}
+	_, ok := parseDate(s)
+	return ok
+}
+
+// ocrNoise says whether an OCR word is a speck or a rule read as text:
+// no letter or digit (but the signs figures are written with), or a
+// short word read with almost no confidence.
+func ocrNoise(text string, conf float64) bool {
+	switch text {
+	case "$", "-", "(", ")", "*", "$-", "($":
+		return false
+	}
+	if !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return true
+	}
+	return conf < 0.3 && len([]rune(text)) <= 3
 }

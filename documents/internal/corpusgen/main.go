@@ -222,8 +222,11 @@ func forge(dir string, l layout, work string) {
 	if err := os.WriteFile(filepath.Join(dir, "edited-after-creation.pdf"), edited, 0o644); err != nil {
 		log.Fatal(err)
 	}
-	t := s.truth(l.name, l.means+", then an incremental update that redraws the net pay")
-	t.Fraud = "EDITED_AFTER_CREATION"
+	// The truth is what a person sees: the net the update drew over the
+	// white box, $800 more; the text layer keeps the original under it.
+	t := s.truth(l.name, l.means+", then an incremental update that paints over the net pay and draws another")
+	t.Net += 80000
+	t.Fraud = "TEXT_LAYER_MISMATCH"
 	writeTruth(filepath.Join(dir, "edited-after-creation"), t)
 
 	a = person(8, 10)
