@@ -103,6 +103,9 @@ func corpus() []*Doc {
 	b.trucking()
 	b.salaried()
 	b.oddShapes()
+	b.w2s()
+	b.forgeries()
+	b.others()
 	// series ids only where a person has more than one document
 	count := map[string]int{}
 	for _, d := range b.docs {
@@ -202,6 +205,7 @@ func (b *builder) adp() {
 	j.MatchBP = 300
 	j.VacAccrual, j.VacBegin = 400, 4800
 	j.Savings = 10000
+	j.Title = "Senior Operations Analyst"
 	ss := j.Simulate(2026)
 	b.stub("adp-01", "adp", layoutADP, "text_pdf", ss[4])
 	b.stub("adp-02", "adp", layoutADP, "text_pdf", ss[5])
@@ -300,7 +304,7 @@ func (b *builder) quickbooks() {
 }
 
 func (b *builder) stateAgency() {
-	const made = "HTML converted to PDF by LibreOffice (writer_web_pdf_Export)"
+	const made = "HTML converted to PDF by LibreOffice Writer"
 	ag := agency{"OR", "Department of Environmental Quality", "34000", "Natural Resource Specialist 3", "PERS"}
 	j := b.employ("person-14", "State of Oregon DEQ", "OR", "OR", 24, date(2025, 1, 15), 0, 6642000, 0)
 	j.Deds = []DedRule{{Code: "RET", Name: "PERS IAP 6%", Kind: Pre401k, BP: 600}, {Code: "MED", Name: "PEBB Medical", Kind: S125, Fixed: 4850},
@@ -447,4 +451,56 @@ func (b *builder) multi(name string, ss []*Stub) {
 	html := page("Pay Slips", "letter", "0.4in", workdayCSS(r), body)
 	d.T.MadeBy, d.Ext, d.Make = "HTML printed by headless Chromium: three consecutive pay slips, one per page, as a download-all export", "pdf", func() []byte { return chromePDF(html) }
 	b.docs = append(b.docs, d)
+}
+
+// w2 adds a W-2 document: the IRS form (copies 1, 2 or 4) or a provider's print (copies 0 → provider).
+func (b *builder) w2(name string, j *Job, copies int, provider bool, medium string, control string, upper bool) *Doc {
+	r := seeded(name)
+	w := &W2Doc{Year: 2025, Co: j.Co, P: j.P, F: j.W2(2025), Control: control, Upper: upper}
+	when := time.Date(2026, 1, between(r, 12, 29), between(r, 8, 17), between(r, 0, 59), 0, 0, time.UTC)
+	layout := "w2_irs"
+	var pdf func() []byte
+	var made string
+	if provider {
+		layout = "w2_provider"
+		html := w2Provider(w, r)
+		pdf = func() []byte { return chromePDF(html) }
+		made = "a payroll provider's W-2 print (earnings summary and employee reference copy), HTML printed by headless Chromium"
+		copies = 1
+	} else {
+		b := w2Form(w, copies, r, when)
+		pdf = func() []byte { return b }
+		made = fmt.Sprintf("IRS Form W-2 layout drawn with go-pdf/fpdf, %d cop%s on a letter page, boxes filled in a typed font", copies, map[bool]string{true: "y", false: "ies"}[copies == 1])
+	}
+	d := &Doc{T: Truth{Name: name, Layout: layout, Medium: mediumName(medium), Kind: "w2", Honest: true, Paystubs: []TStub{}, W2: w.truth(copies)}}
+	d.T.MadeBy, d.Ext, d.Make = media(medium, pdf, made, 1, seeded(name+"/media"), when)
+	b.docs = append(b.docs, d)
+	return d
+}
+
+func (b *builder) w2s() {
+	J := b.jobs
+	hi := b.employ("person-28", "Quarry Hill Analytics, Inc.", "CA", "CA", 24, date(2025, 1, 15), 0, 19200000, 0)
+	hi.EarnFn = func(c *Ctx) []EarnIn {
+		out := standardEarnings(c)
+		return append(out, EarnIn{Code: "GTL", Name: "GTL", Amount: 1150, Memo: true})
+	}
+	hi.Deds = []DedRule{{Code: "401K", Name: "401K", Kind: Pre401k, BP: 600}, {Code: "MED", Name: "Medical", Kind: S125, Fixed: 18500},
+		{Code: "HSA", Name: "HSA", Kind: S125, Fixed: 17700}}
+	b.w2("w2-01", J["person-09"], 1, false, "text_pdf", "", true)
+	b.w2("w2-02", J["person-20"], 1, false, "text_pdf", "A0417 2291", true)
+	b.w2("w2-03", J["person-21"], 4, false, "text_pdf", "", true)
+	b.w2("w2-04", J["person-18"], 1, false, "text_pdf", "", false)
+	b.w2("w2-05", hi, 1, false, "text_pdf", "0000118", true)
+	b.w2("w2-06", hi, 1, true, "text_pdf", "0000118", false)
+	b.w2("w2-07", J["person-01"], 2, false, "text_pdf", "", true)
+	b.w2("w2-08", J["person-01"], 2, false, "photo", "", true)
+	b.w2("w2-09", J["person-04"], 1, true, "text_pdf", "", false)
+	b.w2("w2-10", J["person-26"], 4, false, "text_pdf", "E-0733", true)
+	b.w2("w2-11", J["person-26"], 4, false, "scan_png", "E-0733", true)
+	b.w2("w2-12", J["person-06"], 1, false, "photo", "", false)
+	b.w2("w2-13", J["person-12"], 1, false, "outline_pdf", "", true)
+	b.w2("w2-14", J["person-22"], 1, false, "image_pdf", "", false)
+	b.w2("w2-15", J["person-08"], 2, false, "scan_jpg", "", true)
+	b.w2("w2-16", J["person-11"], 1, false, "fax_fine", "", true)
 }

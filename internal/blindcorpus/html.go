@@ -53,7 +53,7 @@ var stateNames = map[string]string{"CA": "California", "NY": "New York", "NJ": "
 	"MA": "Massachusetts", "CO": "Colorado", "AZ": "Arizona", "OR": "Oregon", "MI": "Michigan", "WI": "Wisconsin",
 	"MN": "Minnesota", "IN": "Indiana", "KY": "Kentucky", "MO": "Missouri", "TX": "Texas", "FL": "Florida",
 	"WA": "Washington", "TN": "Tennessee", "NV": "Nevada", "SC": "South Carolina", "UT": "Utah", "CT": "Connecticut",
-	"IA": "Iowa", "NE": "Nebraska", "NM": "New Mexico"}
+	"IA": "Iowa", "NE": "Nebraska", "NM": "New Mexico", "NH": "New Hampshire"}
 
 // taxNamer returns a naming function for tax lines from a table of styles.
 // style: "adp", "long", "short", "codes", "upper", "gusto".

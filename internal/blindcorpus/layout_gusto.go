@@ -31,7 +31,7 @@ func layoutGusto(s0 *Stub, r *rand.Rand) (string, *View) {
 		return ""
 	})
 	font := pick(r, "'Lato'", "'DejaVu Sans'", "'Liberation Sans'", "'URW Gothic'")
-	size := pick(r, 8.5, 9.0, 9.5)
+	size := pick(r, 8.0, 8.5, 9.0)
 	ds := pick(r, "mon", "mon", "month")
 	nf := NumFmt{Commas: true, Dollar: true}
 	emp := j.P.Full()
@@ -107,15 +107,15 @@ func layoutGusto(s0 *Stub, r *rand.Rand) (string, *View) {
 .head { border-bottom: 2px solid #0a8080; padding-bottom: 8px; }
 .cn { font-size: 1.9em; font-weight: bold; color: #222; }
 .pp { font-size: 1.15em; margin-top: 4px; } .pd { font-size: 1.15em; margin-top: 2px; color: #0a6a6a; font-weight: bold; }
-.blocks { display: flex; gap: 0.6in; margin: 18px 0; } .blk { width: 45%%; line-height: 1.4; }
+.blocks { display: flex; gap: 0.6in; margin: 12px 0; } .blk { width: 45%%; line-height: 1.4; }
 .lbl { text-transform: uppercase; font-size: 0.8em; letter-spacing: 1px; color: #888; } .nm { font-weight: bold; font-size: 1.1em; }
 .sum { width: 100%%; margin: 8px 0 14px 0; background: #f3f7f7; }
 .sum th { font-weight: normal; color: #666; padding: 8px 6px 2px 6px; text-align: left; font-size: 0.9em; }
 .sum td { padding: 2px 6px; } .sum .cur td { font-size: 1.3em; font-weight: bold; color: #222; }
 .sum .ytd td { font-size: 0.85em; color: #777; padding-bottom: 8px; } .sum td.net { color: #0a6a6a; }
-h3 { font-size: 1.1em; margin: 16px 0 4px 0; color: #222; }
+h3 { font-size: 1.1em; margin: 10px 0 3px 0; color: #222; }
 .t { width: 100%%; } .t th { color: #777; font-weight: normal; border-bottom: 1px solid #ccc; padding: 3px 4px; }
-.t th.l { text-align: left; } .t td { padding: 3px 4px; border-bottom: 1px solid #eee; }
+.t th.l { text-align: left; } .t td { padding: 2px 4px; border-bottom: 1px solid #eee; }
 `, font, size)
-	return page("Pay stub", "letter", pick(r, "0.6in", "0.55in 0.65in"), css, h.String()), v
+	return page("Pay stub", "letter", pick(r, "0.5in", "0.45in 0.6in"), css, h.String()), v
 }

@@ -52,7 +52,7 @@ func layoutState(s0 *Stub, r *rand.Rand, ag agency) ([]byte, *View) {
 	nf := NumFmt{Commas: true, Neg: "cr"}
 	font := pick(r, "Liberation Serif", "Liberation Sans", "DejaVu Sans", "Nimbus Roman")
 	emp := strings.ToUpper(j.P.Plain())
-	v := &View{S: s, Employer: "State of " + stateNames[ag.State], Employee: emp, Rate4: true,
+	v := &View{S: s, Employer: "STATE OF " + strings.ToUpper(stateNames[ag.State]), Employee: emp, Rate4: true,
 		Show: Show{EmployerName: true, EmployeeName: true, PayDate: true, PeriodStart: true, PeriodEnd: true,
 			GrossYTD: true, NetYTD: true, TotalTaxes: true, TotalDed: true, CurOnly: true}}
 	var h H

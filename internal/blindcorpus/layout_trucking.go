@@ -88,7 +88,7 @@ func layoutTrucking(s0 *Stub, r *rand.Rand) (string, *View) {
 	ds := pick(r, "mdy", "mdyy")
 	nf := NumFmt{Commas: true, Neg: pick(r, "trail", "lead")}
 	emp := strings.ToUpper(j.P.Plain())
-	v := &View{S: s, Employer: j.Co.Name, Employee: emp, EIN: j.Co.EIN,
+	v := &View{S: s, Employer: strings.ToUpper(j.Co.Name), Employee: emp, EIN: j.Co.EIN,
 		Show: Show{EmployerName: true, EIN: true, EmployeeName: true, PayDate: true, PeriodStart: true, PeriodEnd: true,
 			GrossYTD: true, NetYTD: true, TotalTaxes: true, TotalDed: true, LineYTD: true}}
 	var h H

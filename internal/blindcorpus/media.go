@@ -73,7 +73,7 @@ func photo(pdf []byte, pageNo int, r *rand.Rand, landscape bool) []byte {
 	args := []string{
 		"-seed", fmt.Sprint(r.IntN(100000)),
 		"-size", small, "xc:gray50", "+noise", "Random", "-blur", "0x1", "-motion-blur", fmt.Sprintf("0x25+%d", grainAng),
-		"-colorspace", "gray", "-auto-level", "+level-colors", dark + "," + light, "-resize", size + "!",
+		"-colorspace", "gray", "-auto-level", "-colorspace", "sRGB", "-type", "TrueColor", "+level-colors", dark + "," + light, "-resize", size + "!",
 		"(", "{in0}", "-alpha", "off", "(", "+clone", "-fill", paper, "-colorize", "100", ")", "-compose", "multiply", "-composite",
 		"-alpha", "set", "-virtual-pixel", "transparent", "-background", "none",
 		"-define", "distort:viewport=" + size + "+0+0",
@@ -166,8 +166,8 @@ func fax(pdf []byte, pages int, fine bool, header string, r *rand.Rand, when tim
 			"-background", "white", "-rotate", fmt.Sprintf("%.2f", fbetween(r, -0.6, 0.6)), "+repage", "-gravity", "center", "-crop", fmt.Sprintf("%dx%d+0+0", w, h), "+repage",
 			"-gravity", "northwest", "-fill", "black", "-font", "DejaVu-Sans-Mono", "-pointsize", fmt.Sprint(map[bool]int{true: 22, false: 11}[fine]),
 			"-annotate", fmt.Sprintf("+%d+%d", 40, map[bool]int{true: 12, false: 6}[fine]), hdr,
-			"-blur", "0x0.6", "-attenuate", "0.012", "+noise", "Impulse",
-			"-threshold", fmt.Sprintf("%d%%", between(r, 52, 62)), "-monochrome"}, "pbm")
+			"-blur", map[bool]string{true: "0x0.5", false: "0x0.2"}[fine], "-attenuate", "0.012", "+noise", "Impulse",
+			"-threshold", fmt.Sprintf("%d%%", map[bool]int{true: between(r, 58, 66), false: between(r, 70, 76)}[fine]), "-monochrome"}, "pbm")
 		pw, ph, rows := pbmRows(pbm)
 		imgs = append(imgs, pdfImage{Data: rows, W: pw, H: ph, Bits1: true, PageW: float64(pw) * 72 / 204, PageH: float64(ph) * 72 / float64(ydpi)})
 	}

@@ -348,7 +348,7 @@ var stateRules = map[string]stateRule{
 	"MA": {500, 440000}, "CO": {440, 0}, "AZ": {250, 1500000}, "OR": {790, 280000}, "MI": {425, 580000},
 	"WI": {520, 1100000}, "MN": {560, 1460000}, "IN": {300, 100000}, "KY": {400, 327000}, "MO": {450, 1500000},
 	"TX": {0, 0}, "FL": {0, 0}, "WA": {0, 0}, "TN": {0, 0}, "NV": {0, 0}, "SC": {620, 1450000}, "UT": {455, 0},
-	"CT": {500, 1200000}, "IA": {380, 0}, "NE": {500, 800000}, "NM": {330, 1500000},
+	"CT": {500, 1200000}, "IA": {380, 0}, "NE": {500, 800000}, "NM": {330, 1500000}, "NH": {0, 0},
 }
 
 func stateWithholding(st string, year int, taxable Cents, periods int) Cents {
@@ -810,6 +810,7 @@ type W2Figures struct {
 	States                                  []W2State
 	Box14                                   []W2Other
 	Retirement                              bool
+	Gross, Memo, Pre401k, S125, StateGross  Cents // for a provider's earnings summary
 }
 type W2Code struct {
 	Code   string
@@ -865,6 +866,8 @@ func (j *Job) W2(year int) W2Figures {
 			health += l.YTD
 		}
 	}
+	w.Gross, w.Memo, w.Pre401k = last.GrossYTD, last.MemoYTD, d
+	w.S125 = last.GrossYTD + last.MemoYTD - last.FicaYTD
 	gtl := ytd(last.Memo, "GTL") + ytd(last.Earn, "GTL")
 	if gtl > 0 {
 		w.Box12 = append(w.Box12, W2Code{"C", gtl})

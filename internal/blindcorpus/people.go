@@ -55,6 +55,7 @@ var cities = map[string][]city{
 	"SC": {{"Columbia", "SC", "29201"}, {"Charleston", "SC", "29401"}},
 	"NV": {{"Las Vegas", "NV", "89101"}, {"Reno", "NV", "89501"}},
 	"UT": {{"Salt Lake City", "UT", "84111"}},
+	"NH": {{"Manchester", "NH", "03101"}, {"Nashua", "NH", "03060"}, {"Concord", "NH", "03301"}},
 	"CT": {{"Hartford", "CT", "06103"}, {"Stamford", "CT", "06901"}, {"New Haven", "CT", "06510"}},
 }
 

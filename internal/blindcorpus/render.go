@@ -100,14 +100,14 @@ func chromePDF(html string) []byte {
 
 // sofficePDF converts a document (HTML, .fodt) with LibreOffice.
 func sofficePDF(data []byte, ext string) []byte {
-	return cached(key([]byte("soffice1"), []byte(ext), data), func() ([]byte, error) {
+	return cached(key([]byte("soffice2"), []byte(ext), data), func() ([]byte, error) {
 		d := tmpdir()
 		defer os.RemoveAll(d)
 		in := filepath.Join(d, "doc."+ext)
 		os.WriteFile(in, data, 0o644)
 		args := []string{"-env:UserInstallation=file://" + filepath.Join(d, "lo"), "--headless", "--convert-to", "pdf", "--outdir", d, in}
 		if ext == "html" || ext == "htm" {
-			args = []string{"-env:UserInstallation=file://" + filepath.Join(d, "lo"), "--headless", "--convert-to", "pdf:writer_web_pdf_Export", "--outdir", d, in}
+			args = []string{"-env:UserInstallation=file://" + filepath.Join(d, "lo"), "--headless", "--infilter=HTML (StarWriter)", "--convert-to", "pdf:writer_pdf_Export", "--outdir", d, in}
 		}
 		if err := run(d, "soffice", args...); err != nil {
 			return nil, err
