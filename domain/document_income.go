@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -58,20 +59,27 @@ type DocumentEmployment struct {
 	// employment's "data as of".
 	UploadedAt time.Time
 	// ReviewBases say who reviewed those of its documents a person
-	// accepted ("reviewed by a member of Acme Lending"), each once.
+	// accepted ("reviewed by a member of Acme Lending"), each once, and
+	// ReviewedIDs are those documents.
 	ReviewBases []string
+	ReviewedIDs []string
+	// InvertedPeriods are its stubs whose pay period, as printed, ends
+	// before it starts (their income takes the pay date as the period).
+	InvertedPeriods []PrintedPeriod
 }
 
-// ExcludedDocument is an uploaded paystub a report leaves out, and why:
-// suspected or awaiting a person's review (its reasons), rejected by a
-// reviewer, or not read well enough for income.
+// ExcludedDocument is an uploaded paystub or W-2 a report leaves out,
+// and why: suspected or awaiting a person's review (its reasons),
+// rejected by a reviewer, or not read well enough for income.
 type ExcludedDocument struct {
-	DocumentID string        `json:"document_id"`
-	Reason     string        `json:"reason"`
-	Fraud      DocumentFraud `json:"fraud"`
+	DocumentID string `json:"document_id"`
+	// DocumentType is paystub or w2.
+	DocumentType string        `json:"document_type"`
+	Reason       string        `json:"reason"`
+	Fraud        DocumentFraud `json:"fraud"`
 }
 
-// Why a report leaves an uploaded paystub out.
+// Why a report leaves an uploaded paystub or W-2 out.
 const (
 	ExcludedSuspected   = "suspected"
 	ExcludedNeedsReview = "needs_review"
@@ -79,6 +87,42 @@ const (
 	ExcludedUnread      = "unread"
 	ExcludedIncomplete  = "incomplete"
 )
+
+// uploadedOf is an end user's uploaded document of a type: its body, nil
+// for any other record (a platform's document, another type).
+func uploadedOf(d Record, documentType string) *DocumentBody {
+	if b := d.Document; b != nil && b.DocumentType == documentType && b.AccountID == nil {
+		return b
+	}
+	return nil
+}
+
+// setAsideReason is why a document's figures may not be used, whatever
+// was read: rejected by a reviewer, suspected or needing review and not
+// accepted, or nothing read; "" when they may.
+func setAsideReason(b *DocumentBody) string {
+	switch {
+	case b.Review != nil && b.Review.Status == ReviewCompleted && b.Review.Outcome == ReviewRejected:
+		return ExcludedRejected
+	case !b.CountsAsIncome() && b.Fraud.Status == FraudSuspected:
+		return ExcludedSuspected
+	case !b.CountsAsIncome() && b.Fraud.Status == FraudNeedsReview:
+		return ExcludedNeedsReview
+	case !b.ParsedData.Read():
+		return ExcludedUnread
+	}
+	return ""
+}
+
+// reviewBasis is what an accepted document's figures rest on beside the
+// reading: "reviewed by a member of <customer>", "" when no person
+// accepted it.
+func reviewBasis(b *DocumentBody) string {
+	if r := b.Review; r != nil && r.Status == ReviewCompleted && r.Outcome == ReviewAccepted {
+		return r.Basis
+	}
+	return ""
+}
 
 // DocumentEmployments turns an end user's uploaded paystub documents into
 // employments, one per employer, and lists the documents left out: those
@@ -92,34 +136,25 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 	uploaded := map[string]time.Time{}
 	bases := map[string]string{}
 	for _, d := range docs {
-		b := d.Document
-		if b == nil || b.DocumentType != DocumentPaystub || b.AccountID != nil {
+		b := uploadedOf(d, DocumentPaystub)
+		if b == nil {
 			continue
 		}
+		leftOut := func(reason string) {
+			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, DocumentType: DocumentPaystub, Reason: reason, Fraud: b.Fraud})
+		}
 		p := b.ParsedData.Paystub
-		switch {
-		case b.Review != nil && b.Review.Status == ReviewCompleted && b.Review.Outcome == ReviewRejected:
-			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedRejected, Fraud: b.Fraud})
-			continue
-		case !b.CountsAsIncome() && b.Fraud.Status == FraudSuspected:
-			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedSuspected, Fraud: b.Fraud})
-			continue
-		case !b.CountsAsIncome() && b.Fraud.Status == FraudNeedsReview:
-			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedNeedsReview, Fraud: b.Fraud})
-			continue
-		case p == nil:
-			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedUnread, Fraud: b.Fraud})
+		if reason := setAsideReason(b); reason != "" || p == nil {
+			leftOut(cmp.Or(reason, ExcludedUnread))
 			continue
 		}
 		if _, ok := p.Paystub(d.ID); !ok {
-			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, Reason: ExcludedIncomplete, Fraud: b.Fraud})
+			leftOut(ExcludedIncomplete)
 			continue
 		}
 		series = append(series, SeriesStub{DocumentID: d.ID, Stub: *p})
 		uploaded[d.ID] = d.CreatedAt
-		if b.Review != nil && b.Review.Basis != "" {
-			bases[d.ID] = b.Review.Basis
-		}
+		bases[d.ID] = reviewBasis(b)
 	}
 	var out []DocumentEmployment
 	for _, group := range ByEmployer(series) {
@@ -134,11 +169,18 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 			if t := uploaded[s.DocumentID]; t.After(e.UploadedAt) {
 				e.UploadedAt = t
 			}
-			if b := bases[s.DocumentID]; b != "" && !slices.Contains(e.ReviewBases, b) {
-				e.ReviewBases = append(e.ReviewBases, b)
+			if b := bases[s.DocumentID]; b != "" {
+				e.ReviewedIDs = append(e.ReviewedIDs, s.DocumentID)
+				if !slices.Contains(e.ReviewBases, b) {
+					e.ReviewBases = append(e.ReviewBases, b)
+				}
+			}
+			if p, ok := invertedPeriod(s.DocumentID, s.Stub); ok {
+				e.InvertedPeriods = append(e.InvertedPeriods, p)
 			}
 		}
 		slices.Sort(e.DocumentIDs)
+		slices.Sort(e.ReviewedIDs)
 		e.PayFrequency = statedFrequency(group)
 		e.Compensation = CompensationOf(e.Paystubs[len(e.Paystubs)-1], e.PayFrequency)
 		out = append(out, e)
@@ -148,6 +190,99 @@ func DocumentEmployments(docs []Record) ([]DocumentEmployment, []ExcludedDocumen
 	})
 	slices.SortFunc(excluded, func(a, b ExcludedDocument) int { return strings.Compare(a.DocumentID, b.DocumentID) })
 	return out, excluded
+}
+
+// PrintedPeriod is a pay period as a paystub prints it, when it ends
+// before it starts: income then takes the pay date as the period
+// (ReadPaystub.Paystub), and a report says so.
+type PrintedPeriod struct {
+	DocumentID string
+	PayDate    string
+	Start, End string
+}
+
+// invertedPeriod is the stub's printed period when it ends before it
+// starts.
+func invertedPeriod(id string, p ReadPaystub) (PrintedPeriod, bool) {
+	start, end := Date(p.PayPeriodStart), Date(p.PayPeriodEnd)
+	if !start.Valid() || !end.Valid() || end >= start {
+		return PrintedPeriod{}, false
+	}
+	return PrintedPeriod{DocumentID: id, PayDate: p.PayDate, Start: p.PayPeriodStart, End: p.PayPeriodEnd}, true
+}
+
+// UploadedW2 is a W-2 an end user uploaded whose figures count: read,
+// not suspected nor awaiting review (or accepted by a reviewer), with
+// its tax year, box 1 (wages) and box 5 (Medicare wages) read.
+type UploadedW2 struct {
+	DocumentID string
+	W2         W2
+	// Wages and MedicareWages are boxes 1 and 5, in cents.
+	Wages, MedicareWages int64
+	// EmployerEIN is the EIN read, as nine digits ("" when none was).
+	EmployerEIN string
+	UploadedAt  time.Time
+	// ReviewBasis is who reviewed it when a person accepted it
+	// ("reviewed by a member of Acme Lending"), "" otherwise.
+	ReviewBasis string
+}
+
+// EmployerKey is the W-2's employer as documents group employers
+// (EmployerKey: the EIN read, else the normalized name).
+func (w UploadedW2) EmployerKey() string { return EmployerKey(w.W2.EmployerName, w.EmployerEIN) }
+
+// UploadedW2s picks the end user's uploaded W-2s whose figures count, and
+// lists those left out, as DocumentEmployments does paystubs: set aside
+// (rejected, suspected, needing review, nothing read), or incomplete (no
+// tax year, employer, box 1 or box 5 read: a box not read is never taken
+// as 0). Ordered by tax year, newest first, then upload.
+func UploadedW2s(docs []Record) ([]UploadedW2, []ExcludedDocument) {
+	var out []UploadedW2
+	var excluded []ExcludedDocument
+	for _, d := range docs {
+		b := uploadedOf(d, DocumentW2)
+		if b == nil {
+			continue
+		}
+		leftOut := func(reason string) {
+			excluded = append(excluded, ExcludedDocument{DocumentID: d.ID, DocumentType: DocumentW2, Reason: reason, Fraud: b.Fraud})
+		}
+		w := b.ParsedData.W2
+		if reason := setAsideReason(b); reason != "" || w == nil {
+			leftOut(cmp.Or(reason, ExcludedUnread))
+			continue
+		}
+		box1, box5 := w2Box(w, 1), w2Box(w, 5)
+		ein := NormalizeEIN(w.EmployerEIN)
+		if _, err := strconv.Atoi(w.TaxYear); err != nil || len(w.TaxYear) != 4 || box1 == nil || box5 == nil ||
+			(ein == "" && NormalizeEmployerName(w.EmployerName) == "") {
+			leftOut(ExcludedIncomplete)
+			continue
+		}
+		out = append(out, UploadedW2{DocumentID: d.ID, W2: *w, Wages: *box1, MedicareWages: *box5, EmployerEIN: ein,
+			UploadedAt: d.CreatedAt, ReviewBasis: reviewBasis(b)})
+	}
+	slices.SortFunc(out, func(a, b UploadedW2) int {
+		return cmp.Or(strings.Compare(b.W2.TaxYear, a.W2.TaxYear), a.UploadedAt.Compare(b.UploadedAt), strings.Compare(a.DocumentID, b.DocumentID))
+	})
+	slices.SortFunc(excluded, func(a, b ExcludedDocument) int { return strings.Compare(a.DocumentID, b.DocumentID) })
+	return out, excluded
+}
+
+// w2Box is box 1 or box 5 of an uploaded W-2 as read (nil when not
+// read); a platform's W-2, which has no boxes, gives its own figures.
+func w2Box(w *W2, box int) *int64 {
+	if w.Boxes == nil {
+		v := w.TotalWages.Amount
+		if box == 5 {
+			v = w.MedicareWages.Amount
+		}
+		return &v
+	}
+	if box == 5 {
+		return w.Boxes.Box5
+	}
+	return w.Boxes.Box1
 }
 
 // Compensation is a pay rate read from a paystub: its amount in cents, its

@@ -145,14 +145,31 @@ const (
 	FlagEmployerAddressConflict = "EMPLOYER_ADDRESS_CONFLICT"
 	FlagDecliningIncome         = "DECLINING_INCOME"
 	FlagW2Mismatch              = "W2_MISMATCH"
+	// FlagDocumentSetAside: an uploaded paystub or W-2 the report leaves
+	// out (excluded_documents), said without accusing: a doubt a person
+	// has not yet settled, what the file shows, a reviewer's rejection,
+	// or what could not be read.
+	FlagDocumentSetAside = "DOCUMENT_SET_ASIDE"
+	// FlagHoursOver80: paystubs that report more than 80 hours a week on
+	// average (a misread column, mostly).
+	FlagHoursOver80 = "HOURS_OVER_80"
+	// FlagPayPeriodInverted: a paystub whose pay period ends before it
+	// starts.
+	FlagPayPeriodInverted = "PAY_PERIOD_INVERTED"
+	// FlagOnePaystubAnnualized: a projected income annualized from a
+	// single paystub.
+	FlagOnePaystubAnnualized = "ANNUALIZED_FROM_ONE_PAYSTUB"
 )
 
 // ReportFlag is one point to review: a code, a sentence a person reads,
-// and the account of the employment it concerns ("" for none).
+// the account of the employment it concerns ("" for none, and for an
+// employment read from uploaded documents), and the uploaded documents it
+// concerns, if any.
 type ReportFlag struct {
-	Code       string `json:"code"`
-	Message    string `json:"message"`
-	Employment string `json:"employment"`
+	Code        string   `json:"code"`
+	Message     string   `json:"message"`
+	Employment  string   `json:"employment"`
+	DocumentIDs []string `json:"document_ids,omitempty"`
 }
 
 // ReportConsent is when the end user agreed, in Link, to share this

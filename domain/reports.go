@@ -76,8 +76,10 @@ type VerificationReport struct {
 	// FCRANotice tells the consumer their rights and whom to contact to
 	// dispute the report's data.
 	FCRANotice FCRANotice `json:"fcra_notice"`
-	// ExcludedDocuments are the paystubs the end user uploaded that the
-	// report leaves out (suspected, unread, incomplete), with why.
+	// ExcludedDocuments are the paystubs and W-2s the end user uploaded
+	// that the report leaves out (suspected, needs_review, rejected,
+	// unread, incomplete), with why; each is also a point to review
+	// (FlagDocumentSetAside).
 	ExcludedDocuments []ExcludedDocument `json:"excluded_documents"`
 }
 
@@ -126,11 +128,15 @@ type PersonName struct {
 
 // ReportEmployment is one employment of the end user (one account).
 type ReportEmployment struct {
-	AccountID                string  `json:"account_id"`
-	EmployerName             string  `json:"employer_name"`
-	EmployerAddress          Address `json:"employer_address"`
-	StartDate                string  `json:"start_date"`
-	EmploymentDurationMonths int     `json:"employment_duration_months"`
+	AccountID       string  `json:"account_id"`
+	EmployerName    string  `json:"employer_name"`
+	EmployerAddress Address `json:"employer_address"`
+	StartDate       string  `json:"start_date"`
+	// EmploymentDurationMonths counts whole months from the start date to
+	// the termination (or the build); null when either is unknown (an
+	// employment read from documents has no start date), never 0 for
+	// "unknown".
+	EmploymentDurationMonths *int    `json:"employment_duration_months"`
 	EmploymentStatus         string  `json:"employment_status"`
 	EmploymentType           string  `json:"employment_type"`
 	TerminationDate          *string `json:"termination_date"`
@@ -155,16 +161,19 @@ type ReportEmployment struct {
 }
 
 // ReportSource says where an employment's figures came from: a payroll
-// platform (type payroll, the platform named) or paystubs the end user
-// uploaded (type documents, the documents listed, no platform), and when
-// its data last changed. Notice says in words what a document-sourced
-// employment's figures are.
+// platform (type payroll, the platform named) or paystubs and W-2s the
+// end user uploaded (type documents, the documents listed, no platform),
+// and when its data last changed. Notice says in words what a
+// document-sourced employment's figures are, and ReviewBases who
+// reviewed those of its documents a person accepted ("reviewed by a
+// member of Acme Lending").
 type ReportSource struct {
 	Type         string    `json:"type"`
 	PlatformID   string    `json:"platform_id"`
 	PlatformName string    `json:"platform_name"`
 	DocumentIDs  []string  `json:"document_ids,omitempty"`
 	Notice       string    `json:"notice,omitempty"`
+	ReviewBases  []string  `json:"review_bases,omitempty"`
 	DataAsOf     Timestamp `json:"data_as_of"`
 }
 
@@ -177,6 +186,14 @@ const (
 // DocumentsNotice is what a report says of every employment read from
 // documents, in the JSON and on the PDF.
 const DocumentsNotice = "These figures were read from paystubs the end user supplied as files, not from a payroll platform; Payline checked them for signs of editing but did not confirm them with the employer."
+
+// W2DocumentsNotice is DocumentsNotice for an employment read from W-2s
+// alone.
+const W2DocumentsNotice = "These figures were read from W-2s the end user supplied as files, not from a payroll platform; Payline checked them for signs of editing but did not confirm them with the employer."
+
+// MixedDocumentsNotice is DocumentsNotice for an employment read from
+// paystubs and W-2s the end user uploaded.
+const MixedDocumentsNotice = "These figures were read from paystubs and W-2s the end user supplied as files, not from a payroll platform; Payline checked them for signs of editing but did not confirm them with the employer."
 
 // ReportIncome is an employment's pay in a VOIE report.
 type ReportIncome struct {
@@ -255,18 +272,25 @@ type AnnualIncome struct {
 // should equal the year's gross pay), the difference between the gross
 // pay and box 5 in cents, and whether that difference is worth a look
 // (over a dollar, in a year whose gross pay covers the whole year).
+// DocumentID is the uploaded W-2 it was read from ("" for the payroll
+// account's own W-2, which an upload never replaces).
 type AnnualW2 struct {
-	Wages         int64 `json:"wages"`
-	MedicareWages int64 `json:"medicare_wages"`
-	Difference    int64 `json:"difference"`
-	Flagged       bool  `json:"flagged"`
+	Wages         int64  `json:"wages"`
+	MedicareWages int64  `json:"medicare_wages"`
+	Difference    int64  `json:"difference"`
+	Flagged       bool   `json:"flagged"`
+	DocumentID    string `json:"document_id,omitempty"`
 }
 
-// The bases of a year's gross and net pay.
+// The bases of a year's gross and net pay. BasisW2 is a year no paystub
+// was read for: its gross pay is its W-2's box 5, and its net pay,
+// taxes, deductions and reimbursements are unknown (0, listed in
+// completeness.missing).
 const (
 	BasisPaystubs   = "paystubs"
 	BasisYearToDate = "year_to_date"
 	BasisPartial    = "partial"
+	BasisW2         = "w2"
 )
 
 // SplitPaystubsRead is the basis of a year's earnings by type when only
@@ -298,10 +322,14 @@ type ReportCompleteness struct {
 	Derived []string `json:"derived"`
 	// Paystubs is the pay-date range the paystubs cover, null without any.
 	Paystubs *DateRange `json:"paystubs"`
-	// IdentitySources names the account each employee field came from, and
-	// the fields on which the end user's accounts disagree.
-	IdentitySource string   `json:"identity_source_account_id"`
-	Conflicts      []string `json:"identity_conflicts"`
+	// IdentitySource names the account the employee block came from (""
+	// when none did), and Conflicts the fields on which the end user's
+	// accounts disagree. IdentitySourceDocument names, when no account
+	// reports an identity, the uploaded document whose printed name the
+	// report uses: a document id is never an account id.
+	IdentitySource         string   `json:"identity_source_account_id"`
+	IdentitySourceDocument string   `json:"identity_source_document_id,omitempty"`
+	Conflicts              []string `json:"identity_conflicts"`
 }
 
 // DateRange is an inclusive range of dates.

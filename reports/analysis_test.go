@@ -398,7 +398,7 @@ func TestFlags(t *testing.T) {
 func TestAnalysisPDF(t *testing.T) {
 	src := analysisPeople()["borrower"]
 	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
-	r.FCRANotice = reports.NewFCRANotice("Payline Disputes, disputes@payline.example, 1-800-555-0199")
+	r.FCRANotice = reports.NewFCRANotice("Payline Disputes, disputes@payline.example, 1-800-555-0199", src)
 	pdf, err := reports.RenderVerification(r, src)
 	if err != nil {
 		t.Fatal(err)

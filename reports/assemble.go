@@ -26,10 +26,38 @@ type Source struct {
 	// Consent is the end user's consent to share the account, recorded
 	// by Link; nil for an account connected before Link recorded it.
 	Consent *domain.Consent
-	// DocumentIDs are, for an employment read from uploaded paystubs
-	// (documentSources), the documents it was read from; its Account is
-	// then no account but stands for the employer and the upload time.
+	// DocumentIDs are, for an employment read from uploaded paystubs or
+	// W-2s (withDocuments), the documents it was read from; its Account
+	// is then no account but stands for the employer and the upload time.
 	DocumentIDs []string
+	// UploadedW2s are W-2s the end user uploaded of this employer, by tax
+	// year, for the years the account has no W-2 of its own.
+	UploadedW2s map[string]domain.UploadedW2
+	// ReviewedIDs are those of its uploads a person accepted, and
+	// ReviewBases who ("reviewed by a member of Acme Lending"), each once.
+	ReviewedIDs, ReviewBases []string
+	// InvertedPeriods are its uploaded paystubs whose pay period, as
+	// printed, ends before it starts.
+	InvertedPeriods []domain.PrintedPeriod
+	// IdentityDocumentID is the upload whose printed name is Identity,
+	// for an end user no account reports an identity for.
+	IdentityDocumentID string
+}
+
+// w2Only reports whether the source is an employer known only from W-2s
+// the end user uploaded: no paystubs, no payroll account.
+func (s Source) w2Only() bool { return s.DocumentIDs != nil && len(s.Paystubs) == 0 }
+
+// w2Of is the source's W-2 of a tax year: the account's own, else one the
+// end user uploaded (its document id given).
+func (s Source) w2Of(year string) (wages, medicare int64, documentID string, ok bool) {
+	if w, found := s.W2s[year]; found {
+		return w.TotalWages.Amount, w.MedicareWages.Amount, "", true
+	}
+	if w, found := s.UploadedW2s[year]; found {
+		return w.Wages, w.MedicareWages, w.DocumentID, true
+	}
+	return 0, 0, "", false
 }
 
 // sortSources orders sources as a report lists its employments: by when
@@ -42,11 +70,12 @@ func sortSources(sources []Source) []Source {
 	return sources
 }
 
-// Assemble builds a report of reportType from the end user's sources. It
-// is a pure function: the same sources, id and times give the same
-// report. updated is when the underlying data last changed, built when
-// the report is made.
-func Assemble(reportType, id string, sources []Source, updated, built time.Time) domain.VerificationReport {
+// Assemble builds a report of reportType from the end user's sources and
+// the uploaded documents left out of them (each listed and raised as a
+// point to review). It is a pure function: the same sources, id and
+// times give the same report. updated is when the underlying data last
+// changed, built when the report is made.
+func Assemble(reportType, id string, sources []Source, updated, built time.Time, setAside ...SetAside) domain.VerificationReport {
 	sources = sortSources(sources)
 	r := domain.VerificationReport{ID: id, ReportType: reportType, UpdatedAt: domain.Timestamp(updated), RefreshedAt: domain.Timestamp(built),
 		Employments: []domain.ReportEmployment{}, ExcludedDocuments: []domain.ExcludedDocument{}}
@@ -74,7 +103,11 @@ func Assemble(reportType, id string, sources []Source, updated, built time.Time)
 	}
 	hireDates(r.Employments)
 	r.Flags = flags(r.Employments, sources, built)
-	r.FCRANotice = NewFCRANotice("")
+	for _, x := range setAside {
+		r.ExcludedDocuments = append(r.ExcludedDocuments, x.ExcludedDocument)
+		r.Flags = append(r.Flags, x.Flag())
+	}
+	r.FCRANotice = NewFCRANotice("", sources)
 	return r
 }
 
@@ -110,7 +143,12 @@ func employee(sources []Source, c *domain.ReportCompleteness) domain.ReportEmplo
 		return domain.ReportEmployee{PhoneNumbers: []domain.PhoneNumber{}}
 	}
 	id := *best.Identity
-	c.IdentitySource = best.Account.ID
+	if best.DocumentIDs != nil {
+		// A name printed on an upload: its document, never as an account.
+		c.IdentitySourceDocument = best.IdentityDocumentID
+	} else {
+		c.IdentitySource = best.Account.ID
+	}
 	for _, s := range sources {
 		if s.Identity == nil || s.Account.ID == best.Account.ID {
 			continue
@@ -157,9 +195,10 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 		Source: domain.ReportSource{Type: domain.SourcePayroll, PlatformID: s.Account.PlatformID, PlatformName: s.PlatformName, DataAsOf: domain.Timestamp(dataAsOf(s.Account))}}
 	if s.DocumentIDs != nil {
 		e.AccountID = "" // no account: the documents say where it came from
-		e.Source = domain.ReportSource{Type: domain.SourceDocuments, DocumentIDs: s.DocumentIDs, Notice: domain.DocumentsNotice,
+		e.Source = domain.ReportSource{Type: domain.SourceDocuments, DocumentIDs: s.DocumentIDs, Notice: documentsNotice(s),
 			DataAsOf: domain.Timestamp(dataAsOf(s.Account))}
 	}
+	e.Source.ReviewBases = s.ReviewBases
 	if s.Consent != nil {
 		e.Consent = &domain.ReportConsent{GivenAt: domain.Timestamp(s.Consent.GivenAt), TextVersion: s.Consent.TextVersion}
 	}
@@ -190,13 +229,16 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 			end, endOK = t, err == nil
 		}
 		if start, err := time.Parse(time.DateOnly, emp.StartDate.String()); err == nil && endOK && !end.Before(start) {
-			e.EmploymentDurationMonths = monthsBetween(start, end)
+			months := monthsBetween(start, end)
+			e.EmploymentDurationMonths = &months
 			c.Derived = append(c.Derived, at("employment_duration_months"))
 		} else {
 			c.Missing = append(c.Missing, at("employment_duration_months"))
 		}
 	} else {
-		c.Missing = append(c.Missing, at("employer_address"), at("start_date"), at("employment_status"), at("title"))
+		// No start date: the duration is unknown (null), not 0.
+		c.Missing = append(c.Missing, at("employer_address"), at("start_date"), at("employment_status"), at("title"),
+			at("employment_duration_months"))
 	}
 	// No payroll platform reports full or part time; say so rather than guess.
 	c.Missing = append(c.Missing, at("employment_type"))
@@ -213,7 +255,8 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 	}
 	if reportType == domain.ReportVOIE {
 		e.Income = income(s, at, c)
-		project(e.Income, s, e.TerminationDate != nil, built)
+		// An employer known from W-2s alone has no pay to project from.
+		project(e.Income, s, e.TerminationDate != nil || s.w2Only(), built)
 	}
 	return e
 }
@@ -228,16 +271,25 @@ func monthsBetween(start, end time.Time) int {
 }
 
 func income(s Source, at func(string) string, c *domain.ReportCompleteness) *domain.ReportIncome {
-	in := &domain.ReportIncome{Currency: domain.CurrencyUSD, AnnualIncomes: AnnualIncomes(s.Paystubs), Paystubs: []domain.ReportPaystub{}}
+	in := &domain.ReportIncome{Currency: domain.CurrencyUSD, AnnualIncomes: withW2Years(AnnualIncomes(s.Paystubs), s), Paystubs: []domain.ReportPaystub{}}
 	for i := range in.AnnualIncomes {
 		a := &in.AnnualIncomes[i]
-		if w, ok := s.W2s[a.Year]; ok {
-			d := a.GrossPayYTD - w.MedicareWages.Amount
-			a.W2 = &domain.AnnualW2{Wages: w.TotalWages.Amount, MedicareWages: w.MedicareWages.Amount, Difference: d,
-				Flagged: a.Basis != domain.BasisPartial && (d > 100 || d < -100)}
-			if a.EarningsByTypeBasis == domain.SplitPaystubsRead {
-				unsplit := w.MedicareWages.Amount - a.EarningsByType.Total()
-				a.W2Unsplit = &unsplit
+		wages, medicare, doc, ok := s.w2Of(a.Year)
+		if !ok {
+			continue
+		}
+		d := a.GrossPayYTD - medicare
+		a.W2 = &domain.AnnualW2{Wages: wages, MedicareWages: medicare, Difference: d,
+			Flagged: a.Basis != domain.BasisPartial && a.Basis != domain.BasisW2 && (d > 100 || d < -100), DocumentID: doc}
+		if a.EarningsByTypeBasis == domain.SplitPaystubsRead {
+			unsplit := medicare - a.EarningsByType.Total()
+			a.W2Unsplit = &unsplit
+		}
+		if a.Basis == domain.BasisW2 {
+			// A W-2 gives no net pay, taxes in the paystubs' sense,
+			// deductions or reimbursements: unknown, not 0.
+			for _, f := range []string{"net_pay_ytd", "total_taxes_ytd", "total_deductions_ytd", "total_reimbursements_ytd"} {
+				c.Missing = append(c.Missing, at(fmt.Sprintf("income.annual_incomes[%d].%s", i, f)))
 			}
 		}
 	}
@@ -253,11 +305,15 @@ func income(s Source, at func(string) string, c *domain.ReportCompleteness) *dom
 		in.PayFrequency, in.CompensationUnit = s.Income.PayFrequency, s.Income.CompensationUnit
 		in.CompensationAmount, in.Currency = s.Income.CompensationAmount.Amount, s.Income.Currency
 	}
+	if len(in.AnnualIncomes) == 0 {
+		c.Missing = append(c.Missing, at("income.annual_incomes"))
+	} else {
+		c.Derived = append(c.Derived, at("income.annual_incomes"))
+	}
 	if len(s.Paystubs) == 0 {
-		c.Missing = append(c.Missing, at("income.annual_incomes"), at("income.paystubs"))
+		c.Missing = append(c.Missing, at("income.paystubs"))
 		return in
 	}
-	c.Derived = append(c.Derived, at("income.annual_incomes"))
 	for _, p := range newestFirst(s.Paystubs)[:min(2, len(s.Paystubs))] {
 		in.Paystubs = append(in.Paystubs, domain.ReportPaystub{Paystub: p})
 	}
@@ -328,17 +384,49 @@ func AnnualIncomes(stubs []domain.Paystub) []domain.AnnualIncome {
 		slices.SortFunc(a.EarningsYTDs, func(x, y domain.EarningsTotal) int { return strings.Compare(x.Category, y.Category) })
 		out = append(out, *a)
 	}
-	slices.SortFunc(out, func(a, b domain.AnnualIncome) int {
-		// Newest year first; paystubs whose year is unknown last.
-		known := func(y string) int {
-			if y == unknownYear {
-				return 0
-			}
-			return 1
-		}
-		return cmp.Or(cmp.Compare(known(b.Year), known(a.Year)), strings.Compare(b.Year, a.Year))
-	})
+	slices.SortFunc(out, newestYearFirst)
 	return out
+}
+
+// newestYearFirst orders annual incomes newest year first, the year of
+// paystubs whose pay date does not parse last.
+func newestYearFirst(a, b domain.AnnualIncome) int {
+	known := func(y string) int {
+		if y == unknownYear {
+			return 0
+		}
+		return 1
+	}
+	return cmp.Or(cmp.Compare(known(b.Year), known(a.Year)), strings.Compare(b.Year, a.Year))
+}
+
+// withW2Years adds a year for each of the source's W-2s (its account's,
+// or one the end user uploaded) of a year no paystub was read for: its
+// gross pay is the W-2's box 5 (Medicare wages, which pre-tax deductions
+// do not lower, as the paystubs' gross), basis w2, and what no paystub
+// splits by type is the whole of it (w2_unsplit, set by income). A W-2
+// gives no net pay: the year's other figures are unknown, 0 and listed
+// as missing, never a neighbour's figure.
+func withW2Years(years []domain.AnnualIncome, s Source) []domain.AnnualIncome {
+	var more []string
+	for y := range s.W2s {
+		more = append(more, y)
+	}
+	for y := range s.UploadedW2s {
+		if _, own := s.W2s[y]; !own {
+			more = append(more, y)
+		}
+	}
+	for _, y := range more {
+		if slices.ContainsFunc(years, func(a domain.AnnualIncome) bool { return a.Year == y }) {
+			continue
+		}
+		_, medicare, _, _ := s.w2Of(y)
+		years = append(years, domain.AnnualIncome{Year: y, GrossPayYTD: medicare, EarningsYTDs: []domain.EarningsTotal{},
+			Basis: domain.BasisW2, EarningsByTypeBasis: domain.SplitPaystubsRead})
+	}
+	slices.SortFunc(years, newestYearFirst)
+	return years
 }
 
 // unknownYear is the year of a paystub whose pay date does not parse: its

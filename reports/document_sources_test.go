@@ -2,8 +2,10 @@ package reports_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -19,17 +21,17 @@ func TestDocumentSources(t *testing.T) {
 	payroll := goldenSources()[0]
 	stubs := payroll.Paystubs[len(payroll.Paystubs)-6:]
 	docs := docRecords(t)
-	sources, excluded, updated := reports.DocumentSources(docs, true)
+	sources, excluded, updated := reports.WithDocuments(nil, time.Time{}, docs)
 	if len(sources) != 1 || len(sources[0].Paystubs) != 5 || !updated.Equal(goldenNow) {
 		t.Fatalf("%d sources, updated %v", len(sources), updated)
 	}
 	if len(excluded) != 1 || excluded[0].DocumentID != "doc-0" || excluded[0].Reason != domain.ExcludedSuspected {
 		t.Errorf("excluded %+v", excluded)
 	}
-	fromDocs := reports.Assemble(domain.ReportVOIE, "r", sources, updated, goldenNow)
+	fromDocs := reports.Assemble(domain.ReportVOIE, "r", sources, updated, goldenNow, excluded...)
 	// A paystub read from a file carries no reimbursements (the reader's
 	// contract has none): the payroll figures without them are the same.
-	payroll.Paystubs = nil
+	payroll.Paystubs, payroll.W2s = nil, nil // no W-2 was uploaded
 	for _, p := range stubs[1:] {
 		p.TotalReimbursements = domain.USD(0)
 		payroll.Paystubs = append(payroll.Paystubs, p)
@@ -93,4 +95,36 @@ func docRecords(t *testing.T) []domain.Record {
 			Document: &domain.DocumentBody{DocumentType: domain.DocumentPaystub, ParsedData: domain.ParsedDocument{Paystub: &read}, Fraud: fraud}})
 	}
 	return docs
+}
+
+// TestDataVersionOfUploads: a report is rebuilt when what it reads of the
+// uploads changes (a new W-2, a person's review of a stub), and not for
+// documents it does not read (a direct deposit form, a platform's W-2),
+// whichever path read them.
+func TestDataVersionOfUploads(t *testing.T) {
+	docs := goldenUploads()
+	base := reports.DataVersion(domain.ReportVOIE, nil, docs)
+	accountID := "0195f0a0-0000-7000-8000-000000000001"
+	form := domain.Record{ID: "form", Kind: domain.RecordDocument, DocumentType: domain.DocumentDepositForm,
+		Document: &domain.DocumentBody{DocumentType: domain.DocumentDepositForm, AccountID: &accountID}}
+	platformW2 := uploadedW2("platform-w2", "2025", "Sycamore Publishing Inc", "", cents(1), cents(1))
+	platformW2.Document.AccountID = &accountID
+	if v := reports.DataVersion(domain.ReportVOIE, nil, append(slices.Clone(docs), form, platformW2)); v != base {
+		t.Errorf("a deposit form and a platform's W-2 changed the data version")
+	}
+	reversed := slices.Clone(docs)
+	slices.Reverse(reversed)
+	if reports.DataVersion(domain.ReportVOIE, nil, reversed) != base {
+		t.Errorf("the order the documents were read in changed the data version")
+	}
+	if reports.DataVersion(domain.ReportVOIE, nil, docs[:len(docs)-1]) == base {
+		t.Errorf("an uploaded W-2 left the data version as it was")
+	}
+	reviewedDocs := slices.Clone(docs)
+	body := *reviewedDocs[1].Document
+	body.Review = reviewed(domain.ReviewAccepted)
+	reviewedDocs[1].Document = &body
+	if reports.DataVersion(domain.ReportVOIE, nil, reviewedDocs) == base {
+		t.Errorf("a reviewer's acceptance left the data version as it was: the report would not count the stub")
+	}
 }

@@ -37,5 +37,8 @@ func TableWithNote(mm float64, rows []string, note string) ([]byte, error) {
 	})
 }
 
-// DocumentSources is documentSources, for its tests.
-var DocumentSources = documentSources
+// WithDocuments is withDocuments, for its tests.
+var WithDocuments = withDocuments
+
+// DataVersion is dataVersion, for its tests.
+var DataVersion = dataVersion

@@ -18,17 +18,17 @@ const fcraText = "This report may be used in a decision about you, such as a loa
 	"to get a free copy of it within 60 days of such a decision, " +
 	"and to dispute anything in it that is incomplete or wrong: the data is then checked, " +
 	"usually within 30 days, and corrected or removed if it cannot be verified. " +
-	"The figures here are copied from your payroll account; to dispute them, contact %s, " +
+	"%s; to dispute them, contact %s, " +
 	"and say which employment and which figure you dispute. " +
 	"You can also learn about your rights at consumerfinance.gov/learnmore."
 
-// NewFCRANotice is the notice with whom to contact to dispute the data
-// (DefaultDisputeContact when contact is empty).
-func NewFCRANotice(contact string) domain.FCRANotice {
+// NewFCRANotice is the notice of a report built from the sources, saying
+// where its figures come from (payroll accounts, uploads not confirmed
+// with the employer, a person's review: provenance) and whom to contact
+// to dispute them (DefaultDisputeContact when contact is empty).
+func NewFCRANotice(contact string, sources []Source) domain.FCRANotice {
 	if contact == "" {
 		contact = DefaultDisputeContact
 	}
-	return domain.FCRANotice{Text: fmtNotice(contact), DisputeContact: contact}
+	return domain.FCRANotice{Text: fmt.Sprintf(fcraText, provenanceOf(sources).fcraSentence(), contact), DisputeContact: contact}
 }
-
-func fmtNotice(contact string) string { return fmt.Sprintf(fcraText, contact) }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,7 +12,9 @@ import (
 // flags lists the points an underwriter should review, employment by
 // employment and then across employments: a year's gross pay against its
 // W-2, a declining variable income, a gap in pay, a termination without a
-// final paycheck, employments at one employer that overlap, and one
+// final paycheck, and the sanity doubts (more than 80 hours a week, a pay
+// period that ends before it starts, an income annualized from a single
+// paystub); then employments at one employer that overlap, and one
 // employer with two addresses. The report raises them; it decides nothing.
 // es and sources are in the same order.
 func flags(es []domain.ReportEmployment, sources []Source, built time.Time) []domain.ReportFlag {
@@ -20,11 +23,15 @@ func flags(es []domain.ReportEmployment, sources []Source, built time.Time) []do
 		out = append(out, domain.ReportFlag{Code: code, Message: fmt.Sprintf(format, args...), Employment: account})
 	}
 	for i, e := range es {
+		out = append(out, sanityDoubts(e, sources[i], built)...)
 		if in := e.Income; in != nil {
 			for _, a := range in.AnnualIncomes {
 				if a.W2 != nil && a.W2.Flagged {
 					add(domain.FlagW2Mismatch, e.AccountID, "%s, %s: the paystubs' gross pay %s differs from the W-2's Medicare wages (box 5) %s by %s.",
 						e.EmployerName, a.Year, usd(a.GrossPayYTD), usd(a.W2.MedicareWages), usd(a.W2.Difference))
+					if a.W2.DocumentID != "" { // an uploaded W-2: the flag names it
+						out[len(out)-1].DocumentIDs = []string{a.W2.DocumentID}
+					}
 				}
 			}
 			if t := in.Trends; t != nil {
@@ -76,6 +83,80 @@ func flags(es []domain.ReportEmployment, sources []Source, built time.Time) []do
 			}
 		}
 	}
+	return out
+}
+
+// maxWeeklyHours is the most hours a week a person's paystubs may
+// average before the report doubts them: more is a misread column, mostly
+// (hours to date taken as the period's), or several jobs on one stub.
+const maxWeeklyHours = 80
+
+// sanityDoubts are an employment's figures that cannot all be right, or
+// rest on too little: more than 80 hours a week on average, a pay period
+// that ends before it starts, a projected income annualized from a
+// single paystub.
+func sanityDoubts(e domain.ReportEmployment, s Source, built time.Time) []domain.ReportFlag {
+	var out []domain.ReportFlag
+	add := func(code string, docs []string, format string, args ...any) {
+		out = append(out, domain.ReportFlag{Code: code, Message: fmt.Sprintf(format, args...), Employment: e.AccountID, DocumentIDs: docs})
+	}
+	if in := e.Income; in != nil && in.AverageWeeklyHours != nil && *in.AverageWeeklyHours > maxWeeklyHours {
+		add(domain.FlagHoursOver80, uploadsOf(s, hoursStubs(s, built)), "%s: the paystubs report %.1f hours a week on average (%s), more than %d: "+
+			"an hours figure may have been misread (hours to date taken as the period's) or cover more than one job; check them against the paystubs.",
+			e.EmployerName, *in.AverageWeeklyHours, in.HoursBasis, maxWeeklyHours)
+	}
+	for _, p := range invertedPeriods(s) {
+		add(domain.FlagPayPeriodInverted, uploadsOf(s, []string{p.DocumentID}), "%s: the paystub dated %s prints a pay period that ends (%s) before it starts (%s); "+
+			"the report counts its pay on its pay date.", e.EmployerName, day(p.PayDate), day(p.End), day(p.Start))
+	}
+	if in := e.Income; in != nil {
+		if one, ok := annualizedFromOne(in, s, built); ok {
+			add(domain.FlagOnePaystubAnnualized, uploadsOf(s, []string{one.p.ID}), "%s: the projected annual income %s is annualized from a single paystub, "+
+				"dated %s: one pay period says little about a year.", e.EmployerName, usd(*in.ProjectedAnnualIncome), longDate(one.at))
+		}
+	}
+	return out
+}
+
+// invertedPeriods are the source's paystubs whose pay period ends before
+// it starts: an upload's as printed (income takes its pay date instead),
+// and any a payroll platform reported.
+func invertedPeriods(s Source) []domain.PrintedPeriod {
+	out := slices.Clone(s.InvertedPeriods)
+	for _, p := range s.Paystubs {
+		if p.PayPeriodStart.Valid() && p.PayPeriodEnd.Valid() && p.PayPeriodEnd < p.PayPeriodStart {
+			out = append(out, domain.PrintedPeriod{DocumentID: p.ID, PayDate: p.PayDate.String(), Start: p.PayPeriodStart.String(), End: p.PayPeriodEnd.String()})
+		}
+	}
+	return out
+}
+
+// hoursStubs are the ids of the paystubs the average hours were counted
+// from: the last twelve months' that report hours.
+func hoursStubs(s Source, built time.Time) []string {
+	var ids []string
+	for _, d := range datedStubs(s.Paystubs) {
+		if d.at.Before(built.AddDate(-1, 0, 0)) || d.at.After(built) {
+			continue
+		}
+		if slices.ContainsFunc(d.p.Earnings, func(l domain.PayLine) bool { return l.Hours != nil }) {
+			ids = append(ids, d.p.ID)
+		}
+	}
+	return ids
+}
+
+// uploadsOf keeps the ids that are the source's uploaded documents (a
+// paystub read from an upload has its document's id): a flag names the
+// documents it concerns, never a payroll platform's paystub ids.
+func uploadsOf(s Source, ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if slices.Contains(s.DocumentIDs, id) && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,17 +66,49 @@ func project(in *domain.ReportIncome, s Source, ended bool, built time.Time) {
 	in.ProjectedAnnualIncome = &total
 	in.ProjectionBasis = fmt.Sprintf("%s base (%s) + %s overtime + %s bonus + %s commission", usd(pi.Base), baseBasis,
 		usd(pi.Overtime), usd(pi.Bonus), usd(pi.Commission))
+	if one, ok := annualizedFromOne(in, s, built); ok {
+		in.ProjectionBasis += fmt.Sprintf("; annualized from a single paystub, dated %s", longDate(one.at))
+	}
+}
+
+// annualizedFromOne is the one paystub a current employment's projection
+// rests on, when it rests on one: the only paystub of the last 24 months,
+// whose rate (read from an upload), hours (an hourly rate) or variable
+// pay the projection multiplies up to a year. A salary the payroll
+// platform reports is no paystub's.
+func annualizedFromOne(in *domain.ReportIncome, s Source, built time.Time) (dated, bool) {
+	p := in.ProjectedIncome
+	if p == nil {
+		return dated{}, false
+	}
+	var recent []dated
+	for _, d := range datedStubs(s.Paystubs) {
+		if d.at.After(built.AddDate(-2, 0, 0)) && !d.at.After(built) {
+			recent = append(recent, d)
+		}
+	}
+	fromStub := s.DocumentIDs != nil || strings.EqualFold(in.CompensationUnit, "hourly") || p.Overtime+p.Bonus+p.Commission != 0
+	if len(recent) != 1 || !fromStub {
+		return dated{}, false
+	}
+	return recent[0], true
 }
 
 func usd(cents int64) string { return domain.USD(cents).Formatted() }
 
 // averageHours fills the hours per week the last twelve months of
 // paystubs report, all and regular, and returns the regular average (nil
-// when no paystub reports regular hours).
+// when no paystub reports regular hours). The weeks are counted exactly,
+// from the days the stubs' pay periods cover (coveredDays), and said as
+// they are: "364 days (52 weeks)", "361 days (51.6 weeks)", never a
+// fraction rounded to pass for whole weeks. Without pay periods or a
+// pay frequency to count them by, there is no weekly average, and the
+// basis says so.
 func averageHours(in *domain.ReportIncome, stubs []dated, built time.Time) *float64 {
 	from := built.AddDate(-1, 0, 0)
 	var hours, regular float64
 	var first, last time.Time
+	var withHours []dated
 	for _, d := range stubs {
 		if d.at.Before(from) || d.at.After(built) {
 			continue
@@ -96,24 +129,77 @@ func averageHours(in *domain.ReportIncome, stubs []dated, built time.Time) *floa
 				first = d.at
 			}
 			last = d.at
+			withHours = append(withHours, d)
 		}
 	}
 	if hours <= 0 {
 		return nil
 	}
-	// The stubs cover from the period before the first to the last.
-	weeks := max(last.Sub(first).Hours()/(24*7)+periodWeeks(in.PayFrequency), 1)
-	avg := math.Round(hours/weeks*10) / 10
+	days, ok := coveredDays(withHours, in.PayFrequency)
+	if !ok {
+		in.HoursBasis = fmt.Sprintf("%.1f hours on %s paid %s to %s; their pay periods were not read and their pay frequency is unknown, "+
+			"so the weeks they cover, and a weekly average, are unknown", hours, plural(len(withHours), "paystub"),
+			first.Format("Jan 2, 2006"), last.Format("Jan 2, 2006"))
+		return nil
+	}
+	avg := math.Round(hours*7/days*10) / 10
 	in.AverageWeeklyHours = &avg
-	in.HoursBasis = fmt.Sprintf("%.1f hours over %.0f weeks of paystubs, %s to %s", hours, weeks,
+	in.HoursBasis = fmt.Sprintf("%.1f hours over %s of paystubs, %s to %s", hours, spanWords(days),
 		first.Format("Jan 2, 2006"), last.Format("Jan 2, 2006"))
 	if regular <= 0 {
 		return nil
 	}
-	reg := math.Round(regular/weeks*10) / 10
+	reg := math.Round(regular*7/days*10) / 10
 	in.AverageWeeklyRegularHours = &reg
 	in.HoursBasis += fmt.Sprintf("; %.1f of them regular hours (%.1f a week), the rest overtime", regular, reg)
 	return &reg
+}
+
+// coveredDays is how many days the stubs' pay periods cover, from the
+// first period's start to the last period's end, when every stub's
+// period was read (it ends after it starts); otherwise from the pay date
+// of the first to the last, plus one period of the pay frequency (the
+// period the first pays for). false when neither can be counted.
+func coveredDays(stubs []dated, frequency string) (float64, bool) {
+	if len(stubs) == 0 {
+		return 0, false
+	}
+	start, end := stubs[0].p.PayPeriodStart, stubs[0].p.PayPeriodEnd
+	read := true
+	for _, d := range stubs {
+		s, e := d.p.PayPeriodStart, d.p.PayPeriodEnd
+		if !s.Valid() || !e.Valid() || e <= s {
+			read = false
+			break
+		}
+		start, end = min(start, s), max(end, e)
+	}
+	if read {
+		return float64(daysBetween(start.Time(), end.Time()) + 1), true
+	}
+	if _, known := perYear[strings.ToLower(frequency)]; !known {
+		return 0, false
+	}
+	return float64(daysBetween(stubs[0].at, stubs[len(stubs)-1].at)) + periodDays(frequency), true
+}
+
+// daysBetween counts the calendar days from a to b.
+func daysBetween(a, b time.Time) int {
+	return int(b.Sub(a).Round(24*time.Hour) / (24 * time.Hour))
+}
+
+// spanWords says the weeks a count of days makes: "52 weeks" when they
+// are whole, else with their days and a decimal ("361 days (51.6
+// weeks)"): never a fraction rounded to pass for whole weeks.
+func spanWords(days float64) string {
+	weeks := strconv.FormatFloat(days/7, 'f', 1, 64) + " weeks"
+	switch {
+	case math.Mod(days, 7) == 0:
+		return strconv.FormatFloat(days/7, 'f', 0, 64) + " weeks"
+	case days == math.Trunc(days):
+		return fmt.Sprintf("%.0f days (%s)", days, weeks)
+	}
+	return weeks
 }
 
 // projectBase is a year's base pay: an hourly rate times the average

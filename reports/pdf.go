@@ -298,6 +298,7 @@ func (d *pdfDoc) section(title string, need float64) {
 func (d *pdfDoc) fields(pairs [][2]string) {
 	colW := d.width / 2
 	for row := 0; row < len(pairs); row += 2 {
+		d.keepRow(pairs[row:min(row+2, len(pairs))], colW-30-2*d.GetCellMargin())
 		y := d.GetY()
 		lines := 1
 		for i := row; i < min(row+2, len(pairs)); i++ {
@@ -319,6 +320,22 @@ func (d *pdfDoc) fields(pairs [][2]string) {
 		}
 	}
 	d.Ln(0.4)
+}
+
+// keepRow starts a new page when a row of fields would cross the page's
+// bottom: fields draws each value line at a fixed offset from the row's
+// top, so a row the automatic page break cut would draw its next line
+// back at the old page's bottom, and break again, a page a line.
+func (d *pdfDoc) keepRow(pairs [][2]string, valueW float64) {
+	lines := 1
+	d.text(9, "", ink)
+	for _, p := range pairs {
+		lines = max(lines, len(d.wrap(p[1], valueW)))
+	}
+	_, h := d.GetPageSize()
+	if d.GetY()+float64(lines-1)*(lineH-0.6)+lineH > h-footerRoom-4 {
+		d.AddPage()
+	}
 }
 
 // column of a table: its title, width in millimetres and alignment.

@@ -431,8 +431,8 @@ func TestMalformedDatesAreUnknown(t *testing.T) {
 	emp.TerminationDate = &bad
 	src[1].Employment = &emp
 	r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
-	if r.Employments[1].EmploymentDurationMonths != 0 {
-		t.Errorf("a malformed termination date gives %d months", r.Employments[1].EmploymentDurationMonths)
+	if m := r.Employments[1].EmploymentDurationMonths; m != nil {
+		t.Errorf("a malformed termination date gives %d months", *m)
 	}
 	missing := strings.Join(r.Completeness.Missing, " ")
 	if !strings.Contains(missing, "employments[1].employment_duration_months") {

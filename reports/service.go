@@ -19,7 +19,7 @@ import (
 
 // formatVersion changes whenever assembly or rendering changes what a
 // report holds, so stored reports are rebuilt once after an upgrade.
-const formatVersion = "reports/4" // 2: annual basis, earnings by type, employer details and sources; 3: projections by type, trends, flags, consent, FCRA notice; 4: source types, employments from uploaded paystubs, excluded documents
+const formatVersion = "reports/5" // 2: annual basis, earnings by type, employer details and sources; 3: projections by type, trends, flags, consent, FCRA notice; 4: source types, employments from uploaded paystubs, excluded documents; 5: uploaded W-2s, reviews, set-aside documents and sanity doubts as points to review, provenance in the notice
 
 // reportProducts are the products a verification report reads.
 var reportProducts = []string{domain.ProductIdentity, domain.ProductEmployment, domain.ProductIncome, domain.ProductPaystubs, domain.ProductTaxForms}
@@ -196,17 +196,20 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 	if err != nil {
 		return nil, err
 	}
-	docPages, err := s.tx.Records().DocumentsOfEndUsers(ctx, sc, domain.DocumentPaystub, endUserIDs, domain.PageRequest{Limit: domain.MaxPageLimit})
+	// Every document of theirs, of which a report reads the uploaded
+	// paystubs and W-2s (reportDocuments), as VerificationReport does.
+	docPages, err := s.tx.Records().DocumentsOfEndUsers(ctx, sc, "", endUserIDs, domain.PageRequest{Limit: domain.MaxPageLimit})
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]domain.VerificationReport{}
 	for _, id := range endUserIDs {
 		page, docs := pages[id], docPages[id]
-		if len(page.Items) == 0 && len(docs.Items) == 0 {
+		uploads := reportDocuments(docs.Items)
+		if len(page.Items) == 0 && len(uploads) == 0 {
 			continue // no accounts and no uploads: no end user to report on
 		}
-		if st, ok := stored[id]; ok && page.Next == nil && docs.Next == nil && st.DataVersion == dataVersion(reportType, page.Items, docs.Items) {
+		if st, ok := stored[id]; ok && page.Next == nil && docs.Next == nil && st.DataVersion == dataVersion(reportType, page.Items, uploads) {
 			r, err := s.linked(sc, st)
 			if err != nil {
 				return nil, err
@@ -278,16 +281,15 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
 	}
-	sources, excluded, updated := withDocuments(sources, updated, docs)
+	sources, setAside, updated := withDocuments(sources, updated, docs)
 	if updated.IsZero() {
 		return domain.VerificationReport{}, nil, domain.Errorf(domain.KindNotFound, domain.CodeProductNotFound,
 			"end user %q has no payroll data yet: a %s report reads the identity, employment, income and paystubs jobs; ask for them in required_jobs when creating the link token",
 			endUserID, strings.ToUpper(reportType))
 	}
-	r := Assemble(reportType, id, sources, updated, s.clock.Now())
-	r.ExcludedDocuments = excluded
+	r := Assemble(reportType, id, sources, updated, s.clock.Now(), setAside...)
 	r.Version, r.TrackingID, r.Purpose = build, req.TrackingID, req.Purpose
-	r.FCRANotice = NewFCRANotice(s.disputeContact)
+	r.FCRANotice = NewFCRANotice(s.disputeContact, sources)
 	if s.customers != nil {
 		name, err := s.customers.CustomerName(ctx, sc.CustomerID)
 		if err != nil && !errors.Is(err, domain.ErrNoRows) {
@@ -427,7 +429,7 @@ func (s *Service) sources(ctx context.Context, sc domain.Scope, accounts []domai
 // dataVersion identifies what a report would be built from: the format,
 // the type, each account with when each report product last changed
 // (data_updated_at moves only when the data does), and the uploaded
-// paystubs.
+// paystubs and W-2s with their reviews.
 func dataVersion(reportType string, accounts []domain.Account, docs []domain.Record) string {
 	accounts = slices.Clone(accounts)
 	slices.SortFunc(accounts, func(a, b domain.Account) int { return strings.Compare(a.ID, b.ID) })
@@ -440,8 +442,6 @@ func dataVersion(reportType string, accounts []domain.Account, docs []domain.Rec
 		}
 		h.Write([]byte{'\n'})
 	}
-	docs = slices.Clone(docs)
-	slices.SortFunc(docs, func(a, b domain.Record) int { return strings.Compare(a.ID, b.ID) })
 	writeDocumentsVersion(h, docs)
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,24 +17,6 @@ var reportTitles = map[string]string{
 	domain.ReportVOE:  "Verification of Employment",
 }
 
-// figuresWord is the footer's word on where a report's figures come
-// from: payroll platforms, paystubs the end user uploaded, or both.
-func figuresWord(employments []domain.ReportEmployment) string {
-	payroll, documents := false, false
-	for _, e := range employments {
-		documents = documents || e.Source.Type == domain.SourceDocuments
-		payroll = payroll || e.Source.Type != domain.SourceDocuments
-	}
-	switch {
-	case documents && payroll:
-		return "Figures are as reported by the payroll platforms named or read from paystubs the end user uploaded " +
-			"(not confirmed with the employer; each employment names its source), summed by Payline."
-	case documents:
-		return "Figures are as read from paystubs the end user uploaded, not confirmed with the employer, summed by Payline."
-	}
-	return payrollFigures
-}
-
 // RenderVerification renders a report to PDF. sources give every paystub
 // the annual figures were summed from, which a VOIE lists in full so an
 // analyst can check them. The same report and sources give the same bytes.
@@ -42,7 +25,7 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 	built := time.Time(r.RefreshedAt)
 	meta := pdfMeta{Title: title, Subject: title + " of " + r.Employee.Name.FullName,
 		Keywords: []string{"Payline", strings.ToUpper(r.ReportType), "verification report", "reference " + r.Reference()},
-		Figures:  figuresWord(r.Employments)}
+		Figures:  provenanceOf(sources).footer()}
 	return renderPDF(meta, built, fmt.Sprintf("Payline · %s · Reference # %s", strings.ToUpper(r.ReportType), r.Reference()), func(d *pdfDoc) {
 		facts := [][2]string{
 			{"Reference #", r.Reference()},
@@ -75,28 +58,12 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 		d.section("Employment", 30)
 		rows := make([][]string, len(r.Employments))
 		for i, em := range r.Employments {
-			end := "—"
-			if em.TerminationDate != nil {
-				end = day(*em.TerminationDate)
-			}
-			last := "—"
-			if em.MostRecentPayDate != nil {
-				last = day(*em.MostRecentPayDate)
-			}
-			months := fmt.Sprint(em.EmploymentDurationMonths)
-			if slices.Contains(r.Completeness.Missing, fmt.Sprintf("employments[%d].employment_duration_months", i)) {
-				months = "unknown" // a start or end date that does not parse
-			}
-			hired := day(em.MostRecentHireDate)
-			if em.OriginalHireDate != "" && em.OriginalHireDate != em.MostRecentHireDate {
-				hired += " (first " + day(em.OriginalHireDate) + ")" // a rehire
-			}
-			rows[i] = []string{em.EmployerName, orDash(em.Title), titleCase(em.EmploymentStatus), hired, end, months, last}
+			rows[i] = employmentRow(em)
 		}
 		d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Hired", 23, "L"}, {"End", 23, "L"},
 			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
 		renderFlags(d, r)
-		renderEmployers(d, r)
+		renderEmployers(d, r, sources)
 
 		if r.ReportType == domain.ReportVOIE {
 			sorted := sortSources(sources) // in the order of r.Employments
@@ -108,9 +75,41 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 				renderIncome(d, em, stubs, i)
 			}
 		}
-		renderCompleteness(d, r)
+		renderCompleteness(d, r, sources)
 		renderNotice(d, r)
 	})
+}
+
+// employmentRow is an employment's row of the employment table. What no
+// source says is "unknown": an employment read from uploads has no hire
+// date, status or end, and its months employed are not 0.
+func employmentRow(em domain.ReportEmployment) []string {
+	uploads := em.Source.Type == domain.SourceDocuments
+	end, status := "—", titleCase(em.EmploymentStatus)
+	if em.TerminationDate != nil {
+		end = day(*em.TerminationDate)
+	} else if uploads {
+		end = "unknown"
+	}
+	if em.EmploymentStatus == "" {
+		status = "unknown"
+	}
+	last := "—"
+	if em.MostRecentPayDate != nil {
+		last = day(*em.MostRecentPayDate)
+	}
+	months := "unknown" // a start or end date unknown, or that does not parse
+	if em.EmploymentDurationMonths != nil {
+		months = fmt.Sprint(*em.EmploymentDurationMonths)
+	}
+	hired := "unknown"
+	if em.MostRecentHireDate != "" {
+		hired = day(em.MostRecentHireDate)
+	}
+	if em.OriginalHireDate != "" && em.OriginalHireDate != em.MostRecentHireDate {
+		hired += " (first " + day(em.OriginalHireDate) + ")" // a rehire
+	}
+	return []string{em.EmployerName, orDash(em.Title), status, hired, end, months, last}
 }
 
 func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub, i int) {
@@ -150,6 +149,13 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 			return money(v)
 		}
 		gross, net, basis := money(a.GrossPayYTD), money(a.NetPayYTD), plural(a.Paystubs, "paystub")
+		if a.Basis == domain.BasisW2 {
+			// No paystub: the W-2's box 5, and nothing it does not give.
+			rows = append(rows, []string{a.Year, gross, "—", "—", "—", "—", "W-2"})
+			byType = append(byType, []string{a.Year, "—", "—", "—", "—", "—"})
+			notes = append(notes, w2YearNote(a))
+			continue
+		}
 		switch a.Basis {
 		case domain.BasisYearToDate:
 			basis = "YTD"
@@ -162,7 +168,7 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 		}
 		rows = append(rows, []string{a.Year, gross, part(a.TotalTaxesYTD), part(a.TotalDeductionsYTD), net, part(a.TotalReimbursementsYTD), basis})
 		if w := a.W2; w != nil {
-			line := fmt.Sprintf("%s W-2: wages (box 1) %s; Medicare wages (box 5) %s, ", a.Year, money(w.Wages), money(w.MedicareWages))
+			line := fmt.Sprintf("%s W-2%s: wages (box 1) %s; Medicare wages (box 5) %s, ", a.Year, w2Whose(w), money(w.Wages), money(w.MedicareWages))
 			switch {
 			case w.Flagged && w.Difference > 0:
 				line += fmt.Sprintf("%s less than the year's gross pay: worth a look.", money(w.Difference))
@@ -188,11 +194,18 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	}
 	d.table([]column{{"Year", 18, "L"}, {"Gross pay", 30, "R"}, {"Taxes", 28, "R"}, {"Deductions", 28, "R"},
 		{"Net pay", 30, "R"}, {"Reimbursements", 30, "R"}, {"Basis", 21.9, "R"}}, rows)
-	notes = append(notes, "A year is the sum of its paystubs, listed in full below, when all of them were read. Base is salary and "+
-		"regular hourly pay; earnings are the paystubs' lines.")
+	if len(stubs) == 0 {
+		notes = append(notes, "No paystub was read for this employment: its years are its W-2s'.")
+	} else {
+		notes = append(notes, "A year is the sum of its paystubs, listed in full below, when all of them were read. Base is salary and "+
+			"regular hourly pay; earnings are the paystubs' lines.")
+	}
 	d.tableNote([]column{{"Earnings", 18, "L"}, {"Base", 34, "R"}, {"Overtime", 33, "R"}, {"Bonus", 33, "R"},
 		{"Commission", 34, "R"}, {"Other", 33.9, "R"}}, byType, strings.Join(notes, "\n"))
 	renderTrends(d, in)
+	if len(stubs) == 0 {
+		return
+	}
 
 	d.section("Pay history · "+label, 85)
 	oldest := slices.Clone(stubs)
@@ -218,6 +231,25 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 		"Paystubs · "+label)
 }
 
+// w2Whose says whose W-2 a year's is: "" for the payroll account's own,
+// " (uploaded by the end user)" for one read from an upload.
+func w2Whose(w *domain.AnnualW2) string {
+	if w.DocumentID == "" {
+		return ""
+	}
+	return " (uploaded by the end user, document " + w.DocumentID + ")"
+}
+
+// w2YearNote says what a year read from a W-2 alone holds: its gross pay
+// is box 5, and a W-2 gives no net pay, deductions or reimbursements.
+func w2YearNote(a domain.AnnualIncome) string {
+	line := fmt.Sprintf("%s: no paystub was read; gross pay is the W-2's Medicare wages (box 5), which pre-tax deductions do not lower. ", a.Year)
+	if w := a.W2; w != nil {
+		line += fmt.Sprintf("The W-2%s gives wages (box 1) %s. ", w2Whose(w), money(w.Wages))
+	}
+	return line + "A W-2 gives no net pay, deductions or reimbursements, and no split by type: they are unknown (—), not zero."
+}
+
 // baseRate is the rate of a paystub's first regular line that gives one,
 // "—" where none does.
 func baseRate(p domain.Paystub) string {
@@ -239,12 +271,25 @@ func hoursOf(h *float64) string {
 
 // employmentLabel says which employment a section is about: the employer
 // and its dates, "current" or "ended", so two employments at one
-// employer (a rehire) are told apart.
+// employer (a rehire) are told apart. An employment read from uploads
+// says what they show: its hire date is unknown, and it is known to be
+// current only as far as its last paystub.
 func employmentLabel(em domain.ReportEmployment) string {
-	if em.TerminationDate != nil {
-		return fmt.Sprintf("%s, %s to %s, ended", em.EmployerName, day(em.StartDate), day(*em.TerminationDate))
+	hired := "hired " + day(em.StartDate)
+	if em.StartDate == "" {
+		hired = "hire date unknown"
 	}
-	return fmt.Sprintf("%s, hired %s, current", em.EmployerName, day(em.StartDate))
+	switch {
+	case em.TerminationDate != nil && em.StartDate == "":
+		return fmt.Sprintf("%s, %s, ended %s", em.EmployerName, hired, day(*em.TerminationDate))
+	case em.TerminationDate != nil:
+		return fmt.Sprintf("%s, %s to %s, ended", em.EmployerName, day(em.StartDate), day(*em.TerminationDate))
+	case em.Source.Type != domain.SourceDocuments:
+		return fmt.Sprintf("%s, %s, current", em.EmployerName, hired)
+	case em.MostRecentPayDate != nil:
+		return fmt.Sprintf("%s, %s, last paid %s", em.EmployerName, hired, day(*em.MostRecentPayDate))
+	}
+	return fmt.Sprintf("%s, %s, known from W-2s", em.EmployerName, hired)
 }
 
 // renderProjection prints a current employment's projected income by
@@ -293,6 +338,8 @@ var flagTitles = map[string]string{
 	domain.FlagOverlappingEmployment: "Overlapping employment", domain.FlagPayGap: "Gap in pay",
 	domain.FlagMissingFinalPay: "Missing final paycheck", domain.FlagEmployerAddressConflict: "Employer address conflict",
 	domain.FlagDecliningIncome: "Declining income", domain.FlagW2Mismatch: "W-2 mismatch",
+	domain.FlagDocumentSetAside: "Upload set aside", domain.FlagHoursOver80: "Over 80 hours a week",
+	domain.FlagPayPeriodInverted: "Pay period ends before it starts", domain.FlagOnePaystubAnnualized: "Annualized from one paystub",
 }
 
 // renderFlags prints the points to review, or says there are none.
@@ -306,8 +353,11 @@ func renderFlags(d *pdfDoc, r domain.VerificationReport) {
 	for i, f := range r.Flags {
 		rows[i] = []string{flagTitles[f.Code], f.Message}
 	}
-	d.tableNote([]column{{"Point", 42, "L"}, {"What the data shows", 143.9, "L"}}, rows,
-		"Payline raises these from the data; it does not decide what they mean for the application.")
+	note := "Payline raises these from the data; it does not decide what they mean for the application."
+	if len(r.ExcludedDocuments) > 0 {
+		note += " An upload set aside counts in no figure of this report until a person accepts it."
+	}
+	d.tableNote([]column{{"Point", 42, "L"}, {"What the data shows", 143.9, "L"}}, rows, note)
 }
 
 // renderNotice prints the consumer's rights under the Fair Credit
@@ -321,7 +371,7 @@ func renderNotice(d *pdfDoc, r domain.VerificationReport) {
 	d.MultiCell(d.width, 4.6, "To dispute this report's data, contact: "+r.FCRANotice.DisputeContact, "", "L", false)
 }
 
-func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
+func renderCompleteness(d *pdfDoc, r domain.VerificationReport, sources []Source) {
 	c := r.Completeness
 	d.section("Data completeness", 35)
 	cover := "No paystubs were read."
@@ -329,7 +379,10 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 		cover = fmt.Sprintf("Paystubs cover %s to %s.", day(c.Paystubs.From), day(c.Paystubs.To))
 	}
 	identity := "No account reported the employee's identity."
-	if c.IdentitySource != "" {
+	if c.IdentitySourceDocument != "" {
+		identity = "No payroll account reports the employee's identity: the name is as printed on " +
+			uploadInWords(sources, c.IdentitySourceDocument) + " the end user uploaded, not confirmed with the employer."
+	} else if c.IdentitySource != "" {
 		identity = "Employee details come from " + accountInWords(r, c.IdentitySource) + "."
 		if len(c.Conflicts) > 0 {
 			identity += " The end user's accounts disagree on: " + strings.Join(c.Conflicts, ", ") + "."
@@ -342,11 +395,7 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 		lines = append(lines, "Computed by Payline: "+fieldsInWords(r, c.Derived)+".")
 	}
 	if len(c.Missing) > 0 {
-		from := "the payroll platforms"
-		if slices.ContainsFunc(r.Employments, func(e domain.ReportEmployment) bool { return e.Source.Type == domain.SourceDocuments }) {
-			from = "the payroll platforms or the uploaded paystubs"
-		}
-		lines = append(lines, "Not reported by "+from+": "+fieldsInWords(r, c.Missing)+".")
+		lines = append(lines, "Not reported by "+provenanceOf(sources).notReportedBy()+": "+fieldsInWords(r, c.Missing)+".")
 	}
 	d.text(8.5, "", ink)
 	d.MultiCell(d.width, 4.4, strings.Join(lines, "\n"), "", "L", false)
@@ -355,9 +404,14 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport) {
 // renderEmployers says who each employer is and where its figures came
 // from: address, phone and EIN, the payroll platform read, and when its
 // data last changed.
-func renderEmployers(d *pdfDoc, r domain.VerificationReport) {
+func renderEmployers(d *pdfDoc, r domain.VerificationReport, sources []Source) {
 	d.section("Employers and sources", 30)
+	sorted := sortSources(sources) // in the order of r.Employments
 	for i, em := range r.Employments {
+		var src Source
+		if i < len(sorted) {
+			src = sorted[i]
+		}
 		if i > 0 {
 			d.Ln(1.5)
 		}
@@ -372,7 +426,7 @@ func renderEmployers(d *pdfDoc, r domain.VerificationReport) {
 		}
 		source := orDash(em.Source.PlatformName)
 		if em.Source.Type == domain.SourceDocuments {
-			source = fmt.Sprintf("%d paystub(s) the end user uploaded", len(em.Source.DocumentIDs))
+			source = uploadsWords(src) + " the end user uploaded"
 		}
 		asOf := "—"
 		if t := time.Time(em.Source.DataAsOf); !t.IsZero() {
@@ -386,31 +440,49 @@ func renderEmployers(d *pdfDoc, r domain.VerificationReport) {
 			{"Read from", source}, {"Current as of", asOf}, {"Consent", consent}}
 		if em.Source.Type == domain.SourceDocuments {
 			fields = append(fields[:len(fields)-1], [2]string{"Note", em.Source.Notice})
+		} else if len(src.UploadedW2s) > 0 {
+			words := "W-2s for " + andList(slices.Sorted(maps.Keys(src.UploadedW2s))) + " the end user uploaded, not confirmed with the employer"
+			if len(src.ReviewBases) > 0 {
+				words += "; " + reviewedWords(src)
+			}
+			fields = append(fields, [2]string{"Uploaded W-2s", words})
 		}
 		d.fields(fields)
 	}
-	renderExcluded(d, r)
+	if n := len(r.ExcludedDocuments); n > 0 {
+		d.Ln(1.5)
+		d.note(fmt.Sprintf("%s the end user uploaded %s set aside and counted in no figure: Points to review says which and why.",
+			plural(n, "document"), map[bool]string{true: "is", false: "are"}[n == 1]))
+	}
 }
 
-// renderExcluded names the uploaded paystubs the report leaves out, and
-// why, so an analyst knows they exist.
-func renderExcluded(d *pdfDoc, r domain.VerificationReport) {
-	if len(r.ExcludedDocuments) == 0 {
-		return
+// uploadsWords counts what an employment read from uploads was read
+// from: "4 paystubs and 1 W-2".
+func uploadsWords(s Source) string {
+	stubs, w2s := len(s.Paystubs), len(s.UploadedW2s)
+	switch {
+	case w2s == 0:
+		return plural(stubs, "paystub")
+	case stubs == 0:
+		return plural(w2s, "W-2")
 	}
-	d.Ln(1.5)
-	d.text(9, "B", ink)
-	d.MultiCell(d.width, lineH, "Uploaded paystubs left out", "", "L", false)
-	why := map[string]string{domain.ExcludedSuspected: "suspected of editing", domain.ExcludedUnread: "could not be read",
-		domain.ExcludedIncomplete: "pay date, gross or net pay not read"}
-	var lines []string
-	for _, x := range r.ExcludedDocuments {
-		line := fmt.Sprintf("Document %s: %s", x.DocumentID, why[x.Reason])
-		for _, reason := range x.Fraud.Reasons {
-			line += fmt.Sprintf("; %s: %s", reason.Code, reason.Message)
+	return plural(stubs, "paystub") + " and " + plural(w2s, "W-2")
+}
+
+// uploadInWords names an uploaded document of the sources: "the paystub
+// dated Mar 4, 2026 from Acme Corp".
+func uploadInWords(sources []Source, id string) string {
+	for _, s := range sources {
+		for _, p := range s.Paystubs {
+			if p.ID == id {
+				return fmt.Sprintf("the paystub dated %s from %s", day(p.PayDate.String()), s.Account.EmployerName)
+			}
 		}
-		lines = append(lines, line+".")
+		for year, w := range s.UploadedW2s {
+			if w.DocumentID == id {
+				return fmt.Sprintf("the W-2 for %s from %s", year, s.Account.EmployerName)
+			}
+		}
 	}
-	d.text(8.5, "", ink)
-	d.MultiCell(d.width, 4.4, strings.Join(lines, "\n"), "", "L", false)
+	return "a document"
 }

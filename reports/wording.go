@@ -82,6 +82,9 @@ func fieldInWords(r domain.VerificationReport, path string) string {
 	var field string
 	if _, err := fmt.Sscanf(path, "employments[%d].", &i); err == nil {
 		_, field, _ = strings.Cut(path, "].")
+		if words, ok := yearFieldInWords(r, i, field); ok {
+			return words
+		}
 		words, known := fieldWords[field]
 		if !known {
 			words = strings.ReplaceAll(strings.ReplaceAll(field, ".", " "), "_", " ")
@@ -98,6 +101,23 @@ func fieldInWords(r domain.VerificationReport, path string) string {
 		return words
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(path, ".", " "), "_", " ")
+}
+
+// yearFieldInWords writes a year's field (income.annual_incomes[1].
+// net_pay_ytd) as the year and what it lacks: a year read from a W-2
+// alone lacks its net pay, taxes, deductions and reimbursements together,
+// said once.
+func yearFieldInWords(r domain.VerificationReport, i int, field string) (string, bool) {
+	var j int
+	if _, err := fmt.Sscanf(field, "income.annual_incomes[%d].", &j); err != nil {
+		return "", false
+	}
+	if i < 0 || i >= len(r.Employments) || r.Employments[i].Income == nil || j < 0 || j >= len(r.Employments[i].Income.AnnualIncomes) {
+		return strings.ReplaceAll(strings.ReplaceAll(field, ".", " "), "_", " "), true
+	}
+	e := r.Employments[i]
+	year := e.Income.AnnualIncomes[j].Year
+	return fmt.Sprintf("%s net pay, taxes, deductions and reimbursements at %s (a W-2 gives none of them)", year, e.EmployerName), true
 }
 
 // accountInWords names an account by its employer, not its id.
