@@ -161,6 +161,27 @@ func TestDocumentsToVOIE(t *testing.T) {
 		if len(excluded) != 1 || excluded[0].(map[string]any)["document_id"] != byName["stub-5.pdf"]["id"] || excluded[0].(map[string]any)["reason"] != "suspected" {
 			t.Errorf("excluded_documents %v, want the forged stub", excluded)
 		}
+		// What it is built from, said truthfully: uploads, no account, no
+		// hire date (months null, not 0); the forged stub a point to
+		// review that says what the file shows, and accuses no one.
+		if text := voie["fcra_notice"].(map[string]any)["text"].(string); strings.Contains(text, "copied from your payroll account") ||
+			!strings.Contains(text, "read from the paystubs you uploaded and were not confirmed with your employer") {
+			t.Errorf("FCRA notice of a report from uploads: %s", text)
+		}
+		if c := voie["completeness"].(map[string]any); c["identity_source_account_id"] != "" || e["employment_duration_months"] != nil {
+			t.Errorf("completeness %v, months %v: want no account as the identity's source, and months unknown", c, e["employment_duration_months"])
+		}
+		var setAside []string
+		for _, fl := range voie["flags"].([]any) {
+			fl := fl.(map[string]any)
+			if fl["code"] == domain.FlagDocumentSetAside && fmt.Sprint(fl["document_ids"]) == fmt.Sprint([]any{byName["stub-5.pdf"]["id"]}) {
+				setAside = append(setAside, fl["message"].(string))
+			}
+		}
+		if len(setAside) != 1 || !strings.Contains(setAside[0], "set aside: ") || !strings.Contains(setAside[0], "its figures are those of another uploaded paystub under another date") ||
+			strings.Contains(strings.ToLower(setAside[0]), "suspect") {
+			t.Errorf("the forged stub's point to review: %v", setAside)
+		}
 
 		// Both sources: the payroll account's employment beside the
 		// documents', each saying where it came from.
@@ -173,6 +194,13 @@ func TestDocumentsToVOIE(t *testing.T) {
 		}
 		if len(sources) != 2 || sources["payroll"] != account || sources["documents"] != "" {
 			t.Errorf("mixed sources %v, want payroll (account %s) and documents", sources, account)
+		}
+		if text := mixed["fcra_notice"].(map[string]any)["text"].(string); !strings.Contains(text,
+			"copied from your payroll account or read from the paystubs you uploaded, which were not confirmed with your employer (each employment says which)") {
+			t.Errorf("FCRA notice of a report from both sources: %s", text)
+		}
+		if c := mixed["completeness"].(map[string]any); c["identity_source_account_id"] != account || c["identity_source_document_id"] != nil {
+			t.Errorf("completeness %v: want the account as the identity's source", c)
 		}
 	})
 }

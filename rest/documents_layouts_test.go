@@ -1,11 +1,14 @@
 package rest
 
 import (
+	"cmp"
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"payline/domain"
@@ -32,9 +35,12 @@ type corpusTruth struct {
 
 // TestDocumentsOfManyLayouts, on both databases: an end user uploads the
 // layoutFiles through Link; each file's figures are in parsed_data to the
-// cent, the forged one is suspected with the reason its truth names (the
-// others not), and the VOIE is built from the four valid ones, each an
-// employment sourced from its document, the forged one left out.
+// cent; the forged one is not counted (needs_review or suspected) with
+// the reason its truth names (a sum that does not add up is a doubt, not
+// evidence), no honest one is suspected; and the VOIE is built from the
+// documents that count, each an employment sourced from its document,
+// every other left out with its status as the reason and raised as a
+// point to review naming it.
 func TestDocumentsOfManyLayouts(t *testing.T) {
 	for _, tool := range []string{"pdftotext", "tesseract"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -71,7 +77,7 @@ func TestDocumentsOfManyLayouts(t *testing.T) {
 			t.Fatalf("upload: %d %v", status, out)
 		}
 		var valid []string
-		forged := ""
+		forged, leftOut := "", map[string]string{} // left out: id to status
 		for _, d := range f.get("/v1/end_users/layouts/documents").list(t) {
 			name := d["file_name"].(string)
 			truth := truths[name]
@@ -90,18 +96,21 @@ func TestDocumentsOfManyLayouts(t *testing.T) {
 				codes = append(codes, r.(map[string]any)["code"].(string))
 			}
 			switch {
-			case truth.Fraud == "" && fraud["status"] != domain.FraudNotSuspected:
-				t.Errorf("%s: fraud %v, want not_suspected", name, fraud)
-			case truth.Fraud != "" && (fraud["status"] != domain.FraudSuspected || !slices.Contains(codes, truth.Fraud)):
-				t.Errorf("%s: fraud %v, want suspected with %s", name, fraud, truth.Fraud)
-			case truth.Fraud == "":
-				valid = append(valid, d["id"].(string))
-			default:
+			case truth.Fraud == "" && fraud["status"] == domain.FraudSuspected:
+				t.Errorf("%s: an honest stub is suspected: %v", name, fraud)
+			case truth.Fraud != "" && (fraud["status"] == domain.FraudNotSuspected || !slices.Contains(codes, truth.Fraud)):
+				t.Errorf("%s: fraud %v, want it not counted, with %s", name, fraud, truth.Fraud)
+			case truth.Fraud != "":
 				forged = d["id"].(string)
 			}
+			if fraud["status"] == domain.FraudNotSuspected {
+				valid = append(valid, d["id"].(string))
+			} else {
+				leftOut[d["id"].(string)] = cmp.Or(map[any]string{domain.FraudUnavailable: domain.ExcludedUnread}[fraud["status"]], fraud["status"].(string))
+			}
 		}
-		if len(valid) != len(files)-1 || forged == "" {
-			t.Fatalf("%d valid and forged %q, want %d and one", len(valid), forged, len(files)-1)
+		if forged == "" || leftOut[forged] == "" {
+			t.Fatalf("the forged stub %q is not left out (%v)", forged, leftOut)
 		}
 
 		voie := f.get("/v1/end_users/layouts/verification_reports/voie").data(t)
@@ -120,9 +129,28 @@ func TestDocumentsOfManyLayouts(t *testing.T) {
 		if !slices.Equal(used, valid) {
 			t.Errorf("the VOIE reads documents %v, want the valid ones %v", used, valid)
 		}
-		excluded := voie["excluded_documents"].([]any)
-		if len(excluded) != 1 || excluded[0].(map[string]any)["document_id"] != forged {
-			t.Errorf("excluded_documents %v, want the forged one %s", excluded, forged)
+		excluded := map[string]string{}
+		for _, x := range voie["excluded_documents"].([]any) {
+			x := x.(map[string]any)
+			excluded[x["document_id"].(string)] = x["reason"].(string)
+		}
+		if !maps.Equal(excluded, leftOut) {
+			t.Errorf("excluded_documents %v, want those not counted, by their status: %v", excluded, leftOut)
+		}
+		raised := map[string]bool{}
+		for _, fl := range voie["flags"].([]any) {
+			fl := fl.(map[string]any)
+			if ids, _ := fl["document_ids"].([]any); fl["code"] == domain.FlagDocumentSetAside && len(ids) == 1 {
+				raised[ids[0].(string)] = true
+				if msg := fl["message"].(string); !strings.Contains(msg, "set aside: ") || strings.Contains(strings.ToLower(msg), "suspect") {
+					t.Errorf("a point to review of an upload set aside: %s", msg)
+				}
+			}
+		}
+		for id := range leftOut {
+			if !raised[id] {
+				t.Errorf("document %s is left out but raised as no point to review: %v", id, voie["flags"])
+			}
 		}
 	})
 }

@@ -1065,6 +1065,7 @@ func (e PlatformType) Valid() bool {
 const (
 	ReportEmploymentIncomeAnnualIncomesBasisPartial    ReportEmploymentIncomeAnnualIncomesBasis = "partial"
 	ReportEmploymentIncomeAnnualIncomesBasisPaystubs   ReportEmploymentIncomeAnnualIncomesBasis = "paystubs"
+	ReportEmploymentIncomeAnnualIncomesBasisW2         ReportEmploymentIncomeAnnualIncomesBasis = "w2"
 	ReportEmploymentIncomeAnnualIncomesBasisYearToDate ReportEmploymentIncomeAnnualIncomesBasis = "year_to_date"
 )
 
@@ -1074,6 +1075,8 @@ func (e ReportEmploymentIncomeAnnualIncomesBasis) Valid() bool {
 	case ReportEmploymentIncomeAnnualIncomesBasisPartial:
 		return true
 	case ReportEmploymentIncomeAnnualIncomesBasisPaystubs:
+		return true
+	case ReportEmploymentIncomeAnnualIncomesBasisW2:
 		return true
 	case ReportEmploymentIncomeAnnualIncomesBasisYearToDate:
 		return true
@@ -1205,17 +1208,41 @@ func (e UploadedPaystubDocumentType) Valid() bool {
 	}
 }
 
+// Defines values for VerificationReportExcludedDocumentsDocumentType.
+const (
+	VerificationReportExcludedDocumentsDocumentTypePaystub VerificationReportExcludedDocumentsDocumentType = "paystub"
+	VerificationReportExcludedDocumentsDocumentTypeW2      VerificationReportExcludedDocumentsDocumentType = "w2"
+)
+
+// Valid indicates whether the value is a known member of the VerificationReportExcludedDocumentsDocumentType enum.
+func (e VerificationReportExcludedDocumentsDocumentType) Valid() bool {
+	switch e {
+	case VerificationReportExcludedDocumentsDocumentTypePaystub:
+		return true
+	case VerificationReportExcludedDocumentsDocumentTypeW2:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for VerificationReportExcludedDocumentsReason.
 const (
-	VerificationReportExcludedDocumentsReasonIncomplete VerificationReportExcludedDocumentsReason = "incomplete"
-	VerificationReportExcludedDocumentsReasonSuspected  VerificationReportExcludedDocumentsReason = "suspected"
-	VerificationReportExcludedDocumentsReasonUnread     VerificationReportExcludedDocumentsReason = "unread"
+	VerificationReportExcludedDocumentsReasonIncomplete  VerificationReportExcludedDocumentsReason = "incomplete"
+	VerificationReportExcludedDocumentsReasonNeedsReview VerificationReportExcludedDocumentsReason = "needs_review"
+	VerificationReportExcludedDocumentsReasonRejected    VerificationReportExcludedDocumentsReason = "rejected"
+	VerificationReportExcludedDocumentsReasonSuspected   VerificationReportExcludedDocumentsReason = "suspected"
+	VerificationReportExcludedDocumentsReasonUnread      VerificationReportExcludedDocumentsReason = "unread"
 )
 
 // Valid indicates whether the value is a known member of the VerificationReportExcludedDocumentsReason enum.
 func (e VerificationReportExcludedDocumentsReason) Valid() bool {
 	switch e {
 	case VerificationReportExcludedDocumentsReasonIncomplete:
+		return true
+	case VerificationReportExcludedDocumentsReasonNeedsReview:
+		return true
+	case VerificationReportExcludedDocumentsReasonRejected:
 		return true
 	case VerificationReportExcludedDocumentsReasonSuspected:
 		return true
@@ -1228,26 +1255,38 @@ func (e VerificationReportExcludedDocumentsReason) Valid() bool {
 
 // Defines values for VerificationReportFlagsCode.
 const (
-	DECLININGINCOME         VerificationReportFlagsCode = "DECLINING_INCOME"
-	EMPLOYERADDRESSCONFLICT VerificationReportFlagsCode = "EMPLOYER_ADDRESS_CONFLICT"
-	MISSINGFINALPAY         VerificationReportFlagsCode = "MISSING_FINAL_PAY"
-	OVERLAPPINGEMPLOYMENT   VerificationReportFlagsCode = "OVERLAPPING_EMPLOYMENT"
-	PAYGAP                  VerificationReportFlagsCode = "PAY_GAP"
-	W2MISMATCH              VerificationReportFlagsCode = "W2_MISMATCH"
+	ANNUALIZEDFROMONEPAYSTUB VerificationReportFlagsCode = "ANNUALIZED_FROM_ONE_PAYSTUB"
+	DECLININGINCOME          VerificationReportFlagsCode = "DECLINING_INCOME"
+	DOCUMENTSETASIDE         VerificationReportFlagsCode = "DOCUMENT_SET_ASIDE"
+	EMPLOYERADDRESSCONFLICT  VerificationReportFlagsCode = "EMPLOYER_ADDRESS_CONFLICT"
+	HOURSOVER80              VerificationReportFlagsCode = "HOURS_OVER_80"
+	MISSINGFINALPAY          VerificationReportFlagsCode = "MISSING_FINAL_PAY"
+	OVERLAPPINGEMPLOYMENT    VerificationReportFlagsCode = "OVERLAPPING_EMPLOYMENT"
+	PAYGAP                   VerificationReportFlagsCode = "PAY_GAP"
+	PAYPERIODINVERTED        VerificationReportFlagsCode = "PAY_PERIOD_INVERTED"
+	W2MISMATCH               VerificationReportFlagsCode = "W2_MISMATCH"
 )
 
 // Valid indicates whether the value is a known member of the VerificationReportFlagsCode enum.
 func (e VerificationReportFlagsCode) Valid() bool {
 	switch e {
+	case ANNUALIZEDFROMONEPAYSTUB:
+		return true
 	case DECLININGINCOME:
 		return true
+	case DOCUMENTSETASIDE:
+		return true
 	case EMPLOYERADDRESSCONFLICT:
+		return true
+	case HOURSOVER80:
 		return true
 	case MISSINGFINALPAY:
 		return true
 	case OVERLAPPINGEMPLOYMENT:
 		return true
 	case PAYGAP:
+		return true
+	case PAYPERIODINVERTED:
 		return true
 	case W2MISMATCH:
 		return true
@@ -2451,9 +2490,13 @@ type ReportEmployment struct {
 	EmployerName string  `json:"employer_name"`
 
 	// EmployerPhoneNumber Digits, as the payroll platform reported them; null when none did.
-	EmployerPhoneNumber      *string `json:"employer_phone_number"`
-	EmploymentDurationMonths int     `json:"employment_duration_months"`
-	EmploymentStatus         string  `json:"employment_status"`
+	EmployerPhoneNumber *string `json:"employer_phone_number"`
+
+	// EmploymentDurationMonths Whole months from start_date to the termination date, or to the build while it lasts; null when either date is
+	// unknown (an employment read from uploaded documents has no start date), never 0 for unknown. Listed in
+	// completeness.missing then.
+	EmploymentDurationMonths *int   `json:"employment_duration_months"`
+	EmploymentStatus         string `json:"employment_status"`
 
 	// EmploymentType Empty: no platform reports it (listed in completeness.missing).
 	EmploymentType string `json:"employment_type"`
@@ -2462,8 +2505,11 @@ type ReportEmployment struct {
 	Income *struct {
 		AnnualIncomes []struct {
 			// Basis Where gross_pay_ytd and net_pay_ytd come from: the sum of every paystub of the year (all were
-			// read); the year's last paystub's year-to-date figures (the paystubs read start mid-year); or
-			// partial, the sum of paystubs that start mid-year and carry no year-to-date figures.
+			// read); the year's last paystub's year-to-date figures (the paystubs read start mid-year);
+			// partial, the sum of paystubs that start mid-year and carry no year-to-date figures; or w2, a year
+			// no paystub was read for, whose gross_pay_ytd is its W-2's box 5 (the payroll account's W-2, or one
+			// the end user uploaded of the employer): its net pay, taxes, deductions and reimbursements are
+			// unknown, 0 and listed in completeness.missing, and w2_unsplit is the whole of box 5.
 			Basis ReportEmploymentIncomeAnnualIncomesBasis `json:"basis"`
 
 			// EarningsByType The year's earnings lines in the written VOE's columns, in cents. Base is salary and regular hourly pay.
@@ -2476,7 +2522,7 @@ type ReportEmployment struct {
 				Category string `json:"category"`
 			} `json:"earnings_ytds"`
 
-			// FirstPayDate The year's earliest paystub read.
+			// FirstPayDate The year's earliest paystub read; empty for basis w2.
 			FirstPayDate string `json:"first_pay_date"`
 			GrossPayYtd  int    `json:"gross_pay_ytd"`
 			NetPayYtd    int    `json:"net_pay_ytd"`
@@ -2492,10 +2538,14 @@ type ReportEmployment struct {
 			// pre-tax deductions do not lower, so it should equal gross_pay_ytd), gross_pay_ytd minus box 5 in cents,
 			// and flagged when that is over a dollar in a year whose gross covers the whole year.
 			W2 *struct {
-				Difference    int  `json:"difference"`
-				Flagged       bool `json:"flagged"`
-				MedicareWages int  `json:"medicare_wages"`
-				Wages         int  `json:"wages"`
+				Difference int `json:"difference"`
+
+				// DocumentId The W-2 the end user uploaded that this is read from (boxes 1 and 5 as read), for a year the
+				// payroll account has no W-2 of its own; absent for the account's own W-2.
+				DocumentId    *openapi_types.UUID `json:"document_id,omitempty"`
+				Flagged       bool                `json:"flagged"`
+				MedicareWages int                 `json:"medicare_wages"`
+				Wages         int                 `json:"wages"`
 			} `json:"w2"`
 
 			// W2Unsplit For a year read from mid-year with a W-2, its box 5 less the earnings the paystubs read split; the pay no source splits by type. Null otherwise.
@@ -2570,17 +2620,20 @@ type ReportEmployment struct {
 	Source struct {
 		DataAsOf Timestamp `json:"data_as_of"`
 
-		// DocumentIds For type documents: the uploaded paystubs the figures were read from.
+		// DocumentIds For type documents: the uploaded paystubs and W-2s the figures were read from.
 		DocumentIds *[]openapi_types.UUID `json:"document_ids,omitempty"`
 
-		// Notice For type documents: says plainly that the figures were read from files the end user supplied.
+		// Notice For type documents: says plainly that the figures were read from files the end user supplied, not confirmed with the employer, and who reviewed those a person accepted.
 		Notice     *string `json:"notice,omitempty"`
 		PlatformId string  `json:"platform_id"`
 
 		// PlatformName The payroll platform read, as the directory names it ("" when it does not).
 		PlatformName string `json:"platform_name"`
 
-		// Type payroll (read from the account's payroll platform) or documents (read from paystubs the end user uploaded).
+		// ReviewBases Who reviewed the uploads of this employment (its paystubs, or W-2s beside a payroll account) that a person accepted: "reviewed by a member of <customer>", each once; absent when none was.
+		ReviewBases *[]string `json:"review_bases,omitempty"`
+
+		// Type payroll (read from the account's payroll platform) or documents (read from paystubs and W-2s the end user uploaded).
 		Type ReportEmploymentSourceType `json:"type"`
 	} `json:"source"`
 	StartDate       string  `json:"start_date"`
@@ -2589,14 +2642,17 @@ type ReportEmployment struct {
 }
 
 // ReportEmploymentIncomeAnnualIncomesBasis Where gross_pay_ytd and net_pay_ytd come from: the sum of every paystub of the year (all were
-// read); the year's last paystub's year-to-date figures (the paystubs read start mid-year); or
-// partial, the sum of paystubs that start mid-year and carry no year-to-date figures.
+// read); the year's last paystub's year-to-date figures (the paystubs read start mid-year);
+// partial, the sum of paystubs that start mid-year and carry no year-to-date figures; or w2, a year
+// no paystub was read for, whose gross_pay_ytd is its W-2's box 5 (the payroll account's W-2, or one
+// the end user uploaded of the employer): its net pay, taxes, deductions and reimbursements are
+// unknown, 0 and listed in completeness.missing, and w2_unsplit is the whole of box 5.
 type ReportEmploymentIncomeAnnualIncomesBasis string
 
 // ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis What earnings_by_type covers: every paystub of the year, or only the paystubs read (from first_pay_date).
 type ReportEmploymentIncomeAnnualIncomesEarningsByTypeBasis string
 
-// ReportEmploymentSourceType payroll (read from the account's payroll platform) or documents (read from paystubs the end user uploaded).
+// ReportEmploymentSourceType payroll (read from the account's payroll platform) or documents (read from paystubs and W-2s the end user uploaded).
 type ReportEmploymentSourceType string
 
 // ReportPaystub A paystub as verification reports show it (the vendor's report schema has no itemised lines).
@@ -2747,11 +2803,17 @@ type UploadedPaystubDocumentType string
 type VerificationReport struct {
 	// Completeness What the report could not draw from source data, what Payline derived, and where identity came from.
 	Completeness struct {
-		Derived                 []string `json:"derived"`
-		IdentityConflicts       []string `json:"identity_conflicts"`
-		IdentitySourceAccountId string   `json:"identity_source_account_id"`
-		Missing                 []string `json:"missing"`
-		Paystubs                *struct {
+		Derived           []string `json:"derived"`
+		IdentityConflicts []string `json:"identity_conflicts"`
+
+		// IdentitySourceAccountId The account the employee block came from; empty when none reports an identity (never a document id).
+		IdentitySourceAccountId string `json:"identity_source_account_id"`
+
+		// IdentitySourceDocumentId When no account reports an identity: the uploaded paystub or W-2 whose printed employee name the report
+		// uses (the name only); absent otherwise.
+		IdentitySourceDocumentId *openapi_types.UUID `json:"identity_source_document_id,omitempty"`
+		Missing                  []string            `json:"missing"`
+		Paystubs                 *struct {
 			From openapi_types.Date `json:"from"`
 			To   openapi_types.Date `json:"to"`
 		} `json:"paystubs"`
@@ -2771,10 +2833,13 @@ type VerificationReport struct {
 	} `json:"employee"`
 	Employments []ReportEmployment `json:"employments"`
 
-	// ExcludedDocuments The paystubs the end user uploaded that the report leaves out, and why: suspected (with the forgery checks'
-	// reasons), unread (nothing could be read) or incomplete (no pay date, gross or net pay read).
+	// ExcludedDocuments The paystubs and W-2s the end user uploaded that the report leaves out, and why: suspected (evidence of
+	// tampering, in fraud's reasons), needs_review (doubts a person has not yet settled, the fields in fraud's
+	// reasons), rejected (by a reviewer), unread (nothing could be read) or incomplete (a paystub's pay date, gross
+	// or net pay, or a W-2's tax year, employer, box 1 or box 5 not read). Each is also a DOCUMENT_SET_ASIDE flag.
 	ExcludedDocuments []struct {
-		DocumentId openapi_types.UUID `json:"document_id"`
+		DocumentId   openapi_types.UUID                              `json:"document_id"`
+		DocumentType VerificationReportExcludedDocumentsDocumentType `json:"document_type"`
 
 		// Fraud The forgery checks' outcome (docs/documents.md, Forgery checks): suspected when a reason is evidence of
 		// tampering, needs_review when the reasons are doubts only (a person settles them: the document's review),
@@ -2793,12 +2858,20 @@ type VerificationReport struct {
 	// Flags Points an underwriter should review, empty when none: OVERLAPPING_EMPLOYMENT (two employments at one EIN
 	// overlap), PAY_GAP (no pay for more than twice the pay frequency within the last twelve months),
 	// MISSING_FINAL_PAY (a termination with no paycheck within 31 days), EMPLOYER_ADDRESS_CONFLICT (one employer,
-	// two addresses), DECLINING_INCOME (overtime, bonus or commission more than 5% below the year before) and
-	// W2_MISMATCH (a year's gross pay against its W-2's box 5). The report raises them and decides nothing.
+	// two addresses), DECLINING_INCOME (overtime, bonus or commission more than 5% below the year before),
+	// W2_MISMATCH (a year's gross pay against its W-2's box 5), DOCUMENT_SET_ASIDE (an uploaded paystub or W-2
+	// the report leaves out, one per excluded_documents entry, said without accusing: what the file shows, the
+	// fields a person has not yet checked, a reviewer's rejection, what could not be read), HOURS_OVER_80 (paystubs
+	// reporting more than 80 hours a week on average), PAY_PERIOD_INVERTED (a pay period that ends before it starts)
+	// and ANNUALIZED_FROM_ONE_PAYSTUB (a projected income resting on a single paystub). The report raises them and
+	// decides nothing.
 	Flags []struct {
 		Code VerificationReportFlagsCode `json:"code"`
 
-		// Employment The account id of the employment it concerns.
+		// DocumentIds The uploaded documents it concerns; absent when none.
+		DocumentIds *[]openapi_types.UUID `json:"document_ids,omitempty"`
+
+		// Employment The account id of the employment it concerns; empty for none, and for an employment read from uploaded documents.
 		Employment string `json:"employment"`
 
 		// Message What the data shows, in a sentence.
@@ -2838,6 +2911,9 @@ type VerificationReport struct {
 		Version     int       `json:"version"`
 	} `json:"versions"`
 }
+
+// VerificationReportExcludedDocumentsDocumentType defines model for VerificationReport.ExcludedDocuments.DocumentType.
+type VerificationReportExcludedDocumentsDocumentType string
 
 // VerificationReportExcludedDocumentsReason defines model for VerificationReport.ExcludedDocuments.Reason.
 type VerificationReportExcludedDocumentsReason string

@@ -1307,7 +1307,14 @@ export interface components {
                     /** Format: date */
                     to: string;
                 } | null;
+                /** @description The account the employee block came from; empty when none reports an identity (never a document id). */
                 identity_source_account_id: string;
+                /**
+                 * Format: uuid
+                 * @description When no account reports an identity: the uploaded paystub or W-2 whose printed employee name the report
+                 *     uses (the name only); absent otherwise.
+                 */
+                identity_source_document_id?: string;
                 identity_conflicts: string[];
             };
             document: components["schemas"]["DocumentLink"];
@@ -1315,16 +1322,23 @@ export interface components {
              * @description Points an underwriter should review, empty when none: OVERLAPPING_EMPLOYMENT (two employments at one EIN
              *     overlap), PAY_GAP (no pay for more than twice the pay frequency within the last twelve months),
              *     MISSING_FINAL_PAY (a termination with no paycheck within 31 days), EMPLOYER_ADDRESS_CONFLICT (one employer,
-             *     two addresses), DECLINING_INCOME (overtime, bonus or commission more than 5% below the year before) and
-             *     W2_MISMATCH (a year's gross pay against its W-2's box 5). The report raises them and decides nothing.
+             *     two addresses), DECLINING_INCOME (overtime, bonus or commission more than 5% below the year before),
+             *     W2_MISMATCH (a year's gross pay against its W-2's box 5), DOCUMENT_SET_ASIDE (an uploaded paystub or W-2
+             *     the report leaves out, one per excluded_documents entry, said without accusing: what the file shows, the
+             *     fields a person has not yet checked, a reviewer's rejection, what could not be read), HOURS_OVER_80 (paystubs
+             *     reporting more than 80 hours a week on average), PAY_PERIOD_INVERTED (a pay period that ends before it starts)
+             *     and ANNUALIZED_FROM_ONE_PAYSTUB (a projected income resting on a single paystub). The report raises them and
+             *     decides nothing.
              */
             flags: {
                 /** @enum {string} */
-                code: "OVERLAPPING_EMPLOYMENT" | "PAY_GAP" | "MISSING_FINAL_PAY" | "EMPLOYER_ADDRESS_CONFLICT" | "DECLINING_INCOME" | "W2_MISMATCH";
+                code: "OVERLAPPING_EMPLOYMENT" | "PAY_GAP" | "MISSING_FINAL_PAY" | "EMPLOYER_ADDRESS_CONFLICT" | "DECLINING_INCOME" | "W2_MISMATCH" | "DOCUMENT_SET_ASIDE" | "HOURS_OVER_80" | "PAY_PERIOD_INVERTED" | "ANNUALIZED_FROM_ONE_PAYSTUB";
                 /** @description What the data shows, in a sentence. */
                 message: string;
-                /** @description The account id of the employment it concerns. */
+                /** @description The account id of the employment it concerns; empty for none, and for an employment read from uploaded documents. */
                 employment: string;
+                /** @description The uploaded documents it concerns; absent when none. */
+                document_ids?: string[];
             }[];
             /** @description The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact). */
             fcra_notice: {
@@ -1332,14 +1346,18 @@ export interface components {
                 dispute_contact: string;
             };
             /**
-             * @description The paystubs the end user uploaded that the report leaves out, and why: suspected (with the forgery checks'
-             *     reasons), unread (nothing could be read) or incomplete (no pay date, gross or net pay read).
+             * @description The paystubs and W-2s the end user uploaded that the report leaves out, and why: suspected (evidence of
+             *     tampering, in fraud's reasons), needs_review (doubts a person has not yet settled, the fields in fraud's
+             *     reasons), rejected (by a reviewer), unread (nothing could be read) or incomplete (a paystub's pay date, gross
+             *     or net pay, or a W-2's tax year, employer, box 1 or box 5 not read). Each is also a DOCUMENT_SET_ASIDE flag.
              */
             excluded_documents: {
                 /** Format: uuid */
                 document_id: string;
                 /** @enum {string} */
-                reason: "suspected" | "unread" | "incomplete";
+                document_type: "paystub" | "w2";
+                /** @enum {string} */
+                reason: "suspected" | "needs_review" | "rejected" | "unread" | "incomplete";
                 fraud: components["schemas"]["DocumentFraud"];
             }[];
         };
@@ -1349,7 +1367,12 @@ export interface components {
             employer_name: string;
             employer_address: components["schemas"]["Address"];
             start_date: string;
-            employment_duration_months: number;
+            /**
+             * @description Whole months from start_date to the termination date, or to the build while it lasts; null when either date is
+             *     unknown (an employment read from uploaded documents has no start date), never 0 for unknown. Listed in
+             *     completeness.missing then.
+             */
+            employment_duration_months: number | null;
             employment_status: string;
             /** @description Empty: no platform reports it (listed in completeness.missing). */
             employment_type: string;
@@ -1367,14 +1390,16 @@ export interface components {
             /** @description Where this employment's figures came from. */
             source: {
                 /**
-                 * @description payroll (read from the account's payroll platform) or documents (read from paystubs the end user uploaded).
+                 * @description payroll (read from the account's payroll platform) or documents (read from paystubs and W-2s the end user uploaded).
                  * @enum {string}
                  */
                 type: "payroll" | "documents";
-                /** @description For type documents: the uploaded paystubs the figures were read from. */
+                /** @description For type documents: the uploaded paystubs and W-2s the figures were read from. */
                 document_ids?: string[];
-                /** @description For type documents: says plainly that the figures were read from files the end user supplied. */
+                /** @description For type documents: says plainly that the figures were read from files the end user supplied, not confirmed with the employer, and who reviewed those a person accepted. */
                 notice?: string;
+                /** @description Who reviewed the uploads of this employment (its paystubs, or W-2s beside a payroll account) that a person accepted: "reviewed by a member of <customer>", each once; absent when none was. */
+                review_bases?: string[];
                 platform_id: string;
                 /** @description The payroll platform read, as the directory names it ("" when it does not). */
                 platform_name: string;
@@ -1443,12 +1468,15 @@ export interface components {
                     paystub_count: number;
                     /**
                      * @description Where gross_pay_ytd and net_pay_ytd come from: the sum of every paystub of the year (all were
-                     *     read); the year's last paystub's year-to-date figures (the paystubs read start mid-year); or
-                     *     partial, the sum of paystubs that start mid-year and carry no year-to-date figures.
+                     *     read); the year's last paystub's year-to-date figures (the paystubs read start mid-year);
+                     *     partial, the sum of paystubs that start mid-year and carry no year-to-date figures; or w2, a year
+                     *     no paystub was read for, whose gross_pay_ytd is its W-2's box 5 (the payroll account's W-2, or one
+                     *     the end user uploaded of the employer): its net pay, taxes, deductions and reimbursements are
+                     *     unknown, 0 and listed in completeness.missing, and w2_unsplit is the whole of box 5.
                      * @enum {string}
                      */
-                    basis: "paystubs" | "year_to_date" | "partial";
-                    /** @description The year's earliest paystub read. */
+                    basis: "paystubs" | "year_to_date" | "partial" | "w2";
+                    /** @description The year's earliest paystub read; empty for basis w2. */
                     first_pay_date: string;
                     /** @description Some of the year's figures cover less than the year (taxes, deductions, reimbursements and earnings are sums of the paystubs read). */
                     partial: boolean;
@@ -1471,6 +1499,12 @@ export interface components {
                         medicare_wages: number;
                         difference: number;
                         flagged: boolean;
+                        /**
+                         * Format: uuid
+                         * @description The W-2 the end user uploaded that this is read from (boxes 1 and 5 as read), for a year the
+                         *     payroll account has no W-2 of its own; absent for the account's own W-2.
+                         */
+                        document_id?: string;
                     } | null;
                 }[];
                 paystubs: components["schemas"]["ReportPaystub"][];

@@ -595,13 +595,14 @@ ReportEmploymentIncomeAnnualIncomesItemEarningsYtdsItem = TypedDict("ReportEmplo
 # and flagged when that is over a dollar in a year whose gross covers the whole year.
 ReportEmploymentIncomeAnnualIncomesItemW2 = TypedDict("ReportEmploymentIncomeAnnualIncomesItemW2", {
     "difference": "int",
+    "document_id": NotRequired["str"],
     "flagged": "bool",
     "medicare_wages": "int",
     "wages": "int",
 })
 
 ReportEmploymentIncomeAnnualIncomesItem = TypedDict("ReportEmploymentIncomeAnnualIncomesItem", {
-    "basis": "Literal['paystubs', 'year_to_date', 'partial']",
+    "basis": "Literal['paystubs', 'year_to_date', 'partial', 'w2']",
     "earnings_by_type": "EarningsByType",
     "earnings_by_type_basis": "Literal['paystubs', 'paystubs_read']",
     "earnings_ytds": "list[ReportEmploymentIncomeAnnualIncomesItemEarningsYtdsItem]",
@@ -720,6 +721,7 @@ ReportEmploymentSource = TypedDict("ReportEmploymentSource", {
     "notice": NotRequired["str"],
     "platform_id": "str",
     "platform_name": "str",
+    "review_bases": NotRequired["list[str]"],
     "type": "Literal['payroll', 'documents']",
 })
 
@@ -730,7 +732,7 @@ ReportEmployment = TypedDict("ReportEmployment", {
     "employer_ein": "str | None",
     "employer_name": "str",
     "employer_phone_number": "str | None",
-    "employment_duration_months": "int",
+    "employment_duration_months": "int | None",
     "employment_status": "str",
     "employment_type": "str",
     "income": NotRequired["ReportEmploymentIncome"],
@@ -842,6 +844,7 @@ VerificationReportCompleteness = TypedDict("VerificationReportCompleteness", {
     "derived": "list[str]",
     "identity_conflicts": "list[str]",
     "identity_source_account_id": "str",
+    "identity_source_document_id": NotRequired["str"],
     "missing": "list[str]",
     "paystubs": "VerificationReportCompletenessPaystubs | None",
 })
@@ -895,8 +898,9 @@ VerificationReportExcludedDocumentsItemFraud = TypedDict("VerificationReportExcl
 
 VerificationReportExcludedDocumentsItem = TypedDict("VerificationReportExcludedDocumentsItem", {
     "document_id": "str",
+    "document_type": "Literal['paystub', 'w2']",
     "fraud": "DocumentFraud",
-    "reason": "Literal['suspected', 'unread', 'incomplete']",
+    "reason": "Literal['suspected', 'needs_review', 'rejected', 'unread', 'incomplete']",
 })
 
 # The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact).
@@ -906,7 +910,8 @@ VerificationReportFcraNotice = TypedDict("VerificationReportFcraNotice", {
 })
 
 VerificationReportFlagsItem = TypedDict("VerificationReportFlagsItem", {
-    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH']",
+    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH', 'DOCUMENT_SET_ASIDE', 'HOURS_OVER_80', 'PAY_PERIOD_INVERTED', 'ANNUALIZED_FROM_ONE_PAYSTUB']",
+    "document_ids": NotRequired["list[str]"],
     "employment": "str",
     "message": "str",
 })
@@ -1480,6 +1485,7 @@ OneReportDataCompleteness = TypedDict("OneReportDataCompleteness", {
     "derived": "list[str]",
     "identity_conflicts": "list[str]",
     "identity_source_account_id": "str",
+    "identity_source_document_id": NotRequired["str"],
     "missing": "list[str]",
     "paystubs": "OneReportDataCompletenessPaystubs | None",
 })
@@ -1533,8 +1539,9 @@ OneReportDataExcludedDocumentsItemFraud = TypedDict("OneReportDataExcludedDocume
 
 OneReportDataExcludedDocumentsItem = TypedDict("OneReportDataExcludedDocumentsItem", {
     "document_id": "str",
+    "document_type": "Literal['paystub', 'w2']",
     "fraud": "DocumentFraud",
-    "reason": "Literal['suspected', 'unread', 'incomplete']",
+    "reason": "Literal['suspected', 'needs_review', 'rejected', 'unread', 'incomplete']",
 })
 
 # The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the data (the operator's --dispute-contact).
@@ -1544,7 +1551,8 @@ OneReportDataFcraNotice = TypedDict("OneReportDataFcraNotice", {
 })
 
 OneReportDataFlagsItem = TypedDict("OneReportDataFlagsItem", {
-    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH']",
+    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH', 'DOCUMENT_SET_ASIDE', 'HOURS_OVER_80', 'PAY_PERIOD_INVERTED', 'ANNUALIZED_FROM_ONE_PAYSTUB']",
+    "document_ids": NotRequired["list[str]"],
     "employment": "str",
     "message": "str",
 })
