@@ -31,12 +31,16 @@ func goldenReport(reportType string) (domain.VerificationReport, []reports.Sourc
 // TestAssembleGolden pins the assembled JSON of both report types for two
 // fixed sandbox accounts of one end user (one terminated and paid by the
 // hour with overtime and bonuses, one salaried, the oldest year of each
-// read from mid-year), and a VOIE of the same end user with a third
-// employer, paid weekly.
+// read from mid-year), a VOIE of the same end user with a third
+// employer, paid weekly, and a VOIE of what they uploaded instead
+// (goldenUploads: reviewed, set-aside and W-2 uploads).
 func TestAssembleGolden(t *testing.T) {
-	for _, typ := range []string{domain.ReportVOIE, domain.ReportVOE, "voie-three"} {
+	for _, typ := range []string{domain.ReportVOIE, domain.ReportVOE, "voie-three", "voie-uploads"} {
 		t.Run(typ, func(t *testing.T) {
 			r, _ := goldenReport(typ)
+			if typ == "voie-uploads" {
+				r, _ = uploadsReport(t, goldenUploads())
+			}
 			if typ == "voie-three" {
 				src := append(goldenSources(), realSources(1)...)
 				r = reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
