@@ -225,8 +225,11 @@ func (in *interpreter) moneyReadings(out *readings, tabs []table, li, pi int, p 
 // columns span the figures.
 func (in *interpreter) columnsFor(tabs []table, li int, figs []figure) []column {
 	for _, t := range tabs {
+		if len(t.cols) == 0 || figs[0].center() < t.x0 || figs[len(figs)-1].center() >= t.x1 {
+			continue
+		}
 		for _, r := range t.rows {
-			if r.line == li && len(t.cols) > 0 {
+			if r.line == li {
 				return t.cols
 			}
 		}

@@ -74,6 +74,10 @@ const (
 	bonusCloses   = 4.0
 	bonusLines    = 2.0
 	bonusSubtotal = 1.5
+	// rivalMargin is how near in score a reading that closes as well must
+	// come to leave the fields it reads otherwise in doubt: two labels of
+	// one weight, not a label and a total printed without one.
+	rivalMargin = 0.2
 )
 
 func logw(w float64) float64 { return math.Log(max(w, 0.01)) }
@@ -125,7 +129,7 @@ func judge(slots map[field]*slot, ytd map[field]*slot, s sums) choice {
 	// Another reading that closes too, as surely, leaves its differing
 	// fields in doubt.
 	for _, c := range all {
-		if !c.closes || !best.closes || best.score-c.score > 1 {
+		if !c.closes || !best.closes || best.score-c.score > rivalMargin {
 			continue
 		}
 		if !same(c.gross, best.gross) {

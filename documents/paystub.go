@@ -223,10 +223,8 @@ func (in *interpreter) payLines(tabs []table) (earn, taxes, deds, reimb, memo []
 			case sectionTaxes:
 				line.Category = taxCategory(r.name)
 				taxes = append(taxes, line)
-			case sectionDeductions:
-				line.Category = deductionCategory(r.name)
-				deds = append(deds, line)
-			case sectionTaxesAndDeductions:
+			case sectionDeductions, sectionTaxesAndDeductions:
+				// Taxes printed among deductions are taxes.
 				if taxOrDeduction(r.name) == sectionTaxes {
 					line.Category = taxCategory(r.name)
 					taxes = append(taxes, line)
@@ -319,8 +317,10 @@ func (in *interpreter) doubts(c choice, out *domain.ReadPaystub, rs []domain.Fie
 	if c.linesMatch {
 		confirmed["gross_pay_amount"] = true
 	}
+	// A figure OCR read faintly is in doubt unless the arithmetic confirms
+	// it; a text layer's figures are exact, and names are not figures.
 	for _, r := range rs {
-		if r.Confidence < uncertainConf && !confirmed[r.Field] && !slices.Contains(fields, r.Field) {
+		if in.ocr && r.Confidence < uncertainConf && !confirmed[r.Field] && !slices.Contains(fields, r.Field) && figureField(r.Field) {
 			fields = append(fields, r.Field)
 		}
 	}
@@ -330,6 +330,15 @@ func (in *interpreter) doubts(c choice, out *domain.ReadPaystub, rs []domain.Fie
 	slices.Sort(fields)
 	return []domain.FraudReason{{Code: domain.FraudFieldsUncertain, Fields: fields,
 		Message: fmt.Sprintf("the reader is unsure of %s: the figures were read faintly or could be read two ways, and the arithmetic does not settle them", strings.Join(fields, ", "))}}
+}
+
+// figureField says whether a field is a figure or a date.
+func figureField(name string) bool {
+	switch name {
+	case "employer_name", "employee_name", "employer_ein":
+		return false
+	}
+	return true
 }
 
 // paystubWarnings names each field the reader could not find.

@@ -2,6 +2,7 @@ package documents
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -102,13 +103,7 @@ func (in *interpreter) headerRow(li int) [][]heading {
 		unknown += u
 		words += len(p.words)
 	}
-	money := 0
-	for _, h := range all {
-		if h.kind == columnCurrent || h.kind == columnYTD {
-			money++
-		}
-	}
-	if money == 0 || len(all) < 2 || unknown*3 > words {
+	if len(all) < 2 || unknown*3 > words {
 		return nil
 	}
 	// Split side-by-side tables: a description or title after a money
@@ -118,9 +113,12 @@ func (in *interpreter) headerRow(li int) [][]heading {
 	var tables [][]heading
 	var cur []heading
 	hasMoney, hasDesc := false, false
-	for _, h := range all {
+	moneyAfter := func(i int) bool {
+		return slices.ContainsFunc(all[i+1:], func(h heading) bool { return h.kind == columnCurrent || h.kind == columnYTD })
+	}
+	for i, h := range all {
 		if h.kind == columnDescription {
-			if hasMoney {
+			if hasMoney && moneyAfter(i) {
 				tables = append(tables, cur)
 				cur, hasMoney, hasDesc = nil, false, false
 			} else if hasDesc {
@@ -135,7 +133,19 @@ func (in *interpreter) headerRow(li int) [][]heading {
 		}
 		cur = append(cur, h)
 	}
-	return append(tables, cur)
+	tables = append(tables, cur)
+	money := 0
+	for _, hs := range tables {
+		for _, h := range hs {
+			if h.kind == columnCurrent || h.kind == columnYTD {
+				money++
+			}
+		}
+	}
+	if money == 0 {
+		return nil
+	}
+	return tables
 }
 
 // groupRow reads line li as a row of column groups over a header row
@@ -217,14 +227,23 @@ func (in *interpreter) tables() []table {
 		if groups == nil {
 			continue
 		}
+		if li+1 < len(lines) && lines[li+1].page == lines[li].page && in.groupRow(li) != nil && in.headerRow(li+1) != nil {
+			continue // the groups over the header row below
+		}
 		var above []heading
 		if li > 0 && lines[li-1].page == lines[li].page {
 			above = in.groupRow(li - 1)
 		}
 		for gi, hs := range groups {
-			t := table{header: li, page: lines[li].page, x0: hs[0].x0 - in.lineHeight(li), x1: 1e18}
+			// A table reaches a little past its last heading (figures are
+			// right-aligned under headings that may be shorter), not to a
+			// column of something else beside it.
+			lh := in.lineHeight(li)
+			t := table{header: li, page: lines[li].page, x0: hs[0].x0 - lh, x1: hs[len(hs)-1].x1 + 4*lh}
 			if gi+1 < len(groups) {
-				t.x1 = groups[gi+1][0].x0 - in.lineHeight(li)/2
+				t.x1 = min(t.x1, groups[gi+1][0].x0-lh/2)
+			} else if beside := in.nextPhraseRight(li, hs[len(hs)-1].x1); beside < t.x1 {
+				t.x1 = beside - lh/2
 			}
 			for _, h := range hs {
 				t.cols = append(t.cols, column{kind: h.kind, x0: h.x0, x1: h.x1})
@@ -288,6 +307,17 @@ func (in *interpreter) columnsAbove(li int, x0, x1 float64) []column {
 	return nil
 }
 
+// nextPhraseRight is where the first phrase of line li that starts right
+// of x begins, past the page's edge when none does.
+func (in *interpreter) nextPhraseRight(li int, x float64) float64 {
+	for _, p := range in.doc.lines[li].phrases {
+		if p.x0 > x {
+			return p.x0
+		}
+	}
+	return 1e18
+}
+
 // titleAbove is the title of the table whose header row is line li,
 // printed on its own line just above (within two lines).
 func (in *interpreter) titleAbove(li int, x0, x1 float64) sectionKind {
@@ -342,6 +372,9 @@ func (in *interpreter) readRows(t *table, covered map[int]bool) {
 		}
 		covered[i] = true
 		t.rows = append(t.rows, row)
+		if row.label == fieldNet {
+			break // net pay ends gross-to-net: what follows is where it went
+		}
 	}
 	closeByTotals(t)
 }
