@@ -16,7 +16,7 @@ func adpView(s Stub) View {
 		Names: map[string]string{"salary": "Regular", "fed": "Federal Income Tax", "ss": "Social Security Tax", "med": "Medicare Tax",
 			"sit": s.Job.Emp.State + " State Income Tax", "sdi": "CA SDI Tax", "401k": "401K", "medical": "Medical", "dental": "Dental",
 			"vision": "Vision", "loan": "401K Loan", "roth": "Roth 401K"},
-		Rate4: true, LineYTD: true, ShowStopped: true,
+		Rate4: true, LineYTD: true,
 	}
 }
 

@@ -162,7 +162,7 @@ func paintImage(pdf []byte, mk [4]float64, text, ttf string, producer string, cr
 	pw, ph := int(w*scale), int(h*scale)
 	out := tmp("figure.jpg")
 	magick("-size", fmt.Sprintf("%dx%d", pw, ph), "xc:white", "-font", ttf, "-pointsize", fmt.Sprintf("%.1f", size*scale),
-		"-fill", "black", "-gravity", "SouthEast", "-annotate", fmt.Sprintf("+%d+%d", int(2*scale), int(size*0.3*scale)), text, "-quality", "85", out)
+		"-fill", "black", "-gravity", "SouthEast", "-annotate", fmt.Sprintf("+%d+%d", int(2*scale), int(size*0.3*scale)), text, "-colorspace", "Gray", "-type", "Grayscale", "-quality", "85", out)
 	img, err := os.ReadFile(out)
 	must(err)
 	n := f.size
@@ -172,7 +172,7 @@ func paintImage(pdf []byte, mk [4]float64, text, ttf string, producer string, cr
 	page := reContents.ReplaceAllString(f.pageDict, fmt.Sprintf("/Contents [$1 0 R %d 0 R]", n))
 	return f.update(map[int]string{
 		n:      stream("", []byte(content)),
-		n + 1:  stream(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode", pw, ph), img),
+		n + 1:  stream(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode", pw, ph), img),
 		f.res:  res,
 		f.page: "<</Type /Page" + page + ">>",
 	}, producer, created, modified)

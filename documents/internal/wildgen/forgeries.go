@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -39,6 +40,7 @@ func forgeryDoc(l Layout, f Forgery, series string, parts []forgedPart, shown fu
 			for k, v := range f.Changed {
 				ch = append(ch, fmt.Sprintf("%s %s → %s", k, v["was"], v["shown"]))
 			}
+			sort.Strings(ch)
 			forgeryRows = append(forgeryRows, fmt.Sprintf("| %s.%s | %s | %s | %s | %s |", p.name, p.ext, f.Method, f.Evidence, strings.Join(ch, "; "), f.Note))
 		}
 		emit(t, p.ext, p.data)

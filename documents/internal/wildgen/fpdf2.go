@@ -11,7 +11,7 @@ import (
 
 func denseView(s Stub) View {
 	st := s.Job.Emp.State
-	return View{Printed: printedExcept(), LineYTD: true, ShowStopped: true, Rate4: true,
+	return View{Printed: printedExcept(), LineYTD: true, Rate4: true,
 		Names: map[string]string{"regular": "REG", "overtime": "OT", "salary": "SAL", "bonus": "BONUS", "fed": "FITW", "ss": "SS", "med": "MED",
 			"sit": st + " SIT", "sdi": "CA SDI", "401k": "401(k) Pre-Tax", "medical": "Medical Sec125", "dental": "Dental Sec125",
 			"vision": "Vision Sec125", "roth": "Roth 401(k)", "life": "Supp Life AT", "loan": "401(k) Loan 1", "expense": "Exp Reimb"}}

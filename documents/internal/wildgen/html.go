@@ -55,7 +55,7 @@ func cur(l Line, f func(int64) string) string {
 
 func paychexView(s Stub) View {
 	st := s.Job.Emp.State
-	return View{Printed: printedExcept("employer_ein"), LineYTD: true, ShowStopped: true,
+	return View{Printed: printedExcept("employer_ein"), LineYTD: true,
 		Names: map[string]string{"fed": "Federal Income Tax", "ss": "Social Security", "med": "Medicare", "sit": st + " Income Tax",
 			"401k": "401k", "medical": "Medical Pre-Tax", "dental": "Dental Pre-Tax", "loan": "401k Loan Repay", "roth": "Roth 401k",
 			"sdi": st + " SDI", "expense": "Expense Reimbursement"}}
@@ -208,7 +208,7 @@ h3{font-size:12px;margin:4px 0;font-weight:700}
 
 func peoplesoftView(s Stub) View {
 	st := s.Job.Emp.State
-	return View{Printed: printedExcept("employer_ein"), Employee: s.Job.P.LastFirst(), Rate4: s.Job.Kind == "salary", LineYTD: true, ShowStopped: true,
+	return View{Printed: printedExcept("employer_ein"), Employee: s.Job.P.LastFirst(), Rate4: s.Job.Kind == "salary", LineYTD: true,
 		Names: map[string]string{"regular": "REGULAR", "overtime": "OVERTIME", "salary": "REGULAR", "bonus": "BONUS", "fed": "FED WITHHLDG",
 			"ss": "FED OASDI/EE", "med": "FED MED/EE", "sit": st + " WITHHLDG", "sdi": "CA SDI", "401k": "401K PRE-TAX", "medical": "MEDICAL",
 			"dental": "DENTAL", "vision": "VISION", "roth": "401K ROTH", "life": "SUPP LIFE", "loan": "401K LOAN"}}
@@ -304,7 +304,7 @@ td{padding:2px 3px}.n{text-align:right}.grid td{border:1px solid #000;padding:1p
 // ---------- Workday style ----------
 
 func workdayView(s Stub) View {
-	return View{Printed: printedExcept("employer_ein", "total_deductions"), LineYTD: true, ShowStopped: true,
+	return View{Printed: printedExcept("employer_ein", "total_deductions"), LineYTD: true,
 		Names: map[string]string{"regular": "Regular Hours", "overtime": "Overtime Hours", "salary": "Salary", "bonus": "Bonus",
 			"fed": "Federal Withholding", "ss": "OASDI", "med": "Medicare", "sit": "State Tax - " + s.Job.Emp.State, "sdi": "CA SDI",
 			"401k": "401(k)", "medical": "Medical", "dental": "Dental", "vision": "Vision", "roth": "Roth 401(k)", "life": "Supplemental Life",

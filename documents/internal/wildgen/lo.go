@@ -291,7 +291,7 @@ th{border-bottom:1.5px solid #000;text-align:left;padding:2px 4px}td{padding:2px
 // ---------- salaried monthly with bonus, GTL and RSU (Chromium) ----------
 
 func salariedView(s Stub) View {
-	return View{Printed: printedExcept(), LineYTD: true, ShowStopped: true,
+	return View{Printed: printedExcept(), LineYTD: true,
 		Names: map[string]string{"salary": "Base Salary", "bonus": "Annual Bonus", "fed": "Federal Income Tax", "ss": "Social Security", "med": "Medicare",
 			"sit": s.Job.Emp.State + " State Income Tax", "sdi": "CA SDI", "401k": "401(k) Pre-Tax", "medical": "Medical PPO", "dental": "Dental", "vision": "Vision",
 			"roth": "Roth 401(k)", "life": "Supplemental Life"}}

@@ -19,7 +19,7 @@ func verificationLetter(j *Job, date time.Time) []byte {
 <p style="margin-top:30px">Sincerely,</p><p style="font-family:'Dancing Script',cursive;font-size:22px;margin:4px 0">Renata Ellsworth</p>
 <p>Renata Ellsworth<br>Director, Human Resources<br>%s</p>`,
 		esc(j.Emp.Name), esc(j.Emp.OneLine()), j.Emp.Phone, date.Format("January 2, 2006"), esc(j.P.Full()), esc(j.Emp.Name),
-		time.Date(j.Year-3, 4, 14, 0, 0, 0, 0, time.UTC).Format("April 14, 2006"), esc(j.P.First), esc(j.Title), esc(j.Dept), esc(j.P.First),
+		time.Date(j.Year-3, 4, 14, 0, 0, 0, 0, time.UTC).Format("January 2, 2006"), esc(j.P.First), esc(j.Title), esc(j.Dept), esc(j.P.First),
 		money(j.Annual), j.Freq, j.Emp.Phone, esc(j.Emp.Name))
 	return chromiumPDF(page(css, body), date)
 }

@@ -24,16 +24,7 @@ type Forgery struct {
 	Note     string                       `json:"note"`
 }
 
-type TLine struct {
-	Name   string  `json:"name"`
-	Hours  *string `json:"hours,omitempty"`
-	Rate   *string `json:"rate,omitempty"`
-	Amount string  `json:"amount"`
-	YTD    *string `json:"ytd"`
-	PreTax *bool   `json:"pre_tax,omitempty"`
-}
-
-// tline keeps hours and rate (as null) on earnings lines only.
+// TEarn keeps hours and rate (null when not printed) on earnings lines only.
 type TEarn struct {
 	Name   string  `json:"name"`
 	Hours  *string `json:"hours"`
@@ -124,15 +115,14 @@ func sp(s string) *string { return &s }
 // its lines, the name of the employee and employer as printed, and how a
 // rate is written.
 type View struct {
-	Printed     []string // of the twelve header fields
-	Names       map[string]string
-	Employee    string
-	Employer    string
-	Rate4       bool // rates with four decimals
-	LineYTD     bool // lines carry a YTD figure
-	ShowStopped bool // lines with only a YTD figure are printed
-	NoEIN       bool
-	EarnNoYTD   bool // earnings lines have no YTD though others do
+	Printed   []string // of the twelve header fields
+	Names     map[string]string
+	Employee  string
+	Employer  string
+	Rate4     bool // rates with four decimals
+	LineYTD   bool // lines carry a YTD figure
+	NoEIN     bool
+	EarnNoYTD bool // earnings lines have no YTD though others do
 }
 
 func (v View) name(key string) string {
@@ -164,12 +154,12 @@ func (v View) printed(f string) bool {
 	return false
 }
 
-// visible lines: those with a current amount, and those with only a YTD
-// when the layout prints them.
+// visible lines: those with a current amount, and, where the layout
+// prints a YTD column, those with only a YTD figure (a line stopped).
 func (v View) lines(ls []Line) []Line {
 	var out []Line
 	for _, l := range ls {
-		if l.Active || (v.ShowStopped && v.LineYTD && l.YTD > 0) {
+		if l.Active || (v.LineYTD && l.YTD > 0) {
 			out = append(out, l)
 		}
 	}

@@ -152,7 +152,7 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 	p.L(x0+6, y0+73, w.Emp.Street)
 	p.L(x0+6, y0+84, w.Emp.CityLine())
 	box(0, 106, 270, 22, "d  Control number", w.Control)
-	p.box(x0, y0+128, 270, 76, 0.5)
+	p.box(x0, y0+128, 270, 92, 0.5)
 	capt(x0, y0+128, "e  Employee's first name and initial          Last name                                   Suff.")
 	p.font("Courier", "B", 9)
 	fi := w.P.First
@@ -163,7 +163,7 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 	p.L(x0+110, y0+145, w.P.Last)
 	p.L(x0+6, y0+160, w.P.Street)
 	p.L(x0+6, y0+171, w.P.CityLine())
-	capt(x0, y0+190, "f  Employee's address and ZIP code")
+	capt(x0, y0+206, "f  Employee's address and ZIP code")
 	// right column
 	m := func(v int64) string {
 		if v == 0 {
@@ -195,7 +195,8 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 			p.R(x0+534, y0+y+17, money(w.codes[w.Codes[i].Code]))
 		}
 	}
-	p.box(x0+270, y0+154, 135, 50, 0.5)
+	p.box(x0+270, y0+154, 135, 36, 0.5)
+	p.box(x0+270, y0+190, 135, 30, 0.5)
 	capt(x0+270, y0+154, "13  Statutory     Retirement     Third-party")
 	capt(x0+270, y0+160, "      employee        plan             sick pay")
 	for k := 0; k < 3; k++ {
@@ -205,18 +206,18 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 		p.font("Courier", "B", 9)
 		p.L(x0+322.5, y0+179.5, "X")
 	}
-	capt(x0+270, y0+182, "14  Other")
+	capt(x0+270, y0+190, "14  Other")
 	// state rows
-	y := y0 + 204.0
+	y := y0 + 220.0
 	heads := []string{"15 State  Employer's state ID number", "16  State wages, tips, etc.", "17  State income tax", "18  Local wages, tips, etc.", "19  Local income tax", "20  Locality name"}
 	xs := []float64{0, 130, 215, 300, 385, 470, 540}
 	for k, h := range heads {
 		p.box(x0+xs[k], y, xs[k+1]-xs[k], 22, 0.5)
 		capt(x0+xs[k], y, h)
-		p.box(x0+xs[k], y+22, xs[k+1]-xs[k], 14, 0.5)
+		p.box(x0+xs[k], y+22, xs[k+1]-xs[k], 16, 0.5)
 	}
 	for i, s := range w.States {
-		yy := y + 17 + float64(i)*16
+		yy := y + 17 + float64(i)*17
 		p.font("Courier", "B", 9)
 		p.L(x0+4, yy, s.St+"  "+s.ID)
 		p.R(x0+210, yy, money(s.Wages))
@@ -224,19 +225,19 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 	}
 	// footer
 	p.font("Helvetica", "B", 9)
-	p.L(x0, y0+252, "Form")
+	p.L(x0, y0+268, "Form")
 	p.font("Helvetica", "B", 18)
-	p.L(x0+24, y0+256, "W-2")
+	p.L(x0+24, y0+272, "W-2")
 	p.font("Helvetica", "B", 10)
-	p.L(x0+70, y0+254, "Wage and Tax Statement")
+	p.L(x0+70, y0+270, "Wage and Tax Statement")
 	p.font("Times", "B", 18)
-	p.L(x0+220, y0+256, fmt.Sprint(w.Year))
+	p.L(x0+220, y0+272, fmt.Sprint(w.Year))
 	p.font("Helvetica", "", 6)
-	p.L(x0+300, y0+248, "Department of the Treasury—Internal Revenue Service")
+	p.L(x0+300, y0+264, "Department of the Treasury—Internal Revenue Service")
 	p.font("Helvetica", "B", 6.5)
-	p.L(x0, y0+268, copyLine)
+	p.L(x0, y0+284, copyLine)
 	p.font("Helvetica", "", 5.5)
-	p.L(x0, y0+277, "This information is being furnished to the Internal Revenue Service.")
+	p.L(x0, y0+293, "This information is being furnished to the Internal Revenue Service.")
 }
 
 const (
