@@ -23,7 +23,7 @@ func media(medium string, pdf func() []byte, madeBy string, pages int, r *rand.R
 	case "text_pdf":
 		return madeBy, "pdf", pdf
 	case "outline_pdf":
-		return madeBy + ", text converted to outlines with Ghostscript (-dNoOutputFonts)", "pdf", func() []byte { return gsOutline(pdf()) }
+		return madeBy + ", text converted to outlines with Ghostscript (-dNoOutputFonts)", "pdf", func() []byte { return gsOutline(pdf(), scanWhen) }
 	case "image_pdf":
 		return madeBy + ", rasterized at 300 dpi, skewed and toned as a flatbed scan (ImageMagick), pages wrapped as JPEG images in a PDF", "pdf",
 			func() []byte { return imagePDF(pdf(), pages, 300, r, scanWhen) }
@@ -210,9 +210,12 @@ func (b *builder) adp() {
 	b.stub("adp-01", "adp", layoutADP, "text_pdf", ss[4])
 	b.stub("adp-02", "adp", layoutADP, "text_pdf", ss[5])
 	b.stub("adp-03", "adp", layoutADP, "photo", ss[6])
-	b.stub("adp-04", "adp", layoutADP, "image_pdf", ss[7])
-	b.stub("adp-05", "adp", layoutADP, "fax_fine", ss[8])
-	b.stub("adp-06", "adp", layoutADP, "scan_png", ss[9])
+	// person-29: hourly with overtime, California SDI; three consecutive stubs as pictures
+	j = b.employ("person-29", "Pacific Rim Produce Distributors", "CA", "CA", 52, date(2026, 1, 3), 6, 0, 236000)
+	ss = j.Simulate(2026)
+	b.stub("adp-04", "adp", layoutADP, "image_pdf", ss[33])
+	b.stub("adp-05", "adp", layoutADP, "fax_fine", ss[34])
+	b.stub("adp-06", "adp", layoutADP, "scan_png", ss[35])
 }
 
 func (b *builder) paychex() {
@@ -472,7 +475,7 @@ func (b *builder) w2(name string, j *Job, copies int, provider bool, medium stri
 		pdf = func() []byte { return b }
 		made = fmt.Sprintf("IRS Form W-2 layout drawn with go-pdf/fpdf, %d cop%s on a letter page, boxes filled in a typed font", copies, map[bool]string{true: "y", false: "ies"}[copies == 1])
 	}
-	d := &Doc{T: Truth{Name: name, Layout: layout, Medium: mediumName(medium), Kind: "w2", Honest: true, Paystubs: []TStub{}, W2: w.truth(copies)}}
+	d := &Doc{T: Truth{Name: name, Layout: layout, Medium: mediumName(medium), Kind: "w2", Honest: true, Paystubs: []TStub{}, W2: w.truth(copies), Series: sp(j.Series)}}
 	d.T.MadeBy, d.Ext, d.Make = media(medium, pdf, made, 1, seeded(name+"/media"), when)
 	b.docs = append(b.docs, d)
 	return d

@@ -114,7 +114,7 @@ func scanImage(pdf []byte, pageNo, dpi int, r *rand.Rand, format string) []byte 
 		"-level", fmt.Sprintf("%d%%,%d%%", between(r, 0, 6), between(r, 90, 98)))
 	switch format {
 	case "png":
-		args = append(args, "-colorspace", "gray", "-depth", "8", "-colors", "32")
+		args = append(args, "-colorspace", "gray", "-depth", "8", "-colors", "32", "-define", "png:exclude-chunks=date,time")
 		return magick([][]byte{pg}, []string{"png"}, args, "png")
 	default:
 		args = append(args, "-colorspace", "gray", "-attenuate", "0.2", "+noise", "Gaussian", "-quality", fmt.Sprint(between(r, 68, 78)),
@@ -173,7 +173,7 @@ func fax(pdf []byte, pages int, fine bool, header string, r *rand.Rand, when tim
 	}
 	prod := pick(r, "RightFax 16.6", "eFax Messenger", "OpenText Fax Server", "HylaFAX 7.0")
 	raw := imagesPDF(imgs, prod, prod, when)
-	return gsG4(raw)
+	return gsG4(raw, when, prod)
 }
 
 // scanCard scans a small card (a torn-off stub) laid on a letter-size flatbed.
@@ -187,7 +187,7 @@ func scanCard(pdf []byte, r *rand.Rand, format string) []byte {
 		"-geometry", fmt.Sprintf("+%d+%d", x, y), "-composite",
 		"-level", fmt.Sprintf("%d%%,%d%%", between(r, 0, 5), between(r, 92, 99)), "-colorspace", "gray"}
 	if format == "png" {
-		args = append(args, "-depth", "8", "-colors", "48")
+		args = append(args, "-depth", "8", "-colors", "48", "-define", "png:exclude-chunks=date,time")
 		return magick([][]byte{pg}, []string{"png"}, args, "png")
 	}
 	args = append(args, "-attenuate", "0.25", "+noise", "Gaussian", "-quality", fmt.Sprint(between(r, 70, 80)), "-density", "200", "-units", "PixelsPerInch")

@@ -23,7 +23,7 @@ func employmentLetter(j *Job, r *rand.Rand, when time.Time, forLO bool) string {
 	pro := pronoun(r)
 	pay := ""
 	if j.Hourly {
-		pay = fmt.Sprintf("%s current rate of pay is $%s per hour, and %s regular schedule is %d hours per week, paid %s.", pro[0], j.Rate.r2(), pro[1], int(j.Std)/100*52/j.Freq, map[int]string{52: "weekly", 26: "every two weeks", 24: "twice a month", 12: "monthly"}[j.Freq])
+		pay = fmt.Sprintf("%s current rate of pay is $%s per hour, and %s regular schedule is %d hours per week, paid %s.", pro[0], j.Rate.r2(), pro[1], (int(j.Std)*j.Freq/52+50)/100, map[int]string{52: "weekly", 26: "every two weeks", 24: "twice a month", 12: "monthly"}[j.Freq])
 	} else {
 		pay = fmt.Sprintf("%s current annual base salary is %s, paid %s.", pro[0], NumFmt{Commas: true, Dollar: true}.pos(j.Salary), map[int]string{52: "weekly", 26: "biweekly", 24: "semi-monthly", 12: "monthly"}[j.Freq])
 	}

@@ -174,12 +174,26 @@ func magick(ins [][]byte, inExt []string, args []string, outExt string) []byte {
 	})
 }
 
-func gsOutline(pdf []byte) []byte {
-	return cached(key([]byte("gsout1"), pdf), func() ([]byte, error) {
+// docinfo is a pdfmark setting the document dates (Ghostscript is told to omit its own, so
+// that the output does not depend on the clock).
+func docinfo(when time.Time, creator string) []byte {
+	d := when.Format("20060102150405") + "-05'00'"
+	s := fmt.Sprintf("[ /CreationDate (D:%s) /ModDate (D:%s)", d, d)
+	if creator != "" {
+		s += " /Creator (" + creator + ")"
+	}
+	return []byte(s + " /DOCINFO pdfmark\n")
+}
+
+func gsOutline(pdf []byte, when time.Time) []byte {
+	info := docinfo(when, "")
+	return cached(key([]byte("gsout2"), pdf, info), func() ([]byte, error) {
 		d := tmpdir()
 		defer os.RemoveAll(d)
 		os.WriteFile(filepath.Join(d, "in.pdf"), pdf, 0o644)
-		if err := run(d, "gs", "-q", "-dNOPAUSE", "-dBATCH", "-o", "out.pdf", "-sDEVICE=pdfwrite", "-dNoOutputFonts", "in.pdf"); err != nil {
+		os.WriteFile(filepath.Join(d, "info.ps"), info, 0o644)
+		if err := run(d, "gs", "-q", "-dNOPAUSE", "-dBATCH", "-o", "out.pdf", "-sDEVICE=pdfwrite", "-dNoOutputFonts",
+			"-dOmitID", "-dOmitXMP", "-dOmitInfoDate", "in.pdf", "info.ps"); err != nil {
 			return nil, err
 		}
 		return os.ReadFile(filepath.Join(d, "out.pdf"))
@@ -187,14 +201,16 @@ func gsOutline(pdf []byte) []byte {
 }
 
 // gsG4 rewrites a PDF so that its 1-bit images are CCITT Group 4 encoded.
-func gsG4(pdf []byte) []byte {
-	return cached(key([]byte("gsg4"), pdf), func() ([]byte, error) {
+func gsG4(pdf []byte, when time.Time, creator string) []byte {
+	info := docinfo(when, creator)
+	return cached(key([]byte("gsg4b"), pdf, info), func() ([]byte, error) {
 		d := tmpdir()
 		defer os.RemoveAll(d)
 		os.WriteFile(filepath.Join(d, "in.pdf"), pdf, 0o644)
+		os.WriteFile(filepath.Join(d, "info.ps"), info, 0o644)
 		if err := run(d, "gs", "-q", "-dNOPAUSE", "-dBATCH", "-o", "out.pdf", "-sDEVICE=pdfwrite",
 			"-dAutoFilterMonoImages=false", "-dMonoImageFilter=/CCITTFaxEncode", "-dEncodeMonoImages=true",
-			"-dDownsampleMonoImages=false", "in.pdf"); err != nil {
+			"-dDownsampleMonoImages=false", "-dOmitID", "-dOmitXMP", "-dOmitInfoDate", "in.pdf", "info.ps"); err != nil {
 			return nil, err
 		}
 		return os.ReadFile(filepath.Join(d, "out.pdf"))
