@@ -22,6 +22,7 @@ func newP(orient string, when time.Time, title string) *P {
 	f.SetTitle(title, true)
 	f.SetAutoPageBreak(false, 0)
 	f.SetMargins(0, 0, 0)
+	f.SetCatalogSort(true) // resources in a fixed order: the same run writes the same bytes
 	return &P{Fpdf: f, tr: f.UnicodeTranslatorFromDescriptor("")}
 }
 
@@ -78,5 +79,6 @@ func newPSize(w, h float64, when time.Time, title string) *P {
 	f.SetTitle(title, true)
 	f.SetAutoPageBreak(false, 0)
 	f.SetMargins(0, 0, 0)
+	f.SetCatalogSort(true) // resources in a fixed order: the same run writes the same bytes
 	return &P{Fpdf: f, tr: f.UnicodeTranslatorFromDescriptor("")}
 }
