@@ -275,8 +275,13 @@ func (in *interpreter) phrasesRight(li, pi int) []phrase {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b phrase) int { return cmpFloat(a.x0, b.x0) })
+	// The value ends at the next label, or at words after it that are no
+	// value (another column's row beside it: "Totl Hrs Worked 80.00").
 	for k, q := range out {
 		if q.label != fieldNone || len(occurrences(q)) > 0 {
+			return out[:k]
+		}
+		if k > 0 && len(figuresIn(q)) == 0 && len(findDates(q.text)) == 0 && letters(q.text) > 2 {
 			return out[:k]
 		}
 	}

@@ -220,7 +220,12 @@ func pickYTD(sl *slot, period *candidate) *candidate {
 	for _, c := range sl.top(6) {
 		score := c.weight
 		if period != nil && c.cents+1 < period.cents {
-			score -= 0.3
+			score -= 0.5
+		}
+		// The year's figure printed beside the period's kept is likelier
+		// its own than one read elsewhere.
+		if period != nil && !period.derived && c.at.line == period.at.line && c.at.page == period.at.page {
+			score += 0.3
 		}
 		if score > bestScore {
 			best, bestScore = &c, score

@@ -106,6 +106,11 @@ func (in *interpreter) headerRow(li int) [][]heading {
 	if len(all) < 2 || unknown*3 > words {
 		return nil
 	}
+	// A line of titles alone ("EARNINGS  TAXES  DEDUCTIONS") titles
+	// tables side by side; it heads no columns.
+	if !slices.ContainsFunc(all, func(h heading) bool { return h.kind != columnDescription }) {
+		return nil
+	}
 	// Split side-by-side tables: a description or title after a money
 	// column starts the next table. Inside a table, a title word after
 	// its description ("Earnings" under PeopleSoft's Current group) is
@@ -234,6 +239,11 @@ func (in *interpreter) tables() []table {
 		if li > 0 && lines[li-1].page == lines[li].page {
 			above = in.groupRow(li - 1)
 		}
+		titles := in.titlesAbove(li)
+		var owners []int // the title each group is under
+		if len(titles) >= 2 {
+			groups, owners = splitByTitles(groups, titles)
+		}
 		for gi, hs := range groups {
 			// A table reaches a little past its last heading (figures are
 			// right-aligned under headings that may be shorter), not to a
@@ -253,6 +263,15 @@ func (in *interpreter) tables() []table {
 			}
 			if above != nil {
 				applyGroups(t.cols, above)
+			}
+			if owners != nil {
+				// The title over this part of the header row spans it: its
+				// rows' codes may stand left of the first heading.
+				k := owners[gi]
+				t.kind, t.x0 = titles[k].section, titles[k].x0-lh/2
+				if k+1 < len(titles) {
+					t.x1 = titles[k+1].x0 - lh/2
+				}
 			}
 			if t.kind == sectionNone {
 				t.kind = in.titleAbove(li, t.x0, t.x1)
@@ -316,6 +335,55 @@ func (in *interpreter) nextPhraseRight(li int, x float64) float64 {
 		}
 	}
 	return 1e18
+}
+
+// titlesAbove are the titles of tables side by side on the line just
+// above a header row (or the one above it): phrases that title a section,
+// with no figure on the line.
+func (in *interpreter) titlesAbove(li int) []heading {
+	lines := in.doc.lines
+	for i := li - 1; i >= 0 && i >= li-2 && lines[i].page == lines[li].page; i-- {
+		var out []heading
+		for _, p := range lines[i].phrases {
+			if len(figuresIn(p)) > 0 {
+				return nil
+			}
+			if k := sectionOf(p.text); k != sectionNone {
+				out = append(out, heading{text: p.text, kind: columnDescription, section: k, x0: p.x0, x1: p.x1})
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// splitByTitles splits a header row's headings into tables by the titles
+// side by side above it: each title's table runs from it to the next. It
+// returns the groups and the title each is under.
+func splitByTitles(groups [][]heading, titles []heading) ([][]heading, []int) {
+	byTitle := make([][]heading, len(titles))
+	for _, hs := range groups {
+		for _, h := range hs {
+			c := (h.x0 + h.x1) / 2
+			k := 0
+			for i, tt := range titles {
+				if c >= tt.x0-5 {
+					k = i
+				}
+			}
+			byTitle[k] = append(byTitle[k], h)
+		}
+	}
+	var out [][]heading
+	var owners []int
+	for k, hs := range byTitle {
+		if len(hs) > 0 {
+			out, owners = append(out, hs), append(owners, k)
+		}
+	}
+	return out, owners
 }
 
 // titleAbove is the title of the table whose header row is line li,

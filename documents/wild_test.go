@@ -148,9 +148,8 @@ type wildResult struct {
 }
 
 // readWild reads every file of a wild corpus as an upload of its kind
-// and judges it as an upload is: the checks of each document alone, then
-// each series in pay-date order as a person would upload it stub by
-// stub (a stub's series is the earlier stubs that counted).
+// and judges it as an upload is: the checks of each document alone, and
+// a series' stubs together, as one upload.
 func readWild(t testing.TB, r *Reader, files []wildFile) []wildResult {
 	t.Helper()
 	out := make([]wildResult, len(files))
@@ -217,22 +216,25 @@ func readWild(t testing.TB, r *Reader, files []wildFile) []wildResult {
 	for _, x := range singles {
 		out[x.file].frauds[x.doc], _ = judgeOne(x, nil)
 	}
+	// A person uploads a job's stubs together, in one upload: each is
+	// checked with the others.
 	for _, refs := range bySeries {
-		payDate := func(x ref) string {
-			if p := out[x.file].parsed[x.doc].Data.Paystub; p != nil {
-				return p.PayDate
-			}
-			return ""
-		}
-		sort.SliceStable(refs, func(a, b int) bool { return payDate(refs[a]) < payDate(refs[b]) })
-		var stored []domain.SeriesStub
+		var series []domain.SeriesStub
+		reasons := map[ref][]domain.FraudReason{}
+		ids := map[ref]string{}
 		for _, x := range refs {
-			f, me := judgeOne(x, stored)
-			out[x.file].frauds[x.doc] = f
-			if me != nil && f.Status == domain.FraudNotSuspected {
-				me.New = false
-				stored = append(stored, *me)
+			p := out[x.file].parsed[x.doc]
+			if p.Data.Read() {
+				reasons[x] = append(slices.Clone(p.Doubts), domain.CheckDocument(p.Data, p.File, domain.EmployerFacts{})...)
 			}
+			ids[x] = fmt.Sprintf("%s#%d", filepath.Base(out[x.file].file.path), x.doc)
+			if p.Data.Paystub != nil && len(reasons[x]) == 0 {
+				series = append(series, domain.SeriesStub{DocumentID: ids[x], New: true, Stub: *p.Data.Paystub})
+			}
+		}
+		more := domain.CheckSeries(series)
+		for _, x := range refs {
+			out[x.file].frauds[x.doc] = domain.FraudOf(out[x.file].parsed[x.doc].Data.Read(), append(reasons[x], more[ids[x]]...))
 		}
 	}
 	return out

@@ -32,6 +32,9 @@ const (
 	// FraudImplausible: figures that cannot all be right (more than 80
 	// hours a week, a period that ends before it starts).
 	FraudImplausible = "IMPLAUSIBLE"
+	// FraudSeriesInconsistent: an end user's stubs do not add up to one
+	// another and nothing tells which is off.
+	FraudSeriesInconsistent = "SERIES_INCONSISTENT"
 )
 
 // A document's fraud statuses (and FraudNeedsReview). A document's status

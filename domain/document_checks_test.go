@@ -211,6 +211,16 @@ func TestCheckSeries(t *testing.T) {
 				*p.GrossPayYTD = 900000
 			}
 		}), map[string][]string{"doc-2": {domain.FraudYTDNotCumulative}}},
+		{"two stubs alone that do not add up: which is off cannot be told, a doubt of each", series(2, func(i int, p *domain.ReadPaystub) {
+			if i == 1 {
+				*p.GrossPayYTD = 300000
+			}
+		}), map[string][]string{"doc-1": {domain.FraudSeriesInconsistent}, "doc-2": {domain.FraudSeriesInconsistent}}},
+		{"a year to date that rose by more than its period between consecutive pay dates", series(3, func(i int, p *domain.ReadPaystub) {
+			if i >= 1 {
+				*p.GrossPayYTD += 150000 // an off-cycle bonus, or an altered figure: a person tells
+			}
+		}), map[string][]string{"doc-1": {domain.FraudSeriesInconsistent}, "doc-2": {domain.FraudSeriesInconsistent}}},
 		{"pay date off schedule", series(4, func(i int, p *domain.ReadPaystub) {
 			if i == 3 {
 				p.PayDate = "2026-02-26" // a Thursday a week early

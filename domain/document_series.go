@@ -88,8 +88,9 @@ func deref(p *int64) int64 {
 // not uploaded). Of a pair that fails, the stub blamed is the one whose
 // removal heals the series (its neighbours then add up) unless its other
 // neighbour confirms it (their year to date rises by exactly its period):
-// an altered stub in the middle, or at either end, is blamed alone; of
-// two stubs alone, or when nothing tells them apart, both are.
+// an altered stub in the middle, or at either end, is blamed alone
+// (YTD_NOT_CUMULATIVE, evidence); of two stubs alone, or when nothing
+// tells them apart, both get a doubt (SERIES_INCONSISTENT).
 func checkCumulative(group []SeriesStub, mark markFunc) {
 	heals := func(j, other int) bool {
 		if other >= 0 && other < len(group) && exactlyFollows(group, min(j, other), max(j, other)) {
@@ -97,6 +98,20 @@ func checkCumulative(group []SeriesStub, mark markFunc) {
 		}
 		return j == 0 || j == len(group)-1 || len(cumulativeProblems(group[j-1], group[j+1])) == 0
 	}
+	blamedAny := map[int]bool{}
+	defer func() {
+		// Consecutive pay dates, no stub between, and the year to date rose
+		// by more than the period: an off-cycle payment between them, or an
+		// altered figure. Unless one of the two is blamed already, a person
+		// tells.
+		stated := statedFrequency(group)
+		for i := 1; i < len(group); i++ {
+			if m := risesTooMuch(group[i-1], group[i], stated); m != "" && !blamedAny[i-1] && !blamedAny[i] {
+				mark(group[i-1], FraudSeriesInconsistent, "%s", m)
+				mark(group[i], FraudSeriesInconsistent, "%s", m)
+			}
+		}
+	}()
 	for i := 1; i < len(group); i++ {
 		msgs := cumulativeProblems(group[i-1], group[i])
 		if len(msgs) == 0 {
@@ -109,15 +124,46 @@ func checkCumulative(group []SeriesStub, mark markFunc) {
 		if heals(i, i+1) {
 			blamed = append(blamed, i)
 		}
+		// One stub to blame is evidence; when the series cannot say which
+		// of two is off, each is a doubt for a person, never an
+		// accusation of both.
+		code := FraudYTDNotCumulative
+		if len(blamed) != 1 {
+			code = FraudSeriesInconsistent
+		}
 		if len(blamed) == 0 {
 			blamed = []int{i - 1, i}
 		}
 		for _, j := range blamed {
+			blamedAny[j] = true
 			for _, m := range msgs {
-				mark(group[j], FraudYTDNotCumulative, "%s", m)
+				mark(group[j], code, "%s", m)
 			}
 		}
 	}
+}
+
+// risesTooMuch says how cur's gross year to date rose by more than its
+// period although cur's pay date is the one after prev's on the schedule
+// the stubs' periods state ("" when it did not, or they say none).
+func risesTooMuch(prev, cur SeriesStub, freq string) string {
+	p, q := prev.Stub, cur.Stub
+	if freq == "" || p.GrossPayYTD == nil || q.GrossPayYTD == nil || q.GrossPayAmount == nil || p.PayDate[:4] != q.PayDate[:4] {
+		return ""
+	}
+	a, err1 := time.Parse(time.DateOnly, p.PayDate)
+	b, err2 := time.Parse(time.DateOnly, q.PayDate)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	days := int(b.Sub(a).Hours() / 24)
+	next := map[string][2]int{FrequencyWeekly: {5, 9}, FrequencyBiweekly: {11, 17}, FrequencySemimonthly: {12, 19}, FrequencyMonthly: {26, 34}}[freq]
+	rise := *q.GrossPayYTD - *p.GrossPayYTD
+	if days < next[0] || days > next[1] || rise <= *q.GrossPayAmount+arithmeticTolerance {
+		return ""
+	}
+	return fmt.Sprintf("the year-to-date gross pay rose by %s from %s to %s, more than that period's gross pay of %s, though no %s pay date falls between them",
+		dollars(rise), p.PayDate, q.PayDate, dollars(*q.GrossPayAmount), freq)
 }
 
 // exactlyFollows reports whether stub b's gross year to date is stub a's
