@@ -136,8 +136,8 @@ func (in *interpreter) topName(employee string) (string, phrase, float64) {
 	bestScore := 0.0
 	for li := 0; li < len(lines) && li < 25; li++ {
 		l := lines[li]
-		if l.page != firstPage || l.y0 > limit {
-			break
+		if l.page != firstPage || l.y0 > limit || in.headerRow(li) != nil {
+			break // the employer's block is above the tables
 		}
 		for _, p := range l.phrases {
 			s := in.employerScore(li, p, employee)
@@ -164,9 +164,13 @@ func (in *interpreter) employerScore(li int, p phrase, employee string) float64 
 	if employee != "" && strings.EqualFold(squash(text), squash(employee)) {
 		return 0
 	}
+	words := len(strings.Fields(text))
 	score := 1.0
-	if corporateEnd.MatchString(text) || hasWord(text, corporateWords) {
-		score += 2
+	switch {
+	case corporateEnd.MatchString(text) && words > 1:
+		score += 2 // "Harbor Point Logistics, Inc."
+	case hasWord(text, corporateWords) && words > 1:
+		score += 1 // "Lakeshore School District", "Great Lakes Community Bank"
 	}
 	if in.addressBelow(li, p) {
 		score += 1.5
@@ -177,11 +181,11 @@ func (in *interpreter) employerScore(li int, p phrase, employee string) float64 
 	if _, person := personName(text); person && !hasWord(text, corporateWords) {
 		score -= 0.8 // a person's name in a mailing block, likelier than not
 	}
-	if len(strings.Fields(text)) == 1 && !corporateEnd.MatchString(text) {
-		score -= 0.7 // a logo's word
+	if words == 1 && !corporateEnd.MatchString(text) {
+		score -= 1.2 // a logo's word, a code, a line's name
 	}
-	// The earlier, the likelier.
-	score -= 0.02 * float64(li)
+	// The earlier, the likelier: the employer's block heads the page.
+	score -= 0.08 * float64(li)
 	return score
 }
 
@@ -207,7 +211,7 @@ func (in *interpreter) employeeName(rs readings) (string, phrase, float64) {
 		if t.field != fieldEmployee {
 			continue
 		}
-		if name, ok := personName(firstPart(t.text)); ok {
+		if name, ok := personName(firstPart(t.text)); ok && !corporateEnd.MatchString(name) && !in.headsPage(name) {
 			return name, t.at, t.weight * t.at.conf
 		}
 		// The label's value is not to its right: a band of headings
@@ -223,7 +227,7 @@ func (in *interpreter) employeeName(rs readings) (string, phrase, float64) {
 		}
 		for _, p := range l.phrases {
 			name, ok := personName(p.text)
-			if !ok || p.label != fieldNone || hasWord(name, corporateWords) {
+			if !ok || p.label != fieldNone || hasWord(name, corporateWords) || corporateEnd.MatchString(name) || in.headsPage(name) {
 				continue
 			}
 			if in.addressBelow(li, p) {
@@ -250,4 +254,16 @@ func (in *interpreter) nameUnder(t textReading) (string, phrase, bool) {
 		}
 	}
 	return "", phrase{}, false
+}
+
+// headsPage says whether a name is the first text of its page: the
+// employer's, which heads a stub, never the employee's.
+func (in *interpreter) headsPage(name string) bool {
+	for _, l := range in.doc.lines {
+		if len(l.phrases) == 0 {
+			continue
+		}
+		return squash(l.phrases[0].text) == squash(name)
+	}
+	return false
 }

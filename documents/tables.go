@@ -412,8 +412,23 @@ func (in *interpreter) readRows(t *table, covered map[int]bool) {
 	lines := in.doc.lines
 	kind := t.kind
 	last := t.header
+	var gaps []float64
 	for i := t.header + 1; i < len(lines) && i <= t.header+maxTableRows && lines[i].page == t.page; i++ {
-		if lines[i].y0-lines[last].y1 > 2.5*in.lineHeight(i) {
+		// A gap wider than a line and a half, and than three of the
+		// table's own gaps between rows, ends it.
+		// (measured from the line above, which a table beside this one
+		// may hold)
+		gap := lines[i].y0 - lines[i-1].y1
+		if lines[i].y0-lines[last].y1 > 5*in.lineHeight(i) {
+			break
+		}
+		typical := 0.0
+		if len(gaps) > 0 {
+			sorted := slices.Clone(gaps)
+			slices.Sort(sorted)
+			typical = sorted[len(sorted)/2]
+		}
+		if gap > 2.5*in.lineHeight(i) || (len(gaps) >= 2 && gap > max(1.5*in.lineHeight(i), 3*typical+1)) {
 			break
 		}
 		if hs := in.headerRow(i); hs != nil && overlapsTables(hs, t.x0, t.x1) {
@@ -428,6 +443,10 @@ func (in *interpreter) readRows(t *table, covered map[int]bool) {
 		if len(cells) == 0 {
 			continue
 		}
+		if labelBand(cells) {
+			break // a band of labels over their values: a summary below the table
+		}
+		gaps = append(gaps, max(0, gap))
 		last = i
 		if k, ok := in.titleOf(i, t.x0, t.x1); ok {
 			kind = k
@@ -475,6 +494,21 @@ func closeByTotals(t *table) {
 		}
 		from = i + 1
 	}
+}
+
+// labelBand says whether a row's cells are labels without figures, two
+// or more: the headings of a summary box, not a table's row.
+func labelBand(cells []phrase) bool {
+	labels := 0
+	for _, c := range cells {
+		if len(figuresIn(c)) > 0 {
+			return false
+		}
+		if c.label != fieldNone {
+			labels++
+		}
+	}
+	return labels >= 2
 }
 
 func overlapsTables(groups [][]heading, x0, x1 float64) bool {

@@ -395,6 +395,13 @@ func scoreWild(results []wildResult) wildScore {
 		}
 		// Judgement.
 		for _, fr := range res.frauds {
+			if f.truth.Honest && fr.Status == domain.FraudNeedsReview {
+				var why []string
+				for _, r := range fr.Reasons {
+					why = append(why, r.Code+" "+strings.Join(r.Fields, ","))
+				}
+				s.misses = append(s.misses, fmt.Sprintf("%s: needs_review %v", name, why))
+			}
 			switch {
 			case f.truth.Honest && fr.Status == domain.FraudSuspected:
 				s.honestSuspected = append(s.honestSuspected, fmt.Sprintf("%s: %v", name, fr.Reasons))

@@ -232,7 +232,7 @@ func gluedValue(s string) bool {
 // short word read with almost no confidence.
 func ocrNoise(text string, conf float64) bool {
 	switch text {
-	case "$", "-", "(", ")", "*", "$-", "($":
+	case "$", "-", "(", ")", "*", "$-", "($", "&", "#", "%", "/", "@":
 		return false
 	}
 	if !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {

@@ -122,6 +122,42 @@ func correctableOf(documentType string) []correctable {
 	return nil
 }
 
+// DocumentField is a field of what was read from an uploaded document as
+// a reviewer reads and corrects it.
+type DocumentField struct {
+	// Name is the parsed data's field ("net_pay_amount", "box1").
+	Name string
+	// Kind is how its value is written: text, ein, date (YYYY-MM-DD),
+	// year, or amount (dollars, "1972.98").
+	Kind string
+	// Value is what was read, written as a correction takes it; "" when
+	// nothing was read.
+	Value string
+}
+
+var correctionKindNames = map[correctionKind]string{correctText: "text", correctEIN: "ein", correctDate: "date",
+	correctYear: "year", correctMoney: "amount"}
+
+// DocumentFields are the fields a reviewer may correct on a document of
+// the type, in order, each with the value read (none for another type).
+func DocumentFields(documentType string, read ParsedDocument) []DocumentField {
+	fields := correctableOf(documentType)
+	if fields == nil {
+		return nil
+	}
+	d := cloneParsed(documentType, read)
+	out := make([]DocumentField, len(fields))
+	for i, f := range fields {
+		v := f.value(&d)
+		if f.kind == correctMoney && v != "" {
+			cents, _ := strconv.ParseInt(v, 10, 64)
+			v = USD(cents).Decimal()
+		}
+		out[i] = DocumentField{Name: f.name, Kind: correctionKindNames[f.kind], Value: v}
+	}
+	return out
+}
+
 // value is a field's value as its corrections record it: text as it is,
 // an amount as its cents (the parsed data's JSON), "" when not read.
 func (f correctable) value(d *ParsedDocument) string {

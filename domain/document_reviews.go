@@ -195,7 +195,7 @@ func (s *DocumentReviewService) Page(ctx context.Context, sc Scope, endUserID, d
 
 // ReviewInput is a reviewer's decision on a document: accepted or
 // rejected, the corrections of an accepted one (field name to the value
-// as text: DocumentCorrectable), and a note (required to reject).
+// as text: CorrectableFields names them), and a note (required to reject).
 type ReviewInput struct {
 	Outcome     string
 	Corrections map[string]string
@@ -232,7 +232,9 @@ func (in ReviewInput) check() error {
 // with a note. The corrected data, the review (who, when, each field
 // before and after, the basis "reviewed by a member of <customer>"), its
 // audit entry and the documents.reviewed event commit in one
-// transaction. A document is reviewed once. Errors: ROLE_FORBIDDEN for a
+// transaction. A document is reviewed once. endUserID, when not "", is
+// the end user the document must be of (REST's path names one; GraphQL's
+// global ids need none). Errors: ROLE_FORBIDDEN for a
 // member who is neither an administrator nor a reviewer; MISSING_FIELDS
 // and INVALID_FIELDS for a bad decision or correction (each field named),
 // and for accepting a paystub that still lacks its pay date, gross or net
@@ -254,7 +256,10 @@ func (s *DocumentReviewService) Review(ctx context.Context, sess Session, endUse
 	var out Record
 	err := s.tx.InDocumentReviewTx(ctx, func(ctx context.Context, tx DocumentReviewTx) error {
 		doc, err := tx.ReviewedDocuments().DocumentForUpdate(ctx, sc, documentID)
-		if errors.Is(err, ErrNoRows) || (err == nil && (doc.EndUserID != endUserID || doc.Document == nil)) {
+		if errors.Is(err, ErrNoRows) || (err == nil && ((endUserID != "" && doc.EndUserID != endUserID) || doc.Document == nil)) {
+			if endUserID == "" {
+				return Errorf(KindNotFound, CodeDocumentNotFound, "no document with id %s", documentID)
+			}
 			return Errorf(KindNotFound, CodeDocumentNotFound, "end user %q has no document %s", endUserID, documentID)
 		}
 		if err != nil {
@@ -312,7 +317,6 @@ func reviewed(b DocumentBody, sess Session, in ReviewInput, at Timestamp) (Docum
 		}
 		if words, fields := missingToAccept(b.DocumentType, data); len(words) > 0 {
 			return DocumentBody{}, &Error{Kind: KindInvalid, Code: CodeMissingFields, Fields: fields,
-				Problems: problemsRequired(fields),
 				Message: fmt.Sprintf("to accept this %s, fill in %s from the page (%s): it counts toward income only with them",
 					documentWord(b.DocumentType), inWords(words), strings.Join(fields, ", "))}
 		}
@@ -321,14 +325,6 @@ func reviewed(b DocumentBody, sess Session, in ReviewInput, at Timestamp) (Docum
 	}
 	b.Review = &review
 	return b, nil
-}
-
-func problemsRequired(fields []string) []FieldProblem {
-	out := make([]FieldProblem, len(fields))
-	for i, f := range fields {
-		out[i] = FieldProblem{Field: f, Problem: ProblemRequired}
-	}
-	return out
 }
 
 // documentWord names a document type in a sentence.

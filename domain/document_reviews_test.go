@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -437,4 +438,33 @@ func TestParseAmountText(t *testing.T) {
 			t.Errorf("%q: %d, want a refusal", in, got)
 		}
 	}
+}
+
+// typedDollars is the grammar ParseAmountText takes, written
+// independently: an optional $, digits (grouped by threes with commas, or
+// not), at most two decimals.
+var typedDollars = regexp.MustCompile(`^\$?\s*((0|[1-9][0-9]*)|([1-9][0-9]{0,2}(,[0-9]{3})+))(\.[0-9]{1,2})?$`)
+
+// FuzzParseAmountText: whatever a reviewer types, ParseAmountText never
+// panics; what it takes is in the grammar, at most MaxReviewedCents, and
+// its dollars read back to the same cents.
+func FuzzParseAmountText(f *testing.F) {
+	for _, seed := range []string{"1,972.98", "$1,972.98", "1972.985", "-5", "(5)", "1,23", "1e3", "0", "100000000.00", "100000000.01", "$", ",", "1.", ".5"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		cents, err := domain.ParseAmountText(text)
+		if err != nil {
+			return
+		}
+		if !typedDollars.MatchString(strings.TrimSpace(text)) {
+			t.Fatalf("%q taken as %d cents", text, cents)
+		}
+		if cents < 0 || cents > domain.MaxReviewedCents {
+			t.Fatalf("%q: %d cents out of range", text, cents)
+		}
+		if back, err := domain.ParseAmountText(domain.USD(cents).Decimal()); err != nil || back != cents {
+			t.Fatalf("%q: %s reads back as %d, %v", text, domain.USD(cents).Decimal(), back, err)
+		}
+	})
 }

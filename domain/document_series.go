@@ -124,15 +124,20 @@ func checkCumulative(group []SeriesStub, mark markFunc) {
 		if heals(i, i+1) {
 			blamed = append(blamed, i)
 		}
-		// One stub to blame is evidence; when the series cannot say which
-		// of two is off, each is a doubt for a person, never an
-		// accusation of both.
+		if len(blamed) == 0 {
+			blamed = []int{i - 1, i}
+		}
+		// A stored stub that counts was judged when it came (and a series
+		// that broke then left it in doubt, not counted): of the stubs to
+		// blame, the new ones are. One stub to blame is evidence; when the
+		// series cannot say which of two new ones is off, each is a doubt
+		// for a person, never an accusation of both.
+		if slices.ContainsFunc(blamed, func(j int) bool { return group[j].New }) {
+			blamed = slices.DeleteFunc(blamed, func(j int) bool { return !group[j].New })
+		}
 		code := FraudYTDNotCumulative
 		if len(blamed) != 1 {
 			code = FraudSeriesInconsistent
-		}
-		if len(blamed) == 0 {
-			blamed = []int{i - 1, i}
 		}
 		for _, j := range blamed {
 			blamedAny[j] = true
@@ -204,8 +209,9 @@ func cumulativeProblems(prev, cur SeriesStub) []string {
 // and different pay dates. Amounts repeat for a salaried employee, but
 // the year to date cannot: only a copied stub has another's. Of the two,
 // the one whose year to date follows its neighbour's exactly (by its own
-// period) is the original and is not marked; when neither or both do,
-// both are.
+// period) is the original; when neither or both do, the later is the
+// copy (its year to date is the impossible one). The copy is marked
+// FIGURES_REUSED; an original no neighbour confirms gets a doubt.
 func checkReuse(stubs []SeriesStub, mark markFunc) {
 	confirmed := map[string]bool{}
 	for _, g := range ByEmployer(stubs) {
@@ -226,15 +232,23 @@ func checkReuse(stubs []SeriesStub, mark markFunc) {
 				continue
 			}
 			msg := "the gross pay %s, net pay %s and year-to-date figures of the paystub dated %s are those of the paystub dated %s (document %s)"
-			markA, markB := true, true
+			// The copy is the one a neighbour does not confirm; when neither
+			// or both are confirmed, the later one: a year to date cannot
+			// stand still while a period is paid, so the later stub's is the
+			// impossible one. The other gets a doubt.
+			copyA := a.Stub.PayDate > b.Stub.PayDate
 			if confirmed[a.DocumentID] != confirmed[b.DocumentID] {
-				markA, markB = !confirmed[a.DocumentID], !confirmed[b.DocumentID]
+				copyA = !confirmed[a.DocumentID]
 			}
-			if markA {
-				mark(a, FraudFiguresReused, msg, dollars(*p.GrossPayAmount), dollars(*p.NetPayAmount), p.PayDate, q.PayDate, b.DocumentID)
+			original, copied := b, a
+			if !copyA {
+				original, copied = a, b
 			}
-			if markB {
-				mark(b, FraudFiguresReused, msg, dollars(*q.GrossPayAmount), dollars(*q.NetPayAmount), q.PayDate, p.PayDate, a.DocumentID)
+			op, cp := original.Stub, copied.Stub
+			mark(copied, FraudFiguresReused, msg, dollars(*cp.GrossPayAmount), dollars(*cp.NetPayAmount), cp.PayDate, op.PayDate, original.DocumentID)
+			if !confirmed[original.DocumentID] {
+				mark(original, FraudSeriesInconsistent, "its figures are printed again on the paystub dated %s (document %s), which copies them",
+					cp.PayDate, copied.DocumentID)
 			}
 		}
 	}

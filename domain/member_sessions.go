@@ -246,6 +246,9 @@ func ScopeFrom(ctx context.Context) Scope {
 // secrets may write.
 func CheckWrite(ctx context.Context) error {
 	if s, ok := SessionFrom(ctx); ok && !s.Role.CanWrite() {
+		if s.Role.CanReview() {
+			return Errorf(KindForbidden, CodeRoleForbidden, "your role (%s) can read and review documents, nothing else; ask an administrator for the developer role", s.Role)
+		}
 		return Errorf(KindForbidden, CodeRoleForbidden, "your role (%s) can only read; ask an administrator for the developer role", s.Role)
 	}
 	return nil
