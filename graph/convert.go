@@ -176,7 +176,8 @@ func documentOf(rec domain.Record) (*model.Document, error) {
 		return nil, fmt.Errorf("document %s: not a document record", rec.ID)
 	}
 	d := &model.Document{ID: rec.ID, CreatedAt: rec.CreatedAt, DocumentType: rec.DocumentType, AccountID: rec.Document.AccountID,
-		W2: rec.Document.ParsedData.W2, Fraud: &rec.Document.Fraud}
+		W2: rec.Document.ParsedData.W2, Fraud: &rec.Document.Fraud, EndUserID: rec.EndUserID, FileName: optional(rec.Document.FileName),
+		Review: reviewOf(rec.Document.Review), Readings: readingsOf(rec.Document.Readings), Fields: fieldsOf(rec.Document)}
 	if d.Fraud.Reasons == nil {
 		fraud := rec.Document.Fraud
 		fraud.Reasons = []domain.FraudReason{}

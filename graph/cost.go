@@ -61,6 +61,9 @@ func setComplexity(cfg *generated.Config) {
 	c.Query.Webhooks = func(child int, first *int, _ *string, last *int, _ *string) int {
 		return connectionCost(child, first, last)
 	}
+	c.Query.DocumentReviews = func(child int, _ *model.DocumentReviewFilter, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
 	c.EndUser.Accounts = func(child int, first *int, _ *string, last *int, _ *string) int {
 		return connectionCost(child, first, last)
 	}

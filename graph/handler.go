@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -181,7 +182,8 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 // credential is checked again, the operation counts against the tenant's
 // rate as an HTTP request does, and a subscription takes one of the
 // socket's and the credential's places until it ends (release). A member
-// whose role only reads may not run a mutation.
+// whose role only reads may not run a mutation, but for a review
+// (reviewsOnly), whose use case decides who may.
 func admit(ctx context.Context, op *ast.OperationDefinition) (release func(), err error) {
 	release = func() {}
 	if s, ok := socketFrom(ctx); ok {
@@ -193,7 +195,7 @@ func admit(ctx context.Context, op *ast.OperationDefinition) (release func(), er
 		return nil, domain.Errorf(domain.KindInvalid, domain.CodeSubscriptionNeedsWebsocket,
 			"subscriptions run over a websocket (graphql-transport-ws at /graphql), not over HTTP %s", "POST or GET")
 	}
-	if op.Operation == ast.Mutation {
+	if op.Operation == ast.Mutation && !reviewsOnly(op) {
 		if err := domain.CheckWrite(ctx); err != nil {
 			release()
 			setStatus(ctx, http.StatusForbidden)
@@ -201,6 +203,24 @@ func admit(ctx context.Context, op *ast.OperationDefinition) (release func(), er
 		}
 	}
 	return release, nil
+}
+
+// reviewMutations are the mutations a member who may not write may still
+// ask for: a document's review, which its use case allows to reviewers
+// and administrators alone (domain.Role.CanReview).
+var reviewMutations = []string{"documentReviewSubmit", "__typename"}
+
+// reviewsOnly reports whether a mutation asks only for reviews: each of
+// its top-level selections is a field among reviewMutations (a fragment
+// could hide any other, so one is no review).
+func reviewsOnly(op *ast.OperationDefinition) bool {
+	for _, sel := range op.SelectionSet {
+		f, ok := sel.(*ast.Field)
+		if !ok || !slices.Contains(reviewMutations, f.Name) {
+			return false
+		}
+	}
+	return len(op.SelectionSet) > 0
 }
 
 type statusKey struct{}

@@ -29,7 +29,10 @@ type Resolver struct {
 	WatchService      *domain.WatchService
 	LinkService       *domain.LinkService
 	WebhookService    *domain.WebhookService
-	Reporter          domain.Reporter
+	// DocumentReviewService keeps the queue of uploaded documents a
+	// person reviews.
+	DocumentReviewService *domain.DocumentReviewService
+	Reporter              domain.Reporter
 	// Keys finds the key that signs webhooks a signed-in member creates.
 	Keys *domain.KeyService
 	// BatchWait is how long a dataloader waits for more keys

@@ -39,7 +39,7 @@ func (s *Server) dashboardRoutes() {
 	})
 	s.mux.HandleFunc("GET /dashboard/assets/{name}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name")
-		if name != "app.js" && name != "app.css" {
+		if name != "app.js" && name != "review.js" && name != "app.css" {
 			http.NotFound(w, r)
 			return
 		}
@@ -48,7 +48,8 @@ func (s *Server) dashboardRoutes() {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", map[string]string{"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}[name])
+		w.Header().Set("Content-Type", map[string]string{"app.js": "text/javascript; charset=utf-8", "review.js": "text/javascript; charset=utf-8",
+			"app.css": "text/css; charset=utf-8"}[name])
 		w.Header().Set("Cache-Control", "no-cache")
 		_, _ = w.Write(b) // a failed write is a client gone: no one left to tell
 	})

@@ -413,6 +413,27 @@ func TestGraphQLEveryField(t *testing.T) {
 			t.Errorf("an uploaded employment's source: %v", src)
 		}
 
+		// The review queue holds the forged copy (its checks found evidence)
+		// and a stub whose figures do not add up (a doubt naming fields); a
+		// reviewer accepts the stub with a correction
+		// (TestGraphQLDocumentReviews has the refusals).
+		f.uploadForReview("arith")
+		queued := c.run(t, f, `query ($before: String) {
+			documentReviews(first: 1, filter: {statuses: [required], endUserId: "arith"}) { pageInfo { hasNextPage endCursor } edges { cursor node {
+				id endUserId fileName review { status } readings { field page box confidence source }
+				fields { name kind value reasons { code message } reading { field page box confidence source } } } } }
+			back: documentReviews(last: 1, before: $before) { nodes { id } } }`, map[string]any{"before": nil})
+		f.addMember("acme", "reviewer@acme.test", domain.RoleReviewer)
+		reviewed := c.run(t, f, `mutation ($id: ID!) { documentReviewSubmit(input: {documentId: $id, outcome: accepted, note: "checked with the employer",
+			corrections: [{field: "employer_name", value: "Sycamore Publishing, Inc."}], clientMutationId: "m9"}) {
+			document { id review { status outcome reviewedAt reviewerId basis note corrections { field before after } } } `+userErrors+` } }`,
+			map[string]any{"id": at(queued, "documentReviews", "edges", 0, "node", "id")}, "x-api-secret", "", "Cookie", f.dashboardCookie("reviewer@acme.test"))
+		if at(reviewed, "documentReviewSubmit", "document", "review", "outcome") != "accepted" {
+			t.Errorf("documentReviewSubmit: %v", reviewed)
+		}
+		c.run(t, f, `query ($after: String) { documentReviews(first: 1, after: $after, filter: {statuses: [completed]}) { nodes { id } } }`,
+			map[string]any{"after": nil})
+
 		// An hourly job's average hours: a sandbox job is paid by the hour or
 		// not by its account's id, so accounts are added until one is.
 		for i := 0; ; i++ {
@@ -468,6 +489,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			"AccountDisconnectPayload.userErrors":         "no refusal here: TestGraphQLMutationPayloads has them",
 			"AccountMonitoringDisablePayload.userErrors":  "no refusal here: TestGraphQLMutationPayloads has them",
 			"VerificationReportRefreshPayload.userErrors": "no refusal here: TestGraphQLMutationPayloads has them",
+			"DocumentReviewSubmitPayload.userErrors":      "no refusal here: TestGraphQLDocumentReviews has them",
 		})
 	})
 }

@@ -349,7 +349,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		AccountJobService: accounts.AccountJobService, ProductService: accounts.ProductService,
 		DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
 		OverviewService: accounts.OverviewService, WatchService: accounts.WatchService,
-		WebhookService: s.webhooks, Reporter: reporter, Logger: m.Logger, Keys: keys},
+		WebhookService: s.webhooks, DocumentReviewService: reviews, Reporter: reporter, Logger: m.Logger, Keys: keys},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection,
 			RecheckEvery: m.Config.SocketRecheck})
 	s.api = rest.NewServer(rest.Config{

@@ -33,6 +33,7 @@ type MutationResolver interface {
 	AccountDisconnect(ctx context.Context, input model.AccountDisconnectInput) (*model.AccountDisconnectPayload, error)
 	AccountMonitoringDisable(ctx context.Context, input model.AccountMonitoringDisableInput) (*model.AccountMonitoringDisablePayload, error)
 	VerificationReportRefresh(ctx context.Context, input model.VerificationReportRefreshInput) (*model.VerificationReportRefreshPayload, error)
+	DocumentReviewSubmit(ctx context.Context, input model.DocumentReviewSubmitInput) (*model.DocumentReviewSubmitPayload, error)
 	SendTestEvent(ctx context.Context, webhookID string) (*domain.Delivery, error)
 }
 
@@ -135,6 +136,20 @@ func (ec *executionContext) field_Mutation_disconnectAccount_args(ctx context.Co
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_documentReviewSubmit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DocumentReviewSubmitInput, error) {
+			return ec.unmarshalNDocumentReviewSubmitInput2paylineᚋgraphᚋmodelᚐDocumentReviewSubmitInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -1293,6 +1308,50 @@ func (ec *executionContext) fieldContext_Mutation_verificationReportRefresh(ctx 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_verificationReportRefresh_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_documentReviewSubmit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_documentReviewSubmit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DocumentReviewSubmit(ctx, fc.Args["input"].(model.DocumentReviewSubmitInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DocumentReviewSubmitPayload) graphql.Marshaler {
+			return ec.marshalNDocumentReviewSubmitPayload2ᚖpaylineᚋgraphᚋmodelᚐDocumentReviewSubmitPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_documentReviewSubmit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentReviewSubmitPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_documentReviewSubmit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2989,6 +3048,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "verificationReportRefresh":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_verificationReportRefresh(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentReviewSubmit":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_documentReviewSubmit(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

@@ -2129,8 +2129,8 @@ func (ec *executionContext) _ReportEmployment_employmentDurationMonths(ctx conte
 			return obj.EmploymentDurationMonths, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalNInt2ᚖint(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6654,6 +6654,32 @@ func (ec *executionContext) marshalNFraudReason2ᚕpaylineᚋdomainᚐFraudReaso
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNFraudReason2ᚕᚖpaylineᚋdomainᚐFraudReasonᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.FraudReason) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFraudReason2ᚖpaylineᚋdomainᚐFraudReason(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFraudReason2ᚖpaylineᚋdomainᚐFraudReason(ctx context.Context, sel ast.SelectionSet, v *domain.FraudReason) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FraudReason(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNIncomeTrend2paylineᚋdomainᚐIncomeTrend(ctx context.Context, sel ast.SelectionSet, v domain.IncomeTrend) graphql.Marshaler {

@@ -185,8 +185,13 @@ type ComplexityRoot struct {
 		DocumentType          func(childComplexity int) int
 		DownloadURL           func(childComplexity int) int
 		DownloadURLExpiration func(childComplexity int) int
+		EndUserID             func(childComplexity int) int
+		Fields                func(childComplexity int) int
+		FileName              func(childComplexity int) int
 		Fraud                 func(childComplexity int) int
 		ID                    func(childComplexity int) int
+		Readings              func(childComplexity int) int
+		Review                func(childComplexity int) int
 		W2                    func(childComplexity int) int
 	}
 
@@ -201,9 +206,33 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	DocumentField struct {
+		Kind    func(childComplexity int) int
+		Name    func(childComplexity int) int
+		Reading func(childComplexity int) int
+		Reasons func(childComplexity int) int
+		Value   func(childComplexity int) int
+	}
+
 	DocumentFraud struct {
 		Reasons func(childComplexity int) int
 		Status  func(childComplexity int) int
+	}
+
+	DocumentReview struct {
+		Basis       func(childComplexity int) int
+		Corrections func(childComplexity int) int
+		Note        func(childComplexity int) int
+		Outcome     func(childComplexity int) int
+		ReviewedAt  func(childComplexity int) int
+		ReviewerID  func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
+	DocumentReviewSubmitPayload struct {
+		ClientMutationID func(childComplexity int) int
+		Document         func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
 	}
 
 	EarningsByType struct {
@@ -289,6 +318,20 @@ type ComplexityRoot struct {
 	FcraNotice struct {
 		DisputeContact func(childComplexity int) int
 		Text           func(childComplexity int) int
+	}
+
+	FieldCorrection struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+		Field  func(childComplexity int) int
+	}
+
+	FieldReading struct {
+		Box        func(childComplexity int) int
+		Confidence func(childComplexity int) int
+		Field      func(childComplexity int) int
+		Page       func(childComplexity int) int
+		Source     func(childComplexity int) int
 	}
 
 	FraudReason struct {
@@ -421,6 +464,7 @@ type ComplexityRoot struct {
 		DeleteWebhook             func(childComplexity int, id string) int
 		DisableMonitoring         func(childComplexity int, id string) int
 		DisconnectAccount         func(childComplexity int, id string) int
+		DocumentReviewSubmit      func(childComplexity int, input model.DocumentReviewSubmitInput) int
 		LinkTokenCreate           func(childComplexity int, input model.LinkTokenCreateInput) int
 		RefreshVerificationReport func(childComplexity int, endUserID string, typeArg string, trackingID *string, purpose *string) int
 		SendTestEvent             func(childComplexity int, webhookID string) int
@@ -570,26 +614,27 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Account       func(childComplexity int, id string) int
-		Accounts      func(childComplexity int, filter *model.AccountFilter, first *int, after *string, last *int, before *string) int
-		Employer      func(childComplexity int, id string) int
-		EmployerByEin func(childComplexity int, ein string) int
-		Employers     func(childComplexity int, first *int, after *string, last *int, before *string, lastUpdated *time.Time) int
-		EndUser       func(childComplexity int, id string) int
-		EndUsers      func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Job           func(childComplexity int, id string) int
-		Jobs          func(childComplexity int, filter *model.JobFilter, first *int, after *string, last *int, before *string) int
-		LinkToken     func(childComplexity int, id string) int
-		Node          func(childComplexity int, id string) int
-		Nodes         func(childComplexity int, ids []string) int
-		Overview      func(childComplexity int, days *int) int
-		Platform      func(childComplexity int, id string) int
-		Platforms     func(childComplexity int, first *int, after *string, last *int, before *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) int
-		RateLimit     func(childComplexity int) int
-		Search        func(childComplexity int, q string, supportedJobs []domain.JobType, responseTypes []domain.ResponseType, amountSupported *bool, platformType *domain.PlatformType, limit *int) int
-		Viewer        func(childComplexity int) int
-		Webhook       func(childComplexity int, id string) int
-		Webhooks      func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Account         func(childComplexity int, id string) int
+		Accounts        func(childComplexity int, filter *model.AccountFilter, first *int, after *string, last *int, before *string) int
+		DocumentReviews func(childComplexity int, filter *model.DocumentReviewFilter, first *int, after *string, last *int, before *string) int
+		Employer        func(childComplexity int, id string) int
+		EmployerByEin   func(childComplexity int, ein string) int
+		Employers       func(childComplexity int, first *int, after *string, last *int, before *string, lastUpdated *time.Time) int
+		EndUser         func(childComplexity int, id string) int
+		EndUsers        func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Job             func(childComplexity int, id string) int
+		Jobs            func(childComplexity int, filter *model.JobFilter, first *int, after *string, last *int, before *string) int
+		LinkToken       func(childComplexity int, id string) int
+		Node            func(childComplexity int, id string) int
+		Nodes           func(childComplexity int, ids []string) int
+		Overview        func(childComplexity int, days *int) int
+		Platform        func(childComplexity int, id string) int
+		Platforms       func(childComplexity int, first *int, after *string, last *int, before *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) int
+		RateLimit       func(childComplexity int) int
+		Search          func(childComplexity int, q string, supportedJobs []domain.JobType, responseTypes []domain.ResponseType, amountSupported *bool, platformType *domain.PlatformType, limit *int) int
+		Viewer          func(childComplexity int) int
+		Webhook         func(childComplexity int, id string) int
+		Webhooks        func(childComplexity int, first *int, after *string, last *int, before *string) int
 	}
 
 	RateLimit struct {
@@ -1406,6 +1451,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.DownloadURLExpiration(childComplexity), true
+	case "Document.endUserId":
+		if e.ComplexityRoot.Document.EndUserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.EndUserID(childComplexity), true
+	case "Document.fields":
+		if e.ComplexityRoot.Document.Fields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Fields(childComplexity), true
+	case "Document.fileName":
+		if e.ComplexityRoot.Document.FileName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.FileName(childComplexity), true
 	case "Document.fraud":
 		if e.ComplexityRoot.Document.Fraud == nil {
 			break
@@ -1418,6 +1481,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.ID(childComplexity), true
+	case "Document.readings":
+		if e.ComplexityRoot.Document.Readings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Readings(childComplexity), true
+	case "Document.review":
+		if e.ComplexityRoot.Document.Review == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Review(childComplexity), true
 	case "Document.w2":
 		if e.ComplexityRoot.Document.W2 == nil {
 			break
@@ -1457,6 +1532,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DocumentEdge.Node(childComplexity), true
 
+	case "DocumentField.kind":
+		if e.ComplexityRoot.DocumentField.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentField.Kind(childComplexity), true
+	case "DocumentField.name":
+		if e.ComplexityRoot.DocumentField.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentField.Name(childComplexity), true
+	case "DocumentField.reading":
+		if e.ComplexityRoot.DocumentField.Reading == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentField.Reading(childComplexity), true
+	case "DocumentField.reasons":
+		if e.ComplexityRoot.DocumentField.Reasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentField.Reasons(childComplexity), true
+	case "DocumentField.value":
+		if e.ComplexityRoot.DocumentField.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentField.Value(childComplexity), true
+
 	case "DocumentFraud.reasons":
 		if e.ComplexityRoot.DocumentFraud.Reasons == nil {
 			break
@@ -1469,6 +1575,68 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentFraud.Status(childComplexity), true
+
+	case "DocumentReview.basis":
+		if e.ComplexityRoot.DocumentReview.Basis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReview.Basis(childComplexity), true
+	case "DocumentReview.corrections":
+		if e.ComplexityRoot.DocumentReview.Corrections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReview.Corrections(childComplexity), true
+	case "DocumentReview.note":
+		if e.ComplexityRoot.DocumentReview.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReview.Note(childComplexity), true
+	case "DocumentReview.outcome":
+		if e.ComplexityRoot.DocumentReview.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReview.Outcome(childComplexity), true
+	case "DocumentReview.reviewedAt":
+		if e.ComplexityRoot.DocumentReview.ReviewedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReview.ReviewedAt(childComplexity), true
+	case "DocumentReview.reviewerId":
+		if e.ComplexityRoot.DocumentReview.ReviewerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReview.ReviewerID(childComplexity), true
+	case "DocumentReview.status":
+		if e.ComplexityRoot.DocumentReview.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReview.Status(childComplexity), true
+
+	case "DocumentReviewSubmitPayload.clientMutationId":
+		if e.ComplexityRoot.DocumentReviewSubmitPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReviewSubmitPayload.ClientMutationID(childComplexity), true
+	case "DocumentReviewSubmitPayload.document":
+		if e.ComplexityRoot.DocumentReviewSubmitPayload.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReviewSubmitPayload.Document(childComplexity), true
+	case "DocumentReviewSubmitPayload.userErrors":
+		if e.ComplexityRoot.DocumentReviewSubmitPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentReviewSubmitPayload.UserErrors(childComplexity), true
 
 	case "EarningsByType.base":
 		if e.ComplexityRoot.EarningsByType.Base == nil {
@@ -1802,6 +1970,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FcraNotice.Text(childComplexity), true
+
+	case "FieldCorrection.after":
+		if e.ComplexityRoot.FieldCorrection.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldCorrection.After(childComplexity), true
+	case "FieldCorrection.before":
+		if e.ComplexityRoot.FieldCorrection.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldCorrection.Before(childComplexity), true
+	case "FieldCorrection.field":
+		if e.ComplexityRoot.FieldCorrection.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldCorrection.Field(childComplexity), true
+
+	case "FieldReading.box":
+		if e.ComplexityRoot.FieldReading.Box == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldReading.Box(childComplexity), true
+	case "FieldReading.confidence":
+		if e.ComplexityRoot.FieldReading.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldReading.Confidence(childComplexity), true
+	case "FieldReading.field":
+		if e.ComplexityRoot.FieldReading.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldReading.Field(childComplexity), true
+	case "FieldReading.page":
+		if e.ComplexityRoot.FieldReading.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldReading.Page(childComplexity), true
+	case "FieldReading.source":
+		if e.ComplexityRoot.FieldReading.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldReading.Source(childComplexity), true
 
 	case "FraudReason.code":
 		if e.ComplexityRoot.FraudReason.Code == nil {
@@ -2340,6 +2558,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DisconnectAccount(childComplexity, args["id"].(string)), true
+	case "Mutation.documentReviewSubmit":
+		if e.ComplexityRoot.Mutation.DocumentReviewSubmit == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_documentReviewSubmit_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DocumentReviewSubmit(childComplexity, args["input"].(model.DocumentReviewSubmitInput)), true
 	case "Mutation.linkTokenCreate":
 		if e.ComplexityRoot.Mutation.LinkTokenCreate == nil {
 			break
@@ -3012,6 +3241,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Accounts(childComplexity, args["filter"].(*model.AccountFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+	case "Query.documentReviews":
+		if e.ComplexityRoot.Query.DocumentReviews == nil {
+			break
+		}
+
+		args, err := ec.field_Query_documentReviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DocumentReviews(childComplexity, args["filter"].(*model.DocumentReviewFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.employer":
 		if e.ComplexityRoot.Query.Employer == nil {
 			break
@@ -4184,6 +4424,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAllocationTargetInput,
 		ec.unmarshalInputCreateLinkTokenInput,
 		ec.unmarshalInputCreateWebhookInput,
+		ec.unmarshalInputDocumentFieldCorrectionInput,
+		ec.unmarshalInputDocumentReviewFilter,
+		ec.unmarshalInputDocumentReviewSubmitInput,
 		ec.unmarshalInputJobFilter,
 		ec.unmarshalInputLinkTokenCreateInput,
 		ec.unmarshalInputPlatformMatchingInput,
@@ -4906,8 +5149,12 @@ type Document implements Node {
   id: ID!
   "When it was stored."
   createdAt: Time!
-  "Its kind, as DocumentType's values spell it: w2 or direct_deposit_form."
+  "Its kind: w2, direct_deposit_form, or paystub (uploaded in Link)."
   documentType: String!
+  "The end user it belongs to (REST's end_user_id)."
+  endUserId: ID!
+  "An uploaded document's file name as the user's device gave it; null for one Payline made."
+  fileName: String
   "The account it came from; null when it came from none."
   accountId: ID
   "A signed link to its PDF, valid until downloadUrlExpiration; no secret needed."
@@ -4918,6 +5165,12 @@ type Document implements Node {
   w2: W2
   "The forgery checks' outcome (documents a user uploaded in Link are checked; Payline's own are not_suspected)."
   fraud: DocumentFraud!
+  "A person's review, for an uploaded document the checks left in doubt; null when none is needed."
+  review: DocumentReview
+  "Where each field of an uploaded document was read and how sure the reader is; empty for one Payline made."
+  readings: [FieldReading!]!
+  "The fields of an uploaded paystub or W-2 a reviewer may correct, each with what was read; empty for other documents."
+  fields: [DocumentField!]!
 }
 
 "One edge of a list of documents."
@@ -6262,6 +6515,150 @@ type FraudReason {
   message: String!
 }
 `, BuiltIn: false},
+	{Name: "../schema/reviews.graphqls", Input: `"Where a person's review of an uploaded document stands. Enums may gain values: treat one you do not know as \"other\"."
+enum DocumentReviewStatus {
+  "A workspace member must accept or reject the document before it counts toward income."
+  required
+  "A workspace member accepted or rejected it."
+  completed
+}
+
+"What a workspace member decided of a document under review. Enums may gain values: treat one you do not know as \"other\"."
+enum DocumentReviewOutcome {
+  "Its figures, with any corrections, count toward income, with the basis the review names."
+  accepted
+  "It counts toward no income."
+  rejected
+}
+
+"A person's review of an uploaded document the checks left in doubt (REST's review)."
+type DocumentReview {
+  "required until a workspace member reviews it, then completed."
+  status: DocumentReviewStatus!
+  "accepted or rejected; null while the review is required."
+  outcome: DocumentReviewOutcome
+  "When it was reviewed; null while required."
+  reviewedAt: Time
+  "The UUID of the workspace member who reviewed it (the admin API's member id); null while required."
+  reviewerId: ID
+  "What a report says an accepted document's figures rest on: \"reviewed by a member of Acme Lending\"; null otherwise."
+  basis: String
+  "The reviewer's note; null when none was written."
+  note: String
+  "The fields the reviewer changed, each before and after; empty when none was."
+  corrections: [FieldCorrection!]!
+}
+
+"A field a reviewer changed."
+type FieldCorrection {
+  "The parsed data's field, as REST names it (net_pay_amount, box1)."
+  field: String!
+  "What was read, as the parsed data writes it (an amount in cents); empty when nothing was read."
+  before: String!
+  "What the reviewer set, written the same way; empty when they cleared the field."
+  after: String!
+}
+
+"Where a field of an uploaded document was read, and how sure the reader is of it."
+type FieldReading {
+  "The parsed data's field, as REST names it (net_pay_amount, box1)."
+  field: String!
+  "The page it was read on, from 1 (REST's GET .../documents/{id}/pages/{page} draws it)."
+  page: Int!
+  "x0, y0, x1, y1: the box it was read in, as fractions of the page's width and height from its top left."
+  box: [Float!]!
+  "How sure the reader is, from 0 to 1."
+  confidence: Float!
+  "text_layer (the PDF's text) or ocr (read from the picture)."
+  source: String!
+}
+
+"A field of what was read from an uploaded document, as a reviewer reads and corrects it."
+type DocumentField {
+  "The parsed data's field, as REST names it and corrections take it (net_pay_amount, pay_date, box1)."
+  name: String!
+  "How its value is written: text, ein (12-3456789), date (YYYY-MM-DD), year, or amount (dollars: 1972.98)."
+  kind: String!
+  "What was read, written as a correction takes it; null when nothing was read."
+  value: String
+  "The reasons of the document's checks that name this field: why a person should look at it."
+  reasons: [FraudReason!]!
+  "Where it was read on the page, when the reader says; null otherwise."
+  reading: FieldReading
+}
+
+"Narrows the review queue."
+input DocumentReviewFilter {
+  "Only documents whose review has one of these statuses; [required] when not given."
+  statuses: [DocumentReviewStatus!]
+  "Only this end user's documents (REST's end_user_id)."
+  endUserId: ID
+}
+
+"A field a reviewer corrects, with its value as text."
+input DocumentFieldCorrectionInput {
+  "The field, as DocumentField.name names it."
+  field: String!
+  "The value as text: dollars for an amount (1,972.98), YYYY-MM-DD for a date, the name as printed. Null or empty clears the field."
+  value: String
+}
+
+"A workspace member's review of a document: accepted (with corrections) or rejected."
+input DocumentReviewSubmitInput {
+  "The document's UUID."
+  documentId: ID!
+  "accepted or rejected."
+  outcome: DocumentReviewOutcome!
+  "The fields to correct before accepting; none to reject."
+  corrections: [DocumentFieldCorrectionInput!]
+  "Why; required to reject, at most 2,000 characters."
+  note: String
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What documentReviewSubmit did."
+type DocumentReviewSubmitPayload {
+  "The document as reviewed; null when userErrors is not empty."
+  document: Document
+  "Why the input was refused (a bad correction names its field; DOCUMENT_ALREADY_REVIEWED, DOCUMENT_REVIEW_NOT_REQUIRED, DOCUMENT_NOT_FOUND); empty when the review was recorded."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+extend type Query {
+  """
+  The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first, as
+  GET /v1/document_reviews. Each waits for a workspace member to accept or reject it.
+  """
+  documentReviews(
+    "Which documents: by default those whose review is required."
+    filter: DocumentReviewFilter
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
+    after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
+  ): DocumentConnection!
+}
+
+extend type Mutation {
+  """
+  Records a workspace member's review of a document under review, as POST
+  /v1/end_users/{end_user_id}/documents/{document_id}/review: accepted, with any corrections,
+  or rejected with a note. Only administrators and reviewers may, signed in (an API secret names
+  no member); a document is reviewed once.
+  """
+  documentReviewSubmit(
+    "The document and the decision."
+    input: DocumentReviewSubmitInput!
+  ): DocumentReviewSubmitPayload!
+}
+`, BuiltIn: false},
 	{Name: "../schema/subscriptions.graphqls", Input: `"Live updates over a websocket (graphql-transport-ws at /graphql): a live view, not a record; webhooks are the durable record."
 type Subscription {
   "Each job whose outcome changes, as it commits; every argument narrows."
@@ -6671,6 +7068,10 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_createdAt(ctx, field)
 	case "documentType":
 		return ec.fieldContext_Document_documentType(ctx, field)
+	case "endUserId":
+		return ec.fieldContext_Document_endUserId(ctx, field)
+	case "fileName":
+		return ec.fieldContext_Document_fileName(ctx, field)
 	case "accountId":
 		return ec.fieldContext_Document_accountId(ctx, field)
 	case "downloadUrl":
@@ -6681,6 +7082,12 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_w2(ctx, field)
 	case "fraud":
 		return ec.fieldContext_Document_fraud(ctx, field)
+	case "review":
+		return ec.fieldContext_Document_review(ctx, field)
+	case "readings":
+		return ec.fieldContext_Document_readings(ctx, field)
+	case "fields":
+		return ec.fieldContext_Document_fields(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Document", field.Name)
 }
@@ -6707,6 +7114,22 @@ func (ec *executionContext) childFields_DocumentEdge(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type DocumentEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_DocumentField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DocumentField_name(ctx, field)
+	case "kind":
+		return ec.fieldContext_DocumentField_kind(ctx, field)
+	case "value":
+		return ec.fieldContext_DocumentField_value(ctx, field)
+	case "reasons":
+		return ec.fieldContext_DocumentField_reasons(ctx, field)
+	case "reading":
+		return ec.fieldContext_DocumentField_reading(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentField", field.Name)
+}
+
 func (ec *executionContext) childFields_DocumentFraud(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "status":
@@ -6715,6 +7138,38 @@ func (ec *executionContext) childFields_DocumentFraud(ctx context.Context, field
 		return ec.fieldContext_DocumentFraud_reasons(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DocumentFraud", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentReview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_DocumentReview_status(ctx, field)
+	case "outcome":
+		return ec.fieldContext_DocumentReview_outcome(ctx, field)
+	case "reviewedAt":
+		return ec.fieldContext_DocumentReview_reviewedAt(ctx, field)
+	case "reviewerId":
+		return ec.fieldContext_DocumentReview_reviewerId(ctx, field)
+	case "basis":
+		return ec.fieldContext_DocumentReview_basis(ctx, field)
+	case "note":
+		return ec.fieldContext_DocumentReview_note(ctx, field)
+	case "corrections":
+		return ec.fieldContext_DocumentReview_corrections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentReview", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentReviewSubmitPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "document":
+		return ec.fieldContext_DocumentReviewSubmitPayload_document(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DocumentReviewSubmitPayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DocumentReviewSubmitPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentReviewSubmitPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_EarningsByType(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6885,6 +7340,34 @@ func (ec *executionContext) childFields_FcraNotice(ctx context.Context, field gr
 		return ec.fieldContext_FcraNotice_disputeContact(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FcraNotice", field.Name)
+}
+
+func (ec *executionContext) childFields_FieldCorrection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_FieldCorrection_field(ctx, field)
+	case "before":
+		return ec.fieldContext_FieldCorrection_before(ctx, field)
+	case "after":
+		return ec.fieldContext_FieldCorrection_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FieldCorrection", field.Name)
+}
+
+func (ec *executionContext) childFields_FieldReading(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_FieldReading_field(ctx, field)
+	case "page":
+		return ec.fieldContext_FieldReading_page(ctx, field)
+	case "box":
+		return ec.fieldContext_FieldReading_box(ctx, field)
+	case "confidence":
+		return ec.fieldContext_FieldReading_confidence(ctx, field)
+	case "source":
+		return ec.fieldContext_FieldReading_source(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FieldReading", field.Name)
 }
 
 func (ec *executionContext) childFields_FraudReason(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -175,8 +175,12 @@ type Document struct {
 	ID string `json:"id"`
 	// When it was stored.
 	CreatedAt time.Time `json:"createdAt"`
-	// Its kind, as DocumentType's values spell it: w2 or direct_deposit_form.
+	// Its kind: w2, direct_deposit_form, or paystub (uploaded in Link).
 	DocumentType string `json:"documentType"`
+	// The end user it belongs to (REST's end_user_id).
+	EndUserID string `json:"endUserId"`
+	// An uploaded document's file name as the user's device gave it; null for one Payline made.
+	FileName *string `json:"fileName,omitempty"`
 	// The account it came from; null when it came from none.
 	AccountID *string `json:"accountId,omitempty"`
 	// A signed link to its PDF, valid until downloadUrlExpiration; no secret needed.
@@ -187,6 +191,12 @@ type Document struct {
 	W2 *domain.W2 `json:"w2,omitempty"`
 	// The forgery checks' outcome (documents a user uploaded in Link are checked; Payline's own are not_suspected).
 	Fraud *domain.DocumentFraud `json:"fraud"`
+	// A person's review, for an uploaded document the checks left in doubt; null when none is needed.
+	Review *DocumentReview `json:"review,omitempty"`
+	// Where each field of an uploaded document was read and how sure the reader is; empty for one Payline made.
+	Readings []*FieldReading `json:"readings"`
+	// The fields of an uploaded paystub or W-2 a reviewer may correct, each with what was read; empty for other documents.
+	Fields []*DocumentField `json:"fields"`
 }
 
 func (Document) IsNode() {}
@@ -207,6 +217,78 @@ type DocumentEdge struct {
 	Cursor string `json:"cursor"`
 	// The document.
 	Node *Document `json:"node"`
+}
+
+// A field of what was read from an uploaded document, as a reviewer reads and corrects it.
+type DocumentField struct {
+	// The parsed data's field, as REST names it and corrections take it (net_pay_amount, pay_date, box1).
+	Name string `json:"name"`
+	// How its value is written: text, ein (12-3456789), date (YYYY-MM-DD), year, or amount (dollars: 1972.98).
+	Kind string `json:"kind"`
+	// What was read, written as a correction takes it; null when nothing was read.
+	Value *string `json:"value,omitempty"`
+	// The reasons of the document's checks that name this field: why a person should look at it.
+	Reasons []*domain.FraudReason `json:"reasons"`
+	// Where it was read on the page, when the reader says; null otherwise.
+	Reading *FieldReading `json:"reading,omitempty"`
+}
+
+// A field a reviewer corrects, with its value as text.
+type DocumentFieldCorrectionInput struct {
+	// The field, as DocumentField.name names it.
+	Field string `json:"field"`
+	// The value as text: dollars for an amount (1,972.98), YYYY-MM-DD for a date, the name as printed. Null or empty clears the field.
+	Value *string `json:"value,omitempty"`
+}
+
+// A person's review of an uploaded document the checks left in doubt (REST's review).
+type DocumentReview struct {
+	// required until a workspace member reviews it, then completed.
+	Status DocumentReviewStatus `json:"status"`
+	// accepted or rejected; null while the review is required.
+	Outcome *DocumentReviewOutcome `json:"outcome,omitempty"`
+	// When it was reviewed; null while required.
+	ReviewedAt *time.Time `json:"reviewedAt,omitempty"`
+	// The UUID of the workspace member who reviewed it (the admin API's member id); null while required.
+	ReviewerID *string `json:"reviewerId,omitempty"`
+	// What a report says an accepted document's figures rest on: "reviewed by a member of Acme Lending"; null otherwise.
+	Basis *string `json:"basis,omitempty"`
+	// The reviewer's note; null when none was written.
+	Note *string `json:"note,omitempty"`
+	// The fields the reviewer changed, each before and after; empty when none was.
+	Corrections []*FieldCorrection `json:"corrections"`
+}
+
+// Narrows the review queue.
+type DocumentReviewFilter struct {
+	// Only documents whose review has one of these statuses; [required] when not given.
+	Statuses []DocumentReviewStatus `json:"statuses,omitempty"`
+	// Only this end user's documents (REST's end_user_id).
+	EndUserID *string `json:"endUserId,omitempty"`
+}
+
+// A workspace member's review of a document: accepted (with corrections) or rejected.
+type DocumentReviewSubmitInput struct {
+	// The document's UUID.
+	DocumentID string `json:"documentId"`
+	// accepted or rejected.
+	Outcome DocumentReviewOutcome `json:"outcome"`
+	// The fields to correct before accepting; none to reject.
+	Corrections []*DocumentFieldCorrectionInput `json:"corrections,omitempty"`
+	// Why; required to reject, at most 2,000 characters.
+	Note *string `json:"note,omitempty"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What documentReviewSubmit did.
+type DocumentReviewSubmitPayload struct {
+	// The document as reviewed; null when userErrors is not empty.
+	Document *Document `json:"document,omitempty"`
+	// Why the input was refused (a bad correction names its field; DOCUMENT_ALREADY_REVIEWED, DOCUMENT_REVIEW_NOT_REQUIRED, DOCUMENT_NOT_FOUND); empty when the review was recorded.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
 }
 
 // A page of employers.
@@ -243,6 +325,30 @@ type EndUserEdge struct {
 	Cursor string `json:"cursor"`
 	// The end user.
 	Node *domain.EndUser `json:"node"`
+}
+
+// A field a reviewer changed.
+type FieldCorrection struct {
+	// The parsed data's field, as REST names it (net_pay_amount, box1).
+	Field string `json:"field"`
+	// What was read, as the parsed data writes it (an amount in cents); empty when nothing was read.
+	Before string `json:"before"`
+	// What the reviewer set, written the same way; empty when they cleared the field.
+	After string `json:"after"`
+}
+
+// Where a field of an uploaded document was read, and how sure the reader is of it.
+type FieldReading struct {
+	// The parsed data's field, as REST names it (net_pay_amount, box1).
+	Field string `json:"field"`
+	// The page it was read on, from 1 (REST's GET .../documents/{id}/pages/{page} draws it).
+	Page int `json:"page"`
+	// x0, y0, x1, y1: the box it was read in, as fractions of the page's width and height from its top left.
+	Box []float64 `json:"box"`
+	// How sure the reader is, from 0 to 1.
+	Confidence float64 `json:"confidence"`
+	// text_layer (the PDF's text) or ocr (read from the picture).
+	Source string `json:"source"`
 }
 
 // The payment method a bill switch set.
@@ -769,6 +875,122 @@ func (e *DeliveryOutcome) UnmarshalJSON(b []byte) error {
 }
 
 func (e DeliveryOutcome) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a workspace member decided of a document under review. Enums may gain values: treat one you do not know as "other".
+type DocumentReviewOutcome string
+
+const (
+	// Its figures, with any corrections, count toward income, with the basis the review names.
+	DocumentReviewOutcomeAccepted DocumentReviewOutcome = "accepted"
+	// It counts toward no income.
+	DocumentReviewOutcomeRejected DocumentReviewOutcome = "rejected"
+)
+
+var AllDocumentReviewOutcome = []DocumentReviewOutcome{
+	DocumentReviewOutcomeAccepted,
+	DocumentReviewOutcomeRejected,
+}
+
+func (e DocumentReviewOutcome) IsValid() bool {
+	switch e {
+	case DocumentReviewOutcomeAccepted, DocumentReviewOutcomeRejected:
+		return true
+	}
+	return false
+}
+
+func (e DocumentReviewOutcome) String() string {
+	return string(e)
+}
+
+func (e *DocumentReviewOutcome) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DocumentReviewOutcome(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DocumentReviewOutcome", str)
+	}
+	return nil
+}
+
+func (e DocumentReviewOutcome) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DocumentReviewOutcome) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DocumentReviewOutcome) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where a person's review of an uploaded document stands. Enums may gain values: treat one you do not know as "other".
+type DocumentReviewStatus string
+
+const (
+	// A workspace member must accept or reject the document before it counts toward income.
+	DocumentReviewStatusRequired DocumentReviewStatus = "required"
+	// A workspace member accepted or rejected it.
+	DocumentReviewStatusCompleted DocumentReviewStatus = "completed"
+)
+
+var AllDocumentReviewStatus = []DocumentReviewStatus{
+	DocumentReviewStatusRequired,
+	DocumentReviewStatusCompleted,
+}
+
+func (e DocumentReviewStatus) IsValid() bool {
+	switch e {
+	case DocumentReviewStatusRequired, DocumentReviewStatusCompleted:
+		return true
+	}
+	return false
+}
+
+func (e DocumentReviewStatus) String() string {
+	return string(e)
+}
+
+func (e *DocumentReviewStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DocumentReviewStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DocumentReviewStatus", str)
+	}
+	return nil
+}
+
+func (e DocumentReviewStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DocumentReviewStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DocumentReviewStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -4,6 +4,8 @@
 // the jobUpdated subscription over graphql-transport-ws. Data is only ever
 // put in the page as text (h() below), never as HTML.
 
+import { reviewPages } from '/dashboard/assets/review.js';
+
 const version = document.querySelector('meta[name="service-version"]').content;
 const page = document.getElementById('page');
 let session = null;
@@ -110,7 +112,9 @@ function subscribe(query, variables, onData, onState) {
 const fmtTime = (t) => (t ? h('time', { datetime: t, title: new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') },
   new Date(t).toLocaleString()) : '—');
 const pill = (s) => h('span', { className: 'pill ' + (s || '') }, s || '—');
-const canWrite = () => session && session.role !== 'viewer';
+// Reviewers and viewers change nothing but, for reviewers, a document's
+// review (review.js).
+const canWrite = () => session && ['administrator', 'developer'].includes(session.role);
 const isAdmin = () => session && session.role === 'administrator';
 
 // ---- Sign in and out -------------------------------------------------
@@ -182,8 +186,11 @@ async function showDirectoryStatus() {
 
 // ---- Pages -------------------------------------------------------------
 
+const review = reviewPages({ h, gql, mutate, admin, flash, fmtTime, page, errorBox, version, session: () => session });
+
 const pages = {
   'overview': overviewPage,
+  'review': (id) => (id ? review.documentPage(id) : review.queuePage()),
   'end-users': endUsersPage,
   'jobs': jobsPage,
   'webhooks': webhooksPage,
@@ -291,7 +298,7 @@ async function endUsersPage(id) {
       jobs(first: 5) { edges { node { id name outcome timestamp errorCode } } }
       paystubs(first: 12) { edges { node { id payDate grossPay { formatted } netPay { formatted } } } }
       } } }
-    documents(first: 25) { edges { node { id documentType createdAt downloadUrl } } }
+    documents(first: 25) { edges { node { id documentType fileName createdAt downloadUrl review { status outcome } } } }
     voie { refreshedAt downloadUrl } voe { refreshedAt downloadUrl } } }`, { id });
   if (!u) {
     page.append(h('p', { className: 'empty' }, 'No end user "' + id + '" in this workspace. The id is the end_user_id you set on the link token.'));
@@ -322,7 +329,10 @@ async function endUsersPage(id) {
     }
   }
   if (u.documents.edges.length) {
-    page.append(h('h2', {}, 'Documents'), h('ul', {}, u.documents.edges.map(({ node: d }) => h('li', {}, h('a', { href: d.downloadUrl }, d.documentType), ' · ', fmtTime(d.createdAt)))));
+    const reviewed = (r) => (r.status === 'required' ? 'needs review' : r.outcome);
+    page.append(h('h2', {}, 'Documents'), h('ul', {}, u.documents.edges.map(({ node: d }) => h('li', {},
+      h('a', { href: d.downloadUrl }, d.fileName || d.documentType), ' · ', fmtTime(d.createdAt),
+      d.review ? h('span', {}, ' · ', h('a', { href: '#/review/' + encodeURIComponent(d.id) }, reviewed(d.review))) : null))));
   }
 }
 
