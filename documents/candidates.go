@@ -105,6 +105,9 @@ func (in *interpreter) labelReadings(tabs []table) readings {
 	var out readings
 	lines := in.doc.lines
 	for li, l := range lines {
+		if in.headerRow(li) != nil {
+			continue // a table's headings label its columns, not values
+		}
 		lineYTD, _ := rowSays(l)
 		for pi, p := range l.phrases {
 			occs := occurrences(p)
@@ -160,6 +163,14 @@ func (in *interpreter) moneyReadings(out *readings, tabs []table, li, pi int, p 
 		for _, q := range in.phrasesRight(li, pi) {
 			figs = append(figs, amounts(figuresIn(q))...)
 		}
+	}
+	// A label that is a row of a table reads its figures in the table.
+	for _, t := range tabs {
+		if p.center() < t.x0 || p.center() >= t.x1 || !slices.ContainsFunc(t.rows, func(r tableRow) bool { return r.line == li }) {
+			continue
+		}
+		figs = slices.DeleteFunc(figs, func(f figure) bool { return f.center() < t.x0 || f.center() >= t.x1 })
+		break
 	}
 	w := o.entry.weight
 	add := func(f figure, ytd bool, weight float64) {
@@ -275,17 +286,36 @@ func (in *interpreter) phrasesRight(li, pi int) []phrase {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b phrase) int { return cmpFloat(a.x0, b.x0) })
-	// The value ends at the next label, or at words after it that are no
-	// value (another column's row beside it: "Totl Hrs Worked 80.00").
+	// The value ends at the next label (a phrase's figures before a label
+	// run into it are still this one's), or at words after it that are
+	// no value (another column's row beside it: "Totl Hrs Worked 80.00").
 	for k, q := range out {
 		if q.label != fieldNone || len(occurrences(q)) > 0 {
 			return out[:k]
+		}
+		if at := labelInside(q); at > 0 {
+			return append(out[:k], subPhrase(q, 0, at))
 		}
 		if k > 0 && len(figuresIn(q)) == 0 && len(findDates(q.text)) == 0 && letters(q.text) > 2 {
 			return out[:k]
 		}
 	}
 	return out
+}
+
+// labelInside is the word at which a label starts inside a phrase after
+// its first word, 0 when none does.
+func labelInside(p phrase) int {
+	texts := make([]string, len(p.words))
+	for i, w := range p.words {
+		texts[i] = w.text
+	}
+	for i := 1; i < len(texts); i++ {
+		if e, n := labelAt(texts, i); n > 0 && e.field != fieldNone && e.field != fieldOther {
+			return i
+		}
+	}
+	return 0
 }
 
 func cmpFloat(a, b float64) int {

@@ -108,7 +108,7 @@ type labelEntry struct {
 // weakLabels name their field less surely than the others do.
 var weakLabels = map[string]float64{"gross": 0.8, "net": 0.75, "net check": 0.7, "total pay": 0.8, "taxes": 0.8, "deductions": 0.8,
 	"withholdings": 0.75, "period": 0.7, "name": 0.6, "employee": 0.8, "company": 0.9, "employer": 0.9, "amount deposited": 0.7,
-	"net deposit": 0.75, "total net": 0.85, "to date": 0.7, "end date": 0.85, "start date": 0.85}
+	"net deposit": 0.75, "total net": 0.85, "to date": 0.7, "end date": 0.85, "start date": 0.85, "agency": 0.6, "organization": 0.7}
 
 // squash is how labels compare: lower-case letters and digits only, so
 // that spacing, punctuation and a PDF printer that runs words together

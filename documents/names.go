@@ -103,16 +103,20 @@ func hasWord(s string, words []string) bool {
 // employerName finds the employer: the value of its label when that is a
 // name, else the best name at the top of the first page.
 func (in *interpreter) employerName(rs readings, employee string) (string, phrase, float64) {
+	top, at, conf := in.topName(employee)
 	for _, t := range rs.texts {
 		if t.field != fieldEmployer {
 			continue
 		}
 		name := cleanName(firstPart(t.text))
-		if name != "" && !isTitle(name) && !hasWord(name, []string{"information", "name", "code", "id"}) && !isAddress(name) {
+		// A weak label (Agency, Organization) yields to a sure name at the
+		// page's head ("State of Vermont" over its department).
+		if name != "" && !isTitle(name) && !hasWord(name, []string{"information", "name", "code", "id"}) && !isAddress(name) &&
+			(top == "" || t.weight >= conf) {
 			return name, t.at, t.weight * t.at.conf
 		}
 	}
-	return in.topName(employee)
+	return top, at, conf
 }
 
 // firstPart is a name without the address a line prints after it.
@@ -149,13 +153,25 @@ func (in *interpreter) topName(employee string) (string, phrase, float64) {
 	if bestScore <= 0 {
 		return "", phrase{}, 0
 	}
-	return cleanName(best.text), best, min(1, bestScore/3) * best.conf
+	return cleanName(withoutTitle(best.text)), best, min(1, bestScore/3) * best.conf
+}
+
+// withoutTitle is a phrase without a paystub's title run into it ("State
+// of Vermont Earnings Statement" is "State of Vermont").
+func withoutTitle(text string) string {
+	ws := strings.Fields(text)
+	for i := 1; i < len(ws); i++ {
+		if isTitle(strings.Join(ws[i:], " ")) {
+			return strings.Join(ws[:i], " ")
+		}
+	}
+	return text
 }
 
 // employerScore scores one phrase at the top of the page as the
 // employer's name; 0 or less rules it out.
 func (in *interpreter) employerScore(li int, p phrase, employee string) float64 {
-	text := cleanName(p.text)
+	text := cleanName(withoutTitle(p.text))
 	if text == "" || letters(text) < 3 || p.label != fieldNone || len(occurrences(p)) > 0 || isTitle(text) ||
 		len(figuresIn(p)) > 0 || len(findDates(text)) > 0 || isAddress(text) || pageOfPages.MatchString(text) ||
 		findEIN(text) != "" || sectionOf(text) != sectionNone || columnHeaders[squash(text)] != columnNone || strings.HasSuffix(text, ":") {

@@ -106,7 +106,7 @@ func TestReadsStructure(t *testing.T) {
 			"10:Net Pay|>300:1,696.19 CR",
 			"10:Year To Date: Gross 55,350.00 Net 40,708.44",
 		), []string{"gross=2306.25", "net=1696.19", "gross_ytd=55350.00", "net_ytd=40708.44", "pay_date=2026-01-05",
-			"period=2025-12-16..2025-12-31", "employer=Department of Natural Resources"}, nil},
+			"period=2025-12-16..2025-12-31", "employer=State of Maryland"}, nil},
 		{"columns grouped under Current and YTD: hours of the year are no hours of the period", placed(
 			"10:Quillfeather Learning Centers|400:Pay Advice",
 			"10:HOURS AND EARNINGS",

@@ -93,10 +93,17 @@ func splitHeadings(p phrase) (out []heading, unknown int) {
 func (in *interpreter) headerRow(li int) [][]heading {
 	l := in.doc.lines[li]
 	var all []heading
-	unknown, words := 0, 0
+	unknown, words, labelled := 0, 0, 0
 	for _, p := range l.phrases {
 		if len(figuresIn(p)) > 0 || len(findDates(p.text)) > 0 {
 			return nil
+		}
+		// Labels of fields that title no table ("Total Taxes", "Net
+		// Amount") make a band of a summary's labels, not a header row.
+		if p.label != fieldNone && sectionOf(p.text) == sectionNone && columnHeaders[squash(p.text)] == columnNone {
+			if labelled++; labelled >= 2 {
+				return nil
+			}
 		}
 		hs, u := splitHeadings(p)
 		all = append(all, hs...)
@@ -434,16 +441,11 @@ func (in *interpreter) readRows(t *table, covered map[int]bool) {
 		if hs := in.headerRow(i); hs != nil && overlapsTables(hs, t.x0, t.x1) {
 			break
 		}
-		var cells []phrase
-		for _, p := range lines[i].phrases {
-			if c := p.center(); c >= t.x0 && c < t.x1 {
-				cells = append(cells, p)
-			}
-		}
+		cells := clipLine(lines[i], t.x0, t.x1)
 		if len(cells) == 0 {
 			continue
 		}
-		if labelBand(cells) {
+		if labelBand(lines[i].phrases) {
 			break // a band of labels over their values: a summary below the table
 		}
 		gaps = append(gaps, max(0, gap))
@@ -494,6 +496,57 @@ func closeByTotals(t *table) {
 		}
 		from = i + 1
 	}
+}
+
+// clipLine is a line's part within [x0, x1): its phrases' words whose
+// centres fall there, regrouped into phrases (a text layer may run a
+// figure of one table and the name of the next into one phrase).
+func clipLine(l textLine, x0, x1 float64) []phrase {
+	var out []phrase
+	for _, p := range l.phrases {
+		from := -1
+		prevIn := false
+		for k, w := range p.words {
+			c := (w.x0 + w.x1) / 2
+			in := c >= x0 && c < x1
+			// A figure's mark (CR, DR, *) goes where its figure goes.
+			if k > 0 && figureMark(w.text) && hasDigitStart(p.words[k-1].text) {
+				in = prevIn
+			}
+			prevIn = in
+			switch {
+			case in && from < 0:
+				from = k
+			case !in && from >= 0:
+				out = append(out, clipped(p, from, k))
+				from = -1
+			}
+		}
+		if from >= 0 {
+			out = append(out, clipped(p, from, len(p.words)))
+		}
+	}
+	return out
+}
+
+// figureMark says whether a word is a mark a figure is printed with.
+func figureMark(w string) bool {
+	switch strings.ToUpper(w) {
+	case "CR", "DR", "*", "**", "-":
+		return true
+	}
+	return false
+}
+
+// clipped is words [from, to) of a phrase as a phrase, its label found
+// anew.
+func clipped(p phrase, from, to int) phrase {
+	if from == 0 && to == len(p.words) {
+		return p
+	}
+	q := subPhrase(p, from, to)
+	q.label, q.labelYTD, q.labelWords = matchLabel(q.text)
+	return q
 }
 
 // labelBand says whether a row's cells are labels without figures, two
@@ -566,7 +619,10 @@ func (in *interpreter) readRow(t *table, li int, cells []phrase, kind sectionKin
 		f, _, _ := matchLabel(row.name)
 		row.label = f
 		n := normalize(row.name)
-		row.total = strings.HasPrefix(n, "total") || n == "totals" || strings.HasSuffix(n, " total") || row.label != fieldNone
+		// A row named as its table is titled ("Earnings" under Earnings)
+		// is the table's total.
+		row.total = strings.HasPrefix(n, "total") || n == "totals" || strings.HasSuffix(n, " total") || row.label != fieldNone ||
+			(kind != sectionNone && sectionOf(row.name) == kind && squash(row.name) == squash(firstSectionWords(row.name)))
 	} else {
 		row.total = true
 	}
@@ -586,6 +642,17 @@ func (in *interpreter) readRow(t *table, li int, cells []phrase, kind sectionKin
 
 // hoursAtRate finds hours and a rate written into a line's name.
 var hoursAtRate = regexp.MustCompile(`(?i)(\d[\d,]*\.?\d*)\s*(?:hrs|hours|hr|h)\.?\s*(?:@|x|at)\s*\$?(\d[\d,]*\.\d+)`)
+
+// firstSectionWords is the words of a text that title a section.
+func firstSectionWords(text string) string {
+	ws := strings.Fields(text)
+	for n := len(ws); n >= 1; n-- {
+		if sectionHeaders[squash(strings.Join(ws[:n], " "))] != sectionNone {
+			return strings.Join(ws[:n], " ")
+		}
+	}
+	return ""
+}
 
 // placeFigures puts a row's figures in its table's columns: each in the
 // column it overlaps most, else the nearest by its right edge (figures

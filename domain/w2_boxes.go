@@ -50,14 +50,6 @@ type W2State struct {
 	Locality        string `json:"locality,omitempty"`          // box 20
 }
 
-// w2Figure is a spec field of an uploaded W-2: the box read, or null.
-func w2Figure(read bool, box *int64) *int64 {
-	if !read {
-		return nil
-	}
-	return box
-}
-
 // stateSum is boxes 16 (or 17) of every state row, nil when none was
 // read.
 func stateSum(rows []W2State, tax bool) *int64 {
