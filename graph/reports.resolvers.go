@@ -74,6 +74,11 @@ func (r *annualW2Resolver) Difference(ctx context.Context, obj *domain.AnnualW2)
 	return usd(obj.Difference), nil
 }
 
+// DocumentID is the resolver for the documentId field.
+func (r *annualW2Resolver) DocumentID(ctx context.Context, obj *domain.AnnualW2) (*string, error) {
+	return optional(obj.DocumentID), nil
+}
+
 // Base is the resolver for the base field.
 func (r *earningsByTypeResolver) Base(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error) {
 	return usd(obj.Base), nil
@@ -169,6 +174,11 @@ func (r *reportCompletenessResolver) IdentitySourceAccountID(ctx context.Context
 	return optional(obj.IdentitySource), nil
 }
 
+// IdentitySourceDocumentID is the resolver for the identitySourceDocumentId field.
+func (r *reportCompletenessResolver) IdentitySourceDocumentID(ctx context.Context, obj *domain.ReportCompleteness) (*string, error) {
+	return optional(obj.IdentitySourceDocument), nil
+}
+
 // IdentityConflicts is the resolver for the identityConflicts field.
 func (r *reportCompletenessResolver) IdentityConflicts(ctx context.Context, obj *domain.ReportCompleteness) ([]string, error) {
 	return obj.Conflicts, nil
@@ -178,6 +188,11 @@ func (r *reportCompletenessResolver) IdentityConflicts(ctx context.Context, obj 
 func (r *reportConsentResolver) GivenAt(ctx context.Context, obj *domain.ReportConsent) (*time.Time, error) {
 	t := time.Time(obj.GivenAt)
 	return &t, nil
+}
+
+// EmploymentDurationMonths is the resolver for the employmentDurationMonths field.
+func (r *reportEmploymentResolver) EmploymentDurationMonths(ctx context.Context, obj *domain.ReportEmployment) (int, error) {
+	return deref(obj.EmploymentDurationMonths), nil // 0 when unknown, as it always was: durationMonths says null
 }
 
 // Compensation is the resolver for the compensation field.
@@ -298,6 +313,11 @@ func (r *Resolver) ReportCompleteness() generated.ReportCompletenessResolver {
 // ReportConsent returns generated.ReportConsentResolver implementation.
 func (r *Resolver) ReportConsent() generated.ReportConsentResolver { return &reportConsentResolver{r} }
 
+// ReportEmployment returns generated.ReportEmploymentResolver implementation.
+func (r *Resolver) ReportEmployment() generated.ReportEmploymentResolver {
+	return &reportEmploymentResolver{r}
+}
+
 // ReportIncome returns generated.ReportIncomeResolver implementation.
 func (r *Resolver) ReportIncome() generated.ReportIncomeResolver { return &reportIncomeResolver{r} }
 
@@ -321,6 +341,7 @@ type (
 	projectedIncomeResolver    struct{ *Resolver }
 	reportCompletenessResolver struct{ *Resolver }
 	reportConsentResolver      struct{ *Resolver }
+	reportEmploymentResolver   struct{ *Resolver }
 	reportIncomeResolver       struct{ *Resolver }
 	reportSourceResolver       struct{ *Resolver }
 	reportVersionResolver      struct{ *Resolver }

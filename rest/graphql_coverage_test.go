@@ -204,7 +204,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			employee { name { firstName middleName lastName fullName } address { raw } lastFourSsn dateOfBirth phoneNumbers { value type } }
 			completeness { missing derived paystubsFrom paystubsTo identitySourceAccountId identityConflicts }
 			flags { code message employment } fcraNotice { text disputeContact }
-			employments { accountId employerName employerAddress { city } startDate employmentDurationMonths employmentStatus employmentType
+			employments { accountId employerName employerAddress { city } startDate employmentDurationMonths durationMonths employmentStatus employmentType
 				terminationDate title mostRecentPayDate employerPhoneNumber employerEin source { platformId platformName dataAsOf }
 				originalHireDate mostRecentHireDate consent { givenAt textVersion }
 				income { payFrequency compensationUnit compensation { amount }
@@ -219,7 +219,7 @@ func TestGraphQLEveryField(t *testing.T) {
 						totalTaxes { amount } paystubCount earnings { category amount { amount } }
 						basis firstPayDate partial earningsByType { base { amount } overtime { amount } bonus { amount } commission { amount } other { amount } }
 						earningsByTypeBasis w2Unsplit { amount }
-						w2 { wages { amount } medicareWages { amount } difference { amount } flagged } } } }`
+						w2 { wages { amount } medicareWages { amount } difference { amount } flagged documentId } } } }`
 		d = c.run(t, f, `query ($id: ID!, $from: Time!, $to: Time!) {
 			endUsers(first: 5) { edges { cursor node { id firstConnectedAt } } pageInfo { hasNextPage endCursor } }
 			endUser(id: $id) {
@@ -406,11 +406,12 @@ func TestGraphQLEveryField(t *testing.T) {
 		if status, out := f.upload(upTok, "paystub", files...); status != 200 {
 			t.Fatalf("upload: %d %v", status, out)
 		}
-		src := c.run(t, f, `{ endUser(id: "uploader") { voie { employments { source { type documentIds notice } }
-			excludedDocuments { documentId reason fraud { status reasons { code message } } } }
+		src := c.run(t, f, `{ endUser(id: "uploader") { voie { employments { durationMonths source { type documentIds notice reviewBases } }
+			completeness { identitySourceDocumentId } flags { code message documentIds }
+			excludedDocuments { documentId documentType reason fraud { status reasons { code message } } } }
 			documents(first: 10) { nodes { fraud { status reasons { code message } } } } } }`, nil)
-		if at(src, "endUser", "voie", "employments").([]any)[0].(map[string]any)["source"].(map[string]any)["type"] != "documents" {
-			t.Errorf("an uploaded employment's source: %v", src)
+		if e := at(src, "endUser", "voie", "employments").([]any)[0].(map[string]any); e["source"].(map[string]any)["type"] != "documents" || e["durationMonths"] != nil {
+			t.Errorf("an uploaded employment's source and months (null: no hire date): %v", src)
 		}
 
 		// The review queue holds the forged copy (its checks found evidence)
@@ -481,6 +482,9 @@ func TestGraphQLEveryField(t *testing.T) {
 			"Platform.logoUrl":                            "the sandbox directory has no logos",
 			"LinkToken.features":                          "the tokens here name their jobs in required_jobs",
 			"ReportCompleteness.identityConflicts":        "empty unless the accounts' identities disagree",
+			"ReportCompleteness.identitySourceDocumentId": "Payline's own paystub layout prints no employee name (reports' TestReportOfUploadsSaysWhereFiguresCameFrom has one)",
+			"ReportSource.reviewBases":                    "no upload here was reviewed (reports' TestReportOfUploadsSaysWhereFiguresCameFrom)",
+			"AnnualW2.documentId":                         "the W-2s here are the accounts' own (reports' TestUploadedW2sFeedPriorYears uploads one)",
 			"LinkToken.accountId":                         "a new token is not for On Demand Update",
 			"LinkTokenCreatePayload.userErrors":           "no refusal here: TestGraphQLMutationPayloads has them",
 			"WebhookCreatePayload.userErrors":             "no refusal here: TestGraphQLMutationPayloads has them",

@@ -33,6 +33,8 @@ type AnnualW2Resolver interface {
 	Wages(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error)
 	MedicareWages(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error)
 	Difference(ctx context.Context, obj *domain.AnnualW2) (*domain.Money, error)
+
+	DocumentID(ctx context.Context, obj *domain.AnnualW2) (*string, error)
 }
 type EarningsByTypeResolver interface {
 	Base(ctx context.Context, obj *domain.EarningsByType) (*domain.Money, error)
@@ -60,10 +62,14 @@ type ReportCompletenessResolver interface {
 	PaystubsFrom(ctx context.Context, obj *domain.ReportCompleteness) (*string, error)
 	PaystubsTo(ctx context.Context, obj *domain.ReportCompleteness) (*string, error)
 	IdentitySourceAccountID(ctx context.Context, obj *domain.ReportCompleteness) (*string, error)
+	IdentitySourceDocumentID(ctx context.Context, obj *domain.ReportCompleteness) (*string, error)
 	IdentityConflicts(ctx context.Context, obj *domain.ReportCompleteness) ([]string, error)
 }
 type ReportConsentResolver interface {
 	GivenAt(ctx context.Context, obj *domain.ReportConsent) (*time.Time, error)
+}
+type ReportEmploymentResolver interface {
+	EmploymentDurationMonths(ctx context.Context, obj *domain.ReportEmployment) (int, error)
 }
 type ReportIncomeResolver interface {
 	Compensation(ctx context.Context, obj *domain.ReportIncome) (*domain.Money, error)
@@ -645,6 +651,29 @@ func (ec *executionContext) fieldContext_AnnualW2_flagged(_ context.Context, fie
 	return graphql.NewScalarFieldContext("AnnualW2", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _AnnualW2_documentId(ctx context.Context, field graphql.CollectedField, obj *domain.AnnualW2) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnnualW2_documentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AnnualW2().DocumentID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AnnualW2_documentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnnualW2", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _DocumentFraud_status(ctx context.Context, field graphql.CollectedField, obj *domain.DocumentFraud) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -936,6 +965,29 @@ func (ec *executionContext) _ExcludedDocument_documentId(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_ExcludedDocument_documentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ExcludedDocument", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ExcludedDocument_documentType(ctx context.Context, field graphql.CollectedField, obj *domain.ExcludedDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExcludedDocument_documentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExcludedDocument_documentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExcludedDocument", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ExcludedDocument_reason(ctx context.Context, field graphql.CollectedField, obj *domain.ExcludedDocument) (ret graphql.Marshaler) {
@@ -1805,6 +1857,29 @@ func (ec *executionContext) fieldContext_ReportCompleteness_identitySourceAccoun
 	return graphql.NewScalarFieldContext("ReportCompleteness", field, true, true, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _ReportCompleteness_identitySourceDocumentId(ctx context.Context, field graphql.CollectedField, obj *domain.ReportCompleteness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportCompleteness_identitySourceDocumentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ReportCompleteness().IdentitySourceDocumentID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportCompleteness_identitySourceDocumentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportCompleteness", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _ReportCompleteness_identityConflicts(ctx context.Context, field graphql.CollectedField, obj *domain.ReportCompleteness) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2126,17 +2201,40 @@ func (ec *executionContext) _ReportEmployment_employmentDurationMonths(ctx conte
 			return ec.fieldContext_ReportEmployment_employmentDurationMonths(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.EmploymentDurationMonths, nil
+			return ec.Resolvers.ReportEmployment().EmploymentDurationMonths(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
-			return ec.marshalNInt2ᚖint(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ReportEmployment_employmentDurationMonths(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportEmployment", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ReportEmployment_durationMonths(ctx context.Context, field graphql.CollectedField, obj *domain.ReportEmployment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportEmployment_durationMonths(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmploymentDurationMonths, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportEmployment_durationMonths(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReportEmployment", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
@@ -2510,6 +2608,29 @@ func (ec *executionContext) _ReportFlag_employment(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_ReportFlag_employment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReportFlag", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportFlag_documentIds(ctx context.Context, field graphql.CollectedField, obj *domain.ReportFlag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFlag_documentIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFlag_documentIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFlag", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _ReportIncome_payFrequency(ctx context.Context, field graphql.CollectedField, obj *domain.ReportIncome) (ret graphql.Marshaler) {
@@ -2908,6 +3029,29 @@ func (ec *executionContext) _ReportSource_notice(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_ReportSource_notice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReportSource_reviewBases(ctx context.Context, field graphql.CollectedField, obj *domain.ReportSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportSource_reviewBases(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReviewBases, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportSource_reviewBases(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReportSource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -4156,6 +4300,44 @@ func (ec *executionContext) _AnnualW2(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "documentId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AnnualW2_documentId(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -4533,6 +4715,11 @@ func (ec *executionContext) _ExcludedDocument(ctx context.Context, sel ast.Selec
 			out.Values[i] = graphql.MarshalString("ExcludedDocument")
 		case "documentId":
 			out.Values[i] = ec._ExcludedDocument_documentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentType":
+			out.Values[i] = ec._ExcludedDocument_documentType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -5328,6 +5515,44 @@ func (ec *executionContext) _ReportCompleteness(ctx context.Context, sel ast.Sel
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "identitySourceDocumentId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ReportCompleteness_identitySourceDocumentId(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "identityConflicts":
 			field := field
 
@@ -5536,87 +5761,125 @@ func (ec *executionContext) _ReportEmployment(ctx context.Context, sel ast.Selec
 		case "accountId":
 			out.Values[i] = ec._ReportEmployment_accountId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "employerName":
 			out.Values[i] = ec._ReportEmployment_employerName(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "employerAddress":
 			out.Values[i] = ec._ReportEmployment_employerAddress(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "startDate":
 			out.Values[i] = ec._ReportEmployment_startDate(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "employmentDurationMonths":
-			out.Values[i] = ec._ReportEmployment_employmentDurationMonths(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ReportEmployment_employmentDurationMonths(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "durationMonths":
+			out.Values[i] = ec._ReportEmployment_durationMonths(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "employmentStatus":
 			out.Values[i] = ec._ReportEmployment_employmentStatus(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "employmentType":
 			out.Values[i] = ec._ReportEmployment_employmentType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "terminationDate":
 			out.Values[i] = ec._ReportEmployment_terminationDate(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._ReportEmployment_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "mostRecentPayDate":
 			out.Values[i] = ec._ReportEmployment_mostRecentPayDate(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "originalHireDate":
 			out.Values[i] = ec._ReportEmployment_originalHireDate(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "mostRecentHireDate":
 			out.Values[i] = ec._ReportEmployment_mostRecentHireDate(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "employerPhoneNumber":
 			out.Values[i] = ec._ReportEmployment_employerPhoneNumber(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "employerEin":
 			out.Values[i] = ec._ReportEmployment_employerEin(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "source":
 			out.Values[i] = ec._ReportEmployment_source(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "consent":
 			out.Values[i] = ec._ReportEmployment_consent(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "income":
 			out.Values[i] = ec._ReportEmployment_income(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -5663,6 +5926,11 @@ func (ec *executionContext) _ReportFlag(ctx context.Context, sel ast.SelectionSe
 			}
 		case "employment":
 			out.Values[i] = ec._ReportFlag_employment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentIds":
+			out.Values[i] = ec._ReportFlag_documentIds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -5903,6 +6171,11 @@ func (ec *executionContext) _ReportSource(ctx context.Context, sel ast.Selection
 			}
 		case "notice":
 			out.Values[i] = ec._ReportSource_notice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reviewBases":
+			out.Values[i] = ec._ReportSource_reviewBases(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -44,6 +44,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	ReportCompleteness() ReportCompletenessResolver
 	ReportConsent() ReportConsentResolver
+	ReportEmployment() ReportEmploymentResolver
 	ReportIncome() ReportIncomeResolver
 	ReportSource() ReportSourceResolver
 	ReportVersion() ReportVersionResolver
@@ -131,6 +132,7 @@ type ComplexityRoot struct {
 
 	AnnualW2 struct {
 		Difference    func(childComplexity int) int
+		DocumentID    func(childComplexity int) int
 		Flagged       func(childComplexity int) int
 		MedicareWages func(childComplexity int) int
 		Wages         func(childComplexity int) int
@@ -310,9 +312,10 @@ type ComplexityRoot struct {
 	}
 
 	ExcludedDocument struct {
-		DocumentID func(childComplexity int) int
-		Fraud      func(childComplexity int) int
-		Reason     func(childComplexity int) int
+		DocumentID   func(childComplexity int) int
+		DocumentType func(childComplexity int) int
+		Fraud        func(childComplexity int) int
+		Reason       func(childComplexity int) int
 	}
 
 	FcraNotice struct {
@@ -646,12 +649,13 @@ type ComplexityRoot struct {
 	}
 
 	ReportCompleteness struct {
-		Derived                 func(childComplexity int) int
-		IdentityConflicts       func(childComplexity int) int
-		IdentitySourceAccountID func(childComplexity int) int
-		Missing                 func(childComplexity int) int
-		PaystubsFrom            func(childComplexity int) int
-		PaystubsTo              func(childComplexity int) int
+		Derived                  func(childComplexity int) int
+		IdentityConflicts        func(childComplexity int) int
+		IdentitySourceAccountID  func(childComplexity int) int
+		IdentitySourceDocumentID func(childComplexity int) int
+		Missing                  func(childComplexity int) int
+		PaystubsFrom             func(childComplexity int) int
+		PaystubsTo               func(childComplexity int) int
 	}
 
 	ReportConsent struct {
@@ -688,9 +692,10 @@ type ComplexityRoot struct {
 	}
 
 	ReportFlag struct {
-		Code       func(childComplexity int) int
-		Employment func(childComplexity int) int
-		Message    func(childComplexity int) int
+		Code        func(childComplexity int) int
+		DocumentIDs func(childComplexity int) int
+		Employment  func(childComplexity int) int
+		Message     func(childComplexity int) int
 	}
 
 	ReportIncome struct {
@@ -714,6 +719,7 @@ type ComplexityRoot struct {
 		Notice       func(childComplexity int) int
 		PlatformID   func(childComplexity int) int
 		PlatformName func(childComplexity int) int
+		ReviewBases  func(childComplexity int) int
 		Type         func(childComplexity int) int
 	}
 
@@ -1229,6 +1235,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AnnualW2.Difference(childComplexity), true
+	case "AnnualW2.documentId":
+		if e.ComplexityRoot.AnnualW2.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnnualW2.DocumentID(childComplexity), true
 	case "AnnualW2.flagged":
 		if e.ComplexityRoot.AnnualW2.Flagged == nil {
 			break
@@ -1945,6 +1957,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ExcludedDocument.DocumentID(childComplexity), true
+	case "ExcludedDocument.documentType":
+		if e.ComplexityRoot.ExcludedDocument.DocumentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExcludedDocument.DocumentType(childComplexity), true
 	case "ExcludedDocument.fraud":
 		if e.ComplexityRoot.ExcludedDocument.Fraud == nil {
 			break
@@ -3491,6 +3509,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportCompleteness.IdentitySourceAccountID(childComplexity), true
+	case "ReportCompleteness.identitySourceDocumentId":
+		if e.ComplexityRoot.ReportCompleteness.IdentitySourceDocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportCompleteness.IdentitySourceDocumentID(childComplexity), true
 	case "ReportCompleteness.missing":
 		if e.ComplexityRoot.ReportCompleteness.Missing == nil {
 			break
@@ -3590,7 +3614,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportEmployment.EmployerPhoneNumber(childComplexity), true
-	case "ReportEmployment.employmentDurationMonths":
+	case "ReportEmployment.employmentDurationMonths", "ReportEmployment.durationMonths":
 		if e.ComplexityRoot.ReportEmployment.EmploymentDurationMonths == nil {
 			break
 		}
@@ -3663,6 +3687,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportFlag.Code(childComplexity), true
+	case "ReportFlag.documentIds":
+		if e.ComplexityRoot.ReportFlag.DocumentIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFlag.DocumentIDs(childComplexity), true
 	case "ReportFlag.employment":
 		if e.ComplexityRoot.ReportFlag.Employment == nil {
 			break
@@ -3779,6 +3809,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReportSource.PlatformName(childComplexity), true
+	case "ReportSource.reviewBases":
+		if e.ComplexityRoot.ReportSource.ReviewBases == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportSource.ReviewBases(childComplexity), true
 	case "ReportSource.type":
 		if e.ComplexityRoot.ReportSource.Type == nil {
 			break
@@ -6191,9 +6227,9 @@ type VerificationReport {
   employments: [ReportEmployment!]!
   "What the report could and could not draw from source data."
   completeness: ReportCompleteness!
-  "Points an underwriter should review (overlapping employments, pay gaps, a missing final paycheck, an employer with two addresses, declining variable income, a W-2 that disagrees); empty when none. The report raises them and decides nothing."
+  "Points an underwriter should review (overlapping employments, pay gaps, a missing final paycheck, an employer with two addresses, declining variable income, a W-2 that disagrees, an upload set aside, more than 80 hours a week, a pay period that ends before it starts, an income annualized from one paystub); empty when none. The report raises them and decides nothing."
   flags: [ReportFlag!]!
-  "The paystubs the end user uploaded that the report leaves out, and why."
+  "The paystubs and W-2s the end user uploaded that the report leaves out, and why."
   excludedDocuments: [ExcludedDocument!]!
   "The consumer's rights under the Fair Credit Reporting Act and whom to contact to dispute the report's data."
   fcraNotice: FcraNotice!
@@ -6239,8 +6275,10 @@ type ReportEmployment {
   employerAddress: Address!
   "When the employment started, YYYY-MM-DD; empty when unknown."
   startDate: String!
-  "Whole months from the start date to the termination date, or to when the report was built while it lasts; 0 when the dates are unknown (listed in completeness.missing)."
-  employmentDurationMonths: Int!
+  "Whole months from the start date to the termination date, or to when the report was built while it lasts; 0 when the dates are unknown."
+  employmentDurationMonths: Int! @deprecated(reason: "It is 0 when the dates are unknown (an employment read from uploaded documents has no start date). Use durationMonths, null then.")
+  "Whole months from the start date to the termination date, or to when the report was built while it lasts; null when either date is unknown, as for an employment read from uploaded documents (listed in completeness.missing), never 0 for unknown."
+  durationMonths: Int
   "The employment status as the platform reports it, such as employed."
   employmentStatus: String!
   "The employment type (full-time, part-time, ...); empty when the platform does not say (listed in completeness.missing)."
@@ -6349,12 +6387,14 @@ type IncomeTrend {
 
 "A point a verification report raises for an underwriter to review."
 type ReportFlag {
-  "OVERLAPPING_EMPLOYMENT, PAY_GAP, MISSING_FINAL_PAY, EMPLOYER_ADDRESS_CONFLICT, DECLINING_INCOME or W2_MISMATCH."
+  "OVERLAPPING_EMPLOYMENT, PAY_GAP, MISSING_FINAL_PAY, EMPLOYER_ADDRESS_CONFLICT, DECLINING_INCOME, W2_MISMATCH, DOCUMENT_SET_ASIDE (an uploaded paystub or W-2 the report leaves out, and why, without accusing), HOURS_OVER_80, PAY_PERIOD_INVERTED or ANNUALIZED_FROM_ONE_PAYSTUB."
   code: String!
   "What the data shows, in a sentence."
   message: String!
-  "The account id of the employment it concerns."
+  "The account id of the employment it concerns; empty for none, and for an employment read from uploaded documents."
   employment: String!
+  "The uploaded documents it concerns; empty when none."
+  documentIds: [ID!]!
 }
 
 "The end user's consent, given in Link, to share an account's data."
@@ -6391,9 +6431,9 @@ type AnnualIncome {
   earnings: [EarningsTotal!]!
   "How many of the year's paystubs were read."
   paystubCount: Int!
-  "Where grossPay and netPay come from: paystubs (all of the year's were read), year_to_date (the last paystub's year-to-date figures: read from mid-year) or partial."
+  "Where grossPay and netPay come from: paystubs (all of the year's were read), year_to_date (the last paystub's year-to-date figures: read from mid-year), partial, or w2 (no paystub of the year was read: grossPay is its W-2's box 5, and netPay, taxes, deductions and reimbursements are unknown, 0 and listed in completeness.missing)."
   basis: String!
-  "The year's earliest paystub read."
+  "The year's earliest paystub read; empty for a year read from a W-2 alone (basis w2)."
   firstPayDate: Date!
   "Some of the year's figures cover less than the year."
   partial: Boolean!
@@ -6407,7 +6447,7 @@ type AnnualIncome {
   w2: AnnualW2
 }
 
-"A year's W-2 beside its paystubs."
+"A year's W-2 beside its paystubs: the payroll account's own, or, for a year it has none, one the end user uploaded of the employer."
 type AnnualW2 {
   "Box 1."
   wages: Money!
@@ -6417,6 +6457,8 @@ type AnnualW2 {
   difference: Money!
   "The difference is over a dollar in a year whose gross covers the whole year."
   flagged: Boolean!
+  "The uploaded W-2 it was read from; null for the payroll account's own."
+  documentId: ID
 }
 
 "A year's earnings in the columns of the standard written VOE (Fannie Mae Form 1005)."
@@ -6453,18 +6495,22 @@ type ReportCompleteness {
   paystubsTo: Date
   "The account the employee's identity came from; null when none had one."
   identitySourceAccountId: ID
+  "When no account reports an identity: the uploaded document whose printed name the report uses (never an account id); null otherwise."
+  identitySourceDocumentId: ID
   "The identity fields on which the end user's accounts disagree."
   identityConflicts: [String!]!
 }
 
-"Where an employment's figures were read from (a payroll platform, or paystubs the end user uploaded), and when its data last changed."
+"Where an employment's figures were read from (a payroll platform, or paystubs and W-2s the end user uploaded), and when its data last changed."
 type ReportSource {
-  "payroll (read from the account's payroll platform) or documents (read from paystubs the end user uploaded)."
+  "payroll (read from the account's payroll platform) or documents (read from paystubs and W-2s the end user uploaded)."
   type: String!
-  "For type documents: the uploaded paystubs the figures were read from; empty otherwise."
+  "For type documents: the uploaded paystubs and W-2s the figures were read from; empty otherwise."
   documentIds: [ID!]!
-  "For type documents: says plainly that the figures were read from files the end user supplied; empty otherwise."
+  "For type documents: says plainly that the figures were read from files the end user supplied, and who reviewed those a person accepted; empty otherwise."
   notice: String!
+  "Who reviewed the uploads of this employment a person accepted (reviewed by a member of <customer>), each once; empty when none."
+  reviewBases: [String!]!
   "The platform's UUID; empty for type documents."
   platformId: ID!
   "As the directory names it (empty when it does not)."
@@ -6489,11 +6535,13 @@ type ReportVersion {
   downloadUrlExpiration: Time!
 }
 
-"An uploaded paystub a verification report leaves out, and why."
+"An uploaded paystub or W-2 a verification report leaves out, and why; each is also a DOCUMENT_SET_ASIDE point to review."
 type ExcludedDocument {
   "The document's UUID."
   documentId: ID!
-  "suspected (the forgery checks' reasons are in fraud), unread (nothing could be read) or incomplete (no pay date, gross or net pay read)."
+  "paystub or w2."
+  documentType: String!
+  "suspected (evidence of tampering, in fraud's reasons), needs_review (doubts a person has not yet settled), rejected (by a reviewer), unread (nothing could be read) or incomplete (a paystub's pay date, gross or net pay, or a W-2's tax year, employer, box 1 or box 5 not read)."
   reason: String!
   "The document's forgery checks' outcome."
   fraud: DocumentFraud!
@@ -6970,6 +7018,8 @@ func (ec *executionContext) childFields_AnnualW2(ctx context.Context, field grap
 		return ec.fieldContext_AnnualW2_difference(ctx, field)
 	case "flagged":
 		return ec.fieldContext_AnnualW2_flagged(ctx, field)
+	case "documentId":
+		return ec.fieldContext_AnnualW2_documentId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AnnualW2", field.Name)
 }
@@ -7324,6 +7374,8 @@ func (ec *executionContext) childFields_ExcludedDocument(ctx context.Context, fi
 	switch field.Name {
 	case "documentId":
 		return ec.fieldContext_ExcludedDocument_documentId(ctx, field)
+	case "documentType":
+		return ec.fieldContext_ExcludedDocument_documentType(ctx, field)
 	case "reason":
 		return ec.fieldContext_ExcludedDocument_reason(ctx, field)
 	case "fraud":
@@ -7916,6 +7968,8 @@ func (ec *executionContext) childFields_ReportCompleteness(ctx context.Context, 
 		return ec.fieldContext_ReportCompleteness_paystubsTo(ctx, field)
 	case "identitySourceAccountId":
 		return ec.fieldContext_ReportCompleteness_identitySourceAccountId(ctx, field)
+	case "identitySourceDocumentId":
+		return ec.fieldContext_ReportCompleteness_identitySourceDocumentId(ctx, field)
 	case "identityConflicts":
 		return ec.fieldContext_ReportCompleteness_identityConflicts(ctx, field)
 	}
@@ -7960,6 +8014,8 @@ func (ec *executionContext) childFields_ReportEmployment(ctx context.Context, fi
 		return ec.fieldContext_ReportEmployment_startDate(ctx, field)
 	case "employmentDurationMonths":
 		return ec.fieldContext_ReportEmployment_employmentDurationMonths(ctx, field)
+	case "durationMonths":
+		return ec.fieldContext_ReportEmployment_durationMonths(ctx, field)
 	case "employmentStatus":
 		return ec.fieldContext_ReportEmployment_employmentStatus(ctx, field)
 	case "employmentType":
@@ -7996,6 +8052,8 @@ func (ec *executionContext) childFields_ReportFlag(ctx context.Context, field gr
 		return ec.fieldContext_ReportFlag_message(ctx, field)
 	case "employment":
 		return ec.fieldContext_ReportFlag_employment(ctx, field)
+	case "documentIds":
+		return ec.fieldContext_ReportFlag_documentIds(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ReportFlag", field.Name)
 }
@@ -8038,6 +8096,8 @@ func (ec *executionContext) childFields_ReportSource(ctx context.Context, field 
 		return ec.fieldContext_ReportSource_documentIds(ctx, field)
 	case "notice":
 		return ec.fieldContext_ReportSource_notice(ctx, field)
+	case "reviewBases":
+		return ec.fieldContext_ReportSource_reviewBases(ctx, field)
 	case "platformId":
 		return ec.fieldContext_ReportSource_platformId(ctx, field)
 	case "platformName":
