@@ -37,12 +37,12 @@ func TestDebugRead(t *testing.T) {
 	dir := t.TempDir()
 	var src source
 	if ct == "application/pdf" {
-		src, _, _, _, err = r.readPDF(context.Background(), dir, data)
+		src, _, _, _, err = r.readPDF(context.Background(), dir, docType, data)
 	} else {
-		var words []word
+		var readings [][]word
 		var size [2]float64
-		words, size, err = r.ocrPicture(context.Background(), dir, data, 1)
-		src = source{doc: buildLayout(deskew(words), ocrGap), ocr: true}
+		readings, size, err = r.ocrPicture(context.Background(), dir, data, 1)
+		src = source{doc: buildLayout(bestReading(readings, size, docType), ocrGap), ocr: true}
 		src.doc.sizes = map[int][2]float64{1: size}
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -99,11 +100,17 @@ func (in *interpreter) cellsBelow(li int, x0, x1 float64, maxLines int) []cellBe
 	lines := in.doc.lines
 	h := in.lineHeight(li)
 	var out []cellBelow
+	ytdBand := false
 	for i := li + 1; i < len(lines) && i <= li+maxLines && lines[i].page == lines[li].page; i++ {
 		if lines[i].y0-lines[i-1].y1 > 3*h {
 			break
 		}
 		rowYTD, rowCurrent := rowSays(lines[i])
+		if rowYTD && !slices.ContainsFunc(lines[i].phrases, func(p phrase) bool { return len(figuresIn(p)) > 0 }) {
+			ytdBand = true // a "Year to date" caption over the rows that follow
+			continue
+		}
+		rowYTD = rowYTD || ytdBand
 		for _, p := range lines[i].phrases {
 			if p.x1 < x0-h || p.x0 > x1+h {
 				continue

@@ -42,6 +42,17 @@ func personName(s string) (string, bool) {
 	if len(words) < 2 || len(words) > 5 {
 		return "", false
 	}
+	// A name has a word of three letters or more ("St St Ste" is OCR's
+	// reading of a shadow).
+	long := 0
+	for _, w := range words {
+		if letters(w) >= 3 {
+			long++
+		}
+	}
+	if long < 2 && !(long == 1 && len(words) == 2 && letters(words[0])+letters(words[1]) >= 5) {
+		return "", false
+	}
 	for _, w := range words {
 		t := strings.Trim(w, ".'-")
 		if t == "" {

@@ -25,9 +25,10 @@ const (
 	// can hold 60 million pixels; a page at 300 dpi holds 8.4 million.
 	maxOCRPixels = 40_000_000
 	// ocrTargetWidth is the width a page is brought to for tesseract:
-	// a letter page at 300 dpi, where its 9-point text is about 25 pixels
-	// high, as tesseract reads best.
-	ocrTargetWidth = 2550
+	// a letter page at about 260 dpi, where its 9-point text is about 20
+	// pixels high, which tesseract reads well and three passes read within
+	// the bar of 3 s of CPU a page.
+	ocrTargetWidth = 2200
 	// maxOCRScale bounds the enlargement: past it, pixels only blur.
 	maxOCRScale = 2.5
 )
@@ -35,36 +36,62 @@ const (
 // errTooManyPixels is the answer for a picture larger than maxOCRPixels.
 var errTooManyPixels = fmt.Errorf("the picture has more than %d million pixels", maxOCRPixels/1_000_000)
 
+// ocrPass is one reading of a prepared picture: a page segmentation mode,
+// on the picture as prepared or with its ruled lines erased.
+type ocrPass struct {
+	mode   string
+	erased bool
+}
+
+// ocrPasses are the readings each picture gets: tesseract reading the
+// page as one block of lines (6), which keeps a table's rows whole; its
+// layout analysis (3) of the picture with a form's rules erased, which
+// finds the words a box's edges hide; and its sparse reading (11), which
+// finds words the others merge. No one pass reads every layout best
+// (docs/documents.md, "Pictures"): pairs of them are merged word by word
+// (ocrCombos) and the pair whose reading holds together best is kept.
+var ocrPasses = []ocrPass{{mode: "6"}, {mode: "3", erased: true}, {mode: "11"}}
+
+// ocrCombos are the pairs of passes whose merged words are tried.
+var ocrCombos = [][2]int{{0, 1}, {0, 2}, {1, 2}}
+
 // prepareForOCR decodes a picture and gives it back grey, evened out and
-// scaled by the factor it returns.
-func prepareForOCR(data []byte) ([]byte, float64, image.Point, error) {
+// scaled by the factor it returns, as it is and with its rules erased.
+func prepareForOCR(data []byte) (plain, erased []byte, scale float64, size image.Point, err error) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return nil, 0, image.Point{}, err
+		return nil, nil, 0, image.Point{}, err
 	}
 	if cfg.Width*cfg.Height > maxOCRPixels {
-		return nil, 0, image.Point{}, errTooManyPixels
+		return nil, nil, 0, image.Point{}, errTooManyPixels
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, 0, image.Point{}, err
+		return nil, nil, 0, image.Point{}, err
 	}
 	grey := toGrey(img)
-	size := grey.Rect.Size()
+	size = grey.Rect.Size()
 	evenLight(grey)
 	stretch(grey)
-	scale := min(maxOCRScale, max(1, float64(ocrTargetWidth)/float64(size.X)))
-	out := grey
+	scale = min(maxOCRScale, max(1, float64(ocrTargetWidth)/float64(size.X)))
 	if scale > 1.05 {
-		out = resize(grey, scale)
+		grey = resize(grey, scale)
 	} else {
 		scale = 1
 	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
-		return nil, 0, image.Point{}, err
+	encode := func(g *image.Gray) ([]byte, error) {
+		var buf bytes.Buffer
+		err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, g)
+		return buf.Bytes(), err
 	}
-	return buf.Bytes(), scale, size, nil
+	if plain, err = encode(grey); err != nil {
+		return nil, nil, 0, image.Point{}, err
+	}
+	eraseRules(grey)
+	if erased, err = encode(grey); err != nil {
+		return nil, nil, 0, image.Point{}, err
+	}
+	return plain, erased, scale, size, nil
 }
 
 // toGrey is a picture's luminance, read straight from the planes of the
@@ -167,6 +194,57 @@ func evenLight(g *image.Gray) {
 	}
 }
 
+// eraseRules whitens a form's ruled lines: runs of dark pixels along a row
+// or a column longer than any stroke of text (a fortieth of the page's
+// width, at least 40 pixels). Text that touches a box's edge, or sits in
+// a grid, is read as a word and not as a line's edge.
+func eraseRules(g *image.Gray) {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	minRun := max(40, w/40)
+	const dark = 110
+	erase := make([]bool, len(g.Pix))
+	for y := 0; y < h; y++ {
+		row := g.Pix[y*g.Stride:]
+		start := -1
+		for x := 0; x <= w; x++ {
+			if x < w && row[x] < dark {
+				if start < 0 {
+					start = x
+				}
+				continue
+			}
+			if start >= 0 && x-start >= minRun {
+				for k := start; k < x; k++ {
+					erase[y*g.Stride+k] = true
+				}
+			}
+			start = -1
+		}
+	}
+	for x := 0; x < w; x++ {
+		start := -1
+		for y := 0; y <= h; y++ {
+			if y < h && g.Pix[y*g.Stride+x] < dark {
+				if start < 0 {
+					start = y
+				}
+				continue
+			}
+			if start >= 0 && y-start >= minRun {
+				for k := start; k < y; k++ {
+					erase[k*g.Stride+x] = true
+				}
+			}
+			start = -1
+		}
+	}
+	for i, e := range erase {
+		if e {
+			g.Pix[i] = 255
+		}
+	}
+}
+
 // stretch spreads the picture's greys from its 1st to its 99th
 // percentile over the whole range.
 func stretch(g *image.Gray) {
@@ -225,41 +303,41 @@ func resize(g *image.Gray, scale float64) *image.Gray {
 	return out
 }
 
-// ocrModes are the page segmentation modes each picture is read in:
-// tesseract's layout analysis (3) finds a table's columns that its sparse
-// reading (11) misses, and the sparse reading finds words in boxes that
-// the layout analysis merges; the two readings are merged word by word.
-var ocrModes = []string{"3", "11"}
-
 // ocrPicture reads the words of one picture (PNG or JPEG bytes): it is
-// prepared (prepareForOCR), read by tesseract in each of ocrModes, the
-// readings merged (mergeReadings), and the words' boxes given in the
-// picture's own pixels.
-func (r *Reader) ocrPicture(ctx context.Context, dir string, data []byte, page int) ([]word, [2]float64, error) {
-	prepared, scale, size, err := prepareForOCR(data)
+// prepared (prepareForOCR) and read by tesseract in each of ocrPasses. It
+// returns the merged words of each of ocrCombos, in the picture's own
+// pixels, for the caller to keep the reading that holds together best.
+func (r *Reader) ocrPicture(ctx context.Context, dir string, data []byte, page int) ([][]word, [2]float64, error) {
+	plain, erased, scale, size, err := prepareForOCR(data)
 	if err != nil {
 		return nil, [2]float64{}, err
 	}
-	path := filepath.Join(dir, "ocr-"+strconv.Itoa(page)+".png")
-	if err := os.WriteFile(path, prepared, 0o600); err != nil {
-		return nil, [2]float64{}, err
+	paths := map[bool]string{false: filepath.Join(dir, "ocr-"+strconv.Itoa(page)+".png"), true: filepath.Join(dir, "ocr-"+strconv.Itoa(page)+"-erased.png")}
+	for e, b := range map[bool][]byte{false: plain, true: erased} {
+		if err := os.WriteFile(paths[e], b, 0o600); err != nil {
+			return nil, [2]float64{}, err
+		}
 	}
-	var words []word
-	for _, mode := range ocrModes {
-		out, err := r.run(ctx, r.tesseract, path, "stdout", "--psm", mode, "tsv")
+	passes := make([][]word, len(ocrPasses))
+	for i, pass := range ocrPasses {
+		out, err := r.run(ctx, r.tesseract, paths[pass.erased], "stdout", "--psm", pass.mode, "tsv")
 		if err != nil {
 			return nil, [2]float64{}, err
 		}
 		ws, _ := parseTesseractTSV(out, page)
-		words = mergeReadings(words, ws)
+		for k := range ws {
+			ws[k].x0 /= scale
+			ws[k].x1 /= scale
+			ws[k].y0 /= scale
+			ws[k].y1 /= scale
+		}
+		passes[i] = ws
 	}
-	for i := range words {
-		words[i].x0 /= scale
-		words[i].x1 /= scale
-		words[i].y0 /= scale
-		words[i].y1 /= scale
+	out := make([][]word, len(ocrCombos))
+	for i, c := range ocrCombos {
+		out[i] = mergeReadings(mergeReadings(nil, passes[c[0]]), passes[c[1]])
 	}
-	return words, [2]float64{float64(size.X), float64(size.Y)}, nil
+	return out, [2]float64{float64(size.X), float64(size.Y)}, nil
 }
 
 // mergeReadings adds a second reading's words to a first's: a word that
@@ -273,7 +351,9 @@ func mergeReadings(a, b []word) []word {
 		for i, v := range out {
 			ix := min(w.x1, v.x1) - max(w.x0, v.x0)
 			iy := min(w.y1, v.y1) - max(w.y0, v.y0)
-			if ix <= 0 || iy <= 0 || ix*iy < 0.4*min((w.x1-w.x0)*(w.y1-w.y0), (v.x1-v.x0)*(v.y1-v.y0)) {
+			h := max(w.height(), v.height())
+			sameWord := w.text == v.text && abs((w.x0+w.x1)/2-(v.x0+v.x1)/2) < h && abs((w.y0+w.y1)/2-(v.y0+v.y1)/2) < h/2
+			if !sameWord && (ix <= 0 || iy <= 0 || ix*iy < 0.4*min((w.x1-w.x0)*(w.y1-w.y0), (v.x1-v.x0)*(v.y1-v.y0))) {
 				continue
 			}
 			found = true

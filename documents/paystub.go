@@ -324,12 +324,20 @@ func (in *interpreter) doubts(c choice, out *domain.ReadPaystub, rs []domain.Fie
 			fields = append(fields, r.Field)
 		}
 	}
-	if len(fields) == 0 {
-		return nil
+	var reasons []domain.FraudReason
+	if len(fields) > 0 {
+		slices.Sort(fields)
+		reasons = append(reasons, domain.FraudReason{Code: domain.FraudFieldsUncertain, Fields: fields,
+			Message: fmt.Sprintf("the reader is unsure of %s: the figures were read faintly or could be read two ways, and the arithmetic does not settle them", strings.Join(fields, ", "))})
 	}
-	slices.Sort(fields)
-	return []domain.FraudReason{{Code: domain.FraudFieldsUncertain, Fields: fields,
-		Message: fmt.Sprintf("the reader is unsure of %s: the figures were read faintly or could be read two ways, and the arithmetic does not settle them", strings.Join(fields, ", "))}}
+	// A picture's figures that could not be checked against one another
+	// (its taxes and deductions not read) are a person's to confirm: OCR
+	// can misread a digit, and nothing else would notice.
+	if in.ocr && !c.closes && !c.linesMatch && reasons == nil && c.gross != nil && c.net != nil && (c.taxes == nil && c.deductions == nil) {
+		reasons = append(reasons, domain.FraudReason{Code: domain.FraudFieldsUncertain, Fields: []string{"gross_pay_amount", "net_pay_amount"},
+			Message: "the gross and net pay were read from a picture, and no taxes or deductions could be read to check them against each other"})
+	}
+	return reasons
 }
 
 // figureField says whether a field is a figure or a date.

@@ -157,7 +157,7 @@ func (r *Reader) read(ctx context.Context, documentType, contentType string, dat
 	switch contentType {
 	case "application/pdf":
 		var refusal, why string
-		src, facts, refusal, why, err = r.readPDF(ctx, dir, data)
+		src, facts, refusal, why, err = r.readPDF(ctx, dir, documentType, data)
 		if err != nil {
 			return nil, err
 		}
@@ -169,13 +169,14 @@ func (r *Reader) read(ctx context.Context, documentType, contentType string, dat
 		if !r.OCR() {
 			return refused(facts, domain.RefusalUnreadable, notInstalled), nil
 		}
-		words, size, err := r.ocrPicture(ctx, dir, data, 1)
+		readings, size, err := r.ocrPicture(ctx, dir, data, 1)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if err != nil {
 			return refused(facts, domain.RefusalUnreadable, pictureProblem(err)), nil
 		}
+		words := bestReading(readings, size, documentType)
 		if len(words) == 0 {
 			return refused(facts, domain.RefusalUnreadable, "No text could be recognized in this picture."), nil
 		}
@@ -237,7 +238,7 @@ func pictureProblem(err error) string {
 // one (with the places the page may show otherwise read as shown), else
 // OCR of its drawn pages (a scan, text drawn as outlines, a text layer
 // of unreadable glyphs). refusal and why say why nothing was read.
-func (r *Reader) readPDF(ctx context.Context, dir string, data []byte) (src source, facts domain.FileFacts, refusal, why string, err error) {
+func (r *Reader) readPDF(ctx context.Context, dir, documentType string, data []byte) (src source, facts domain.FileFacts, refusal, why string, err error) {
 	scan, err := scanPDF(data, domain.MaxUploadInflatedBytes)
 	if err != nil {
 		return source{}, scan.facts, "", "", err
@@ -295,14 +296,14 @@ func (r *Reader) readPDF(ctx context.Context, dir string, data []byte) (src sour
 		if err != nil {
 			return source{}, facts, "", "", err
 		}
-		ws, size, err := r.ocrPicture(ctx, dir, b, i+1)
+		readings, size, err := r.ocrPicture(ctx, dir, b, i+1)
 		if ctx.Err() != nil {
 			return source{}, facts, "", "", ctx.Err()
 		}
 		if err != nil {
 			return source{}, facts, domain.RefusalUnreadable, "No text could be recognized in this PDF's pages: " + err.Error() + ".", nil
 		}
-		words = append(words, deskew(ws)...)
+		words = append(words, bestReading(readings, size, documentType)...)
 		sizes[i+1] = size
 	}
 	if len(words) == 0 {
@@ -375,6 +376,68 @@ func mismatchesOf(ms []domain.TextMismatch, part page, stub *domain.ReadPaystub)
 		out = append(out, m)
 	}
 	return out
+}
+
+// bestReading keeps, of a picture's readings, the one whose document
+// holds together best as the type uploaded (readingQuality), deskewed.
+func bestReading(readings [][]word, size [2]float64, documentType string) []word {
+	var best []word
+	bestScore := -1.0
+	for _, ws := range readings {
+		ws = deskew(ws)
+		doc := buildLayout(ws, ocrGap)
+		doc.sizes = map[int][2]float64{ws0page(ws): size}
+		if s := readingQuality(doc, documentType); s > bestScore {
+			best, bestScore = ws, s
+		}
+	}
+	return best
+}
+
+func ws0page(ws []word) int {
+	if len(ws) == 0 {
+		return 1
+	}
+	return ws[0].page
+}
+
+// readingQuality scores a reading of a picture: a paystub's figures that
+// close count most, then each main field found, its lines matching its
+// gross, and fewer doubts; a W-2's boxes read, and those whose taxes
+// match their wages at the statutory rates.
+func readingQuality(doc page, documentType string) float64 {
+	if documentType == domain.DocumentW2 {
+		w2, _, _, doubts := readW2(doc, true)
+		score := 0.0
+		if b := w2.Boxes; b != nil {
+			for _, v := range []*int64{b.Box1, b.Box2, b.Box3, b.Box4, b.Box5, b.Box6} {
+				if v != nil {
+					score++
+				}
+			}
+			score += 0.5 * float64(len(b.States)+len(b.Box12))
+		}
+		for _, f := range []string{w2.EmployerName, w2.EmployerEIN, w2.TaxYear, w2.Applicant.Name} {
+			if f != "" {
+				score += 0.5
+			}
+		}
+		return score - 2*float64(len(doubts))
+	}
+	r := readPaystub(doc, true)
+	p := r.stub
+	score := 0.0
+	for _, ok := range []bool{p.GrossPayAmount != nil, p.NetPayAmount != nil, p.PayDate != "", p.GrossPayYTD != nil, p.NetPayYTD != nil,
+		p.EmployerName != "", p.PayPeriodEnd != ""} {
+		if ok {
+			score++
+		}
+	}
+	reasons := append(r.doubts, domain.CheckDocument(domain.ParsedDocument{Paystub: p}, domain.FileFacts{}, domain.EmployerFacts{})...)
+	if len(reasons) == 0 && p.GrossPayAmount != nil && p.NetPayAmount != nil {
+		score += 4
+	}
+	return score - float64(len(reasons))
 }
 
 // unsureDoubts names the places of a part a check could not read surely.

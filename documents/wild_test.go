@@ -137,6 +137,11 @@ func loadWild(t testing.TB, part string) []wildFile {
 		out = append(out, f)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	// PAYLINE_WILD_ONLY=photo,scan,fax,image_pdf narrows a run to media,
+	// for a person tuning the reading of pictures.
+	if only := os.Getenv("PAYLINE_WILD_ONLY"); only != "" {
+		out = slices.DeleteFunc(out, func(f wildFile) bool { return !slices.Contains(strings.Split(only, ","), f.truth.Medium) })
+	}
 	return out
 }
 
