@@ -23,12 +23,14 @@ type w2Box struct {
 }
 
 var w2Boxes = []w2Box{
-	{"wagestipsothercompensation", "box1", func(b *domain.W2Boxes, v int64) { b.Box1 = &v }},
-	{"federalincometaxwithheld", "box2", func(b *domain.W2Boxes, v int64) { b.Box2 = &v }},
+	// Captions as short as a payroll tool's print abbreviates them
+	// ("Wages, tips, other comp.", "Medicare tax").
+	{"wagestipsother", "box1", func(b *domain.W2Boxes, v int64) { b.Box1 = &v }},
+	{"federalincometax", "box2", func(b *domain.W2Boxes, v int64) { b.Box2 = &v }},
 	{"socialsecuritywages", "box3", func(b *domain.W2Boxes, v int64) { b.Box3 = &v }},
-	{"socialsecuritytaxwithheld", "box4", func(b *domain.W2Boxes, v int64) { b.Box4 = &v }},
-	{"medicarewagesandtips", "box5", func(b *domain.W2Boxes, v int64) { b.Box5 = &v }},
-	{"medicaretaxwithheld", "box6", func(b *domain.W2Boxes, v int64) { b.Box6 = &v }},
+	{"socialsecuritytax", "box4", func(b *domain.W2Boxes, v int64) { b.Box4 = &v }},
+	{"medicarewages", "box5", func(b *domain.W2Boxes, v int64) { b.Box5 = &v }},
+	{"medicaretax", "box6", func(b *domain.W2Boxes, v int64) { b.Box6 = &v }},
 	{"socialsecuritytips", "box7", func(b *domain.W2Boxes, v int64) { b.Box7 = &v }},
 	{"allocatedtips", "box8", func(b *domain.W2Boxes, v int64) { b.Box8 = &v }},
 	{"dependentcarebenefits", "box10", func(b *domain.W2Boxes, v int64) { b.Box10 = &v }},
@@ -225,7 +227,7 @@ func readW2(doc page, ocr bool) (*domain.W2, []domain.DocumentWarning, []domain.
 	out := &domain.W2{DocumentType: domain.DocumentW2}
 	if caps := in.findCaptions(captionEmployer); len(caps) > 0 {
 		if ls, at := in.textUnder(caps[0], 4); len(ls) > 0 {
-			out.EmployerName = cleanName(ls[0])
+			out.EmployerName = cleanName(beforeFigures(ls[0]))
 			boxes.EmployerAddress = strings.Join(ls[1:], ", ")
 			readings = append(readings, in.phraseReading("employer_name", at, at.conf))
 		}
@@ -236,7 +238,7 @@ func readW2(doc page, ocr bool) (*domain.W2, []domain.DocumentWarning, []domain.
 			continue
 		}
 		if ls, at := in.textUnder(caps[0], 4); len(ls) > 0 {
-			out.Applicant.Name = cleanName(ls[0])
+			out.Applicant.Name = cleanName(strings.TrimSuffix(beforeFigures(ls[0]), " X"))
 			readings = append(readings, in.phraseReading("employee_name", at, at.conf))
 			if key == captionEmployeeAlt || len(ls) > 1 {
 				boxes.EmployeeAddress = strings.Join(ls[1:], ", ")
@@ -360,13 +362,14 @@ func (in *interpreter) box12() []domain.W2Code {
 }
 
 // codeAndAmount finds a box 12 entry after its caption: in the rest of
-// its phrase, the phrases to its right, or the line below near it.
+// its phrase and the phrases to its right, or in the next three lines
+// under it, up to the next entry's caption.
 func (in *interpreter) codeAndAmount(li, pi int, rest []string) (string, int64, bool) {
 	var words []string
 	words = append(words, rest...)
 	l := in.doc.lines[li]
 	for _, q := range l.phrases[pi+1:] {
-		if strings.Contains(strings.ToLower(q.text), "12") && len(q.text) <= 4 {
+		if box12Caption.MatchString(q.text) {
 			break
 		}
 		words = append(words, strings.Fields(q.text)...)
@@ -379,17 +382,31 @@ func (in *interpreter) codeAndAmount(li, pi int, rest []string) (string, int64, 
 	}
 	p := l.phrases[pi]
 	h := in.lineHeight(li)
-	if li+1 < len(in.doc.lines) {
+	// The box runs from its caption to the next caption on its line, or
+	// to the page's edge.
+	right := 1e18
+	if pi+1 < len(l.phrases) {
+		right = l.phrases[pi+1].x0
+	}
+	for i := li + 1; i < len(in.doc.lines) && i <= li+3 && in.doc.lines[i].page == l.page; i++ {
 		var below []string
-		for _, q := range in.doc.lines[li+1].phrases {
-			if q.x1 >= p.x0-h && q.x0 <= p.x1+8*h {
-				below = append(below, strings.Fields(q.text)...)
+		for _, q := range in.doc.lines[i].phrases {
+			if q.x1 < p.x0-2*h || q.x0 >= right {
+				continue
 			}
+			if box12Caption.MatchString(q.text) {
+				return "", 0, false
+			}
+			below = append(below, strings.Fields(q.text)...)
 		}
-		return parseCodeAmount(below)
+		if code, amt, ok := parseCodeAmount(below); ok {
+			return code, amt, true
+		}
 	}
 	return "", 0, false
 }
+
+var box12Caption = regexp.MustCompile(`(?i)^\s*12\s?[a-d]\b`)
 
 func parseCodeAmount(words []string) (string, int64, bool) {
 	code := ""
@@ -552,4 +569,16 @@ func w2Warnings(w *domain.W2, b domain.W2Boxes) []domain.DocumentWarning {
 		}
 	}
 	return out
+}
+
+// beforeFigures is a line's words up to its first amount: a name, without
+// the figures of boxes beside it that a layout ran into its line.
+func beforeFigures(s string) string {
+	ws := strings.Fields(s)
+	for i, w := range ws {
+		if n, ok := parseNumber(w); ok && n.isAmount() {
+			return strings.Join(ws[:i], " ")
+		}
+	}
+	return s
 }
