@@ -286,7 +286,16 @@ func htmlView(r domain.VerificationReport, src []reports.Source) htmlVOIE {
 // as the fpdf rendering, and the same footer on every page (Chromium's
 // footer template).
 var htmlReport = template.Must(template.New("voie").Funcs(template.FuncMap{
-	"money": func(c int64) string { return domain.USD(c).Formatted() },
+	// money takes a report's cents (int64) or a paystub's domain.Money.
+	"money": func(v any) (string, error) {
+		switch m := v.(type) {
+		case int64:
+			return domain.USD(m).Formatted(), nil
+		case domain.Money:
+			return m.Formatted(), nil
+		}
+		return "", fmt.Errorf("money: %T is not an amount", v)
+	},
 	"stamp": func(t domain.Timestamp) string { return time.Time(t).UTC().Format("Jan 2, 2006 15:04 UTC") },
 }).Parse(`<!doctype html><html><head><meta charset="utf-8"><style>
 @page{size:Letter;margin:15mm 15mm 22mm}
