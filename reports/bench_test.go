@@ -54,12 +54,14 @@ func realSources(n int) []reports.Source {
 }
 
 // BenchmarkVOIEReal renders VOIEs of real size, two and three weekly
-// employments over two years (about 210 and 315 paystubs), with
-// Helvetica and with the embedded fonts, and the same report printed by a
-// warm Chromium tab, in turn within each -count round. The bars
-// (docs/benchmarks.md): render at most 10 ms (Helvetica) and 20 ms
-// (embedded), at least 20 times a warm Chromium tab, at most 60 KB for two
-// employments.
+// employments over two years (about 210 and 315 paystubs): render, whose
+// text WinAnsi holds (simple fonts, subsets built once a process), and
+// render-embedded, whose employee's name only fpdf's UTF-8 fonts hold
+// (subset for every document); beside them the same report printed by a
+// warm Chromium tab, in turn within each -count round. Every font is
+// embedded either way. The bars (docs/benchmarks.md): render at most
+// 10 ms and 60 KB for two employments, at least 20 times a warm Chromium
+// tab.
 func BenchmarkVOIEReal(b *testing.B) {
 	for _, n := range []int{2, 3} {
 		src := realSources(n)
@@ -136,8 +138,7 @@ func BenchmarkVOIE(b *testing.B) {
 		b.ReportMetric(float64(size), "pdf-bytes")
 	})
 	// render-embedded is a report whose employee's name WinAnsi cannot
-	// hold, set in the embedded Go fonts: the way every report was set
-	// before Helvetica, so the two compare in one run.
+	// hold, set in fpdf's UTF-8 fonts, so the two ways compare in one run.
 	wide := r
 	wide.Employee.Name.FullName = "Łukasz Wróbel"
 	b.Run("render-embedded", func(b *testing.B) {

@@ -22,6 +22,17 @@ func CompressPages(pdf []byte) ([]byte, error) {
 // Unhinted is unhinted, for its tests.
 var Unhinted = unhinted
 
+// CharacterSheet renders text in the regular style and again in bold, as
+// every document sets text.
+func CharacterSheet(text string) ([]byte, error) {
+	return renderPDF(pdfMeta{Title: "Characters"}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "footer", func(d *pdfDoc) {
+		for _, style := range []string{"", "B"} {
+			d.text(10, style, ink)
+			d.MultiCell(d.width, 6, text, "", "L", false)
+		}
+	})
+}
+
 // TableWithNote renders one page filled down to leave mm millimetres,
 // then a table of rows (one column each: the row's text) with a
 // footnote, as the verification report draws its tables.

@@ -197,35 +197,17 @@ func TestW2BesideYear(t *testing.T) {
 	}
 }
 
-// TestPDFStructure: every kind of PDF Payline makes (a VOIE on both font
-// paths, a VOE, a W-2 and a direct deposit form) passes qpdf --check
-// (cross-reference table, object streams, content streams decode), with
-// no warnings. qpdf comes from Debian; CI installs it and fails without it.
+// TestPDFStructure: every kind of PDF Payline makes (everyDocument)
+// passes qpdf --check (cross-reference table, object streams, content
+// streams decode), with no warnings. qpdf comes from Debian; CI installs
+// it and fails without it.
 func TestPDFStructure(t *testing.T) {
 	bin := tool(t, "qpdf", "qpdf")
-	voie, src := goldenReport(domain.ReportVOIE)
-	voe, _ := goldenReport(domain.ReportVOE)
-	wide := voie
-	wide.Employee.Name.FullName = "Łukasz Wróbel"
-	a := src[0].Account
-	w2 := sandbox.NewPerson(a).W2s(goldenNow.AddDate(-2, 0, 0), goldenNow)[0]
-	form := domain.DepositForm{ID: "0195f0a0-0000-7000-8000-00000000bbbb", AccountID: a.ID, EndUserID: a.EndUserID, EmployeeName: "Ada Lovelace",
-		EmployerName: a.EmployerName, CreatedAt: goldenNow, Target: domain.SwitchTarget{Name: "Savings", Type: "savings", LastFour: "6789", RoutingNumber: "011000015"}}
-	for name, render := range map[string]func() ([]byte, error){
-		"voie":          func() ([]byte, error) { return reports.RenderVerification(voie, src) },
-		"voie-embedded": func() ([]byte, error) { return reports.RenderVerification(wide, src) },
-		"voe":           func() ([]byte, error) { return reports.RenderVerification(voe, src) },
-		"w2":            func() ([]byte, error) { return reports.RenderW2(w2.DocumentID, w2.W2, goldenNow) },
-		"deposit-form":  func() ([]byte, error) { return reports.RenderDepositForm(form) },
-	} {
-		pdf, err := render()
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := writePDF(t, name+".pdf", pdf)
+	for _, doc := range everyDocument(t) {
+		path := writePDF(t, doc.name+".pdf", doc.pdf)
 		out, err := exec.Command(bin, "--check", path).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "No syntax or stream encoding errors found") || strings.Contains(strings.ToLower(string(out)), "warning") {
-			t.Errorf("%s: qpdf --check: %v\n%s", name, err, out)
+			t.Errorf("%s: qpdf --check: %v\n%s", doc.name, err, out)
 		}
 	}
 }

@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
-	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/font/sfnt"
 	"golang.org/x/text/encoding/charmap"
 
 	"payline/domain"
@@ -38,24 +35,22 @@ var (
 
 // pdfDoc is an fpdf document with Payline's fonts, footer and helpers.
 //
-// A document whose text is all in Windows-1252 (WinAnsi, which covers
-// English and the Western European names payroll data mostly holds) is set
-// in Helvetica, one of the fonts every PDF reader has, so nothing is
-// embedded: the file is a fraction of the size and renders several times
-// faster. Text outside it (Łukasz, Дмитрий) is set in the Go fonts, embedded
-// as subsets. renderPDF draws a document the fast way first and again with
-// the Go fonts when a string did not fit.
+// Every document embeds its fonts (fonts.go), as subsets, and is PDF/A-2b
+// (pdfa.go). A document whose text is all in Windows-1252 (WinAnsi, which
+// covers English and the Western European names payroll data mostly
+// holds) sets it in simple fonts, one byte a character, whose subsets are
+// built once a process (simple_fonts.go). Text outside it (Łukasz,
+// Дмитрий) takes fpdf's UTF-8 path, which subsets the same fonts for each
+// document, several times slower. renderPDF draws a document the fast way
+// first and again the UTF-8 way when a string did not fit.
 type pdfDoc struct {
 	*fpdf.Fpdf
 	width  float64 // of the text area
 	font   string
 	encode func(string) (string, error) // nil when the font takes UTF-8
-	// unprintable are the runes the Go fonts lack (CJK, among others),
+	// unprintable are the runes the fonts lack (CJK, among others),
 	// printed as "?" and named at the end of the document.
 	unprintable []rune
-	// pdfa: every font is embedded and the document is PDF/A-2b
-	// (pdfa.go).
-	pdfa bool
 }
 
 // renderPDF draws a document and returns its bytes. created fixes the
@@ -84,10 +79,10 @@ func renderPDF(m pdfMeta, created time.Time, footer string, draw func(d *pdfDoc)
 	return d.bytes()
 }
 
-// drawFits draws a Helvetica copy and reports whether every string fit
-// WinAnsi. The first that does not ends the drawing there (str panics
-// with errMisfit, recovered here, as encoding/json unwinds its encoder):
-// the copy is thrown away, so nothing after it is worth formatting.
+// drawFits draws a WinAnsi copy and reports whether every string fit.
+// The first that does not ends the drawing there (str panics with
+// errMisfit, recovered here, as encoding/json unwinds its encoder): the
+// copy is thrown away, so nothing after it is worth formatting.
 func drawFits(d *pdfDoc, draw func(d *pdfDoc)) (fits bool) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -100,22 +95,6 @@ func drawFits(d *pdfDoc, draw func(d *pdfDoc)) (fits bool) {
 	draw(d)
 	return true
 }
-
-// goGlyphs reports whether the Go fonts have a glyph for each rune.
-var goGlyphs = func() func(rune) bool {
-	f, err := sfnt.Parse(goregular.TTF)
-	if err != nil {
-		panic(err) // the embedded font is a constant
-	}
-	var buf sfnt.Buffer
-	var mu sync.Mutex
-	return func(r rune) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		i, err := f.GlyphIndex(&buf, r)
-		return err == nil && i != 0
-	}
-}()
 
 // pdfMeta is a document's information dictionary: its title, what it is
 // (subject), and keywords a document system files it by, the document's
@@ -143,15 +122,18 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	f.SetAuthor("Payline", true)
 	f.SetCreator("Payline", true)
 	f.SetProducer("Payline", true)
-	d := &pdfDoc{Fpdf: f, font: "Helvetica"}
-	if unicode {
-		d.font, d.pdfa = "Go", true
-		f.AddUTF8FontFromBytes(d.font, "", goRegular())
-		f.AddUTF8FontFromBytes(d.font, "B", goBold())
-		pdfaConformance(f, m, created)
-	} else {
+	d := &pdfDoc{Fpdf: f, font: fontFamily}
+	for _, t := range typefaces() {
+		if unicode {
+			f.AddUTF8FontFromBytes(fontFamily, t.style, t.utf8)
+		} else {
+			f.AddFontFromBytes(fontFamily, t.style, t.winAnsi.definition, nil) // the program: embedFonts
+		}
+	}
+	if !unicode {
 		d.encode = charmap.Windows1252.NewEncoder().String
 	}
+	pdfaConformance(f, m, created)
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(true, footerRoom+4)
 	f.AliasNbPages("{nb}")
@@ -173,15 +155,16 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	return d
 }
 
-// str is s in the document's encoding; in the Go fonts, a rune they
-// lack is written "?" and remembered, so the document can name it.
+// str is s in the document's encoding. A rune the fonts lack (or a
+// control character) does not fit WinAnsi's simple fonts; in the UTF-8
+// fonts it is written "?" and remembered, so the document can name it.
 func (d *pdfDoc) str(s string) string {
-	if ascii(s) { // both encodings keep ASCII as it is; most cells are
+	if printableASCII(s) { // both encodings keep it as it is; most cells are
 		return s
 	}
 	if d.encode == nil {
 		return strings.Map(func(r rune) rune {
-			if r < 0x80 || r == '\n' || goGlyphs(r) {
+			if r == '\n' || printable(r) {
 				return r
 			}
 			if !slices.Contains(d.unprintable, r) {
@@ -191,18 +174,19 @@ func (d *pdfDoc) str(s string) string {
 		}, s)
 	}
 	out, err := d.encode(s)
-	if err != nil {
-		panic(errMisfit) // drawFits recovers it and draws in the Go fonts
+	if err != nil || strings.ContainsFunc(s, func(r rune) bool { return (r < 0x20 && r != '\n') || r == 0x7f }) {
+		panic(errMisfit) // drawFits recovers it and draws in the UTF-8 fonts
 	}
 	return out
 }
 
-// errMisfit stops drawing a Helvetica copy at a rune WinAnsi lacks.
-var errMisfit = errors.New("reports: a rune outside WinAnsi; drawing again in the Go fonts")
+// errMisfit stops drawing a WinAnsi copy at a rune it lacks.
+var errMisfit = errors.New("reports: a rune outside WinAnsi; drawing again in the UTF-8 fonts")
 
-func ascii(s string) bool {
+// printableASCII reports whether s is printable ASCII and line breaks.
+func printableASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		if c := s[i]; (c < 0x20 && c != '\n') || c >= 0x7f {
 			return false
 		}
 	}
@@ -245,13 +229,13 @@ func (d *pdfDoc) bytes() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := f.embedFonts(); err != nil {
+		return nil, err
+	}
 	if err := f.compressStreams(); err != nil {
 		return nil, err
 	}
-	if d.pdfa {
-		return pdfaFinish(f)
-	}
-	return f.bytes(), nil
+	return pdfaFinish(f)
 }
 
 // titleBlock is the cover band: the document's name on the left, and on

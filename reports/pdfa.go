@@ -16,13 +16,13 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 )
 
-// PDF/A-2b on the embedded-font path. A document whose fonts are all
-// embedded (the Go fonts) also carries what PDF/A-2b asks beyond that and
-// fpdf leaves out by default: an XMP metadata packet that says the part
-// and conformance and repeats the information dictionary, an sRGB output
-// intent with its ICC profile, and a file identifier in the trailer. The
-// Helvetica path cannot be PDF/A: PDF/A requires every font embedded, and
-// the point of that path is that the standard font is not.
+// Every document is PDF/A-2b. Its fonts are all embedded, with widths
+// that agree with their programs (fonts.go, simple_fonts.go); it also
+// carries what PDF/A-2b asks beyond that and fpdf leaves out by default:
+// an XMP metadata packet that says the part and conformance and repeats
+// the information dictionary, an sRGB output intent with its ICC
+// profile, and a file identifier in the trailer. TestPDFA checks each of
+// these on every kind of document.
 
 // pdfaConformance gives the document PDF/A-2b's XMP packet; pdfaFinish
 // adds the rest to the written file.
@@ -104,7 +104,7 @@ func pdfaFinish(f *pdfFile) ([]byte, error) {
 
 // iccStream is the output intent's profile as a PDF stream object's body.
 var iccStream = sync.OnceValue(func() []byte {
-	z := deflate(srgbProfile())
+	z := deflateOnce(srgbProfile())
 	out := fmt.Appendf(nil, "<< /N 3 /Alternate /DeviceRGB /Length %d /Filter /FlateDecode >>\nstream\n", len(z))
 	return append(append(out, z...), "\nendstream"...)
 })

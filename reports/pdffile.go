@@ -36,6 +36,17 @@ var zlibWriters = sync.Pool{New: func() any {
 	return w
 }}
 
+// deflateOnce is data zlib-compressed as tightly as zlib can, for what is
+// compressed once a process and written into many documents (the font
+// subsets, the output intent's profile).
+func deflateOnce(data []byte) []byte {
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression) // a valid level: no error
+	zw.Write(data)                                         // writes to a bytes.Buffer do not fail
+	zw.Close()
+	return z.Bytes()
+}
+
 // deflate is data zlib-compressed at fpdf's level, by a pooled writer.
 func deflate(data []byte) []byte {
 	zw := zlibWriters.Get().(*zlib.Writer)

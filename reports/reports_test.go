@@ -255,14 +255,15 @@ func TestPDFText(t *testing.T) {
 	}
 }
 
-// TestPDFFonts checks both ways a PDF is set: text that Windows-1252 holds
-// in Helvetica with no font embedded, and names it cannot hold (Polish Ł,
-// Cyrillic) in the embedded Go fonts, read back intact by pdftotext.
+// TestPDFFonts checks both ways a PDF is set, both embedded: text that
+// Windows-1252 holds in simple TrueType fonts, and names it cannot hold
+// (Polish Ł, Cyrillic) in fpdf's UTF-8 (CID) fonts; pdftotext reads each
+// back intact.
 func TestPDFFonts(t *testing.T) {
 	bin := poppler(t, "pdftotext")
 	for _, tc := range []struct {
-		name     string
-		embedded bool
+		name string
+		cid  bool
 	}{
 		{"Zoë Fernández-O'Brien", false},
 		{"Łukasz Wróbel", true},
@@ -274,8 +275,8 @@ func TestPDFFonts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := bytes.Contains(pdf, []byte("/FontFile2")); got != tc.embedded {
-			t.Errorf("%s: font embedded = %v, want %v", tc.name, got, tc.embedded)
+		if got := bytes.Contains(pdf, []byte("/CIDFontType2")); got != tc.cid || !bytes.Contains(pdf, []byte("/FontFile2")) {
+			t.Errorf("%s: CID fonts = %v, want %v; every font embedded", tc.name, got, tc.cid)
 		}
 		path := writePDF(t, "r.pdf", pdf)
 		out, err := exec.Command(bin, "-layout", path, "-").Output()
@@ -352,7 +353,10 @@ func oneLetterOff(s string) string {
 	return "W" + s[1:]
 }
 
-// pageImage renders page n of a PDF to PNG with pdftoppm at 80 dpi.
+// pageImage renders page n of a PDF to PNG with pdftoppm at 80 dpi, with
+// a fontconfig of its own (testdata/fontconfig) that knows only the
+// repository's fonts: a picture depends on the PDF, never on the fonts
+// the machine has.
 func pageImage(t *testing.T, pdf []byte, n int) []byte {
 	t.Helper()
 	bin := poppler(t, "pdftoppm")
@@ -362,7 +366,13 @@ func pageImage(t *testing.T, pdf []byte, n int) []byte {
 		t.Fatal(err)
 	}
 	prefix := filepath.Join(dir, "p")
-	if out, err := exec.Command(bin, "-r", "80", "-png", "-singlefile", "-f", fmt.Sprint(n), "-l", fmt.Sprint(n), path, prefix).CombinedOutput(); err != nil {
+	config, err := filepath.Abs(filepath.Join("testdata", "fontconfig", "fonts.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-r", "80", "-png", "-singlefile", "-f", fmt.Sprint(n), "-l", fmt.Sprint(n), path, prefix)
+	cmd.Env = append(os.Environ(), "FONTCONFIG_FILE="+config)
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v %s", err, out)
 	}
 	png, err := os.ReadFile(prefix + ".png")
