@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"math/rand/v2"
+	"strings"
 	"time"
 )
 

@@ -68,7 +68,6 @@ func (p *P) bytes() []byte {
 	return b.Bytes()
 }
 
-func (p *P) gray(g int)     { p.SetTextColor(g, g, g) }
 func (p *P) drawGray(g int) { p.SetDrawColor(g, g, g) }
 func (p *P) fillGray(g int) { p.SetFillColor(g, g, g) }
 

@@ -169,9 +169,6 @@ func taxName(style string, l Line) string {
 	return ""
 }
 
-// money cell helpers
-func td(cls, s string) string { return fmt.Sprintf(`<td class="%s">%s</td>`, cls, s) }
-
 // tbl writes a table; align has one letter per column (l, r, c); a row whose first cell starts
 // with "!" is written bold (the "!" removed).
 func tbl(cls string, head []string, align string, rows [][]string) string {

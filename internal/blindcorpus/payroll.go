@@ -108,10 +108,10 @@ type Line struct {
 func (l Line) PreTax() bool { return l.Kind == Pre401k || l.Kind == S125 }
 
 type Leave struct {
-	Name                       string
-	Begin, Earned, Used, End   Hours
-	YTDEarned, YTDUsed         Hours
-	accrual                    Hours
+	Name                     string
+	Begin, Earned, Used, End Hours
+	YTDEarned, YTDUsed       Hours
+	accrual                  Hours
 }
 
 type Deposit struct {
@@ -200,8 +200,6 @@ type Job struct {
 
 	stubs map[int][]*Stub
 }
-
-func (j *Job) periodsPerYear() int { return j.Freq }
 
 // periods lists the pay periods whose pay date falls in year.
 func (j *Job) periods(year int) [][3]time.Time {
@@ -405,12 +403,12 @@ var localRules = map[string]struct {
 	Name string
 	BP   int64
 }{
-	"PHL": {"Philadelphia Wage Tax", 374},
-	"EIT": {"Local EIT", 100},
-	"NYC": {"NYC Income Tax", 360},
+	"PHL":  {"Philadelphia Wage Tax", 374},
+	"EIT":  {"Local EIT", 100},
+	"NYC":  {"NYC Income Tax", 360},
 	"CBUS": {"Columbus City Tax", 250},
 	"KCMO": {"Kansas City Earnings Tax", 100},
-	"DET": {"Detroit City Tax", 240},
+	"DET":  {"Detroit City Tax", 240},
 }
 
 const ssBase2025 = 17610000
@@ -806,11 +804,11 @@ func (j *Job) StubOn(year int, t time.Time) *Stub {
 // W2Figures sums a year into W-2 boxes.
 type W2Figures struct {
 	Box1, Box2, Box3, Box4, Box5, Box6, Box7 Cents
-	Box12                                   []W2Code
-	States                                  []W2State
-	Box14                                   []W2Other
-	Retirement                              bool
-	Gross, Memo, Pre401k, S125, StateGross  Cents // for a provider's earnings summary
+	Box12                                    []W2Code
+	States                                   []W2State
+	Box14                                    []W2Other
+	Retirement                               bool
+	Gross, Memo, Pre401k, S125, StateGross   Cents // for a provider's earnings summary
 }
 type W2Code struct {
 	Code   string

@@ -288,12 +288,12 @@ func imageSize(b []byte) (int, int) {
 // PDF writing for image-only pages.
 
 type pdfImage struct {
-	Data      []byte // JPEG (DCT) or raw 1-bit rows (already packed)
-	W, H      int
-	Gray      bool
-	Bits1     bool
-	PageW     float64 // points
-	PageH     float64
+	Data  []byte // JPEG (DCT) or raw 1-bit rows (already packed)
+	W, H  int
+	Gray  bool
+	Bits1 bool
+	PageW float64 // points
+	PageH float64
 }
 
 type rawPDF struct {
