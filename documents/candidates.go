@@ -105,11 +105,12 @@ func (in *interpreter) labelReadings(tabs []table) readings {
 	var out readings
 	lines := in.doc.lines
 	for li, l := range lines {
-		if in.headerRow(li) != nil {
-			continue // a table's headings label its columns, not values
-		}
+		header := in.headerRow(li) != nil
 		lineYTD, _ := rowSays(l)
 		for pi, p := range l.phrases {
+			if header && isHeading(p) {
+				continue // a table's headings label its columns, not values
+			}
 			occs := occurrences(p)
 			ytdAll := lineYTD || ytdContext(p)
 			for k, o := range occs {
@@ -137,6 +138,13 @@ func (in *interpreter) labelReadings(tabs []table) readings {
 		}
 	}
 	return out
+}
+
+// isHeading says whether a phrase's words are all headings of columns or
+// titles of tables.
+func isHeading(p phrase) bool {
+	hs, unknown := splitHeadings(p)
+	return len(hs) > 0 && unknown == 0
 }
 
 // subPhrase is the words [from, to) of a phrase as a phrase of its own.

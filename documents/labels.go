@@ -72,7 +72,8 @@ var labels = map[field][]string{
 		"deposit date", "date of payment", "check dt", "pay dt", "issue date", "date of check", "pay dte"},
 	fieldPeriodStart: {"period beginning", "period start", "pay period start", "pay period begin", "period begin",
 		"period starting", "start date", "period from", "pay period beginning", "begin date", "from date", "pay begin date",
-		"period begin date", "pay period begin date", "period start date", "pay period start date", "beginning date", "period beg"},
+		"period begin date", "pay period begin date", "period start date", "pay period start date", "beginning date", "period beg",
+		"week beginning", "week starting", "week of"},
 	fieldPeriodEnd: {"period ending", "period end", "pay period end", "pay period ending", "end date", "period to",
 		"period ended", "through date", "to date", "pay end date", "period end date", "pay period end date", "period ending date",
 		"ending date", "week ending", "period ending date"},
@@ -81,7 +82,7 @@ var labels = map[field][]string{
 	fieldEmployer: {"company", "employer", "employer name", "company name", "paid by", "organization", "agency",
 		"employer information", "company information", "business name"},
 	fieldEmployee: {"employee", "employee name", "pay to", "pay to the order of", "paid to", "payee", "name", "employee information",
-		"associate name", "team member", "emp name"},
+		"associate name", "team member", "emp name", "driver", "driver name", "worker", "associate", "staff member"},
 	fieldEIN: {"ein", "fein", "federal ein", "employer id", "employer identification number", "employer ein", "fed id",
 		"federal id", "fed ein", "federal tax id", "employer fein", "employer id number"},
 	fieldOther: {"net pay distribution", "net check amount distribution", "employee id", "employee number", "employee no",
@@ -108,7 +109,7 @@ type labelEntry struct {
 // weakLabels name their field less surely than the others do.
 var weakLabels = map[string]float64{"gross": 0.8, "net": 0.75, "net check": 0.7, "total pay": 0.8, "taxes": 0.8, "deductions": 0.8,
 	"withholdings": 0.75, "period": 0.7, "name": 0.6, "employee": 0.8, "company": 0.9, "employer": 0.9, "amount deposited": 0.7,
-	"net deposit": 0.75, "total net": 0.85, "to date": 0.7, "end date": 0.85, "start date": 0.85, "agency": 0.6, "organization": 0.7}
+	"net deposit": 0.75, "total net": 0.85, "to date": 0.7, "end date": 0.85, "start date": 0.85, "agency": 0.6, "organization": 0.7, "driver": 0.7, "worker": 0.7, "associate": 0.7, "week of": 0.7}
 
 // squash is how labels compare: lower-case letters and digits only, so
 // that spacing, punctuation and a PDF printer that runs words together

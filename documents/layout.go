@@ -141,6 +141,11 @@ func buildLayout(words []word, gapFactor float64) page {
 		var cur *phrase
 		var prev word
 		for _, w := range g {
+			// A "|" printed between cells parts them.
+			if w.text == "|" {
+				cur = nil
+				continue
+			}
 			// A space is about a character wide in a monospaced font and
 			// half one in others; a column gap is wider than either.
 			if cur != nil && w.x0-cur.x1 <= max(gap, 1.5*(charWidth(prev)+charWidth(w))/2) {

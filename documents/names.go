@@ -79,7 +79,9 @@ var corporateWords = []string{"inc", "llc", "corp", "corporation", "co", "compan
 	"motors", "manufacturing", "labs", "laboratories", "studio", "studios", "cafe", "bakery", "market", "stores",
 	"international", "global", "national", "works", "consulting", "management", "properties", "realty", "insurance",
 	"financial", "capital", "media", "network", "networks", "energy", "electric", "utilities", "academy", "institute",
-	"foundation", "board", "commission", "office", "bureau", "township", "village", "government", "commonwealth"}
+	"foundation", "board", "commission", "office", "bureau", "township", "village", "government", "commonwealth",
+	"cooperative", "coop", "grocery", "hardware", "supply", "kitchen", "freight", "lines", "escrow", "title", "pediatric", "dental",
+	"veterinary", "software", "learning", "centers", "property", "seafood", "manufacturing", "concrete", "paving", "home", "care"}
 
 // headingWords mark a line as a paystub's heading, not a name.
 var headingWords = []string{"statement", "earnings", "stub", "advice", "information", "wage", "payroll", "period", "deposit",
@@ -183,6 +185,9 @@ func withoutTitle(text string) string {
 // employer's name; 0 or less rules it out.
 func (in *interpreter) employerScore(li int, p phrase, employee string) float64 {
 	text := cleanName(withoutTitle(p.text))
+	if _, known := labelIndex[squash(text)]; known {
+		return 0 // a label of something ("Company Code", "Pay Group")
+	}
 	if text == "" || letters(text) < 3 || p.label != fieldNone || len(occurrences(p)) > 0 || isTitle(text) ||
 		len(figuresIn(p)) > 0 || len(findDates(text)) > 0 || isAddress(text) || pageOfPages.MatchString(text) ||
 		findEIN(text) != "" || sectionOf(text) != sectionNone || columnHeaders[squash(text)] != columnNone || strings.HasSuffix(text, ":") {
@@ -233,12 +238,13 @@ func (in *interpreter) addressBelow(li int, p phrase) bool {
 // employeeName finds the employee: the value of an Employee or Pay To
 // label when it is a person's name, else a person's name over an address
 // (the mailing window).
-func (in *interpreter) employeeName(rs readings) (string, phrase, float64) {
+func (in *interpreter) employeeName(rs readings, employer string) (string, phrase, float64) {
+	notEmployer := func(name string) bool { return employer == "" || squash(name) != squash(employer) }
 	for _, t := range rs.texts {
 		if t.field != fieldEmployee {
 			continue
 		}
-		if name, ok := personName(firstPart(t.text)); ok && !corporateEnd.MatchString(name) && !in.headsPage(name) {
+		if name, ok := personName(firstPart(t.text)); ok && !corporateEnd.MatchString(name) && !in.headsPage(name) && notEmployer(name) {
 			return name, t.at, t.weight * t.at.conf
 		}
 		// The label's value is not to its right: a band of headings
@@ -254,7 +260,7 @@ func (in *interpreter) employeeName(rs readings) (string, phrase, float64) {
 		}
 		for _, p := range l.phrases {
 			name, ok := personName(p.text)
-			if !ok || p.label != fieldNone || hasWord(name, corporateWords) || corporateEnd.MatchString(name) || in.headsPage(name) {
+			if !ok || p.label != fieldNone || hasWord(name, corporateWords) || corporateEnd.MatchString(name) || in.headsPage(name) || !notEmployer(name) {
 				continue
 			}
 			if in.addressBelow(li, p) {

@@ -111,7 +111,10 @@ func readPaystub(doc page, ocr bool) paystubRead {
 	out.Taxes, out.Deductions = taxes, deds
 
 	in.readDates(rs, out, &r)
-	employee, at, conf := in.employeeName(rs)
+	// The employer first, without regard to the employee; the employee
+	// never the employer's name; the employer then never the employee's.
+	first, _, _ := in.employerName(rs, "")
+	employee, at, conf := in.employeeName(rs, first)
 	if employee != "" {
 		out.EmployeeName = employee
 		r.readings = append(r.readings, in.phraseReading("employee_name", at, conf))

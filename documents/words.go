@@ -118,9 +118,7 @@ func parseBBoxXHTML(b []byte) ([]word, map[int][2]float64, error) {
 				return nil, nil, err
 			}
 			w.conf = 1
-			for _, part := range splitGlued(strings.TrimSpace(text), w) {
-				words = append(words, part)
-			}
+			words = append(words, splitGlued(strings.TrimSpace(text), w)...)
 		}
 	}
 }
