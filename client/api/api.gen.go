@@ -2934,20 +2934,117 @@ type W2 struct {
 		Name    *string  `json:"name,omitempty"`
 		Ssn     *string  `json:"ssn,omitempty"`
 	} `json:"applicant,omitempty"`
-	DocumentType *string `json:"document_type,omitempty"`
+
+	// Boxes Every box read from an uploaded W-2 (absent on a payroll platform's W-2s), each as printed: amounts in cents, null when the box was not read. Several copies on one page (two or four) are read as one W-2.
+	Boxes        *W2Boxes `json:"boxes,omitempty"`
+	DocumentType *string  `json:"document_type,omitempty"`
 
 	// EmployerEin The employer's EIN as an uploaded W-2 prints it (box b); absent on W-2s from payroll platforms.
-	EmployerEin         *string `json:"employer_ein,omitempty"`
-	EmployerName        *string `json:"employer_name,omitempty"`
-	FederalTaxes        *int    `json:"federal_taxes,omitempty"`
-	MedicareTaxes       *int    `json:"medicare_taxes,omitempty"`
-	MedicareWages       *int    `json:"medicare_wages,omitempty"`
-	SocialSecurityTaxes *int    `json:"social_security_taxes,omitempty"`
-	SocialSecurityWages *int    `json:"social_security_wages,omitempty"`
-	StateTaxes          *int    `json:"state_taxes,omitempty"`
-	StateWages          *int    `json:"state_wages,omitempty"`
-	TaxYear             *string `json:"tax_year,omitempty"`
-	TotalWages          *int    `json:"total_wages,omitempty"`
+	EmployerEin  *string `json:"employer_ein,omitempty"`
+	EmployerName *string `json:"employer_name,omitempty"`
+
+	// FederalTaxes Box 2.
+	FederalTaxes *int `json:"federal_taxes,omitempty"`
+
+	// MedicareTaxes Box 6.
+	MedicareTaxes *int `json:"medicare_taxes,omitempty"`
+
+	// MedicareWages Box 5.
+	MedicareWages *int `json:"medicare_wages,omitempty"`
+
+	// SocialSecurityTaxes Box 4.
+	SocialSecurityTaxes *int `json:"social_security_taxes,omitempty"`
+
+	// SocialSecurityWages Box 3.
+	SocialSecurityWages *int `json:"social_security_wages,omitempty"`
+
+	// StateTaxes Box 17, summed over the state rows.
+	StateTaxes *int `json:"state_taxes,omitempty"`
+
+	// StateWages Box 16, summed over the state rows.
+	StateWages *int    `json:"state_wages,omitempty"`
+	TaxYear    *string `json:"tax_year,omitempty"`
+
+	// TotalWages Box 1. Null on an uploaded W-2 whose box was not read (never 0).
+	TotalWages *int `json:"total_wages,omitempty"`
+}
+
+// W2Boxes Every box read from an uploaded W-2 (absent on a payroll platform's W-2s), each as printed: amounts in cents, null when the box was not read. Several copies on one page (two or four) are read as one W-2.
+type W2Boxes struct {
+	// Box1 Wages, tips, other compensation.
+	Box1 *int `json:"box1,omitempty"`
+
+	// Box10 Dependent care benefits.
+	Box10 *int `json:"box10,omitempty"`
+
+	// Box11 Nonqualified plans.
+	Box11 *int `json:"box11,omitempty"`
+
+	// Box12 Box 12's coded amounts in the order printed (D: 401(k) deferrals, DD: employer health coverage, W: HSA, ...).
+	Box12 *[]struct {
+		Amount int    `json:"amount"`
+		Code   string `json:"code"`
+	} `json:"box12,omitempty"`
+
+	// Box2 Federal income tax withheld.
+	Box2 *int `json:"box2,omitempty"`
+
+	// Box3 Social security wages.
+	Box3 *int `json:"box3,omitempty"`
+
+	// Box4 Social security tax withheld.
+	Box4 *int `json:"box4,omitempty"`
+
+	// Box5 Medicare wages and tips.
+	Box5 *int `json:"box5,omitempty"`
+
+	// Box6 Medicare tax withheld.
+	Box6 *int `json:"box6,omitempty"`
+
+	// Box7 Social security tips.
+	Box7 *int `json:"box7,omitempty"`
+
+	// Box8 Allocated tips.
+	Box8 *int `json:"box8,omitempty"`
+
+	// ControlNumber Box d.
+	ControlNumber *string `json:"control_number,omitempty"`
+
+	// Copies How many copies of the form the page holds (1, 2 or 4).
+	Copies *int `json:"copies,omitempty"`
+
+	// EmployeeAddress Box f.
+	EmployeeAddress *string `json:"employee_address,omitempty"`
+
+	// EmployeeSsn Box a as printed, masked or not.
+	EmployeeSsn *string `json:"employee_ssn,omitempty"`
+
+	// EmployerAddress Box c after the employer's name.
+	EmployerAddress *string `json:"employer_address,omitempty"`
+
+	// States The rows of boxes 15 to 20, one per state.
+	States *[]struct {
+		// EmployerStateId Box 15, the employer's state ID number.
+		EmployerStateId *string `json:"employer_state_id,omitempty"`
+
+		// LocalTax Box 19.
+		LocalTax *int `json:"local_tax,omitempty"`
+
+		// LocalWages Box 18.
+		LocalWages *int `json:"local_wages,omitempty"`
+
+		// Locality Box 20.
+		Locality *string `json:"locality,omitempty"`
+
+		// State Box 15, two letters.
+		State *string `json:"state,omitempty"`
+
+		// Tax Box 17.
+		Tax *int `json:"tax,omitempty"`
+
+		// Wages Box 16.
+		Wages *int `json:"wages,omitempty"`
+	} `json:"states,omitempty"`
 }
 
 // Webhook defines model for Webhook.

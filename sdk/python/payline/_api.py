@@ -120,20 +120,57 @@ W2Applicant = TypedDict("W2Applicant", {
     "ssn": NotRequired["str"],
 })
 
+W2BoxesBox12Item = TypedDict("W2BoxesBox12Item", {
+    "amount": "int",
+    "code": "str",
+})
+
+W2BoxesStatesItem = TypedDict("W2BoxesStatesItem", {
+    "employer_state_id": NotRequired["str"],
+    "local_tax": NotRequired["int | None"],
+    "local_wages": NotRequired["int | None"],
+    "locality": NotRequired["str"],
+    "state": NotRequired["str"],
+    "tax": NotRequired["int | None"],
+    "wages": NotRequired["int | None"],
+})
+
+# Every box read from an uploaded W-2 (absent on a payroll platform's W-2s), each as printed: amounts in cents, null when the box was not read. Several copies on one page (two or four) are read as one W-2.
+W2Boxes = TypedDict("W2Boxes", {
+    "box1": NotRequired["int | None"],
+    "box10": NotRequired["int | None"],
+    "box11": NotRequired["int | None"],
+    "box12": NotRequired["list[W2BoxesBox12Item] | None"],
+    "box2": NotRequired["int | None"],
+    "box3": NotRequired["int | None"],
+    "box4": NotRequired["int | None"],
+    "box5": NotRequired["int | None"],
+    "box6": NotRequired["int | None"],
+    "box7": NotRequired["int | None"],
+    "box8": NotRequired["int | None"],
+    "control_number": NotRequired["str"],
+    "copies": NotRequired["int"],
+    "employee_address": NotRequired["str"],
+    "employee_ssn": NotRequired["str"],
+    "employer_address": NotRequired["str"],
+    "states": NotRequired["list[W2BoxesStatesItem] | None"],
+})
+
 W2 = TypedDict("W2", {
     "applicant": NotRequired["W2Applicant"],
+    "boxes": NotRequired["W2Boxes"],
     "document_type": NotRequired["str"],
     "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
-    "federal_taxes": NotRequired["int"],
-    "medicare_taxes": NotRequired["int"],
-    "medicare_wages": NotRequired["int"],
-    "social_security_taxes": NotRequired["int"],
-    "social_security_wages": NotRequired["int"],
-    "state_taxes": NotRequired["int"],
-    "state_wages": NotRequired["int"],
+    "federal_taxes": NotRequired["int | None"],
+    "medicare_taxes": NotRequired["int | None"],
+    "medicare_wages": NotRequired["int | None"],
+    "social_security_taxes": NotRequired["int | None"],
+    "social_security_wages": NotRequired["int | None"],
+    "state_taxes": NotRequired["int | None"],
+    "state_wages": NotRequired["int | None"],
     "tax_year": NotRequired["str"],
-    "total_wages": NotRequired["int"],
+    "total_wages": NotRequired["int | None"],
 })
 
 PayLine = TypedDict("PayLine", {
@@ -807,20 +844,57 @@ TaxFormParsedDataApplicant = TypedDict("TaxFormParsedDataApplicant", {
     "ssn": NotRequired["str"],
 })
 
+TaxFormParsedDataBoxesBox12Item = TypedDict("TaxFormParsedDataBoxesBox12Item", {
+    "amount": "int",
+    "code": "str",
+})
+
+TaxFormParsedDataBoxesStatesItem = TypedDict("TaxFormParsedDataBoxesStatesItem", {
+    "employer_state_id": NotRequired["str"],
+    "local_tax": NotRequired["int | None"],
+    "local_wages": NotRequired["int | None"],
+    "locality": NotRequired["str"],
+    "state": NotRequired["str"],
+    "tax": NotRequired["int | None"],
+    "wages": NotRequired["int | None"],
+})
+
+# Every box read from an uploaded W-2 (absent on a payroll platform's W-2s), each as printed: amounts in cents, null when the box was not read. Several copies on one page (two or four) are read as one W-2.
+TaxFormParsedDataBoxes = TypedDict("TaxFormParsedDataBoxes", {
+    "box1": NotRequired["int | None"],
+    "box10": NotRequired["int | None"],
+    "box11": NotRequired["int | None"],
+    "box12": NotRequired["list[TaxFormParsedDataBoxesBox12Item] | None"],
+    "box2": NotRequired["int | None"],
+    "box3": NotRequired["int | None"],
+    "box4": NotRequired["int | None"],
+    "box5": NotRequired["int | None"],
+    "box6": NotRequired["int | None"],
+    "box7": NotRequired["int | None"],
+    "box8": NotRequired["int | None"],
+    "control_number": NotRequired["str"],
+    "copies": NotRequired["int"],
+    "employee_address": NotRequired["str"],
+    "employee_ssn": NotRequired["str"],
+    "employer_address": NotRequired["str"],
+    "states": NotRequired["list[TaxFormParsedDataBoxesStatesItem] | None"],
+})
+
 TaxFormParsedData = TypedDict("TaxFormParsedData", {
     "applicant": NotRequired["TaxFormParsedDataApplicant"],
+    "boxes": NotRequired["W2Boxes"],
     "document_type": NotRequired["str"],
     "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
-    "federal_taxes": NotRequired["int"],
-    "medicare_taxes": NotRequired["int"],
-    "medicare_wages": NotRequired["int"],
-    "social_security_taxes": NotRequired["int"],
-    "social_security_wages": NotRequired["int"],
-    "state_taxes": NotRequired["int"],
-    "state_wages": NotRequired["int"],
+    "federal_taxes": NotRequired["int | None"],
+    "medicare_taxes": NotRequired["int | None"],
+    "medicare_wages": NotRequired["int | None"],
+    "social_security_taxes": NotRequired["int | None"],
+    "social_security_wages": NotRequired["int | None"],
+    "state_taxes": NotRequired["int | None"],
+    "state_wages": NotRequired["int | None"],
     "tax_year": NotRequired["str"],
-    "total_wages": NotRequired["int"],
+    "total_wages": NotRequired["int | None"],
 })
 
 TaxForm = TypedDict("TaxForm", {
@@ -1444,20 +1518,57 @@ GetTaxFormResponseDataParsedDataApplicant = TypedDict("GetTaxFormResponseDataPar
     "ssn": NotRequired["str"],
 })
 
+GetTaxFormResponseDataParsedDataBoxesBox12Item = TypedDict("GetTaxFormResponseDataParsedDataBoxesBox12Item", {
+    "amount": "int",
+    "code": "str",
+})
+
+GetTaxFormResponseDataParsedDataBoxesStatesItem = TypedDict("GetTaxFormResponseDataParsedDataBoxesStatesItem", {
+    "employer_state_id": NotRequired["str"],
+    "local_tax": NotRequired["int | None"],
+    "local_wages": NotRequired["int | None"],
+    "locality": NotRequired["str"],
+    "state": NotRequired["str"],
+    "tax": NotRequired["int | None"],
+    "wages": NotRequired["int | None"],
+})
+
+# Every box read from an uploaded W-2 (absent on a payroll platform's W-2s), each as printed: amounts in cents, null when the box was not read. Several copies on one page (two or four) are read as one W-2.
+GetTaxFormResponseDataParsedDataBoxes = TypedDict("GetTaxFormResponseDataParsedDataBoxes", {
+    "box1": NotRequired["int | None"],
+    "box10": NotRequired["int | None"],
+    "box11": NotRequired["int | None"],
+    "box12": NotRequired["list[GetTaxFormResponseDataParsedDataBoxesBox12Item] | None"],
+    "box2": NotRequired["int | None"],
+    "box3": NotRequired["int | None"],
+    "box4": NotRequired["int | None"],
+    "box5": NotRequired["int | None"],
+    "box6": NotRequired["int | None"],
+    "box7": NotRequired["int | None"],
+    "box8": NotRequired["int | None"],
+    "control_number": NotRequired["str"],
+    "copies": NotRequired["int"],
+    "employee_address": NotRequired["str"],
+    "employee_ssn": NotRequired["str"],
+    "employer_address": NotRequired["str"],
+    "states": NotRequired["list[GetTaxFormResponseDataParsedDataBoxesStatesItem] | None"],
+})
+
 GetTaxFormResponseDataParsedData = TypedDict("GetTaxFormResponseDataParsedData", {
     "applicant": NotRequired["GetTaxFormResponseDataParsedDataApplicant"],
+    "boxes": NotRequired["W2Boxes"],
     "document_type": NotRequired["str"],
     "employer_ein": NotRequired["str"],
     "employer_name": NotRequired["str"],
-    "federal_taxes": NotRequired["int"],
-    "medicare_taxes": NotRequired["int"],
-    "medicare_wages": NotRequired["int"],
-    "social_security_taxes": NotRequired["int"],
-    "social_security_wages": NotRequired["int"],
-    "state_taxes": NotRequired["int"],
-    "state_wages": NotRequired["int"],
+    "federal_taxes": NotRequired["int | None"],
+    "medicare_taxes": NotRequired["int | None"],
+    "medicare_wages": NotRequired["int | None"],
+    "social_security_taxes": NotRequired["int | None"],
+    "social_security_wages": NotRequired["int | None"],
+    "state_taxes": NotRequired["int | None"],
+    "state_wages": NotRequired["int | None"],
     "tax_year": NotRequired["str"],
-    "total_wages": NotRequired["int"],
+    "total_wages": NotRequired["int | None"],
 })
 
 GetTaxFormResponseData = TypedDict("GetTaxFormResponseData", {
