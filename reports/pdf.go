@@ -107,10 +107,34 @@ type pdfMeta struct {
 	Figures string
 }
 
+// printable is m with each control character of its title, subject and
+// keywords a space (a tab, a line break) or "?": the XMP packet, which
+// PDF/A requires to repeat them, is XML, which cannot hold them.
+func (m pdfMeta) printable() pdfMeta {
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r == '\t' || r == '\r' || r == '\n':
+				return ' '
+			case r < 0x20 || r == 0x7f:
+				return '?'
+			}
+			return r
+		}, s)
+	}
+	m.Title, m.Subject = clean(m.Title), clean(m.Subject)
+	m.Keywords = slices.Clone(m.Keywords)
+	for i, k := range m.Keywords {
+		m.Keywords[i] = clean(k)
+	}
+	return m
+}
+
 // payrollFigures is the footer's word on figures read from payroll.
 const payrollFigures = "Figures are as reported by the payroll platforms named, summed by Payline."
 
 func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
+	m = m.printable()
 	f := fpdf.New("P", "mm", "Letter", "")
 	f.SetCatalogSort(true)
 	f.SetCreationDate(created)
@@ -155,13 +179,16 @@ func newPDF(m pdfMeta, created time.Time, footer string, unicode bool) *pdfDoc {
 	return d
 }
 
-// str is s in the document's encoding. A rune the fonts lack (or a
-// control character) does not fit WinAnsi's simple fonts; in the UTF-8
-// fonts it is written "?" and remembered, so the document can name it.
+// str is s in the document's encoding. Tabs and carriage returns are
+// spaces (no font draws them, and they separate words). A rune the fonts
+// lack, or another control character, does not fit WinAnsi's simple
+// fonts; in the UTF-8 fonts it is written "?" and remembered, so the
+// document can name it.
 func (d *pdfDoc) str(s string) string {
 	if printableASCII(s) { // both encodings keep it as it is; most cells are
 		return s
 	}
+	s = blanks.Replace(s)
 	if d.encode == nil {
 		return strings.Map(func(r rune) rune {
 			if r == '\n' || printable(r) {
@@ -179,6 +206,9 @@ func (d *pdfDoc) str(s string) string {
 	}
 	return out
 }
+
+// blanks are the control characters text holds as spaces.
+var blanks = strings.NewReplacer("\t", " ", "\r", " ")
 
 // errMisfit stops drawing a WinAnsi copy at a rune it lacks.
 var errMisfit = errors.New("reports: a rune outside WinAnsi; drawing again in the UTF-8 fonts")

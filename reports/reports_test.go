@@ -313,6 +313,31 @@ func TestUnprintableCharacters(t *testing.T) {
 	}
 }
 
+// TestControlCharacters: a tab or carriage return in the data prints as
+// a space, in the simple fonts; any other control character (which no
+// font draws, and PDF/A forbids showing the missing glyph for) prints as
+// ?, named by code point, like a character no font has.
+func TestControlCharacters(t *testing.T) {
+	for _, tc := range []struct{ name, shown, note string }{
+		{"Amara\tVaughan\r", "Employee: Amara Vaughan", ""},
+		{"Amara\aVaughan", "Employee: Amara?Vaughan", "U+0007"},
+	} {
+		r, src := goldenReport(domain.ReportVOIE)
+		r.Employee.Name.FullName = tc.name
+		pdf, err := reports.RenderVerification(r, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(textOf(t, pdf)), " ")
+		if !strings.Contains(text, tc.shown) || (tc.note != "") != strings.Contains(text, "could not print") || !strings.Contains(text, tc.note) {
+			t.Errorf("%q: the text lacks %q or its note %q", tc.name, tc.shown, tc.note)
+		}
+		if cid := bytes.Contains(pdf, []byte("/CIDFontType2")); cid != (tc.note != "") {
+			t.Errorf("%q: CID fonts = %v", tc.name, cid)
+		}
+	}
+}
+
 // TestPDFPictures renders page 1 and the chart page of the golden VOIE to
 // PNG with pdftoppm and compares them with the PNGs committed under
 // testdata (which the docs show; -update rewrites them). A report whose
