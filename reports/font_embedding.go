@@ -13,8 +13,8 @@ import (
 // embedFonts finishes the fonts of a document fpdf wrote: each simple
 // font's placeholder program becomes the subset of the codes the pages
 // draw in it, and every font is named as a subset, "ABCDEF+" before its
-// PostScript name. The six letters come from the pages' contents, so the
-// same document gets the same name; regular and bold share them (a
+// PostScript name. The six letters come from the codes each font draws,
+// so the same document gets the same name; regular and bold share them (a
 // subset's tag tells it from other subsets of the same font, and the
 // documents reader reads one family embedded under two tags as text that
 // a second program added).
@@ -54,7 +54,6 @@ func (f *pdfFile) embedFonts() error {
 			if err := f.embedSubset(n, body, used[n]); err != nil {
 				return err
 			}
-			body = objectBody(f.objects[n])
 		}
 		f.set(n, renamed(body, "/BaseFont /", names))
 		if desc, ok := reference(body, "/FontDescriptor "); ok && desc < len(f.objects) {
