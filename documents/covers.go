@@ -43,10 +43,75 @@ func (m matrix) box(x, y, w, h float64) rect {
 	return r
 }
 
-// contentToken finds a content stream's tokens: strings (skipped whole,
-// so their bytes are not read as operators), numbers, names and
-// operators.
-var contentToken = regexp.MustCompile(`\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>|\[|\]|/[^\s/<>\[\]()]+|[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z'"*]+`)
+// contentTokens splits a content stream into its tokens, at most max:
+// strings (kept whole, so their bytes are not read as operators, "(" and
+// "<" first), arrays' brackets, names ("/F1"), numbers and operators. A
+// hand-written scanner: a regular expression over every stream of a page
+// cost more than reading the page.
+func contentTokens(b []byte, max int) [][]byte {
+	var out [][]byte
+	i := 0
+	for i < len(b) && len(out) < max {
+		c := b[i]
+		switch {
+		case c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0:
+			i++
+		case c == '%': // a comment, to the line's end
+			for i < len(b) && b[i] != '\n' && b[i] != '\r' {
+				i++
+			}
+		case c == '(':
+			start, depth := i, 0
+			for ; i < len(b); i++ {
+				if b[i] == '\\' {
+					i++
+					continue
+				}
+				if b[i] == '(' {
+					depth++
+				} else if b[i] == ')' {
+					if depth--; depth == 0 {
+						i++
+						break
+					}
+				}
+			}
+			out = append(out, b[start:min(i, len(b))])
+		case c == '<':
+			start := i
+			if i+1 < len(b) && b[i+1] == '<' { // a dictionary's start
+				i += 2
+				out = append(out, b[start:i])
+				continue
+			}
+			for i < len(b) && b[i] != '>' {
+				i++
+			}
+			i++
+			out = append(out, b[start:min(i, len(b))])
+		case c == '>' || c == '[' || c == ']' || c == '{' || c == '}':
+			out = append(out, b[i:i+1])
+			i++
+		default:
+			start := i
+			i++
+			for i < len(b) && !delimiter(b[i]) {
+				i++
+			}
+			out = append(out, b[start:i])
+		}
+	}
+	return out
+}
+
+// delimiter says whether a byte ends a PDF token.
+func delimiter(c byte) bool {
+	switch c {
+	case ' ', '\n', '\r', '\t', '\f', 0, '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
+		return true
+	}
+	return false
+}
 
 // maxCoverTokens bounds the tokens of one stream read for covers.
 const maxCoverTokens = 400_000
@@ -66,7 +131,7 @@ func coversAfterText(content []byte, updated bool) []rect {
 	textSeen := updated
 	var path []rect
 	var nums []float64
-	tokens := contentToken.FindAll(content, maxCoverTokens)
+	tokens := contentTokens(content, maxCoverTokens)
 	for _, t := range tokens {
 		if c := t[0]; c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' {
 			if v, err := strconv.ParseFloat(string(t), 64); err == nil {

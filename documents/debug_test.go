@@ -39,10 +39,10 @@ func TestDebugRead(t *testing.T) {
 	if ct == "application/pdf" {
 		src, _, _, _, err = r.readPDF(context.Background(), dir, docType, data)
 	} else {
-		var readings [][]word
+		var words []word
 		var size [2]float64
-		readings, size, err = r.ocrPicture(context.Background(), dir, data, 1)
-		src = source{doc: buildLayout(bestReading(readings, size, docType), ocrGap), ocr: true}
+		words, size, err = r.ocrPicture(context.Background(), dir, data, 1, docType)
+		src = source{doc: buildLayout(words, ocrGap), ocr: true}
 		src.doc.sizes = map[int][2]float64{1: size}
 	}
 	if err != nil {

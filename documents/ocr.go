@@ -3,6 +3,7 @@ package documents
 import (
 	"bytes"
 	"context"
+
 	"fmt"
 	"image"
 	"image/color"
@@ -10,6 +11,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"payline/domain"
 	"slices"
 	"strconv"
 )
@@ -303,15 +305,18 @@ func resize(g *image.Gray, scale float64) *image.Gray {
 	return out
 }
 
-// ocrPicture reads the words of one picture (PNG or JPEG bytes): it is
-// prepared (prepareForOCR) and read by tesseract in each of ocrPasses. It
-// returns the merged words of each of ocrCombos, in the picture's own
-// pixels, for the caller to keep the reading that holds together best.
-func (r *Reader) ocrPicture(ctx context.Context, dir string, data []byte, page int) ([][]word, [2]float64, error) {
+// ocrPicture reads the words of one picture (PNG or JPEG bytes) as a
+// document of the type uploaded: it is prepared (prepareForOCR) and read
+// by tesseract in the first two of ocrPasses, merged; when that reading
+// does not hold together (readingQuality below goodReading), the third
+// pass is read too and the pair of passes whose merged reading holds
+// together best is kept. Boxes are in the picture's own pixels.
+func (r *Reader) ocrPicture(ctx context.Context, dir string, data []byte, page int, documentType string) ([]word, [2]float64, error) {
 	plain, erased, scale, size, err := prepareForOCR(data)
 	if err != nil {
 		return nil, [2]float64{}, err
 	}
+	dims := [2]float64{float64(size.X), float64(size.Y)}
 	paths := map[bool]string{false: filepath.Join(dir, "ocr-"+strconv.Itoa(page)+".png"), true: filepath.Join(dir, "ocr-"+strconv.Itoa(page)+"-erased.png")}
 	for e, b := range map[bool][]byte{false: plain, true: erased} {
 		if err := os.WriteFile(paths[e], b, 0o600); err != nil {
@@ -319,10 +324,10 @@ func (r *Reader) ocrPicture(ctx context.Context, dir string, data []byte, page i
 		}
 	}
 	passes := make([][]word, len(ocrPasses))
-	for i, pass := range ocrPasses {
-		out, err := r.run(ctx, r.tesseract, paths[pass.erased], "stdout", "--psm", pass.mode, "tsv")
+	read := func(i int) error {
+		out, err := r.run(ctx, r.tesseract, paths[ocrPasses[i].erased], "stdout", "--psm", ocrPasses[i].mode, "tsv")
 		if err != nil {
-			return nil, [2]float64{}, err
+			return err
 		}
 		ws, _ := parseTesseractTSV(out, page)
 		for k := range ws {
@@ -332,12 +337,49 @@ func (r *Reader) ocrPicture(ctx context.Context, dir string, data []byte, page i
 			ws[k].y1 /= scale
 		}
 		passes[i] = ws
+		return nil
 	}
-	out := make([][]word, len(ocrCombos))
-	for i, c := range ocrCombos {
-		out[i] = mergeReadings(mergeReadings(nil, passes[c[0]]), passes[c[1]])
+	var best []word
+	bestScore := -1e9
+	try := func(c [2]int) {
+		ws := deskew(mergeReadings(mergeReadings(nil, passes[c[0]]), passes[c[1]]))
+		doc := buildLayout(ws, ocrGap)
+		doc.sizes = map[int][2]float64{page: dims}
+		if q := readingQuality(doc, documentType); q > bestScore {
+			best, bestScore = ws, q
+		}
 	}
-	return out, [2]float64{float64(size.X), float64(size.Y)}, nil
+	for i := range ocrCombos[0] {
+		if err := read(ocrCombos[0][i]); err != nil {
+			return nil, [2]float64{}, err
+		}
+	}
+	try(ocrCombos[0])
+	if bestScore >= goodReading(documentType) {
+		return best, dims, nil
+	}
+	for i := range passes {
+		if passes[i] == nil {
+			if err := read(i); err != nil {
+				return nil, [2]float64{}, err
+			}
+		}
+	}
+	for _, c := range ocrCombos[1:] {
+		try(c)
+	}
+	return best, dims, nil
+}
+
+// goodReading is the readingQuality above which a picture is not read a
+// third time: a paystub whose figures close with six of its seven main
+// fields found; a W-2 whose six money boxes, names and year were read,
+// with no doubt.
+func goodReading(documentType string) float64 {
+	if documentType == domain.DocumentW2 {
+		return 8
+	}
+	return 10
 }
 
 // mergeReadings adds a second reading's words to a first's: a word that

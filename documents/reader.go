@@ -169,18 +169,17 @@ func (r *Reader) read(ctx context.Context, documentType, contentType string, dat
 		if !r.OCR() {
 			return refused(facts, domain.RefusalUnreadable, notInstalled), nil
 		}
-		readings, size, err := r.ocrPicture(ctx, dir, data, 1)
+		words, size, err := r.ocrPicture(ctx, dir, data, 1, documentType)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if err != nil {
 			return refused(facts, domain.RefusalUnreadable, pictureProblem(err)), nil
 		}
-		words := bestReading(readings, size, documentType)
 		if len(words) == 0 {
 			return refused(facts, domain.RefusalUnreadable, "No text could be recognized in this picture."), nil
 		}
-		src = source{doc: buildLayout(deskew(words), ocrGap), ocr: true}
+		src = source{doc: buildLayout(words, ocrGap), ocr: true}
 		src.doc.sizes = map[int][2]float64{1: size}
 	default:
 		return refused(facts, domain.RefusalUnreadable, "Payline reads PDFs, PNGs and JPEGs; this file is none of them."), nil
@@ -296,14 +295,14 @@ func (r *Reader) readPDF(ctx context.Context, dir, documentType string, data []b
 		if err != nil {
 			return source{}, facts, "", "", err
 		}
-		readings, size, err := r.ocrPicture(ctx, dir, b, i+1)
+		ws, size, err := r.ocrPicture(ctx, dir, b, i+1, documentType)
 		if ctx.Err() != nil {
 			return source{}, facts, "", "", ctx.Err()
 		}
 		if err != nil {
 			return source{}, facts, domain.RefusalUnreadable, "No text could be recognized in this PDF's pages: " + err.Error() + ".", nil
 		}
-		words = append(words, bestReading(readings, size, documentType)...)
+		words = append(words, ws...)
 		sizes[i+1] = size
 	}
 	if len(words) == 0 {
@@ -376,29 +375,6 @@ func mismatchesOf(ms []domain.TextMismatch, part page, stub *domain.ReadPaystub)
 		out = append(out, m)
 	}
 	return out
-}
-
-// bestReading keeps, of a picture's readings, the one whose document
-// holds together best as the type uploaded (readingQuality), deskewed.
-func bestReading(readings [][]word, size [2]float64, documentType string) []word {
-	var best []word
-	bestScore := -1.0
-	for _, ws := range readings {
-		ws = deskew(ws)
-		doc := buildLayout(ws, ocrGap)
-		doc.sizes = map[int][2]float64{ws0page(ws): size}
-		if s := readingQuality(doc, documentType); s > bestScore {
-			best, bestScore = ws, s
-		}
-	}
-	return best
-}
-
-func ws0page(ws []word) int {
-	if len(ws) == 0 {
-		return 1
-	}
-	return ws[0].page
 }
 
 // readingQuality scores a reading of a picture: a paystub's figures that
