@@ -36,7 +36,7 @@ func (r ReadPaystub) Paystub(id string) (Paystub, bool) {
 	return Paystub{ID: id, PayDate: Date(r.PayDate), PayPeriodStart: start, PayPeriodEnd: end,
 		GrossPayAmount: amount(r.GrossPayAmount), GrossPayYTD: amount(r.GrossPayYTD),
 		NetPayAmount: amount(r.NetPayAmount), NetPayYTD: amount(r.NetPayYTD), CheckAmount: amount(r.NetPayAmount),
-		TotalTaxes: USD(taxes), TotalDeductions: USD(deductions), TotalReimbursements: USD(0),
+		TotalTaxes: USD(taxes), TotalDeductions: USD(deductions), TotalReimbursements: USD(deref(r.Reimbursements)),
 		Currency: CurrencyUSD, EmployerName: r.EmployerName, ExternalPaystubID: id,
 		Earnings: lines(r.Earnings), Taxes: lines(r.Taxes), Deductions: lines(r.Deductions)}, true
 }
