@@ -13,8 +13,6 @@ type figure struct {
 	x0, y0, x1, y1 float64
 	page, line     int
 	conf           float64
-	// ytd: its own cell or row says it is year to date.
-	ytd bool
 }
 
 func (f figure) center() float64 { return (f.x0 + f.x1) / 2 }
@@ -80,8 +78,6 @@ type interpreter struct {
 	// less sure).
 	ocr bool
 }
-
-func (in *interpreter) line(li int) textLine { return in.doc.lines[li] }
 
 // lineHeight is a line's typical height, for gaps measured in lines.
 func (in *interpreter) lineHeight(li int) float64 {

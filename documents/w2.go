@@ -81,7 +81,7 @@ func (in *interpreter) findCaptions(key string) []captionAt {
 			text := ""
 			for i := k; i >= 0 && i > k-3; i-- {
 				text = squash(l.phrases[i].text) + text
-				if strings.Contains(text, key) {
+				if fuzzyContains(text, key) {
 					if len(out) == 0 || out[len(out)-1].line != li || out[len(out)-1].to <= i {
 						out = append(out, captionAt{line: li, from: i, to: k + 1, x0: l.phrases[i].x0, x1: l.phrases[k].x1, key: key})
 					}
@@ -316,7 +316,7 @@ func (in *interpreter) w2TaxYear() string {
 			text += " " + p.text
 		}
 		s := squash(text)
-		if !strings.Contains(s, "wageandtaxstatement") && !strings.Contains(s, "formw2") && !strings.Contains(s, "taxyear") {
+		if !fuzzyContains(s, "wageandtaxstatement") && !strings.Contains(s, "formw2") && !strings.Contains(s, "taxyear") {
 			continue
 		}
 		for _, i := range []int{li, li + 1, li - 1} {
@@ -581,4 +581,34 @@ func beforeFigures(s string) string {
 		}
 	}
 	return s
+}
+
+// fuzzyContains says whether text holds key, allowing OCR's misreadings
+// of a long caption ("Social secunty wages", "Medicare lax withheld"): an
+// edit distance of one in five letters of the key, for keys of eight
+// letters or more.
+func fuzzyContains(text, key string) bool {
+	if strings.Contains(text, key) {
+		return true
+	}
+	if len(key) < 8 || len(text) < len(key)-len(key)/5 {
+		return false
+	}
+	limit := len(key) / 5
+	// Approximate substring matching: the best alignment of key anywhere
+	// in text (Sellers' dynamic programme, one row at a time).
+	prev := make([]int, len(text)+1)
+	cur := make([]int, len(text)+1)
+	for i := 1; i <= len(key); i++ {
+		cur[0] = i
+		for j := 1; j <= len(text); j++ {
+			cost := 1
+			if key[i-1] == text[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return slices.Min(prev) <= limit
 }

@@ -383,7 +383,7 @@ func landscapeRender(s Stub, v View) []byte {
 	p.font("Times", "", 10)
 	y := 86.0
 	for _, r := range [][2]string{{"Employee:", j.P.Full()}, {"Employee No:", j.P.ID}, {"Department:", j.Dept},
-		{"Period Begin Date:", s.Start.Format(df)}, {"Period End Date:", s.End.Format(df)}, {"Pay Date:", s.PayDate.Format(df)}, {"Pay Frequency:", strings.Title(j.Freq)}} {
+		{"Period Begin Date:", s.Start.Format(df)}, {"Period End Date:", s.End.Format(df)}, {"Pay Date:", s.PayDate.Format(df)}, {"Pay Frequency:", titleCase(j.Freq)}} {
 		p.font("Times", "B", 10)
 		p.L(36, y, r[0])
 		p.font("Times", "", 10)

@@ -74,7 +74,7 @@ td{padding:2px 5px;border-left:1px solid #ccd;border-right:1px solid #ccd}.n{tex
 h4{margin:12px 0 0 0;font-size:10px;text-transform:uppercase;letter-spacing:.5px}`
 	var b strings.Builder
 	fmt.Fprintf(&b, `<div class="top"><div><div class="co">%s</div>%s<br>%s</div><div style="text-align:right"><b style="font-size:13px">Earnings Statement</b><br>Pay Frequency: %s</div></div>`,
-		esc(j.Emp.Name), esc(j.Emp.Street), esc(j.Emp.CityLine()), strings.Title(j.Freq))
+		esc(j.Emp.Name), esc(j.Emp.Street), esc(j.Emp.CityLine()), titleCase(j.Freq))
 	b.WriteString(htbl("band", []string{"Employee Name", "Employee ID", "Check Date", "Period Start", "Period End", "Check #"},
 		[][]string{{esc(j.P.Full()), j.P.ID, s.PayDate.Format(df), s.Start.Format(df), s.End.Format(df), fmt.Sprint(s.CheckNo)}}, 9))
 	fmt.Fprintf(&b, `<div style="margin:8px 0 0 0">%s<br>%s</div>`, esc(j.P.Street), esc(j.P.CityLine()))
@@ -394,4 +394,18 @@ td{border:1px solid #bbb;padding:2px 3px}.n{text-align:right}.cap{font-weight:70
 	b.WriteString(`<div class="cap">Payment Information</div>` + htbl("", []string{"Bank", "Account Name", "Account Number", "USD Amount"},
 		[][]string{{"Prairie Commerce Bank", "Checking", "******" + j.P.SSN4, money(s.Net)}}, 3))
 	return chromiumPDF(page(css, b.String()), s.PayDate)
+}
+
+// titleCase capitalises each word's first letter ("semi-monthly" stays
+// one word), as strings.Title did for the ASCII frequencies it is given.
+func titleCase(s string) string {
+	b := []byte(s)
+	start := true
+	for i, c := range b {
+		if start && c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+		start = c == ' ' || c == '-'
+	}
+	return string(b)
 }

@@ -205,7 +205,7 @@ func twopageRender(s Stub, v View) []byte {
 	fmt.Fprintf(&b, `<table width="100%%" border="0" cellpadding="3"><tr><td>Employee:</td><td>%s</td><td>Pay date:</td><td>%s</td></tr>
 <tr><td>Employee number:</td><td>%s</td><td>Pay period:</td><td>%s to %s</td></tr>
 <tr><td>Address:</td><td>%s, %s</td><td>Frequency:</td><td>%s</td></tr></table><p></p>`,
-		esc(j.P.Full()), s.PayDate.Format(df), j.P.ID, s.Start.Format(df), s.End.Format(df), esc(j.P.Street), esc(j.P.CityLine()), strings.Title(j.Freq))
+		esc(j.P.Full()), s.PayDate.Format(df), j.P.ID, s.Start.Format(df), s.End.Format(df), esc(j.P.Street), esc(j.P.CityLine()), titleCase(j.Freq))
 	var er [][]string
 	for _, l := range v.lines(s.Earnings) {
 		h, r, _ := v.hr(l)
