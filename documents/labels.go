@@ -316,7 +316,8 @@ var sectionHeaders = func() map[string]sectionKind {
 			"net pay distribution", "direct deposit", "direct deposits", "payment information", "memo", "memo information",
 			"paid time off", "pto balances", "leave balance", "benefits information", "important notes", "deposits",
 			"employer contribution", "company contributions", "other information", "distribution", "net pay distributions",
-			"fringe benefits", "employer benefits", "leave and time off", "vacation and sick", "hours summary"},
+			"fringe benefits", "employer benefits", "leave and time off", "vacation and sick", "hours summary", "employer paid",
+			"imputed income", "memo items", "other information and memo"},
 		sectionSummary: {"summary", "current and ytd summary", "pay summary", "earnings summary", "totals", "current and ytd totals"},
 	} {
 		for _, s := range spellings {

@@ -107,6 +107,11 @@ func (in *interpreter) headerRow(li int) [][]heading {
 		}
 		hs, u := splitHeadings(p)
 		all = append(all, hs...)
+		// A table's title cell may say more than its title ("Employer Paid
+		// (not in net pay)"): its other words are no doubt of the row.
+		if len(all) == len(hs) && len(hs) > 0 && hs[0].kind == columnDescription && hs[0].section != sectionNone {
+			u = 0
+		}
 		unknown += u
 		words += len(p.words)
 	}
@@ -426,7 +431,7 @@ func (in *interpreter) readRows(t *table, covered map[int]bool) {
 		// (measured from the line above, which a table beside this one
 		// may hold)
 		gap := lines[i].y0 - lines[i-1].y1
-		if lines[i].y0-lines[last].y1 > 5*in.lineHeight(i) {
+		if lines[i].y0-lines[last].y1 > 3.5*in.lineHeight(i) {
 			break
 		}
 		typical := 0.0
@@ -448,17 +453,17 @@ func (in *interpreter) readRows(t *table, covered map[int]bool) {
 		if labelBand(lines[i].phrases) {
 			break // a band of labels over their values: a summary below the table
 		}
-		gaps = append(gaps, max(0, gap))
-		last = i
 		if k, ok := in.titleOf(i, t.x0, t.x1); ok {
 			kind = k
 			covered[i] = true
+			gaps, last = append(gaps, max(0, gap)), i
 			continue
 		}
 		row, ok := in.readRow(t, i, cells, kind)
 		if !ok {
 			continue
 		}
+		gaps, last = append(gaps, max(0, gap)), i
 		covered[i] = true
 		t.rows = append(t.rows, row)
 		if row.label == fieldNet {

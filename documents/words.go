@@ -167,7 +167,9 @@ func parseTesseractTSV(b []byte, page int) ([]word, [2]float64) {
 		if len(f) < 12 || f[0] != "5" {
 			continue
 		}
-		text := strings.TrimSpace(f[11])
+		// A table's rule read as "|", a smudge as "_", glued to a word; a
+		// speck before a figure ("“$3,154.07", "~$1,095.00").
+		text := cleanOCRWord(strings.Trim(strings.TrimSpace(f[11]), "|_"))
 		conf, _ := strconv.ParseFloat(f[10], 64)
 		if text == "" || conf < 0 || ocrNoise(text, conf/100) {
 			continue
@@ -237,4 +239,20 @@ func ocrNoise(text string, conf float64) bool {
 		return true
 	}
 	return conf < 0.3 && len([]rune(text)) <= 3
+}
+
+// cleanOCRWord drops the marks OCR reads before a figure from a speck or
+// a rule (quotes, a tilde, a caret) and the stray full stop after one
+// ("76,956.80."); other words are as read.
+func cleanOCRWord(w string) string {
+	t := strings.TrimLeft(w, "“”\"'‘’`~^«»")
+	if t != w && t != "" && (t[0] == '$' || t[0] >= '0' && t[0] <= '9') {
+		w = t
+	}
+	if strings.HasSuffix(w, ".") {
+		if _, ok := parseNumber(strings.TrimSuffix(w, ".")); ok && strings.Count(w, ".") == 2 {
+			w = strings.TrimSuffix(w, ".")
+		}
+	}
+	return w
 }
