@@ -74,14 +74,32 @@ type captionAt struct {
 // findCaptions finds every occurrence of a caption: a run of up to three
 // phrases of one line whose squashed words contain it.
 func (in *interpreter) findCaptions(key string) []captionAt {
+	if out := in.captionsMatching(key, strings.Contains); len(out) > 0 {
+		return out
+	}
+	// None printed as such: OCR's misreadings of it, on phrases that are
+	// no other caption ("Social security wages" must not be read as box
+	// 4's "Social security tax" one letter in five off).
+	return in.captionsMatching(key, func(text, key string) bool {
+		for _, other := range allCaptionKeys {
+			if other != key && strings.Contains(text, other) {
+				return false
+			}
+		}
+		return fuzzyContains(text, key)
+	})
+}
+
+// captionsMatching finds every run of up to three phrases of a line whose
+// squashed words match a caption, the shortest run ending at each phrase.
+func (in *interpreter) captionsMatching(key string, match func(text, key string) bool) []captionAt {
 	var out []captionAt
 	for li, l := range in.doc.lines {
 		for k := range l.phrases {
-			// The shortest run ending at phrase k that holds the caption.
 			text := ""
 			for i := k; i >= 0 && i > k-3; i-- {
 				text = squash(l.phrases[i].text) + text
-				if fuzzyContains(text, key) {
+				if match(text, key) {
 					if len(out) == 0 || out[len(out)-1].line != li || out[len(out)-1].to <= i {
 						out = append(out, captionAt{line: li, from: i, to: k + 1, x0: l.phrases[i].x0, x1: l.phrases[k].x1, key: key})
 					}
@@ -223,6 +241,9 @@ func readW2(doc page, ocr bool) (*domain.W2, []domain.DocumentWarning, []domain.
 		}
 	}
 	boxes.Box12 = in.box12()
+	if len(boxes.Box12) == 0 {
+		boxes.Box12 = in.box12Listed()
+	}
 	boxes.States = in.stateRows()
 	out := &domain.W2{DocumentType: domain.DocumentW2}
 	if caps := in.findCaptions(captionEmployer); len(caps) > 0 {
@@ -360,6 +381,43 @@ func (in *interpreter) box12() []domain.W2Code {
 	}
 	return out
 }
+
+// box12Listed reads box 12 printed as one box of entries ("12 Codes (a-d)"
+// over "D 5,308.80" and "DD 7,350.64"), in order, when the form prints no
+// 12a to 12d captions.
+func (in *interpreter) box12Listed() []domain.W2Code {
+	lines := in.doc.lines
+	for li, l := range lines {
+		for pi, p := range l.phrases {
+			if !box12Box.MatchString(p.text) {
+				continue
+			}
+			right := 1e18
+			if pi+1 < len(l.phrases) {
+				right = l.phrases[pi+1].x0
+			}
+			h := in.lineHeight(li)
+			var out []domain.W2Code
+			for i := li + 1; i < len(lines) && i <= li+4 && lines[i].page == l.page; i++ {
+				for _, q := range lines[i].phrases {
+					if q.x1 < p.x0-2*h || q.x0 >= right {
+						continue
+					}
+					if isCaption(q) || box12Caption.MatchString(q.text) {
+						return out
+					}
+					if code, amt, ok := parseCodeAmount(strings.Fields(q.text)); ok {
+						out = append(out, domain.W2Code{Code: code, Amount: amt})
+					}
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+var box12Box = regexp.MustCompile(`(?i)^\s*(box\s*)?12\b[^0-9]*(code|see|instr)`)
 
 // codeAndAmount finds a box 12 entry after its caption: in the rest of
 // its phrase and the phrases to its right, or in the next three lines
@@ -585,7 +643,7 @@ func beforeFigures(s string) string {
 
 // fuzzyContains says whether text holds key, allowing OCR's misreadings
 // of a long caption ("Social secunty wages", "Medicare lax withheld"): an
-// edit distance of one in five letters of the key, for keys of eight
+// edit distance of one in six letters of the key, for keys of eight
 // letters or more.
 func fuzzyContains(text, key string) bool {
 	if strings.Contains(text, key) {
@@ -594,7 +652,7 @@ func fuzzyContains(text, key string) bool {
 	if len(key) < 8 || len(text) < len(key)-len(key)/5 {
 		return false
 	}
-	limit := len(key) / 5
+	limit := len(key) / 6
 	// Approximate substring matching: the best alignment of key anywhere
 	// in text (Sellers' dynamic programme, one row at a time).
 	prev := make([]int, len(text)+1)
