@@ -183,6 +183,13 @@ func (in *interpreter) moneyReadings(out *readings, tabs []table, li, pi int, p 
 	w := o.entry.weight
 	add := func(f figure, ytd bool, weight float64) {
 		out.money = append(out.money, candidate{field: o.entry.field, ytd: ytd, cents: f.cents(), weight: weight * f.conf, at: f})
+		if in.ocr {
+			if v, ok := dollarMisread(f); ok {
+				// A second reading: OCR may have read the dollar sign as a
+				// digit. The arithmetic decides between the two.
+				out.money = append(out.money, candidate{field: o.entry.field, ytd: ytd, cents: v, weight: 0.7 * weight * f.conf, at: f})
+			}
+		}
 	}
 	ytdLabel := o.entry.ytd || ytdAll
 	if len(figs) > 0 {
@@ -412,4 +419,24 @@ func fieldForSection(k sectionKind) field {
 		return fieldReimbursements
 	}
 	return fieldNone
+}
+
+// dollarMisread reads a figure OCR may have read with its dollar sign as
+// a digit ("$542.45" as "9542.45" or "8542.45"): no dollar sign, no
+// thousands separator, four digits or more before the point, the first of
+// them one a "$" is mistaken for. It gives the figure without that digit.
+func dollarMisread(f figure) (int64, bool) {
+	t := strings.TrimLeft(f.text, "(-")
+	if f.dollar || strings.Contains(t, ",") || len(t) < 7 || !strings.ContainsRune("9853", rune(t[0])) {
+		return 0, false
+	}
+	whole, _, ok := strings.Cut(t[1:], ".")
+	if !ok || len(whole) < 3 {
+		return 0, false
+	}
+	n, ok := parseNumber(t[1:])
+	if !ok || !n.isAmount() {
+		return 0, false
+	}
+	return n.cents(), true
 }

@@ -2944,68 +2944,68 @@ type W2 struct {
 	EmployerName *string `json:"employer_name,omitempty"`
 
 	// FederalTaxes Box 2.
-	FederalTaxes *int `json:"federal_taxes,omitempty"`
+	FederalTaxes *int `json:"federal_taxes"`
 
 	// MedicareTaxes Box 6.
-	MedicareTaxes *int `json:"medicare_taxes,omitempty"`
+	MedicareTaxes *int `json:"medicare_taxes"`
 
 	// MedicareWages Box 5.
-	MedicareWages *int `json:"medicare_wages,omitempty"`
+	MedicareWages *int `json:"medicare_wages"`
 
 	// SocialSecurityTaxes Box 4.
-	SocialSecurityTaxes *int `json:"social_security_taxes,omitempty"`
+	SocialSecurityTaxes *int `json:"social_security_taxes"`
 
 	// SocialSecurityWages Box 3.
-	SocialSecurityWages *int `json:"social_security_wages,omitempty"`
+	SocialSecurityWages *int `json:"social_security_wages"`
 
 	// StateTaxes Box 17, summed over the state rows.
-	StateTaxes *int `json:"state_taxes,omitempty"`
+	StateTaxes *int `json:"state_taxes"`
 
 	// StateWages Box 16, summed over the state rows.
-	StateWages *int    `json:"state_wages,omitempty"`
+	StateWages *int    `json:"state_wages"`
 	TaxYear    *string `json:"tax_year,omitempty"`
 
 	// TotalWages Box 1. Null on an uploaded W-2 whose box was not read (never 0).
-	TotalWages *int `json:"total_wages,omitempty"`
+	TotalWages *int `json:"total_wages"`
 }
 
 // W2Boxes Every box read from an uploaded W-2 (absent on a payroll platform's W-2s), each as printed: amounts in cents, null when the box was not read. Several copies on one page (two or four) are read as one W-2.
 type W2Boxes struct {
 	// Box1 Wages, tips, other compensation.
-	Box1 *int `json:"box1,omitempty"`
+	Box1 *int `json:"box1"`
 
 	// Box10 Dependent care benefits.
-	Box10 *int `json:"box10,omitempty"`
+	Box10 *int `json:"box10"`
 
 	// Box11 Nonqualified plans.
-	Box11 *int `json:"box11,omitempty"`
+	Box11 *int `json:"box11"`
 
 	// Box12 Box 12's coded amounts in the order printed (D: 401(k) deferrals, DD: employer health coverage, W: HSA, ...).
 	Box12 *[]struct {
 		Amount int    `json:"amount"`
 		Code   string `json:"code"`
-	} `json:"box12,omitempty"`
+	} `json:"box12"`
 
 	// Box2 Federal income tax withheld.
-	Box2 *int `json:"box2,omitempty"`
+	Box2 *int `json:"box2"`
 
 	// Box3 Social security wages.
-	Box3 *int `json:"box3,omitempty"`
+	Box3 *int `json:"box3"`
 
 	// Box4 Social security tax withheld.
-	Box4 *int `json:"box4,omitempty"`
+	Box4 *int `json:"box4"`
 
 	// Box5 Medicare wages and tips.
-	Box5 *int `json:"box5,omitempty"`
+	Box5 *int `json:"box5"`
 
 	// Box6 Medicare tax withheld.
-	Box6 *int `json:"box6,omitempty"`
+	Box6 *int `json:"box6"`
 
 	// Box7 Social security tips.
-	Box7 *int `json:"box7,omitempty"`
+	Box7 *int `json:"box7"`
 
 	// Box8 Allocated tips.
-	Box8 *int `json:"box8,omitempty"`
+	Box8 *int `json:"box8"`
 
 	// ControlNumber Box d.
 	ControlNumber *string `json:"control_number,omitempty"`
@@ -3028,23 +3028,23 @@ type W2Boxes struct {
 		EmployerStateId *string `json:"employer_state_id,omitempty"`
 
 		// LocalTax Box 19.
-		LocalTax *int `json:"local_tax,omitempty"`
+		LocalTax *int `json:"local_tax"`
 
 		// LocalWages Box 18.
-		LocalWages *int `json:"local_wages,omitempty"`
+		LocalWages *int `json:"local_wages"`
 
 		// Locality Box 20.
 		Locality *string `json:"locality,omitempty"`
 
 		// State Box 15, two letters.
-		State *string `json:"state,omitempty"`
+		State string `json:"state"`
 
 		// Tax Box 17.
-		Tax *int `json:"tax,omitempty"`
+		Tax *int `json:"tax"`
 
 		// Wages Box 16.
-		Wages *int `json:"wages,omitempty"`
-	} `json:"states,omitempty"`
+		Wages *int `json:"wages"`
+	} `json:"states"`
 }
 
 // Webhook defines model for Webhook.

@@ -1171,21 +1171,21 @@ export interface components {
             /** @description The employer's EIN as an uploaded W-2 prints it (box b); absent on W-2s from payroll platforms. */
             employer_ein?: string;
             /** @description Box 1. Null on an uploaded W-2 whose box was not read (never 0). */
-            total_wages?: number | null;
+            total_wages: number | null;
             /** @description Box 16, summed over the state rows. */
-            state_wages?: number | null;
+            state_wages: number | null;
             /** @description Box 3. */
-            social_security_wages?: number | null;
+            social_security_wages: number | null;
             /** @description Box 5. */
-            medicare_wages?: number | null;
+            medicare_wages: number | null;
             /** @description Box 2. */
-            federal_taxes?: number | null;
+            federal_taxes: number | null;
             /** @description Box 17, summed over the state rows. */
-            state_taxes?: number | null;
+            state_taxes: number | null;
             /** @description Box 4. */
-            social_security_taxes?: number | null;
+            social_security_taxes: number | null;
             /** @description Box 6. */
-            medicare_taxes?: number | null;
+            medicare_taxes: number | null;
             tax_year?: string;
             boxes?: components["schemas"]["W2Boxes"];
         };
@@ -1200,44 +1200,44 @@ export interface components {
             /** @description Box d. */
             control_number?: string;
             /** @description Wages, tips, other compensation. */
-            box1?: number | null;
+            box1: number | null;
             /** @description Federal income tax withheld. */
-            box2?: number | null;
+            box2: number | null;
             /** @description Social security wages. */
-            box3?: number | null;
+            box3: number | null;
             /** @description Social security tax withheld. */
-            box4?: number | null;
+            box4: number | null;
             /** @description Medicare wages and tips. */
-            box5?: number | null;
+            box5: number | null;
             /** @description Medicare tax withheld. */
-            box6?: number | null;
+            box6: number | null;
             /** @description Social security tips. */
-            box7?: number | null;
+            box7: number | null;
             /** @description Allocated tips. */
-            box8?: number | null;
+            box8: number | null;
             /** @description Dependent care benefits. */
-            box10?: number | null;
+            box10: number | null;
             /** @description Nonqualified plans. */
-            box11?: number | null;
+            box11: number | null;
             /** @description Box 12's coded amounts in the order printed (D: 401(k) deferrals, DD: employer health coverage, W: HSA, ...). */
-            box12?: {
+            box12: {
                 code: string;
                 amount: number;
             }[] | null;
             /** @description The rows of boxes 15 to 20, one per state. */
-            states?: {
+            states: {
                 /** @description Box 15, two letters. */
-                state?: string;
+                state: string;
                 /** @description Box 15, the employer's state ID number. */
                 employer_state_id?: string;
                 /** @description Box 16. */
-                wages?: number | null;
+                wages: number | null;
                 /** @description Box 17. */
-                tax?: number | null;
+                tax: number | null;
                 /** @description Box 18. */
-                local_wages?: number | null;
+                local_wages: number | null;
                 /** @description Box 19. */
-                local_tax?: number | null;
+                local_tax: number | null;
                 /** @description Box 20. */
                 locality?: string;
             }[] | null;
