@@ -215,7 +215,7 @@ func (in *interpreter) textUnder(c captionAt, n int) ([]string, phrase) {
 
 // readW2 interprets a document's positioned text as a W-2.
 func readW2(doc page, ocr bool) (*domain.W2, []domain.DocumentWarning, []domain.FieldReading, []domain.FraudReason) {
-	in := &interpreter{doc: doc, ocr: ocr}
+	in := &interpreter{doc: splitCaptions(doc), ocr: ocr}
 	var boxes domain.W2Boxes
 	var readings []domain.FieldReading
 	var doubts []domain.FraudReason
@@ -353,6 +353,23 @@ func (in *interpreter) w2TaxYear() string {
 					return y
 				}
 			}
+		}
+	}
+	// The year printed alone, large, away from its caption: the one year
+	// of the 2000s the page prints as a word of its own, when there is one.
+	years := map[string]bool{}
+	for _, l := range in.doc.lines {
+		for _, p := range l.phrases {
+			for _, w := range p.words {
+				if t := strings.Trim(w.text, ".,:;()"); len(t) == 4 && t >= "2000" && t <= "2099" && taxYearPattern.MatchString(t) {
+					years[t] = true
+				}
+			}
+		}
+	}
+	if len(years) == 1 {
+		for y := range years {
+			return y
 		}
 	}
 	return ""
@@ -669,4 +686,35 @@ func fuzzyContains(text, key string) bool {
 		prev, cur = cur, prev
 	}
 	return slices.Min(prev) <= limit
+}
+
+// boxNumber is a W-2 box's number or letter as the form prints it before
+// its caption.
+var boxNumber = regexp.MustCompile(`^([1-9]|1[0-9]|20|12[a-d]|[a-f])$`)
+
+// splitCaptions parts phrases that run two boxes' captions together ("1
+// Wages, tips, other compensation 2 Federal income tax withheld", where
+// the form's boxes sit close): a box's number followed by a capitalised
+// word starts a phrase of its own, so each caption has its own place.
+func splitCaptions(doc page) page {
+	out := page{sizes: doc.sizes}
+	for _, l := range doc.lines {
+		nl := textLine{page: l.page, y0: l.y0, y1: l.y1}
+		for _, p := range l.phrases {
+			from := 0
+			for k := 1; k+1 < len(p.words); k++ {
+				next := p.words[k+1].text
+				if boxNumber.MatchString(p.words[k].text) && next != "" && next[0] >= 'A' && next[0] <= 'Z' {
+					nl.phrases = append(nl.phrases, clipped(p, from, k))
+					from = k
+				}
+			}
+			nl.phrases = append(nl.phrases, clipped(p, from, len(p.words)))
+		}
+		for i := range nl.phrases {
+			nl.phrases[i].line = len(out.lines)
+		}
+		out.lines = append(out.lines, nl)
+	}
+	return out
 }

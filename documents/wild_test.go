@@ -504,6 +504,14 @@ func scoreW2(s *wildScore, name, layout string, want wildW2, parsed []domain.Par
 		ok := sameText(*want, got)
 		s.w2.add(ok)
 		s.byLayout[layout].add(ok)
+		key := "w2." + strings.TrimRight(strings.SplitN(field, "[", 2)[0], ".")
+		if strings.HasPrefix(field, "states[") {
+			key = "w2.states" + field[strings.Index(field, "]")+1:]
+		}
+		if s.byField[key] == nil {
+			s.byField[key] = &tally{}
+		}
+		s.byField[key].add(ok)
 		if !ok {
 			s.misses = append(s.misses, fmt.Sprintf("%s: W-2 %s want %q got %q", name, field, *want, got))
 		}
