@@ -166,8 +166,12 @@ func (in *interpreter) boxFigure(c captionAt) (figure, bool) {
 			if isCaption(p) {
 				return figure{}, false
 			}
+			// The figure itself within the box: a text layer may run the
+			// figures of two boxes side by side into one phrase.
 			for _, f := range amounts(figuresIn(p)) {
-				return f, true
+				if f.x1 >= c.x0-h && f.center() < right {
+					return f, true
+				}
 			}
 		}
 	}
@@ -472,7 +476,13 @@ func (in *interpreter) codeAndAmount(li, pi int, rest []string) (string, int64, 
 			if box12Caption.MatchString(q.text) {
 				return "", 0, false
 			}
-			below = append(below, strings.Fields(q.text)...)
+			// Its words within the box (a phrase may run on from the box
+			// beside it).
+			for _, w := range q.words {
+				if c := (w.x0 + w.x1) / 2; c >= p.x0-2*h && c < right {
+					below = append(below, w.text)
+				}
+			}
 		}
 		if code, amt, ok := parseCodeAmount(below); ok {
 			return code, amt, true
