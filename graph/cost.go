@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -20,7 +21,11 @@ import (
 
 // connectionCost is what a connection costs before it runs: 2, plus the
 // page size (first or last, the larger if a query gives both, which is
-// then refused) times what each of its items costs (Shopify's rule).
+// then refused) times what each of its items costs (Shopify's rule). A
+// page size beyond the schema's maximum is priced at the maximum (no
+// page is larger; the resolver refuses it), and the product saturates:
+// gqlgen ignores a negative cost, so a wrapped product would make a
+// huge query cheap.
 func connectionCost(child int, first *int, last ...*int) int {
 	n := 0
 	for _, size := range append(last, first) {
@@ -31,7 +36,28 @@ func connectionCost(child int, first *int, last ...*int) int {
 	if n == 0 {
 		n = domain.DefaultPageLimit
 	}
-	return 2 + n*child
+	return saturatingAdd(2, saturatingMul(min(n, domain.MaxPageLimit), child))
+}
+
+// saturatingMul is a*b for non-negative operands, math.MaxInt when the
+// product does not fit.
+func saturatingMul(a, b int) int {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	if a > math.MaxInt/b {
+		return math.MaxInt
+	}
+	return a * b
+}
+
+// saturatingAdd is a+b for non-negative operands, math.MaxInt when the
+// sum does not fit.
+func saturatingAdd(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 // setComplexity prices every connection by its page size; every other
@@ -48,7 +74,7 @@ func setComplexity(cfg *generated.Config) {
 		return connectionCost(child, limit)
 	}
 	// nodes prices each id as a node: the ids are the fan-out.
-	c.Query.Nodes = func(child int, ids []string) int { return 1 + max(1, len(ids))*child }
+	c.Query.Nodes = func(child int, ids []string) int { return saturatingAdd(1, saturatingMul(max(1, len(ids)), child)) }
 	c.Query.EndUsers = func(child int, first *int, _ *string, last *int, _ *string) int {
 		return connectionCost(child, first, last)
 	}

@@ -200,3 +200,18 @@ func TestComplexityLimit(t *testing.T) {
 		t.Errorf("code %s", code)
 	}
 }
+
+// TestComplexityCannotWrap: connections nested under page sizes near
+// 2³¹ once multiplied past the int range, and the product wrapped round
+// to a small number: this query of three nested connections cost
+// 2 + 2³⁰ × (4 + 202116108 × (4 + 3 × 27)) ≡ 2 (mod 2⁶⁴). Page sizes are
+// now priced at the schema's maximum and the arithmetic saturates.
+func TestComplexityCannotWrap(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	c := newClient(t, db)
+	q := `{ endUsers(last: 1073741824) { edges { node { accounts(last: 202116108) { edges { node {
+		paystubs(last: 27) { edges { node { id } } } } } } } } } }`
+	if code := c.code(c.query(q, nil)); code != "COMPLEXITY_LIMIT_EXCEEDED" {
+		t.Errorf("nested connections priced to wrap answered %q, want COMPLEXITY_LIMIT_EXCEEDED", code)
+	}
+}
