@@ -35,6 +35,9 @@ const (
 	// FraudSeriesInconsistent: an end user's stubs do not add up to one
 	// another and nothing tells which is off.
 	FraudSeriesInconsistent = "SERIES_INCONSISTENT"
+	// FraudAnotherVersion: the end user uploaded, now or before, a
+	// paystub of the same employer and pay date with other figures.
+	FraudAnotherVersion = "ANOTHER_VERSION"
 )
 
 // A document's fraud statuses (and FraudNeedsReview). A document's status
@@ -89,15 +92,14 @@ type EmployerFacts struct {
 func CheckDocument(d ParsedDocument, f FileFacts, emp EmployerFacts) []FraudReason {
 	var out []FraudReason
 	out = append(out, checkMismatches(f.Mismatches)...)
+	out = append(out, checkMissing(d)...)
 	if p := d.Paystub; p != nil {
-		out = append(out, checkComplete(*p)...)
 		out = append(out, checkArithmetic(*p)...)
 		out = append(out, checkPeriodWithinYTD(*p)...)
 		out = append(out, checkPlausible(*p)...)
 		out = append(out, checkEmployer(p.EmployerName, p.EmployerEIN, emp)...)
 	}
 	if w := d.W2; w != nil {
-		out = append(out, checkW2Complete(*w)...)
 		out = append(out, checkEmployer(w.EmployerName, "", emp)...)
 	}
 	out = append(out, checkFonts(f.Fonts)...)
@@ -480,6 +482,20 @@ func checkComplete(p ReadPaystub) []FraudReason {
 	}
 	return []FraudReason{{Code: FraudFieldsMissing, Fields: missing,
 		Message: fmt.Sprintf("%s could not be read; income needs the pay date, gross and net pay", strings.Join(missing, ", "))}}
+}
+
+// checkMissing: what income needs of a document that was not read (a
+// paystub's pay date, gross and net pay; a W-2's box 1). It reads only
+// the reading, so a preview may tell the user.
+func checkMissing(d ParsedDocument) []FraudReason {
+	var out []FraudReason
+	if p := d.Paystub; p != nil {
+		out = append(out, checkComplete(*p)...)
+	}
+	if w := d.W2; w != nil {
+		out = append(out, checkW2Complete(*w)...)
+	}
+	return out
 }
 
 // checkW2Complete: a W-2 of which box 1 (wages) was not read cannot say

@@ -15,6 +15,10 @@ type SeriesStub struct {
 	DocumentID string
 	New        bool
 	Stub       ReadPaystub
+	// Doubted is a stored stub whose figures do not count (suspected, or
+	// awaiting or refused by a reviewer): CheckVersions reads it,
+	// CheckSeries does not.
+	Doubted bool
 }
 
 // CheckSeries runs the checks that read an end user's paystubs together:
@@ -24,6 +28,7 @@ type SeriesStub struct {
 // document that failed, by document id; stored documents are context
 // only and are never marked again.
 func CheckSeries(stubs []SeriesStub) map[string][]FraudReason {
+	stubs = slices.DeleteFunc(slices.Clone(stubs), func(s SeriesStub) bool { return s.Doubted })
 	out := map[string][]FraudReason{}
 	mark := func(s SeriesStub, code, format string, args ...any) {
 		if s.New {
@@ -487,6 +492,56 @@ func monthDays(d time.Time, days ...int) []time.Time {
 		last := first.AddDate(0, 1, -1).Day()
 		for _, day := range days {
 			out = append(out, first.AddDate(0, 0, min(day, last)-1))
+		}
+	}
+	return out
+}
+
+// CheckVersions marks each new paystub of which the end user uploaded
+// another version: a stub, stored (whatever its status) or uploaded with
+// it, of the same employer and pay date whose gross, net or year-to-date
+// figures differ. An employer issues one stub a pay date; two versions
+// are an edited file tried again, or one read wrong (a photo and the PDF
+// of one stub), so it is a doubt for a person, who compares the two,
+// never evidence. It returns the reasons by document id.
+func CheckVersions(stubs []SeriesStub) map[string][]FraudReason {
+	out := map[string][]FraudReason{}
+	for _, g := range ByEmployer(stubs) {
+		for i, a := range g {
+			if !a.New {
+				continue
+			}
+			for j, b := range g {
+				if i == j || a.Stub.PayDate != b.Stub.PayDate {
+					continue
+				}
+				if differ := differentFigures(a.Stub, b.Stub); len(differ) > 0 {
+					out[a.DocumentID] = append(out[a.DocumentID], FraudReason{Code: FraudAnotherVersion, Fields: differ,
+						Message: fmt.Sprintf("another paystub of this employer dated %s (document %s) has other figures: %s; compare the two",
+							a.Stub.PayDate, b.DocumentID, strings.Join(differ, ", "))})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// differentFigures names the figures two readings of one pay date both
+// hold and do not agree on.
+func differentFigures(a, b ReadPaystub) []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		a, b *int64
+	}{
+		{"gross_pay_amount", a.GrossPayAmount, b.GrossPayAmount},
+		{"net_pay_amount", a.NetPayAmount, b.NetPayAmount},
+		{"gross_pay_ytd", a.GrossPayYTD, b.GrossPayYTD},
+		{"net_pay_ytd", a.NetPayYTD, b.NetPayYTD},
+	} {
+		if f.a != nil && f.b != nil && *f.a != *f.b {
+			out = append(out, f.name)
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package domain_test
 import (
 	"cmp"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,8 +69,10 @@ func TestUploadPaystubsChecks(t *testing.T) {
 	if p := previews[0]; p.EmployerName != "Acme Corp" || p.PayDate != "2026-02-06" || p.NetPay == nil || p.NetPay.Amount != 160000 {
 		t.Errorf("preview of a clean stub: %+v", p)
 	}
-	if previews[1].Note == previews[0].Note {
-		t.Errorf("a reused stub's preview reads as a clean one's: %q", previews[1].Note)
+	// The preview is not an oracle for the checks: the copy and the
+	// impostor, which the upload below marks, preview as the clean stub.
+	if previews[1].Note != previews[0].Note || previews[2].Note != previews[0].Note {
+		t.Errorf("previews tell the checks' outcome: clean %q, reused %q, impostor %q", previews[0].Note, previews[1].Note, previews[2].Note)
 	}
 
 	if _, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, next); err != nil {
@@ -116,6 +119,64 @@ func TestUploadPaystubsChecks(t *testing.T) {
 	}
 	if len(excluded) != 3 {
 		t.Errorf("excluded %+v, want the reused, the impostor and the unread", excluded)
+	}
+}
+
+// TestUploadAnotherVersion: an end user who uploads a paystub again with
+// other figures (an edited file tried again, whether the first was
+// suspected or not) sends the new one to a person with ANOTHER_VERSION,
+// a doubt; the same stub uploaded again is no doubt.
+func TestUploadAnotherVersion(t *testing.T) {
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	upload := func(files ...domain.UploadFile) {
+		t.Helper()
+		_, value := w.mustToken(domain.LinkTokenRequest{})
+		if _, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, files); err != nil {
+			t.Fatalf("UploadDocuments: %v", err)
+		}
+		w.clock.Advance(time.Hour)
+	}
+	fraudOf := func(name string) []domain.DocumentFraud {
+		t.Helper()
+		docs, err := w.accounts.Documents(w.ctx, w.sc, "erin", domain.DocumentPaystub, domain.PageRequest{Limit: 25})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []domain.DocumentFraud
+		for _, d := range docs.Items {
+			if d.Document.FileName == name {
+				out = append(out, d.Document.Fraud)
+			}
+		}
+		return out
+	}
+	upload(stubFile(t, "jan-09.pdf", cleanStub(1)))
+	upload(stubFile(t, "again.pdf", cleanStub(1)))
+	if f := fraudOf("again.pdf"); len(f) != 1 || f[0].Status != domain.FraudNotSuspected {
+		t.Errorf("the same stub uploaded again: %+v", f)
+	}
+	edited := cleanStub(1)
+	*edited.GrossPayAmount += 50000
+	*edited.NetPayAmount += 50000
+	*edited.GrossPayYTD += 50000
+	*edited.NetPayYTD += 50000
+	edited.Earnings = nil // its lines would not add up otherwise
+	upload(stubFile(t, "edited.pdf", edited))
+	f := fraudOf("edited.pdf")
+	if len(f) != 1 || f[0].Status != domain.FraudNeedsReview || !slices.Contains(codes(f[0].Reasons), domain.FraudAnotherVersion) {
+		t.Fatalf("an edited version of a stored stub: %+v", f)
+	}
+	if r := f[0].Reasons[slices.Index(codes(f[0].Reasons), domain.FraudAnotherVersion)]; r.Kind != domain.ReasonDoubt ||
+		!slices.Equal(r.Fields, []string{"gross_pay_amount", "net_pay_amount", "gross_pay_ytd", "net_pay_ytd"}) {
+		t.Errorf("ANOTHER_VERSION: %+v", r)
+	}
+	// Tried once more, edited again: the stored versions (one awaiting a
+	// person) are still compared.
+	*edited.NetPayAmount += 100
+	*edited.NetPayYTD += 100
+	upload(stubFile(t, "edited-2.pdf", edited))
+	if f := fraudOf("edited-2.pdf"); len(f) != 1 || !slices.Contains(codes(f[0].Reasons), domain.FraudAnotherVersion) {
+		t.Errorf("a second edit: %+v", f)
 	}
 }
 

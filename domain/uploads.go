@@ -181,10 +181,11 @@ type readUpload struct {
 // readUploads checks every file (type by content: PDF, PNG or JPEG; at
 // most MaxUploadBytes; at most MaxUploadFiles; inflating to at most
 // MaxUploadInflatedBytes when read), then reads each, one or more
-// documents a file, and runs the checks of a document alone. Errors:
+// documents a file, and, when check is set, runs the checks of a document
+// alone (a preview runs none: it is not an oracle for them). Errors:
 // MISSING_FIELDS, INVALID_FIELDS, UPLOAD_TOO_LARGE_INFLATED, and the
 // context's when the caller left.
-func (s *LinkService) readUploads(ctx context.Context, documentType string, files []UploadFile) ([]readUpload, error) {
+func (s *LinkService) readUploads(ctx context.Context, documentType string, files []UploadFile, check bool) ([]readUpload, error) {
 	var p Problems
 	if documentType != DocumentPaystub && documentType != DocumentW2 {
 		p.Invalid("document_type", "must be paystub or w2, got %q", documentType)
@@ -222,7 +223,7 @@ func (s *LinkService) readUploads(ctx context.Context, documentType string, file
 		}
 		for _, d := range parsed {
 			r := readUpload{file: f, fileIndex: i, contentType: types[i], parsed: d}
-			if d.Data.Read() {
+			if check && d.Data.Read() {
 				facts, err := s.employerFacts(ctx, d.Data)
 				if err != nil {
 					return nil, err
@@ -269,10 +270,11 @@ func (s *LinkService) employerFacts(ctx context.Context, d ParsedDocument) (Empl
 	return facts, nil
 }
 
-// storedSeries is what the series checks read of the end user's stored
-// paystubs: those whose figures count (read and not suspected, or
-// accepted by a reviewer): a suspected stub would cast its doubt on the
-// ones that follow it, a doubtful one its misreads.
+// storedSeries is the end user's stored paystubs, as the series checks
+// read them: those whose figures do not count toward income (suspected,
+// or not yet accepted by a reviewer) are Doubted: a suspected stub would
+// cast its doubt on the ones that follow it, a doubtful one its misreads;
+// only CheckVersions reads them.
 func storedSeries(ctx context.Context, records RecordStore, sc Scope, endUserID string) ([]SeriesStub, error) {
 	docs, err := ReadAll(ctx, func(ctx context.Context, p PageRequest) (Page[Record], error) {
 		return records.FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID, DocumentType: DocumentPaystub}, p)
@@ -282,8 +284,8 @@ func storedSeries(ctx context.Context, records RecordStore, sc Scope, endUserID 
 	}
 	var out []SeriesStub
 	for _, d := range docs {
-		if b := d.Document; b != nil && b.ParsedData.Paystub != nil && b.CountsAsIncome() {
-			out = append(out, SeriesStub{DocumentID: d.ID, Stub: *b.ParsedData.Paystub})
+		if b := d.Document; b != nil && b.ParsedData.Paystub != nil {
+			out = append(out, SeriesStub{DocumentID: d.ID, Stub: *b.ParsedData.Paystub, Doubted: !b.CountsAsIncome()})
 		}
 	}
 	return out, nil
@@ -292,18 +294,19 @@ func storedSeries(ctx context.Context, records RecordStore, sc Scope, endUserID 
 // judge decides each new document's fraud outcome: the checks of its file
 // and the series checks over the stored paystubs and the new ones. Only
 // new stubs read without a doubt join the series: evidence is never
-// drawn from figures the reader may have misread.
+// drawn from figures the reader may have misread. Every new stub is
+// compared with the end user's other versions of it (CheckVersions).
 func judge(docs []readUpload, ids []string, stored []SeriesStub) []DocumentFraud {
 	series := slices.Clone(stored)
 	for i, d := range docs {
-		if p := d.parsed.Data.Paystub; p != nil && len(d.reasons) == 0 {
-			series = append(series, SeriesStub{DocumentID: ids[i], New: true, Stub: *p})
+		if p := d.parsed.Data.Paystub; p != nil {
+			series = append(series, SeriesStub{DocumentID: ids[i], New: true, Stub: *p, Doubted: len(d.reasons) > 0})
 		}
 	}
-	more := CheckSeries(series)
+	more, versions := CheckSeries(series), CheckVersions(series)
 	out := make([]DocumentFraud, len(docs))
 	for i, d := range docs {
-		out[i] = FraudOf(d.parsed.Data.Read(), append(slices.Clone(d.reasons), more[ids[i]]...))
+		out[i] = FraudOf(d.parsed.Data.Read(), slices.Concat(d.reasons, more[ids[i]], versions[ids[i]]))
 	}
 	return out
 }
@@ -338,7 +341,7 @@ func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType s
 		return 0, err
 	}
 	t := sess.Token
-	read, err := s.readUploads(ctx, documentType, files)
+	read, err := s.readUploads(ctx, documentType, files, true)
 	if err != nil {
 		return 0, err
 	}
@@ -438,8 +441,12 @@ type UploadPreview struct {
 
 // PreviewUploads reads the files a user chose in Link and says, per file,
 // what was read, storing nothing and leaving the token unused, so the
-// user can change the files before submitting. The checks are those
-// UploadDocuments runs. Errors: those of UploadDocuments.
+// user can change the files before submitting. It runs none of the
+// forgery checks and its note never depends on them: a preview that said
+// whether a file passed would let a forger try edits until one did. The
+// checks run on upload (UploadDocuments), where another version of a
+// stub uploaded before is itself a doubt. Errors: those of
+// UploadDocuments.
 func (s *LinkService) PreviewUploads(ctx context.Context, value, documentType string, files []UploadFile) ([]UploadPreview, error) {
 	sess, err := s.Open(ctx, value)
 	if err != nil {
@@ -448,27 +455,21 @@ func (s *LinkService) PreviewUploads(ctx context.Context, value, documentType st
 	if err := sess.uploadsRefusal(); err != nil {
 		return nil, err
 	}
-	read, err := s.readUploads(ctx, documentType, files)
+	read, err := s.readUploads(ctx, documentType, files, false)
 	if err != nil {
 		return nil, err
 	}
-	stored, err := storedSeries(ctx, s.tx.Records(), sess.Token.Scope(), sess.Token.EndUserID)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(read))
-	for i := range ids {
-		ids[i] = fmt.Sprintf("preview-%d", i+1)
-	}
-	frauds := judge(read, ids, stored)
 	out := make([]UploadPreview, len(read))
 	for i, d := range read {
-		out[i] = preview(documentType, d, frauds[i])
+		out[i] = preview(documentType, d)
 	}
 	return out, nil
 }
 
-func preview(documentType string, d readUpload, fraud DocumentFraud) UploadPreview {
+// preview is what Link tells of one document read: what was read, and a
+// note from the reading alone: read, read without a figure income needs
+// (a person will look), or why nothing was read.
+func preview(documentType string, d readUpload) UploadPreview {
 	name := d.file.Name
 	if d.parsed.Part > 0 {
 		name = fmt.Sprintf("%s (%d)", name, d.parsed.Part)
@@ -493,11 +494,8 @@ func preview(documentType string, d readUpload, fraud DocumentFraud) UploadPrevi
 			pv.NetPay = &m
 		}
 	}
-	switch {
-	case fraud.Status == FraudNeedsReview && slices.ContainsFunc(fraud.Reasons, func(r FraudReason) bool { return r.Code == FraudFieldsMissing }):
+	if pv.Read && len(checkMissing(d.parsed.Data)) > 0 {
 		pv.Note = noteIncomplete
-	case fraud.Status == FraudNeedsReview || fraud.Status == FraudSuspected:
-		pv.Note = noteReview
 	}
 	return pv
 }

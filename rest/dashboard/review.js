@@ -23,6 +23,7 @@ const reasonWords = {
   EDITED_AFTER_CREATION: 'the file was edited after it was made', FIGURES_REUSED: 'figures repeat another stub\'s',
   TEXT_LAYER_MISMATCH: 'the text differs from what the page shows', FIELDS_MISSING: 'could not be read',
   FIELDS_UNCERTAIN: 'read with doubt', IMPLAUSIBLE: 'an unlikely figure',
+  SERIES_INCONSISTENT: 'does not follow the person\'s other stubs', ANOTHER_VERSION: 'another version of this stub was uploaded',
 };
 const reasonOf = (r) => reasonWords[r.code] || r.message;
 
