@@ -280,3 +280,41 @@ func TestUploaderIsAnEndUser(t *testing.T) {
 		}
 	})
 }
+
+// TestUploadNamesCleaned: an upload's file name and the text read from it
+// come with control characters and bidirectional overrides, which would
+// spoof a name in logs, CSVs and the dashboard; both are kept without
+// them, in the preview and in the stored document.
+func TestUploadNamesCleaned(t *testing.T) {
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	stub := cleanStub(1)
+	stub.EmployerName = "Acme\u202E Corp\x00"
+	stub.Earnings[0].Name = "Regular\r\nBonus"
+	files := []domain.UploadFile{stubFile(t, "pay\r\nstub\u202Efdp.exe\x1b[31m", stub), stubFile(t, "\u202E\u2066\r\n", cleanStub(2))}
+	_, value := w.mustToken(domain.LinkTokenRequest{})
+	previews, err := w.link.PreviewUploads(w.ctx, value, domain.DocumentPaystub, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if previews[0].Name != "pay stubfdp.exe[31m" || previews[0].EmployerName != "Acme Corp" || previews[1].Name != "file 2" {
+		t.Errorf("previews: %q %q %q", previews[0].Name, previews[0].EmployerName, previews[1].Name)
+	}
+	if _, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, files); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := w.accounts.Documents(w.ctx, w.sc, "erin", domain.DocumentPaystub, domain.PageRequest{Limit: 25})
+	if err != nil || len(docs.Items) != 2 {
+		t.Fatalf("%d documents, %v", len(docs.Items), err)
+	}
+	names := map[string]*domain.ReadPaystub{}
+	for _, d := range docs.Items {
+		names[d.Document.FileName] = d.Document.ParsedData.Paystub
+	}
+	p := names["pay stubfdp.exe[31m"]
+	if p == nil || names["file 2"] == nil {
+		t.Fatalf("stored names: %v", names)
+	}
+	if p.EmployerName != "Acme Corp" || p.Earnings[0].Name != "Regular Bonus" {
+		t.Errorf("stored reading: %q, %q", p.EmployerName, p.Earnings[0].Name)
+	}
+}

@@ -50,3 +50,66 @@ func refusedInID(r rune) bool {
 	}
 	return false
 }
+
+// CleanText is the one rule for text that arrives from outside and is
+// shown as it came rather than refused: an upload's file name, and what
+// the reader read from a document (names, line labels). It drops what
+// CheckIDText refuses in an id (control characters, which can end a log
+// line or a CSV row, and bidirectional formatting characters, which make
+// "invoice‮fdp.exe" display as "invoiceexe.pdf") and invalid UTF-8, turns
+// tabs and line breaks into spaces, and collapses runs of spaces.
+func CleanText(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToValidUTF8(s, "") {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if refusedInID(r) {
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// CleanText cleans every text a document's reading holds (CleanText).
+func (p *ParsedDocument) CleanText() {
+	if s := p.Paystub; s != nil {
+		for _, f := range []*string{&s.EmployerName, &s.EmployerEIN, &s.EmployeeName, &s.PayDate, &s.PayPeriodStart, &s.PayPeriodEnd, &s.Currency} {
+			*f = CleanText(*f)
+		}
+		for _, lines := range [][]PayLine{s.Earnings, s.Taxes, s.Deductions} {
+			for i := range lines {
+				lines[i].Name = CleanText(lines[i].Name)
+			}
+		}
+	}
+	if w := p.W2; w != nil {
+		a := &w.Applicant.Address
+		for _, f := range []*string{&w.EmployerName, &w.EmployerEIN, &w.Applicant.Name, &w.Applicant.SSN, &w.TaxYear,
+			&a.Raw, &a.Line1, &a.City, &a.State, &a.PostalCode, &a.Country} {
+			*f = CleanText(*f)
+		}
+		if a.Line2 != nil {
+			*a.Line2 = CleanText(*a.Line2)
+		}
+		if b := w.Boxes; b != nil {
+			for _, f := range []*string{&b.EmployeeSSN, &b.EmployeeAddress, &b.EmployerAddress, &b.ControlNumber} {
+				*f = CleanText(*f)
+			}
+			for i := range b.Box12 {
+				b.Box12[i].Code = CleanText(b.Box12[i].Code)
+			}
+			for i := range b.States {
+				st := &b.States[i]
+				st.State, st.EmployerStateID, st.Locality = CleanText(st.State), CleanText(st.EmployerStateID), CleanText(st.Locality)
+			}
+		}
+	}
+}

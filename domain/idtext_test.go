@@ -36,3 +36,23 @@ func TestCheckIDText(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanText: text shown as it came loses control and bidirectional
+// formatting characters and invalid UTF-8; spaces collapse; any script
+// stays.
+func TestCleanText(t *testing.T) {
+	for in, want := range map[string]string{
+		"paystub.pdf":                "paystub.pdf",
+		"invoice\u202Efdp.exe":       "invoicefdp.exe",
+		"a\r\nb\tc":                  "a b c",
+		"  lead   and trail  ":       "lead and trail",
+		"\u2066x\u2069\u200E\u061Cy": "xy",
+		"bad\xffutf8\x00\x7f\u0085":  "badutf8",
+		"Café Müller 薪资":             "Café Müller 薪资",
+		"\r\n":                       "",
+	} {
+		if got := CleanText(in); got != want {
+			t.Errorf("CleanText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
