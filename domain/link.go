@@ -19,13 +19,15 @@ type LinkService struct {
 	clock     Clock
 	reporter  Reporter
 	parser    UploadParser // nil: uploads are kept but not read
+	uploads   uploadLimits // document_admission.go, upload_limits.go
 }
 
 // NewLinkService wires the Link use cases; relay creates the upstream's
 // token where an upstream takes the platform (NoRelay: never); reporter
 // renders the direct deposit form Link offers after a switch.
 func NewLinkService(tx Transactor, directory *DirectoryService, connector Connector, relay Relay, clock Clock, reporter Reporter) *LinkService {
-	s := &LinkService{tx: tx, directory: directory, connector: connector, relay: relay, clock: clock, reporter: reporter}
+	s := &LinkService{tx: tx, directory: directory, connector: connector, relay: relay, clock: clock, reporter: reporter,
+		uploads: defaultUploadLimits()}
 	if p, ok := reporter.(UploadParser); ok { // the reports service also reads the documents it renders
 		s.parser = p
 	}
