@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -196,6 +197,12 @@ func (s *LinkService) readUploads(ctx context.Context, documentType string, file
 	case len(files) > MaxUploadFiles:
 		p.Invalid("files", "at most %d files, got %d", MaxUploadFiles, len(files))
 	}
+	// A file's name is the user's device's: shown as it came, but
+	// without the characters that would spoof it (CleanText).
+	files = slices.Clone(files)
+	for i := range files {
+		files[i].Name = cmp.Or(CleanText(files[i].Name), fmt.Sprintf("file %d", i+1))
+	}
 	types := make([]string, len(files))
 	for i, f := range files {
 		field := fmt.Sprintf("files[%d] (%s)", i, f.Name)
@@ -222,6 +229,7 @@ func (s *LinkService) readUploads(ctx context.Context, documentType string, file
 			return nil, err
 		}
 		for _, d := range parsed {
+			d.Data.CleanText()
 			r := readUpload{file: f, fileIndex: i, contentType: types[i], parsed: d}
 			if check && d.Data.Read() {
 				facts, err := s.employerFacts(ctx, d.Data)
