@@ -29,6 +29,10 @@ const (
 	// already has as many at this instance's door (before a credential is
 	// checked or a body has arrived) as one address may.
 	CodeTooManyFromAddress = "TOO_MANY_CONCURRENT_FROM_ADDRESS"
+	// CodeSignInSlowed tells an address trying an e-mail whose sign-ins
+	// failed often lately to come back when its turn comes (Retry-After):
+	// at that time its password is checked, whoever else guesses.
+	CodeSignInSlowed = "SIGN_IN_SLOWED"
 	// CodeRequestTimeout ends a request (408) whose body arrived slower
 	// than the minimum rate, or not within the read timeout.
 	CodeRequestTimeout = "REQUEST_TIMEOUT"

@@ -40,9 +40,11 @@ const (
 // same INVALID_CREDENTIALS whichever part was wrong, and takes the same
 // bcrypt time. The throttle, counted on every instance alike, refuses
 // with RATE_LIMIT_EXCEEDED an address past SignInPairRule's failures for
-// the e-mail or SignInAddressRule's for any, and makes an attempt for an
-// e-mail that failed lately wait SignInEmailBackoff's delay first, from
-// whichever address: it refuses no one for failures made elsewhere. The
+// the e-mail, SignInAddressRule's for any, or SignInAttemptRule's
+// attempts; and tells an address trying an e-mail that failed lately to
+// come back when its turn comes (SignInEmailBackoff), at once and with
+// the wait, so nothing waits inside the server and failures made
+// elsewhere only delay, never refuse, an address with none of its own. The
 // session and its audit entry commit together, and a refusal is answered
 // only once its audit entries are written: when either cannot be written
 // the sign-in fails with that error.
@@ -67,7 +69,10 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
 			Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", wait.Round(time.Second))}
 	}
-	if err := s.slow(ctx, attempt.delay(now)); err != nil {
+	if err := attempt.count(ctx, s.throttle, now); err != nil {
+		return Session{}, "", err
+	}
+	if err := attempt.waitTurn(ctx, s.throttle, now); err != nil {
 		return Session{}, "", err
 	}
 	// From here to the failure's count, one sign-in of the address at a

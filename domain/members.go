@@ -123,9 +123,6 @@ type MemberService struct {
 	// dummy is a hash compared against when the e-mail is unknown, so an
 	// unknown member costs the same time as a wrong password.
 	dummy []byte
-	// slow waits out an e-mail's sign-in delay (sleep, unless a test
-	// counts the waits instead).
-	slow func(ctx context.Context, d time.Duration) error
 	// guessing serialises one address's sign-ins on this instance, from
 	// the throttle's check to its count (see SignIn).
 	guessing keyedLocks
@@ -139,8 +136,7 @@ func NewMemberService(keys *KeyService, members MemberStore, audit AuditStore, t
 		cost = bcrypt.DefaultCost
 	}
 	dummy, _ := bcrypt.GenerateFromPassword([]byte("payline-unknown-member"), cost)
-	return &MemberService{customers: keys, members: members, audit: audit, throttle: throttle, clock: clock, cost: cost, dummy: dummy,
-		slow: sleep}
+	return &MemberService{customers: keys, members: members, audit: audit, throttle: throttle, clock: clock, cost: cost, dummy: dummy}
 }
 
 // AddedMember is a new member, with the password when Payline chose it.

@@ -21,19 +21,33 @@ var (
 	// far above what the members behind one office NAT mistype between
 	// them, so their failures never refuse one another.
 	SignInAddressRule = ThrottleRule{Burst: 100, Every: 10 * time.Second}
-	// SignInEmailBackoff slows every attempt for an e-mail that failed
-	// more than three times lately, from any address, and refuses none:
-	// the attempt waits one second before its password is checked,
-	// doubling with each further failure up to eight. One failure is
+	// SignInEmailBackoff slows every address's attempts for an e-mail
+	// that failed more than three times lately, from any address, and
+	// refuses no one for good: an address's attempt is told at once to
+	// come back (429 with Retry-After) in one second, doubling with each
+	// further failure up to eight, and when it does, within
+	// SignInTurnKept, its password is checked whatever other addresses
+	// tried meanwhile. Nothing waits inside the server. One failure is
 	// forgiven a minute, and ten at most are remembered.
 	SignInEmailBackoff = Backoff{Count: ThrottleRule{Burst: 10, Every: time.Minute}, Free: 3, First: time.Second, Cap: 8 * time.Second}
+	// SignInTurnKept is how long an address told to wait for a slowed
+	// e-mail keeps its turn once the wait is over. Within it the address
+	// may try that e-mail as SignInPairRule allows: the same five guesses
+	// as when each attempt waited its delay before being checked.
+	SignInTurnKept = time.Minute
+	// SignInAttemptRule bounds the sign-ins one address makes, failed or
+	// not, on every instance together: a hundred and twenty at once (an
+	// office signing in at nine), then two a second. Password checks cost
+	// CPU, so no single address may ask for them faster than that.
+	SignInAttemptRule = ThrottleRule{Burst: 120, Every: 500 * time.Millisecond}
 )
 
 // signInAttempt is a sign-in's standing with the throttle: its keys, and
-// when each key's failures were all forgiven as it arrived.
+// when each key's failures were all forgiven as it arrived. turn is the
+// address's turn at a slowed e-mail, tries its attempts of any kind.
 type signInAttempt struct {
-	pair, addr, email       string
-	pairAt, addrAt, emailAt time.Time
+	pair, addr, email, turn, tries           string
+	pairAt, addrAt, emailAt, turnAt, triesAt time.Time
 }
 
 // throttledAddress is what the throttle counts a client address as: an
@@ -58,12 +72,13 @@ func throttledAddress(addr string) string {
 // clientAddr.
 func standing(ctx context.Context, t SignInThrottle, email, clientAddr string) (signInAttempt, error) {
 	block := throttledAddress(clientAddr)
-	a := signInAttempt{pair: ThrottleKey("pair", email+"\x00"+block), addr: ThrottleKey("addr", block), email: ThrottleKey("email", email)}
-	at, err := t.ForgivenAt(ctx, a.pair, a.addr, a.email)
+	a := signInAttempt{pair: ThrottleKey("pair", email+"\x00"+block), addr: ThrottleKey("addr", block), email: ThrottleKey("email", email),
+		turn: ThrottleKey("turn", email+"\x00"+block), tries: ThrottleKey("tries", block)}
+	at, err := t.ForgivenAt(ctx, a.pair, a.addr, a.email, a.turn, a.tries)
 	if err != nil {
 		return a, err
 	}
-	a.pairAt, a.addrAt, a.emailAt = at[0], at[1], at[2]
+	a.pairAt, a.addrAt, a.emailAt, a.turnAt, a.triesAt = at[0], at[1], at[2], at[3], at[4]
 	return a, nil
 }
 
@@ -73,9 +88,54 @@ func (a signInAttempt) refusedFor(now time.Time) time.Duration {
 	return max(SignInPairRule.Wait(a.pairAt, now), SignInAddressRule.Wait(a.addrAt, now))
 }
 
-// delay is how long the attempt waits before its password is checked.
+// delay is how long an address waits for its turn at the attempt's
+// e-mail: zero while the e-mail is not slowed.
 func (a signInAttempt) delay(now time.Time) time.Duration {
 	return SignInEmailBackoff.Delay(a.emailAt, now)
+}
+
+// count counts the attempt against its address's SignInAttemptRule, or
+// refuses it with RATE_LIMIT_EXCEEDED when the address has none left.
+func (a signInAttempt) count(ctx context.Context, t SignInThrottle, now time.Time) error {
+	if wait := SignInAttemptRule.Wait(a.triesAt, now); wait > 0 {
+		return &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
+			Message: fmt.Sprintf("more than %d sign-ins from this address lately; try again in %s", SignInAttemptRule.Burst, roundUp(wait))}
+	}
+	if err := t.Fail(ctx, SignInAttemptRule, now, a.tries); err != nil {
+		return fmt.Errorf("sign-in throttle: %w", err)
+	}
+	return nil
+}
+
+// waitTurn applies SignInEmailBackoff: nil when the e-mail is not slowed
+// or the address's turn has come; otherwise RATE_LIMIT_EXCEEDED with
+// the wait, giving the address a turn when it holds none. A turn is a
+// key whose failures are forgiven SignInTurnKept after it comes, so the
+// store forgets it by itself.
+func (a signInAttempt) waitTurn(ctx context.Context, t SignInThrottle, now time.Time) error {
+	d := a.delay(now)
+	if d <= 0 {
+		return nil
+	}
+	comes := a.turnAt.Add(-SignInTurnKept)
+	if !a.turnAt.After(now) { // no turn held, or it lapsed
+		if err := t.Fail(ctx, ThrottleRule{Burst: 1, Every: d + SignInTurnKept}, now, a.turn); err != nil {
+			return fmt.Errorf("sign-in throttle: %w", err)
+		}
+		comes = now.Add(d)
+	}
+	if !comes.After(now) {
+		return nil
+	}
+	wait := comes.Sub(now)
+	return &Error{Kind: KindRateLimited, Code: CodeSignInSlowed, RetryAfter: wait,
+		Message: fmt.Sprintf("sign-ins for this e-mail address failed often lately, so each address waits its turn: try again in %s (after %s)",
+			roundUp(wait), comes.UTC().Add(time.Second-1).Truncate(time.Second).Format("15:04:05 UTC"))}
+}
+
+// roundUp is d in whole seconds, rounded up, as Retry-After says it.
+func roundUp(d time.Duration) time.Duration {
+	return (d + time.Second - 1).Truncate(time.Second)
 }
 
 // fail counts the attempt's failure against its keys, and says which
@@ -164,27 +224,5 @@ func (k *keyedLocks) lock(key string) (unlock func()) {
 			delete(k.locks, key)
 		}
 		k.mu.Unlock()
-	}
-}
-
-// SlowWith replaces how SignIn waits out an e-mail's delay, so a test can
-// see the delays without sitting through them. Call it before the
-// service is used.
-func (s *MemberService) SlowWith(wait func(ctx context.Context, d time.Duration) error) {
-	s.slow = wait
-}
-
-// sleep waits d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }

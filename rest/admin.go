@@ -90,14 +90,14 @@ func (s *Server) handleAdmin(pattern string, h adminHandler) {
 	})
 }
 
-// sessionCaller authenticates a member for the admin API; the admin API
-// counts no requests in flight.
+// sessionCaller authenticates a member for the admin API; the member's
+// requests in flight are counted together, as a key's are.
 func (s *Server) sessionCaller(_ http.ResponseWriter, r *http.Request) (caller, error) {
 	sess, err := s.sessionOf(r)
 	if err != nil {
 		return caller{}, err
 	}
-	return caller{ctx: domain.WithSession(r.Context(), sess), scope: sess.Scope()}, nil
+	return caller{ctx: domain.WithSession(r.Context(), sess), scope: sess.Scope(), holder: "member:" + sess.MemberID}, nil
 }
 
 // sessionOf authenticates a member: the Authorization bearer token, else

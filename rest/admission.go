@@ -37,15 +37,23 @@ const DefaultMaxConnsPerAddress = DefaultMaxConcurrent / 2
 //     credential has been checked (its body is read after, in the slot,
 //     under the credential's own cap); a route that no credential guards
 //     (sign-in, the upstream's webhooks, Link's API, signed downloads)
-//     once its whole body has arrived.
+//     once its whole body has arrived, and then only while its address
+//     has fewer than MaxConcurrentPerAddress such requests at work: a
+//     stranger's requests are capped by the address they come from, as
+//     a credential's are by the credential, so one address can never
+//     hold more than its share of the slots, and a customer's backend
+//     behind that address, which shows its key, is not counted with it.
 //
 // Bodies are paced (pacedBody), so the door holds nobody for long, and a
-// slot is never held waiting for a stranger's bytes. Websockets take
-// neither: they live long, and their credential caps them.
+// slot is never held waiting for a stranger's bytes; nor does anything
+// wait in a slot for a stranger's sake (a slowed sign-in is told when to
+// come back, domain.SignInEmailBackoff). Websockets take neither: they
+// live long, and their credential caps them.
 type admission struct {
-	freeAddress func() // nil once given back, or never taken
-	slot        bool
-	body        *pacedBody // nil for a request without a body
+	freeAddress  func() // nil once given back, or never taken
+	freeStranger func() // nil unless an unvouched request at work
+	slot         bool
+	body         *pacedBody // nil for a request without a body
 }
 
 type admissionKey struct{}
@@ -93,6 +101,24 @@ func (s *Server) enter(r *http.Request) error {
 	return nil
 }
 
+// enterUnvouched takes a place among the requests its address has at
+// work without a credential, or refuses it with
+// TOO_MANY_CONCURRENT_FROM_ADDRESS, then a slot as enter does.
+func (s *Server) enterUnvouched(r *http.Request) error {
+	a := admissionOf(r.Context())
+	if a == nil {
+		return nil
+	}
+	if a.freeStranger == nil {
+		free, err := s.strangers.take(addressKey(domain.ClientAddress(r.Context())))
+		if err != nil {
+			return err
+		}
+		a.freeStranger = free
+	}
+	return s.enter(r)
+}
+
 // leave gives back what the request held, when it is done.
 func (s *Server) leave(a *admission) {
 	if a.body != nil {
@@ -104,18 +130,22 @@ func (s *Server) leave(a *admission) {
 	if a.freeAddress != nil {
 		a.freeAddress()
 	}
+	if a.freeStranger != nil {
+		a.freeStranger()
+	}
 }
 
 // unvouched puts a route no credential guards behind its door: the whole
 // body is read first, at the paced rate and while the request holds only
-// its address's place, and only then is a slot taken for the work. The
+// its address's place, and only then is a slot taken for the work, with
+// a place among its address's requests at work (enterUnvouched). The
 // handler reads the body as it arrived, a read error (too large, too
 // slow) included, and answers that in its own words.
 func (s *Server) unvouched(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		r.Body = &replayedBody{Reader: bytes.NewReader(body), err: err}
-		if err := s.enter(r); err != nil {
+		if err := s.enterUnvouched(r); err != nil {
 			w.Header().Set("Service-Version", domain.LatestVersion)
 			s.writeError(w, r, err)
 			return

@@ -91,7 +91,8 @@ type Config struct {
 	// MaxConcurrentPerAddress caps the requests one client address (the
 	// peer, or behind TrustProxy the forwarded address) has at the door of
 	// this instance: before a credential is checked or, on a route none
-	// guards, before the whole body has arrived (zero:
+	// guards, before the whole body has arrived; and, apart, the requests
+	// of routes none guards it has at work (zero:
 	// DefaultMaxConcurrentPerAddress; negative: no cap).
 	MaxConcurrentPerAddress int
 	// BodyTimeout bounds reading a request's whole body, however fast it

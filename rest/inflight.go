@@ -40,6 +40,13 @@ func tooManyFromAddress(max int) error {
 		Message: fmt.Sprintf("your address already has %d requests on this server that have not yet shown a credential or sent their whole body; wait for some to finish, then retry with backoff", max)}
 }
 
+// tooManyUnvouched is the refusal of a client address's cap on the
+// requests it has at work without a credential.
+func tooManyUnvouched(max int) error {
+	return &domain.Error{Kind: domain.KindRateLimited, Code: domain.CodeTooManyFromAddress, RetryAfter: time.Second,
+		Message: fmt.Sprintf("your address already has %d requests without a credential (sign-ins, Link, downloads) being served by this server; wait for some to finish, then retry with backoff", max)}
+}
+
 // take holds one of the holder's places until release is called, or
 // refuses (refuse) when it holds them all (release is then a no-op, so
 // callers may defer it either way).

@@ -48,6 +48,7 @@ type Server struct {
 	slots         chan struct{} // nil: no cap
 	inFlight      *inFlight     // per credential
 	perAddress    *inFlight     // per client address, before a credential vouches
+	strangers     *inFlight     // per client address, at work with no credential
 	bodyTimeout   time.Duration
 }
 
@@ -78,6 +79,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s.inFlight = newInFlight(perKey, tooManyForKey)
 	s.perAddress = newInFlight(cmp.Or(cfg.MaxConcurrentPerAddress, DefaultMaxConcurrentPerAddress), tooManyFromAddress)
+	s.strangers = newInFlight(cmp.Or(cfg.MaxConcurrentPerAddress, DefaultMaxConcurrentPerAddress), tooManyUnvouched)
 	s.bodyTimeout = cfg.BodyTimeout
 	if n := cfg.MaxConcurrent; n >= 0 {
 		if n == 0 {

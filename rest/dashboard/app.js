@@ -134,11 +134,25 @@ document.getElementById('signin-form').addEventListener('submit', async (e) => {
   const button = document.getElementById('signin-submit');
   button.disabled = true;
   try {
-    const res = await fetch('/dashboard/session', {
+    const send = () => fetch('/dashboard/session', {
       method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ email: document.getElementById('email').value, password: document.getElementById('password').value }),
     });
-    const body = await res.json().catch(() => ({}));
+    let res = await send();
+    let body = await res.json().catch(() => ({}));
+    // An e-mail whose sign-ins failed often lately (someone guessing it)
+    // makes each address wait its turn: the server says at once how long,
+    // and this page comes back then, once, rather than the member having
+    // to press again.
+    if (res.status === 429 && body.error && body.error.code === 'SIGN_IN_SLOWED') {
+      const wait = Math.min(60, Math.max(1, parseInt(res.headers.get('Retry-After'), 10) || 1));
+      err.textContent = `Sign-ins for this e-mail address failed often lately; signing you in in ${wait} s…`;
+      err.hidden = false;
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      err.hidden = true;
+      res = await send();
+      body = await res.json().catch(() => ({}));
+    }
     if (!res.ok) throw new Error((body.error && body.error.message) || 'Sign-in failed.');
     document.getElementById('password').value = '';
     start(body.data);
