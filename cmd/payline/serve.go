@@ -97,6 +97,9 @@ type ServeConfig struct {
 	// Pinwheel-compatible API (its secret from PAYLINE_UPSTREAM_SECRET);
 	// UpstreamVersion and UpstreamLinkJS as docs/upstreams.md says.
 	UpstreamURL, UpstreamVersion, UpstreamLinkJS string
+	// UpstreamDocumentOrigins are origins besides the upstream's own that
+	// its documents' download_url may name (its file store).
+	UpstreamDocumentOrigins []string
 	// UpstreamCAFile is a PEM bundle of extra CAs the upstream's
 	// certificate may chain to.
 	UpstreamCAFile string
@@ -401,6 +404,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"the API version asked of the upstream (PAYLINE_UPSTREAM_VERSION)")
 	upstreamLinkJS := fs.String("upstream-link-js", e.getenv("PAYLINE_UPSTREAM_LINK_JS"),
 		"the upstream's Link SDK the modal loads (PAYLINE_UPSTREAM_LINK_JS); default {upstream-url}/link/v1/link.js, right for a Payline upstream")
+	upstreamDocs := fs.String("upstream-document-origins", e.getenv("PAYLINE_UPSTREAM_DOCUMENT_ORIGINS"),
+		"comma-separated https origins besides the upstream's own from which its documents may be downloaded, such as its file store (PAYLINE_UPSTREAM_DOCUMENT_ORIGINS); a download_url elsewhere is refused before any connection")
 	upstreamCA := fs.String("upstream-ca-file", e.getenv("PAYLINE_UPSTREAM_CA_FILE"),
 		"PEM bundle of extra CAs trusted for an upstream with a private certificate (PAYLINE_UPSTREAM_CA_FILE)")
 	connectorURL := fs.String("connector-url", e.getenv("PAYLINE_CONNECTOR_URL"),
@@ -455,7 +460,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, DisputeContact: *dispute, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
 			MaxConcurrentPerKey: *maxPerKey, MaxConcurrentPerAddress: *maxPerAddress, MaxConnsPerAddress: *maxConnsPerAddress, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
-			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamCAFile: *upstreamCA, UpstreamRate: *upstreamRate, ReconcileInterval: *reconcileEvery,
+			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamDocumentOrigins: splitList(*upstreamDocs), UpstreamCAFile: *upstreamCA, UpstreamRate: *upstreamRate, ReconcileInterval: *reconcileEvery,
 			ConnectorURL: *connectorURL, ConnectorCAFile: *connectorCA, ConnectorsFile: *connectorsFile,
 			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports}},
 		Stdout: e.stdout, Logger: e.logger(*logFormat, level), Getenv: e.getenv,

@@ -48,6 +48,8 @@ type sourceSpec struct {
 	Rate    float64 `json:"rate"`
 	Version string  `json:"version"`
 	LinkJS  string  `json:"link_js"`
+	// DocumentOrigins, for an upstream, as --upstream-document-origins.
+	DocumentOrigins []string `json:"document_origins"`
 }
 
 // namedUpstream is an upstream client and its name among the mode's
@@ -76,7 +78,8 @@ func (m *Main) sourceSpecs() ([]sourceSpec, error) {
 	switch {
 	case m.Config.UpstreamURL != "":
 		return []sourceSpec{{Name: "upstream", Upstream: m.Config.UpstreamURL, SecretEnv: "PAYLINE_UPSTREAM_SECRET",
-			CAFile: m.Config.UpstreamCAFile, Version: m.Config.UpstreamVersion, LinkJS: m.Config.UpstreamLinkJS}}, nil
+			CAFile: m.Config.UpstreamCAFile, Version: m.Config.UpstreamVersion, LinkJS: m.Config.UpstreamLinkJS,
+			DocumentOrigins: m.Config.UpstreamDocumentOrigins}}, nil
 	case m.Config.ConnectorURL != "":
 		return []sourceSpec{{URL: m.Config.ConnectorURL, SecretEnv: "PAYLINE_CONNECTOR_SECRET", CAFile: m.Config.ConnectorCAFile}}, nil
 	case m.Config.ConnectorsFile == "":
@@ -202,7 +205,7 @@ func (m *Main) upstreamRoute(ctx context.Context, spec sourceSpec, secret string
 		return routing.Route{}, fmt.Errorf("%s is not set: the relay needs upstream %q's API secret", spec.SecretEnv, spec.Name)
 	}
 	up, err := upstream.New(upstream.Config{URL: spec.Upstream, Secret: secret, Version: cmp.Or(spec.Version, m.Config.UpstreamVersion),
-		LinkJS: spec.LinkJS, CAFile: spec.CAFile, Rate: cmp.Or(spec.Rate, m.Config.UpstreamRate)})
+		LinkJS: spec.LinkJS, CAFile: spec.CAFile, Rate: cmp.Or(spec.Rate, m.Config.UpstreamRate), DocumentOrigins: spec.DocumentOrigins})
 	if err != nil {
 		return routing.Route{}, fmt.Errorf("upstream %q: %w", spec.Name, err)
 	}
@@ -301,4 +304,16 @@ func (m *Main) directorySyncing() func(ctx context.Context) bool {
 		synced.Store(true)
 		return false
 	}
+}
+
+// splitList reads a comma-separated flag: its items, trimmed, without
+// empty ones.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }

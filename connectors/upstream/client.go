@@ -61,6 +61,13 @@ type Config struct {
 	// and the budget already paces what reaches it).
 	BreakAfter uint32
 	Cooldown   time.Duration
+	// DocumentOrigins are origins ("https://files.example.com") besides
+	// the upstream's own that a document's download_url, or a redirect
+	// from one, may name: the upstream's file store. Any other is
+	// refused before a connection is made, so an upstream cannot aim the
+	// relay at an address only it can reach (169.254.169.254, a database
+	// on its network).
+	DocumentOrigins []string
 }
 
 // Client is the upstream's HTTP API.
@@ -74,6 +81,9 @@ type Client struct {
 	store   *outbound.Client // the document store's
 	budget  *budget
 	learned *jobCache
+	// docOrigins are the origins documents are downloaded from: the
+	// upstream's and DocumentOrigins.
+	docOrigins []string
 }
 
 // New checks the configuration and returns a client; it does not call
@@ -86,7 +96,14 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Secret == "" {
 		return nil, errors.New("PAYLINE_UPSTREAM_SECRET is not set: the relay needs the upstream's API secret")
 	}
-	c := &Client{base: u, secret: cfg.Secret, version: cfg.Version, linkJS: cfg.LinkJS, http: cfg.HTTP}
+	c := &Client{base: u, secret: cfg.Secret, version: cfg.Version, linkJS: cfg.LinkJS, http: cfg.HTTP, docOrigins: []string{origin(u)}}
+	for _, o := range cfg.DocumentOrigins {
+		d, err := url.Parse(o)
+		if err != nil || d.Host == "" || (d.Scheme != "https" && !(d.Scheme == "http" && u.Scheme == "http")) || strings.Trim(d.Path, "/") != "" || d.RawQuery != "" || d.User != nil {
+			return nil, fmt.Errorf("--upstream-document-origins %q: not an origin; give https://host[:port] and nothing more", o)
+		}
+		c.docOrigins = append(c.docOrigins, origin(d))
+	}
 	if c.version == "" {
 		c.version = DefaultVersion
 	}

@@ -7,6 +7,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 
 	"payline/connectors/internal/outbound"
 	"payline/domain"
@@ -44,8 +46,11 @@ func (c *Client) document(ctx context.Context, endUser, documentID string) (doma
 // itself is reached over plain http (on this machine: a test).
 func (c *Client) download(ctx context.Context, link string) (domain.Document, error) {
 	u, err := url.Parse(link)
-	if err != nil || !c.downloadable(u) {
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && c.base.Scheme == "http")):
 		return domain.Document{}, fmt.Errorf("the upstream's download_url is not an https URL")
+	case !c.downloadable(u):
+		return domain.Document{}, fmt.Errorf("the upstream's download_url is on %s, not the upstream's origin nor one of --upstream-document-origins; refused without connecting", origin(u))
 	}
 	resp, err := c.store.Do(ctx, func(ctx context.Context) (*http.Request, error) {
 		return http.NewRequestWithContext(ctx, "GET", u.String(), nil)
@@ -72,9 +77,20 @@ func (c *Client) download(ctx context.Context, link string) (domain.Document, er
 }
 
 // downloadable says whether a document link (or a redirect from one) may
-// be fetched: https, or http when the upstream itself is.
+// be fetched: https, or http when the upstream itself is, on the
+// upstream's origin or one of its document origins.
 func (c *Client) downloadable(u *url.URL) bool {
-	return u.Host != "" && (u.Scheme == "https" || u.Scheme == "http" && c.base.Scheme == "http")
+	return u.Host != "" && (u.Scheme == "https" || u.Scheme == "http" && c.base.Scheme == "http") && slices.Contains(c.docOrigins, origin(u))
+}
+
+// origin is a URL's scheme and host (with its port, the default one
+// written out), lower case: what two URLs share when they are one origin.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "http": "80"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // downloads is the client for document links. Unlike the requests that
@@ -87,9 +103,12 @@ func (c *Client) downloads() *http.Client {
 		switch {
 		case len(via) >= 10:
 			return errors.New("document download: stopped after 10 redirects")
-		case !c.downloadable(req.URL) || via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https":
+		case via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https":
 			return fmt.Errorf("document download: refused a redirect from %s to %s, which is not https",
 				via[len(via)-1].URL.Redacted(), req.URL.Redacted())
+		case !c.downloadable(req.URL):
+			return fmt.Errorf("document download: refused a redirect from %s to %s, which is neither the upstream's origin nor one of its document origins",
+				via[len(via)-1].URL.Redacted(), origin(req.URL))
 		}
 		return nil
 	}

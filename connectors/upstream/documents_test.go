@@ -107,3 +107,56 @@ func TestDownloadRedirects(t *testing.T) {
 		t.Errorf("the plain http address received %d requests", n)
 	}
 }
+
+// TestDownloadOrigins: a download_url, or a redirect from one, on an
+// origin other than the upstream's and its configured document origins
+// is refused before any connection is made (an upstream cannot aim the
+// relay at an address only the relay can reach); a configured file
+// store is fetched.
+func TestDownloadOrigins(t *testing.T) {
+	var reached atomic.Int32
+	elsewhere := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		reached.Add(1)
+		w.Header().Set("Content-Type", "application/pdf")
+		_, _ = w.Write([]byte("%PDF-1.4 from elsewhere"))
+	}))
+	defer elsewhere.Close()
+	mux := http.NewServeMux()
+	mux.Handle("/away.pdf", http.RedirectHandler(elsewhere.URL+"/w2.pdf", http.StatusFound))
+	upstreamSrv := httptest.NewTLSServer(mux)
+	defer upstreamSrv.Close()
+	// One client trusts both test certificates, so only the origin rule
+	// can refuse.
+	both := upstreamSrv.Client()
+	both.Transport.(*http.Transport).TLSClientConfig.RootCAs.AddCert(elsewhere.Certificate())
+
+	strict, err := New(Config{URL: upstreamSrv.URL, Secret: "s3cret", HTTP: both})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, link := range []string{elsewhere.URL + "/w2.pdf", upstreamSrv.URL + "/away.pdf",
+		"https://169.254.169.254/latest/meta-data/", "https://localhost:1/w2.pdf"} {
+		if _, err := strict.download(ctx, link); err == nil || !strings.Contains(err.Error(), "origin") {
+			t.Errorf("download %s: %v; want refused for its origin", link, err)
+		}
+	}
+	if n := reached.Load(); n != 0 {
+		t.Fatalf("another origin received %d requests", n)
+	}
+
+	store, err := New(Config{URL: upstreamSrv.URL, Secret: "s3cret", HTTP: both, DocumentOrigins: []string{elsewhere.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{elsewhere.URL + "/w2.pdf", upstreamSrv.URL + "/away.pdf"} {
+		if doc, err := store.download(ctx, link); err != nil || string(doc.Body) != "%PDF-1.4 from elsewhere" {
+			t.Errorf("download %s from a configured file store: %q, %v", link, doc.Body, err)
+		}
+	}
+	for _, bad := range []string{"http://files.example.com", "https://files.example.com/path", "files.example.com", "https://u:p@files.example.com"} {
+		if _, err := New(Config{URL: upstreamSrv.URL, Secret: "s3cret", DocumentOrigins: []string{bad}}); err == nil {
+			t.Errorf("document origin %q accepted", bad)
+		}
+	}
+}
