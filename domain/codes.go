@@ -33,6 +33,9 @@ const (
 	// failed often lately to come back when its turn comes (Retry-After):
 	// at that time its password is checked, whoever else guesses.
 	CodeSignInSlowed = "SIGN_IN_SLOWED"
+	// CodeURITooLong refuses (414) a request whose target (path and query)
+	// is over the API's limit.
+	CodeURITooLong = "URI_TOO_LONG"
 	// CodeRequestTimeout ends a request (408) whose body arrived slower
 	// than the minimum rate, or not within the read timeout.
 	CodeRequestTimeout = "REQUEST_TIMEOUT"

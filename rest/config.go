@@ -105,7 +105,13 @@ type Config struct {
 // it answers 429 SERVER_BUSY.
 const DefaultMaxConcurrent = 512
 
-// MaxHeaderBytes is the most header bytes a request may carry; net/http's
-// own limit (http.Server.MaxHeaderBytes, 1 MiB) sits above it, so all but
-// the most oversized headers get the API's error body.
-const MaxHeaderBytes = 64 << 10
+// MaxHeaderBytes is the most header bytes a request may carry (over it:
+// 431 HEADERS_TOO_LARGE), and MaxURLBytes the longest request target, path
+// and query (over it: 414 URI_TOO_LONG). net/http's own limit on the two
+// together (http.Server.MaxHeaderBytes, 1 MiB, serve's) sits far above
+// both, so all but the most oversized requests get the API's error body;
+// beyond it net/http answers a plain 431 itself.
+const (
+	MaxHeaderBytes = 64 << 10
+	MaxURLBytes    = 64 << 10
+)

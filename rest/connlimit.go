@@ -96,3 +96,15 @@ func (c *limitedConn) Close() error {
 	c.once.Do(c.release)
 	return err
 }
+
+// CloseWrite half-closes the connection when the one beneath can. net/http
+// half-closes before it hangs up on a request it refuses while reading it
+// (its own 431 for a request line and headers over MaxHeaderBytes), so the
+// client reads the answer before the close; without it the close came
+// while the client was still sending, and the client saw a reset instead.
+func (c *limitedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}

@@ -144,6 +144,14 @@ func TestMalformedCorpus(t *testing.T) {
 			corpusRequest{name: "no secret", method: o.method, path: path, body: "{}", headers: []string{"x-api-secret", ""}},
 		)
 	}
+	// Oversized requests (issue 46, finding 8): answered 414 and 431 in the
+	// spec's body, not reset (TestOversizedRequestsAnswered sends the same
+	// over a raw connection, and beyond net/http's own limit).
+	megabyte := strings.Repeat("a", 1_000_000)
+	corpus = append(corpus,
+		corpusRequest{name: "a 1 MB URL", method: http.MethodGet, path: "/v1/accounts?pad=" + megabyte},
+		corpusRequest{name: "1 MB of headers", method: http.MethodGet, path: "/v1/accounts", headers: []string{"X-Padding", megabyte}},
+		corpusRequest{name: "a 1 MB URL to sign-in", method: http.MethodPost, path: "/dashboard/session?pad=" + megabyte, body: "{}"})
 	if len(corpus) < 300 {
 		t.Fatalf("the corpus has %d requests, want at least 300", len(corpus))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"payline/domain"
+	"payline/rest/wire"
 )
 
 // Server serves the REST API.
@@ -120,10 +121,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", elapsed), slog.String("key_id", rec.keyID))
 		}
 	}()
+	if len(r.RequestURI) > MaxURLBytes {
+		refuseOversized(rec, http.StatusRequestURITooLong, domain.CodeURITooLong,
+			fmt.Sprintf("the request's target (path and query) is over %d KiB; send long input in a JSON body", MaxURLBytes>>10))
+		return
+	}
 	if headerBytes(r.Header) > MaxHeaderBytes {
-		rec.Header().Set("Service-Version", domain.LatestVersion)
-		s.writeError(rec, r, domain.Errorf(domain.KindInvalid, domain.CodeHeadersTooLarge,
-			"the request's headers are over %d KiB; send fewer or shorter headers", MaxHeaderBytes>>10))
+		refuseOversized(rec, http.StatusRequestHeaderFieldsTooLarge, domain.CodeHeadersTooLarge,
+			fmt.Sprintf("the request's headers are over %d KiB; send fewer or shorter headers", MaxHeaderBytes>>10))
 		return
 	}
 	if s.trustProxy && !s.overHTTPS(r) && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
@@ -159,6 +164,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// refuseOversized answers a request over the API's size limits with
+// HTTP's own status for it (414, 431) in the spec's error body. They are
+// the transport's limits, not a domain rule, so no error kind carries
+// them; their type is the one every request the caller must fix has.
+func refuseOversized(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Service-Version", domain.LatestVersion)
+	wire.Write(w, status, errorBody{Error: errorJSON{Type: domain.KindInvalid.Type(), Code: code, Message: message, StatusCode: status}})
 }
 
 // securityHeaders go on every response. Answers carry people's data
