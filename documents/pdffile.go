@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -29,6 +30,10 @@ type pdfScan struct {
 	// its text, and annotations' boxes, in PDF user space: where the
 	// page may show something other than its text layer.
 	covers []rect
+	// imagePixels is the largest picture's size as its dictionary
+	// declares it (width × height), which poppler would decode whole to
+	// draw its page.
+	imagePixels int64
 }
 
 var (
@@ -38,6 +43,8 @@ var (
 	textShowing  = regexp.MustCompile(`(?:\)|>|\])\s*(?:Tj|TJ|'|")`)
 	fontSubsetID = regexp.MustCompile(`^[A-Z]{6}\+`)
 	imageStream  = regexp.MustCompile(`/Subtype\s*/Image\b`)
+	imageWidth   = regexp.MustCompile(`/Width\s+(\d{1,12})\b`)
+	imageHeight  = regexp.MustCompile(`/Height\s+(\d{1,12})\b`)
 	encryptDict  = regexp.MustCompile(`/Encrypt\s+\d+\s+\d+\s+R|/Encrypt\s*<<`)
 )
 
@@ -112,6 +119,7 @@ func scanPDF(data []byte, budget int) (pdfScan, error) {
 		// A picture's pixels are not read here (poppler draws them under
 		// its memory bound): an official form's large image is no bomb.
 		if imageStream.Match(dict) {
+			s.imagePixels = max(s.imagePixels, declaredPixels(dict))
 			continue
 		}
 		// Every Flate layer is inflated, within the one budget: a stream
@@ -276,4 +284,19 @@ func parsePDFDate(v string) time.Time {
 		t = t.Add(off)
 	}
 	return t
+}
+
+// declaredPixels is the width × height a picture's dictionary declares,
+// each side capped at 10⁶ so the product cannot overflow; 0 when either
+// is missing or indirect.
+func declaredPixels(dict []byte) int64 {
+	side := func(re *regexp.Regexp) int64 {
+		m := re.FindSubmatch(dict)
+		if m == nil {
+			return 0
+		}
+		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+		return min(n, 1_000_000)
+	}
+	return side(imageWidth) * side(imageHeight)
 }

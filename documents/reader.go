@@ -243,6 +243,10 @@ func (r *Reader) readPDF(ctx context.Context, dir, documentType string, data []b
 		return source{}, scan.facts, "", "", err
 	}
 	facts = scan.facts
+	if scan.imagePixels > maxPDFImagePixels {
+		return source{}, facts, domain.RefusalUnreadable, fmt.Sprintf("This PDF holds a picture of %d million pixels, more than Payline draws (%d million); upload a smaller copy or a photo.",
+			scan.imagePixels/1_000_000, maxPDFImagePixels/1_000_000), nil
+	}
 	if r.pdftotext == "" {
 		return source{}, facts, domain.RefusalUnreadable, "Nothing could be read from this PDF: poppler's pdftotext is not installed on this server.", nil
 	}

@@ -48,7 +48,8 @@ func (r *Reader) RenderPage(ctx context.Context, contentType string, data []byte
 	}
 	n := strconv.Itoa(page)
 	out := filepath.Join(dir, "page")
-	if _, err := r.run(ctx, r.pdftoppm, "-f", n, "-l", n, "-r", strconv.Itoa(dpi), "-png", "-singlefile", in, out); err != nil {
+	args := append([]string{"-f", n, "-l", n, "-r", strconv.Itoa(dpi), "-png", "-singlefile"}, pageCrop(dpi)...)
+	if _, err := r.run(ctx, r.pdftoppm, append(args, in, out)...); err != nil {
 		if strings.Contains(err.Error(), "Wrong page range") { // pdftoppm's word for a page past the last
 			return nil, "", domain.ErrNoSuchPage
 		}

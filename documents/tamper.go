@@ -193,7 +193,8 @@ func sameFigure(ocr, layer string) bool {
 func (r *Reader) drawPage(ctx context.Context, dir, pdf string, pg int) (image.Image, error) {
 	n := strconv.Itoa(pg)
 	out := filepath.Join(dir, "check-"+n)
-	if _, err := r.run(ctx, r.pdftoppm, "-f", n, "-l", n, "-r", strconv.Itoa(checkDPI), "-gray", "-png", "-singlefile", pdf, out); err != nil {
+	args := append([]string{"-f", n, "-l", n, "-r", strconv.Itoa(checkDPI), "-gray", "-png", "-singlefile"}, pageCrop(checkDPI)...)
+	if _, err := r.run(ctx, r.pdftoppm, append(args, pdf, out)...); err != nil {
 		return nil, err
 	}
 	b, err := os.ReadFile(out + ".png")

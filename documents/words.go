@@ -8,12 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 	"unicode"
 )
 
@@ -30,15 +33,25 @@ type word struct {
 
 func (w word) height() float64 { return w.y1 - w.y0 }
 
-// run runs a program with the reader's timeout and memory bound. The
-// bound is the shell's `ulimit -v` (address space, in KiB) set just
-// before the program replaces the shell: Go's os/exec sets no resource
-// limits itself, and every Debian system has a POSIX sh.
+// run runs a program with the reader's bounds: its address space
+// (r.memory), its CPU time and wall time (r.timeout, and the caller's
+// context), and the files it writes (maxProgramFile). The resource
+// bounds are the shell's `ulimit` set just before the program replaces
+// the shell: Go's os/exec sets no resource limits itself, and every
+// Debian system has a POSIX sh. The program runs in a process group of
+// its own, killed whole when the context ends (the caller left, or the
+// timeout passed), so nothing it started outlives the read.
 func (r *Reader) run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	shArgs := append([]string{"-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, r.memory>>10), name}, args...)
-	cmd := exec.CommandContext(ctx, "sh", shArgs...)
+	limits := fmt.Sprintf(`ulimit -v %d && ulimit -t %d && ulimit -f %d && exec "$0" "$@"`,
+		r.memory>>10, int64(math.Ceil(r.timeout.Seconds())), maxProgramFile/512)
+	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", limits, name}, args...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// Output waits for the program's pipes to close; a child that kept
+	// them open past the kill would hold the read.
+	cmd.WaitDelay = time.Second
 	// One thread: tesseract's OpenMP would otherwise take every core of
 	// a shared machine for a page it reads as fast alone.
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
@@ -131,7 +144,8 @@ var errNoPages = errors.New("pdftoppm drew no page")
 // through poppler's pdftoppm and lists them in page order. A program
 // that fails, or draws nothing, is an error, never an empty read.
 func (r *Reader) rasterize(ctx context.Context, path, dir string) ([]string, error) {
-	if _, err := r.run(ctx, r.pdftoppm, "-r", "300", "-gray", "-png", "-l", strconv.Itoa(r.maxPages), path, filepath.Join(dir, "page")); err != nil {
+	args := append([]string{"-r", "300", "-gray", "-png", "-l", strconv.Itoa(r.maxPages)}, pageCrop(300)...)
+	if _, err := r.run(ctx, r.pdftoppm, append(args, path, filepath.Join(dir, "page"))...); err != nil {
 		return nil, err
 	}
 	pages, err := filepath.Glob(filepath.Join(dir, "page*.png"))
@@ -255,4 +269,30 @@ func cleanOCRWord(w string) string {
 		}
 	}
 	return w
+}
+
+// Bounds on what the programs are given and may make, set before any of
+// them runs.
+const (
+	// maxPageWidthInches and maxPageHeightInches are the largest page
+	// drawn: a tabloid sheet (17 × 22 in, two letter pages side by side).
+	// A page
+	// declared larger (PDF allows 200 × 200 in) is drawn from its top left
+	// corner to that size only (pageCrop), so its pixels stay within
+	// maxOCRPixels at 300 dpi and poppler never allocates the whole page.
+	maxPageWidthInches, maxPageHeightInches = 17, 22
+	// maxPDFImagePixels bounds a picture inside a PDF, as its dictionary
+	// declares it: poppler decodes a picture whole to draw its page, and a
+	// 1200 dpi scan of a letter page is 135 million pixels.
+	maxPDFImagePixels = 150_000_000
+	// maxProgramFile bounds each file a program writes (a drawn page is a
+	// few megabytes).
+	maxProgramFile = 256 << 20
+)
+
+// pageCrop is pdftoppm's arguments that draw at most the largest page
+// at dpi: -W and -H crop what is drawn, so a huge page costs no more
+// memory than a tabloid one.
+func pageCrop(dpi int) []string {
+	return []string{"-W", strconv.Itoa(maxPageWidthInches * dpi), "-H", strconv.Itoa(maxPageHeightInches * dpi)}
 }
