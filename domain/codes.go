@@ -36,6 +36,10 @@ const (
 	// CodeURITooLong refuses (414) a request whose target (path and query)
 	// is over the API's limit.
 	CodeURITooLong = "URI_TOO_LONG"
+	// CodeClientClosedRequest is the outcome (499, nginx's) of a request
+	// whose client left before its answer: logged at INFO and counted,
+	// never read by anyone.
+	CodeClientClosedRequest = "CLIENT_CLOSED_REQUEST"
 	// CodeRequestTimeout ends a request (408) whose body arrived slower
 	// than the minimum rate, or not within the read timeout.
 	CodeRequestTimeout = "REQUEST_TIMEOUT"
@@ -200,7 +204,7 @@ func LinkErrorType(code string) string {
 		return ErrorTypePlatform
 	case CodeUnknown:
 		return "UNKNOWN_ERROR"
-	case CodeServiceUnavailable, CodeUpstreamUnavailable:
+	case CodeServiceUnavailable, CodeUpstreamUnavailable, CodeDocumentsBusy:
 		return "SERVICE_UNAVAILABLE"
 	}
 	return "INVALID_REQUEST"

@@ -93,6 +93,9 @@ type fixtureSetup struct {
 	// PostgreSQL's insert notifications off.
 	pollInterval time.Duration
 	pollOnly     bool
+	// limitUploads, when set, bounds Link's uploads its own way
+	// (LinkService.WithUploadLimits).
+	limitUploads func(*domain.LinkService)
 }
 
 // offsetClock is the real clock moved by a settable offset, so tests can
@@ -181,6 +184,9 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	cfg.Members = members
 	reader := documents.NewReader()
 	cfg.Link = domain.NewLinkService(tx, dir, connector, domain.NoRelay{}, clock, reporter).WithUploadParser(reader)
+	if setup.limitUploads != nil {
+		setup.limitUploads(cfg.Link)
+	}
 	cfg.Reviews = domain.NewDocumentReviewService(tx, tx, tx.Reports(), reader, reporter, clock)
 	if setup.logs == nil {
 		setup.logs = io.Discard

@@ -27,6 +27,7 @@ type limiter interface {
 // limit is across all endpoints, so a second key buys no extra rate.
 type keyLimiter struct {
 	limit rate.Limit
+	burst int
 	clock domain.Clock
 	mu    sync.Mutex
 	keys  map[string]*rate.Limiter
@@ -36,7 +37,15 @@ func newKeyLimiter(limit rate.Limit, clock domain.Clock) *keyLimiter {
 	if clock == nil {
 		clock = domain.SystemClock{}
 	}
-	return &keyLimiter{limit: limit, clock: clock, keys: map[string]*rate.Limiter{}}
+	return &keyLimiter{limit: limit, burst: int(math.Max(1, float64(limit))), clock: clock, keys: map[string]*rate.Limiter{}}
+}
+
+// newRuleLimiter is a token bucket per key that lets rule.Burst through
+// at once, then one every rule.Every.
+func newRuleLimiter(rule domain.ThrottleRule, clock domain.Clock) *keyLimiter {
+	l := newKeyLimiter(rate.Every(rule.Every), clock)
+	l.burst = max(1, rule.Burst)
+	return l
 }
 
 // allow takes a token for the key, or says how long until one is free.
@@ -47,7 +56,7 @@ func (l *keyLimiter) allow(_ context.Context, keyID string) (time.Duration, bool
 	l.mu.Lock()
 	lim, ok := l.keys[keyID]
 	if !ok {
-		lim = rate.NewLimiter(l.limit, int(math.Max(1, float64(l.limit))))
+		lim = rate.NewLimiter(l.limit, l.burst)
 		l.keys[keyID] = lim
 	}
 	l.mu.Unlock()

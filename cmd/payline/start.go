@@ -341,6 +341,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		m.Logger.Warn("tesseract is not installed: uploaded pictures and scanned PDFs will not be read (apt-get install tesseract-ocr tesseract-ocr-eng)")
 	}
 	link := domain.NewLinkService(s.tx, m.directory, s.connector, s.relay, s.clock, reporter).WithUploadParser(reader)
+	m.limitUploads(s, link)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
 	// The reader draws the pages of the documents it read for the person
 	// who reviews them.
@@ -472,4 +473,19 @@ func (m *Main) serve(_ context.Context, s *starting) error {
 		slog.String("database", m.db.Dialect.String()), slog.String("public_url", m.Config.PublicURL),
 		slog.Bool("workers", !m.Config.NoWorkers))
 	return nil
+}
+
+// limitUploads bounds the documents link reads: an instance-wide pool of
+// slots sized to the cores with a share per tenant and per link token
+// (domain.DocumentAdmission), previews at domain.PreviewRate per token
+// (in Redis when the instances share one), both counted in the metrics.
+func (m *Main) limitUploads(s *starting, link *domain.LinkService) {
+	var admission *domain.DocumentAdmission
+	var obs domain.DocumentObserver
+	if s.metricsLn != nil {
+		reg := prometheus.WrapRegistererWith(prometheus.Labels{"instance_id": m.Config.InstanceID}, s.registry)
+		obs = rest.NewDocumentMetrics(reg, func() (int, int) { return admission.Load() })
+	}
+	admission = domain.NewDocumentAdmission(domain.DocumentAdmissionConfig{}, obs)
+	link.WithUploadLimits(admission, rest.NewPreviewRate(m.redis, m.Logger), obs)
 }

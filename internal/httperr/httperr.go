@@ -7,6 +7,7 @@ package httperr
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math"
 	"net/http"
@@ -61,4 +62,23 @@ func Failed(ctx context.Context, log *slog.Logger, e *domain.Error, cause error,
 // RetryAfter is a Retry-After value: whole seconds, rounded up.
 func RetryAfter(wait time.Duration) string {
 	return strconv.Itoa(int(math.Ceil(wait.Seconds())))
+}
+
+// StatusClientClosedRequest is the status of a request whose client left
+// before its answer (nginx's 499): no client reads it, but logs and
+// metrics count it apart from the server's failures.
+const StatusClientClosedRequest = 499
+
+// Abandoned reports whether err ended the request because its client
+// left: the request's context was cancelled and err is that cancellation
+// (a read stopped, a program killed, a wait in a queue given up).
+func Abandoned(r *http.Request, err error) bool {
+	return r.Context().Err() != nil && errors.Is(err, context.Canceled)
+}
+
+// Left logs a request its client left, at INFO: nothing failed that an
+// operator should look at.
+func Left(ctx context.Context, log *slog.Logger, attrs ...slog.Attr) {
+	attrs = append([]slog.Attr{slog.String("request_id", domain.RequestID(ctx)), slog.Int("status", StatusClientClosedRequest)}, attrs...)
+	log.LogAttrs(ctx, slog.LevelInfo, "client left before the answer", attrs...)
 }

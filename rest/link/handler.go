@@ -91,8 +91,8 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("POST /link/v1/api/login", h.api(h.login))
 	h.mux.HandleFunc("POST /link/v1/api/switch", h.api(h.doSwitch))
 	h.mux.HandleFunc("POST /link/v1/api/bill", h.api(h.bill))
-	h.mux.HandleFunc("POST /link/v1/api/uploads", h.api(h.uploads))
-	h.mux.HandleFunc("POST /link/v1/api/uploads/preview", h.api(h.previewUploads))
+	h.mux.HandleFunc("POST "+uploadsPath, h.api(h.uploads))
+	h.mux.HandleFunc("POST "+previewPath, h.api(h.previewUploads))
 	h.mux.HandleFunc("POST /link/v1/api/matched_switch", h.api(h.matchedSwitch))
 	h.mux.HandleFunc("GET /link/v1/api/jobs/{job_id}", h.api(h.job))
 	h.mux.HandleFunc("POST /link/v1/api/dd_form", h.api(h.depositForm))
@@ -150,12 +150,25 @@ func (h *Handler) api(fn apiFunc) http.HandlerFunc {
 // body: a body (a document upload is up to ten files of 10 MB) is read
 // only for a token that opens, so a stranger without one cannot make the
 // server hold uploads in memory. A token that does not open gets its
-// Link error at once.
+// Link error at once. An upload or a preview is admitted to be read
+// (domain.LinkService.AdmitUploads: the token's preview rate, a document
+// slot, waiting for one in the queue) before its files are read too, so
+// a request refused or waiting holds no files, and it holds the slot
+// until its answer is written.
 func (h *Handler) TokenFirst(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if _, err := h.link.Open(r.Context(), token); err != nil {
+			var err error
+			switch r.URL.Path {
+			case uploadsPath, previewPath:
+				ctx, release, admitErr := h.link.AdmitUploads(r.Context(), token, r.URL.Path == previewPath)
+				defer release()
+				r, err = r.WithContext(ctx), admitErr
+			default:
+				_, err = h.link.Open(r.Context(), token)
+			}
+			if err != nil {
 				w.Header().Set("Cache-Control", "no-store")
 				h.writeError(w, r, err)
 				return
@@ -164,6 +177,12 @@ func (h *Handler) TokenFirst(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// The paths of Link's uploads and their previews, which read documents.
+const (
+	uploadsPath = "/link/v1/api/uploads"
+	previewPath = "/link/v1/api/uploads/preview"
+)
 
 // linkError is the payload of Link's error and exit events.
 type linkError struct {

@@ -99,6 +99,15 @@
       case 'UPLOAD_TOO_LARGE_INFLATED': return 'One of the PDFs holds more than we can read. Upload fewer pages per file and try again.';
       case 'UNSUPPORTED_CONTENT_TYPE': return 'We could not read what was sent. Choose the files again.';
     }
+    if (state.screen === 'DOC_UPLOAD') {
+      switch (e.code) {
+        // too many documents read at once, on this server or with this
+        // link: the developer detail is in the error event
+        case 'DOCUMENTS_BUSY': case 'TOO_MANY_CONCURRENT_REQUESTS': case 'SERVER_BUSY': case 'TOO_MANY_CONCURRENT_FROM_ADDRESS':
+          return "We're busy reading documents right now. Try again in a minute.";
+        case 'RATE_LIMIT_EXCEEDED': return "You've checked files many times in a short while. Wait a minute, then choose them again.";
+      }
+    }
     if (state.screen === 'DOC_UPLOAD' && e.code === 'INVALID_FIELDS') {
       return 'We can take up to 10 PDF, PNG or JPEG files of 10 MB each. Check the files and try again.';
     }
