@@ -3,6 +3,7 @@ package documents
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,4 +110,38 @@ func FuzzInterpret(f *testing.F) {
 		readPaystub(doc, false)
 		readW2(doc, false)
 	})
+}
+
+// TestW2TaxByStatutoryRate: a tax box whose figure the layout did not
+// place (here printed on the caption line of another box, out of its
+// own) is the one figure on the page at its wages' statutory rate; a
+// box read as a figure its wages contradict is replaced by it; with two
+// candidates nothing is decided.
+func TestW2TaxByStatutoryRate(t *testing.T) {
+	read := func(text string) *domain.W2Boxes {
+		t.Helper()
+		var words []word
+		for y, line := range strings.Split(text, "\n") {
+			x := 0.0
+			for _, w := range strings.Split(line, " ") {
+				if w == "" {
+					x += 20
+					continue
+				}
+				words = append(words, word{text: w, x0: x, x1: x + 5*float64(len(w)), y0: 12 * float64(y), y1: 12*float64(y) + 10, page: 1, conf: 1})
+				x += 5*float64(len(w)) + 4
+			}
+		}
+		w, _, _, _ := readW2(buildLayout(deskew(words), textGap), false)
+		return w.Boxes
+	}
+	form := "3 Social security wages\n50,000.00\n5 Medicare wages and tips\n50,000.00\n%s"
+	b := read(fmt.Sprintf(form, "Summary 3,100.00 725.00"))
+	if b.Box4 == nil || *b.Box4 != 310000 || b.Box6 == nil || *b.Box6 != 72500 {
+		t.Errorf("box 4 %v and box 6 %v, want 3,100.00 and 725.00 by their rates", b.Box4, b.Box6)
+	}
+	b = read(fmt.Sprintf(form, "Summary 3,100.00 3,100.01 725.00"))
+	if b.Box4 != nil {
+		t.Errorf("box 4 %v of two candidates, want none", *b.Box4)
+	}
 }

@@ -244,6 +244,20 @@ func readW2(doc page, ocr bool) (*domain.W2, []domain.DocumentWarning, []domain.
 			boxes.Copies = len(caps)
 		}
 	}
+	for _, t := range []struct {
+		field      string
+		wages, tax **int64
+	}{{"box4", &boxes.Box3, &boxes.Box4}, {"box6", &boxes.Box5, &boxes.Box6}} {
+		if *t.wages == nil || (*t.tax != nil && atStatutoryRate(t.field, **t.wages, **t.tax)) {
+			continue
+		}
+		if f, ok := in.taxAtStatutoryRate(t.field, **t.wages); ok {
+			v := f.cents()
+			*t.tax = &v
+			readings = slices.DeleteFunc(readings, func(r domain.FieldReading) bool { return r.Field == t.field })
+			readings = append(readings, in.reading(t.field, f.page, f.x0, f.y0, f.x1, f.y1, f.conf))
+		}
+	}
 	boxes.Box12 = in.box12()
 	if len(boxes.Box12) == 0 {
 		boxes.Box12 = in.box12Listed()
@@ -598,6 +612,50 @@ func (in *interpreter) stateRows() []domain.W2State {
 		}
 	}
 	return out
+}
+
+// statutoryTax is the social security (box 4, 6.2% of box 3) or Medicare
+// (box 6, 1.45% of box 5, 2.35% past $200,000) tax withheld on wages, in
+// cents.
+func statutoryTax(field string, wages int64) int64 {
+	if field == "box4" {
+		return wages * 620 / 10000
+	}
+	tax := wages * 145 / 10000
+	if wages > 20_000_000 {
+		tax += (wages - 20_000_000) * 90 / 10000
+	}
+	return tax
+}
+
+// atStatutoryRate says whether a tax box holds its wages' statutory tax,
+// to the dollar (an employer rounds each period's withholding).
+func atStatutoryRate(field string, wages, tax int64) bool {
+	d := tax - statutoryTax(field, wages)
+	return d <= 100 && d >= -100
+}
+
+// taxAtStatutoryRate finds, when a tax box was not read or read as a
+// figure its wages contradict, the one figure the page prints that is
+// its wages' statutory tax to the cent: the arithmetic decides where
+// the box's place on the page did not. More than one such figure (none
+// is likely) decides nothing.
+func (in *interpreter) taxAtStatutoryRate(field string, wages int64) (figure, bool) {
+	want := statutoryTax(field, wages)
+	var found []figure
+	for _, l := range in.doc.lines {
+		for _, p := range l.phrases {
+			for _, f := range amounts(figuresIn(p)) {
+				if d := f.cents() - want; d <= 1 && d >= -1 && !slices.ContainsFunc(found, func(g figure) bool { return g.cents() == f.cents() }) {
+					found = append(found, f)
+				}
+			}
+		}
+	}
+	if len(found) != 1 {
+		return figure{}, false
+	}
+	return found[0], true
 }
 
 // w2Doubts: boxes that cannot all be right (social security tax is 6.2%

@@ -142,6 +142,11 @@ func loadWild(t testing.TB, part string) []wildFile {
 	if only := os.Getenv("PAYLINE_WILD_ONLY"); only != "" {
 		out = slices.DeleteFunc(out, func(f wildFile) bool { return !slices.Contains(strings.Split(only, ","), f.truth.Medium) })
 	}
+	// PAYLINE_WILD_LAYOUT=w2 narrows a run to the files whose name holds
+	// it (a layout's).
+	if only := os.Getenv("PAYLINE_WILD_LAYOUT"); only != "" {
+		out = slices.DeleteFunc(out, func(f wildFile) bool { return !strings.Contains(filepath.Base(f.path), only) })
+	}
 	return out
 }
 
