@@ -314,8 +314,8 @@ func (s *KeyStore) SessionByHash(ctx context.Context, hash []byte) (domain.Sessi
 		Role: domain.Role(r.Role), Mode: domain.Mode(r.Mode), CreatedAt: r.CreatedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()}, translate(err)
 }
 
-// DeleteSession ends a session, and tells the other processes on
-// PostgreSQL once the deletion commits, so they close its websockets.
+// DeleteSession ends a session, and tells the other processes on the
+// database once the deletion commits, so they close its websockets.
 func (s *KeyStore) DeleteSession(ctx context.Context, hash []byte) error {
 	var members []string
 	err := s.q.SelectContext(ctx, &members, s.q.Rebind(`DELETE FROM member_sessions WHERE token_hash = ? RETURNING member_id`),
@@ -342,8 +342,8 @@ func (s *KeyStore) SetMemberPassword(ctx context.Context, customerID, id string,
 }
 
 // DeleteMemberSessions ends every session of a member and counts them,
-// and tells the other processes on PostgreSQL once the deletion commits,
-// so they close the member's websockets.
+// and tells the other processes on the database once the deletion
+// commits, so they close the member's websockets.
 func (s *KeyStore) DeleteMemberSessions(ctx context.Context, memberID string) (int, error) {
 	res, err := s.q.ExecContext(ctx, s.q.Rebind(`DELETE FROM member_sessions WHERE member_id = ?`), memberID)
 	if err != nil {

@@ -25,7 +25,14 @@ import (
 // if given, adjusts each one's configuration.
 func startInstances(t *testing.T, n int, configure ...func(*ServeConfig)) (url string, ms []*Main) {
 	t.Helper()
-	url = storagetest.NewURL(t, storage.Postgres, storagetest.Empty)
+	return startInstancesOn(t, storage.Postgres, n, configure...)
+}
+
+// startInstancesOn runs n instances on one database of the dialect (one
+// SQLite file, as servers beside each other on one host would share it).
+func startInstancesOn(t *testing.T, d storage.Dialect, n int, configure ...func(*ServeConfig)) (url string, ms []*Main) {
+	t.Helper()
+	url = storagetest.NewURL(t, d, storagetest.Empty)
 	for range n {
 		m := &Main{Config: ServeConfig{Addr: "127.0.0.1:0", DatabaseURL: url, Mode: domain.ModeSandbox},
 			Stdout: io.Discard, Logger: slog.New(slog.DiscardHandler), Getenv: env("PAYLINE_MASTER_KEY", testMasterKey)}
@@ -45,9 +52,16 @@ func startInstances(t *testing.T, n int, configure ...func(*ServeConfig)) (url s
 // revoke` is refused by every instance although each had just
 // authenticated it and remembers that for an hour: only the revocation's
 // notification can make them refuse it, so the test waits for the refusal
-// rather than timing it.
+// rather than timing it. On SQLite the instances share one file and the
+// notice is a row each reads.
 func TestKeyRevocationReachesEveryInstance(t *testing.T) {
-	url, ms := startInstances(t, 3, func(c *ServeConfig) { c.AuthCacheTTL = time.Hour })
+	for _, d := range storagetest.DialectList() {
+		t.Run(string(d), func(t *testing.T) { testKeyRevocationReachesEveryInstance(t, d) })
+	}
+}
+
+func testKeyRevocationReachesEveryInstance(t *testing.T, d storage.Dialect) {
+	url, ms := startInstancesOn(t, d, 3, func(c *ServeConfig) { c.AuthCacheTTL = time.Hour })
 	getenv := env("PAYLINE_MASTER_KEY", testMasterKey)
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"keys", "create", "--customer", "globex", "--mode", "sandbox", "--json", "--database-url", url},
@@ -125,13 +139,21 @@ func found(t *testing.T, m *Main, q string) bool {
 }
 
 // TestMemberSessionEndsReachEveryInstance: a member's GraphQL websockets
-// close at once on every instance on one PostgreSQL when the member signs
-// out on another instance, and when `payline members remove` (another
-// process) removes the member. The instances check a socket's credential
-// again only every hour here, so only the end's notification can close
-// the sockets; the test waits for the closes rather than timing them.
+// close at once on every instance on one database, PostgreSQL or one
+// SQLite file, when the member signs out on another instance, and when
+// `payline members remove` (another process) removes the member. The
+// instances check a socket's credential again only every hour here, so
+// only the end's notice can close the sockets (PostgreSQL's NOTIFY,
+// SQLite's notice row); the test waits for the closes rather than timing
+// them.
 func TestMemberSessionEndsReachEveryInstance(t *testing.T) {
-	url, ms := startInstances(t, 2, func(c *ServeConfig) { c.SocketRecheck = time.Hour })
+	for _, d := range storagetest.DialectList() {
+		t.Run(string(d), func(t *testing.T) { testMemberSessionEndsReachEveryInstance(t, d) })
+	}
+}
+
+func testMemberSessionEndsReachEveryInstance(t *testing.T, d storage.Dialect) {
+	url, ms := startInstancesOn(t, d, 2, func(c *ServeConfig) { c.SocketRecheck = time.Hour })
 	ctx := context.Background()
 	getenv := env("PAYLINE_MASTER_KEY", testMasterKey)
 	const password = "correct horse battery staple"

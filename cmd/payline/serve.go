@@ -124,9 +124,9 @@ type ServeConfig struct {
 	AuthCacheTTL time.Duration
 	// SocketRecheck is how often a GraphQL websocket's credential is
 	// checked again (zero: graph.DefaultRecheckEvery). Revoked keys and
-	// ended sessions close sockets at once, by notification; this bounds
-	// a notification that was lost, and an end made by a command beside
-	// an SQLite server.
+	// ended sessions close sockets at once, by notification (an SQLite
+	// server reads its notices every 200 ms); this bounds a notification
+	// that was lost.
 	SocketRecheck time.Duration
 	// Retention is how long events, delivery attempts and superseded
 	// report PDFs are kept (domain.DefaultRetention unless set).

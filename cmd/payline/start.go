@@ -208,9 +208,10 @@ func (m *Main) prepareDirectory(ctx context.Context, s *starting) error {
 	return m.directory.RefreshSearchIndex(ctx)
 }
 
-// listenInvalidations hears what other processes on the same PostgreSQL
+// listenInvalidations hears what other processes on the same database
 // announce (revoked keys, members' ended sessions, directory changes) and
-// forgets, closes or reloads at once.
+// forgets, closes or reloads at once: by notification on PostgreSQL,
+// within 200 ms on SQLite (storage.ListenInvalidations).
 func (m *Main) listenInvalidations(_ context.Context, s *starting) error {
 	keys := s.stores.keys
 	refresh := func() {
