@@ -145,3 +145,17 @@ func TestW2TaxByStatutoryRate(t *testing.T) {
 		t.Errorf("box 4 %v of two candidates, want none", *b.Box4)
 	}
 }
+
+func TestBox12CaptionEnd(t *testing.T) {
+	for _, c := range []struct {
+		text, letter string
+		want         int
+	}{
+		{"12a See instructions for box 12", "a", 1}, {"12 b", "b", 2}, {"Box 12c.", "c", 2}, {"l2d D 5.00", "d", 1},
+		{"12a", "b", -1}, {"112a", "a", -1}, {"12", "a", -1},
+	} {
+		if got := box12CaptionEnd(strings.Fields(c.text), c.letter); got != c.want {
+			t.Errorf("box12CaptionEnd(%q, %s) = %d, want %d", c.text, c.letter, got, c.want)
+		}
+	}
+}

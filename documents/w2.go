@@ -402,11 +402,11 @@ func (in *interpreter) box12() []domain.W2Code {
 		for li, l := range in.doc.lines {
 			for pi, p := range l.phrases {
 				ws := strings.Fields(p.text)
-				idx := slices.IndexFunc(ws, func(w string) bool { return strings.EqualFold(strings.Trim(w, ".:"), "12"+letter) })
-				if idx < 0 || seen[letter] {
+				next := box12CaptionEnd(ws, letter)
+				if next < 0 || seen[letter] {
 					continue
 				}
-				code, amt, ok := in.codeAndAmount(li, pi, ws[idx+1:])
+				code, amt, ok := in.codeAndAmount(li, pi, ws[next:])
 				if ok {
 					seen[letter] = true
 					out = append(out, domain.W2Code{Code: code, Amount: amt})
@@ -415,6 +415,25 @@ func (in *interpreter) box12() []domain.W2Code {
 		}
 	}
 	return out
+}
+
+// box12CaptionEnd finds the caption of box 12's entry letter among a
+// phrase's words ("12a", "12 a", "12a.", OCR's "l2a" or "I2a") and
+// returns the index of the word after it, -1 when there is none.
+func box12CaptionEnd(ws []string, letter string) int {
+	for i, w := range ws {
+		w = strings.ToLower(strings.Trim(w, ".:|"))
+		if len(w) >= 2 && (w[0] == 'l' || w[0] == 'i') {
+			w = "1" + w[1:]
+		}
+		switch {
+		case w == "12"+letter:
+			return i + 1
+		case w == "12" && i+1 < len(ws) && strings.EqualFold(strings.Trim(ws[i+1], ".:|"), letter):
+			return i + 2
+		}
+	}
+	return -1
 }
 
 // box12Listed reads box 12 printed as one box of entries ("12 Codes (a-d)"
@@ -505,7 +524,7 @@ func (in *interpreter) codeAndAmount(li, pi int, rest []string) (string, int64, 
 	return "", 0, false
 }
 
-var box12Caption = regexp.MustCompile(`(?i)^\s*12\s?[a-d]\b`)
+var box12Caption = regexp.MustCompile(`(?i)^\s*[1il]2\s?[a-d]\b`)
 
 func parseCodeAmount(words []string) (string, int64, bool) {
 	code := ""
