@@ -61,15 +61,21 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 		return Session{}, "", err
 	}
 	now := s.clock.Now()
-	attempt, err := standing(ctx, s.throttle, email, clientAddr)
+	keys := signInKeys(email, clientAddr)
+	// An address the throttle refused lately is refused again from this
+	// instance's memory, before any store read: a flood of sign-ins from
+	// one address costs no more than its answers.
+	if err := s.refusals.refused(now, keys.tries, keys.addr, keys.pair); err != nil {
+		return Session{}, "", err
+	}
+	attempt, err := standing(ctx, s.throttle, keys)
 	if err != nil {
 		return Session{}, "", fmt.Errorf("sign-in throttle: %w", err)
 	}
-	if wait := attempt.refusedFor(now); wait > 0 {
-		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
-			Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", wait.Round(time.Second))}
+	if err := attempt.refused(&s.refusals, now); err != nil {
+		return Session{}, "", err
 	}
-	if err := attempt.count(ctx, s.throttle, now); err != nil {
+	if err := attempt.count(ctx, s.throttle, &s.refusals, now); err != nil {
 		return Session{}, "", err
 	}
 	if err := attempt.waitTurn(ctx, s.throttle, now); err != nil {
@@ -82,12 +88,11 @@ func (s *MemberService) SignIn(ctx context.Context, email, password, clientAddr 
 	unlock := s.guessing.lock(attempt.addr)
 	defer unlock()
 	now = s.clock.Now()
-	if attempt, err = standing(ctx, s.throttle, email, clientAddr); err != nil {
+	if attempt, err = standing(ctx, s.throttle, keys); err != nil {
 		return Session{}, "", fmt.Errorf("sign-in throttle: %w", err)
 	}
-	if wait := attempt.refusedFor(now); wait > 0 {
-		return Session{}, "", &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
-			Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", wait.Round(time.Second))}
+	if err := attempt.refused(&s.refusals, now); err != nil {
+		return Session{}, "", err
 	}
 	m, err := s.members.MemberByEmail(ctx, email)
 	if errors.Is(err, ErrNoRows) {

@@ -126,6 +126,9 @@ type MemberService struct {
 	// guessing serialises one address's sign-ins on this instance, from
 	// the throttle's check to its count (see SignIn).
 	guessing keyedLocks
+	// refusals remembers the throttle's refusals of addresses on this
+	// instance, so their next sign-ins are refused before any store read.
+	refusals signInRefusals
 }
 
 // NewMemberService wires the member use cases. throttle counts failed

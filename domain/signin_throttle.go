@@ -68,12 +68,16 @@ func throttledAddress(addr string) string {
 	return p.String()
 }
 
-// standing reads the throttle's keys of a sign-in for email from
-// clientAddr.
-func standing(ctx context.Context, t SignInThrottle, email, clientAddr string) (signInAttempt, error) {
+// signInKeys are the throttle's keys of a sign-in for email from
+// clientAddr, with no moments read yet.
+func signInKeys(email, clientAddr string) signInAttempt {
 	block := throttledAddress(clientAddr)
-	a := signInAttempt{pair: ThrottleKey("pair", email+"\x00"+block), addr: ThrottleKey("addr", block), email: ThrottleKey("email", email),
+	return signInAttempt{pair: ThrottleKey("pair", email+"\x00"+block), addr: ThrottleKey("addr", block), email: ThrottleKey("email", email),
 		turn: ThrottleKey("turn", email+"\x00"+block), tries: ThrottleKey("tries", block)}
+}
+
+// standing reads the moments of a's keys from the throttle.
+func standing(ctx context.Context, t SignInThrottle, a signInAttempt) (signInAttempt, error) {
 	at, err := t.ForgivenAt(ctx, a.pair, a.addr, a.email, a.turn, a.tries)
 	if err != nil {
 		return a, err
@@ -88,6 +92,19 @@ func (a signInAttempt) refusedFor(now time.Time) time.Duration {
 	return max(SignInPairRule.Wait(a.pairAt, now), SignInAddressRule.Wait(a.addrAt, now))
 }
 
+// refused is RATE_LIMIT_EXCEEDED while the attempt's address is past
+// SignInPairRule's or SignInAddressRule's failures, remembered in r until
+// each lifts; nil when it is not.
+func (a signInAttempt) refused(r *signInRefusals, now time.Time) error {
+	wait := a.refusedFor(now)
+	if wait <= 0 {
+		return nil
+	}
+	r.remember(now, a.pair, now.Add(SignInPairRule.Wait(a.pairAt, now)), failuresRefused)
+	r.remember(now, a.addr, now.Add(SignInAddressRule.Wait(a.addrAt, now)), failuresRefused)
+	return failuresRefused(wait)
+}
+
 // delay is how long an address waits for its turn at the attempt's
 // e-mail: zero while the e-mail is not slowed.
 func (a signInAttempt) delay(now time.Time) time.Duration {
@@ -95,11 +112,12 @@ func (a signInAttempt) delay(now time.Time) time.Duration {
 }
 
 // count counts the attempt against its address's SignInAttemptRule, or
-// refuses it with RATE_LIMIT_EXCEEDED when the address has none left.
-func (a signInAttempt) count(ctx context.Context, t SignInThrottle, now time.Time) error {
+// refuses it with RATE_LIMIT_EXCEEDED when the address has none left,
+// remembered in r until it has one again.
+func (a signInAttempt) count(ctx context.Context, t SignInThrottle, r *signInRefusals, now time.Time) error {
 	if wait := SignInAttemptRule.Wait(a.triesAt, now); wait > 0 {
-		return &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
-			Message: fmt.Sprintf("more than %d sign-ins from this address lately; try again in %s", SignInAttemptRule.Burst, roundUp(wait))}
+		r.remember(now, a.tries, now.Add(wait), attemptsSpent)
+		return attemptsSpent(wait)
 	}
 	if err := t.Fail(ctx, SignInAttemptRule, now, a.tries); err != nil {
 		return fmt.Errorf("sign-in throttle: %w", err)
