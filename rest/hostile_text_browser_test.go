@@ -167,10 +167,17 @@ func TestHostileWatchSeesHTML(t *testing.T) {
 	}
 }
 
+// encodeURIComponent is JavaScript's, for the text of these tests (which
+// holds none of !'()*, which it leaves and url.QueryEscape does not).
+func encodeURIComponent(s string) string {
+	return strings.ReplaceAll(url.QueryEscape(s), "+", "%20")
+}
+
 // TestBrowserHostileTextDashboard, in headless Chromium on both
 // databases: a workspace named with a <script>, a member whose address
 // holds a template expression, an end user whose id closes an attribute
-// and opens an <svg onload>, and an uploaded paystub whose file name
+// and opens an <svg onload>, another whose id is a javascript: URL (its
+// link stays the dashboard's own #/end-users/ route), and an uploaded paystub whose file name
 // holds an <img onerror> and a right-to-left override and whose employer
 // and line names are HTML and script. The member signs in and opens the
 // header, the end users, the end user, the review queue and the
@@ -190,6 +197,14 @@ func TestBrowserHostileTextDashboard(t *testing.T) {
 		// A payroll account, so the end user is listed, then the upload.
 		body, _ := json.Marshal(map[string]any{"org_name": hostileOrg, "end_user_id": hostileEndUser, "required_jobs": []string{"paystubs"}})
 		tokenID, token := f.createToken(string(body), key...)
+		if res := f.post("/v1/sandbox/link_sessions", sessionBody(token, switchPlatform(t).ID, sandbox.UserGood, ""), key...); res.status != 200 {
+			t.Fatalf("link session: %d %s", res.status, res.raw)
+		}
+		f.waitJobs(tokenID, 1, key...)
+		// A second end user whose id is a javascript: URL, which the
+		// dashboard links to.
+		body, _ = json.Marshal(map[string]any{"org_name": "Acme", "end_user_id": hostileURLEndUser, "required_jobs": []string{"paystubs"}})
+		tokenID, token = f.createToken(string(body), key...)
 		if res := f.post("/v1/sandbox/link_sessions", sessionBody(token, switchPlatform(t).ID, sandbox.UserGood, ""), key...); res.status != 200 {
 			t.Fatalf("link session: %d %s", res.status, res.raw)
 		}
@@ -218,7 +233,14 @@ func TestBrowserHostileTextDashboard(t *testing.T) {
 		p.goTo(f.http.URL + "/dashboard/#/end-users")
 		p.until("the end user listed", fmt.Sprintf(`[...document.querySelectorAll('#page td a')].some((a) => a.textContent === %q)`, hostileEndUser))
 		w.check("the end users")
-		p.click(fmt.Sprintf(`#page td a[href=%q]`, "#/end-users/"+strings.ReplaceAll(url.QueryEscape(hostileEndUser), "+", "%20")))
+		// The javascript: id is a link to its page, never a javascript: URL.
+		p.until("the javascript: id listed", fmt.Sprintf(`[...document.querySelectorAll('#page td a')].some((a) => a.textContent === %q && a.getAttribute('href') === %q)`,
+			hostileURLEndUser, "#/end-users/"+encodeURIComponent(hostileURLEndUser)))
+		p.click(fmt.Sprintf(`#page td a[href=%q]`, "#/end-users/"+encodeURIComponent(hostileURLEndUser)))
+		p.until("the javascript: id's page", fmt.Sprintf(`(document.querySelector('#page h2 code') || {}).textContent === %q`, hostileURLEndUser))
+		w.check("the javascript: end user")
+		p.goTo(f.http.URL + "/dashboard/#/end-users")
+		p.click(fmt.Sprintf(`#page td a[href=%q]`, "#/end-users/"+encodeURIComponent(hostileEndUser)))
 		p.until("the end user's page", fmt.Sprintf(`(document.querySelector('#page h2 code') || {}).textContent === %q`, hostileEndUser))
 		p.until("the upload among the documents", fmt.Sprintf(`[...document.querySelectorAll('#page li a')].some((a) => a.textContent === %q)`, hostileFileShown))
 		w.check("the end user")

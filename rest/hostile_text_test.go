@@ -28,6 +28,9 @@ const (
 	// hostileEndUser is an end_user_id: '<' and quotes are text an id
 	// may hold (domain.CheckIDText refuses only control and bidi).
 	hostileEndUser = `"><svg onload="window.__xss=2">`
+	// hostileURLEndUser is an end_user_id a page would run if it made
+	// the id itself a link.
+	hostileURLEndUser = `javascript:window.__xss=3`
 	// hostileTax and hostileEarning are line names of hostilePaystubPDF.
 	hostileTax     = `Federal income tax javascript:window.__xss=3`
 	hostileEarning = `Salary {{constructor.constructor('window.__xss=4')()}} pay`
