@@ -151,6 +151,7 @@ func (e DocumentWarningsStatus) Valid() bool {
 
 // Defines values for DocumentFraudReasonsCode.
 const (
+	ANOTHERVERSION      DocumentFraudReasonsCode = "ANOTHER_VERSION"
 	ARITHMETICMISMATCH  DocumentFraudReasonsCode = "ARITHMETIC_MISMATCH"
 	EDITEDAFTERCREATION DocumentFraudReasonsCode = "EDITED_AFTER_CREATION"
 	EMPLOYERUNKNOWN     DocumentFraudReasonsCode = "EMPLOYER_UNKNOWN"
@@ -161,6 +162,7 @@ const (
 	IMPLAUSIBLE         DocumentFraudReasonsCode = "IMPLAUSIBLE"
 	PAYDATEOFFSCHEDULE  DocumentFraudReasonsCode = "PAY_DATE_OFF_SCHEDULE"
 	PERIODEXCEEDSYTD    DocumentFraudReasonsCode = "PERIOD_EXCEEDS_YTD"
+	SERIESINCONSISTENT  DocumentFraudReasonsCode = "SERIES_INCONSISTENT"
 	TEXTLAYERMISMATCH   DocumentFraudReasonsCode = "TEXT_LAYER_MISMATCH"
 	YTDNOTCUMULATIVE    DocumentFraudReasonsCode = "YTD_NOT_CUMULATIVE"
 )
@@ -168,6 +170,8 @@ const (
 // Valid indicates whether the value is a known member of the DocumentFraudReasonsCode enum.
 func (e DocumentFraudReasonsCode) Valid() bool {
 	switch e {
+	case ANOTHERVERSION:
+		return true
 	case ARITHMETICMISMATCH:
 		return true
 	case EDITEDAFTERCREATION:
@@ -187,6 +191,8 @@ func (e DocumentFraudReasonsCode) Valid() bool {
 	case PAYDATEOFFSCHEDULE:
 		return true
 	case PERIODEXCEEDSYTD:
+		return true
+	case SERIESINCONSISTENT:
 		return true
 	case TEXTLAYERMISMATCH:
 		return true

@@ -1652,7 +1652,7 @@ export interface components {
             /** @description The checks that failed; absent when none did. */
             reasons?: {
                 /** @enum {string} */
-                code: "ARITHMETIC_MISMATCH" | "PERIOD_EXCEEDS_YTD" | "YTD_NOT_CUMULATIVE" | "PAY_DATE_OFF_SCHEDULE" | "EMPLOYER_UNKNOWN" | "FONTS_INCONSISTENT" | "EDITED_AFTER_CREATION" | "FIGURES_REUSED" | "TEXT_LAYER_MISMATCH" | "FIELDS_MISSING" | "FIELDS_UNCERTAIN" | "IMPLAUSIBLE";
+                code: "ARITHMETIC_MISMATCH" | "PERIOD_EXCEEDS_YTD" | "YTD_NOT_CUMULATIVE" | "PAY_DATE_OFF_SCHEDULE" | "EMPLOYER_UNKNOWN" | "FONTS_INCONSISTENT" | "EDITED_AFTER_CREATION" | "FIGURES_REUSED" | "TEXT_LAYER_MISMATCH" | "FIELDS_MISSING" | "FIELDS_UNCERTAIN" | "IMPLAUSIBLE" | "SERIES_INCONSISTENT" | "ANOTHER_VERSION";
                 /** @description What does not add up, with the amounts in dollars. */
                 message: string;
                 /**

@@ -89,7 +89,7 @@ DocumentLink = TypedDict("DocumentLink", {
 })
 
 DocumentFraudReasonsItem = TypedDict("DocumentFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE', 'SERIES_INCONSISTENT', 'ANOTHER_VERSION']",
     "fields": NotRequired["list[str]"],
     "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
@@ -955,7 +955,7 @@ VerificationReportEmployee = TypedDict("VerificationReportEmployee", {
 })
 
 VerificationReportExcludedDocumentsItemFraudReasonsItem = TypedDict("VerificationReportExcludedDocumentsItemFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE', 'SERIES_INCONSISTENT', 'ANOTHER_VERSION']",
     "fields": NotRequired["list[str]"],
     "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
@@ -1256,7 +1256,7 @@ GetDocumentResponseDataDocument = TypedDict("GetDocumentResponseDataDocument", {
 })
 
 GetDocumentResponseDataFraudReasonsItem = TypedDict("GetDocumentResponseDataFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE', 'SERIES_INCONSISTENT', 'ANOTHER_VERSION']",
     "fields": NotRequired["list[str]"],
     "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
@@ -1633,7 +1633,7 @@ OneReportDataEmployee = TypedDict("OneReportDataEmployee", {
 })
 
 OneReportDataExcludedDocumentsItemFraudReasonsItem = TypedDict("OneReportDataExcludedDocumentsItemFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE', 'SERIES_INCONSISTENT', 'ANOTHER_VERSION']",
     "fields": NotRequired["list[str]"],
     "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
@@ -1891,7 +1891,7 @@ ReviewDocumentResponseDataDocument = TypedDict("ReviewDocumentResponseDataDocume
 })
 
 ReviewDocumentResponseDataFraudReasonsItem = TypedDict("ReviewDocumentResponseDataFraudReasonsItem", {
-    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE']",
+    "code": "Literal['ARITHMETIC_MISMATCH', 'PERIOD_EXCEEDS_YTD', 'YTD_NOT_CUMULATIVE', 'PAY_DATE_OFF_SCHEDULE', 'EMPLOYER_UNKNOWN', 'FONTS_INCONSISTENT', 'EDITED_AFTER_CREATION', 'FIGURES_REUSED', 'TEXT_LAYER_MISMATCH', 'FIELDS_MISSING', 'FIELDS_UNCERTAIN', 'IMPLAUSIBLE', 'SERIES_INCONSISTENT', 'ANOTHER_VERSION']",
     "fields": NotRequired["list[str]"],
     "kind": NotRequired["Literal['evidence', 'doubt']"],
     "message": "str",
