@@ -1,11 +1,14 @@
 package rest
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -56,8 +59,8 @@ func slowEmail(t testing.TB, f *fixture, email string) {
 }
 
 // startSignInFlood starts workers sending sign-ins for email from
-// floodAddress to the fixture's server.
-func startSignInFlood(t testing.TB, f *fixture, email string, workers int) *signInFlood {
+// floodAddress to the server at baseURL.
+func startSignInFlood(t testing.TB, baseURL, email string, workers int) *signInFlood {
 	t.Helper()
 	fl := &signInFlood{stop: make(chan struct{}), answers: map[string]int{}, slowed: map[string]string{}}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
@@ -70,7 +73,7 @@ func startSignInFlood(t testing.TB, f *fixture, email string, workers int) *sign
 					return
 				default:
 				}
-				req, _ := http.NewRequest(http.MethodPost, f.http.URL+"/dashboard/session", strings.NewReader(body))
+				req, _ := http.NewRequest(http.MethodPost, baseURL+"/dashboard/session", strings.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("X-Forwarded-For", floodAddress)
 				req.Header.Set("X-Forwarded-Proto", "https")
@@ -157,7 +160,7 @@ func TestSignInFloodLeavesOthersServed(t *testing.T) {
 		slowEmail(t, f, ghost)
 
 		workers := DefaultMaxConcurrent + DefaultMaxConcurrent/4
-		fl := startSignInFlood(t, f, ghost, workers)
+		fl := startSignInFlood(t, f.http.URL, ghost, workers)
 		waitFor(t, "the flood's first round answered", func() bool { return fl.answered.Load() >= int64(workers) })
 		for i := range 20 {
 			res := f.get("/v1/accounts", "x-api-secret", other.Secret, "X-Forwarded-Proto", "https")
@@ -194,6 +197,82 @@ func TestSignInFloodLeavesOthersServed(t *testing.T) {
 	})
 }
 
+// Environment of TestSignInFloodClient, the flood's client run as a
+// process of its own by BenchmarkOtherTenantDuringSignInFlood.
+const (
+	floodURLEnv   = "PAYLINE_SIGN_IN_FLOOD_URL"
+	floodEmailEnv = "PAYLINE_SIGN_IN_FLOOD_EMAIL"
+	// floodCPUsEnv, when set, pins that process to these CPUs (taskset
+	// -c), e.g. "1" while the benchmark runs under taskset -c 0: the
+	// flood then has a core of its own, as an attacker's host would.
+	floodCPUsEnv = "PAYLINE_SIGN_IN_FLOOD_CPUS"
+)
+
+// TestSignInFloodClient is not a test: it is the sign-in flood's client
+// in a process of its own, started by BenchmarkOtherTenantDuringSignInFlood
+// with the server's URL and the slowed e-mail in its environment. It
+// prints "ready" once the flood's first round is answered, floods until
+// its standard input closes, then prints the answers' counts as JSON.
+func TestSignInFloodClient(t *testing.T) {
+	url := os.Getenv(floodURLEnv)
+	if url == "" {
+		t.Skip("the flood client of BenchmarkOtherTenantDuringSignInFlood, run by it")
+	}
+	workers := DefaultMaxConcurrent + DefaultMaxConcurrent/4
+	fl := startSignInFlood(t, url, os.Getenv(floodEmailEnv), workers)
+	for fl.answered.Load() < int64(workers) { // a condition a helper process may spin on
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Println("ready")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	fl.end()
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	out, _ := json.Marshal(fl.answers)
+	fmt.Println(string(out))
+}
+
+// floodProcess runs TestSignInFloodClient against baseURL for email,
+// returning once its flood's first round is answered; stop ends it and
+// returns its answers' counts.
+func floodProcess(b *testing.B, baseURL, email string) (stop func() string) {
+	b.Helper()
+	args := []string{os.Args[0], "-test.run", "^TestSignInFloodClient$", "-test.count", "1"}
+	if cpus := os.Getenv(floodCPUsEnv); cpus != "" {
+		args = append([]string{"taskset", "-c", cpus}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), floodURLEnv+"="+baseURL, floodEmailEnv+"="+email)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	for lines.Scan() && lines.Text() != "ready" {
+	}
+	return func() string {
+		in.Close()
+		var last string
+		for lines.Scan() {
+			if l := lines.Text(); strings.HasPrefix(l, "{") {
+				last = l
+			}
+		}
+		if err := cmd.Wait(); err != nil {
+			b.Errorf("flood process: %v", err)
+		}
+		return last
+	}
+}
+
 // BenchmarkOtherTenantDuringSignInFlood measures another tenant's
 // GET /v1/accounts while nobody floods and while finding 1's flood goes
 // on (DefaultMaxConcurrent + a quarter sign-ins at once from one address
@@ -201,30 +280,38 @@ func TestSignInFloodLeavesOthersServed(t *testing.T) {
 //
 //	go test ./rest -run '^$' -bench OtherTenantDuringSignInFlood -benchtime 400x
 //
-// On PostgreSQL too with PAYLINE_TEST_DATABASE_URL. Results:
+// On PostgreSQL too with PAYLINE_TEST_DATABASE_URL. "flood" runs the
+// flood's client in this process, "flood-process" in a process of its
+// own (pinned to PAYLINE_SIGN_IN_FLOOD_CPUS when set). Results:
 // docs/benchmarks.md.
 func BenchmarkOtherTenantDuringSignInFlood(b *testing.B) {
 	for _, dialect := range storagetest.DialectList() {
-		for _, flood := range []bool{false, true} {
-			name := string(dialect) + "/quiet"
-			if flood {
-				name = string(dialect) + "/flood"
-			}
-			b.Run(name, func(b *testing.B) {
+		for _, flood := range []string{"quiet", "flood", "flood-process"} {
+			b.Run(string(dialect)+"/"+flood, func(b *testing.B) {
 				db := storagetest.Open(b, dialect, storagetest.Seeded)
 				f := newFixture(b, db, func(s *fixtureSetup) { s.rest.TrustProxy = true })
 				other, err := f.keys.CreateKey(context.Background(), "globex", domain.ModeSandbox)
 				if err != nil {
 					b.Fatal(err)
 				}
-				var fl *signInFlood
-				if flood {
+				var stop func() string
+				if flood != "quiet" {
 					ghost := "nobody-" + domain.NewID() + "@example.test"
 					slowEmail(b, f, ghost)
-					workers := DefaultMaxConcurrent + DefaultMaxConcurrent/4
-					fl = startSignInFlood(b, f, ghost, workers)
-					for fl.answered.Load() < int64(workers) { // a condition a benchmark may spin on
-						time.Sleep(10 * time.Millisecond)
+					if flood == "flood-process" {
+						stop = floodProcess(b, f.http.URL, ghost)
+					} else {
+						workers := DefaultMaxConcurrent + DefaultMaxConcurrent/4
+						fl := startSignInFlood(b, f.http.URL, ghost, workers)
+						for fl.answered.Load() < int64(workers) { // a condition a benchmark may spin on
+							time.Sleep(10 * time.Millisecond)
+						}
+						stop = func() string {
+							fl.end()
+							fl.mu.Lock()
+							defer fl.mu.Unlock()
+							return fmt.Sprint(fl.answers)
+						}
 					}
 				}
 				req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/v1/accounts", nil)
@@ -248,9 +335,8 @@ func BenchmarkOtherTenantDuringSignInFlood(b *testing.B) {
 					}
 				}
 				b.StopTimer()
-				if fl != nil {
-					fl.end()
-					b.Logf("flood answers: %v", fl.answers)
+				if stop != nil {
+					b.Logf("flood answers: %s", stop())
 				}
 				slices.Sort(took)
 				b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
