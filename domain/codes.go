@@ -40,6 +40,11 @@ const (
 	// whose client left before its answer: logged at INFO and counted,
 	// never read by anyone.
 	CodeClientClosedRequest = "CLIENT_CLOSED_REQUEST"
+	// CodeDocumentsBusy answers 503 an upload or preview that could not
+	// get a slot to be read in within DocumentAdmissionConfig.Wait, or
+	// that found the instance's queue full: the instance is overloaded
+	// with documents; retrying after Retry-After works.
+	CodeDocumentsBusy = "DOCUMENTS_BUSY"
 	// CodeRequestTimeout ends a request (408) whose body arrived slower
 	// than the minimum rate, or not within the read timeout.
 	CodeRequestTimeout = "REQUEST_TIMEOUT"

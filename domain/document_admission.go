@@ -20,12 +20,6 @@ import (
 // transport asks first: LinkService.AdmitUploads), so a request that is
 // refused or still waiting holds a connection, not its files.
 
-// CodeDocumentsBusy answers 503 an upload or preview that could not get
-// a slot to be read in within DocumentAdmissionConfig.Wait, or that found
-// the instance's queue full: the instance is overloaded with documents;
-// retrying after Retry-After works.
-const CodeDocumentsBusy = "DOCUMENTS_BUSY"
-
 // DocumentWork is who asks to read documents: the tenant and the link
 // token the upload came with.
 type DocumentWork struct {
