@@ -43,8 +43,8 @@ var (
 	textShowing  = regexp.MustCompile(`(?:\)|>|\])\s*(?:Tj|TJ|'|")`)
 	fontSubsetID = regexp.MustCompile(`^[A-Z]{6}\+`)
 	imageStream  = regexp.MustCompile(`/Subtype\s*/Image\b`)
-	imageWidth   = regexp.MustCompile(`/Width\s+(\d{1,12})\b`)
-	imageHeight  = regexp.MustCompile(`/Height\s+(\d{1,12})\b`)
+	imageWidth   = regexp.MustCompile(`/Width\s+(\d+)(\s+\d+\s+R\b)?`)
+	imageHeight  = regexp.MustCompile(`/Height\s+(\d+)(\s+\d+\s+R\b)?`)
 	encryptDict  = regexp.MustCompile(`/Encrypt\s+\d+\s+\d+\s+R|/Encrypt\s*<<`)
 )
 
@@ -287,15 +287,20 @@ func parsePDFDate(v string) time.Time {
 }
 
 // declaredPixels is the width × height a picture's dictionary declares,
-// each side capped at 10⁶ so the product cannot overflow; 0 when either
-// is missing or indirect.
+// each side capped at 10⁶ (a side too long to parse is at the cap) so the
+// product cannot overflow; 0 when either is missing or indirect ("/Width
+// 5 0 R": its value is elsewhere, and the programs' memory bound holds
+// such a picture).
 func declaredPixels(dict []byte) int64 {
 	side := func(re *regexp.Regexp) int64 {
 		m := re.FindSubmatch(dict)
-		if m == nil {
+		if m == nil || m[2] != nil {
 			return 0
 		}
-		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+		n, err := strconv.ParseInt(string(m[1]), 10, 64)
+		if err != nil {
+			return 1_000_000
+		}
 		return min(n, 1_000_000)
 	}
 	return side(imageWidth) * side(imageHeight)

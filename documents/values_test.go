@@ -159,3 +159,16 @@ func TestBox12CaptionEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestDeclaredPixels(t *testing.T) {
+	for dict, want := range map[string]int64{
+		"/Type /XObject /Subtype /Image /Width 2000 /Height 3000": 6_000_000,
+		"/Width 5 0 R /Height 3000":                               0,
+		"/Width 9999999999999999999999 /Height 9999999999999999":  1_000_000 * 1_000_000,
+		"/Height 40": 0,
+	} {
+		if got := declaredPixels([]byte(dict)); got != want {
+			t.Errorf("declaredPixels(%q) = %d, want %d", dict, got, want)
+		}
+	}
+}

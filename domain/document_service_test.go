@@ -318,3 +318,18 @@ func TestUploadNamesCleaned(t *testing.T) {
 		t.Errorf("stored reading: %q, %q", p.EmployerName, p.Earnings[0].Name)
 	}
 }
+
+// TestCheckVersionsNeedsAnEmployer: two stubs of one pay date whose
+// employer was not read may be two jobs, not two versions of one stub.
+func TestCheckVersionsNeedsAnEmployer(t *testing.T) {
+	a, b := cleanStub(1), cleanStub(1)
+	*b.GrossPayAmount += 100
+	a.EmployerName, a.EmployerEIN, b.EmployerName, b.EmployerEIN = "", "", "", ""
+	if got := domain.CheckVersions([]domain.SeriesStub{{DocumentID: "a", New: true, Stub: a}, {DocumentID: "b", New: true, Stub: b}}); len(got) != 0 {
+		t.Errorf("stubs without an employer: %v", got)
+	}
+	a.EmployerName, b.EmployerName = "Acme Corp", "Acme Corp"
+	if got := domain.CheckVersions([]domain.SeriesStub{{DocumentID: "a", New: true, Stub: a}, {DocumentID: "b", New: true, Stub: b}}); len(got["a"]) != 1 || len(got["b"]) != 1 {
+		t.Errorf("two versions of one employer's stub: %v", got)
+	}
+}

@@ -74,12 +74,12 @@ func (r *signInRefusals) remember(now time.Time, key string, until time.Time, an
 // SignInAttemptRule, for wait.
 func attemptsSpent(wait time.Duration) *Error {
 	return &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
-		Message: fmt.Sprintf("more than %d sign-ins from this address lately; try again in %s", SignInAttemptRule.Burst, roundUp(wait))}
+		Message: fmt.Sprintf("more than %d sign-ins from this address lately; try again in %s", SignInAttemptRule.Burst, RoundUpSecond(wait))}
 }
 
 // failuresRefused is RATE_LIMIT_EXCEEDED for an address past
 // SignInPairRule or SignInAddressRule, for wait.
 func failuresRefused(wait time.Duration) *Error {
 	return &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: wait,
-		Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", wait.Round(time.Second))}
+		Message: fmt.Sprintf("too many failed sign-ins from this address; try again in %s", RoundUpSecond(wait))}
 }

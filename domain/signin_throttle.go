@@ -148,11 +148,12 @@ func (a signInAttempt) waitTurn(ctx context.Context, t SignInThrottle, now time.
 	wait := comes.Sub(now)
 	return &Error{Kind: KindRateLimited, Code: CodeSignInSlowed, RetryAfter: wait,
 		Message: fmt.Sprintf("sign-ins for this e-mail address failed often lately, so each address waits its turn: try again in %s (after %s)",
-			roundUp(wait), comes.UTC().Add(time.Second-1).Truncate(time.Second).Format("15:04:05 UTC"))}
+			RoundUpSecond(wait), comes.UTC().Add(time.Second-1).Truncate(time.Second).Format("15:04:05 UTC"))}
 }
 
-// roundUp is d in whole seconds, rounded up, as Retry-After says it.
-func roundUp(d time.Duration) time.Duration {
+// RoundUpSecond is d in whole seconds, rounded up: the one rule for the
+// wait a Retry-After header and a message say.
+func RoundUpSecond(d time.Duration) time.Duration {
 	return (d + time.Second - 1).Truncate(time.Second)
 }
 

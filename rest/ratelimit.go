@@ -31,7 +31,14 @@ type keyLimiter struct {
 	clock domain.Clock
 	mu    sync.Mutex
 	keys  map[string]*rate.Limiter
+	// sweepAt is the number of buckets at which full ones are dropped
+	// (a full bucket is what a new one is): keys such as link tokens
+	// come without end, and the map must not grow with them.
+	sweepAt int
 }
+
+// minSweep is the fewest buckets kept before full ones are dropped.
+const minSweep = 1024
 
 func newKeyLimiter(limit rate.Limit, clock domain.Clock) *keyLimiter {
 	if clock == nil {
@@ -54,13 +61,21 @@ func (l *keyLimiter) allow(_ context.Context, keyID string) (time.Duration, bool
 		return 0, true
 	}
 	l.mu.Lock()
+	now := l.clock.Now()
 	lim, ok := l.keys[keyID]
 	if !ok {
+		if len(l.keys) >= max(l.sweepAt, minSweep) {
+			for k, b := range l.keys {
+				if b.TokensAt(now) >= float64(l.burst) {
+					delete(l.keys, k)
+				}
+			}
+			l.sweepAt = 2 * len(l.keys) // amortised: a sweep per doubling
+		}
 		lim = rate.NewLimiter(l.limit, l.burst)
 		l.keys[keyID] = lim
 	}
 	l.mu.Unlock()
-	now := l.clock.Now()
 	res := lim.ReserveN(now, 1)
 	if d := res.DelayFrom(now); d > 0 {
 		res.CancelAt(now)
@@ -74,7 +89,7 @@ func (l *keyLimiter) status(_ context.Context, keyID string) (domain.RateStatus,
 	if l.limit == rate.Inf {
 		return domain.RateStatus{}, false
 	}
-	burst := int(math.Max(1, float64(l.limit)))
+	burst := l.burst
 	now := l.clock.Now()
 	tokens := float64(burst)
 	l.mu.Lock()

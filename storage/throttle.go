@@ -57,7 +57,8 @@ const failSQL = `INSERT INTO sign_in_throttle (throttle_key, free_at) VALUES (?,
 		ELSE sign_in_throttle.free_at + ? END`
 
 // pruneSQL forgets up to 100 keys whose failures are all forgiven: a
-// failure adds at most three keys, so pruning a hundred with each keeps the
+// sign-in adds at most five keys (its attempt, turn and failures), so
+// pruning a hundred with each keeps the
 // table to the keys that failed lately. On PostgreSQL rows another
 // instance is pruning or counting are skipped, never waited for, so two
 // prunes cannot deadlock.

@@ -105,10 +105,10 @@ func (c *Client) downloads() *http.Client {
 			return errors.New("document download: stopped after 10 redirects")
 		case via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https":
 			return fmt.Errorf("document download: refused a redirect from %s to %s, which is not https",
-				via[len(via)-1].URL.Redacted(), req.URL.Redacted())
+				origin(via[len(via)-1].URL), origin(req.URL))
 		case !c.downloadable(req.URL):
 			return fmt.Errorf("document download: refused a redirect from %s to %s, which is neither the upstream's origin nor one of its document origins",
-				via[len(via)-1].URL.Redacted(), origin(req.URL))
+				origin(via[len(via)-1].URL), origin(req.URL))
 		}
 		return nil
 	}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -61,7 +60,7 @@ func Failed(ctx context.Context, log *slog.Logger, e *domain.Error, cause error,
 
 // RetryAfter is a Retry-After value: whole seconds, rounded up.
 func RetryAfter(wait time.Duration) string {
-	return strconv.Itoa(int(math.Ceil(wait.Seconds())))
+	return strconv.Itoa(int(domain.RoundUpSecond(wait) / time.Second))
 }
 
 // StatusClientClosedRequest is the status of a request whose client left
