@@ -58,8 +58,8 @@ const failSQL = `INSERT INTO sign_in_throttle (throttle_key, free_at) VALUES (?,
 
 // pruneSQL forgets up to 100 keys whose failures are all forgiven: a
 // sign-in adds at most five keys (its attempt, turn and failures), so
-// pruning a hundred with each keeps the
-// table to the keys that failed lately. On PostgreSQL rows another
+// pruning a hundred with each keeps the table to the keys that failed
+// lately. On PostgreSQL rows another
 // instance is pruning or counting are skipped, never waited for, so two
 // prunes cannot deadlock.
 func pruneSQL(q sqlx.ExtContext) string {
