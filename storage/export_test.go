@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"log/slog"
+	"time"
 
 	"payline/domain"
 )
@@ -61,3 +63,9 @@ func (q *Queue) JudgedPasses() int64 { return q.rescuer.judged.Load() }
 
 // InsertRun queues a payroll job run outside any transaction.
 func (q *Queue) InsertRun(ctx context.Context, r domain.JobRun) error { return q.insert(ctx, nil, r) }
+
+// ReadInvalidationsEvery is ListenInvalidations on SQLite, reading every
+// the given interval.
+func (db *DB) ReadInvalidationsEvery(h InvalidationHandlers, log *slog.Logger, every time.Duration) (*Invalidations, error) {
+	return db.readInvalidations(h, log, every)
+}

@@ -145,6 +145,12 @@ func (db *DB) readInvalidations(h InvalidationHandlers, log *slog.Logger, every 
 			if err != nil && ctx.Err() == nil && !failing {
 				log.Warn("read other processes' changes (trying again)", slog.Any("error", err))
 			}
+			// Back after reads failed: notices may have been pruned in
+			// between, so whatever the handlers keep is stale, as after
+			// PostgreSQL's listener reconnects.
+			if err == nil && failing && h.Reconnected != nil {
+				h.Reconnected()
+			}
 			last, failing = next, err != nil
 			if time.Since(pruned) >= invalidationPruneEvery {
 				pruned = time.Now()
