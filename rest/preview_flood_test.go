@@ -195,8 +195,8 @@ func bigUploadBody(files, size int) (io.Reader, string) {
 // far below the 4 GB the probe's 40 uploads took. The measurements are
 // logged (go test -v) and recorded in docs/benchmarks.md.
 func TestPreviewFloodLeavesOthersServed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a load test: minutes of CPU on a small machine")
+	if testing.Short() || raceEnabled {
+		t.Skip("a load test: minutes of CPU on a small machine, and more under the race detector; CI runs it without (.ci/run)")
 	}
 	pdf, _ := testPaystubPDF(t)
 	// One database: what is measured is the reader's programs and memory,
