@@ -131,14 +131,17 @@ func startRelayPairOpts(t *testing.T, relayDB string, logs io.Writer, o pairOpti
 	p.upstreamSecret = createKey(t, upURL, "relay operator", domain.ModeSandbox)
 	p.relaySecret = createKey(t, relayDB, "acme lending", domain.ModeDevelopment)
 	addr := freeAddr(t)
-	upstreamURL := p.upstreamBase
+	upstreamURL, documentOrigins := p.upstreamBase, []string(nil)
 	if via != nil {
-		upstreamURL = via(p.upstreamBase)
+		// Reached through another address, the upstream still signs its
+		// documents' links on its own: the relay is told to fetch there.
+		upstreamURL, documentOrigins = via(p.upstreamBase), []string{p.upstreamBase}
 	}
 	// The relay at its own defaults too: 10 requests a second for the
 	// integrator (the test's client waits out a 429 as a client should).
 	p.relayCfg = ServeConfig{Addr: addr, DatabaseURL: relayDB, Mode: domain.ModeDevelopment, PublicURL: "https://" + addr,
-		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: upstreamURL, UpstreamCAFile: caFile, ReconcileInterval: time.Hour}
+		TLSCert: certFile, TLSKey: keyFile, UpstreamURL: upstreamURL, UpstreamDocumentOrigins: documentOrigins, UpstreamCAFile: caFile,
+		ReconcileInterval: time.Hour}
 	p.relayBase = "https://" + addr
 	p.startRelay(t)
 	if !o.noWait {

@@ -158,6 +158,7 @@ type Main struct {
 	metricsLn net.Listener
 	redis     *redis.Client
 	invalid   *storage.Invalidations
+	reindex   *coalesced // reloads of the search index on directory changes
 	// afterStep, when set (by tests), runs after each step of Start that
 	// succeeded, named as in startSteps; an error fails the start there.
 	afterStep func(step string) error
@@ -187,6 +188,7 @@ func (m *Main) Close(ctx context.Context) error {
 		err = errors.Join(err, m.redis.Close())
 	}
 	err = errors.Join(err, m.invalid.Close())
+	m.reindex.Close()
 	return errors.Join(err, m.stopQueue(ctx), m.db.Close())
 }
 

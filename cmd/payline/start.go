@@ -214,23 +214,27 @@ func (m *Main) prepareDirectory(ctx context.Context, s *starting) error {
 // within 200 ms on SQLite (storage.ListenInvalidations).
 func (m *Main) listenInvalidations(_ context.Context, s *starting) error {
 	keys := s.stores.keys
-	refresh := func() {
+	// A directory sync writes a page of employers at a time, each
+	// announced: the reloads of the whole index it asks for are run at
+	// most once a reindexEvery, the ones asked meanwhile as one after.
+	m.reindex = newCoalesced(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		if err := m.directory.RefreshSearchIndex(ctx); err != nil {
 			m.Logger.Error("refresh search index", slog.Any("error", err))
 		}
-	}
+	}, reindexEvery)
 	invalid, err := m.db.ListenInvalidations(storage.InvalidationHandlers{
 		KeyRevoked:          keys.Forget,
 		MemberSessionsEnded: keys.SessionsEnded,
-		DirectoryChanged:    refresh,
-		Reconnected:         func() { keys.ForgetAll(); refresh() },
+		DirectoryChanged:    m.reindex.Signal,
+		Reconnected:         func() { keys.ForgetAll(); m.reindex.Signal() },
 	}, m.Logger)
 	if err != nil {
+		m.reindex.Close()
 		return fmt.Errorf("listen for other instances' changes: %w", err)
 	}
-	s.onFailure(func() { _ = invalid.Close() }) // start already failed with the error that matters
+	s.onFailure(func() { _ = invalid.Close(); m.reindex.Close() }) // start already failed with the error that matters
 	m.invalid = invalid
 	return nil
 }
