@@ -156,23 +156,27 @@ func (a *DocumentAdmission) Admit(ctx context.Context, w DocumentWork) (release 
 	start := time.Now()
 	a.mu.Lock()
 	tenant, token := a.share(w)
+	var refused string
+	var refusal error
 	switch {
 	case token.running+token.waiting >= a.cfg.TokenQueued:
-		a.mu.Unlock()
-		return a.refuse(RefusedToken, 0, &Error{Kind: KindRateLimited, Code: CodeTooManyConcurrent, RetryAfter: 5 * time.Second,
-			Message: fmt.Sprintf("this link token already has %d uploads or previews being read or waiting; wait for them to finish", a.cfg.TokenQueued)})
+		refused, refusal = RefusedToken, &Error{Kind: KindRateLimited, Code: CodeTooManyConcurrent, RetryAfter: 5 * time.Second,
+			Message: fmt.Sprintf("this link token already has %d uploads or previews being read or waiting; wait for them to finish", a.cfg.TokenQueued)}
 	case a.eligible(tenant, token):
 		a.grant(tenant, token)
 		a.mu.Unlock()
 		a.obs.DocumentWork(DocumentAdmitted, "", 0)
 		return a.releaser(w), nil
 	case len(a.waiting) >= a.cfg.Queue:
-		a.mu.Unlock()
-		return a.refuse(RefusedQueueFull, 0, a.busy())
+		refused, refusal = RefusedQueueFull, a.busy()
 	case tenant.waiting >= max(1, a.cfg.Queue/2):
+		refused, refusal = RefusedTenant, &Error{Kind: KindRateLimited, Code: CodeTooManyConcurrent, RetryAfter: 10 * time.Second,
+			Message: fmt.Sprintf("this customer already has %d uploads or previews waiting to be read on this server; retry after they finish", tenant.waiting)}
+	}
+	if refusal != nil {
+		a.forget(w, tenant, token) // a share made for this request alone holds nothing
 		a.mu.Unlock()
-		return a.refuse(RefusedTenant, 0, &Error{Kind: KindRateLimited, Code: CodeTooManyConcurrent, RetryAfter: 10 * time.Second,
-			Message: fmt.Sprintf("this customer already has %d uploads or previews waiting to be read on this server; retry after they finish", tenant.waiting)})
+		return a.refuse(refused, 0, refusal)
 	}
 	wt := &documentWaiter{work: w, granted: make(chan struct{})}
 	a.waiting = append(a.waiting, wt)
