@@ -9,7 +9,6 @@ import (
 	"image"
 	"image/png"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -60,17 +59,7 @@ func (f *fixture) upload(token, docType string, files ...uploadFile) (int, map[s
 // the modal does.
 func (f *fixture) uploadTo(path, token, docType string, files ...uploadFile) (int, map[string]any) {
 	f.t.Helper()
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	_ = w.WriteField("document_type", docType)
-	for _, file := range files {
-		part, _ := w.CreateFormFile("files", file.name)
-		_, _ = part.Write(file.data)
-	}
-	_ = w.Close()
-	req, _ := http.NewRequest("POST", f.http.URL+"/link/v1/api/"+path, &body)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+token)
+	req := f.uploadRequest(context.Background(), path, token, docType, files...)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		f.t.Fatal(err)
