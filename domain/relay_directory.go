@@ -65,8 +65,19 @@ const employerSyncOverlap = time.Second
 
 // searchRefreshEvery is how often a sync under way rebuilds the search
 // index, so employers become searchable as they arrive without a
-// rebuild per page.
-const searchRefreshEvery = 2 * time.Second
+// rebuild per page; searchRefreshShare bounds the share of the pass the
+// rebuilds take (a rebuild that took d waits searchRefreshShare × d
+// before the next), as a rebuild grows with the directory and slows on a
+// busy machine.
+const (
+	searchRefreshEvery = 2 * time.Second
+	searchRefreshShare = 5
+)
+
+// pagesAhead is how many pages the reading of a pass may run ahead of
+// their storing: two seconds at the default pace, so a search index
+// rebuild between two pages does not hold the upstream's requests back.
+const pagesAhead = 16
 
 // DirectoryStatus is where the directory sync stands.
 func (s *RelayService) DirectoryStatus(ctx context.Context) (DirectorySync, error) {
@@ -113,7 +124,7 @@ func (s *RelayService) SyncDirectory(ctx context.Context) (DirectorySync, error)
 			return st, err
 		}
 	}
-	refreshed := s.clock.Now()
+	refreshed, refreshEvery := s.clock.Now(), searchRefreshEvery
 	defer func() {
 		// What this call stored becomes searchable whatever stopped it;
 		// should the rebuild fail, the server's periodic refresh retries.
@@ -121,46 +132,105 @@ func (s *RelayService) SyncDirectory(ctx context.Context) (DirectorySync, error)
 			s.log.WarnContext(ctx, "search index not rebuilt after a directory sync", slog.Any("error", err))
 		}
 	}()
-	for ctx.Err() == nil {
-		es, next, err := s.upstream.EmployersPage(ctx, st.Since, st.Cursor)
-		var de *Error
-		if st.Cursor != "" && errors.As(err, &de) && de.Kind == KindInvalid {
+	// The next pages are read while this one is stored, so the pass goes
+	// at the upstream's pace, not at that pace plus the time each page
+	// takes to store (on a busy machine, storing a page or rebuilding the
+	// search index can take longer than the wait between two requests).
+	pages := make(chan directoryPage, pagesAhead)
+	done := make(chan struct{})
+	defer close(done)
+	go s.readDirectoryPages(ctx, st.Since, st.Cursor, pages, done)
+	for page := range pages {
+		if page.restart {
 			// The upstream no longer takes the stored cursor (it expired,
-			// or the upstream changed): read the pass again from its start.
+			// or the upstream changed): the pass is read again from its start.
 			st.Cursor, st.Read, st.Newest = "", 0, st.Through
 			continue
 		}
-		if err != nil {
-			return st, fmt.Errorf("read the upstream's employers: %w", err)
+		if page.err != nil {
+			return st, fmt.Errorf("read the upstream's employers: %w", page.err)
 		}
-		if err := s.directory.Put(ctx, nil, es); err != nil {
+		// A page in hand is stored even if ctx ended meanwhile: the next
+		// call resumes after it instead of reading it again.
+		store := context.WithoutCancel(ctx)
+		if err := s.directory.Put(store, nil, page.employers); err != nil {
 			return st, err
 		}
-		st.Read += len(es)
-		for _, e := range es {
+		st.Read += len(page.employers)
+		for _, e := range page.employers {
 			if e.LastUpdated.After(st.Newest) {
 				st.Newest = e.LastUpdated
 			}
 		}
-		st.Cursor = next
-		if next == "" {
+		st.Cursor = page.next
+		if page.next == "" {
 			if st.Since.IsZero() {
 				st.Expected = st.Read
 			}
 			st.Running, st.Through, st.CompletedAt = false, st.Newest, s.clock.Now()
 		}
-		if err := s.tx.Upstream().PutDirectorySync(ctx, s.name, st); err != nil {
+		if err := s.tx.Upstream().PutDirectorySync(store, s.name, st); err != nil {
 			return st, err
 		}
 		if !st.Running {
 			return st, nil
 		}
-		if now := s.clock.Now(); now.Sub(refreshed) >= searchRefreshEvery {
+		// Once ctx ends, the pages already read are stored, then the
+		// reader stops and closes pages.
+		if now := s.clock.Now(); ctx.Err() == nil && now.Sub(refreshed) >= refreshEvery {
 			if err := s.directory.RefreshSearchIndex(ctx); err != nil {
 				return st, err
 			}
-			refreshed = now
+			refreshed = s.clock.Now()
+			refreshEvery = max(searchRefreshEvery, searchRefreshShare*refreshed.Sub(now))
 		}
 	}
 	return st, nil
+}
+
+// directoryPage is one page of a directory pass as readDirectoryPages
+// hands it on: its employers and the next page's cursor ("" for the
+// last), or restart (the stored cursor was refused: the pass starts
+// again), or the error that ended the reading.
+type directoryPage struct {
+	employers []Employer
+	next      string
+	restart   bool
+	err       error
+}
+
+// readDirectoryPages reads the pass's pages from cursor on, in order, into
+// pages (up to its capacity ahead of the one being stored), until the last page, an
+// error, ctx's end or done's closing; it closes pages when it stops.
+func (s *RelayService) readDirectoryPages(ctx context.Context, since time.Time, cursor string, pages chan<- directoryPage, done <-chan struct{}) {
+	defer close(pages)
+	send := func(p directoryPage) bool {
+		select {
+		case pages <- p:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	for ctx.Err() == nil {
+		es, next, err := s.upstream.EmployersPage(ctx, since, cursor)
+		var de *Error
+		if cursor != "" && errors.As(err, &de) && de.Kind == KindInvalid {
+			cursor = ""
+			if !send(directoryPage{restart: true}) {
+				return
+			}
+			continue
+		}
+		if err != nil {
+			if ctx.Err() == nil { // ctx's end is no error: the pass stops where it stands
+				send(directoryPage{err: err})
+			}
+			return
+		}
+		if !send(directoryPage{employers: es, next: next}) || next == "" {
+			return
+		}
+		cursor = next
+	}
 }

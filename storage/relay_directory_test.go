@@ -245,3 +245,62 @@ func TestRelaySyncsDirectory(t *testing.T) {
 		}
 	})
 }
+
+// slowDirectoryStore holds the first page of employers written until
+// release closes (or a deadline passes), as storing does on a busy
+// machine.
+type slowDirectoryStore struct {
+	domain.DirectoryStore
+	release <-chan struct{}
+	held    sync.Once
+	waited  bool // the deadline passed before release
+}
+
+func (s *slowDirectoryStore) UpsertDirectory(ctx context.Context, platforms []domain.Platform, employers []domain.Employer) error {
+	if len(employers) > 0 {
+		s.held.Do(func() {
+			select {
+			case <-s.release:
+			case <-time.After(10 * time.Second):
+				s.waited = true
+			}
+		})
+	}
+	return s.DirectoryStore.UpsertDirectory(ctx, platforms, employers)
+}
+
+// TestRelayReadsAheadOfStoring: a directory pass reads the upstream's next
+// pages while it stores the one in hand, so a slow store does not hold
+// the upstream's requests back; every page is still stored, in order,
+// once.
+func TestRelayReadsAheadOfStoring(t *testing.T) {
+	platforms, seeded := sandbox.Directory(5 * directoryPage)
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		up := &directoryUpstream{platforms: platforms, employers: seeded, eins: map[string]string{}}
+		third := make(chan struct{})
+		var once sync.Once
+		up.pageHook = func(cursor string) {
+			if cursor == strconv.Itoa(2*directoryPage) {
+				once.Do(func() { close(third) })
+			}
+		}
+		store := &slowDirectoryStore{DirectoryStore: storage.NewDirectoryStore(db), release: third}
+		dir := domain.NewDirectoryService(store, up, search.Build)
+		relay := domain.NewRelayService(storage.NewTransactor(db, nil), "upstream", up, dir, domain.SystemClock{}, nil)
+		st, err := relay.SyncDirectory(ctx)
+		if err != nil || st.Running || st.Read != len(seeded) {
+			t.Fatalf("sync: %+v, %v; want it complete with %d employers", st, err, len(seeded))
+		}
+		if store.waited {
+			t.Error("the third page was not asked for while the first was being stored: the pass does not read ahead")
+		}
+		if want := []string{"", "7", "14", "21", "28"}; !slices.Equal(up.cursors, want) {
+			t.Errorf("pages read: %q; want %q, each once", up.cursors, want)
+		}
+		page, err := dir.ListEmployers(ctx, domain.EmployerFilter{}, domain.PageRequest{Limit: 100})
+		if err != nil || len(page.Items) != len(seeded) {
+			t.Errorf("employers after the sync: %d, %v; want %d", len(page.Items), err, len(seeded))
+		}
+	})
+}
