@@ -171,7 +171,9 @@ func NewHandler(r *Resolver, opts ...Options) http.Handler {
 			}
 			status := new(int)
 			read = read.WithContext(context.WithValue(read.Context(), statusKey{}, status))
-			srv.ServeHTTP(&statusWriter{ResponseWriter: w, status: status}, read)
+			sw := &statusWriter{ResponseWriter: w, status: status}
+			srv.ServeHTTP(sw, read)
+			sw.endLine()
 		}
 	})
 }
@@ -233,11 +235,15 @@ func setStatus(ctx context.Context, status int) {
 	}
 }
 
-// statusWriter answers the status setStatus chose instead of 200.
+// statusWriter answers the status setStatus chose instead of 200, and
+// ends the answer with a newline (endLine), as REST's answers end: gqlgen
+// writes its JSON without one, so curl's prompt landed on the answer's
+// line (issue 51).
 type statusWriter struct {
 	http.ResponseWriter
 	status *int
 	wrote  bool
+	last   byte // the last byte of the body written, 0 before any
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -252,7 +258,18 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		w.WriteHeader(http.StatusOK)
 	}
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	if n > 0 {
+		w.last = b[n-1]
+	}
+	return n, err
+}
+
+// endLine writes a newline after a body that does not end with one.
+func (w *statusWriter) endLine() {
+	if w.last != 0 && w.last != '\n' {
+		_, _ = w.Write([]byte("\n")) // a failed write is a client that left
+	}
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
