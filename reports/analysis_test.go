@@ -48,8 +48,8 @@ func analysisAccount(a domain.Account, n int, want func(sandbox.Person) bool) do
 
 // analysisPeople are fixed sandbox end users, by name: "borrower" has an
 // hourly job with overtime at an employer picked in Link, the stint before
-// it there (a rehire) and a job that ended recently, reached through a
-// payroll platform; "salaried" one salaried job; "pay_gap" and "declining"
+// it there (a rehire, written by hand) and a job that ended recently,
+// reached through a payroll platform; "salaried" one salaried job; "pay_gap" and "declining"
 // the sandbox users of those names.
 func analysisPeople() map[string][]reports.Source {
 	platforms, _ := sandbox.Directory(sandbox.DefaultEmployerCount)
@@ -67,9 +67,20 @@ func analysisPeople() map[string][]reports.Source {
 	current := base
 	current.EndUserID, current.EmployerID, current.EmployerName, current.PlatformID = "borrower", "emp-abernathy", "Abernathy Bakery Corporation", platform.ID
 	current = analysisAccount(current, 7000, hourlyWithOvertime)
+	// The sandbox never makes a rehire (a terminated job is at another
+	// employer than a current one), so the stint before the current job
+	// is written here: a terminated account's job moved to the current
+	// employer and to years before its start, with no paystubs in the
+	// window.
 	first := current
 	first.Connection, first.CreatedAt = "terminated", created.Add(time.Hour)
 	first = analysisAccount(first, 7100, func(sandbox.Person) bool { return true })
+	rehire := sourceOf(first, "271234567")
+	now := sandbox.NewPerson(current).Employment()
+	end := domain.Date("2012-11-07")
+	rehire.Employment.EmployerName, rehire.Employment.EmployerAddress = now.EmployerName, now.EmployerAddress
+	rehire.Employment.StartDate, rehire.Employment.TerminationDate = "2007-05-03", &end
+	rehire.Paystubs, rehire.W2s = nil, map[string]domain.W2{}
 	ended := base
 	ended.EndUserID, ended.PlatformID, ended.EmployerName, ended.Connection = "borrower", platform.ID, platform.Name, "terminated"
 	ended.CreatedAt = created.Add(2 * time.Hour)
@@ -86,7 +97,7 @@ func analysisPeople() map[string][]reports.Source {
 	declining = analysisAccount(declining, 7500, func(sandbox.Person) bool { return true })
 
 	return map[string][]reports.Source{
-		"borrower":  {sourceOf(current, "271234567"), sourceOf(first, "271234567"), sourceOf(ended, "")},
+		"borrower":  {sourceOf(current, "271234567"), rehire, sourceOf(ended, "")},
 		"salaried":  {sourceOf(salaried, "381234567")},
 		"pay_gap":   {sourceOf(gap, "451234567")},
 		"declining": {sourceOf(declining, "561234567")},

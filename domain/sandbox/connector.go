@@ -16,7 +16,8 @@ const (
 	UserPending = "user_pending"
 	UserLocked  = "user_locked"
 	// UserTerminated logs in like user_good, to an employment that ended
-	// before the account was connected: paystubs stop at the termination.
+	// within the year before the account was connected: paystubs stop at
+	// the paycheck of the pay period holding the termination.
 	UserTerminated = "user_terminated"
 	// UserPayGap logs in like user_good, to a job paid bi-weekly with six
 	// weeks without pay within the last year.

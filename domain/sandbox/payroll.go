@@ -39,7 +39,7 @@ type Person struct {
 	// sandbox credential user_terminated); zero while employed.
 	End time.Time
 	// finalPay is the pay date of a terminated job's final paycheck: the
-	// first pay date on or after the termination.
+	// one whose pay period holds the termination.
 	finalPay time.Time
 	// gapFrom and gapTo bound a span without pay (user_pay_gap).
 	gapFrom, gapTo time.Time
@@ -78,8 +78,8 @@ func seeded(key string) *rand.Rand {
 // NewPerson draws the person of an account: who they are from the
 // account's customer and end user, their job from the account itself
 // (EmployerName names the employer, or platform, it was connected
-// through; a Connection of user_terminated ends the job before the
-// account was created).
+// through; a Connection of user_terminated ends the job within the year
+// before the account was created).
 func NewPerson(a domain.Account) Person {
 	who := seeded(a.CustomerID + "/" + a.EndUserID)
 	c := cities[who.IntN(len(cities))]
@@ -100,7 +100,7 @@ func NewPerson(a domain.Account) Person {
 	p.Frequency = frequencies[r.IntN(len(frequencies))]
 	p.anchor = payEpoch.AddDate(0, 0, 7*r.IntN(2))
 	terminated := a.Connection == scenarioTerminated
-	key, name, shared := employerOf(a, terminated)
+	key, name := employerOf(a, terminated)
 	p.employer = name
 	// The current job at an employer starts on a date drawn from the end
 	// user and the employer, so every account of the end user there
@@ -110,12 +110,11 @@ func NewPerson(a domain.Account) Person {
 	created := a.CreatedAt.UTC().Truncate(24 * time.Hour)
 	p.scenario, p.created = a.Connection, created
 	switch {
-	case terminated && shared:
-		// A rehire's first stint: it ended two months to a year and a
-		// half before the current job there began.
-		p.End = p.Start.AddDate(0, 0, -(60 + k.IntN(480)))
-		p.Start = p.End.AddDate(-(1 + k.IntN(5)), 0, -k.IntN(200))
 	case terminated:
+		// A job of years that ended 45 to 344 days before the account was
+		// connected, at an employer no current job of the route is at
+		// (employerOf): within the last twelve months, with its paystubs
+		// up to the final paycheck.
 		p.Start = legacyStart
 		p.End = created.AddDate(0, 0, -(45 + r.IntN(300)))
 	case a.Connection == scenarioPayGap:
@@ -209,17 +208,22 @@ func (p Person) PayDates(from, to time.Time) []time.Time {
 	return out
 }
 
-// finalPayDate is the first pay date of the schedule on or after the
-// termination: the paycheck that pays through it.
+// finalPayDate is the pay date of the paycheck whose pay period holds
+// the termination: the first of the schedule whose period (it ends five
+// days before its pay date, see paystub) ends on or after it.
 func (p Person) finalPayDate() time.Time {
 	open := p
 	open.End, open.gapTo = time.Time{}, time.Time{}
 	open.Start = p.End.AddDate(0, -2, 0)
-	if dates := open.PayDates(p.End, p.End.AddDate(0, 0, 40)); len(dates) > 0 {
+	if dates := open.PayDates(p.End.AddDate(0, 0, periodEndsBefore), p.End.AddDate(0, 0, 45)); len(dates) > 0 {
 		return dates[0]
 	}
 	return p.End
 }
+
+// periodEndsBefore is how many days a pay period ends before its pay
+// date.
+const periodEndsBefore = 5
 
 func periodsPerYear(freq string) int64 {
 	switch freq {
@@ -297,8 +301,8 @@ func (p Person) overtimeHours(pay time.Time) int64 {
 // paystub builds the stub of one pay date, without YTD figures.
 func (p Person) paystub(pay, prev time.Time, now time.Time) domain.Paystub {
 	r := p.stubRand(pay)
-	end := pay.AddDate(0, 0, -5)
-	start := prev.AddDate(0, 0, -4)
+	end := pay.AddDate(0, 0, -periodEndsBefore)
+	start := prev.AddDate(0, 0, 1-periodEndsBefore)
 	if prev.IsZero() {
 		start = end.AddDate(0, 0, -int(365/periodsPerYear(p.Frequency))+1)
 	}

@@ -123,35 +123,61 @@ func TestOnePersonPerEndUser(t *testing.T) {
 	}
 }
 
-// TestTerminatedEmployment: user_terminated accounts end their job before
-// the account was created, and its final paycheck is the first pay date
-// on or after the termination: within a pay period of it, never later.
+// TestTerminatedEmployment: user_terminated accounts, connected through
+// an employer picked in Link, a payroll platform or a name alone, end
+// their job within the twelve months before the account was created;
+// its final paycheck is the one whose pay period holds the termination,
+// with paystubs every pay date up to it and YTDs that add up.
 func TestTerminatedEmployment(t *testing.T) {
+	platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
 	created := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
-	for i := 0; i < 100; i++ {
-		acct := domain.Account{ID: domain.NewID(), CustomerID: "c", EndUserID: "u", EmployerName: "A", Connection: "terminated", CreatedAt: created}
+	day := 24 * time.Hour
+	for i := 0; i < 300; i++ {
+		emp, plat := employers[i*7%len(employers)], platforms[i%len(platforms)]
+		acct := []domain.Account{{EmployerID: emp.ID, EmployerName: emp.Name, PlatformID: emp.PlatformID},
+			{PlatformID: plat.ID, EmployerName: plat.Name}, {EmployerName: "A"}}[i%3]
+		acct.ID, acct.CustomerID, acct.EndUserID, acct.Connection, acct.CreatedAt = domain.NewID(), "c", fmt.Sprintf("u%d", i), "terminated", created
 		p := sandbox.NewPerson(acct)
 		e := p.Employment()
-		if e.Status != "terminated" || e.TerminationDate == nil || (*e.TerminationDate).String() >= created.Format(time.DateOnly) {
+		if e.Status != "terminated" || e.TerminationDate == nil {
 			t.Fatalf("%s: employment %+v", acct.ID, e)
+		}
+		end := e.TerminationDate.Time()
+		if !end.Before(created) || created.Sub(end) > 365*day {
+			t.Fatalf("%s: terminated %s, not within the year before %s", acct.ID, *e.TerminationDate, created.Format(time.DateOnly))
 		}
 		stubs := p.Paystubs(created.AddDate(-2, 0, 0), created, created)
 		if len(stubs) == 0 {
 			t.Fatalf("%s: no paystubs", acct.ID)
 		}
-		end, _ := time.Parse(time.DateOnly, e.TerminationDate.String())
-		last := stubs[len(stubs)-1].PayDateTime()
-		period := map[string]int{"weekly": 7, "bi-weekly": 14, "semi-monthly": 16, "monthly": 31}[p.Frequency]
-		if last.Before(end) || last.Sub(end) > time.Duration(period)*24*time.Hour || !last.Before(created) {
-			t.Fatalf("%s: terminated %s, final paycheck %s (paid %s)", acct.ID, *e.TerminationDate, stubs[len(stubs)-1].PayDate, p.Frequency)
+		last := stubs[len(stubs)-1]
+		if from, to := last.PayPeriodStart.Time(), last.PayPeriodEnd.Time(); end.Before(from) || end.After(to) || !last.PayDateTime().Before(created) {
+			t.Fatalf("%s: terminated %s, final paycheck %s for %s to %s (paid %s)", acct.ID, *e.TerminationDate, last.PayDate,
+				last.PayPeriodStart, last.PayPeriodEnd, p.Frequency)
+		}
+		if first := stubs[0].PayDateTime(); first.After(created.AddDate(-2, 0, 45)) {
+			t.Fatalf("%s: paystubs only from %s", acct.ID, stubs[0].PayDate)
+		}
+		for j := 1; j < len(stubs); j++ {
+			prev, s := stubs[j-1], stubs[j]
+			if s.PayPeriodStart.Time() != prev.PayPeriodEnd.Time().Add(day) {
+				t.Fatalf("%s: period %s to %s after one ending %s", acct.ID, s.PayPeriodStart, s.PayPeriodEnd, prev.PayPeriodEnd)
+			}
+			want := s.GrossPayAmount.Amount
+			if prev.PayDateTime().Year() == s.PayDateTime().Year() {
+				want += prev.GrossPayYTD.Amount
+			}
+			if s.GrossPayYTD.Amount != want {
+				t.Fatalf("%s: YTD gross %d at %s, want %d", acct.ID, s.GrossPayYTD.Amount, s.PayDate, want)
+			}
 		}
 	}
 }
 
-// TestNoOverlapAtOneEmployer: an end user's current and terminated jobs at
-// one employer (picked in Link, or reached through a platform) never
-// overlap: the terminated one is the stint before the current one, or at
-// another employer the platform serves.
+// TestNoOverlapAtOneEmployer: an end user's current and terminated jobs
+// connected the same way (an employer picked in Link, or a platform)
+// never overlap at one employer: the terminated one is at another
+// employer than the current one.
 func TestNoOverlapAtOneEmployer(t *testing.T) {
 	platforms, employers := sandbox.Directory(sandbox.DefaultEmployerCount)
 	created := time.Date(2026, 3, 20, 9, 0, 0, 0, time.UTC)
