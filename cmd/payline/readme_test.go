@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,20 +49,30 @@ var curlCall = regexp.MustCompile(`(^|[|(]\s*|\s)curl `)
 // TestREADMEWalkthrough runs the README's walkthrough as a new user would
 // paste it, against a fresh sandbox server at the sandbox's real limit
 // (10 requests a second): only the port and the printed secret are
-// substituted, and `payline` is this test binary acting as the CLI. Every
-// curl fails the script on an HTTP error, except the one the README says
-// answers 401. The walkthrough paces its calls, so no call meets a 429
-// (a first-time user once saw 429 bodies and a jq error in two blocks),
-// and its webhook is a `payline webhooks listen` that answers every
-// delivery, so nothing is left retrying.
+// substituted. It runs from the checkout's root, as the README says, with
+// no `payline` on the PATH, so the walkthrough builds the CLI from the
+// checkout for its webhooks (a first-time user met `command not found`
+// there), and its temporary directory under a TMPDIR of the test's own.
+// Every curl fails the script on an HTTP error, except the one the README
+// says answers 401. The walkthrough paces its calls, so no call meets a
+// 429 (a first-time user once saw 429 bodies and a jq error in two
+// blocks), and its webhook is a `payline webhooks listen` that answers
+// every delivery, so nothing is left retrying. It uploads paystubs
+// through Link's API and gets a VOIE built from them, and it leaves the
+// checkout as it found it: `git status --porcelain` lists nothing new.
 func TestREADMEWalkthrough(t *testing.T) {
 	t.Parallel() // it mostly waits (processes, deliveries, timeouts): beside the other waiting tests
-	for _, tool := range []string{"bash", "curl", "jq"} {
+	for _, tool := range []string{"bash", "curl", "jq", "git", "pdftotext"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("the README walkthrough needs %s (apt-get install %s): %v", tool, tool, err)
+			t.Fatalf("the README walkthrough needs %s (.ci/run installs it): %v", tool, err)
 		}
 	}
 	script := readmeWalkthrough(t)
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := gitStatus(t, root)
 
 	var out bytes.Buffer
 	m := &Main{
@@ -96,24 +107,43 @@ func TestREADMEWalkthrough(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dir := t.TempDir()
+	tmp := t.TempDir()
 	cmd := exec.CommandContext(ctx, "bash", "-c", "set -euo pipefail\n"+script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+paylineOnPath(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "PATH="+withoutPayline(t))
 	got, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the README walkthrough failed: %v\n--- script ---\n%s\n--- output ---\n%s", err, script, got)
 	}
-	// The last download is the VOIE PDF.
-	pdfs, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
-	if len(pdfs) != 1 {
-		t.Fatalf("the walkthrough downloaded %v, want the VOIE PDF\n%s", pdfs, got)
+	if added := newLines(before, gitStatus(t, root)); len(added) > 0 {
+		t.Errorf("the walkthrough left files in the checkout (git status --porcelain):\n%s", strings.Join(added, "\n"))
 	}
-	if b, _ := os.ReadFile(pdfs[0]); !bytes.HasPrefix(b, []byte("%PDF-")) {
-		t.Errorf("%s is not a PDF", pdfs[0])
+	// $dir is the one directory mktemp made under TMPDIR; it holds the
+	// CLI it built, the two VOIE PDFs and the webhooks' log.
+	dirs, _ := filepath.Glob(filepath.Join(tmp, "tmp.*"))
+	if len(dirs) != 1 {
+		t.Fatalf("the walkthrough made %v under TMPDIR, want its one directory\n%s", dirs, got)
 	}
-	if !strings.Contains(string(got), `HTTP/1.1 401`) || !strings.Contains(string(got), "openapi: 3") {
-		t.Errorf("the 401 example or the OpenAPI document is missing from the output:\n%s", got)
+	dir := dirs[0]
+	if _, err := os.Stat(filepath.Join(dir, "payline")); err != nil {
+		t.Errorf("the walkthrough did not build the CLI from the checkout into its directory: %v", err)
+	}
+	for _, name := range []string{"voie.pdf", "voie-uploads.pdf"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) {
+			t.Errorf("%s is not the VOIE's PDF (%v)\n%s", name, err, got)
+		}
+	}
+	for _, want := range []string{`HTTP/1.1 401`, "openapi: 3", `{"submitted":3}`, `"source": "documents"`, `"paystubs": 3`,
+		`"employer_name": "Harrow Creek Logistics, Inc."`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("the output lacks %s: the 401 example, the OpenAPI document's head, the upload or the VOIE built from it:\n%s", want, got)
+		}
+	}
+	if strings.Count(string(got), "\tnot_suspected") != 3 {
+		t.Errorf("the uploaded paystubs are not listed as read and not suspected:\n%s", got)
+	}
+	if len(got) > 200<<10 {
+		t.Errorf("the walkthrough printed %d KB: no schema dump", len(got)>>10)
 	}
 	for _, bad := range []string{"returned error: 429", `"code":"` + domain.CodeRateLimitExceeded + `"`, "jq: error"} {
 		if strings.Contains(string(got), bad) {
@@ -129,19 +159,43 @@ func TestREADMEWalkthrough(t *testing.T) {
 	}
 }
 
-// paylineOnPath returns a directory holding a `payline` that runs this
-// test binary as the CLI (TestMain's runMainEnv), for the walkthrough's
-// `payline webhooks listen`.
-func paylineOnPath(t *testing.T) string {
+// gitStatus is `git status --porcelain` of the checkout, a line a file.
+func gitStatus(t *testing.T, root string) []string {
 	t.Helper()
-	exe, err := os.Executable()
+	cmd := exec.Command("git", "status", "--porcelain")
+	cmd.Dir = root
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("git status in %s: %v", root, err)
 	}
-	dir := t.TempDir()
-	script := "#!/bin/sh\n" + runMainEnv + "=1 exec '" + strings.ReplaceAll(exe, "'", `'\''`) + "' \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(dir, "payline"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
+	return strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+}
+
+// newLines are the lines of after that before did not have: the files
+// the walkthrough added or changed (other files of a working checkout,
+// changed before it ran, are not its doing).
+func newLines(before, after []string) []string {
+	var added []string
+	for _, line := range after {
+		if line != "" && !slices.Contains(before, line) {
+			added = append(added, line)
+		}
 	}
-	return dir
+	return added
+}
+
+// withoutPayline is the PATH without the directories that hold a
+// `payline`, so that the walkthrough takes the path of a user who has not
+// installed one and builds it from the checkout.
+func withoutPayline(t *testing.T) string {
+	t.Helper()
+	var dirs []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "payline")); err == nil {
+			t.Logf("the walkthrough runs without %s on its PATH: it holds a payline", dir)
+			continue
+		}
+		dirs = append(dirs, dir)
+	}
+	return strings.Join(dirs, string(os.PathListSeparator))
 }
