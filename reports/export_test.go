@@ -53,3 +53,18 @@ var WithDocuments = withDocuments
 
 // DataVersion is dataVersion, for its tests.
 var DataVersion = dataVersion
+
+// SectionTable renders one page filled down to leave mm millimetres,
+// then a section headed "The heading" with a table of rows under it and
+// a footnote, as the verification report draws its paystubs.
+func SectionTable(mm float64, rows []string, note string) ([]byte, error) {
+	return renderPDF(pdfMeta{Title: "t"}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "footer", func(d *pdfDoc) {
+		_, h := d.GetPageSize()
+		d.SetY(h - footerRoom - 4 - mm)
+		cells := make([][]string, len(rows))
+		for i, r := range rows {
+			cells[i] = []string{r}
+		}
+		d.sectionTable("The heading", []column{{"Header", d.width, "L"}}, cells, note)
+	})
+}

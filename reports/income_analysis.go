@@ -45,12 +45,12 @@ func halfUp(n, d int64) int64 {
 // the trends of its variable income.
 func project(in *domain.ReportIncome, s Source, ended bool, built time.Time) {
 	stubs := datedStubs(s.Paystubs)
-	regular := averageHours(in, stubs, built)
+	regular, span := averageHours(in, stubs, built)
 	if ended {
 		return
 	}
 	in.Trends = trends(stubs, in.PayFrequency, built)
-	base, baseBasis, ok := projectBase(in, regular)
+	base, baseBasis, ok := projectBase(in, regular, span)
 	if !ok {
 		return
 	}
@@ -98,13 +98,14 @@ func usd(cents int64) string { return domain.USD(cents).Formatted() }
 
 // averageHours fills the hours per week the last twelve months of
 // paystubs report, all and regular, and returns the regular average (nil
-// when no paystub reports regular hours). The weeks are counted exactly,
+// when no paystub reports regular hours) with the span of paystubs it
+// averages over, in words (spanWords). The weeks are counted exactly,
 // from the days the stubs' pay periods cover (coveredDays), and said as
 // they are: "364 days (52 weeks)", "361 days (51.6 weeks)", never a
 // fraction rounded to pass for whole weeks. Without pay periods or a
 // pay frequency to count them by, there is no weekly average, and the
 // basis says so.
-func averageHours(in *domain.ReportIncome, stubs []dated, built time.Time) *float64 {
+func averageHours(in *domain.ReportIncome, stubs []dated, built time.Time) (*float64, string) {
 	from := built.AddDate(-1, 0, 0)
 	var hours, regular float64
 	var first, last time.Time
@@ -133,26 +134,27 @@ func averageHours(in *domain.ReportIncome, stubs []dated, built time.Time) *floa
 		}
 	}
 	if hours <= 0 {
-		return nil
+		return nil, ""
 	}
 	days, ok := coveredDays(withHours, in.PayFrequency)
 	if !ok {
 		in.HoursBasis = fmt.Sprintf("%.1f hours on %s paid %s to %s; their pay periods were not read and their pay frequency is unknown, "+
 			"so the weeks they cover, and a weekly average, are unknown", hours, plural(len(withHours), "paystub"),
 			first.Format("Jan 2, 2006"), last.Format("Jan 2, 2006"))
-		return nil
+		return nil, ""
 	}
 	avg := math.Round(hours*7/days*10) / 10
 	in.AverageWeeklyHours = &avg
-	in.HoursBasis = fmt.Sprintf("%.1f hours over %s of paystubs, %s to %s", hours, spanWords(days),
+	span := spanWords(days)
+	in.HoursBasis = fmt.Sprintf("%.1f hours over %s of paystubs, %s to %s", hours, span,
 		first.Format("Jan 2, 2006"), last.Format("Jan 2, 2006"))
 	if regular <= 0 {
-		return nil
+		return nil, ""
 	}
 	reg := math.Round(regular*7/days*10) / 10
 	in.AverageWeeklyRegularHours = &reg
 	in.HoursBasis += fmt.Sprintf("; %.1f of them regular hours (%.1f a week), the rest overtime", regular, reg)
-	return &reg
+	return &reg, span
 }
 
 // coveredDays is how many days the stubs' pay periods cover, from the
@@ -205,8 +207,9 @@ func spanWords(days float64) string {
 // projectBase is a year's base pay: an hourly rate times the average
 // regular hours a week times 52, an annual salary itself, or a rate per
 // period times the periods in a year; false when there is no rate, or an
-// hourly one without hours.
-func projectBase(in *domain.ReportIncome, regular *float64) (int64, string, bool) {
+// hourly one without hours. span is what the average was taken over, in
+// the words the hours' basis uses, so the two say the same weeks.
+func projectBase(in *domain.ReportIncome, regular *float64, span string) (int64, string, bool) {
 	if in.CompensationAmount <= 0 {
 		return 0, "", false
 	}
@@ -224,8 +227,8 @@ func projectBase(in *domain.ReportIncome, regular *float64) (int64, string, bool
 	// the one division, rounded half up.
 	tenths := int64(math.Round(*regular * 10))
 	return halfUp(in.CompensationAmount*tenths*52, 10),
-		fmt.Sprintf("%s an hour × %.1f average regular hours a week over the last 52 weeks of paystubs × 52",
-			usd(in.CompensationAmount), *regular), true
+		fmt.Sprintf("%s an hour × %.1f average regular hours a week over %s of paystubs × 52",
+			usd(in.CompensationAmount), *regular, span), true
 }
 
 // periodDays is how many days one pay period spans.

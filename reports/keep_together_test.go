@@ -3,9 +3,12 @@ package reports_test
 import (
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"payline/domain"
 	"payline/reports"
 )
 
@@ -54,6 +57,66 @@ func TestTablesKeepTogether(t *testing.T) {
 			}
 			if strings.Contains(page, "row ") && !strings.Contains(page, "Header") {
 				t.Errorf("%.0f mm: rows on a page without the header:\n%s", room, page)
+			}
+		}
+	}
+}
+
+// TestHeadingsKeepTheirTables: a section's heading is never left at the
+// foot of a page with its table on the next (a VOIE's "Paystubs ·"
+// heading was): the page breaks before the heading when its table does
+// not fit under it, whole if it fits a page, else its header and first
+// rows. Checked at every height of a page's foot, and on sandbox VOIEs.
+func TestHeadingsKeepTheirTables(t *testing.T) {
+	bin := poppler(t, "pdftotext")
+	pages := func(pdf []byte) []string {
+		path := writePDF(t, "t.pdf", pdf)
+		var out []string
+		for n := 1; ; n++ {
+			text, err := exec.Command(bin, "-f", fmt.Sprint(n), "-l", fmt.Sprint(n), path, "-").Output()
+			if err != nil {
+				return out
+			}
+			out = append(out, string(text))
+		}
+	}
+	var long []string
+	for i := range 48 {
+		long = append(long, fmt.Sprintf("row %02d", i))
+	}
+	for _, rows := range [][]string{long[:3], long[:30], long} {
+		for room := 5.0; room < 120; room += 3 {
+			pdf, err := reports.SectionTable(room, rows, "the footnote")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, page := range pages(pdf) {
+				if strings.Contains(page, "The heading") && !strings.Contains(page, "row 00") {
+					t.Errorf("%d rows, %.0f mm: the heading is on a page without its table:\n%s", len(rows), room, page)
+				}
+			}
+		}
+	}
+
+	heading := regexp.MustCompile(`(?m)^Paystubs · .*\(\d+\)$`)
+	for i := 0; i < 12; i++ {
+		var src []reports.Source
+		for j, conn := range []string{"good", "terminated", "good"} {
+			if j == 2 && i%2 == 0 {
+				continue
+			}
+			a := domain.Account{ID: fmt.Sprintf("0195f0a0-0000-7000-8000-%012d", 9000+i*10+j), CustomerID: "c", Mode: domain.ModeSandbox,
+				EndUserID: fmt.Sprintf("pages-%d", i), EmployerName: fmt.Sprintf("Employer %d", j), Connection: conn, CreatedAt: goldenNow.AddDate(0, 0, -3)}
+			src = append(src, sourceOf(a, ""))
+		}
+		r := reports.Assemble(domain.ReportVOIE, goldenID, src, goldenNow, goldenNow.Add(time.Hour))
+		pdf, err := reports.RenderVerification(r, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, page := range pages(pdf) {
+			if loc := heading.FindStringIndex(page); loc != nil && !strings.Contains(page[loc[1]:], "Gross YTD") {
+				t.Errorf("end user %d, page %d: %q without its table", i, n+1, page[loc[0]:loc[1]])
 			}
 		}
 	}

@@ -50,12 +50,11 @@ func RenderPaystub(p domain.Paystub) ([]byte, error) {
 			if len(ls) == 0 {
 				return
 			}
-			d.section(title, 25)
 			rows := make([][]string, len(ls))
 			for i, l := range ls {
 				rows[i] = []string{l.Name, titleCase(l.Category), money(l.Amount.Amount)}
 			}
-			d.table([]column{{"Name", 80, "L"}, {"Category", 60, "L"}, {"Amount", d.width - 140, "R"}}, rows)
+			d.sectionTable(title, []column{{"Name", 80, "L"}, {"Category", 60, "L"}, {"Amount", d.width - 140, "R"}}, rows, "")
 		}
 		lines("Earnings", p.Earnings)
 		lines("Taxes", p.Taxes)

@@ -298,7 +298,7 @@ func (d *pdfDoc) section(title string, need float64) {
 	if d.GetY()+need > h-footerRoom-4 {
 		d.AddPage()
 	}
-	d.Ln(3)
+	d.Ln(3) // sectionH is these three heights
 	d.text(11.5, "B", brand)
 	d.CellFormat(d.width, 6.5, title, "", 1, "L", false, 0, "")
 	d.color(rule, "draw")
@@ -379,30 +379,68 @@ func (d *pdfDoc) table(cols []column, rows [][]string, continued ...string) {
 // longer one moves its last row over with the footnote rather than leave
 // the footnote alone on the next page.
 func (d *pdfDoc) tableNote(cols []column, rows [][]string, note string, continued ...string) {
+	l := d.measure(cols, rows, note)
+	if d.GetY()+l.total > l.bottom && pageTop+l.total <= l.bottom {
+		d.AddPage()
+	}
+	d.drawTable(cols, rows, note, l, continued)
+}
+
+// sectionTable is a section heading with the table under it, kept
+// together: the page breaks before the heading, never between it and
+// the table, when the table (whole, if it fits a page with its heading;
+// else its header and first rows) does not fit below it.
+func (d *pdfDoc) sectionTable(title string, cols []column, rows [][]string, note string, continued ...string) {
+	l := d.measure(cols, rows, note)
+	need := sectionH + l.start
+	if pageTop+sectionH+l.total <= l.bottom {
+		need = sectionH + l.total
+	}
+	d.section(title, need)
+	d.drawTable(cols, rows, note, l, continued)
+}
+
+// pageTop is where a page's content starts, below its header.
+const pageTop = margin + 10.0
+
+// sectionH is the height of a section's heading with its rule.
+const sectionH = 3 + 6.5 + 2
+
+// tableLayout is a table's measures: each row's height, its footnote's,
+// the whole table's, the height it needs at its top to start where it is
+// (its header and first rows), and the page's lowest line.
+type tableLayout struct {
+	heights                     []float64
+	noteH, total, start, bottom float64
+}
+
+func (d *pdfDoc) measure(cols []column, rows [][]string, note string) tableLayout {
 	_, h := d.GetPageSize()
-	bottom := h - footerRoom - 4
-	heights := make([]float64, len(rows))
-	total := 6.0
+	l := tableLayout{bottom: h - footerRoom - 4, heights: make([]float64, len(rows)), total: 6}
 	d.text(8, "", ink)
 	for i, row := range rows {
-		heights[i] = rowH
+		l.heights[i] = rowH
 		for j, c := range cols {
-			heights[i] = max(heights[i], float64(len(d.wrap(row[j], c.width-2*d.GetCellMargin())))*wrapH+1)
+			l.heights[i] = max(l.heights[i], float64(len(d.wrap(row[j], c.width-2*d.GetCellMargin())))*wrapH+1)
 		}
-		total += heights[i]
+		l.total += l.heights[i]
 	}
-	noteH := 0.0
 	if note != "" {
 		d.text(8, "", muted)
 		for _, para := range strings.Split(note, "\n") {
-			noteH += float64(len(d.wrap(para, d.width-2*d.GetCellMargin()))) * 4
+			l.noteH += float64(len(d.wrap(para, d.width-2*d.GetCellMargin()))) * 4
 		}
-		total += noteH
+		l.total += l.noteH
 	}
-	top := margin + 10.0
-	if d.GetY()+total > bottom && top+total <= bottom {
-		d.AddPage()
-	}
+	l.start = 6 + min(l.total-6, 12)
+	return l
+}
+
+// drawTable draws a measured table from where the page is: its header
+// repeats on every page it spans, and a page breaks before its header
+// when not even its first rows fit.
+func (d *pdfDoc) drawTable(cols []column, rows [][]string, note string, l tableLayout, continued []string) {
+	bottom, heights, noteH := l.bottom, l.heights, l.noteH
 	header := func() {
 		d.color(brand, "fill")
 		d.text(7.5, "B", [3]int{255, 255, 255})
@@ -419,7 +457,7 @@ func (d *pdfDoc) tableNote(cols []column, rows [][]string, note string, continue
 		}
 		header()
 	}
-	if d.GetY()+6+min(total-6, 12) > bottom {
+	if d.GetY()+l.start > bottom {
 		d.AddPage()
 	}
 	header()

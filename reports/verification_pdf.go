@@ -55,13 +55,12 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 		d.fields([][2]string{{"Name", orDash(e.Name.FullName)}, {"Year of birth", birthYear(e.DateOfBirth)},
 			{"SSN", ssn}, {"Phone", phone}, {"Address", orDash(e.Address.Raw)}})
 
-		d.section("Employment", 30)
 		rows := make([][]string, len(r.Employments))
 		for i, em := range r.Employments {
 			rows[i] = employmentRow(em)
 		}
-		d.table([]column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Hired", 23, "L"}, {"End", 23, "L"},
-			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows)
+		d.sectionTable("Employment", []column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Hired", 23, "L"}, {"End", 23, "L"},
+			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows, "")
 		renderFlags(d, r)
 		renderEmployers(d, r, sources)
 
@@ -159,10 +158,20 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 		switch a.Basis {
 		case domain.BasisYearToDate:
 			basis = "YTD"
+			if a.Paystubs == 1 {
+				notes = append(notes, fmt.Sprintf("%s: one paystub was read, dated %s. Gross and net pay are its year-to-date figures; the "+
+					"figures marked * are its own, not the whole year's.", a.Year, day(a.FirstPayDate)))
+				break
+			}
 			notes = append(notes, fmt.Sprintf("%s: the paystubs read start %s. Gross and net pay are the year's last paystub's year-to-date "+
 				"figures; the figures marked * are the sums of the %s read, not the whole year.", a.Year, day(a.FirstPayDate), plural(a.Paystubs, "paystub")))
 		case domain.BasisPartial:
 			gross, net, basis = part(a.GrossPayYTD), part(a.NetPayYTD), "partial"
+			if a.Paystubs == 1 {
+				notes = append(notes, fmt.Sprintf("%s: partial. The one paystub read, dated %s, carries no year-to-date figures; every "+
+					"figure marked * is its own.", a.Year, day(a.FirstPayDate)))
+				break
+			}
 			notes = append(notes, fmt.Sprintf("%s: partial. The %s read start %s and carry no year-to-date figures; every figure "+
 				"marked * covers only them.", a.Year, plural(a.Paystubs, "paystub"), day(a.FirstPayDate)))
 		}
@@ -182,8 +191,12 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 			notes = append(notes, line)
 		}
 		if a.EarningsByTypeBasis == domain.SplitPaystubsRead && a.W2Unsplit != nil {
-			notes = append(notes, fmt.Sprintf("%s earnings by type: only the %s read are split; the W-2 gives the year's total, "+
-				"%s of which no source splits by type.", a.Year, plural(a.Paystubs, "paystub"), money(*a.W2Unsplit)))
+			read := "the " + plural(a.Paystubs, "paystub") + " read are"
+			if a.Paystubs == 1 {
+				read = "the one paystub read is"
+			}
+			notes = append(notes, fmt.Sprintf("%s earnings by type: only %s split; the W-2 gives the year's total, "+
+				"%s of which no source splits by type.", a.Year, read, money(*a.W2Unsplit)))
 		}
 		t := a.EarningsByType
 		byType = append(byType, []string{a.Year, part(t.Base), part(t.Overtime), part(t.Bonus), part(t.Commission), part(t.Other)})
@@ -212,7 +225,6 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	slices.Reverse(oldest)
 	drawPayChart(d, oldest, margin, d.GetY()+2, d.width, 62)
 
-	d.section(fmt.Sprintf("Paystubs · %s (%d)", label, len(stubs)), 45)
 	rows = rows[:0]
 	// Each paystub split by type, with its regular and overtime hours and
 	// its rate, so regular hours × rate = base, and the overtime trend,
@@ -224,7 +236,7 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 			hoursOf(e.RegularHours), hoursOf(e.OvertimeHours), baseRate(p), money(t.Base), money(t.Overtime), money(t.Bonus),
 			money(t.Commission + t.Other), money(p.GrossPayAmount.Amount), money(p.GrossPayYTD.Amount)})
 	}
-	d.tableNote([]column{{"Pay date", 21, "L"}, {"Period", 26, "L"}, {"Reg hrs", 11, "R"}, {"OT hrs", 10, "R"}, {"Rate", 14, "R"},
+	d.sectionTable(fmt.Sprintf("Paystubs · %s (%d)", label, len(stubs)), []column{{"Pay date", 21, "L"}, {"Period", 26, "L"}, {"Reg hrs", 11, "R"}, {"OT hrs", 10, "R"}, {"Rate", 14, "R"},
 		{"Base", 17, "R"}, {"Overtime", 17, "R"}, {"Bonus", 17, "R"}, {"Other", 14, "R"}, {"Gross", 18, "R"}, {"Gross YTD", 20.9, "R"}},
 		rows, "Base, Overtime, Bonus and Other (commission and any other earnings) add up to Gross. Hours are those the paystub's "+
 			"regular and overtime lines report, and Rate the regular line's: regular hours × rate is the base pay. Net pay is in the chart above.",
@@ -344,8 +356,8 @@ var flagTitles = map[string]string{
 
 // renderFlags prints the points to review, or says there are none.
 func renderFlags(d *pdfDoc, r domain.VerificationReport) {
-	d.section("Points to review", 25)
 	if len(r.Flags) == 0 {
+		d.section("Points to review", 25)
 		d.note("None: the employments do not overlap, pay has no gaps, and every figure that can be checked against another agrees.")
 		return
 	}
@@ -357,7 +369,7 @@ func renderFlags(d *pdfDoc, r domain.VerificationReport) {
 	if len(r.ExcludedDocuments) > 0 {
 		note += " An upload set aside counts in no figure of this report until a person accepts it."
 	}
-	d.tableNote([]column{{"Point", 42, "L"}, {"What the data shows", 143.9, "L"}}, rows, note)
+	d.sectionTable("Points to review", []column{{"Point", 42, "L"}, {"What the data shows", 143.9, "L"}}, rows, note)
 }
 
 // renderNotice prints the consumer's rights under the Fair Credit
@@ -377,6 +389,9 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport, sources []Source
 	cover := "No paystubs were read."
 	if c.Paystubs != nil {
 		cover = fmt.Sprintf("Paystubs cover %s to %s.", day(c.Paystubs.From), day(c.Paystubs.To))
+		if c.Paystubs.From == c.Paystubs.To {
+			cover = fmt.Sprintf("Paystubs cover one pay date, %s.", day(c.Paystubs.From))
+		}
 	}
 	identity := "No account reported the employee's identity."
 	if c.IdentitySourceDocument != "" {
