@@ -154,6 +154,10 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	if got := p.text("#workspace"); !strings.HasPrefix(got, "acme · ") || !strings.HasSuffix(got, " mode") {
 		t.Errorf("the header names the workspace %q, want the customer and then the mode", got)
 	}
+	// No delivery to count: the card says so, not "0 delivered" by a dash.
+	if got := p.text("#stat-deliveries"); !strings.HasPrefix(got, "None to a registered webhook in the last 7 days") {
+		t.Errorf("the overview's deliveries with none: %q", got)
+	}
 	p.shoot("overview-empty", `!!document.getElementById('stat-accounts')`)
 
 	// API keys: create one, use its secret, revoke it.
@@ -177,6 +181,10 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	// Webhooks: register one and send it a test event.
 	p.goTo(f.http.URL + "/dashboard/#/webhooks")
 	p.until("the webhook form", `!!document.getElementById('webhook-url')`)
+	// The form's labels line up (the events list once set its label above
+	// the URL's).
+	p.until("the webhook form's labels in line", `(() => { const [a, b] = [...document.querySelectorAll('#webhook-form label')].map(l => l.getBoundingClientRect().top);
+		return Math.abs(a - b) < 1; })()`)
 	// A refused URL shows the payload's userErrors, as a request's error would be.
 	p.set("#webhook-url", "http://example.com/payline")
 	p.click("#webhook-form button[type=submit]")
@@ -212,6 +220,8 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	}
 	p.goTo(f.http.URL + "/dashboard/#/link")
 	p.set("#link-end-user", "dash-user")
+	// Before Link says anything, a line says so: no empty box.
+	p.until("no events yet", `document.getElementById('link-events').hidden && !document.getElementById('link-events-empty').hidden`)
 	p.shoot("link", `!!document.getElementById('open-link')`)
 	p.click("#open-link")
 	m := modal{t: t, ctx: p.ctx}
@@ -223,17 +233,31 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	m.typeInto("#password", sandbox.Password)
 	m.click("#login-submit")
 	m.click("#done")
-	p.until("Link's events on the page", `document.getElementById('link-events').textContent.includes('success')`)
+	p.until("Link's events on the page", `document.getElementById('link-events').textContent.includes('success') &&
+		!document.getElementById('link-events').hidden && document.getElementById('link-events-empty').hidden`)
 	jobs.until("the jobs on the Jobs page, without a reload", `document.querySelectorAll('#job-rows tr').length >= 3`)
 	jobs.until("every job finished", `[...document.querySelectorAll('#job-rows .pill')].every(p => p.textContent === 'success')`)
 	jobs.shoot("jobs", `document.querySelectorAll('#job-rows tr').length >= 3`)
 
-	// The end user's paystubs, and the overview now counting them.
+	// The end user's paystubs, and the overview now counting them. A
+	// second account reads W-2s (labelled by tax year and employer).
+	second := f.connectAs("dash-user", switchPlatform(t), sandbox.UserGood, "identity", "paystubs", "tax_forms")
 	p.goTo(f.http.URL + "/dashboard/#/end-users/dash-user")
 	p.until("the paystubs", `document.querySelectorAll('table.paystubs tbody tr').length > 0`)
+	p.until("W-2s named by tax year and employer", `(() => { const w = [...document.querySelectorAll('ul.documents a')].map(a => a.textContent).filter(t => t.startsWith('W-2 '));
+		return w.length >= 2 && w.every(t => /^W-2 \d{4} · \S/.test(t)) && new Set(w).size === w.length; })()`)
+	// One date format: days as "Nov 28, 2026", moments with their time.
+	p.until("one date format", `(() => { const days = [...document.querySelectorAll('table.paystubs tbody td:first-child')].map(c => c.textContent);
+		const moments = [...document.querySelectorAll('main time')].filter(t => t.dateTime.length > 10).map(t => t.textContent);
+		return days.length > 0 && moments.length > 0 && days.every(d => /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/.test(d)) &&
+			moments.every(m => /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/.test(m)) &&
+			[...document.querySelectorAll('ul.facts li')].every(l => !/\d{4}-\d{2}-\d{2}/.test(l.textContent)); })()`)
+	// Three jobs fit the page: no button for more (pageInfo read).
+	sel := fmt.Sprintf(`.account-jobs[data-account=%q]`, second)
+	p.until("the account's jobs, no more to read", fmt.Sprintf(`document.querySelectorAll('%s tbody tr').length === 3 && document.querySelector('%s .more-jobs').hidden`, sel, sel))
 	p.shoot("end-user", `document.querySelectorAll('table.paystubs tbody tr').length > 0`)
 	p.goTo(f.http.URL + "/dashboard/#/overview")
-	p.until("the overview's counts", `document.getElementById('stat-accounts') && document.getElementById('stat-accounts').textContent === '1'`)
+	p.until("the overview's counts", `document.getElementById('stat-accounts') && document.getElementById('stat-accounts').textContent === '2'`)
 	p.shoot("overview", `!!document.querySelector('svg.chart')`)
 	// The legend's swatches are alike (the error swatch once took the
 	// message box's padding), at both widths.

@@ -108,9 +108,18 @@ function subscribe(query, variables, onData, onState) {
   return () => { closed = true; ws.close(); };
 }
 
-// fmtTime shows a time in the viewer's time zone, with UTC on hover.
+// Dates, one format on every page, whatever the browser's locale: a day
+// ("Nov 28, 2026": pay dates, start dates, a W-2's upload) as it is
+// written, a moment ("Nov 28, 2026, 2:05 PM") in the viewer's time zone
+// with UTC on hover, and a chart's day ("Nov 28").
+const dayFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const momentFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const shortDayFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayText = (d) => (d ? dayFormat.format(new Date(d.slice(0, 10) + 'T00:00:00Z')) : '—');
+const shortDayText = (d) => shortDayFormat.format(new Date(d.slice(0, 10) + 'T00:00:00Z'));
+const fmtDate = (d) => (d ? h('time', { datetime: d.slice(0, 10) }, dayText(d)) : '—');
 const fmtTime = (t) => (t ? h('time', { datetime: t, title: new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') },
-  new Date(t).toLocaleString()) : '—');
+  momentFormat.format(new Date(t))) : '—');
 const pill = (s) => h('span', { className: 'pill ' + (s || '') }, s || '—');
 // Reviewers and viewers change nothing but, for reviewers, a document's
 // review (review.js).
@@ -235,6 +244,12 @@ async function overviewPage() {
     jobsByDay { date success pending error } deliveriesDelivered deliveriesRetrying deliveriesFailed deliverySuccessRate } }`);
   const jobs = o.jobsByDay.reduce((n, d) => n + d.success + d.pending + d.error, 0);
   const rate = o.deliverySuccessRate === null ? '—' : (o.deliverySuccessRate * 100).toFixed(1) + '%';
+  // Deliveries to a `payline webhooks listen` session are deleted with it
+  // when it stops, so a test event it received is no longer counted: say
+  // so rather than "0 delivered" beside a dash.
+  const deliveries = o.deliveriesDelivered + o.deliveriesRetrying + o.deliveriesFailed === 0
+    ? 'None to a registered webhook in the last 7 days (a payline webhooks listen session\'s deliveries go when it stops).'
+    : o.deliveriesDelivered + ' delivered · ' + o.deliveriesRetrying + ' retrying · ' + o.deliveriesFailed + ' failed';
   page.replaceChildren(
     h('h1', {}, 'Overview'),
     h('p', { className: 'muted' }, 'The last 7 days of your ' + session.mode + ' integration.'),
@@ -242,7 +257,7 @@ async function overviewPage() {
       h('div', { className: 'card stat' }, h('div', { className: 'muted' }, 'Accounts connected'), h('div', { className: 'n', id: 'stat-accounts' }, o.accountsConnected)),
       h('div', { className: 'card stat' }, h('div', { className: 'muted' }, 'Jobs completed'), h('div', { className: 'n', id: 'stat-jobs' }, jobs)),
       h('div', { className: 'card stat' }, h('div', { className: 'muted' }, 'Webhook deliveries succeeded'), h('div', { className: 'n', id: 'stat-rate' }, rate),
-        h('div', { className: 'muted small' }, o.deliveriesDelivered + ' delivered · ' + o.deliveriesRetrying + ' retrying · ' + o.deliveriesFailed + ' failed'))),
+        h('div', { className: 'muted small', id: 'stat-deliveries' }, deliveries))),
     h('h2', {}, 'Jobs by day'),
     jobs === 0
       ? h('p', { className: 'empty' }, 'No jobs in the last 7 days. Open ', h('a', { href: '#/link' }, 'Link preview'), ' to connect a sandbox account and run your first jobs.')
@@ -261,7 +276,7 @@ function jobsChart(days) {
   svg.setAttribute('viewBox', `0 0 ${W} ${H + 22}`);
   svg.setAttribute('class', 'chart');
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', 'Jobs completed per day: ' + days.map((d) => `${d.date} ${d.success} success, ${d.pending} pending, ${d.error} error`).join('; '));
+  svg.setAttribute('aria-label', 'Jobs completed per day: ' + days.map((d) => `${dayText(d.date)} ${d.success} success, ${d.pending} pending, ${d.error} error`).join('; '));
   const el = (tag, a) => { const e = document.createElementNS(ns, tag); for (const k in a) e.setAttribute(k, a[k]); svg.append(e); return e; };
   el('line', { x1: pad, x2: W, y1: H, y2: H, stroke: '#d2d6dc' });
   el('text', { x: pad - 6, y: 12, 'text-anchor': 'end', 'font-size': 11, fill: '#6e737d' }).textContent = top;
@@ -272,7 +287,7 @@ function jobsChart(days) {
       if (n > 0) el('rect', { x: pad + i * bw + bw * 0.2, y: y - hgt, width: bw * 0.6, height: hgt, fill: color, rx: 2 });
       y -= hgt;
     }
-    el('text', { x: pad + i * bw + bw / 2, y: H + 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#6e737d' }).textContent = d.date.slice(5);
+    el('text', { x: pad + i * bw + bw / 2, y: H + 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#6e737d' }).textContent = shortDayText(d.date);
   });
   return svg;
 }
@@ -309,10 +324,10 @@ async function endUsersPage(id) {
     accounts(first: 25) { edges { node { id connected monitoringStatus createdAt platform { name }
       identity { fullName lastFourSsn } employment { employerName title status startDate }
       income { compensation { formatted } compensationUnit payFrequency }
-      jobs(first: 5) { edges { node { id name outcome timestamp errorCode } } }
+      jobs(first: ${jobPage}) { edges { node { ${accountJobFields} } } pageInfo { hasNextPage endCursor } }
       paystubs(first: 12) { edges { node { id payDate grossPay { formatted } netPay { formatted } } } }
       } } }
-    documents(first: 25) { edges { node { id documentType fileName createdAt downloadUrl review { status outcome } } } }
+    documents(first: 25) { edges { node { id documentType fileName createdAt downloadUrl review { status outcome } w2 { taxYear employerName } } } }
     voie { refreshedAt downloadUrl } voe { refreshedAt downloadUrl } } }`, { id });
   if (!u) {
     page.append(h('p', { className: 'empty' }, 'No end user "' + id + '" in this workspace. The id is the end_user_id you set on the link token.'));
@@ -328,26 +343,60 @@ async function endUsersPage(id) {
     page.append(h('h2', {}, a.platform.name, ' ', pill(a.connected ? 'active' : 'disconnected'), ' ', h('span', { className: 'muted small' }, 'account ', h('code', {}, a.id))));
     const facts = [];
     if (a.identity) facts.push('Employee: ' + a.identity.fullName + ' · SSN ···' + a.identity.lastFourSsn);
-    if (a.employment) facts.push('Employment: ' + a.employment.title + ' at ' + a.employment.employerName + ' since ' + a.employment.startDate + ' (' + a.employment.status + ')');
+    if (a.employment) facts.push('Employment: ' + a.employment.title + ' at ' + a.employment.employerName + ' since ' + dayText(a.employment.startDate) + ' (' + a.employment.status + ')');
     if (a.income) facts.push('Income: ' + a.income.compensation.formatted + ' ' + a.income.compensationUnit + ', paid ' + a.income.payFrequency);
     if (facts.length) page.append(h('ul', { className: 'facts' }, facts.map((f) => h('li', {}, f))));
-    page.append(h('div', { className: 'table-wrap' }, h('table', { className: 'jobs' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Job'), h('th', {}, 'Outcome'), h('th', {}, 'When'))),
-      h('tbody', {}, a.jobs.edges.map(({ node: j }) => h('tr', {}, h('td', {}, j.name), h('td', {}, pill(j.outcome), j.errorCode ? ' ' + j.errorCode : ''), h('td', {}, fmtTime(j.timestamp))))))));
+    page.append(accountJobs(a));
     if (a.paystubs.edges.length) {
       page.append(h('h2', { className: 'small' }, 'Paystubs'), h('div', { className: 'table-wrap' }, h('table', { className: 'paystubs' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Pay date'), h('th', { className: 'r' }, 'Gross'), h('th', { className: 'r' }, 'Net'))),
-        h('tbody', {}, a.paystubs.edges.map(({ node: p }) => h('tr', {}, h('td', {}, p.payDate), h('td', { className: 'r' }, p.grossPay.formatted), h('td', { className: 'r' }, p.netPay.formatted)))))));
+        h('tbody', {}, a.paystubs.edges.map(({ node: p }) => h('tr', {}, h('td', {}, fmtDate(p.payDate)), h('td', { className: 'r' }, p.grossPay.formatted), h('td', { className: 'r' }, p.netPay.formatted)))))));
     } else {
       page.append(h('p', { className: 'muted' }, 'No paystubs read for this account.'));
     }
   }
   if (u.documents.edges.length) {
     const reviewed = (r) => (r.status === 'required' ? 'needs review' : r.outcome);
-    page.append(h('h2', {}, 'Documents'), h('ul', {}, u.documents.edges.map(({ node: d }) => h('li', {},
-      h('a', { href: d.downloadUrl }, d.fileName || d.documentType), ' · ', fmtTime(d.createdAt),
+    page.append(h('h2', {}, 'Documents'), h('ul', { className: 'documents' }, u.documents.edges.map(({ node: d }) => h('li', {},
+      h('a', { href: d.downloadUrl }, documentLabel(d)), d.w2 && d.fileName ? h('span', { className: 'muted' }, ' (' + d.fileName + ')') : null,
+      ' · ', d.w2 ? 'uploaded ' : '', fmtTime(d.createdAt),
       d.review ? h('span', {}, ' · ', h('a', { href: '#/review/' + encodeURIComponent(d.id) }, reviewed(d.review))) : null))));
   }
+}
+
+// documentLabel names a document by what it is: a W-2 by its tax year
+// and employer (two W-2s told apart by their upload time alone said
+// nothing), another by its file name or kind.
+function documentLabel(d) {
+  if (d.w2) return 'W-2 ' + d.w2.taxYear + ' · ' + d.w2.employerName;
+  return d.fileName || d.documentType;
+}
+
+// An account's jobs on the end user's page: the newest jobPage, and a
+// button that reads the next page of the same connection (pageInfo's
+// endCursor) until there is none.
+const jobPage = 5;
+const accountJobFields = 'id name outcome timestamp errorCode';
+
+function accountJobs(a) {
+  const row = (j) => h('tr', {}, h('td', {}, j.name), h('td', {}, pill(j.outcome), j.errorCode ? ' ' + j.errorCode : ''), h('td', {}, fmtTime(j.timestamp)));
+  const tbody = h('tbody', {}, a.jobs.edges.map(({ node }) => row(node)));
+  const wrap = h('div', { className: 'account-jobs', dataset: { account: a.id } }, h('div', { className: 'table-wrap' }, h('table', { className: 'jobs' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Job'), h('th', {}, 'Outcome'), h('th', {}, 'When'))), tbody)));
+  let info = a.jobs.pageInfo;
+  const more = h('button', { className: 'secondary more-jobs', type: 'button', onclick: async () => {
+    more.disabled = true;
+    try {
+      const { node } = await gql(`query($id: ID!, $after: String) { node(id: $id) { ... on Account {
+        jobs(first: 25, after: $after) { edges { node { ${accountJobFields} } } pageInfo { hasNextPage endCursor } } } } }`, { id: a.id, after: info.endCursor });
+      tbody.append(...node.jobs.edges.map(({ node: j }) => row(j)));
+      info = node.jobs.pageInfo;
+      more.hidden = !info.hasNextPage;
+    } catch (err) { wrap.append(errorBox(err)); } finally { more.disabled = false; }
+  } }, 'More jobs');
+  more.hidden = !info.hasNextPage;
+  wrap.append(more);
+  return wrap;
 }
 
 const jobFields = 'id name outcome timestamp platformName errorCode account { id endUser { endUserId } }';
@@ -484,7 +533,9 @@ async function linkPage() {
   }
   const endUser = h('input', { id: 'link-end-user', value: 'preview-' + Math.random().toString(36).slice(2, 8), autocomplete: 'off' });
   const jobs = h('select', { id: 'link-jobs', 'aria-label': 'Required jobs' }, [['paystubs', 'Paystubs, income and employment'], ['direct_deposit_switch', 'Direct deposit switch']].map(([v, l]) => h('option', { value: v }, l)));
-  const log = h('ol', { className: 'events', id: 'link-events', 'aria-live': 'polite' });
+  const log = h('ol', { className: 'events', id: 'link-events', 'aria-live': 'polite', hidden: true });
+  // No empty box before Link has said anything: a line that says so.
+  const noEvents = h('p', { className: 'muted', id: 'link-events-empty' }, 'No events yet: open Link, and what it reports to your page appears here.');
   page.append(h('form', { className: 'inline', id: 'link-form', onsubmit: async (e) => {
     e.preventDefault();
     try {
@@ -492,15 +543,17 @@ async function linkPage() {
       const created = await mutate('linkTokenCreate', `mutation($i: LinkTokenCreateInput!) { linkTokenCreate(input: $i) { token userErrors { field message code } } }`,
         { i: { orgName: session.workspace_name, endUserId: endUser.value.trim(), requiredJobs: required } });
       log.replaceChildren();
+      log.hidden = true;
+      noEvents.hidden = false;
       window.PaylineLink.open({
         linkToken: created.token,
-        onEvent: (name, payload) => log.append(h('li', {}, name + ' ' + JSON.stringify(payload))),
+        onEvent: (name, payload) => { log.append(h('li', {}, name + ' ' + JSON.stringify(payload))); log.hidden = false; noEvents.hidden = true; },
         onSuccess: () => flash('Connected. The jobs appear on the Jobs page as they finish.'),
       });
     } catch (err) { page.append(errorBox(err)); }
   } }, h('div', { className: 'field' }, h('label', { for: 'link-end-user' }, 'End user id'), endUser),
   h('div', { className: 'field' }, h('label', { for: 'link-jobs' }, 'Jobs'), jobs), h('button', { type: 'submit', id: 'open-link' }, 'Open Link')),
-  h('h2', {}, 'Client events'), log);
+  h('h2', {}, 'Client events'), noEvents, log);
 }
 
 // ---- Start -------------------------------------------------------------
