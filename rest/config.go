@@ -95,6 +95,12 @@ type Config struct {
 	// of routes none guards it has at work (zero:
 	// DefaultMaxConcurrentPerAddress; negative: no cap).
 	MaxConcurrentPerAddress int
+	// FloodDelay is how long a flooding address's requests wait before
+	// they are looked at (tarpit.go; zero: DefaultFloodDelay; negative:
+	// off).
+	FloodDelay time.Duration
+	// floodRule replaces the package's floodRule (tests).
+	floodRule domain.ThrottleRule
 	// BodyTimeout bounds reading a request's whole body, however fast it
 	// keeps coming (zero: no bound beyond MinBodyRate); serve passes its
 	// read timeout.

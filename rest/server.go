@@ -50,6 +50,7 @@ type Server struct {
 	inFlight      *inFlight     // per credential
 	perAddress    *inFlight     // per client address, before a credential vouches
 	strangers     *inFlight     // per client address, at work with no credential
+	tarpit        *tarpit       // flooding addresses wait
 	bodyTimeout   time.Duration
 }
 
@@ -82,6 +83,7 @@ func NewServer(cfg Config) *Server {
 	s.perAddress = newInFlight(cmp.Or(cfg.MaxConcurrentPerAddress, DefaultMaxConcurrentPerAddress), tooManyFromAddress)
 	s.strangers = newInFlight(cmp.Or(cfg.MaxConcurrentPerAddress, DefaultMaxConcurrentPerAddress), tooManyUnvouched)
 	s.bodyTimeout = cfg.BodyTimeout
+	s.tarpit = newTarpit(cfg.FloodDelay, cfg.floodRule)
 	if n := cfg.MaxConcurrent; n >= 0 {
 		if n == 0 {
 			n = DefaultMaxConcurrent
@@ -114,6 +116,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		elapsed := time.Since(start)
+		if rec.keyID == "" && (rec.status == http.StatusTooManyRequests || rec.status == http.StatusUnauthorized) {
+			s.tarpit.refused(domain.ClientAddress(ctx))
+		}
 		s.metrics.request(r.Pattern, r.Method, rec.status, elapsed)
 		if s.log.Enabled(ctx, slog.LevelInfo) {
 			s.log.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("request_id", id), slog.String("method", r.Method),
@@ -136,6 +141,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(rec, r, domain.Errorf(domain.KindInvalid, domain.CodeHTTPSRequired,
 			"this server takes requests over HTTPS only: call https:// (the proxy in front reported X-Forwarded-Proto %q)",
 			r.Header.Get("X-Forwarded-Proto")))
+		return
+	}
+	if !s.slowFlood(rec, r) {
 		return
 	}
 	limit := int64(MaxBodyBytes)
