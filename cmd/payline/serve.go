@@ -70,6 +70,9 @@ type ServeConfig struct {
 	// (rest.LimitConnsPerAddress; not behind --trust-proxy, where the
 	// peer is the proxy). Zero: the defaults; negative: no cap.
 	MaxConcurrentPerAddress, MaxConnsPerAddress int
+	// FloodDelay is how long a flooding address's requests wait
+	// (rest.Config.FloodDelay; zero: the default; negative: off).
+	FloodDelay time.Duration
 	// RedisURL, when set, shares the rate limit and the count of failed
 	// sign-ins among every instance that uses the same Redis (the
 	// database holds the count otherwise).
@@ -396,6 +399,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"requests one client address may have waiting on this instance before their credential is checked or their body has arrived, before 429 TOO_MANY_CONCURRENT_FROM_ADDRESS (PAYLINE_MAX_CONCURRENT_PER_ADDRESS); negative for no cap")
 	maxConnsPerAddress := fs.Int("max-conns-per-address", e.integer("PAYLINE_MAX_CONNS_PER_ADDRESS", rest.DefaultMaxConnsPerAddress),
 		"connections one peer address may hold open to this instance; more are closed on accept (PAYLINE_MAX_CONNS_PER_ADDRESS); not applied with --trust-proxy; negative for no cap")
+	floodDelay := fs.Duration("flood-delay", e.duration("PAYLINE_FLOOD_DELAY", rest.DefaultFloodDelay),
+		"how long each request of a flooding address (refused without a credential more than 256 times at once, then 100 a second) waits before it is looked at, holding no slot (PAYLINE_FLOOD_DELAY); negative: never held")
 	tlsCert := fs.String("tls-cert", e.getenv("PAYLINE_TLS_CERT"), "PEM certificate (chain) to serve HTTPS with, together with --tls-key (PAYLINE_TLS_CERT)")
 	tlsKey := fs.String("tls-key", e.getenv("PAYLINE_TLS_KEY"), "PEM private key of --tls-cert (PAYLINE_TLS_KEY)")
 	trustProxy := fs.Bool("trust-proxy", e.boolean("PAYLINE_TRUST_PROXY", false),
@@ -461,7 +466,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			PublicURL: *publicURL, SearchRefresh: e.duration("PAYLINE_SEARCH_REFRESH", 30*time.Second),
 			SandboxPendingDelay: *pendingDelay, WebhookCAFile: *caFile, MonitoringInterval: *monitorEvery, DownloadURLTTL: *linkTTL,
 			Console: consoleOn, NoIntrospection: !*introspection, NoWorkers: !*workers, PrivacyURL: *privacy, DisputeContact: *dispute, MetricsAddr: *metricsAddr, InstanceID: *instance, RedisURL: *redisURL, MaxConcurrent: *maxConcurrent,
-			MaxConcurrentPerKey: *maxPerKey, MaxConcurrentPerAddress: *maxPerAddress, MaxConnsPerAddress: *maxConnsPerAddress, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
+			MaxConcurrentPerKey: *maxPerKey, MaxConcurrentPerAddress: *maxPerAddress, MaxConnsPerAddress: *maxConnsPerAddress, FloodDelay: *floodDelay, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
 			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamDocumentOrigins: splitList(*upstreamDocs), UpstreamCAFile: *upstreamCA, UpstreamRate: *upstreamRate, ReconcileInterval: *reconcileEvery,
 			ConnectorURL: *connectorURL, ConnectorCAFile: *connectorCA, ConnectorsFile: *connectorsFile,
 			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports}},
