@@ -15,26 +15,29 @@ var serverModules = []string{"modernc.org/sqlite", "github.com/riverqueue/", "gi
 	"github.com/99designs/gqlgen", "codeberg.org/go-pdf/fpdf"}
 
 // TestREADMEProgram follows client/README.md as an integrator with a
-// checkout of Payline would: a new module runs the Install section's
-// commands from a checkout (with this checkout's path for
-// /path/to/payline), then the Go block under "The README's walkthrough,
-// in Go", a whole program with every helper it uses defined, is compiled
-// and vetted in it. The module it makes depends on nothing of the server's.
+// checkout of Payline would: the Install section's block from a checkout
+// runs line by line in an empty directory (with this checkout's path for
+// /path/to/payline), the Go block under "The README's walkthrough, in
+// Go", a whole program with every helper it uses defined, saved where the
+// block says, up to the lines that run it against a server (sdk's
+// TestREADMEInstall runs those, against a sandbox server); the program
+// is then compiled and vetted in the module made, which depends on
+// nothing of the server's.
 func TestREADMEProgram(t *testing.T) {
 	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	install := section(t, readme, "Install")
 	var fromCheckout string
-	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(install, -1) {
-		if strings.Contains(m[1], "-replace") {
+	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(section(t, readme, "Install"), -1) {
+		if strings.Contains(m[1], "/path/to/payline") {
 			fromCheckout = m[1]
 		}
 	}
-	if fromCheckout == "" {
-		t.Fatal("client/README.md's Install section has no sh block that replaces the module with a checkout")
+	save := regexp.MustCompile(`(?m)^#.*\bbelow as ([\w.]+).*$`)
+	if fromCheckout == "" || !save.MatchString(fromCheckout) {
+		t.Fatal("client/README.md's Install section has no sh block from a checkout with a line to save the program below")
 	}
 	block := regexp.MustCompile("(?s)```go\n(.*?)```").FindStringSubmatch(section(t, readme, "The README's walkthrough, in Go"))
 	if block == nil || !strings.HasPrefix(block[1], "package main\n") {
@@ -45,17 +48,27 @@ func TestREADMEProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	goIn(t, dir, "mod", "init", "example.com/integrator")
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(block[1]), 0o600); err != nil {
+	program := filepath.Join(t.TempDir(), "main.go")
+	if err := os.WriteFile(program, []byte(block[1]), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	script := regexp.MustCompile(`(?m)^cd your-module.*$`).ReplaceAllString(fromCheckout, "")
-	sh := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(script, "/path/to/payline", checkout))
-	sh.Dir = dir
-	if out, err := sh.CombinedOutput(); err != nil {
+	// The lines before the program runs against a server, then where the
+	// module is.
+	script, _, _ := strings.Cut(fromCheckout, "\nexport PAYLINE_API_SECRET=")
+	script = save.ReplaceAllString(script, "$0\ncp \"$$README_PROGRAM\" ${1}")
+	script = strings.ReplaceAll(script, "/path/to/payline", checkout) + "\necho \"module: $PWD\"\n"
+	sh := exec.Command("bash", "-euo", "pipefail", "-c", script)
+	sh.Dir = t.TempDir()
+	sh.Env = append(os.Environ(), "GOWORK=off", "README_PROGRAM="+program)
+	out, err := sh.CombinedOutput()
+	if err != nil {
 		t.Fatalf("the Install section's commands from a checkout failed: %v\n%s\n%s", err, script, out)
 	}
+	at := strings.LastIndex(string(out), "module: ")
+	if at < 0 {
+		t.Fatalf("the script did not say where the module is:\n%s", out)
+	}
+	dir := strings.TrimSpace(string(out)[at+len("module: "):])
 	if out, err := goCmd(dir, "vet", ".").CombinedOutput(); err != nil {
 		t.Errorf("client/README.md's program does not compile or vet:\n%s", out)
 	}
