@@ -210,6 +210,26 @@ func browseDashboard(t *testing.T, db *storage.DB, save bool) {
 	p.until("the delivery in the log", `!!document.querySelector('section.webhook table.deliveries .pill.delivered')`)
 	p.click("section.webhook table.deliveries tr:nth-child(2) .delivery-response summary")
 	p.shoot("webhooks", `!!document.querySelector('table.deliveries .delivery-response[open]')`)
+	// The card's heading starts at its padding, its buttons stand clear of
+	// the deliveries, and the events list box shows whole rows (the next
+	// one was cut in half by the border), each whole on a phone.
+	p.until("the webhook card's heading at its top", `(() => { const c = document.querySelector('section.webhook');
+		return c.querySelector('h2').getBoundingClientRect().top - c.getBoundingClientRect().top <= 22; })()`)
+	p.until("the webhook's buttons clear of its deliveries", `document.querySelector('section.webhook .row-actions').getBoundingClientRect().bottom + 8 <=
+		document.querySelector('section.webhook .table-wrap').getBoundingClientRect().top`)
+	for _, width := range []int64{1280, 375} {
+		if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(width, 900)); err != nil {
+			t.Fatal(err)
+		}
+		p.until(fmt.Sprintf("the events list's rows whole at %d px", width), `(() => { const s = document.getElementById('webhook-events');
+			const box = s.getBoundingClientRect(), top = box.top + s.clientTop, bottom = top + s.clientHeight;
+			return [...s.options].every(o => { const r = o.getBoundingClientRect();
+				return r.height > 0 && (r.bottom <= bottom + 0.5 && r.top >= top - 0.5 || r.top >= bottom - 0.5 || r.bottom <= top + 0.5) &&
+					o.scrollWidth <= s.clientWidth; }); })()`)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
 
 	// Jobs in a second tab (same browser, same cookie), Link in the first.
 	jobs := tab{t: t, ctx: func() context.Context { c, _ := chromedp.NewContext(p.ctx); return c }(), save: save}

@@ -65,6 +65,18 @@ func reviewInBrowser(t *testing.T, db *storage.DB, save bool) {
 		t.Errorf("the queue's row reads %q", row)
 	}
 	p.shoot("review-queue", `document.querySelectorAll('#review-rows tbody tr').length === 1`)
+	// On a phone the queue fits its box, the status under the document's
+	// name (its own column cut the pill short at the table's edge).
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(375, 900)); err != nil {
+		t.Fatal(err)
+	}
+	p.until("the queue whole at 375 px", `(() => { const w = document.getElementById('review-rows').parentElement,
+		pills = [...document.querySelectorAll('#review-rows tbody .pill')].filter(e => e.offsetParent !== null);
+		return w.scrollWidth <= w.clientWidth && pills.length === 1 && pills[0].textContent === 'needs review' &&
+			pills[0].getBoundingClientRect().right <= w.getBoundingClientRect().right; })()`)
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
 
 	// The document: its page beside the fields read.
 	p.click("#review-rows a.review-open")

@@ -70,17 +70,20 @@ export function reviewPages(ui) {
         tbody = h('tbody', {});
         body.append(h('div', { className: 'table-wrap' }, h('table', { id: 'review-rows' },
           h('thead', {}, h('tr', {}, h('th', {}, 'Document'), h('th', {}, 'End user'), h('th', {}, 'Why it needs a person'),
-            h('th', {}, 'Status'), h('th', { className: 'hide-narrow' }, 'Uploaded'))), tbody)));
+            h('th', { className: 'hide-narrow' }, 'Status'), h('th', { className: 'hide-narrow' }, 'Uploaded'))), tbody)));
       }
       for (const d of q.nodes) {
         const [word, tone] = statusOf(d);
         const why = d.fraud.reasons.map((r) => r.message);
         tbody.append(h('tr', { dataset: { document: d.id } },
           h('td', {}, h('a', { href: '#/review/' + encodeURIComponent(d.id), className: 'review-open' }, d.fileName || d.documentType),
-            h('div', { className: 'muted small' }, d.documentType === 'w2' ? 'W-2' : 'Paystub')),
+            h('div', { className: 'muted small' }, d.documentType === 'w2' ? 'W-2' : 'Paystub'),
+            // On a phone the status goes under the name: its column cut
+            // the pill short at the table's edge.
+            h('div', { className: 'show-narrow' }, h('span', { className: 'pill ' + tone }, word))),
           h('td', {}, h('a', { href: '#/end-users/' + encodeURIComponent(d.endUserId) }, d.endUserId)),
           h('td', { className: 'why' }, why.length ? why[0] : '—', why.length > 1 ? h('div', { className: 'muted small' }, 'and ' + (why.length - 1) + ' more') : null),
-          h('td', {}, h('span', { className: 'pill ' + tone }, word)),
+          h('td', { className: 'hide-narrow' }, h('span', { className: 'pill ' + tone }, word)),
           h('td', { className: 'hide-narrow' }, fmtTime(d.createdAt))));
       }
       body.querySelector('#review-more')?.remove();
