@@ -264,6 +264,24 @@ func TestCheckSeries(t *testing.T) {
 				p.Earnings = []domain.PayLine{{Name: "Annual Bonus", Category: "bonus", Amount: domain.USD(200000)}}
 			}
 		}), map[string][]string{}},
+		{"a middle stub's year to date raised, the next then short of its period: the middle one alone", series(3, func(i int, p *domain.ReadPaystub) {
+			if i == 1 {
+				*p.GrossPayYTD += 215000
+				*p.NetPayYTD += 215000
+			}
+		}), map[string][]string{"doc-2": {domain.FraudYTDNotCumulative}}},
+		{"the year to date copied from the stub before, the period retyped", series(2, func(i int, p *domain.ReadPaystub) {
+			if i == 1 {
+				*p.GrossPayAmount, *p.NetPayAmount = 250000, 200000
+				*p.GrossPayYTD, *p.NetPayYTD = 200000, 160000
+			}
+		}), map[string][]string{"doc-1": {domain.FraudSeriesInconsistent}, "doc-2": {domain.FraudSeriesInconsistent, domain.FraudFiguresReused}}},
+		{"a stub that pays nothing keeps the year to date", series(2, func(i int, p *domain.ReadPaystub) {
+			if i == 1 {
+				*p.GrossPayAmount, *p.NetPayAmount, *p.TotalTaxes, *p.TotalDeductions = 0, 0, 0, 0
+				*p.GrossPayYTD, *p.NetPayYTD = 200000, 160000
+			}
+		}), map[string][]string{}},
 		{"figures reused under another date", append(series(2, nil), domain.SeriesStub{DocumentID: "doc-x", New: true,
 			Stub: func() domain.ReadPaystub { p := cleanStub(2); p.PayDate = "2026-03-06"; return p }()}),
 			map[string][]string{"doc-x": {domain.FraudYTDNotCumulative, domain.FraudFiguresReused}}},

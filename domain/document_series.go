@@ -97,11 +97,31 @@ func deref(p *int64) int64 {
 // (YTD_NOT_CUMULATIVE, evidence); of two stubs alone, or when nothing
 // tells them apart, both get a doubt (SERIES_INCONSISTENT).
 func checkCumulative(group []SeriesStub, mark markFunc) {
+	stated := statedFrequency(group)
+	// clean: stubs a and b add up as neighbours (either missing counts as
+	// clean): b's year to date rose by at least its period, and not by
+	// more when their pay dates are consecutive.
+	clean := func(a, b int) bool {
+		if a < 0 || b >= len(group) {
+			return true
+		}
+		return len(cumulativeProblems(group[a], group[b])) == 0 && risesTooMuch(group[a], group[b], stated) == ""
+	}
+	// heals: without stub j the series around it adds up. An end stub's
+	// removal leaves the pair beside it, which must then be clean: a
+	// series whose middle stub rose too much and whose last then fell
+	// short is healed by the middle one's removal alone.
 	heals := func(j, other int) bool {
 		if other >= 0 && other < len(group) && exactlyFollows(group, min(j, other), max(j, other)) {
 			return false
 		}
-		return j == 0 || j == len(group)-1 || len(cumulativeProblems(group[j-1], group[j+1])) == 0
+		switch j {
+		case 0:
+			return clean(1, 2)
+		case len(group) - 1:
+			return clean(j-2, j-1)
+		}
+		return clean(j-1, j+1)
 	}
 	blamedAny := map[int]bool{}
 	defer func() {
@@ -109,7 +129,6 @@ func checkCumulative(group []SeriesStub, mark markFunc) {
 		// by more than the period: an off-cycle payment between them, or an
 		// altered figure. Unless one of the two is blamed already, a person
 		// tells.
-		stated := statedFrequency(group)
 		for i := 1; i < len(group); i++ {
 			if m := risesTooMuch(group[i-1], group[i], stated); m != "" && !blamedAny[i-1] && !blamedAny[i] {
 				mark(group[i-1], FraudSeriesInconsistent, "%s", m)
@@ -216,7 +235,10 @@ func cumulativeProblems(prev, cur SeriesStub) []string {
 // the one whose year to date follows its neighbour's exactly (by its own
 // period) is the original; when neither or both do, the later is the
 // copy (its year to date is the impossible one). The copy is marked
-// FIGURES_REUSED; an original no neighbour confirms gets a doubt.
+// FIGURES_REUSED; an original no neighbour confirms gets a doubt. So is
+// a stub of the same year that prints another's gross and net year to
+// date, both to the cent, while it pays a period of its own: its figures
+// were retyped over a copy, the year to date left standing still.
 func checkReuse(stubs []SeriesStub, mark markFunc) {
 	confirmed := map[string]bool{}
 	for _, g := range ByEmployer(stubs) {
@@ -233,10 +255,19 @@ func checkReuse(stubs []SeriesStub, mark markFunc) {
 			if p.GrossPayAmount == nil || p.NetPayAmount == nil || (p.GrossPayYTD == nil && p.NetPayYTD == nil) || p.PayDate == q.PayDate {
 				continue
 			}
-			if !same(p.GrossPayAmount, q.GrossPayAmount) || !same(p.NetPayAmount, q.NetPayAmount) || !same(p.GrossPayYTD, q.GrossPayYTD) || !same(p.NetPayYTD, q.NetPayYTD) {
+			if !same(p.GrossPayYTD, q.GrossPayYTD) || !same(p.NetPayYTD, q.NetPayYTD) {
 				continue
 			}
 			msg := "the gross pay %s, net pay %s and year-to-date figures of the paystub dated %s are those of the paystub dated %s (document %s)"
+			if !same(p.GrossPayAmount, q.GrossPayAmount) || !same(p.NetPayAmount, q.NetPayAmount) {
+				// Only the year to date is the other's: a stub of the same
+				// year, both year-to-date figures printed, paying a period.
+				if p.GrossPayYTD == nil || p.NetPayYTD == nil || q.GrossPayAmount == nil || len(p.PayDate) < 4 || len(q.PayDate) < 4 || p.PayDate[:4] != q.PayDate[:4] ||
+					*p.GrossPayAmount <= 0 || *q.GrossPayAmount <= 0 {
+					continue
+				}
+				msg = "the gross pay %s and net pay %s of the paystub dated %s are its own, but its year-to-date figures are those of the paystub dated %s (document %s): they did not grow by its period"
+			}
 			// The copy is the one a neighbour does not confirm; when neither
 			// or both are confirmed, the later one: a year to date cannot
 			// stand still while a period is paid, so the later stub's is the
