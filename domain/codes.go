@@ -172,6 +172,9 @@ const (
 	// CodeUploadTooLargeInflated refuses an upload with a file whose
 	// compressed content inflates past MaxUploadInflatedBytes when read.
 	CodeUploadTooLargeInflated = "UPLOAD_TOO_LARGE_INFLATED"
+	// CodeUploadTooSlowToRead refuses an upload or preview whose files
+	// took longer than the reading limit (MaxUploadReading) to read.
+	CodeUploadTooSlowToRead = "UPLOAD_TOO_SLOW_TO_READ"
 )
 
 // Webhooks.

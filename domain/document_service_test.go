@@ -2,7 +2,9 @@ package domain_test
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -331,5 +333,46 @@ func TestCheckVersionsNeedsAnEmployer(t *testing.T) {
 	a.EmployerName, b.EmployerName = "Acme Corp", "Acme Corp"
 	if got := domain.CheckVersions([]domain.SeriesStub{{DocumentID: "a", New: true, Stub: a}, {DocumentID: "b", New: true, Stub: b}}); len(got["a"]) != 1 || len(got["b"]) != 1 {
 		t.Errorf("two versions of one employer's stub: %v", got)
+	}
+}
+
+// TestUploadReadingBounded: an upload or preview whose files take longer
+// than the reading limit to read, all together, is refused with
+// UPLOAD_TOO_SLOW_TO_READ, its reading stopped and nothing stored; a
+// caller who leaves first gets its context's end, not that refusal.
+func TestUploadReadingBounded(t *testing.T) {
+	w := newWorld(t, storage.SQLite, domain.ModeSandbox)
+	w.link.WithUploadReadingLimit(50 * time.Millisecond)
+	slow := domain.UploadFile{Name: "scan.pdf", Data: []byte("%PDF-1.4\nSLOW")}
+	files := []domain.UploadFile{stubFile(t, "one.pdf", cleanStub(1)), slow}
+	_, value := w.mustToken(domain.LinkTokenRequest{})
+
+	_, err := w.link.PreviewUploads(w.ctx, value, domain.DocumentPaystub, files)
+	wantCode(t, err, domain.CodeUploadTooSlowToRead)
+	_, err = w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, files)
+	wantCode(t, err, domain.CodeUploadTooSlowToRead)
+	if de := domain.AsError(err); !strings.Contains(de.Message, "longer than 50ms") {
+		t.Errorf("message %q; want the limit in it", de.Message)
+	}
+	// Nothing stored: the end user has no documents (nor anything else).
+	if docs, err := w.accounts.Documents(w.ctx, w.sc, "erin", domain.DocumentPaystub, domain.PageRequest{Limit: 25}); err == nil && len(docs.Items) != 0 ||
+		err != nil && domain.AsError(err).Code != domain.CodeEndUserNotFound {
+		t.Fatalf("%d documents stored after the refusal, %v; want none", len(docs.Items), err)
+	}
+
+	// The caller left before the limit: its context's end.
+	w.link.WithUploadReadingLimit(time.Hour)
+	left, cancel := context.WithCancel(w.ctx)
+	cancel()
+	if _, err := w.link.UploadDocuments(left, value, domain.DocumentPaystub, files); !errors.Is(err, context.Canceled) {
+		t.Errorf("a caller who left: %v; want context.Canceled", err)
+	}
+
+	// Within the limit, the same token uploads.
+	if n, err := w.link.UploadDocuments(w.ctx, value, domain.DocumentPaystub, files[:1]); err != nil || n != 1 {
+		t.Errorf("an upload within the limit: %d, %v", n, err)
+	}
+	if docs, err := w.accounts.Documents(w.ctx, w.sc, "erin", domain.DocumentPaystub, domain.PageRequest{Limit: 25}); err != nil || len(docs.Items) != 1 {
+		t.Errorf("after the upload within the limit: %d documents, %v; want 1", len(docs.Items), err)
 	}
 }

@@ -99,9 +99,13 @@ func (r *fakeReporter) DepositForm(_ context.Context, _ domain.Scope, f domain.D
 // reports service is: a file saying "W-2" reads as a W-2 (saying "odd",
 // one modified a week after it was made), one saying "BOMB" inflates too
 // far, a paystub's JSON reads as that paystub, anything else reads as
-// nothing.
-func (r *fakeReporter) ParseUpload(_ context.Context, _, _ string, data []byte) ([]domain.ParsedUpload, error) {
+// nothing; one saying "SLOW" is read until the context ends, as a file
+// whose OCR would outlast every limit.
+func (r *fakeReporter) ParseUpload(ctx context.Context, _, _ string, data []byte) ([]domain.ParsedUpload, error) {
 	switch {
+	case bytes.Contains(data, []byte("SLOW")):
+		<-ctx.Done()
+		return nil, ctx.Err()
 	case bytes.Contains(data, []byte("BOMB")):
 		return nil, domain.ErrUploadInflatesTooLarge
 	case bytes.Contains(data, []byte("W-2")):

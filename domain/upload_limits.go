@@ -1,7 +1,9 @@
 package domain
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -17,16 +19,43 @@ var PreviewRate = ThrottleRule{Burst: 10, Every: 6 * time.Second}
 // through Redis), built from a ThrottleRule.
 type KeyRate func(ctx context.Context, key string) (wait time.Duration, ok bool)
 
+// MaxUploadReading bounds the reading of one upload or preview, all its
+// files together, beside each program's own limit: ten files of pictures
+// read by OCR take about a minute on one core, and a request whose files
+// take longer holds its document slot from everyone waiting for one.
+const MaxUploadReading = 2 * time.Minute
+
 // uploadLimits are what bounds Link's uploads and previews beside their
-// size: the instance's document slots, and the previews' rate per token.
+// size: the instance's document slots, the previews' rate per token, and
+// the time one request's reading may take.
 type uploadLimits struct {
 	admission *DocumentAdmission
 	previews  KeyRate // nil: previews are not limited
 	obs       DocumentObserver
+	reading   time.Duration
 }
 
 func defaultUploadLimits() uploadLimits {
-	return uploadLimits{admission: NewDocumentAdmission(DocumentAdmissionConfig{}, nil), obs: noDocumentObserver{}}
+	return uploadLimits{admission: NewDocumentAdmission(DocumentAdmissionConfig{}, nil), obs: noDocumentObserver{}, reading: MaxUploadReading}
+}
+
+// WithUploadReadingLimit bounds the reading of one upload or preview at d
+// instead of MaxUploadReading (tests; an operator on slow hardware). It
+// returns s.
+func (s *LinkService) WithUploadReadingLimit(d time.Duration) *LinkService {
+	s.uploads.reading = d
+	return s
+}
+
+// errReadingTooLong is the cause of a request's reading context that ran
+// past its limit.
+var errReadingTooLong = errors.New("the upload's reading ran past its limit")
+
+// tooSlowToRead is the refusal of a request whose files took longer than
+// limit to read.
+func tooSlowToRead(limit time.Duration) error {
+	return &Error{Kind: KindInvalid, Code: CodeUploadTooSlowToRead, Err: errReadingTooLong,
+		Message: fmt.Sprintf("reading these files took longer than %s, the limit for one upload; upload fewer files at once, or pictures and scans of fewer pages", limit)}
 }
 
 // WithUploadLimits makes uploads and previews take a slot of admission
@@ -38,7 +67,7 @@ func (s *LinkService) WithUploadLimits(admission *DocumentAdmission, previews Ke
 	if obs == nil {
 		obs = noDocumentObserver{}
 	}
-	s.uploads = uploadLimits{admission: admission, previews: previews, obs: obs}
+	s.uploads = uploadLimits{admission: admission, previews: previews, obs: obs, reading: cmp.Or(s.uploads.reading, MaxUploadReading)}
 	return s
 }
 

@@ -184,7 +184,8 @@ type readUpload struct {
 // MaxUploadInflatedBytes when read), then reads each, one or more
 // documents a file, and, when check is set, runs the checks of a document
 // alone (a preview runs none: it is not an oracle for them). Errors:
-// MISSING_FIELDS, INVALID_FIELDS, UPLOAD_TOO_LARGE_INFLATED, and the
+// MISSING_FIELDS, INVALID_FIELDS, UPLOAD_TOO_LARGE_INFLATED,
+// UPLOAD_TOO_SLOW_TO_READ (the files took longer than the reading limit), and the
 // context's when the caller left.
 func (s *LinkService) readUploads(ctx context.Context, documentType string, files []UploadFile, check bool) ([]readUpload, error) {
 	var p Problems
@@ -222,9 +223,17 @@ func (s *LinkService) readUploads(ctx context.Context, documentType string, file
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
+	// All the files together are read within the reading limit; past it
+	// the programs are stopped and the request refused (nothing stored).
+	limit := cmp.Or(s.uploads.reading, MaxUploadReading)
+	reading, cancel := context.WithTimeoutCause(ctx, limit, errReadingTooLong)
+	defer cancel()
 	var out []readUpload
 	for i, f := range files {
-		parsed, err := s.parseUpload(ctx, documentType, types[i], i, f)
+		parsed, err := s.parseUpload(reading, documentType, types[i], i, f)
+		if err != nil && ctx.Err() == nil && errors.Is(context.Cause(reading), errReadingTooLong) {
+			return nil, tooSlowToRead(limit)
+		}
 		if err != nil {
 			return nil, err
 		}

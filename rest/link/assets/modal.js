@@ -97,6 +97,7 @@
       case 'NETWORK_ERROR': return 'We could not reach Payline. Check your connection and try again.';
       case 'REQUEST_TOO_LARGE': return 'Each file can be at most 10 MB. Choose smaller files and try again.';
       case 'UPLOAD_TOO_LARGE_INFLATED': return 'One of the PDFs holds more than we can read. Upload fewer pages per file and try again.';
+      case 'UPLOAD_TOO_SLOW_TO_READ': return 'These files took too long to read. Upload fewer files at a time and try again.';
       case 'UNSUPPORTED_CONTENT_TYPE': return 'We could not read what was sent. Choose the files again.';
     }
     if (state.screen === 'DOC_UPLOAD') {
