@@ -204,7 +204,7 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		// rescuer usually does it much sooner.
 		RescueStuckJobsAfter: rescueAfter,
 		PeriodicJobs:         periodic,
-		Logger:               cfg.Logger,
+		Logger:               newRiverLogger(cfg.Logger),
 		Middleware:           []rivertype.Middleware{working, &cutOff{stopping: func() bool { return !q.running.Load() }}},
 	}
 	if db.Dialect == SQLite || cfg.PollOnly {

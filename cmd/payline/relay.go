@@ -58,7 +58,7 @@ func (m *Main) syncDirectory(relays domain.Relays) storage.PassFunc {
 			status = "unknown: " + serr.Error() // the status only colours the log line below
 		}
 		if err != nil {
-			m.Logger.Warn("sync the upstream's directory; it resumes where it stopped", slog.String("status", status), slog.Any("error", err))
+			logPassError(ctx, m.Logger, "sync the upstream's directory; it resumes where it stopped", err, slog.String("status", status))
 			return more, err
 		}
 		if !more {
@@ -74,7 +74,7 @@ func (m *Main) reconciler(relays domain.Relays) storage.PassFunc {
 	return func(ctx context.Context) (bool, error) {
 		more, err := relays.Reconcile(ctx)
 		if err != nil {
-			m.Logger.Warn("reconcile with the upstream; it resumes where it stopped", slog.Any("error", err))
+			logPassError(ctx, m.Logger, "reconcile with the upstream; it resumes where it stopped", err)
 			return more, err
 		}
 		if !more {
@@ -82,4 +82,16 @@ func (m *Main) reconciler(relays domain.Relays) storage.PassFunc {
 		}
 		return more, nil
 	}
+}
+
+// logPassError logs what stopped a pass (a directory sync, a
+// reconciliation). A pass its chunk's time or the server's shutdown
+// stopped (ctx ended) is normal work, resumed where it stood: DEBUG.
+// Anything else, the upstream away included, is a WARN.
+func logPassError(ctx context.Context, log *slog.Logger, msg string, err error, attrs ...slog.Attr) {
+	level := slog.LevelWarn
+	if ctx.Err() != nil {
+		level = slog.LevelDebug
+	}
+	log.LogAttrs(context.WithoutCancel(ctx), level, msg, append(attrs, slog.Any("error", err))...)
 }
