@@ -200,10 +200,9 @@ func TestPreviewFloodLeavesOthersServed(t *testing.T) {
 		t.Skip("a load test: minutes of CPU on a small machine, and more under the race detector; CI runs it without (.ci/run)")
 	}
 	pdf, _ := testPaystubPDF(t)
-	// One database: what is measured is the reader's programs and memory,
-	// which no query of the flood's touches (the rest of the suite runs
-	// Link's uploads on both).
-	func(t *testing.T, db *storage.DB) {
+	// Both databases: the flood's reading touches neither, but the other
+	// tenant's calls (its tokens, previews and API reads) do.
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		admission := domain.NewDocumentAdmission(domain.DocumentAdmissionConfig{}, nil)
 		slots := admission.Config().Slots
 		f := newFixture(t, db, func(s *fixtureSetup) {
@@ -392,5 +391,5 @@ func TestPreviewFloodLeavesOthersServed(t *testing.T) {
 				t.Errorf("resident memory grew %d MiB during the flood of 100 MB uploads (from %d MiB)", grew, before)
 			}
 		})
-	}(t, storagetest.Open(t, storage.SQLite, storagetest.Seeded))
+	})
 }
