@@ -23,10 +23,14 @@ const minRate = 0.5
 // budget is the one limiter every request to an upstream goes through: a
 // token bucket whose waiters are served by priority (domain.PriorityEndUser
 // first, domain.PriorityDirectory last) and, within a priority, in
-// arrival order. A 429 pauses it for the upstream's Retry-After and
-// halves its rate; every successTarget answers without one win a quarter
-// of it back, up to the configured rate. It never fails a wait by itself:
-// the caller's context bounds it.
+// arrival order. A 429 pauses it for the upstream's Retry-After; the first
+// 429 of a burst halves its rate, and the others of the same burst
+// (answers to requests already on their way, within burstWindow of that
+// cut) only pause it: one back-off per burst, not one per answer. Once
+// answers come back without a 429, each recoverEvery of them raises the
+// rate by half, up to the configured rate: from one cut back to full
+// rate in about two seconds, from the floor in under ten. It never fails
+// a wait by itself: the caller's context bounds it.
 type budget struct {
 	now func() time.Time
 
@@ -39,16 +43,22 @@ type budget struct {
 	paused  time.Time // no request starts before this
 	queues  [domain.PriorityDirectory + 1][]*waiter
 	timer   *time.Timer
-	okSince int // answers since the last 429
+	cutAt   time.Time // when a 429 last cut the rate
+	raised  time.Time // when the rate was last raised or cut
 
 	// limited counts the 429s the upstream answered; waits the requests
 	// that had to queue for a slot.
 	limited, waits int64
 }
 
-// successTarget is how many answers without a 429 win back part of the
-// rate a 429 took.
-const successTarget = 20
+// burstWindow is how long after a cut further 429s count as the same
+// burst (answers to requests sent before the cut was felt);
+// recoverEvery how long answers must come back without a 429 for each
+// raise of the rate.
+const (
+	burstWindow  = time.Second
+	recoverEvery = time.Second
+)
 
 type waiter struct {
 	ready   chan struct{}
@@ -182,8 +192,15 @@ func (b *budget) answered(status int, h http.Header) {
 	now := b.now()
 	pause, limited := rateLimitPause(status, h, now)
 	if !limited {
-		if b.okSince++; b.okSince >= successTarget && b.rate < b.max {
-			b.rate, b.okSince = min(b.max, b.rate*1.25), 0
+		// Recovery is measured from the later of the last change and the
+		// end of the pause: a second of good answers, then half as much
+		// again.
+		since := b.raised
+		if b.paused.After(since) {
+			since = b.paused
+		}
+		if b.rate < b.max && now.Sub(since) >= recoverEvery {
+			b.rate, b.raised = min(b.max, b.rate*1.5), now
 		}
 		if pause > 0 && now.Add(pause).After(b.paused) {
 			b.paused = now.Add(pause)
@@ -191,8 +208,10 @@ func (b *budget) answered(status int, h http.Header) {
 		return
 	}
 	b.limited++
-	b.okSince = 0
-	b.rate = max(minRate, b.rate/2)
+	if b.cutAt.IsZero() || now.Sub(b.cutAt) >= burstWindow {
+		b.rate, b.cutAt = max(minRate, b.rate/2), now
+	}
+	b.raised = now
 	b.refill(now)
 	b.tokens = 0
 	if until := now.Add(pause); until.After(b.paused) {

@@ -153,3 +153,58 @@ func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	testwait.Eventually(t, 5*time.Second, cond, "the budget's queue")
 }
+
+// TestBudgetOneBackOffPerBurst: the 429s of one burst (answers to
+// requests already on their way) halve the rate once, not once each; a
+// 429 after the burst window is a new burst and halves it again.
+func TestBudgetOneBackOffPerBurst(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	b := newBudget(8, func() time.Time { return now })
+	limited := http.Header{"Retry-After": {"1"}}
+	for range 4 { // four answers within 300 ms
+		b.answered(http.StatusTooManyRequests, limited)
+		now = now.Add(100 * time.Millisecond)
+	}
+	if st := b.stats(); st.Rate != 4 || st.Limited != 4 {
+		t.Fatalf("after a burst of four 429s: %+v; want rate 4 (halved once), 4 counted", st)
+	}
+	now = now.Add(2 * time.Second)
+	b.answered(http.StatusTooManyRequests, limited)
+	if st := b.stats(); st.Rate != 2 {
+		t.Fatalf("a 429 two seconds after the burst: rate %v, want 2 (a new burst)", st.Rate)
+	}
+}
+
+// TestBudgetRecoversWithinSeconds: once answers come back without a 429
+// the rate climbs back to the configured one within seconds of the
+// burst's pause ending, measured in time, not in a count of answers.
+func TestBudgetRecoversWithinSeconds(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	b := newBudget(8, func() time.Time { return now })
+	b.answered(http.StatusTooManyRequests, http.Header{"Retry-After": {"1"}})
+	pauseEnds := now.Add(time.Second)
+	// Answers every 250 ms, as a relay at 4 a second gets them.
+	for b.stats().Rate < 8 {
+		if now.Sub(pauseEnds) > 10*time.Second {
+			t.Fatalf("rate %v ten seconds after the pause ended; want 8 again", b.stats().Rate)
+		}
+		now = now.Add(250 * time.Millisecond)
+		b.answered(http.StatusOK, http.Header{})
+	}
+	if took := now.Sub(pauseEnds); took > 3*time.Second {
+		t.Errorf("back to the full rate %v after the pause ended; want within 3 s of one halving", took)
+	}
+
+	// From the floor, within ten seconds.
+	b.mu.Lock()
+	b.rate = minRate
+	b.mu.Unlock()
+	from := now
+	for b.stats().Rate < 8 {
+		if now.Sub(from) > 10*time.Second {
+			t.Fatalf("rate %v ten seconds after good answers resumed at the floor; want 8", b.stats().Rate)
+		}
+		now = now.Add(250 * time.Millisecond)
+		b.answered(http.StatusOK, http.Header{})
+	}
+}
