@@ -34,17 +34,17 @@ const minRate = 0.5
 type budget struct {
 	now func() time.Time
 
-	mu      sync.Mutex
-	max     float64 // requests a second, as configured
-	rate    float64 // requests a second now (lowered by 429s)
-	burst   float64
-	tokens  float64
-	last    time.Time // when tokens was last brought up to date
-	paused  time.Time // no request starts before this
-	queues  [domain.PriorityDirectory + 1][]*waiter
-	timer   *time.Timer
-	cutAt   time.Time // when a 429 last cut the rate
-	raised  time.Time // when the rate was last raised or cut
+	mu     sync.Mutex
+	max    float64 // requests a second, as configured
+	rate   float64 // requests a second now (lowered by 429s)
+	burst  float64
+	tokens float64
+	last   time.Time // when tokens was last brought up to date
+	paused time.Time // no request starts before this
+	queues [domain.PriorityDirectory + 1][]*waiter
+	timer  *time.Timer
+	cutAt  time.Time // when a 429 last cut the rate
+	raised time.Time // when the rate was last raised or cut
 
 	// limited counts the 429s the upstream answered; waits the requests
 	// that had to queue for a slot.
