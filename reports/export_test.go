@@ -37,6 +37,12 @@ func CharacterSheet(text string) ([]byte, error) {
 // then a table of rows (one column each: the row's text) with a
 // footnote, as the verification report draws its tables.
 func TableWithNote(mm float64, rows []string, note string) ([]byte, error) {
+	return tableAtFoot(mm, rows, func(d *pdfDoc, cols []column, cells [][]string) { d.tableNote(cols, cells, note) })
+}
+
+// tableAtFoot renders one page filled down to leave mm millimetres, then
+// draws a one-column table of rows there with draw.
+func tableAtFoot(mm float64, rows []string, draw func(d *pdfDoc, cols []column, cells [][]string)) ([]byte, error) {
 	return renderPDF(pdfMeta{Title: "t"}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "footer", func(d *pdfDoc) {
 		_, h := d.GetPageSize()
 		d.SetY(h - footerRoom - 4 - mm)
@@ -44,7 +50,7 @@ func TableWithNote(mm float64, rows []string, note string) ([]byte, error) {
 		for i, r := range rows {
 			cells[i] = []string{r}
 		}
-		d.tableNote([]column{{"Header", d.width, "L"}}, cells, note)
+		draw(d, []column{{"Header", d.width, "L"}}, cells)
 	})
 }
 
@@ -58,13 +64,5 @@ var DataVersion = dataVersion
 // then a section headed "The heading" with a table of rows under it and
 // a footnote, as the verification report draws its paystubs.
 func SectionTable(mm float64, rows []string, note string) ([]byte, error) {
-	return renderPDF(pdfMeta{Title: "t"}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "footer", func(d *pdfDoc) {
-		_, h := d.GetPageSize()
-		d.SetY(h - footerRoom - 4 - mm)
-		cells := make([][]string, len(rows))
-		for i, r := range rows {
-			cells[i] = []string{r}
-		}
-		d.sectionTable("The heading", []column{{"Header", d.width, "L"}}, cells, note)
-	})
+	return tableAtFoot(mm, rows, func(d *pdfDoc, cols []column, cells [][]string) { d.sectionTable("The heading", cols, cells, note) })
 }

@@ -17,18 +17,7 @@ import (
 // page starts on the next), and a long table moves its last row over
 // with its footnote rather than leave the footnote alone on a page.
 func TestTablesKeepTogether(t *testing.T) {
-	bin := poppler(t, "pdftotext")
-	pages := func(pdf []byte) []string {
-		path := writePDF(t, "t.pdf", pdf)
-		var out []string
-		for n := 1; ; n++ {
-			text, err := exec.Command(bin, "-f", fmt.Sprint(n), "-l", fmt.Sprint(n), path, "-").Output()
-			if err != nil {
-				return out
-			}
-			out = append(out, string(text))
-		}
-	}
+	pages := func(pdf []byte) []string { return pageTexts(t, pdf) }
 	short, err := reports.TableWithNote(20, []string{"row one", "row two", "row three"}, "the footnote")
 	if err != nil {
 		t.Fatal(err)
@@ -68,18 +57,7 @@ func TestTablesKeepTogether(t *testing.T) {
 // not fit under it, whole if it fits a page, else its header and first
 // rows. Checked at every height of a page's foot, and on sandbox VOIEs.
 func TestHeadingsKeepTheirTables(t *testing.T) {
-	bin := poppler(t, "pdftotext")
-	pages := func(pdf []byte) []string {
-		path := writePDF(t, "t.pdf", pdf)
-		var out []string
-		for n := 1; ; n++ {
-			text, err := exec.Command(bin, "-f", fmt.Sprint(n), "-l", fmt.Sprint(n), path, "-").Output()
-			if err != nil {
-				return out
-			}
-			out = append(out, string(text))
-		}
-	}
+	pages := func(pdf []byte) []string { return pageTexts(t, pdf) }
 	var long []string
 	for i := range 48 {
 		long = append(long, fmt.Sprintf("row %02d", i))
@@ -119,5 +97,20 @@ func TestHeadingsKeepTheirTables(t *testing.T) {
 				t.Errorf("end user %d, page %d: %q without its table", i, n+1, page[loc[0]:loc[1]])
 			}
 		}
+	}
+}
+
+// pageTexts is each page's text of pdf, by pdftotext.
+func pageTexts(t *testing.T, pdf []byte) []string {
+	t.Helper()
+	bin := poppler(t, "pdftotext")
+	path := writePDF(t, "t.pdf", pdf)
+	var out []string
+	for n := 1; ; n++ {
+		text, err := exec.Command(bin, "-f", fmt.Sprint(n), "-l", fmt.Sprint(n), path, "-").Output()
+		if err != nil {
+			return out
+		}
+		out = append(out, string(text))
 	}
 }
