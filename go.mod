@@ -29,6 +29,7 @@ require (
 	github.com/sony/gobreaker/v2 v2.0.0
 	github.com/vektah/gqlparser/v2 v2.5.64
 	github.com/vikstrous/dataloadgen v0.0.10
+	github.com/wneessen/go-mail v0.7.2
 	golang.org/x/crypto v0.55.0
 	golang.org/x/image v0.40.0
 	golang.org/x/sync v0.23.0
