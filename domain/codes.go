@@ -153,6 +153,13 @@ const (
 	CodeDownloadLinkInvalid = "DOWNLOAD_LINK_INVALID"
 )
 
+// A Link hand-off's code (the QR code that continues Link on a phone)
+// that is unknown or already used, or that expired.
+const (
+	CodeLinkHandoffInvalid = "LINK_HANDOFF_INVALID"
+	CodeLinkHandoffExpired = "LINK_HANDOFF_EXPIRED"
+)
+
 // Link: logins, tokens and platforms.
 const (
 	CodeInvalidCredentials  = "INVALID_CREDENTIALS"
@@ -206,7 +213,7 @@ func LinkErrorType(code string) string {
 	switch code {
 	case CodeInvalidCredentials, CodeInvalidMFACode, CodeAccountLocked, CodeMFARequired:
 		return "USER_ACTION_REQUIRED"
-	case CodeLinkTokenInvalid, CodeLinkTokenExpired, CodeLinkTokenUsed:
+	case CodeLinkTokenInvalid, CodeLinkTokenExpired, CodeLinkTokenUsed, CodeLinkHandoffInvalid, CodeLinkHandoffExpired:
 		return "INVALID_LINK_TOKEN"
 	case CodePlatformUnavailable:
 		return ErrorTypePlatform

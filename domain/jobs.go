@@ -283,6 +283,8 @@ type JobRun struct {
 // including the queued job runs (a transactional outbox).
 type Tx interface {
 	LinkTokens() LinkTokenStore
+	// LinkHandoffs keeps Link sessions handed to another device.
+	LinkHandoffs() LinkHandoffStore
 	Accounts() AccountStore
 	Jobs() JobStore
 	Events() EventStore

@@ -23,6 +23,16 @@ type LinkSession struct {
 func (s *LinkService) Open(ctx context.Context, value string) (LinkSession, error) {
 	hash := sha256.Sum256([]byte(value))
 	t, err := s.tx.LinkTokens().LinkTokenByHash(ctx, hash[:])
+	if errors.Is(err, ErrNoRows) && value != "" {
+		// A phone Link was handed to opens the token with its own key.
+		tokenHash, keyErr := s.tokenHashByHandoffKey(ctx, hash[:])
+		switch {
+		case keyErr == nil:
+			t, err = s.tx.LinkTokens().LinkTokenByHash(ctx, tokenHash)
+		case !errors.Is(keyErr, ErrNoRows):
+			return LinkSession{}, keyErr
+		}
+	}
 	if errors.Is(err, ErrNoRows) || value == "" {
 		return LinkSession{}, Errorf(KindInvalid, CodeLinkTokenInvalid, "this link token is not valid; create a new one with POST /v1/link_tokens")
 	}

@@ -23,6 +23,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/search", s.search)
 	if s.link != nil && s.accounts != nil {
 		lh := link.NewHandler(s.link, s.directory, s.log, s.privacyURL, s.upstreamLinkOrigins)
+		lh.SetPublicURL(s.publicURL) // the phone hand-off's QR code
 		s.mux.Handle("/link/", lh)
 		// Link's API is guarded by the link token: checked before a body
 		// is read (an upload is up to 100 MB), which then comes in whole

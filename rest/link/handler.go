@@ -33,6 +33,8 @@ type Handler struct {
 	// upstreams are, in a relayed mode, the origins (scheme, host, port)
 	// of the upstreams' Link SDKs, which the modal loads and frames.
 	upstreams string
+	// publicURL is where browsers reach this server (SetPublicURL).
+	publicURL string
 }
 
 // DefaultPrivacyURL is Payline's own privacy notice, linked from Link's
@@ -79,6 +81,14 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 		w.Header().Set("Referrer-Policy", "no-referrer")
 		serveAsset(files, w, r, "/site.html")
 	})
+	h.mux.HandleFunc("GET "+continuePath, func(w http.ResponseWriter, r *http.Request) {
+		// The page a hand-off's QR code opens on the phone: the code is in
+		// the fragment, read by the page and then taken out of the address.
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		serveAsset(files, w, r, "/continue.html")
+	})
 	h.mux.HandleFunc("GET /link/v1/privacy", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "default-src 'self'")
 		serveAsset(files, w, r, "/privacy.html")
@@ -96,6 +106,9 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("POST /link/v1/api/matched_switch", h.api(h.matchedSwitch))
 	h.mux.HandleFunc("GET /link/v1/api/jobs/{job_id}", h.api(h.job))
 	h.mux.HandleFunc("POST /link/v1/api/dd_form", h.api(h.depositForm))
+	h.mux.HandleFunc("POST /link/v1/api/handoff", h.api(h.startHandoff))
+	h.mux.HandleFunc("GET /link/v1/api/handoff/{handoff_id}", h.api(h.handoff))
+	h.mux.HandleFunc("POST "+claimPath, h.api(h.claimHandoff))
 	// Anything else under the API, a wrong method included, is answered in
 	// Link's error shape rather than net/http's plain text.
 	h.mux.HandleFunc("/link/v1/api/", h.api(h.noRoute))
@@ -161,6 +174,9 @@ func (h *Handler) TokenFirst(next http.Handler) http.Handler {
 			token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 			var err error
 			switch r.URL.Path {
+			case claimPath:
+				// A phone claiming a hand-off has no token yet: its code,
+				// in a small JSON body, is what it has.
 			case uploadsPath, previewPath:
 				ctx, release, admitErr := h.link.AdmitUploads(r.Context(), token, r.URL.Path == previewPath)
 				defer release()
