@@ -86,6 +86,10 @@ var sealedColumns = []sealedColumn{
 	{"verification_reports", "body", []string{"customer_id", "mode", "end_user_id", "report_type"}, storageAD("verification_reports"), true},
 	{"files", "body", []string{"id"}, storageAD("files"), true},
 	{"webhook_deliveries", "response_excerpt", []string{"id"}, storageAD("webhook_deliveries"), false},
+	{"outbox_messages", "sealed_to", []string{"id"}, storageAD("outbox_messages.sealed_to"), false},
+	{"outbox_messages", "body_text", []string{"id"}, storageAD("outbox_messages.body_text"), false},
+	{"outbox_messages", "body_html", []string{"id"}, storageAD("outbox_messages.body_html"), false},
+	{"lookup_keys", "sealed_key", []string{"name"}, storageAD("lookup_keys"), false},
 }
 
 // SealedColumns names every sealed column as table.column, for tests and

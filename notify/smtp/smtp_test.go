@@ -118,8 +118,8 @@ func (s smtpServer) count(t *testing.T) int {
 func order() domain.OutboundMessage {
 	return domain.OutboundMessage{
 		Channel: domain.ChannelEmail, To: "jordan@example.com", FromName: "Acme Lending",
-		Subject: "Acme Lending asks you to connect your payroll",
-		Text:    "Hello Jordan,\n\nAcme Lending asks you to connect your payroll account.\n\nOpen https://payline.example/l/AbC123 to start.",
+		Subject:    "Acme Lending asks you to connect your payroll",
+		Text:       "Hello Jordan,\n\nAcme Lending asks you to connect your payroll account.\n\nOpen https://payline.example/l/AbC123 to start.",
 		CustomerID: "c1", Mode: domain.ModeSandbox, Ref: "lo_1",
 	}
 }
