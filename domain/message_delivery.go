@@ -98,7 +98,7 @@ type InboundMessageHook interface {
 
 // MaskRecipient shows enough of an e-mail address or phone number for a
 // developer to recognize it and no more: "j•••@example.com",
-// "+1•••••••4567".
+// "+1••••••4567".
 func MaskRecipient(ch MessageChannel, to string) string {
 	const dot = "•"
 	if ch == ChannelEmail {

@@ -24,6 +24,10 @@ type Text struct {
 	// Ref names what the text is about (a Link order's id); never a
 	// secret.
 	Ref string
+	// Message is the whole message the text was made from: whose it is
+	// and in which mode, for a provider that keeps it (the sandbox
+	// outbox).
+	Message domain.OutboundMessage
 }
 
 // Provider is an SMS provider's API.
@@ -42,6 +46,9 @@ var ErrOptedOut = fmt.Errorf("%w: the person replied STOP to an earlier text and
 
 // e164 is a phone number as providers take it.
 var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
+
+// ValidNumber reports whether to is a phone number in E.164 form.
+func ValidNumber(to string) bool { return e164.MatchString(to) }
 
 // Sender is the domain's MessageSender for texts: opt-outs first, then
 // the provider.
@@ -67,7 +74,7 @@ func (s *Sender) Send(ctx context.Context, m domain.OutboundMessage) (domain.Sen
 	if m.Channel != domain.ChannelSMS {
 		return domain.SentMessage{}, fmt.Errorf("sms: a %s message is not a text", m.Channel)
 	}
-	if !e164.MatchString(m.To) {
+	if !ValidNumber(m.To) {
 		return domain.SentMessage{}, fmt.Errorf("%w: the phone number is not in E.164 form (+15555550123)", domain.ErrDeliveryRefused)
 	}
 	out, err := s.optOuts.OptedOut(ctx, m.Mode, m.To)
@@ -77,7 +84,7 @@ func (s *Sender) Send(ctx context.Context, m domain.OutboundMessage) (domain.Sen
 	if out {
 		return domain.SentMessage{}, ErrOptedOut
 	}
-	sent, err := s.provider.SendText(ctx, Text{To: m.To, Body: m.Text, Ref: m.Ref})
+	sent, err := s.provider.SendText(ctx, Text{To: m.To, Body: m.Text, Ref: m.Ref, Message: m})
 	if errors.Is(err, ErrOptedOut) {
 		if rerr := s.optOuts.SetOptedOut(ctx, m.Mode, m.To, true, domain.OptOutProvider, s.now()); rerr != nil {
 			return domain.SentMessage{}, errors.Join(err, fmt.Errorf("sms: record the opt-out: %w", rerr))
