@@ -90,6 +90,9 @@ func setComplexity(cfg *generated.Config) {
 	c.Query.DocumentReviews = func(child int, _ *model.DocumentReviewFilter, first *int, _ *string, last *int, _ *string) int {
 		return connectionCost(child, first, last)
 	}
+	c.Query.OutboxMessages = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return connectionCost(child, first, last)
+	}
 	c.EndUser.Accounts = func(child int, first *int, _ *string, last *int, _ *string) int {
 		return connectionCost(child, first, last)
 	}

@@ -40,6 +40,9 @@ type Resolver struct {
 	BatchWait time.Duration
 	// Logger receives unexpected errors with the request id.
 	Logger *slog.Logger
+
+	// OutboxService lists the sandbox's kept messages.
+	OutboxService *domain.OutboxService
 }
 
 // signingKey is the key a new webhook is signed with; KeyService decides.

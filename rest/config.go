@@ -71,6 +71,9 @@ type Config struct {
 	// Reviews keeps the queue of uploaded documents a person reviews
 	// (nil: no review routes).
 	Reviews *domain.DocumentReviewService
+	// InboundMessages receives the SMS provider's webhook at
+	// POST /v1/hooks/twilio/inbound (nil: the route is not served).
+	InboundMessages domain.InboundMessageHook
 	// SecureCookies marks the dashboard's cookie Secure even when this
 	// server sees plain HTTP (TLS ends at a proxy in front of it).
 	SecureCookies bool

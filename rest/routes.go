@@ -75,6 +75,7 @@ func (s *Server) routes() {
 	s.adminRoutes()
 	s.reviewRoutes()
 	s.dashboardRoutes()
+	s.messageHookRoutes()
 	s.handle("/v1/", s.noRoute)
 	// The API's OpenAPI description needs no secret: tools and people
 	// read it before they have one.

@@ -52,6 +52,9 @@ type Server struct {
 	strangers     *inFlight     // per client address, at work with no credential
 	tarpit        *tarpit       // flooding addresses wait
 	bodyTimeout   time.Duration
+
+	// inboundMessages: see Config.InboundMessages.
+	inboundMessages domain.InboundMessageHook
 }
 
 // NewServer builds the server and its routes.
@@ -72,6 +75,7 @@ func NewServer(cfg Config) *Server {
 		limiter:     newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
 		mux:         http.NewServeMux(),
 	}
+	s.inboundMessages = cfg.InboundMessages
 	if cfg.Redis != nil {
 		s.limiter = newRedisLimiter(cfg.Redis, limitFor(cfg.Mode, cfg.RateLimit), s.log)
 	}

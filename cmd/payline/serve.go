@@ -134,6 +134,8 @@ type ServeConfig struct {
 	// Retention is how long events, delivery attempts and superseded
 	// report PDFs are kept (domain.DefaultRetention unless set).
 	Retention *domain.RetentionPolicy
+	// Delivery is how messages to people are sent (docs/delivery.md).
+	Delivery DeliveryConfig
 	// NoWorkers leaves queued work (Link jobs, webhook deliveries,
 	// monitoring) to other processes on the same database: this one
 	// serves requests and queues work but runs none.
@@ -431,6 +433,7 @@ func (e environment) serve(ctx context.Context, args []string) error {
 		"how long webhook delivery attempts are kept (PAYLINE_RETENTION_DELIVERIES); 0 keeps them forever")
 	keepReports := fs.Duration("report-retention", e.duration("PAYLINE_REPORT_RETENTION", domain.DefaultRetention.ReportVersions),
 		"how long a verification report's earlier versions (their PDFs) stay retrievable (PAYLINE_REPORT_RETENTION; default 25 months, a lender's look-back); 0 keeps them forever")
+	delivery := e.addDeliveryFlags(fs)
 	workers := fs.Bool("workers", e.boolean("PAYLINE_WORKERS", true),
 		"run queued work (Link jobs, webhook deliveries, monitoring) in this process (PAYLINE_WORKERS); false for a request-only instance beside others that run it")
 	if err := parse(fs, args); err != nil {
@@ -469,7 +472,8 @@ func (e environment) serve(ctx context.Context, args []string) error {
 			MaxConcurrentPerKey: *maxPerKey, MaxConcurrentPerAddress: *maxPerAddress, MaxConnsPerAddress: *maxConnsPerAddress, FloodDelay: *floodDelay, TLSCert: *tlsCert, TLSKey: *tlsKey, TrustProxy: *trustProxy,
 			UpstreamURL: *upstreamURL, UpstreamVersion: *upstreamVersion, UpstreamLinkJS: *upstreamLinkJS, UpstreamDocumentOrigins: splitList(*upstreamDocs), UpstreamCAFile: *upstreamCA, UpstreamRate: *upstreamRate, ReconcileInterval: *reconcileEvery,
 			ConnectorURL: *connectorURL, ConnectorCAFile: *connectorCA, ConnectorsFile: *connectorsFile,
-			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports}},
+			Retention: &domain.RetentionPolicy{Events: *keepEvents, Deliveries: *keepDeliveries, ReportVersions: *keepReports},
+			Delivery:  *delivery},
 		Stdout: e.stdout, Logger: e.logger(*logFormat, level), Getenv: e.getenv,
 	}
 	if err := svc.Start(ctx); err != nil {

@@ -86,6 +86,9 @@ type starting struct {
 	registry      *prometheus.Registry
 	metrics       *rest.Metrics
 	api           http.Handler
+	// delivery sends messages to people and hears the SMS provider's
+	// webhook (newMessageDelivery).
+	delivery messageDelivery
 }
 
 // onFailure registers how to undo a step just taken, should it or a later
@@ -299,6 +302,11 @@ func (m *Main) addConnectorPlatforms(ctx context.Context, caps protocol.Capabili
 func (m *Main) buildServices(ctx context.Context, s *starting) error {
 	s.jobs = domain.NewJobService(s.tx, s.connector, s.clock)
 	s.jobs.Log(m.Logger)
+	delivery, err := m.newMessageDelivery(s.clock)
+	if err != nil {
+		return err
+	}
+	s.delivery = delivery
 	sender, err := rest.NewWebhookClient(m.Config.Mode, m.Config.WebhookCAFile)
 	if err != nil {
 		return err
@@ -355,7 +363,8 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		AccountJobService: accounts.AccountJobService, ProductService: accounts.ProductService,
 		DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
 		OverviewService: accounts.OverviewService, WatchService: accounts.WatchService,
-		WebhookService: s.webhooks, DocumentReviewService: reviews, Reporter: reporter, Logger: m.Logger, Keys: keys},
+		WebhookService: s.webhooks, DocumentReviewService: reviews, Reporter: reporter, Logger: m.Logger, Keys: keys,
+		OutboxService: s.delivery.Outbox},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection,
 			RecheckEvery: m.Config.SocketRecheck})
 	s.api = rest.NewServer(rest.Config{
@@ -368,6 +377,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		MaxConcurrent: m.Config.MaxConcurrent, MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
 		MaxConcurrentPerAddress: m.Config.MaxConcurrentPerAddress, FloodDelay: m.Config.FloodDelay, BodyTimeout: m.readTimeout(),
 		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: s.tls != nil,
+		InboundMessages: s.delivery.Inbound,
 	})
 	return nil
 }

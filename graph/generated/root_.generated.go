@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	JobParams() JobParamsResolver
 	LinkToken() LinkTokenResolver
 	Mutation() MutationResolver
+	OutboxMessage() OutboxMessageResolver
 	Paystub() PaystubResolver
 	Platform() PlatformResolver
 	ProjectedIncome() ProjectedIncomeResolver
@@ -479,6 +480,29 @@ type ComplexityRoot struct {
 		WebhookUpdate             func(childComplexity int, input model.WebhookUpdateInput) int
 	}
 
+	OutboxMessage struct {
+		Channel   func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		FromName  func(childComplexity int) int
+		HTML      func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Recipient func(childComplexity int) int
+		Ref       func(childComplexity int) int
+		Subject   func(childComplexity int) int
+		Text      func(childComplexity int) int
+	}
+
+	OutboxMessageConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	OutboxMessageEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Overview struct {
 		AccountsConnected   func(childComplexity int) int
 		DeliveriesDelivered func(childComplexity int) int
@@ -630,6 +654,7 @@ type ComplexityRoot struct {
 		LinkToken       func(childComplexity int, id string) int
 		Node            func(childComplexity int, id string) int
 		Nodes           func(childComplexity int, ids []string) int
+		OutboxMessages  func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Overview        func(childComplexity int, days *int) int
 		Platform        func(childComplexity int, id string) int
 		Platforms       func(childComplexity int, first *int, after *string, last *int, before *string, typeArg *domain.PlatformType, includeEsps *bool, lastUpdated *time.Time) int
@@ -2687,6 +2712,93 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.WebhookUpdate(childComplexity, args["input"].(model.WebhookUpdateInput)), true
 
+	case "OutboxMessage.channel":
+		if e.ComplexityRoot.OutboxMessage.Channel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.Channel(childComplexity), true
+	case "OutboxMessage.createdAt":
+		if e.ComplexityRoot.OutboxMessage.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.CreatedAt(childComplexity), true
+	case "OutboxMessage.fromName":
+		if e.ComplexityRoot.OutboxMessage.FromName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.FromName(childComplexity), true
+	case "OutboxMessage.html":
+		if e.ComplexityRoot.OutboxMessage.HTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.HTML(childComplexity), true
+	case "OutboxMessage.id":
+		if e.ComplexityRoot.OutboxMessage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.ID(childComplexity), true
+	case "OutboxMessage.recipient":
+		if e.ComplexityRoot.OutboxMessage.Recipient == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.Recipient(childComplexity), true
+	case "OutboxMessage.ref":
+		if e.ComplexityRoot.OutboxMessage.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.Ref(childComplexity), true
+	case "OutboxMessage.subject":
+		if e.ComplexityRoot.OutboxMessage.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.Subject(childComplexity), true
+	case "OutboxMessage.text":
+		if e.ComplexityRoot.OutboxMessage.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessage.Text(childComplexity), true
+
+	case "OutboxMessageConnection.edges":
+		if e.ComplexityRoot.OutboxMessageConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessageConnection.Edges(childComplexity), true
+	case "OutboxMessageConnection.nodes":
+		if e.ComplexityRoot.OutboxMessageConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessageConnection.Nodes(childComplexity), true
+	case "OutboxMessageConnection.pageInfo":
+		if e.ComplexityRoot.OutboxMessageConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessageConnection.PageInfo(childComplexity), true
+
+	case "OutboxMessageEdge.cursor":
+		if e.ComplexityRoot.OutboxMessageEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessageEdge.Cursor(childComplexity), true
+	case "OutboxMessageEdge.node":
+		if e.ComplexityRoot.OutboxMessageEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OutboxMessageEdge.Node(childComplexity), true
+
 	case "Overview.accountsConnected":
 		if e.ComplexityRoot.Overview.AccountsConnected == nil {
 			break
@@ -3381,6 +3493,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
+	case "Query.outboxMessages":
+		if e.ComplexityRoot.Query.OutboxMessages == nil {
+			break
+		}
+
+		args, err := ec.field_Query_outboxMessages_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OutboxMessages(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.overview":
 		if e.ComplexityRoot.Query.Overview == nil {
 			break
@@ -6173,6 +6296,60 @@ extend type Mutation {
   ): VerificationReportRefreshPayload!
 }
 `, BuiltIn: false},
+	{Name: "../schema/outbox.graphqls", Input: `"A message the sandbox kept instead of sending it, because no SMTP server or SMS provider is configured: exactly what the person would have received."
+type OutboxMessage {
+  "The kept message's UUID: the provider id its delivery records."
+  id: ID!
+  "email or sms."
+  channel: String!
+  "The recipient, masked (j•••@example.com, +1••••••4567)."
+  recipient: String!
+  "The customer's name, as the message is signed and an e-mail's From shows it."
+  fromName: String!
+  "The e-mail's subject; null for a text."
+  subject: String
+  "The plain-text body: the whole message of a text, an e-mail's text part."
+  text: String!
+  "An e-mail's HTML part, as SMTP would send it (no remote content); null for a text."
+  html: String
+  "What the message is about, such as a Link order's id."
+  ref: String!
+  "When it would have been sent."
+  createdAt: Time!
+}
+
+"One edge of the outbox."
+type OutboxMessageEdge {
+  "This message's cursor: after takes it to start after it, before to end before it."
+  cursor: String!
+  "The message."
+  node: OutboxMessage!
+}
+
+"A page of the sandbox outbox."
+type OutboxMessageConnection {
+  "The page's messages with their cursors."
+  edges: [OutboxMessageEdge!]!
+  "The page's messages, in the same order as edges, for when their cursors are not needed."
+  nodes: [OutboxMessage!]!
+  "Whether more follow, and the cursor to read them."
+  pageInfo: PageInfo!
+}
+
+extend type Query {
+  "Sandbox only: the messages this customer's Link orders would have sent, newest first; empty in other modes, where messages are sent."
+  outboxMessages(
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
+    after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
+  ): OutboxMessageConnection!
+}
+`, BuiltIn: false},
 	{Name: "../schema/ratelimit.graphqls", Input: `"""
 The calling customer's request rate in this mode, shared with REST and read
 without taking from it: a bucket of limit requests that refills at limit a
@@ -7664,6 +7841,52 @@ func (ec *executionContext) childFields_Money(ctx context.Context, field graphql
 		return ec.fieldContext_Money_formatted(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Money", field.Name)
+}
+
+func (ec *executionContext) childFields_OutboxMessage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OutboxMessage_id(ctx, field)
+	case "channel":
+		return ec.fieldContext_OutboxMessage_channel(ctx, field)
+	case "recipient":
+		return ec.fieldContext_OutboxMessage_recipient(ctx, field)
+	case "fromName":
+		return ec.fieldContext_OutboxMessage_fromName(ctx, field)
+	case "subject":
+		return ec.fieldContext_OutboxMessage_subject(ctx, field)
+	case "text":
+		return ec.fieldContext_OutboxMessage_text(ctx, field)
+	case "html":
+		return ec.fieldContext_OutboxMessage_html(ctx, field)
+	case "ref":
+		return ec.fieldContext_OutboxMessage_ref(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OutboxMessage_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OutboxMessage", field.Name)
+}
+
+func (ec *executionContext) childFields_OutboxMessageConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OutboxMessageConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_OutboxMessageConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OutboxMessageConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OutboxMessageConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OutboxMessageEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_OutboxMessageEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_OutboxMessageEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OutboxMessageEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Overview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -470,6 +470,24 @@ type LinkTokenCreatePayload struct {
 type Mutation struct {
 }
 
+// A page of the sandbox outbox.
+type OutboxMessageConnection struct {
+	// The page's messages with their cursors.
+	Edges []*OutboxMessageEdge `json:"edges"`
+	// The page's messages, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.OutboxMessage `json:"nodes"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
+}
+
+// One edge of the outbox.
+type OutboxMessageEdge struct {
+	// This message's cursor: after takes it to start after it, before to end before it.
+	Cursor string `json:"cursor"`
+	// The message.
+	Node *domain.OutboxMessage `json:"node"`
+}
+
 // How a tenant's integration did over its last days: the dashboard's overview.
 type Overview struct {
 	// Accounts of this customer and mode connected now (not only those connected in the window).
