@@ -135,6 +135,9 @@ const (
 	CodeTaxFormNotFound      = "TAX_FORM_NOT_FOUND"
 	CodeProductNotFound      = "PRODUCT_NOT_FOUND"
 	CodeNotSandbox           = "SANDBOX_ONLY"
+	// CodeLinkOrderNotFound answers an order id the caller has no order
+	// with, and an order link no order has.
+	CodeLinkOrderNotFound = "LINK_ORDER_NOT_FOUND"
 )
 
 // Reviews of uploaded documents (a conflict with the document's state).
@@ -144,6 +147,13 @@ const (
 	// CodeDocumentReviewNotRequired refuses a review of a document whose
 	// checks left nothing for a person to settle.
 	CodeDocumentReviewNotRequired = "DOCUMENT_REVIEW_NOT_REQUIRED"
+)
+
+// Link orders.
+const (
+	// CodeLinkOrderClosed refuses (400, a conflict with the order's state) to resend or cancel an order that
+	// is completed, expired or (for a resend) canceled.
+	CodeLinkOrderClosed = "LINK_ORDER_CLOSED"
 )
 
 // Download links.

@@ -296,6 +296,12 @@ type Tx interface {
 	Audit() AuditStore
 	// Upstream ties link tokens to an upstream's, in relayed modes.
 	Upstream() UpstreamStore
+	// LinkOrders holds the orders that send Link to people.
+	LinkOrders() LinkOrderStore
+	// EnqueueLinkOrderMessage queues one message of a Link order, once
+	// per order, channel and sequence, visible once the transaction
+	// commits.
+	EnqueueLinkOrderMessage(ctx context.Context, r LinkOrderMessageRun) error
 	// EnqueueJobRun queues a run of the job, visible once the transaction
 	// commits.
 	EnqueueJobRun(ctx context.Context, r JobRun) error

@@ -50,20 +50,8 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 	if err != nil {
 		return LinkToken{}, "", err
 	}
-	t := LinkToken{
-		ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, APIVersion: apiVersion,
-		OrgName: r.OrgName, EndUserID: r.EndUserID, Solution: r.Solution, Features: c.features, RequiredJobs: c.required,
-		EmployerID: r.EmployerID, PlatformID: r.PlatformID, AccountID: r.AccountID, Amount: c.amount,
-		SkipIntroScreen: r.SkipIntroScreen, DisableDirectDepositSplitting: r.DisableDirectDepositSplitting,
-		Language: r.Language, Allocation: c.allocation, PlatformMatching: r.PlatformMatching,
-	}
-	if r.Site != nil {
-		t.RedirectURL = r.Site.RedirectURL
-	}
-	if err := s.checkReferences(ctx, sc, &t); err != nil {
-		return LinkToken{}, "", err
-	}
-	if err := s.checkBillNavigator(ctx, sc, t); err != nil {
+	t, err := s.checkedToken(ctx, sc, r, c, apiVersion)
+	if err != nil {
 		return LinkToken{}, "", err
 	}
 	raw, err := RandomBytes(32)
@@ -104,6 +92,40 @@ func (s *LinkService) CreateLinkToken(ctx context.Context, sc Scope, r LinkToken
 		return LinkToken{}, "", err
 	}
 	return t, value, nil
+}
+
+// checkedToken is the token a request whose fields passed makes, once its
+// references (employer, platform, account, the bill navigator) check out.
+func (s *LinkService) checkedToken(ctx context.Context, sc Scope, r LinkTokenRequest, c checkedLinkToken, apiVersion string) (LinkToken, error) {
+	t := LinkToken{
+		ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, APIVersion: apiVersion,
+		OrgName: r.OrgName, EndUserID: r.EndUserID, Solution: r.Solution, Features: c.features, RequiredJobs: c.required,
+		EmployerID: r.EmployerID, PlatformID: r.PlatformID, AccountID: r.AccountID, Amount: c.amount,
+		SkipIntroScreen: r.SkipIntroScreen, DisableDirectDepositSplitting: r.DisableDirectDepositSplitting,
+		Language: r.Language, Allocation: c.allocation, PlatformMatching: r.PlatformMatching,
+	}
+	if r.Site != nil {
+		t.RedirectURL = r.Site.RedirectURL
+	}
+	if err := s.checkReferences(ctx, sc, &t); err != nil {
+		return LinkToken{}, err
+	}
+	if err := s.checkBillNavigator(ctx, sc, t); err != nil {
+		return LinkToken{}, err
+	}
+	return t, nil
+}
+
+// checkTokenReferences checks, storing nothing, the references of a
+// request whose fields passed (checkLinkTokenFields): CreateLinkToken's
+// rules for a Link order, which mints its tokens later.
+func (s *LinkService) checkTokenReferences(ctx context.Context, sc Scope, r LinkTokenRequest, apiVersion string) error {
+	c, err := checkLinkTokenRequest(r, apiVersion)
+	if err != nil {
+		return err
+	}
+	_, err = s.checkedToken(ctx, sc, r, c, apiVersion)
+	return err
 }
 
 // checkReferences resolves employer, platform and account ids against

@@ -311,6 +311,9 @@ func (s *LinkService) connect(ctx context.Context, tx Tx, t LinkToken, p Platfor
 			return Account{}, err
 		}
 	}
+	if err := completeLinkOrder(ctx, tx, t, acct.ID, now); err != nil {
+		return Account{}, err
+	}
 	if c, ok := consentOf(t, acct, consent, now); ok {
 		if err := tx.Accounts().PutConsent(ctx, t.Scope(), c); err != nil {
 			return Account{}, err

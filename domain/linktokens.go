@@ -354,8 +354,15 @@ type checkedLinkToken struct {
 
 // checkLinkTokenRequest applies every field rule that needs no database.
 func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkToken, error) {
-	var c checkedLinkToken
 	var p Problems
+	c := checkLinkTokenFields(&p, r, apiVersion)
+	return c, p.Err()
+}
+
+// checkLinkTokenFields records in p what checkLinkTokenRequest refuses, for
+// requests that add fields of their own (a Link order's).
+func checkLinkTokenFields(p *Problems, r LinkTokenRequest, apiVersion string) checkedLinkToken {
+	var c checkedLinkToken
 	if strings.TrimSpace(r.OrgName) == "" {
 		p.Missing("org_name")
 	} else if n := len([]rune(r.OrgName)); n < 3 || n > 30 {
@@ -375,8 +382,8 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkTo
 	if r.Language != "" && r.Language != "en" && r.Language != "es" {
 		p.Invalid("language", "must be en or es")
 	}
-	features := checkJobList(&p, "features", r.Features)
-	required := checkJobList(&p, "required_jobs", r.RequiredJobs)
+	features := checkJobList(p, "features", r.Features)
+	required := checkJobList(p, "required_jobs", r.RequiredJobs)
 	c.features, c.required = features, required
 	for field, id := range map[string]string{"employer_id": r.EmployerID, "platform_id": r.PlatformID, "account_id": r.AccountID} {
 		if id != "" && !ValidID(id) {
@@ -392,13 +399,13 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkTo
 	}
 	wantsSwitch := slices.Contains(features, JobDirectDepositSwitch) || slices.Contains(required, JobDirectDepositSwitch)
 	if r.Allocation != nil {
-		c.allocation = checkAllocation(&p, r.Allocation)
+		c.allocation = checkAllocation(p, r.Allocation)
 	}
 	if wantsSwitch && (r.Allocation == nil || len(r.Allocation.Targets) == 0) {
 		p.Missing("allocation.targets (a direct_deposit_switch needs the account to switch to)")
 	}
 	if m := r.PlatformMatching; m != nil {
-		checkPlatformMatching(&p, m)
+		checkPlatformMatching(p, m)
 		if r.SkipIntroScreen {
 			p.Invalid("skip_intro_screen", "must not be true when end_user.platform_matching is present")
 		}
@@ -406,7 +413,7 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkTo
 			p.Invalid("required_jobs", "must include direct_deposit_switch when end_user.platform_matching is present")
 		}
 	}
-	checkVersionFields(&p, "POST /v1/link_tokens", apiVersion, func(field string) bool {
+	checkVersionFields(p, "POST /v1/link_tokens", apiVersion, func(field string) bool {
 		switch field {
 		case "solution":
 			return r.Solution != ""
@@ -419,9 +426,9 @@ func checkLinkTokenRequest(r LinkTokenRequest, apiVersion string) (checkedLinkTo
 	})
 	c.lifetime = LinkTokenLifetime
 	if r.Site != nil {
-		c.lifetime = checkSite(&p, *r.Site)
+		c.lifetime = checkSite(p, *r.Site)
 	}
-	return c, p.Err()
+	return c
 }
 
 // checkSite checks a legacy site's ttl and redirect_url and returns the

@@ -379,6 +379,9 @@ func (s *LinkService) UploadDocuments(ctx context.Context, value, documentType s
 			}
 			return err
 		}
+		if err := completeLinkOrder(ctx, tx, t, "", now); err != nil {
+			return err
+		}
 		stored, err := storedSeries(ctx, tx.Records(), t.Scope(), t.EndUserID)
 		if err != nil {
 			return err

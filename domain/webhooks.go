@@ -34,9 +34,10 @@ func EventNames() []string {
 	for _, j := range JobTypes {
 		names = append(names, string(j)+".added")
 	}
-	return append(names, "documents.added", EventDocumentsParsed, EventDocumentsReviewRequired, EventDocumentsReviewed,
+	names = append(names, "documents.added", EventDocumentsParsed, EventDocumentsReviewRequired, EventDocumentsReviewed,
 		"voie_report.refreshed", "voe_report.refreshed",
 		"earnings_stream.payouts.refreshed", "account.monitoring_status.updated")
+	return append(names, LinkOrderEvents...)
 }
 
 // Webhook is a customer's endpoint for events. APIKeyID is the key that

@@ -71,6 +71,9 @@ type Config struct {
 	// Reviews keeps the queue of uploaded documents a person reviews
 	// (nil: no review routes).
 	Reviews *domain.DocumentReviewService
+	// LinkOrders sends Link to people and serves the orders' short links
+	// (nil: no order routes).
+	LinkOrders *domain.LinkOrderService
 	// InboundMessages receives the SMS provider's webhook at
 	// POST /v1/hooks/twilio/inbound (nil: the route is not served).
 	InboundMessages domain.InboundMessageHook

@@ -53,6 +53,7 @@ type fixture struct {
 	monitoring *domain.MonitoringService
 	jobs       *domain.JobService
 	members    *domain.MemberService
+	orders     *domain.LinkOrderService
 	// requestStatements counts the statements the server's requests run
 	// (storage.CountStatements), not those of background work.
 	requestStatements *atomic.Int64
@@ -96,6 +97,12 @@ type fixtureSetup struct {
 	// limitUploads, when set, bounds Link's uploads its own way
 	// (LinkService.WithUploadLimits).
 	limitUploads func(*domain.LinkService)
+	// sender carries Link orders' messages (nil: every message is
+	// refused, as with no channel configured).
+	sender domain.MessageSender
+	// orderSweep is how often Link orders are swept (the default minute
+	// when zero: tests of orders shorten it, others need none).
+	orderSweep time.Duration
 }
 
 // offsetClock is the real clock moved by a settable offset, so tests can
@@ -139,6 +146,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		c(&setup)
 	}
 	queue, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: cmp.Or(setup.pollInterval, 50*time.Millisecond), PollOnly: setup.pollOnly, Retry: setup.retry,
+		LinkOrderSweep: setup.orderSweep, MessageRetry: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))})
 	if err != nil {
 		t.Fatal(err)
@@ -158,20 +166,12 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	}
 	webhooks := domain.NewWebhookService(tx, keys, sender, net.DefaultResolver, clock, setup.rest.Mode)
 	monitoring := domain.NewMonitoringService(tx, jobs, connector, clock, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = queue.Stop(ctx)
-	})
+	srv := httptest.NewUnstartedServer(nil) // its address is the links' public URL
 	created, err = keys.CreateKey(context.Background(), "acme", setup.rest.Mode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := setup.rest
-	srv := httptest.NewUnstartedServer(nil) // its address is the links' public URL
 	signer, err := reports.NewSigner(testMasterKey, "http://"+srv.Listener.Addr().String(), setup.linkTTL, clock)
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +187,17 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	if setup.limitUploads != nil {
 		setup.limitUploads(cfg.Link)
 	}
+	orders := domain.NewLinkOrderService(tx, cfg.Link, setup.sender, clock, "http://"+srv.Listener.Addr().String())
+	cfg.LinkOrders = orders
+	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount,
+		LinkOrderMessage: orders.SendMessage, LinkOrderSweep: orders.Sweep}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = queue.Stop(ctx)
+	})
 	cfg.Reviews = domain.NewDocumentReviewService(tx, tx, tx.Reports(), reader, reporter, clock)
 	if setup.logs == nil {
 		setup.logs = io.Discard
@@ -217,7 +228,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
 		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks, monitoring: monitoring, jobs: jobs,
-		members: members, requestStatements: requestStatements}
+		members: members, orders: orders, requestStatements: requestStatements}
 }
 
 // refreshMonitored refreshes every monitored account now, in this

@@ -74,6 +74,7 @@ func (s *Server) routes() {
 	}
 	s.adminRoutes()
 	s.reviewRoutes()
+	s.linkOrderRoutes()
 	s.dashboardRoutes()
 	s.messageHookRoutes()
 	s.handle("/v1/", s.noRoute)

@@ -38,6 +38,10 @@ type Queue struct {
 	// directorySync syncs an upstream's directory (relayed modes).
 	directorySync *directorySyncWorker
 	refresher     *refreshWorker
+	// orderMessages sends Link orders' messages; orderSweep expires them
+	// and queues their reminders.
+	orderMessages *linkOrderMessageWorker
+	orderSweep    *linkOrderSweepWorker
 	monitoring    time.Duration
 	db            *DB
 	running       atomic.Bool
@@ -92,6 +96,13 @@ type QueueConfig struct {
 	// Clock is this process's clock (time.Now when nil). The rescuer uses
 	// it only for its own timings; heartbeats go by the database's clock.
 	Clock func() time.Time
+	// LinkOrderSweep is how often the leader sweeps Link orders for
+	// expiries, reminders and messages held by quiet hours
+	// (DefaultLinkOrderSweep when zero; tests shorten it).
+	LinkOrderSweep time.Duration
+	// MessageRetry is the wait before a failed Link order message is tried
+	// again, doubling each time (30 s when zero; tests shorten it).
+	MessageRetry time.Duration
 	// PollOnly keeps PostgreSQL's workers polling every PollInterval
 	// instead of listening for inserts (the baseline of the webhook
 	// benchmark).
@@ -123,6 +134,13 @@ type Runners struct {
 	// Ingest, in a relayed mode, is a follow-up ingest of an upstream
 	// account (domain.RelayService.FollowUp).
 	Ingest func(ctx context.Context, r domain.IngestRun) error
+	// LinkOrderMessage sends one message of a Link order
+	// (domain.LinkOrderService.SendMessage); LinkOrderSweep advances the
+	// orders with something due (domain.LinkOrderService.Sweep), on the
+	// leader every QueueConfig.LinkOrderSweep. Nil leaves them queued for
+	// a process that has them.
+	LinkOrderMessage LinkOrderMessageFunc
+	LinkOrderSweep   PassFunc
 }
 
 // NewQueue builds the client; runs start with Start.
@@ -158,6 +176,10 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	river.AddWorker(workers, q.ingester)
 	q.directorySync = &directorySyncWorker{}
 	river.AddWorker(workers, q.directorySync)
+	q.orderMessages = &linkOrderMessageWorker{retry: cmp.Or(cfg.MessageRetry, 30*time.Second)}
+	river.AddWorker(workers, q.orderMessages)
+	q.orderSweep = &linkOrderSweepWorker{}
+	river.AddWorker(workers, q.orderSweep)
 	if cfg.HeartbeatEvery <= 0 {
 		cfg.HeartbeatEvery = DefaultHeartbeatEvery
 	}
@@ -182,6 +204,11 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(pruneEvery),
 		func() (river.JobArgs, *river.InsertOpts) {
 			return pruneArgs{}, &river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByPeriod: pruneEvery}}
+		}, &river.PeriodicJobOpts{RunOnStart: true}))
+	sweepEvery := cmp.Or(cfg.LinkOrderSweep, DefaultLinkOrderSweep)
+	periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
+		func() (river.JobArgs, *river.InsertOpts) {
+			return linkOrderSweepArgs{}, &river.InsertOpts{MaxAttempts: passAttempts, UniqueOpts: river.UniqueOpts{ByState: liveStates}}
 		}, &river.PeriodicJobOpts{RunOnStart: true}))
 	if cfg.ReconcileInterval > 0 {
 		passOpts := &river.InsertOpts{MaxAttempts: passAttempts, UniqueOpts: river.UniqueOpts{ByState: liveStates}}
@@ -298,6 +325,8 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	q.pruner.prune = r.Prune
 	q.ingester.ingest = r.Ingest
 	q.directorySync.sync = r.SyncDirectory
+	q.orderMessages.send = r.LinkOrderMessage
+	q.orderSweep.sweep = r.LinkOrderSweep
 	// The first heartbeat is part of starting: it answers within the
 	// caller's context and a deadline. The clients then run until Stop,
 	// whatever becomes of the caller's context (a start's context ends

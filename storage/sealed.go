@@ -90,6 +90,10 @@ var sealedColumns = []sealedColumn{
 	{"outbox_messages", "body_text", []string{"id"}, storageAD("outbox_messages.body_text"), false},
 	{"outbox_messages", "body_html", []string{"id"}, storageAD("outbox_messages.body_html"), false},
 	{"lookup_keys", "sealed_key", []string{"name"}, storageAD("lookup_keys"), false},
+	{"link_orders", "sealed_code", []string{"id"}, func(k []string) []byte { return orderCodeAD(k[0]) }, false},
+	{"link_orders", "sealed_request", []string{"id"}, func(k []string) []byte { return orderRequestAD(k[0]) }, false},
+	{"link_orders", "sealed_contacts", []string{"id"}, func(k []string) []byte { return orderContactsAD(k[0]) }, false},
+	{"link_orders", "sealed_link_token", []string{"id"}, func(k []string) []byte { return orderTokenAD(k[0]) }, false},
 }
 
 // SealedColumns names every sealed column as table.column, for tests and
