@@ -5,6 +5,7 @@
 // put in the page as text (h() below), never as HTML.
 
 import { reviewPages } from '/dashboard/assets/review.js';
+import { outboxPages } from '/dashboard/assets/outbox.js';
 
 const version = document.querySelector('meta[name="service-version"]').content;
 const page = document.getElementById('page');
@@ -210,6 +211,7 @@ async function showDirectoryStatus() {
 // ---- Pages -------------------------------------------------------------
 
 const review = reviewPages({ h, gql, mutate, admin, flash, fmtTime, page, errorBox, version, session: () => session });
+const outbox = outboxPages({ h, gql, fmtTime, page, session: () => session });
 
 const pages = {
   'overview': overviewPage,
@@ -219,6 +221,7 @@ const pages = {
   'webhooks': webhooksPage,
   'keys': keysPage,
   'link': linkPage,
+  'outbox': outbox.outboxPage,
 };
 
 async function route() {
