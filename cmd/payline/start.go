@@ -89,6 +89,9 @@ type starting struct {
 	// delivery sends messages to people and hears the SMS provider's
 	// webhook (newMessageDelivery).
 	delivery messageDelivery
+	// orders sends Link to people through delivery's sender; the queue
+	// sends their messages and sweeps them (buildAPI, startWorkers).
+	orders *domain.LinkOrderService
 }
 
 // onFailure registers how to undo a step just taken, should it or a later
@@ -356,6 +359,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	link := domain.NewLinkService(s.tx, m.directory, s.connector, s.relay, s.clock, reporter).WithUploadParser(reader)
 	m.limitUploads(s, link)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
+	s.orders = domain.NewLinkOrderService(s.tx, link, s.delivery.Sender, s.clock, m.Config.PublicURL)
 	// The reader draws the pages of the documents it read for the person
 	// who reviews them.
 	reviews := domain.NewDocumentReviewService(s.tx, s.tx, s.tx.Reports(), reader, reporter, s.clock)
@@ -377,7 +381,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		MaxConcurrent: m.Config.MaxConcurrent, MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
 		MaxConcurrentPerAddress: m.Config.MaxConcurrentPerAddress, FloodDelay: m.Config.FloodDelay, BodyTimeout: m.readTimeout(),
 		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: s.tls != nil,
-		InboundMessages: s.delivery.Inbound,
+		InboundMessages: s.delivery.Inbound, LinkOrders: s.orders,
 	})
 	return nil
 }
@@ -389,7 +393,8 @@ func (m *Main) startWorkers(ctx context.Context, s *starting) error {
 		return nil
 	}
 	runners := storage.Runners{Job: s.jobs.Run, Delivery: s.webhooks.Deliver, Schedule: s.monitoring.Schedule,
-		Refresh: s.monitoring.RefreshAccount, Prune: m.pruner(storage.NewRetentionStore(m.db), s.clock)}
+		Refresh: s.monitoring.RefreshAccount, Prune: m.pruner(storage.NewRetentionStore(m.db), s.clock),
+		LinkOrderMessage: s.orders.SendMessage, LinkOrderSweep: s.orders.Sweep}
 	if len(m.relays) > 0 {
 		runners.Reconcile, runners.Ingest, runners.SyncDirectory = m.reconciler(m.relays), m.relays.FollowUp, m.syncDirectory(m.relays)
 	}
