@@ -262,6 +262,9 @@ func readW2(doc page, ocr bool) (*domain.W2, []domain.DocumentWarning, []domain.
 	if len(boxes.Box12) == 0 {
 		boxes.Box12 = in.box12Listed()
 	}
+	if region := in.box12Region(); len(region) > 0 && len(region) >= len(boxes.Box12) {
+		boxes.Box12 = region
+	}
 	boxes.States = in.stateRows()
 	out := &domain.W2{DocumentType: domain.DocumentW2}
 	if caps := in.findCaptions(captionEmployer); len(caps) > 0 {
@@ -525,6 +528,162 @@ func (in *interpreter) codeAndAmount(li, pi int, rest []string) (string, int64, 
 }
 
 var box12Caption = regexp.MustCompile(`(?i)^\s*[1il]2\s?[a-d]\b`)
+
+// box12Region reads box 12 as the place it is on the form, not through
+// its entries' captions, which forms print in many ways (a "12a" caption
+// beside its code, over it, next to the letters of "Code" stacked in a
+// column) and OCR often misreads ("De" for "12c"): from the first of box
+// 12's captions down to the line of boxes 15 to 20, within the column the
+// caption opens, every code followed by an amount is an entry, in order.
+// Captions' own words and letters much smaller than the fill (the
+// stacked "C o d e") are passed over; a code glued to its amount
+// ("D5,241.60") is read apart.
+func (in *interpreter) box12Region() []domain.W2Code {
+	lines := in.doc.lines
+	top, x0, right := -1, 0.0, 1e18
+	for li, l := range lines {
+		for pi, p := range l.phrases {
+			ws := strings.Fields(p.text)
+			if !box12Caption.MatchString(p.text) && box12CaptionEnd(ws, "a") < 0 && !strings.Contains(squash(p.text), captionBox12) {
+				continue
+			}
+			top, x0 = li, p.x0
+			// Another copy's box 12 to its right (four copies on a sheet)
+			// bounds this one.
+			for _, q := range l.phrases[pi+1:] {
+				if q.x0 > p.x1 && (box12Caption.MatchString(q.text) || strings.Contains(squash(q.text), captionBox12)) {
+					right = q.x0 - in.lineHeight(li)
+					break
+				}
+			}
+			break
+		}
+		if top >= 0 {
+			break
+		}
+	}
+	if top < 0 {
+		return nil
+	}
+	h := in.lineHeight(top)
+	left := x0 - 2*h
+	var heights []float64
+	for i := top; i < len(lines) && lines[i].page == lines[top].page; i++ {
+		for _, p := range lines[i].phrases {
+			for _, w := range p.words {
+				heights = append(heights, w.height())
+			}
+		}
+	}
+	slices.Sort(heights)
+	typical := 0.0
+	if len(heights) > 0 {
+		typical = heights[len(heights)/2]
+	}
+	var out []domain.W2Code
+	code := ""
+	for i := top; i < len(lines) && lines[i].page == lines[top].page; i++ {
+		if i > top && in.stateCaptionLine(i) {
+			break
+		}
+		for _, p := range lines[i].phrases {
+			for _, w := range p.words {
+				if c := (w.x0 + w.x1) / 2; c < left || c >= right {
+					continue
+				}
+				if !in.ocr && typical > 0 && w.height() < 0.6*typical {
+					continue // the letters of "Code", printed small
+				}
+				t := strings.Trim(w.text, "|:;,")
+				if box12Caption.MatchString(t) {
+					code = ""
+					continue
+				}
+				if c, amt, ok := gluedCodeAmount(t); ok {
+					out = append(out, domain.W2Code{Code: c, Amount: amt})
+					code = ""
+					continue
+				}
+				if c := w2Code(t); c != "" {
+					code = c
+					continue
+				}
+				if v, ok := parseAmount(t); ok && code != "" {
+					out = append(out, domain.W2Code{Code: code, Amount: abs64(v)})
+					code = ""
+				}
+			}
+		}
+		code = "" // a code and its amount share a line
+	}
+	seen := map[string]bool{}
+	for _, e := range out {
+		if seen[e.Code] {
+			return nil // a code twice: the region ran into another copy
+		}
+		seen[e.Code] = true
+	}
+	if len(out) > 4 {
+		return nil // more than a box holds: not box 12 alone
+	}
+	return out
+}
+
+// stateCaptionLine says whether line li holds the captions of boxes 15
+// to 20, where box 12's column ends.
+func (in *interpreter) stateCaptionLine(li int) bool {
+	for _, p := range in.doc.lines[li].phrases {
+		s := squash(p.text)
+		if strings.Contains(s, captionStateWages) || strings.Contains(s, captionStateID) || strings.Contains(s, captionStateTax) {
+			return true
+		}
+	}
+	return false
+}
+
+// w2Code is a word read as one of box 12's codes: the IRS's capitals, or
+// OCR's doubling of a one-letter code ("Cc").
+func w2Code(t string) string {
+	if box12Code.MatchString(t) {
+		return t
+	}
+	if len(t) == 2 && t[0] >= 'A' && t[0] <= 'Z' && t[1] == t[0]+('a'-'A') && box12Code.MatchString(t[:1]) {
+		return t[:1]
+	}
+	return ""
+}
+
+// gluedCodeAmount reads a code printed against its amount ("D5,241.60",
+// "DD-9,125.18").
+func gluedCodeAmount(t string) (string, int64, bool) {
+	i := 0
+	for i < len(t) && i < 2 && t[i] >= 'A' && t[i] <= 'Z' {
+		i++
+	}
+	if i == 0 || i == len(t) || !box12Code.MatchString(t[:i]) {
+		return "", 0, false
+	}
+	v, ok := parseAmount(strings.TrimLeft(t[i:], "-$ "))
+	if !ok {
+		return "", 0, false
+	}
+	return t[:i], abs64(v), true
+}
+
+// extends says whether entries holds every one of known, in order, and
+// more: box 12's place read more than its captions did.
+func extends(entries, known []domain.W2Code) bool {
+	if len(entries) <= len(known) {
+		return false
+	}
+	k := 0
+	for _, e := range entries {
+		if k < len(known) && e == known[k] {
+			k++
+		}
+	}
+	return k == len(known)
+}
 
 func parseCodeAmount(words []string) (string, int64, bool) {
 	code := ""

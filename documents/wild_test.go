@@ -537,10 +537,16 @@ func scoreW2(s *wildScore, name, layout string, want wildW2, parsed []domain.Par
 	check("employer_ein", want.EmployerEIN, str(func(w *domain.W2) string { return w.EmployerEIN }))
 	check("employer_name", want.EmployerName, str(func(w *domain.W2) string { return w.EmployerName }))
 	check("employee_name", want.EmployeeName, str(func(w *domain.W2) string { return w.Applicant.Name }))
+	// Box 12's entries are matched by their code: a form may print them
+	// in any order (some software sorts them), and the order carries no
+	// meaning; an entry with the right code and the wrong amount is wrong.
 	for i, c := range want.Box12 {
 		gotCode := ""
-		if i < len(b.Box12) {
-			gotCode = b.Box12[i].Code + " " + domain.USD(b.Box12[i].Amount).Decimal()
+		for _, e := range b.Box12 {
+			if e.Code == c.Code {
+				gotCode = e.Code + " " + domain.USD(e.Amount).Decimal()
+				break
+			}
 		}
 		w := c.Code + " " + c.Amount
 		check(fmt.Sprintf("box12[%d]", i), &w, gotCode)

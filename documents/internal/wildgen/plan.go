@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -263,7 +264,7 @@ func plan() {
 }
 
 func w2s() {
-	if !want("dev-w2") {
+	if !want("dev-w2") && !strings.HasPrefix(filter, "dev-w2") {
 		return
 	}
 	const irs = "fpdf: the IRS form's boxes and captions (Helvetica, Times) filled in by software (Courier)"
@@ -294,4 +295,14 @@ func w2s() {
 	w2Doc("dev-w2-provider-02", "dev-w2-provider", prov, w2Provider(w), w, 2, Text)
 	w = newW2(13, 14, false)
 	w2Doc("dev-w2-provider-03", "dev-w2-provider", prov, w2Provider(w), w, 2, Photo)
+	const official = "fpdf: the IRS form as the IRS prints it (box 12's entries with the letters of \"Code\" stacked in a column) filled in by software in Helvetica with plain amounts"
+	w = newW2(14, 2, false)
+	w.Official = true
+	w2Doc("dev-w2-official-01", "dev-w2-official", official, w2One(w), w, 1, Text)
+	w = newW2(15, 8, true)
+	w.Official = true
+	w2Doc("dev-w2-official-02", "dev-w2-official", official, w2One(w), w, 1, Scan200)
+	w = newW2(16, 11, false)
+	w.Official = true
+	w2Doc("dev-w2-official-03", "dev-w2-official", official+", Copies B and C on one page", w2Two(w), w, 2, Text)
 }

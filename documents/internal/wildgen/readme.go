@@ -47,6 +47,7 @@ func init() {
 		"dev-letter-verification": "An employment verification letter on letterhead (salary in a sentence, signed by HR): not a paystub.",
 		"dev-letter-offer":        "An offer letter (LibreOffice): not a paystub.",
 		"dev-bank-statement":      "A checking statement page with payroll direct deposits: not a paystub.",
+		"dev-w2-official":         "The IRS Form W-2 as the IRS prints it: each of box 12's entries with the letters of \"Code\" stacked in a narrow column beside the code; the fill typed in Helvetica with plain amounts (\"5241.60\"); once, twice on a page, and scanned.",
 		"dev-w2-irs":              "The IRS Form W-2 layout filled in by software: captions in Helvetica and Times, values in Courier; one or two states; also as outlines, a photo and a fax.",
 		"dev-w2-2up":              "Two copies of the W-2 on one page (Copy B and Copy C).",
 		"dev-w2-4up":              "Four copies in the quarters of a sheet (B, C, 2, 2), small.",

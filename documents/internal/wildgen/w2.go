@@ -23,6 +23,11 @@ type W2 struct {
 	Retirement             bool
 	States                 []W2St
 	Control, Box14         string
+	// Official draws box 12 as the IRS's own form does (a "12a" caption
+	// over a narrow column of the letters C, o, d, e printed one under
+	// another between the code and the amount) and types the fill in
+	// Helvetica with plain amounts ("5241.60"), as much tax software does.
+	Official bool
 }
 
 func newW2(seed uint64, emp int, twoStates bool) W2 {
@@ -125,8 +130,14 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 		p.font("Helvetica", "", 5.5)
 		p.L(x+2, y+6.5, s)
 	}
+	fill := func() { p.font("Courier", "B", 9) }
+	money := money
+	if w.Official {
+		fill = func() { p.font("Helvetica", "", 9.5) }
+		money = plain
+	}
 	val := func(x, y float64, s string) {
-		p.font("Courier", "B", 9)
+		fill()
 		p.L(x+6, y+17, s)
 	}
 	box := func(x, y, wd, h float64, c, v string) {
@@ -147,14 +158,14 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 	box(0, 22, 270, 22, "b  Employer identification number (EIN)", w.Emp.EIN)
 	p.box(x0, y0+44, 270, 62, 0.5)
 	capt(x0, y0+44, "c  Employer's name, address, and ZIP code")
-	p.font("Courier", "B", 9)
+	fill()
 	p.L(x0+6, y0+62, w.Emp.Name)
 	p.L(x0+6, y0+73, w.Emp.Street)
 	p.L(x0+6, y0+84, w.Emp.CityLine())
 	box(0, 106, 270, 22, "d  Control number", w.Control)
 	p.box(x0, y0+128, 270, 92, 0.5)
 	capt(x0, y0+128, "e  Employee's first name and initial          Last name                                   Suff.")
-	p.font("Courier", "B", 9)
+	fill()
 	fi := w.P.First
 	if w.P.Middle != "" {
 		fi += " " + w.P.Middle
@@ -186,8 +197,26 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 		y := 22 + float64(5+i)*22
 		lab := fmt.Sprintf("12%c", 'a'+i)
 		p.box(x0+405, y0+y, 135, 22, 0.5)
-		capt(x0+405, y0+y, lab)
 		p.SetLineWidth(0.3)
+		if w.Official {
+			// "12a" over a column of C, o, d, e one under another, then
+			// the code, a rule, and the amount.
+			p.font("Helvetica", "B", 6)
+			p.L(x0+407, y0+y+6.5, lab)
+			p.font("Helvetica", "", 4)
+			for k, c := range []string{"C", "o", "d", "e"} {
+				p.L(x0+408, y0+y+10+float64(k)*3.6, c)
+			}
+			p.Line(x0+413, y0+y+8, x0+413, y0+y+22)
+			p.Line(x0+440, y0+y+8, x0+440, y0+y+22)
+			if i < len(w.Codes) {
+				fill()
+				p.L(x0+418, y0+y+18, w.Codes[i].Code)
+				p.R(x0+534, y0+y+18, money(w.codes[w.Codes[i].Code]))
+			}
+			continue
+		}
+		capt(x0+405, y0+y, lab)
 		p.Line(x0+430, y0+y+8, x0+430, y0+y+22)
 		if i < len(w.Codes) {
 			p.font("Courier", "B", 9)
@@ -218,7 +247,7 @@ func drawW2(p P, w W2, x0, y0 float64, copyLine string) {
 	}
 	for i, s := range w.States {
 		yy := y + 17 + float64(i)*17
-		p.font("Courier", "B", 9)
+		fill()
 		p.L(x0+4, yy, s.St+"  "+s.ID)
 		p.R(x0+210, yy, money(s.Wages))
 		p.R(x0+295, yy, money(s.Tax))
