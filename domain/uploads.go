@@ -45,6 +45,16 @@ type UploadFile struct {
 	// Size is the file's whole size when Data holds only its start (a
 	// transport stops reading a file past MaxUploadBytes).
 	Size int64
+	// Pages are the further pages of a document photographed page by
+	// page, Data its first: pictures (PNG or JPEG) all, kept and read as
+	// one document (combinePages).
+	Pages []UploadPage
+}
+
+// UploadPage is one further page of an uploaded document.
+type UploadPage struct {
+	Data []byte
+	Size int64 // as UploadFile.Size
 }
 
 // ParsedUpload is what a document parser read of one document in an
@@ -174,6 +184,10 @@ type readUpload struct {
 	fileIndex   int
 	contentType string
 	parsed      ParsedUpload
+	// quality is what was measured of a picture's pages, the worst of
+	// them (measured: false for a PDF).
+	quality  PictureQuality
+	measured bool
 	// reasons are the reader's doubts and the checks of the document alone
 	// that failed.
 	reasons []FraudReason
@@ -220,7 +234,30 @@ func (s *LinkService) readUploads(ctx context.Context, documentType string, file
 			types[i] = ct
 		}
 	}
+	count := 0
+	for i, f := range files {
+		count += 1 + len(f.Pages)
+		for j, pg := range f.Pages {
+			field := fmt.Sprintf("files[%d] (%s) page %d", i, f.Name, j+2)
+			ct, _, _ := cutParams(http.DetectContentType(pg.Data))
+			switch {
+			case len(pg.Data) == 0:
+				p.Invalid(field, "is empty")
+			case max(pg.Size, int64(len(pg.Data))) > MaxUploadBytes:
+				p.Invalid(field, "is %.1f MB; pages must be at most %d MB", float64(max(pg.Size, int64(len(pg.Data))))/(1<<20), MaxUploadBytes>>20)
+			case ct != "image/png" && ct != "image/jpeg", types[i] == "application/pdf":
+				p.Invalid(field, "a document of several pages is pictures (PNG or JPEG) only; a PDF holds its own pages")
+			}
+		}
+	}
+	if count > MaxUploadFiles && len(files) <= MaxUploadFiles {
+		p.Invalid("files", "at most %d files and pages in all, got %d", MaxUploadFiles, count)
+	}
 	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	files, quality, err := combineUploadPages(files, types)
+	if err != nil {
 		return nil, err
 	}
 	// All the files together are read within the reading limit; past it
@@ -239,7 +276,7 @@ func (s *LinkService) readUploads(ctx context.Context, documentType string, file
 		}
 		for _, d := range parsed {
 			d.Data.CleanText()
-			r := readUpload{file: f, fileIndex: i, contentType: types[i], parsed: d}
+			r := readUpload{file: f, fileIndex: i, contentType: types[i], parsed: d, quality: quality[i], measured: types[i] != "application/pdf"}
 			if check && d.Data.Read() {
 				facts, err := s.employerFacts(ctx, d.Data)
 				if err != nil {
@@ -448,6 +485,8 @@ const (
 	noteNotPaystub = "This file doesn't look like a paystub (it may be a letter or a statement), so it won't count toward your income. Upload your paystubs instead."
 	noteNotW2      = "This file doesn't look like a W-2, so it won't count. Upload the W-2 form itself."
 	noteReview     = "We read this file. A person will check some of its figures before it counts toward your income; you don't need to do anything."
+	noteTooDark    = "This picture is too dark to read. Take it again in better light, with the whole page in the picture."
+	noteBlurred    = "This picture is blurred, so we can't read it. Hold the phone still, let it focus on the page, and take it again."
 	noteIncomplete = "We couldn't read everything on this file. A person will check it before it counts toward your income; a clearer copy may help."
 )
 
@@ -526,6 +565,17 @@ func preview(documentType string, d readUpload) UploadPreview {
 	}
 	if pv.Read && len(checkMissing(d.parsed.Data)) > 0 {
 		pv.Note = noteIncomplete
+	}
+	// A picture read incompletely or not at all that measures too dark or
+	// blurred is asked again, as the modal asks before sending. One read
+	// whole is not: a dim but sharp photo reads well.
+	if (!pv.Read || pv.Note == noteIncomplete) && d.parsed.Refusal == "" && d.measured {
+		switch {
+		case d.quality.TooDark():
+			pv.Note = noteTooDark
+		case d.quality.Blurred():
+			pv.Note = noteBlurred
+		}
 	}
 	return pv
 }

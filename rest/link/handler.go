@@ -484,7 +484,9 @@ func (h *Handler) previewUploads(r *http.Request, token string) (any, error) {
 }
 
 // readUploadForm reads an upload's multipart/form-data: document_type and
-// up to ten files. A file is read only up to the size limit, so an
+// up to ten files, each a document; a part named pages is a further page
+// of the document of the file before it (a paystub photographed page by
+// page), and counts toward the ten. A file is read only up to the size limit, so an
 // oversized one costs no memory.
 func readUploadForm(r *http.Request) (string, []domain.UploadFile, error) {
 	mr, err := r.MultipartReader()
@@ -493,6 +495,7 @@ func readUploadForm(r *http.Request) (string, []domain.UploadFile, error) {
 	}
 	var docType string
 	var files []domain.UploadFile
+	parts := 0 // files and pages, of which the first MaxUploadFiles are read
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -513,11 +516,12 @@ func readUploadForm(r *http.Request) (string, []domain.UploadFile, error) {
 		case "document_type":
 			b, _ := io.ReadAll(io.LimitReader(part, 64))
 			docType = string(b)
-		case "files":
+		case "files", "pages":
 			f := domain.UploadFile{Name: part.FileName()}
-			if len(files) < domain.MaxUploadFiles {
+			if parts < domain.MaxUploadFiles {
 				f.Data, err = io.ReadAll(io.LimitReader(part, domain.MaxUploadBytes+1))
 			}
+			parts++
 			rest, copyErr := io.Copy(io.Discard, part)
 			if err == nil {
 				err = copyErr
@@ -532,6 +536,12 @@ func readUploadForm(r *http.Request) (string, []domain.UploadFile, error) {
 				return "", nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "could not read %s: %v", f.Name, err)
 			}
 			f.Size = int64(len(f.Data)) + rest
+			if part.FormName() == "pages" && len(files) > 0 {
+				// A further page of the document of the file before.
+				last := &files[len(files)-1]
+				last.Pages = append(last.Pages, domain.UploadPage{Data: f.Data, Size: f.Size})
+				break
+			}
 			files = append(files, f)
 		}
 		part.Close()
