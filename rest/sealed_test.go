@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/notify"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -31,7 +34,14 @@ func TestPeopleDataSealedAtRest(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
 		ctx := context.Background()
 		rcv := newReceiver(t, always(400))
-		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile })
+		// Link orders go to the sandbox's outbox, as a sandbox without
+		// SMTP or an SMS provider sends them.
+		store := storage.NewMessageStore(db)
+		sender, err := notify.NewSender(notify.Config{Mode: domain.ModeSandbox, Outbox: store, OptOuts: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile, s.sender, s.orderSweep = rcv.caFile, sender, 100*time.Millisecond })
 		tokenID, token := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "sealed", "required_jobs": ["direct_deposit_switch", "identity", "paystubs", "employment", "income", "tax_forms"],
 			"allocation": {"targets": [{"type": "checking", "account_number": "` + account + `", "routing_number": "` + goodRouting + `"}]},
 			"end_user": {"platform_matching": {"first_name": "Ada", "last_name": "Lovelace", "date_of_birth": "` + dob + `",
@@ -54,6 +64,16 @@ func TestPeopleDataSealedAtRest(t *testing.T) {
 		f.linkSession(sessionBody(billToken, billing.ID, sandbox.UserGood,
 			`, "bill": {"job": "bill_switch", "card": {"number": "`+testCard+`", "name": "Travel card", "exp_month": 12, "exp_year": 2031}}`)).data(t)
 		f.waitJobs(billID, 1)
+
+		// A Link order by e-mail and text: its addresses, code and token,
+		// the outbox's messages, and the key phone numbers are hashed under.
+		created := f.post("/v1/link_orders", orderBody("sealed", "America/New_York", bothChannels)).data(t)
+		order := created["id"].(string)
+		waitFor(t, "the order sent", func() bool { return f.order(order)["status"] == "sent" })
+		if status, _, _ := follow(t, created["url"].(string)); status != http.StatusSeeOther {
+			t.Fatalf("opening the order's link: %d", status)
+		}
+		known = append(known, "jane.doe@example.com", "5552011234")
 
 		// A webhook whose endpoint answers with the person's name: the
 		// delivery log keeps the start of that answer, sealed.
