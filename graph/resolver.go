@@ -43,6 +43,9 @@ type Resolver struct {
 
 	// OutboxService lists the sandbox's kept messages.
 	OutboxService *domain.OutboxService
+	// LinkOrderService sends Link to people (nil: the link order fields
+	// answer that this server sends none).
+	LinkOrderService *domain.LinkOrderService
 }
 
 // signingKey is the key a new webhook is signed with; KeyService decides.

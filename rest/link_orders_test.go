@@ -547,3 +547,58 @@ func TestLinkOrderQRCode(t *testing.T) {
 		}
 	})
 }
+
+// TestLinkOrdersGraphQL: linkOrderCreate and linkOrderCancel with their
+// payloads and userErrors, and the linkOrders connection, over the same
+// service as REST.
+func TestLinkOrdersGraphQL(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f, sender, _ := orderFixture(t, db)
+		const create = `mutation($input: LinkOrderCreateInput!) { linkOrderCreate(input: $input) {
+			linkOrder { id status endUserId url qrCodeUrl remindersLeft timeZone accountId deliveries { channel to status sentAt failureReason } }
+			userErrors { field message code } clientMutationId } }`
+		refused := f.gql(create, map[string]any{"input": map[string]any{"orgName": "Acme Lending", "endUserId": "gql-user",
+			"phone": "+15552011234", "clientMutationId": "m1"}}).ok(t)["linkOrderCreate"].(map[string]any)
+		errs := refused["userErrors"].([]any)
+		if refused["linkOrder"] != nil || len(errs) != 1 || fmt.Sprint(errs[0].(map[string]any)["field"]) != "[input smsConsent]" ||
+			errs[0].(map[string]any)["code"] != domain.CodeInvalidFields || refused["clientMutationId"] != "m1" {
+			t.Errorf("a text without consent: %v", refused)
+		}
+		refused = f.gql(create, map[string]any{"input": map[string]any{"orgName": "Acme Lending", "endUserId": "gql-user",
+			"email": "nope@"}}).ok(t)["linkOrderCreate"].(map[string]any)
+		if errs := refused["userErrors"].([]any); len(errs) != 1 || fmt.Sprint(errs[0].(map[string]any)["field"]) != "[input email]" {
+			t.Errorf("a bad e-mail: %v", refused)
+		}
+		tz := zoneAt(f.clock.Now(), 10, 15)
+		made := f.gql(create, map[string]any{"input": map[string]any{"orgName": "Acme Lending", "endUserId": "gql-user",
+			"features": []string{"income"}, "email": "gql@example.com", "reminders": 1, "timeZone": tz}}).ok(t)["linkOrderCreate"].(map[string]any)
+		o, _ := made["linkOrder"].(map[string]any)
+		if o == nil || o["status"] != "created" || o["remindersLeft"] != float64(1) || o["accountId"] != nil ||
+			fmt.Sprint(o["deliveries"]) != "[map[channel:email failureReason:<nil> sentAt:<nil> status:queued to:g***@example.com]]" {
+			t.Fatalf("created %v", made)
+		}
+		id := o["id"].(string)
+		if rest := f.order(id); rest["url"] != o["url"] || rest["qr_code_url"] != o["qrCodeUrl"] {
+			t.Errorf("REST shows %v, GraphQL %v", rest, o)
+		}
+		waitFor(t, "the e-mail", func() bool { return len(sender.messages()) == 1 })
+		waitFor(t, "status sent", func() bool { return f.order(id)["status"] == "sent" })
+		list := f.gql(`{ linkOrders(first: 10, endUserId: "gql-user", status: sent) { edges { cursor node { id status } } pageInfo { hasNextPage } } }`, nil)
+		edges := list.ok(t)["linkOrders"].(map[string]any)["edges"].([]any)
+		if len(edges) != 1 || edges[0].(map[string]any)["node"].(map[string]any)["id"] != id {
+			t.Errorf("linkOrders %s", list.raw)
+		}
+		const cancel = `mutation($id: ID!) { linkOrderCancel(input: {id: $id}) { linkOrder { id status remindersLeft } userErrors { field code } } }`
+		done := f.gql(cancel, map[string]any{"id": id}).ok(t)["linkOrderCancel"].(map[string]any)
+		if done["linkOrder"].(map[string]any)["status"] != "canceled" || len(done["userErrors"].([]any)) != 0 {
+			t.Errorf("cancel %v", done)
+		}
+		missing := f.gql(cancel, map[string]any{"id": domain.NewID()}).ok(t)["linkOrderCancel"].(map[string]any)
+		if errs := missing["userErrors"].([]any); missing["linkOrder"] != nil || len(errs) != 1 || errs[0].(map[string]any)["code"] != domain.CodeLinkOrderNotFound {
+			t.Errorf("cancel of no order: %v", missing)
+		}
+		if got := f.gql(`query($id: ID!) { linkOrder(id: $id) { status } }`, map[string]any{"id": id}).ok(t)["linkOrder"]; fmt.Sprint(got) != "map[status:canceled]" {
+			t.Errorf("linkOrder %v", got)
+		}
+	})
+}

@@ -368,7 +368,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
 		OverviewService: accounts.OverviewService, WatchService: accounts.WatchService,
 		WebhookService: s.webhooks, DocumentReviewService: reviews, Reporter: reporter, Logger: m.Logger, Keys: keys,
-		OutboxService: s.delivery.Outbox},
+		OutboxService: s.delivery.Outbox, LinkOrderService: s.orders},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection,
 			RecheckEvery: m.Config.SocketRecheck})
 	s.api = rest.NewServer(rest.Config{

@@ -36,6 +36,8 @@ type ResolverRoot interface {
 	Job() JobResolver
 	JobAllocation() JobAllocationResolver
 	JobParams() JobParamsResolver
+	LinkOrder() LinkOrderResolver
+	LinkOrderDelivery() LinkOrderDeliveryResolver
 	LinkToken() LinkTokenResolver
 	Mutation() MutationResolver
 	OutboxMessage() OutboxMessageResolver
@@ -435,6 +437,52 @@ type ComplexityRoot struct {
 		Year         func(childComplexity int) int
 	}
 
+	LinkOrder struct {
+		AccountID     func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Deliveries    func(childComplexity int) int
+		EndUserID     func(childComplexity int) int
+		ExpiresAt     func(childComplexity int) int
+		ID            func(childComplexity int) int
+		OrgName       func(childComplexity int) int
+		QRCodeURL     func(childComplexity int) int
+		RemindersLeft func(childComplexity int) int
+		Status        func(childComplexity int) int
+		TimeZone      func(childComplexity int) int
+		URL           func(childComplexity int) int
+	}
+
+	LinkOrderCancelPayload struct {
+		ClientMutationID func(childComplexity int) int
+		LinkOrder        func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	LinkOrderConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	LinkOrderCreatePayload struct {
+		ClientMutationID func(childComplexity int) int
+		LinkOrder        func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	LinkOrderDelivery struct {
+		Channel       func(childComplexity int) int
+		FailureReason func(childComplexity int) int
+		SentAt        func(childComplexity int) int
+		Status        func(childComplexity int) int
+		To            func(childComplexity int) int
+	}
+
+	LinkOrderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	LinkToken struct {
 		AccountID    func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
@@ -469,6 +517,8 @@ type ComplexityRoot struct {
 		DisableMonitoring         func(childComplexity int, id string) int
 		DisconnectAccount         func(childComplexity int, id string) int
 		DocumentReviewSubmit      func(childComplexity int, input model.DocumentReviewSubmitInput) int
+		LinkOrderCancel           func(childComplexity int, input model.LinkOrderCancelInput) int
+		LinkOrderCreate           func(childComplexity int, input model.LinkOrderCreateInput) int
 		LinkTokenCreate           func(childComplexity int, input model.LinkTokenCreateInput) int
 		RefreshVerificationReport func(childComplexity int, endUserID string, typeArg string, trackingID *string, purpose *string) int
 		SendTestEvent             func(childComplexity int, webhookID string) int
@@ -651,6 +701,8 @@ type ComplexityRoot struct {
 		EndUsers        func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Job             func(childComplexity int, id string) int
 		Jobs            func(childComplexity int, filter *model.JobFilter, first *int, after *string, last *int, before *string) int
+		LinkOrder       func(childComplexity int, id string) int
+		LinkOrders      func(childComplexity int, first *int, after *string, last *int, before *string, endUserID *string, status *domain.LinkOrderStatus) int
 		LinkToken       func(childComplexity int, id string) int
 		Node            func(childComplexity int, id string) int
 		Nodes           func(childComplexity int, ids []string) int
@@ -2425,6 +2477,180 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JobRead.Year(childComplexity), true
 
+	case "LinkOrder.accountId":
+		if e.ComplexityRoot.LinkOrder.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.AccountID(childComplexity), true
+	case "LinkOrder.createdAt":
+		if e.ComplexityRoot.LinkOrder.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.CreatedAt(childComplexity), true
+	case "LinkOrder.deliveries":
+		if e.ComplexityRoot.LinkOrder.Deliveries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.Deliveries(childComplexity), true
+	case "LinkOrder.endUserId":
+		if e.ComplexityRoot.LinkOrder.EndUserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.EndUserID(childComplexity), true
+	case "LinkOrder.expiresAt":
+		if e.ComplexityRoot.LinkOrder.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.ExpiresAt(childComplexity), true
+	case "LinkOrder.id":
+		if e.ComplexityRoot.LinkOrder.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.ID(childComplexity), true
+	case "LinkOrder.orgName":
+		if e.ComplexityRoot.LinkOrder.OrgName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.OrgName(childComplexity), true
+	case "LinkOrder.qrCodeUrl":
+		if e.ComplexityRoot.LinkOrder.QRCodeURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.QRCodeURL(childComplexity), true
+	case "LinkOrder.remindersLeft":
+		if e.ComplexityRoot.LinkOrder.RemindersLeft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.RemindersLeft(childComplexity), true
+	case "LinkOrder.status":
+		if e.ComplexityRoot.LinkOrder.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.Status(childComplexity), true
+	case "LinkOrder.timeZone":
+		if e.ComplexityRoot.LinkOrder.TimeZone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.TimeZone(childComplexity), true
+	case "LinkOrder.url":
+		if e.ComplexityRoot.LinkOrder.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrder.URL(childComplexity), true
+
+	case "LinkOrderCancelPayload.clientMutationId":
+		if e.ComplexityRoot.LinkOrderCancelPayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderCancelPayload.ClientMutationID(childComplexity), true
+	case "LinkOrderCancelPayload.linkOrder":
+		if e.ComplexityRoot.LinkOrderCancelPayload.LinkOrder == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderCancelPayload.LinkOrder(childComplexity), true
+	case "LinkOrderCancelPayload.userErrors":
+		if e.ComplexityRoot.LinkOrderCancelPayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderCancelPayload.UserErrors(childComplexity), true
+
+	case "LinkOrderConnection.edges":
+		if e.ComplexityRoot.LinkOrderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderConnection.Edges(childComplexity), true
+	case "LinkOrderConnection.nodes":
+		if e.ComplexityRoot.LinkOrderConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderConnection.Nodes(childComplexity), true
+	case "LinkOrderConnection.pageInfo":
+		if e.ComplexityRoot.LinkOrderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderConnection.PageInfo(childComplexity), true
+
+	case "LinkOrderCreatePayload.clientMutationId":
+		if e.ComplexityRoot.LinkOrderCreatePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderCreatePayload.ClientMutationID(childComplexity), true
+	case "LinkOrderCreatePayload.linkOrder":
+		if e.ComplexityRoot.LinkOrderCreatePayload.LinkOrder == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderCreatePayload.LinkOrder(childComplexity), true
+	case "LinkOrderCreatePayload.userErrors":
+		if e.ComplexityRoot.LinkOrderCreatePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderCreatePayload.UserErrors(childComplexity), true
+
+	case "LinkOrderDelivery.channel":
+		if e.ComplexityRoot.LinkOrderDelivery.Channel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderDelivery.Channel(childComplexity), true
+	case "LinkOrderDelivery.failureReason":
+		if e.ComplexityRoot.LinkOrderDelivery.FailureReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderDelivery.FailureReason(childComplexity), true
+	case "LinkOrderDelivery.sentAt":
+		if e.ComplexityRoot.LinkOrderDelivery.SentAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderDelivery.SentAt(childComplexity), true
+	case "LinkOrderDelivery.status":
+		if e.ComplexityRoot.LinkOrderDelivery.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderDelivery.Status(childComplexity), true
+	case "LinkOrderDelivery.to":
+		if e.ComplexityRoot.LinkOrderDelivery.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderDelivery.To(childComplexity), true
+
+	case "LinkOrderEdge.cursor":
+		if e.ComplexityRoot.LinkOrderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderEdge.Cursor(childComplexity), true
+	case "LinkOrderEdge.node":
+		if e.ComplexityRoot.LinkOrderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkOrderEdge.Node(childComplexity), true
+
 	case "LinkToken.accountId":
 		if e.ComplexityRoot.LinkToken.AccountID == nil {
 			break
@@ -2612,6 +2838,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DocumentReviewSubmit(childComplexity, args["input"].(model.DocumentReviewSubmitInput)), true
+	case "Mutation.linkOrderCancel":
+		if e.ComplexityRoot.Mutation.LinkOrderCancel == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_linkOrderCancel_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LinkOrderCancel(childComplexity, args["input"].(model.LinkOrderCancelInput)), true
+	case "Mutation.linkOrderCreate":
+		if e.ComplexityRoot.Mutation.LinkOrderCreate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_linkOrderCreate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LinkOrderCreate(childComplexity, args["input"].(model.LinkOrderCreateInput)), true
 	case "Mutation.linkTokenCreate":
 		if e.ComplexityRoot.Mutation.LinkTokenCreate == nil {
 			break
@@ -3460,6 +3708,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Jobs(childComplexity, args["filter"].(*model.JobFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+	case "Query.linkOrder":
+		if e.ComplexityRoot.Query.LinkOrder == nil {
+			break
+		}
+
+		args, err := ec.field_Query_linkOrder_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LinkOrder(childComplexity, args["id"].(string)), true
+	case "Query.linkOrders":
+		if e.ComplexityRoot.Query.LinkOrders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_linkOrders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LinkOrders(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["endUserId"].(*string), args["status"].(*domain.LinkOrderStatus)), true
 	case "Query.linkToken":
 		if e.ComplexityRoot.Query.LinkToken == nil {
 			break
@@ -4587,6 +4857,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDocumentReviewFilter,
 		ec.unmarshalInputDocumentReviewSubmitInput,
 		ec.unmarshalInputJobFilter,
+		ec.unmarshalInputLinkOrderCancelInput,
+		ec.unmarshalInputLinkOrderCreateInput,
 		ec.unmarshalInputLinkTokenCreateInput,
 		ec.unmarshalInputPlatformMatchingInput,
 		ec.unmarshalInputUpdateWebhookInput,
@@ -5824,6 +6096,16 @@ enum WebhookEvent {
   earnings_stream_payouts_refreshed
   "REST's account.monitoring_status.updated: an account's monitoringStatus changed."
   account_monitoring_status_updated
+  "REST's link_order.sent: a Link order's link reached the person's e-mail or phone for the first time."
+  link_order_sent
+  "REST's link_order.opened: the person followed a Link order's link for the first time."
+  link_order_opened
+  "REST's link_order.completed: Link connected an account or took documents for a Link order."
+  link_order_completed
+  "REST's link_order.expired: a Link order's window passed before it completed."
+  link_order_expired
+  "REST's link_order.canceled: the customer canceled a Link order."
+  link_order_canceled
 }
 
 """
@@ -5888,6 +6170,189 @@ extend type VerificationReport {
   type: ReportType!
   "The permissible purpose the request that built this version gave; purpose as an enum, null for none."
   permissiblePurpose: PermissiblePurpose
+}
+`, BuiltIn: false},
+	{Name: "../schema/link_orders.graphqls", Input: `# Link orders (issue 48): Link sent to a person by e-mail or text, or
+# printed as a QR code, with reminders, as REST's /v1/link_orders.
+
+"""
+Where a Link order stands: created, then sent once a message reached a channel, opened once its link was
+followed, and closed by completed (Link connected an account or took documents), expired or canceled.
+Enums may gain values: treat one you do not know as "other".
+"""
+enum LinkOrderStatus {
+  "REST's created: nothing has reached the person yet (quiet hours may hold the link, or every channel failed)."
+  created
+  "REST's sent: a channel took the link."
+  sent
+  "REST's opened: the person followed the link."
+  opened
+  "REST's completed: Link connected an account or took documents for the order."
+  completed
+  "REST's expired: the order's window passed first."
+  expired
+  "REST's canceled: the customer canceled the order."
+  canceled
+}
+
+"The latest message of one channel of a Link order."
+type LinkOrderDelivery {
+  "email or sms."
+  channel: String!
+  "The address, masked: j***@example.com, ***-***-1234."
+  to: String!
+  "queued (waiting, for the quiet hours' end or a retry: failureReason then says why), sent, failed (refused for good or every try failed) or skipped (the order closed first)."
+  status: String!
+  "When the channel took the latest message; null before."
+  sentAt: Time
+  "Why the latest message failed (or its last try, while it is retried); null when none did."
+  failureReason: String
+}
+
+"An order to send Link to a person, as GET /v1/link_orders/{id} shows it."
+type LinkOrder {
+  "The order's UUID, REST's id."
+  id: ID!
+  "Where the order stands."
+  status: LinkOrderStatus!
+  "The customer's own id for the person (REST's end_user_id)."
+  endUserId: String!
+  "The name the messages are signed with and Link shows."
+  orgName: String!
+  "The short link the messages carry; it opens Link, never holding a link token."
+  url: String!
+  "The link as a QR code: a PNG, or an SVG with ?format=svg."
+  qrCodeUrl: String!
+  "When the order was created."
+  createdAt: Time!
+  "When the link stops working unless the order completes first."
+  expiresAt: Time!
+  "How many reminders may still be sent."
+  remindersLeft: Int!
+  "The IANA time zone whose quiet hours (21:00 to 08:00) hold messages back."
+  timeZone: String!
+  "The account Link connected when it completed the order; null for documents, or before."
+  accountId: ID
+  "Each channel's latest message."
+  deliveries: [LinkOrderDelivery!]!
+}
+
+"One edge of a Link order list."
+type LinkOrderEdge {
+  "This order's cursor: after takes it to start after it, before to end before it."
+  cursor: String!
+  "The order."
+  node: LinkOrder!
+}
+
+"A page of Link orders."
+type LinkOrderConnection {
+  "The page's orders with their cursors."
+  edges: [LinkOrderEdge!]!
+  "The page's orders, in the same order as edges, for when their cursors are not needed."
+  nodes: [LinkOrder!]!
+  "Whether more follow, and the cursor to read them."
+  pageInfo: PageInfo!
+}
+
+extend type Query {
+  "One of this customer's Link orders by id; null when it has none with it."
+  linkOrder(
+    "The order's UUID."
+    id: ID!
+  ): LinkOrder
+  "Newest first, as GET /v1/link_orders."
+  linkOrders(
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
+    after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
+    "Only this end user's orders (REST's end_user_id)."
+    endUserId: String
+    "Only orders with this status."
+    status: LinkOrderStatus
+  ): LinkOrderConnection!
+}
+
+"The body of POST /v1/link_orders: what a link token takes, where to send the link, and the order's window and reminders."
+input LinkOrderCreateInput {
+  "The organization name the messages are signed with and Link shows, 3 to 30 characters."
+  orgName: String!
+  "The customer's own id for the person (REST's end_user_id, at most 255 characters)."
+  endUserId: String!
+  "The product Link presents: Verify, Bill Switch, Bill Manager, Paycheck Viewer, Switch Kit or Deposit Switch."
+  solution: String
+  "Jobs Link may run beyond the required ones."
+  features: [JobType!]
+  "Jobs the person's platform must support."
+  requiredJobs: [JobType!]
+  "How much of the paycheck a switch sends, and where."
+  allocation: AllocationInput
+  "Routes the person straight to this employer (its UUID)."
+  employerId: ID
+  "Routes the person straight to this platform (its UUID)."
+  platformId: ID
+  "Link's language: en (the default) or es."
+  language: String
+  "Where to e-mail the link; email or phone (or both) is required."
+  email: String
+  "Where to text the link, E.164 (+15551234567) or 10 US digits; needs smsConsent."
+  phone: String
+  "The customer's assertion that the person agreed to receive a text; texts are sent only with it."
+  smsConsent: Boolean
+  "How long the link works, 1 to 720 hours; 72 when null."
+  expiresInHours: Int
+  "Reminders spaced over the window, 0 to 3; 2 when null."
+  reminders: Int
+  "The IANA time zone of the quiet hours (21:00 to 08:00); America/New_York when null."
+  timeZone: String
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What linkOrderCreate did."
+type LinkOrderCreatePayload {
+  "The new order, its link on its way; null when userErrors is not empty."
+  linkOrder: LinkOrder
+  "Why the input was refused; empty when the order was created."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"Which Link order to cancel."
+input LinkOrderCancelInput {
+  "The order's UUID."
+  id: ID!
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What linkOrderCancel did."
+type LinkOrderCancelPayload {
+  "The order, canceled; null when userErrors is not empty."
+  linkOrder: LinkOrder
+  "Why it could not be canceled (LINK_ORDER_NOT_FOUND, LINK_ORDER_CLOSED); empty when it was."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+extend type Mutation {
+  "Sends Link to a person by e-mail or text, as POST /v1/link_orders."
+  linkOrderCreate(
+    "The order."
+    input: LinkOrderCreateInput!
+  ): LinkOrderCreatePayload!
+  "Cancels a Link order, as POST /v1/link_orders/{id}/cancel: its link then says so and no reminder follows."
+  linkOrderCancel(
+    "The order."
+    input: LinkOrderCancelInput!
+  ): LinkOrderCancelPayload!
 }
 `, BuiltIn: false},
 	{Name: "../schema/mutations.graphqls", Input: `"A bank account a switched paycheck is sent to; REST's allocation.targets[]."
@@ -7791,6 +8256,98 @@ func (ec *executionContext) childFields_JobRead(ctx context.Context, field graph
 		return ec.fieldContext_JobRead_documentType(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JobRead", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkOrder(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_LinkOrder_id(ctx, field)
+	case "status":
+		return ec.fieldContext_LinkOrder_status(ctx, field)
+	case "endUserId":
+		return ec.fieldContext_LinkOrder_endUserId(ctx, field)
+	case "orgName":
+		return ec.fieldContext_LinkOrder_orgName(ctx, field)
+	case "url":
+		return ec.fieldContext_LinkOrder_url(ctx, field)
+	case "qrCodeUrl":
+		return ec.fieldContext_LinkOrder_qrCodeUrl(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_LinkOrder_createdAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_LinkOrder_expiresAt(ctx, field)
+	case "remindersLeft":
+		return ec.fieldContext_LinkOrder_remindersLeft(ctx, field)
+	case "timeZone":
+		return ec.fieldContext_LinkOrder_timeZone(ctx, field)
+	case "accountId":
+		return ec.fieldContext_LinkOrder_accountId(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_LinkOrder_deliveries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkOrder", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkOrderCancelPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "linkOrder":
+		return ec.fieldContext_LinkOrderCancelPayload_linkOrder(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_LinkOrderCancelPayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_LinkOrderCancelPayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkOrderCancelPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkOrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_LinkOrderConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_LinkOrderConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LinkOrderConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkOrderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkOrderCreatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "linkOrder":
+		return ec.fieldContext_LinkOrderCreatePayload_linkOrder(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_LinkOrderCreatePayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_LinkOrderCreatePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkOrderCreatePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkOrderDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "channel":
+		return ec.fieldContext_LinkOrderDelivery_channel(ctx, field)
+	case "to":
+		return ec.fieldContext_LinkOrderDelivery_to(ctx, field)
+	case "status":
+		return ec.fieldContext_LinkOrderDelivery_status(ctx, field)
+	case "sentAt":
+		return ec.fieldContext_LinkOrderDelivery_sentAt(ctx, field)
+	case "failureReason":
+		return ec.fieldContext_LinkOrderDelivery_failureReason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkOrderDelivery", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkOrderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_LinkOrderEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_LinkOrderEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkOrderEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_LinkToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -417,6 +417,88 @@ type JobRead struct {
 	DocumentType *string `json:"documentType,omitempty"`
 }
 
+// Which Link order to cancel.
+type LinkOrderCancelInput struct {
+	// The order's UUID.
+	ID string `json:"id"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What linkOrderCancel did.
+type LinkOrderCancelPayload struct {
+	// The order, canceled; null when userErrors is not empty.
+	LinkOrder *domain.LinkOrder `json:"linkOrder,omitempty"`
+	// Why it could not be canceled (LINK_ORDER_NOT_FOUND, LINK_ORDER_CLOSED); empty when it was.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A page of Link orders.
+type LinkOrderConnection struct {
+	// The page's orders with their cursors.
+	Edges []*LinkOrderEdge `json:"edges"`
+	// The page's orders, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.LinkOrder `json:"nodes"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
+}
+
+// The body of POST /v1/link_orders: what a link token takes, where to send the link, and the order's window and reminders.
+type LinkOrderCreateInput struct {
+	// The organization name the messages are signed with and Link shows, 3 to 30 characters.
+	OrgName string `json:"orgName"`
+	// The customer's own id for the person (REST's end_user_id, at most 255 characters).
+	EndUserID string `json:"endUserId"`
+	// The product Link presents: Verify, Bill Switch, Bill Manager, Paycheck Viewer, Switch Kit or Deposit Switch.
+	Solution *string `json:"solution,omitempty"`
+	// Jobs Link may run beyond the required ones.
+	Features []domain.JobType `json:"features,omitempty"`
+	// Jobs the person's platform must support.
+	RequiredJobs []domain.JobType `json:"requiredJobs,omitempty"`
+	// How much of the paycheck a switch sends, and where.
+	Allocation *AllocationInput `json:"allocation,omitempty"`
+	// Routes the person straight to this employer (its UUID).
+	EmployerID *string `json:"employerId,omitempty"`
+	// Routes the person straight to this platform (its UUID).
+	PlatformID *string `json:"platformId,omitempty"`
+	// Link's language: en (the default) or es.
+	Language *string `json:"language,omitempty"`
+	// Where to e-mail the link; email or phone (or both) is required.
+	Email *string `json:"email,omitempty"`
+	// Where to text the link, E.164 (+15551234567) or 10 US digits; needs smsConsent.
+	Phone *string `json:"phone,omitempty"`
+	// The customer's assertion that the person agreed to receive a text; texts are sent only with it.
+	SmsConsent *bool `json:"smsConsent,omitempty"`
+	// How long the link works, 1 to 720 hours; 72 when null.
+	ExpiresInHours *int `json:"expiresInHours,omitempty"`
+	// Reminders spaced over the window, 0 to 3; 2 when null.
+	Reminders *int `json:"reminders,omitempty"`
+	// The IANA time zone of the quiet hours (21:00 to 08:00); America/New_York when null.
+	TimeZone *string `json:"timeZone,omitempty"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What linkOrderCreate did.
+type LinkOrderCreatePayload struct {
+	// The new order, its link on its way; null when userErrors is not empty.
+	LinkOrder *domain.LinkOrder `json:"linkOrder,omitempty"`
+	// Why the input was refused; empty when the order was created.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// One edge of a Link order list.
+type LinkOrderEdge struct {
+	// This order's cursor: after takes it to start after it, before to end before it.
+	Cursor string `json:"cursor"`
+	// The order.
+	Node *domain.LinkOrder `json:"node"`
+}
+
 // The body of POST /v1/link_tokens, current form, with job names as JobType.
 type LinkTokenCreateInput struct {
 	// The organization name Link shows the user, 3 to 30 characters.
@@ -1249,6 +1331,16 @@ const (
 	WebhookEventEarningsStreamPayoutsRefreshed WebhookEvent = "earnings_stream_payouts_refreshed"
 	// REST's account.monitoring_status.updated: an account's monitoringStatus changed.
 	WebhookEventAccountMonitoringStatusUpdated WebhookEvent = "account_monitoring_status_updated"
+	// REST's link_order.sent: a Link order's link reached the person's e-mail or phone for the first time.
+	WebhookEventLinkOrderSent WebhookEvent = "link_order_sent"
+	// REST's link_order.opened: the person followed a Link order's link for the first time.
+	WebhookEventLinkOrderOpened WebhookEvent = "link_order_opened"
+	// REST's link_order.completed: Link connected an account or took documents for a Link order.
+	WebhookEventLinkOrderCompleted WebhookEvent = "link_order_completed"
+	// REST's link_order.expired: a Link order's window passed before it completed.
+	WebhookEventLinkOrderExpired WebhookEvent = "link_order_expired"
+	// REST's link_order.canceled: the customer canceled a Link order.
+	WebhookEventLinkOrderCanceled WebhookEvent = "link_order_canceled"
 )
 
 var AllWebhookEvent = []WebhookEvent{
@@ -1272,11 +1364,16 @@ var AllWebhookEvent = []WebhookEvent{
 	WebhookEventVoeReportRefreshed,
 	WebhookEventEarningsStreamPayoutsRefreshed,
 	WebhookEventAccountMonitoringStatusUpdated,
+	WebhookEventLinkOrderSent,
+	WebhookEventLinkOrderOpened,
+	WebhookEventLinkOrderCompleted,
+	WebhookEventLinkOrderExpired,
+	WebhookEventLinkOrderCanceled,
 }
 
 func (e WebhookEvent) IsValid() bool {
 	switch e {
-	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventDocumentsReviewRequired, WebhookEventDocumentsReviewed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated:
+	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventDocumentsReviewRequired, WebhookEventDocumentsReviewed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated, WebhookEventLinkOrderSent, WebhookEventLinkOrderOpened, WebhookEventLinkOrderCompleted, WebhookEventLinkOrderExpired, WebhookEventLinkOrderCanceled:
 		return true
 	}
 	return false
