@@ -137,7 +137,7 @@ func (m *Main) routeSources(ctx context.Context, s *starting) error {
 			secret = m.Getenv(spec.SecretEnv)
 		}
 		if spec.Upstream != "" {
-			if routes[i], err = m.upstreamRoute(ctx, spec, secret); err != nil {
+			if routes[i], err = m.upstreamRoute(ctx, spec, secret, len(specs) > 1); err != nil {
 				return err
 			}
 			s.upstreams = append(s.upstreams, namedUpstream{name: spec.Name, client: routes[i].Upstream.(*upstream.Client)})
@@ -199,8 +199,14 @@ func (m *Main) routeSources(ctx context.Context, s *starting) error {
 
 // upstreamRoute makes an upstream's client and checks it answers and
 // takes the secret: one request, whatever the size of its directory,
-// which syncs in the background once the queue runs.
-func (m *Main) upstreamRoute(ctx context.Context, spec sourceSpec, secret string) (routing.Route, error) {
+// which syncs in the background once the queue runs. Among several
+// sources (others), an upstream that does not answer within
+// startVerifyTimeout is no reason to stop: serve starts, the upstream's
+// platforms fail over to the next source that covers them (its client's
+// circuit passes it over at once after a few tries), and its webhook,
+// directory and data come as soon as it answers. A refused secret still
+// stops serve: that is a mistake to mend, not an outage.
+func (m *Main) upstreamRoute(ctx context.Context, spec sourceSpec, secret string, others bool) (routing.Route, error) {
 	if secret == "" {
 		return routing.Route{}, fmt.Errorf("%s is not set: the relay needs upstream %q's API secret", spec.SecretEnv, spec.Name)
 	}
@@ -209,8 +215,20 @@ func (m *Main) upstreamRoute(ctx context.Context, spec sourceSpec, secret string
 	if err != nil {
 		return routing.Route{}, fmt.Errorf("upstream %q: %w", spec.Name, err)
 	}
-	if err := up.Verify(ctx); err != nil {
-		return routing.Route{}, err
+	vctx := ctx
+	if others {
+		var cancel context.CancelFunc
+		vctx, cancel = context.WithTimeout(ctx, startVerifyTimeout)
+		defer cancel()
+	}
+	if err := up.Verify(vctx); err != nil {
+		var de *domain.Error
+		unreachable := errors.As(err, &de) && de.Code == domain.CodeUpstreamUnavailable || vctx.Err() != nil && ctx.Err() == nil
+		if !others || !unreachable {
+			return routing.Route{}, err
+		}
+		m.Logger.Warn("an upstream did not answer at start; serving through the other sources until it does",
+			slog.String("upstream", spec.Name), slog.Any("error", err))
 	}
 	r := routing.Route{Name: spec.Name, Connector: up, Upstream: up, PlatformIDs: spec.PlatformIDs,
 		All: len(spec.PlatformIDs) == 0 && len(spec.PlatformTypes) == 0}
@@ -241,6 +259,10 @@ func (m *Main) connectorRoute(ctx context.Context, spec sourceSpec, secret strin
 	r.PlatformTypes, err = platformTypes(spec)
 	return caps, r, err
 }
+
+// startVerifyTimeout bounds serve's first request to each of several
+// upstreams: one that hangs delays the start this long, no more.
+const startVerifyTimeout = 5 * time.Second
 
 func platformTypes(spec sourceSpec) ([]domain.PlatformType, error) {
 	var out []domain.PlatformType

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -187,4 +188,95 @@ func (p *relayPair) platformTokenStatus(t *testing.T, platform string, want int)
 	sdk, _ := at(sess, "upstream", "sdk_url").(string)
 	p.lastUpstreamToken, _ = at(sess, "upstream", "link_token").(string)
 	return sdk, tok
+}
+
+// TestRelayStartsWithAnUpstreamDown (issue 47, item 4): a relay in front
+// of three upstreams, in this order of preference for every platform:
+// alpha, which is stopped (nothing listens at its address), gamma, which
+// hangs (it takes connections and never answers), and beta. serve starts
+// (gamma's first request is bounded) and serves through beta; a new link
+// token is asked of the end user's client with a 6 s timeout, less than
+// the 10 s an upstream request may take, so it succeeds only because the
+// hung upstream costs at most the router's failover bound (2 s).
+func TestRelayStartsWithAnUpstreamDown(t *testing.T) {
+	t.Parallel()
+	eachDatabase(t, func(t *testing.T, dbURL string) {
+		logs := &lockedBuffer{}
+		defer func() {
+			if t.Failed() {
+				t.Log(logs.String())
+			}
+		}()
+		certFile, keyFile, pool := selfSigned(t)
+		beta := startTestUpstream(t, "beta", caFileOf(t, certFile), logs)
+		stopped := freeAddr(t)
+		hung := startHungServer(t)
+
+		file := filepath.Join(t.TempDir(), "sources.json")
+		if err := os.WriteFile(file, []byte(`{"connectors": [
+			{"name": "alpha", "upstream": "http://`+stopped+`", "secret_env": "ALPHA_SECRET"},
+			{"name": "gamma", "upstream": "http://`+hung+`", "secret_env": "GAMMA_SECRET"},
+			{"name": "beta", "upstream": "`+beta.base+`", "secret_env": "BETA_SECRET"}]}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p := &relayPair{client: &http.Client{Timeout: 6 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}},
+			upstreamBase: beta.base, upstreamSecret: beta.secret}
+		_, platforms := p.call(t, "GET", beta.base+"/v1/platforms?type=payroll&limit=1", beta.secret, "")
+		list, _ := platforms["data"].([]any)
+		if len(list) == 0 {
+			t.Fatalf("beta lists no payroll platform: %v", platforms)
+		}
+		platform := at(list[0], "id").(string)
+
+		p.relaySecret = createKey(t, dbURL, "acme lending", domain.ModeDevelopment)
+		addr := freeAddr(t)
+		p.relayBase = "https://" + addr
+		relay := &Main{Config: ServeConfig{Addr: addr, DatabaseURL: dbURL, Mode: domain.ModeDevelopment, PublicURL: p.relayBase,
+			TLSCert: certFile, TLSKey: keyFile, ConnectorsFile: file, ReconcileInterval: time.Hour},
+			Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(logs, nil)).With("instance", "relay"),
+			Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "ALPHA_SECRET", "alpha secret", "GAMMA_SECRET", "gamma secret", "BETA_SECRET", beta.secret)}
+		if err := relay.Start(context.Background()); err != nil {
+			t.Fatalf("the relay did not start with one upstream stopped and one hung: %v", err)
+		}
+		defer relay.Close(context.Background())
+		if !strings.Contains(logs.String(), `upstream=alpha`) || !strings.Contains(logs.String(), `upstream=gamma`) {
+			t.Errorf("the relay did not say which upstreams were away at start:\n%s", logs.String())
+		}
+
+		// Every token goes to beta, each within the client's 6 s, and the
+		// session it opens is beta's Link.
+		for i := range 3 {
+			sdk, _ := p.platformTokenStatus(t, platform, 200)
+			if sdk != beta.base+"/link/v1/link.js" {
+				t.Fatalf("token %d opened %q; want beta's Link", i+1, sdk)
+			}
+		}
+		// And a session through beta completes: the relay serves.
+		upstreamToken := p.lastUpstreamToken
+		account := p.completeUpstream(t, upstreamToken, platform)
+		p.waitJobs(t, account, 2, 30*time.Second)
+	})
+}
+
+// startHungServer listens on a free address and takes every request
+// without ever answering, until the test ends: an upstream that hangs.
+func startHungServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}), ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	t.Cleanup(func() {
+		close(release)
+		srv.Close()
+	})
+	return ln.Addr().String()
 }

@@ -44,11 +44,11 @@ func (rl Relay) CreateLinkToken(ctx context.Context, req domain.LinkTokenRequest
 		}
 	}
 	var unavailable error
-	for _, c := range candidates {
+	for i, c := range candidates {
 		if c.Upstream == nil {
 			break // a connector takes it: no upstream token
 		}
-		t, err := c.Upstream.CreateLinkToken(ctx, req, endUser)
+		t, err := rl.createAt(ctx, c, req, endUser, i+1 < len(candidates) && candidates[i+1].Upstream != nil)
 		if err == nil {
 			t.Source = c.Name
 			return t, true, nil
@@ -62,6 +62,24 @@ func (rl Relay) CreateLinkToken(ctx context.Context, req domain.LinkTokenRequest
 		return domain.UpstreamToken{}, false, unavailable
 	}
 	return domain.UpstreamToken{}, false, nil
+}
+
+// createAt asks one upstream for a link token. While another upstream
+// could take the token (next), the ask is bounded by the router's
+// failoverAfter: an upstream that hangs or whose budget would keep the
+// end user waiting is passed over as unavailable, and the circuit its
+// client keeps learns it, so the next tokens skip it at once.
+func (rl Relay) createAt(ctx context.Context, c *Route, req domain.LinkTokenRequest, endUser string, next bool) (domain.UpstreamToken, error) {
+	if !next {
+		return c.Upstream.CreateLinkToken(ctx, req, endUser)
+	}
+	actx, cancel := context.WithTimeout(ctx, rl.r.failoverAfter)
+	defer cancel()
+	t, err := c.Upstream.CreateLinkToken(actx, req, endUser)
+	if err != nil && ctx.Err() == nil && actx.Err() != nil && !isUnavailable(err) {
+		err = domain.UpstreamUnavailable("upstream "+c.Name, rl.r.failoverAfter, err)
+	}
+	return t, err
 }
 
 func isUnavailable(err error) bool {
@@ -96,17 +114,17 @@ func (rl Relay) SetBillNavigatorStatus(ctx context.Context, endUser, action, rea
 
 // EmployerByEIN implements domain.DirectoryFallback.
 func (rl Relay) EmployerByEIN(ctx context.Context, ein string) (domain.Employer, error) {
-	return firstFound(rl.r, func(u domain.Upstream) (domain.Employer, error) { return u.EmployerByEIN(ctx, ein) })
+	return firstFound(ctx, rl.r, func(ctx context.Context, u domain.Upstream) (domain.Employer, error) { return u.EmployerByEIN(ctx, ein) })
 }
 
 // Employer implements domain.DirectoryFallback.
 func (rl Relay) Employer(ctx context.Context, id string) (domain.Employer, error) {
-	return firstFound(rl.r, func(u domain.Upstream) (domain.Employer, error) { return u.Employer(ctx, id) })
+	return firstFound(ctx, rl.r, func(ctx context.Context, u domain.Upstream) (domain.Employer, error) { return u.Employer(ctx, id) })
 }
 
 // Platform implements domain.DirectoryFallback.
 func (rl Relay) Platform(ctx context.Context, id string) (domain.Platform, error) {
-	return firstFound(rl.r, func(u domain.Upstream) (domain.Platform, error) { return u.Platform(ctx, id) })
+	return firstFound(ctx, rl.r, func(ctx context.Context, u domain.Upstream) (domain.Platform, error) { return u.Platform(ctx, id) })
 }
 
 // Search implements domain.DirectoryFallback: while an upstream's
@@ -118,11 +136,17 @@ func (rl Relay) Search(ctx context.Context, q domain.SearchQuery) ([]domain.Sear
 		return nil, nil
 	}
 	var out []domain.SearchResult
-	for _, rt := range rl.r.upstreams() {
+	ups := rl.r.upstreams()
+	for i, rt := range ups {
 		if len(out) >= q.Limit {
 			break
 		}
-		res, err := rt.Upstream.Search(ctx, q)
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if i+1 < len(ups) {
+			actx, cancel = context.WithTimeout(ctx, rl.r.failoverAfter)
+		}
+		res, err := rt.Upstream.Search(actx, q)
+		cancel()
 		if err != nil {
 			continue
 		}
@@ -133,11 +157,19 @@ func (rl Relay) Search(ctx context.Context, q domain.SearchQuery) ([]domain.Sear
 
 // firstFound asks each upstream in order until one has it: ErrNoRows when
 // none does, an upstream's failure when no other had it either.
-func firstFound[T any](r *Router, get func(domain.Upstream) (T, error)) (T, error) {
+func firstFound[T any](ctx context.Context, r *Router, get func(context.Context, domain.Upstream) (T, error)) (T, error) {
 	var zero T
 	err := domain.ErrNoRows
-	for _, rt := range r.upstreams() {
-		v, gerr := get(rt.Upstream)
+	ups := r.upstreams()
+	for i, rt := range ups {
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if i+1 < len(ups) {
+			// Another upstream could answer: one that hangs is passed
+			// over after the failover bound, as for new tokens.
+			actx, cancel = context.WithTimeout(ctx, r.failoverAfter)
+		}
+		v, gerr := get(actx, rt.Upstream)
+		cancel()
 		if gerr == nil {
 			return v, nil
 		}

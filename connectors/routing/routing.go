@@ -56,7 +56,15 @@ type Router struct {
 	sourceOf SourceOf
 	// syncing reports whether an upstream's directory is still syncing.
 	syncing func(ctx context.Context) bool
+	// failoverAfter bounds a new link token's wait on one upstream while
+	// another could take it.
+	failoverAfter time.Duration
 }
+
+// DefaultFailoverAfter is how long a new link token waits on an upstream
+// before the next source that covers its platform is asked: an upstream
+// that hangs costs an end user this, not the request timeout.
+const DefaultFailoverAfter = 2 * time.Second
 
 // Options are what a router asks of the rest of the service.
 type Options struct {
@@ -70,6 +78,9 @@ type Options struct {
 	// first sync, when searches are also asked of the upstreams (never
 	// when nil).
 	Syncing func(ctx context.Context) bool
+	// FailoverAfter bounds a new link token's wait on one upstream when a
+	// later source covers its platform (DefaultFailoverAfter when zero).
+	FailoverAfter time.Duration
 }
 
 var _ domain.Connector = (*Router)(nil)
@@ -79,7 +90,10 @@ var _ domain.Connector = (*Router)(nil)
 // the preference).
 func New(routes []Route, fallback domain.Connector, o Options) (*Router, error) {
 	r := &Router{byID: map[string][]*Route{}, byType: map[domain.PlatformType][]*Route{}, byName: map[string]*Route{}, fallback: fallback,
-		typeOf: o.TypeOf, sourceOf: o.SourceOf, syncing: o.Syncing}
+		typeOf: o.TypeOf, sourceOf: o.SourceOf, syncing: o.Syncing, failoverAfter: o.FailoverAfter}
+	if r.failoverAfter <= 0 {
+		r.failoverAfter = DefaultFailoverAfter
+	}
 	sourceOf := o.SourceOf
 	for i := range routes {
 		rt := &routes[i]

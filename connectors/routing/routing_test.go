@@ -92,3 +92,72 @@ func TestRouting(t *testing.T) {
 		t.Error("a platform claimed twice was accepted")
 	}
 }
+
+// hanging is an upstream that answers a link token only when it does not
+// hang; otherwise it waits for the caller to give up.
+type hanging struct {
+	domain.Upstream // the methods this test does not call
+	domain.Connector
+	name string
+	hang bool
+}
+
+func (h hanging) CreateLinkToken(ctx context.Context, _ domain.LinkTokenRequest, _ string) (domain.UpstreamToken, error) {
+	if h.hang {
+		<-ctx.Done()
+		return domain.UpstreamToken{}, ctx.Err()
+	}
+	return domain.UpstreamToken{Token: h.name}, nil
+}
+
+func (h hanging) Platform(ctx context.Context, id string) (domain.Platform, error) {
+	if h.hang {
+		<-ctx.Done()
+		return domain.Platform{}, ctx.Err()
+	}
+	return domain.Platform{ID: id, Name: h.name}, nil
+}
+
+// TestHungUpstreamFailsOver (issue 47, item 4): a new link token and a
+// directory lookup wait on an upstream that hangs only the router's
+// failover bound, then go to the next upstream; the last upstream that
+// could answer is waited on for as long as the caller allows.
+func TestHungUpstreamFailsOver(t *testing.T) {
+	sourceOf := func(context.Context, domain.Account) (string, bool, error) { return "", false, nil }
+	r, err := routing.New([]routing.Route{
+		{Name: "hung", Connector: hanging{name: "hung", hang: true}, Upstream: hanging{name: "hung", hang: true}, All: true},
+		{Name: "good", Connector: hanging{name: "good"}, Upstream: hanging{name: "good"}, All: true},
+	}, nil, routing.Options{SourceOf: sourceOf, FailoverAfter: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The caller would wait an hour: only the failover bound lets the
+	// token through.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	tok, relayed, err := r.Relay().CreateLinkToken(ctx, domain.LinkTokenRequest{}, "erin")
+	if err != nil || !relayed || tok.Source != "good" || tok.Token != "good" {
+		t.Fatalf("token = %+v relayed %v err %v; want the good upstream's", tok, relayed, err)
+	}
+	p, err := r.Relay().Platform(ctx, "p1")
+	if err != nil || p.Name != "good" {
+		t.Fatalf("platform = %+v, %v; want the good upstream's answer", p, err)
+	}
+
+	// The hung upstream alone: nothing to fail over to, so the caller's
+	// own deadline ends the wait, as UPSTREAM_UNAVAILABLE or its error.
+	alone, err := routing.New([]routing.Route{
+		{Name: "hung", Connector: hanging{name: "hung", hang: true}, Upstream: hanging{name: "hung", hang: true}, All: true},
+	}, nil, routing.Options{SourceOf: sourceOf, FailoverAfter: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancelShort := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancelShort()
+	if _, _, err := alone.Relay().CreateLinkToken(short, domain.LinkTokenRequest{}, "erin"); err == nil {
+		t.Fatal("a hung upstream alone gave a token")
+	}
+	if short.Err() == nil {
+		t.Fatal("the only upstream was given up on before the caller's deadline: the failover bound applies only when another upstream could answer")
+	}
+}
