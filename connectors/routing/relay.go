@@ -114,7 +114,9 @@ func (rl Relay) SetBillNavigatorStatus(ctx context.Context, endUser, action, rea
 
 // EmployerByEIN implements domain.DirectoryFallback.
 func (rl Relay) EmployerByEIN(ctx context.Context, ein string) (domain.Employer, error) {
-	return firstFound(ctx, rl.r, func(ctx context.Context, u domain.Upstream) (domain.Employer, error) { return u.EmployerByEIN(ctx, ein) })
+	return firstFound(ctx, rl.r, func(ctx context.Context, u domain.Upstream) (domain.Employer, error) {
+		return u.EmployerByEIN(ctx, ein)
+	})
 }
 
 // Employer implements domain.DirectoryFallback.
