@@ -208,7 +208,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 			AccountJobService: accounts.AccountJobService, ProductService: accounts.ProductService,
 			DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
 			OverviewService: accounts.OverviewService, WatchService: accounts.WatchService,
-			WebhookService: webhooks, DocumentReviewService: cfg.Reviews, Reporter: reporter, Logger: cfg.Logger, Keys: keys,
+			WebhookService: webhooks, DocumentReviewService: cfg.Reviews, Reporter: reporter, Logger: cfg.Logger, Keys: keys, LinkOrderService: orders,
 			BatchWait: setup.batchWait, OutboxService: domain.NewOutboxService(storage.NewMessageStore(db))},
 			graph.Options{Keys: keys, Mode: setup.rest.Mode, Console: true, InitTimeout: setup.wsInitTimeout,
 				RecheckEvery: setup.wsRecheck, WriteTimeout: setup.wsWriteTimeout,

@@ -157,7 +157,11 @@ func TestGraphQLEveryField(t *testing.T) {
 		rcv := newReceiver(t, always(200))
 		rcv.reply = func(int) string { return `{"received": true}` }
 		// A rate, so that rateLimit answers; one far above what the test sends.
-		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile = rcv.caFile; s.rest.RateLimit = 10_000 })
+		f := newFixture(t, db, func(s *fixtureSetup) {
+			s.caFile = rcv.caFile
+			s.rest.RateLimit = 10_000
+			s.sender = &recordingSender{}
+		})
 		hookID := f.createWebhook(rcv.srv.URL+"/hooks", `"account.added"`)
 
 		jobs := []string{"direct_deposit_switch", "direct_deposit_allocations", "identity", "employment", "income", "paystubs", "tax_forms"}
@@ -469,6 +473,26 @@ func TestGraphQLEveryField(t *testing.T) {
 		c.run(t, f, `query ($c: String!) { a: outboxMessages(first: 1, after: $c) { nodes { id channel } } b: outboxMessages(last: 1, before: $c) { nodes { id } } }`,
 			map[string]any{"c": at(ob, "outboxMessages", "pageInfo", "endCursor")})
 
+		// Link orders: created (its e-mail sent), listed, read, canceled.
+		const orderFields = `id status endUserId orgName url qrCodeUrl createdAt expiresAt remindersLeft timeZone accountId
+			deliveries { channel to status sentAt failureReason }`
+		lo := c.run(t, f, `mutation ($input: LinkOrderCreateInput!) { linkOrderCreate(input: $input) { linkOrder { id }
+			userErrors { field message code } clientMutationId } }`, map[string]any{"input": map[string]any{
+			"orgName": "Acme Bank", "endUserId": "every", "solution": "Verify", "features": []string{"income"}, "requiredJobs": []string{"paystubs"},
+			"employerId": mainEmp.ID, "platformId": main.ID, "language": "en", "email": "every@example.com", "phone": "+15552010000",
+			"smsConsent": true, "expiresInHours": 48, "reminders": 1, "timeZone": zoneAt(f.clock.Now(), 10, 15), "clientMutationId": "lo",
+			"allocation": map[string]any{"type": "remainder", "targets": []map[string]any{{"name": "Main", "type": "checking",
+				"accountNumber": "123456789", "routingNumber": goodRouting}}}}})
+		orderID := at(lo, "linkOrderCreate", "linkOrder", "id").(string)
+		waitFor(t, "the order's messages", func() bool { return f.order(orderID)["status"] == "sent" })
+		lp := c.run(t, f, `query ($id: ID!) { linkOrder(id: $id) { `+orderFields+` }
+			linkOrders(first: 1, endUserId: "every", status: sent) { edges { cursor node { id } } nodes { id } pageInfo { endCursor } } }`,
+			map[string]any{"id": orderID})
+		c.run(t, f, `query ($c: String!) { a: linkOrders(first: 1, after: $c) { nodes { id } } b: linkOrders(last: 1, before: $c) { nodes { id } } }`,
+			map[string]any{"c": at(lp, "linkOrders", "pageInfo", "endCursor")})
+		c.run(t, f, `mutation ($id: ID!) { linkOrderCancel(input: {id: $id, clientMutationId: "c"}) { linkOrder { id status }
+			userErrors { field code } clientMutationId } }`, map[string]any{"id": orderID})
+
 		// Every connection's nodes, and the rest of PageInfo.
 		c.run(t, f, `{
 			employers(first: 2) { nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
@@ -488,6 +512,10 @@ func TestGraphQLEveryField(t *testing.T) {
 			map[string]any{"days": 3}, "x-api-secret", "", "Cookie", f.dashboardCookie("every@acme.test"))
 
 		c.check(t, map[string]string{
+			"LinkOrder.accountId":                         "the order is not completed here (TestLinkOrderLifecycle completes one)",
+			"LinkOrderDelivery.failureReason":             "both messages were delivered",
+			"LinkOrderCreatePayload.userErrors":           "the input is valid (TestLinkOrdersGraphQL has refusals)",
+			"LinkOrderCancelPayload.userErrors":           "the cancel succeeds (TestLinkOrdersGraphQL has refusals)",
 			"Address.line2":                               "the sandbox writes one-line street addresses",
 			"Employment.terminationDate":                  "user_good is employed",
 			"ReportEmployment.terminationDate":            "user_good is employed",
