@@ -256,6 +256,22 @@ func (c *Client) Webhooks(ctx context.Context, params *api.ListWebhooksParams) i
 	})
 }
 
+// LinkOrders iterates over ListLinkOrders's items.
+func (c *Client) LinkOrders(ctx context.Context, params *api.ListLinkOrdersParams) iter.Seq2[api.LinkOrder, error] {
+	p := copyOf(params)
+	return each(func(cursor *string) ([]api.LinkOrder, *string, error) {
+		p.Cursor = cursor
+		r, err := c.ListLinkOrdersWithResponse(ctx, &p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if r.JSON200 == nil {
+			return nil, nil, unexpected(r.HTTPResponse)
+		}
+		return r.JSON200.Data, r.JSON200.Meta.NextCursor, nil
+	})
+}
+
 // WebhookDeliveries iterates over ListWebhookDeliveries's items.
 func (c *Client) WebhookDeliveries(ctx context.Context, webhookID string, params *api.ListWebhookDeliveriesParams) iter.Seq2[api.WebhookDelivery, error] {
 	p := copyOf(params)

@@ -644,6 +644,165 @@ func (e JobType) Valid() bool {
 	}
 }
 
+// Defines values for LinkOrderDeliveriesChannel.
+const (
+	Email LinkOrderDeliveriesChannel = "email"
+	Sms   LinkOrderDeliveriesChannel = "sms"
+)
+
+// Valid indicates whether the value is a known member of the LinkOrderDeliveriesChannel enum.
+func (e LinkOrderDeliveriesChannel) Valid() bool {
+	switch e {
+	case Email:
+		return true
+	case Sms:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkOrderDeliveriesStatus.
+const (
+	LinkOrderDeliveriesStatusFailed  LinkOrderDeliveriesStatus = "failed"
+	LinkOrderDeliveriesStatusQueued  LinkOrderDeliveriesStatus = "queued"
+	LinkOrderDeliveriesStatusSent    LinkOrderDeliveriesStatus = "sent"
+	LinkOrderDeliveriesStatusSkipped LinkOrderDeliveriesStatus = "skipped"
+)
+
+// Valid indicates whether the value is a known member of the LinkOrderDeliveriesStatus enum.
+func (e LinkOrderDeliveriesStatus) Valid() bool {
+	switch e {
+	case LinkOrderDeliveriesStatusFailed:
+		return true
+	case LinkOrderDeliveriesStatusQueued:
+		return true
+	case LinkOrderDeliveriesStatusSent:
+		return true
+	case LinkOrderDeliveriesStatusSkipped:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkOrderCreateAllocationTargetsType.
+const (
+	LinkOrderCreateAllocationTargetsTypeChecking LinkOrderCreateAllocationTargetsType = "checking"
+	LinkOrderCreateAllocationTargetsTypeSavings  LinkOrderCreateAllocationTargetsType = "savings"
+)
+
+// Valid indicates whether the value is a known member of the LinkOrderCreateAllocationTargetsType enum.
+func (e LinkOrderCreateAllocationTargetsType) Valid() bool {
+	switch e {
+	case LinkOrderCreateAllocationTargetsTypeChecking:
+		return true
+	case LinkOrderCreateAllocationTargetsTypeSavings:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkOrderCreateAllocationType.
+const (
+	LinkOrderCreateAllocationTypeAmount     LinkOrderCreateAllocationType = "amount"
+	LinkOrderCreateAllocationTypePercentage LinkOrderCreateAllocationType = "percentage"
+	LinkOrderCreateAllocationTypeRemainder  LinkOrderCreateAllocationType = "remainder"
+)
+
+// Valid indicates whether the value is a known member of the LinkOrderCreateAllocationType enum.
+func (e LinkOrderCreateAllocationType) Valid() bool {
+	switch e {
+	case LinkOrderCreateAllocationTypeAmount:
+		return true
+	case LinkOrderCreateAllocationTypePercentage:
+		return true
+	case LinkOrderCreateAllocationTypeRemainder:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkOrderCreateLanguage.
+const (
+	LinkOrderCreateLanguageEn LinkOrderCreateLanguage = "en"
+	LinkOrderCreateLanguageEs LinkOrderCreateLanguage = "es"
+)
+
+// Valid indicates whether the value is a known member of the LinkOrderCreateLanguage enum.
+func (e LinkOrderCreateLanguage) Valid() bool {
+	switch e {
+	case LinkOrderCreateLanguageEn:
+		return true
+	case LinkOrderCreateLanguageEs:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkOrderCreateSolution.
+const (
+	LinkOrderCreateSolutionBillManager    LinkOrderCreateSolution = "Bill Manager"
+	LinkOrderCreateSolutionBillSwitch     LinkOrderCreateSolution = "Bill Switch"
+	LinkOrderCreateSolutionDepositSwitch  LinkOrderCreateSolution = "Deposit Switch"
+	LinkOrderCreateSolutionPaycheckViewer LinkOrderCreateSolution = "Paycheck Viewer"
+	LinkOrderCreateSolutionSwitchKit      LinkOrderCreateSolution = "Switch Kit"
+	LinkOrderCreateSolutionVerify         LinkOrderCreateSolution = "Verify"
+)
+
+// Valid indicates whether the value is a known member of the LinkOrderCreateSolution enum.
+func (e LinkOrderCreateSolution) Valid() bool {
+	switch e {
+	case LinkOrderCreateSolutionBillManager:
+		return true
+	case LinkOrderCreateSolutionBillSwitch:
+		return true
+	case LinkOrderCreateSolutionDepositSwitch:
+		return true
+	case LinkOrderCreateSolutionPaycheckViewer:
+		return true
+	case LinkOrderCreateSolutionSwitchKit:
+		return true
+	case LinkOrderCreateSolutionVerify:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkOrderStatus.
+const (
+	LinkOrderStatusCanceled  LinkOrderStatus = "canceled"
+	LinkOrderStatusCompleted LinkOrderStatus = "completed"
+	LinkOrderStatusCreated   LinkOrderStatus = "created"
+	LinkOrderStatusExpired   LinkOrderStatus = "expired"
+	LinkOrderStatusOpened    LinkOrderStatus = "opened"
+	LinkOrderStatusSent      LinkOrderStatus = "sent"
+)
+
+// Valid indicates whether the value is a known member of the LinkOrderStatus enum.
+func (e LinkOrderStatus) Valid() bool {
+	switch e {
+	case LinkOrderStatusCanceled:
+		return true
+	case LinkOrderStatusCompleted:
+		return true
+	case LinkOrderStatusCreated:
+		return true
+	case LinkOrderStatusExpired:
+		return true
+	case LinkOrderStatusOpened:
+		return true
+	case LinkOrderStatusSent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LinkTokenMode.
 const (
 	LinkTokenModeDevelopment LinkTokenMode = "development"
@@ -742,16 +901,16 @@ func (e LinkTokenCreateJob) Valid() bool {
 
 // Defines values for LinkTokenCreateLanguage.
 const (
-	En LinkTokenCreateLanguage = "en"
-	Es LinkTokenCreateLanguage = "es"
+	LinkTokenCreateLanguageEn LinkTokenCreateLanguage = "en"
+	LinkTokenCreateLanguageEs LinkTokenCreateLanguage = "es"
 )
 
 // Valid indicates whether the value is a known member of the LinkTokenCreateLanguage enum.
 func (e LinkTokenCreateLanguage) Valid() bool {
 	switch e {
-	case En:
+	case LinkTokenCreateLanguageEn:
 		return true
-	case Es:
+	case LinkTokenCreateLanguageEs:
 		return true
 	default:
 		return false
@@ -1375,22 +1534,22 @@ func (e WebhookStatus) Valid() bool {
 
 // Defines values for WebhookDeliveryOutcome.
 const (
-	Delivered WebhookDeliveryOutcome = "delivered"
-	Failed    WebhookDeliveryOutcome = "failed"
-	Retrying  WebhookDeliveryOutcome = "retrying"
-	Skipped   WebhookDeliveryOutcome = "skipped"
+	WebhookDeliveryOutcomeDelivered WebhookDeliveryOutcome = "delivered"
+	WebhookDeliveryOutcomeFailed    WebhookDeliveryOutcome = "failed"
+	WebhookDeliveryOutcomeRetrying  WebhookDeliveryOutcome = "retrying"
+	WebhookDeliveryOutcomeSkipped   WebhookDeliveryOutcome = "skipped"
 )
 
 // Valid indicates whether the value is a known member of the WebhookDeliveryOutcome enum.
 func (e WebhookDeliveryOutcome) Valid() bool {
 	switch e {
-	case Delivered:
+	case WebhookDeliveryOutcomeDelivered:
 		return true
-	case Failed:
+	case WebhookDeliveryOutcomeFailed:
 		return true
-	case Retrying:
+	case WebhookDeliveryOutcomeRetrying:
 		return true
-	case Skipped:
+	case WebhookDeliveryOutcomeSkipped:
 		return true
 	default:
 		return false
@@ -1607,6 +1766,24 @@ func (e GetVOIEParamsPurpose) Valid() bool {
 	case GetVOIEParamsPurposeInsurance:
 		return true
 	case GetVOIEParamsPurposeTenantScreening:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkOrderQRCodeParamsFormat.
+const (
+	Png LinkOrderQRCodeParamsFormat = "png"
+	Svg LinkOrderQRCodeParamsFormat = "svg"
+)
+
+// Valid indicates whether the value is a known member of the LinkOrderQRCodeParamsFormat enum.
+func (e LinkOrderQRCodeParamsFormat) Valid() bool {
+	switch e {
+	case Png:
+		return true
+	case Svg:
 		return true
 	default:
 		return false
@@ -2215,6 +2392,109 @@ type JobParamsType string
 
 // JobType defines model for JobType.
 type JobType string
+
+// LinkOrder defines model for LinkOrder.
+type LinkOrder struct {
+	// AccountId The account Link connected when it completed the order (null for documents, or before).
+	AccountId  *openapi_types.UUID `json:"account_id"`
+	CreatedAt  Timestamp           `json:"created_at"`
+	Deliveries []struct {
+		Channel       LinkOrderDeliveriesChannel `json:"channel"`
+		FailureReason *string                    `json:"failure_reason,omitempty"`
+		SentAt        *Timestamp                 `json:"sent_at"`
+
+		// Status The latest message: queued (waiting, quiet hours, or retrying: failure_reason then says why), sent, failed (refused for good or every try failed), skipped (the order closed first).
+		Status LinkOrderDeliveriesStatus `json:"status"`
+
+		// To The address, masked: j***@example.com, ***-***-1234.
+		To string `json:"to"`
+	} `json:"deliveries"`
+	EndUserId string             `json:"end_user_id"`
+	ExpiresAt Timestamp          `json:"expires_at"`
+	Id        openapi_types.UUID `json:"id"`
+	OrgName   string             `json:"org_name"`
+
+	// QrCodeUrl The link as a QR code: a PNG, or an SVG with ?format=svg.
+	QrCodeUrl     string `json:"qr_code_url"`
+	RemindersLeft int    `json:"reminders_left"`
+
+	// Status created → sent (a message reached a channel) → opened (the link was followed) → completed (Link connected an account or took documents) | expired | canceled.
+	Status   LinkOrderStatus `json:"status"`
+	TimeZone string          `json:"time_zone"`
+
+	// Url The short link the messages carry (never a link token).
+	Url string `json:"url"`
+}
+
+// LinkOrderDeliveriesChannel defines model for LinkOrder.Deliveries.Channel.
+type LinkOrderDeliveriesChannel string
+
+// LinkOrderDeliveriesStatus The latest message: queued (waiting, quiet hours, or retrying: failure_reason then says why), sent, failed (refused for good or every try failed), skipped (the order closed first).
+type LinkOrderDeliveriesStatus string
+
+// LinkOrderCreate defines model for LinkOrderCreate.
+type LinkOrderCreate struct {
+	// Allocation As a link token's allocation.
+	Allocation *struct {
+		Targets *[]struct {
+			AccountNumber string  `json:"account_number"`
+			Name          *string `json:"name,omitempty"`
+
+			// RoutingNumber Must pass the ABA checksum.
+			RoutingNumber string                               `json:"routing_number"`
+			Type          LinkOrderCreateAllocationTargetsType `json:"type"`
+		} `json:"targets,omitempty"`
+		Type *LinkOrderCreateAllocationType `json:"type,omitempty"`
+
+		// Value Dollars with at most two decimals for amount, a whole percentage from 1 to 100 for percentage; absent for remainder.
+		Value *json.Number `json:"value,omitempty"`
+	} `json:"allocation,omitempty"`
+
+	// Delivery At least one of email and phone.
+	Delivery struct {
+		Email *openapi_types.Email `json:"email,omitempty"`
+
+		// Phone E.164 (+15551234567) or 10 US digits; needs sms_consent: true.
+		Phone *string `json:"phone,omitempty"`
+	} `json:"delivery"`
+	DisableDirectDepositSplitting *bool                    `json:"disable_direct_deposit_splitting,omitempty"`
+	EmployerId                    *openapi_types.UUID      `json:"employer_id,omitempty"`
+	EndUserId                     string                   `json:"end_user_id"`
+	ExpiresInHours                *int                     `json:"expires_in_hours,omitempty"`
+	Features                      *[]JobType               `json:"features,omitempty"`
+	Language                      *LinkOrderCreateLanguage `json:"language,omitempty"`
+
+	// OrgName Your name as the person knows it: it signs the messages and titles Link.
+	OrgName    string              `json:"org_name"`
+	PlatformId *openapi_types.UUID `json:"platform_id,omitempty"`
+
+	// Reminders Reminders spaced evenly over the window, until the order completes or is canceled.
+	Reminders       *int       `json:"reminders,omitempty"`
+	RequiredJobs    *[]JobType `json:"required_jobs,omitempty"`
+	SkipIntroScreen *bool      `json:"skip_intro_screen,omitempty"`
+
+	// SmsConsent Your assertion that the person agreed to receive a text from you; texts are sent only with it.
+	SmsConsent *bool                    `json:"sms_consent,omitempty"`
+	Solution   *LinkOrderCreateSolution `json:"solution,omitempty"`
+
+	// TimeZone The IANA time zone whose quiet hours (21:00 to 08:00) no message is sent in; it also writes the expiry in the messages.
+	TimeZone *string `json:"time_zone,omitempty"`
+}
+
+// LinkOrderCreateAllocationTargetsType defines model for LinkOrderCreate.Allocation.Targets.Type.
+type LinkOrderCreateAllocationTargetsType string
+
+// LinkOrderCreateAllocationType defines model for LinkOrderCreate.Allocation.Type.
+type LinkOrderCreateAllocationType string
+
+// LinkOrderCreateLanguage defines model for LinkOrderCreate.Language.
+type LinkOrderCreateLanguage string
+
+// LinkOrderCreateSolution defines model for LinkOrderCreate.Solution.
+type LinkOrderCreateSolution string
+
+// LinkOrderStatus created → sent (a message reached a channel) → opened (the link was followed) → completed (Link connected an account or took documents) | expired | canceled.
+type LinkOrderStatus string
 
 // LinkToken defines model for LinkToken.
 type LinkToken struct {
@@ -3120,6 +3400,11 @@ type OneAccount struct {
 	Data Account `json:"data"`
 }
 
+// OneLinkOrder defines model for OneLinkOrder.
+type OneLinkOrder struct {
+	Data LinkOrder `json:"data"`
+}
+
 // OneReport defines model for OneReport.
 type OneReport struct {
 	Data VerificationReport `json:"data"`
@@ -3332,6 +3617,27 @@ type ListJobsParams struct {
 	Limit  *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// ListLinkOrdersParams defines parameters for ListLinkOrders.
+type ListLinkOrdersParams struct {
+	// EndUserId Only this end user's orders.
+	EndUserId *string `form:"end_user_id,omitempty" json:"end_user_id,omitempty"`
+
+	// Status Only orders with this status.
+	Status *LinkOrderStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Cursor meta.next_cursor of the previous page, unchanged.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// LinkOrderQRCodeParams defines parameters for LinkOrderQRCode.
+type LinkOrderQRCodeParams struct {
+	Format *LinkOrderQRCodeParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// LinkOrderQRCodeParamsFormat defines parameters for LinkOrderQRCode.
+type LinkOrderQRCodeParamsFormat string
+
 // ListPlatformsParams defines parameters for ListPlatforms.
 type ListPlatformsParams struct {
 	IncludeEsps *bool         `form:"include_esps,omitempty" json:"include_esps,omitempty"`
@@ -3485,6 +3791,9 @@ type SetBillNavigatorStatusJSONRequestBody SetBillNavigatorStatusJSONBody
 
 // ReviewDocumentJSONRequestBody defines body for ReviewDocument for application/json ContentType.
 type ReviewDocumentJSONRequestBody ReviewDocumentJSONBody
+
+// CreateLinkOrderJSONRequestBody defines body for CreateLinkOrder for application/json ContentType.
+type CreateLinkOrderJSONRequestBody = LinkOrderCreate
 
 // CreateLinkTokenJSONRequestBody defines body for CreateLinkToken for application/json ContentType.
 type CreateLinkTokenJSONRequestBody = LinkTokenCreate
@@ -4005,6 +4314,52 @@ type ClientInterface interface {
 	// Corresponds with GET /jobs (the `ListJobs` operationId).
 	ListJobs(ctx context.Context, params *ListJobsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListLinkOrders The customer's Link orders in this mode, newest first.
+	//
+	// Corresponds with GET /link_orders (the `ListLinkOrders` operationId).
+	ListLinkOrders(ctx context.Context, params *ListLinkOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateLinkOrderWithBody Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+	//
+	// Takes what a link token takes (the same rules: org_name, end_user_id, features or
+	// required_jobs, employer_id or platform_id) plus where to send the order's short link.
+	// The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+	// hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+	// agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+	// a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /link_orders (the `CreateLinkOrder` operationId).
+	CreateLinkOrderWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateLinkOrder Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+	//
+	// Takes what a link token takes (the same rules: org_name, end_user_id, features or
+	// required_jobs, employer_id or platform_id) plus where to send the order's short link.
+	// The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+	// hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+	// agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+	// a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /link_orders (the `CreateLinkOrder` operationId).
+	CreateLinkOrder(ctx context.Context, body CreateLinkOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLinkOrder performs a GET /link_orders/{link_order_id} (the `GetLinkOrder` operationId) request.
+	GetLinkOrder(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelLinkOrder Cancel the order; its link then says it was canceled and no reminder follows. 400 LINK_ORDER_CLOSED once completed or expired.
+	//
+	// Corresponds with POST /link_orders/{link_order_id}/cancel (the `CancelLinkOrder` operationId).
+	CancelLinkOrder(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResendLinkOrder Send the order's link again on every channel now (or when the quiet hours end); 400 LINK_ORDER_CLOSED once the order is closed.
+	//
+	// Corresponds with POST /link_orders/{link_order_id}/resend (the `ResendLinkOrder` operationId).
+	ResendLinkOrder(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateLinkTokenWithBody Create a link token that starts Link; it expires after one hour and is single-use.
 	//
 	// Takes any type of body and a specified content type.
@@ -4031,6 +4386,22 @@ type ClientInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyTokenJobs(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OpenLinkOrder A Link order's short link, as the person follows it.
+	//
+	// Needs no API secret: the code is the credential. While the order is open it answers 303
+	// to Link's hosted page on the order's link token (in the URL's fragment, which no server
+	// sees), the same order on any device until it completes; the first opening makes the
+	// order opened. A completed order answers 200, an expired or canceled one 410, and an
+	// unknown code 404, each with a short page that says so plainly.
+	//
+	// Corresponds with GET /o/{code} (the `OpenLinkOrder` operationId).
+	OpenLinkOrder(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LinkOrderQRCode The order's short link as a QR code (error correction M), a 512-pixel PNG or, with format=svg, an SVG.
+	//
+	// Corresponds with GET /o/{code}/qr (the `LinkOrderQRCode` operationId).
+	LinkOrderQRCode(ctx context.Context, code string, params *LinkOrderQRCodeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This document. No secret needed.
 	//
@@ -4871,6 +5242,112 @@ func (c *Client) ListJobs(ctx context.Context, params *ListJobsParams, reqEditor
 	return c.Client.Do(req)
 }
 
+// ListLinkOrders The customer's Link orders in this mode, newest first.
+//
+// Corresponds with GET /link_orders (the `ListLinkOrders` operationId).
+func (c *Client) ListLinkOrders(ctx context.Context, params *ListLinkOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListLinkOrdersRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateLinkOrderWithBody Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+//
+// Takes what a link token takes (the same rules: org_name, end_user_id, features or
+// required_jobs, employer_id or platform_id) plus where to send the order's short link.
+// The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+// hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+// agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+// a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /link_orders (the `CreateLinkOrder` operationId).
+func (c *Client) CreateLinkOrderWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateLinkOrderRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateLinkOrder Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+//
+// Takes what a link token takes (the same rules: org_name, end_user_id, features or
+// required_jobs, employer_id or platform_id) plus where to send the order's short link.
+// The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+// hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+// agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+// a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /link_orders (the `CreateLinkOrder` operationId).
+func (c *Client) CreateLinkOrder(ctx context.Context, body CreateLinkOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateLinkOrderRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLinkOrder performs a GET /link_orders/{link_order_id} (the `GetLinkOrder` operationId) request.
+func (c *Client) GetLinkOrder(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLinkOrderRequest(c.Server, linkOrderId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelLinkOrder Cancel the order; its link then says it was canceled and no reminder follows. 400 LINK_ORDER_CLOSED once completed or expired.
+//
+// Corresponds with POST /link_orders/{link_order_id}/cancel (the `CancelLinkOrder` operationId).
+func (c *Client) CancelLinkOrder(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelLinkOrderRequest(c.Server, linkOrderId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResendLinkOrder Send the order's link again on every channel now (or when the quiet hours end); 400 LINK_ORDER_CLOSED once the order is closed.
+//
+// Corresponds with POST /link_orders/{link_order_id}/resend (the `ResendLinkOrder` operationId).
+func (c *Client) ResendLinkOrder(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResendLinkOrderRequest(c.Server, linkOrderId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateLinkTokenWithBody Create a link token that starts Link; it expires after one hour and is single-use.
 //
 // Takes any type of body and a specified content type.
@@ -4917,6 +5394,42 @@ func (c *Client) CreateLinkToken(ctx context.Context, body CreateLinkTokenJSONRe
 // Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 func (c *Client) LegacyTokenJobs(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLegacyTokenJobsRequest(c.Server, tokenId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OpenLinkOrder A Link order's short link, as the person follows it.
+//
+// Needs no API secret: the code is the credential. While the order is open it answers 303
+// to Link's hosted page on the order's link token (in the URL's fragment, which no server
+// sees), the same order on any device until it completes; the first opening makes the
+// order opened. A completed order answers 200, an expired or canceled one 410, and an
+// unknown code 404, each with a short page that says so plainly.
+//
+// Corresponds with GET /o/{code} (the `OpenLinkOrder` operationId).
+func (c *Client) OpenLinkOrder(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenLinkOrderRequest(c.Server, code)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LinkOrderQRCode The order's short link as a QR code (error correction M), a 512-pixel PNG or, with format=svg, an SVG.
+//
+// Corresponds with GET /o/{code}/qr (the `LinkOrderQRCode` operationId).
+func (c *Client) LinkOrderQRCode(ctx context.Context, code string, params *LinkOrderQRCodeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLinkOrderQRCodeRequest(c.Server, code, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7303,6 +7816,238 @@ func NewListJobsRequest(server string, params *ListJobsParams) (*http.Request, e
 	return req, nil
 }
 
+// NewListLinkOrdersRequest constructs an http.Request for the ListLinkOrders method
+func NewListLinkOrdersRequest(server string, params *ListLinkOrdersParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/link_orders")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.EndUserId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end_user_id", *params.EndUserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateLinkOrderRequest calls the generic CreateLinkOrder builder with application/json body
+func NewCreateLinkOrderRequest(server string, body CreateLinkOrderJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateLinkOrderRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateLinkOrderRequestWithBody constructs an http.Request for the CreateLinkOrder method, with any body, and a specified content type
+func NewCreateLinkOrderRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/link_orders")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetLinkOrderRequest constructs an http.Request for the GetLinkOrder method
+func NewGetLinkOrderRequest(server string, linkOrderId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "link_order_id", linkOrderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/link_orders/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCancelLinkOrderRequest constructs an http.Request for the CancelLinkOrder method
+func NewCancelLinkOrderRequest(server string, linkOrderId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "link_order_id", linkOrderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/link_orders/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResendLinkOrderRequest constructs an http.Request for the ResendLinkOrder method
+func NewResendLinkOrderRequest(server string, linkOrderId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "link_order_id", linkOrderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/link_orders/%s/resend", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreateLinkTokenRequest calls the generic CreateLinkToken builder with application/json body
 func NewCreateLinkTokenRequest(server string, body CreateLinkTokenJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -7367,6 +8112,101 @@ func NewLegacyTokenJobsRequest(server string, tokenId openapi_types.UUID) (*http
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOpenLinkOrderRequest constructs an http.Request for the OpenLinkOrder method
+func NewOpenLinkOrderRequest(server string, code string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/o/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewLinkOrderQRCodeRequest constructs an http.Request for the LinkOrderQRCode method
+func NewLinkOrderQRCodeRequest(server string, code string, params *LinkOrderQRCodeParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/o/%s/qr", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -8593,6 +9433,60 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /jobs (the `ListJobs` operationId).
 	ListJobsWithResponse(ctx context.Context, params *ListJobsParams, reqEditors ...RequestEditorFn) (*ListJobsResponse, error)
 
+	// ListLinkOrdersWithResponse The customer's Link orders in this mode, newest first.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /link_orders (the `ListLinkOrders` operationId).
+	ListLinkOrdersWithResponse(ctx context.Context, params *ListLinkOrdersParams, reqEditors ...RequestEditorFn) (*ListLinkOrdersResponse, error)
+
+	// CreateLinkOrderWithBodyWithResponse Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+	//
+	// Takes what a link token takes (the same rules: org_name, end_user_id, features or
+	// required_jobs, employer_id or platform_id) plus where to send the order's short link.
+	// The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+	// hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+	// agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+	// a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /link_orders (the `CreateLinkOrder` operationId).
+	CreateLinkOrderWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateLinkOrderResponse, error)
+
+	// CreateLinkOrderWithResponse Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+	//
+	// Takes what a link token takes (the same rules: org_name, end_user_id, features or
+	// required_jobs, employer_id or platform_id) plus where to send the order's short link.
+	// The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+	// hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+	// agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+	// a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /link_orders (the `CreateLinkOrder` operationId).
+	CreateLinkOrderWithResponse(ctx context.Context, body CreateLinkOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateLinkOrderResponse, error)
+
+	// GetLinkOrderWithResponse performs a GET /link_orders/{link_order_id} (the `GetLinkOrder` operationId) request.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	GetLinkOrderWithResponse(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*GetLinkOrderResponse, error)
+
+	// CancelLinkOrderWithResponse Cancel the order; its link then says it was canceled and no reminder follows. 400 LINK_ORDER_CLOSED once completed or expired.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /link_orders/{link_order_id}/cancel (the `CancelLinkOrder` operationId).
+	CancelLinkOrderWithResponse(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*CancelLinkOrderResponse, error)
+
+	// ResendLinkOrderWithResponse Send the order's link again on every channel now (or when the quiet hours end); 400 LINK_ORDER_CLOSED once the order is closed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /link_orders/{link_order_id}/resend (the `ResendLinkOrder` operationId).
+	ResendLinkOrderWithResponse(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*ResendLinkOrderResponse, error)
+
 	// CreateLinkTokenWithBodyWithResponse Create a link token that starts Link; it expires after one hour and is single-use.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -8621,6 +9515,26 @@ type ClientWithResponsesInterface interface {
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyTokenJobsWithResponse(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*LegacyTokenJobsResponse, error)
+
+	// OpenLinkOrderWithResponse A Link order's short link, as the person follows it.
+	//
+	// Needs no API secret: the code is the credential. While the order is open it answers 303
+	// to Link's hosted page on the order's link token (in the URL's fragment, which no server
+	// sees), the same order on any device until it completes; the first opening makes the
+	// order opened. A completed order answers 200, an expired or canceled one 410, and an
+	// unknown code 404, each with a short page that says so plainly.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /o/{code} (the `OpenLinkOrder` operationId).
+	OpenLinkOrderWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*OpenLinkOrderResponse, error)
+
+	// LinkOrderQRCodeWithResponse The order's short link as a QR code (error correction M), a 512-pixel PNG or, with format=svg, an SVG.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /o/{code}/qr (the `LinkOrderQRCode` operationId).
+	LinkOrderQRCodeWithResponse(ctx context.Context, code string, params *LinkOrderQRCodeParams, reqEditors ...RequestEditorFn) (*LinkOrderQRCodeResponse, error)
 
 	// GetOpenAPIWithResponse This document. No secret needed.
 	//
@@ -10599,6 +11513,252 @@ func (r ListJobsResponse) ContentType() string {
 	return ""
 }
 
+type ListLinkOrdersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data []LinkOrder    `json:"data"`
+		Meta PaginationMeta `json:"meta"`
+	}
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListLinkOrdersResponse) GetJSON200() *struct {
+	Data []LinkOrder    `json:"data"`
+	Meta PaginationMeta `json:"meta"`
+} {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListLinkOrdersResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListLinkOrdersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListLinkOrdersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListLinkOrdersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListLinkOrdersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateLinkOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *OneLinkOrder
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateLinkOrderResponse) GetJSON201() *OneLinkOrder {
+	return r.JSON201
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CreateLinkOrderResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateLinkOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateLinkOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateLinkOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateLinkOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetLinkOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OneLinkOrder
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLinkOrderResponse) GetJSON200() *OneLinkOrder {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetLinkOrderResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLinkOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLinkOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLinkOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLinkOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CancelLinkOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OneLinkOrder
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelLinkOrderResponse) GetJSON200() *OneLinkOrder {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CancelLinkOrderResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelLinkOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelLinkOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelLinkOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelLinkOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ResendLinkOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OneLinkOrder
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResendLinkOrderResponse) GetJSON200() *OneLinkOrder {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ResendLinkOrderResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ResendLinkOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResendLinkOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResendLinkOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResendLinkOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CreateLinkTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10701,6 +11861,74 @@ func (r LegacyTokenJobsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LegacyTokenJobsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type OpenLinkOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r OpenLinkOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OpenLinkOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OpenLinkOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OpenLinkOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type LinkOrderQRCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r LinkOrderQRCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LinkOrderQRCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LinkOrderQRCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LinkOrderQRCodeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12097,6 +13325,96 @@ func (c *ClientWithResponses) ListJobsWithResponse(ctx context.Context, params *
 	return ParseListJobsResponse(rsp)
 }
 
+// ListLinkOrdersWithResponse The customer's Link orders in this mode, newest first.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /link_orders (the `ListLinkOrders` operationId).
+func (c *ClientWithResponses) ListLinkOrdersWithResponse(ctx context.Context, params *ListLinkOrdersParams, reqEditors ...RequestEditorFn) (*ListLinkOrdersResponse, error) {
+	rsp, err := c.ListLinkOrders(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListLinkOrdersResponse(rsp)
+}
+
+// CreateLinkOrderWithBodyWithResponse Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+//
+// Takes what a link token takes (the same rules: org_name, end_user_id, features or
+// required_jobs, employer_id or platform_id) plus where to send the order's short link.
+// The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+// hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+// agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+// a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /link_orders (the `CreateLinkOrder` operationId).
+func (c *ClientWithResponses) CreateLinkOrderWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateLinkOrderResponse, error) {
+	rsp, err := c.CreateLinkOrderWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateLinkOrderResponse(rsp)
+}
+
+// CreateLinkOrderWithResponse Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+//
+// Takes what a link token takes (the same rules: org_name, end_user_id, features or
+// required_jobs, employer_id or platform_id) plus where to send the order's short link.
+// The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+// hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+// agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+// a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /link_orders (the `CreateLinkOrder` operationId).
+func (c *ClientWithResponses) CreateLinkOrderWithResponse(ctx context.Context, body CreateLinkOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateLinkOrderResponse, error) {
+	rsp, err := c.CreateLinkOrder(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateLinkOrderResponse(rsp)
+}
+
+// GetLinkOrderWithResponse performs a GET /link_orders/{link_order_id} (the `GetLinkOrder` operationId) request.
+//
+// Returns a wrapper object for the known response body format(s).
+func (c *ClientWithResponses) GetLinkOrderWithResponse(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*GetLinkOrderResponse, error) {
+	rsp, err := c.GetLinkOrder(ctx, linkOrderId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLinkOrderResponse(rsp)
+}
+
+// CancelLinkOrderWithResponse Cancel the order; its link then says it was canceled and no reminder follows. 400 LINK_ORDER_CLOSED once completed or expired.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /link_orders/{link_order_id}/cancel (the `CancelLinkOrder` operationId).
+func (c *ClientWithResponses) CancelLinkOrderWithResponse(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*CancelLinkOrderResponse, error) {
+	rsp, err := c.CancelLinkOrder(ctx, linkOrderId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelLinkOrderResponse(rsp)
+}
+
+// ResendLinkOrderWithResponse Send the order's link again on every channel now (or when the quiet hours end); 400 LINK_ORDER_CLOSED once the order is closed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /link_orders/{link_order_id}/resend (the `ResendLinkOrder` operationId).
+func (c *ClientWithResponses) ResendLinkOrderWithResponse(ctx context.Context, linkOrderId string, reqEditors ...RequestEditorFn) (*ResendLinkOrderResponse, error) {
+	rsp, err := c.ResendLinkOrder(ctx, linkOrderId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResendLinkOrderResponse(rsp)
+}
+
 // CreateLinkTokenWithBodyWithResponse Create a link token that starts Link; it expires after one hour and is single-use.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -12142,6 +13460,38 @@ func (c *ClientWithResponses) LegacyTokenJobsWithResponse(ctx context.Context, t
 		return nil, err
 	}
 	return ParseLegacyTokenJobsResponse(rsp)
+}
+
+// OpenLinkOrderWithResponse A Link order's short link, as the person follows it.
+//
+// Needs no API secret: the code is the credential. While the order is open it answers 303
+// to Link's hosted page on the order's link token (in the URL's fragment, which no server
+// sees), the same order on any device until it completes; the first opening makes the
+// order opened. A completed order answers 200, an expired or canceled one 410, and an
+// unknown code 404, each with a short page that says so plainly.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /o/{code} (the `OpenLinkOrder` operationId).
+func (c *ClientWithResponses) OpenLinkOrderWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*OpenLinkOrderResponse, error) {
+	rsp, err := c.OpenLinkOrder(ctx, code, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOpenLinkOrderResponse(rsp)
+}
+
+// LinkOrderQRCodeWithResponse The order's short link as a QR code (error correction M), a 512-pixel PNG or, with format=svg, an SVG.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /o/{code}/qr (the `LinkOrderQRCode` operationId).
+func (c *ClientWithResponses) LinkOrderQRCodeWithResponse(ctx context.Context, code string, params *LinkOrderQRCodeParams, reqEditors ...RequestEditorFn) (*LinkOrderQRCodeResponse, error) {
+	rsp, err := c.LinkOrderQRCode(ctx, code, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLinkOrderQRCodeResponse(rsp)
 }
 
 // GetOpenAPIWithResponse This document. No secret needed.
@@ -13664,6 +15014,174 @@ func ParseListJobsResponse(rsp *http.Response) (*ListJobsResponse, error) {
 	return response, nil
 }
 
+// ParseListLinkOrdersResponse parses an HTTP response from a ListLinkOrdersWithResponse call
+func ParseListLinkOrdersResponse(rsp *http.Response) (*ListLinkOrdersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListLinkOrdersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data []LinkOrder    `json:"data"`
+			Meta PaginationMeta `json:"meta"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateLinkOrderResponse parses an HTTP response from a CreateLinkOrderWithResponse call
+func ParseCreateLinkOrderResponse(rsp *http.Response) (*CreateLinkOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateLinkOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest OneLinkOrder
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetLinkOrderResponse parses an HTTP response from a GetLinkOrderWithResponse call
+func ParseGetLinkOrderResponse(rsp *http.Response) (*GetLinkOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLinkOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OneLinkOrder
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCancelLinkOrderResponse parses an HTTP response from a CancelLinkOrderWithResponse call
+func ParseCancelLinkOrderResponse(rsp *http.Response) (*CancelLinkOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelLinkOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OneLinkOrder
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseResendLinkOrderResponse parses an HTTP response from a ResendLinkOrderWithResponse call
+func ParseResendLinkOrderResponse(rsp *http.Response) (*ResendLinkOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResendLinkOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OneLinkOrder
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseCreateLinkTokenResponse parses an HTTP response from a CreateLinkTokenWithResponse call
 func ParseCreateLinkTokenResponse(rsp *http.Response) (*CreateLinkTokenResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13747,6 +15265,38 @@ func ParseLegacyTokenJobsResponse(rsp *http.Response) (*LegacyTokenJobsResponse,
 			headers.Link = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseOpenLinkOrderResponse parses an HTTP response from a OpenLinkOrderWithResponse call
+func ParseOpenLinkOrderResponse(rsp *http.Response) (*OpenLinkOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OpenLinkOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	return response, nil
+}
+
+// ParseLinkOrderQRCodeResponse parses an HTTP response from a LinkOrderQRCodeWithResponse call
+func ParseLinkOrderQRCodeResponse(rsp *http.Response) (*LinkOrderQRCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LinkOrderQRCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
 	}
 
 	return response, nil

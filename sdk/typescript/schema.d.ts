@@ -901,6 +901,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/link_orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customer's Link orders in this mode, newest first. */
+        get: operations["listLinkOrders"];
+        put?: never;
+        /**
+         * Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires.
+         * @description Takes what a link token takes (the same rules: org_name, end_user_id, features or
+         *     required_jobs, employer_id or platform_id) plus where to send the order's short link.
+         *     The link leaves at once, or at 08:00 in time_zone when the order is made in the quiet
+         *     hours (21:00 to 08:00). Texts need sms_consent: true, your assertion that the person
+         *     agreed to receive one; a phone without it is 400 INVALID_FIELDS. No message ever holds
+         *     a link token: the link opens Link on a token the order mints. See docs/link-orders.md.
+         */
+        post: operations["createLinkOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/link_orders/{link_order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getLinkOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/link_orders/{link_order_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the order's link again on every channel now (or when the quiet hours end); 400 LINK_ORDER_CLOSED once the order is closed. */
+        post: operations["resendLinkOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/link_orders/{link_order_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the order; its link then says it was canceled and no reminder follows. 400 LINK_ORDER_CLOSED once completed or expired. */
+        post: operations["cancelLinkOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/o/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Link order's short link, as the person follows it.
+         * @description Needs no API secret: the code is the credential. While the order is open it answers 303
+         *     to Link's hosted page on the order's link token (in the URL's fragment, which no server
+         *     sees), the same order on any device until it completes; the first opening makes the
+         *     order opened. A completed order answers 200, an expired or canceled one 410, and an
+         *     unknown code 404, each with a short page that says so plainly.
+         */
+        get: operations["openLinkOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/o/{code}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The order's short link as a QR code (error correction M), a 512-pixel PNG or, with format=svg, an SVG. */
+        get: operations["linkOrderQRCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts/{account_id}/disconnect": {
         parameters: {
             query?: never;
@@ -1713,6 +1830,103 @@ export interface components {
                 };
             }[];
         };
+        /**
+         * @description created → sent (a message reached a channel) → opened (the link was followed) → completed (Link connected an account or took documents) | expired | canceled.
+         * @enum {string}
+         */
+        LinkOrderStatus: "created" | "sent" | "opened" | "completed" | "expired" | "canceled";
+        LinkOrderCreate: {
+            /** @description Your name as the person knows it: it signs the messages and titles Link. */
+            org_name: string;
+            end_user_id: string;
+            /** @enum {string} */
+            solution?: "Verify" | "Bill Switch" | "Bill Manager" | "Paycheck Viewer" | "Switch Kit" | "Deposit Switch";
+            features?: components["schemas"]["JobType"][];
+            required_jobs?: components["schemas"]["JobType"][];
+            /** @description As a link token's allocation. */
+            allocation?: {
+                /** @enum {string} */
+                type?: "amount" | "percentage" | "remainder";
+                /**
+                 * Format: decimal
+                 * @description Dollars with at most two decimals for amount, a whole percentage from 1 to 100 for percentage; absent for remainder.
+                 */
+                value?: number;
+                targets?: {
+                    name?: string;
+                    /** @enum {string} */
+                    type: "checking" | "savings";
+                    account_number: string;
+                    /** @description Must pass the ABA checksum. */
+                    routing_number: string;
+                }[];
+            };
+            /** Format: uuid */
+            employer_id?: string;
+            /** Format: uuid */
+            platform_id?: string;
+            skip_intro_screen?: boolean;
+            disable_direct_deposit_splitting?: boolean;
+            /** @enum {string} */
+            language?: "en" | "es";
+            /** @description At least one of email and phone. */
+            delivery: {
+                /** Format: email */
+                email?: string;
+                /** @description E.164 (+15551234567) or 10 US digits; needs sms_consent: true. */
+                phone?: string;
+            };
+            /**
+             * @description Your assertion that the person agreed to receive a text from you; texts are sent only with it.
+             * @default false
+             */
+            sms_consent: boolean;
+            /** @default 72 */
+            expires_in_hours: number;
+            /**
+             * @description Reminders spaced evenly over the window, until the order completes or is canceled.
+             * @default 2
+             */
+            reminders: number;
+            /**
+             * @description The IANA time zone whose quiet hours (21:00 to 08:00) no message is sent in; it also writes the expiry in the messages.
+             * @default America/New_York
+             */
+            time_zone: string;
+        };
+        LinkOrder: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["LinkOrderStatus"];
+            end_user_id: string;
+            org_name: string;
+            /** @description The short link the messages carry (never a link token). */
+            url: string;
+            /** @description The link as a QR code: a PNG, or an SVG with ?format=svg. */
+            qr_code_url: string;
+            created_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"];
+            reminders_left: number;
+            time_zone: string;
+            /**
+             * Format: uuid
+             * @description The account Link connected when it completed the order (null for documents, or before).
+             */
+            account_id: string | null;
+            deliveries: {
+                /** @enum {string} */
+                channel: "email" | "sms";
+                /** @description The address, masked: j***@example.com, ***-***-1234. */
+                to: string;
+                /**
+                 * @description The latest message: queued (waiting, quiet hours, or retrying: failure_reason then says why), sent, failed (refused for good or every try failed), skipped (the order closed first).
+                 * @enum {string}
+                 */
+                status: "queued" | "sent" | "failed" | "skipped";
+                sent_at: components["schemas"]["Timestamp"] | null;
+                failure_reason?: string;
+            }[];
+        };
         Webhook: {
             /** Format: uuid */
             id: string;
@@ -2017,6 +2231,17 @@ export interface components {
             content: {
                 "application/json": {
                     data: components["schemas"]["Webhook"];
+                };
+            };
+        };
+        /** @description The Link order. */
+        OneLinkOrder: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["LinkOrder"];
                 };
             };
         };
@@ -3509,6 +3734,181 @@ export interface operations {
                 };
             };
             default: components["responses"]["Error"];
+        };
+    };
+    listLinkOrders: {
+        parameters: {
+            query?: {
+                /** @description Only this end user's orders. */
+                end_user_id?: string;
+                /** @description Only orders with this status. */
+                status?: components["schemas"]["LinkOrderStatus"];
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["LinkOrder"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    createLinkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkOrderCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["OneLinkOrder"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getLinkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                link_order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneLinkOrder"];
+            default: components["responses"]["Error"];
+        };
+    };
+    resendLinkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                link_order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneLinkOrder"];
+            default: components["responses"]["Error"];
+        };
+    };
+    cancelLinkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                link_order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneLinkOrder"];
+            default: components["responses"]["Error"];
+        };
+    };
+    openLinkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order is completed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To Link's hosted page. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No order has this link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The order expired or was canceled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    linkOrderQRCode: {
+        parameters: {
+            query?: {
+                format?: "png" | "svg";
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description No order has this link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
         };
     };
     disconnectAccount: {

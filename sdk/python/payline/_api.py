@@ -424,6 +424,70 @@ Job = TypedDict("Job", {
     "timestamp": "Timestamp",
 })
 
+LinkOrderDeliveriesItem = TypedDict("LinkOrderDeliveriesItem", {
+    "channel": "Literal['email', 'sms']",
+    "failure_reason": NotRequired["str"],
+    "sent_at": "Timestamp | None",
+    "status": "Literal['queued', 'sent', 'failed', 'skipped']",
+    "to": "str",
+})
+
+LinkOrderStatus: TypeAlias = Literal['created', 'sent', 'opened', 'completed', 'expired', 'canceled']
+
+LinkOrder = TypedDict("LinkOrder", {
+    "account_id": "str | None",
+    "created_at": "Timestamp",
+    "deliveries": "list[LinkOrderDeliveriesItem]",
+    "end_user_id": "str",
+    "expires_at": "Timestamp",
+    "id": "str",
+    "org_name": "str",
+    "qr_code_url": "str",
+    "reminders_left": "int",
+    "status": "LinkOrderStatus",
+    "time_zone": "str",
+    "url": "str",
+})
+
+LinkOrderCreateAllocationTargetsItem = TypedDict("LinkOrderCreateAllocationTargetsItem", {
+    "account_number": "str",
+    "name": NotRequired["str"],
+    "routing_number": "str",
+    "type": "Literal['checking', 'savings']",
+})
+
+# As a link token's allocation.
+LinkOrderCreateAllocation = TypedDict("LinkOrderCreateAllocation", {
+    "targets": NotRequired["list[LinkOrderCreateAllocationTargetsItem]"],
+    "type": NotRequired["Literal['amount', 'percentage', 'remainder']"],
+    "value": NotRequired["Decimal"],
+})
+
+# At least one of email and phone.
+LinkOrderCreateDelivery = TypedDict("LinkOrderCreateDelivery", {
+    "email": NotRequired["str"],
+    "phone": NotRequired["str"],
+})
+
+LinkOrderCreate = TypedDict("LinkOrderCreate", {
+    "allocation": NotRequired["LinkOrderCreateAllocation"],
+    "delivery": "LinkOrderCreateDelivery",
+    "disable_direct_deposit_splitting": NotRequired["bool"],
+    "employer_id": NotRequired["str"],
+    "end_user_id": "str",
+    "expires_in_hours": NotRequired["int"],
+    "features": NotRequired["list[JobType]"],
+    "language": NotRequired["Literal['en', 'es']"],
+    "org_name": "str",
+    "platform_id": NotRequired["str"],
+    "reminders": NotRequired["int"],
+    "required_jobs": NotRequired["list[JobType]"],
+    "skip_intro_screen": NotRequired["bool"],
+    "sms_consent": NotRequired["bool"],
+    "solution": NotRequired["Literal['Verify', 'Bill Switch', 'Bill Manager', 'Paycheck Viewer', 'Switch Kit', 'Deposit Switch']"],
+    "time_zone": NotRequired["str"],
+})
+
 LinkToken = TypedDict("LinkToken", {
     "expires": "Timestamp",
     "id": "str",
@@ -1063,6 +1127,33 @@ AdminTokenResponse = TypedDict("AdminTokenResponse", {
     "data": "AdminTokenResponseData",
 })
 
+OneLinkOrderDataDeliveriesItem = TypedDict("OneLinkOrderDataDeliveriesItem", {
+    "channel": "Literal['email', 'sms']",
+    "failure_reason": NotRequired["str"],
+    "sent_at": "Timestamp | None",
+    "status": "Literal['queued', 'sent', 'failed', 'skipped']",
+    "to": "str",
+})
+
+OneLinkOrderData = TypedDict("OneLinkOrderData", {
+    "account_id": "str | None",
+    "created_at": "Timestamp",
+    "deliveries": "list[OneLinkOrderDataDeliveriesItem]",
+    "end_user_id": "str",
+    "expires_at": "Timestamp",
+    "id": "str",
+    "org_name": "str",
+    "qr_code_url": "str",
+    "reminders_left": "int",
+    "status": "LinkOrderStatus",
+    "time_zone": "str",
+    "url": "str",
+})
+
+OneLinkOrder = TypedDict("OneLinkOrder", {
+    "data": "LinkOrder",
+})
+
 CreateAPIKeyBody = TypedDict("CreateAPIKeyBody", {
     "expires_at": NotRequired["str | None"],
 })
@@ -1079,6 +1170,45 @@ CreateAPIKeyResponseData = TypedDict("CreateAPIKeyResponseData", {
 
 CreateAPIKeyResponse = TypedDict("CreateAPIKeyResponse", {
     "data": "APIKey",
+})
+
+CreateLinkOrderBodyAllocationTargetsItem = TypedDict("CreateLinkOrderBodyAllocationTargetsItem", {
+    "account_number": "str",
+    "name": NotRequired["str"],
+    "routing_number": "str",
+    "type": "Literal['checking', 'savings']",
+})
+
+# As a link token's allocation.
+CreateLinkOrderBodyAllocation = TypedDict("CreateLinkOrderBodyAllocation", {
+    "targets": NotRequired["list[CreateLinkOrderBodyAllocationTargetsItem]"],
+    "type": NotRequired["Literal['amount', 'percentage', 'remainder']"],
+    "value": NotRequired["Decimal"],
+})
+
+# At least one of email and phone.
+CreateLinkOrderBodyDelivery = TypedDict("CreateLinkOrderBodyDelivery", {
+    "email": NotRequired["str"],
+    "phone": NotRequired["str"],
+})
+
+CreateLinkOrderBody = TypedDict("CreateLinkOrderBody", {
+    "allocation": NotRequired["CreateLinkOrderBodyAllocation"],
+    "delivery": "CreateLinkOrderBodyDelivery",
+    "disable_direct_deposit_splitting": NotRequired["bool"],
+    "employer_id": NotRequired["str"],
+    "end_user_id": "str",
+    "expires_in_hours": NotRequired["int"],
+    "features": NotRequired["list[JobType]"],
+    "language": NotRequired["Literal['en', 'es']"],
+    "org_name": "str",
+    "platform_id": NotRequired["str"],
+    "reminders": NotRequired["int"],
+    "required_jobs": NotRequired["list[JobType]"],
+    "skip_intro_screen": NotRequired["bool"],
+    "sms_consent": NotRequired["bool"],
+    "solution": NotRequired["Literal['Verify', 'Bill Switch', 'Bill Manager', 'Paycheck Viewer', 'Switch Kit', 'Deposit Switch']"],
+    "time_zone": NotRequired["str"],
 })
 
 CreateLinkTokenBodyAllocationTargetsItem = TypedDict("CreateLinkTokenBodyAllocationTargetsItem", {
@@ -1776,6 +1906,16 @@ ListJobsResponse = TypedDict("ListJobsResponse", {
     "meta": "PaginationMeta",
 })
 
+ListLinkOrdersResponseMeta = TypedDict("ListLinkOrdersResponseMeta", {
+    "count": "int",
+    "next_cursor": "str | None",
+})
+
+ListLinkOrdersResponse = TypedDict("ListLinkOrdersResponse", {
+    "data": "list[LinkOrder]",
+    "meta": "PaginationMeta",
+})
+
 ListMembersResponseMeta = TypedDict("ListMembersResponseMeta", {
     "count": "int",
     "next_cursor": "str | None",
@@ -2045,9 +2185,17 @@ class Operations:
         """POST /admin/token: Sign a workspace member in to the admin API; the token lasts one hour."""
         return self._call("POST", "/admin/token", {}, {}, body, "json", "api")
 
+    def cancel_link_order(self, link_order_id: str) -> OneLinkOrder:
+        """POST /link_orders/{link_order_id}/cancel: Cancel the order; its link then says it was canceled and no reminder follows. 400 LINK_ORDER_CLOSED once completed or expired."""
+        return self._call("POST", "/link_orders/{link_order_id}/cancel", {"link_order_id": link_order_id}, {}, None, "json", "api")
+
     def create_api_key(self, body: CreateAPIKeyBody | None = None) -> CreateAPIKeyResponse:
         """POST /admin/api_keys: Administrators only. Creates a key; its secret is in this response only."""
         return self._call("POST", "/admin/api_keys", {}, {}, body, "json", "api")
+
+    def create_link_order(self, body: LinkOrderCreate) -> OneLinkOrder:
+        """POST /link_orders: Send Link to a person by e-mail or text (or print its QR code), with reminders, until it completes or expires."""
+        return self._call("POST", "/link_orders", {}, {}, body, "json", "api")
 
     def create_link_token(self, body: LinkTokenCreate) -> CreateLinkTokenResponse:
         """POST /link_tokens: Create a link token that starts Link; it expires after one hour and is single-use."""
@@ -2117,6 +2265,10 @@ class Operations:
         """GET /accounts/{account_id}/income: The account's income; 404 PRODUCT_NOT_FOUND (naming the job that produces it) until a job has."""
         return self._call("GET", "/accounts/{account_id}/income", {"account_id": account_id}, {}, None, "json", "api")
 
+    def get_link_order(self, link_order_id: str) -> OneLinkOrder:
+        """GET /link_orders/{link_order_id}: """
+        return self._call("GET", "/link_orders/{link_order_id}", {"link_order_id": link_order_id}, {}, None, "json", "api")
+
     def get_open_api(self) -> bytes:
         """GET /openapi.yaml: This document. No secret needed."""
         return self._call("GET", "/openapi.yaml", {}, {}, None, "bytes", "api")
@@ -2148,6 +2300,10 @@ class Operations:
     def legacy_token_jobs(self, token_id: str) -> list[Job]:
         """GET /link_tokens/{token_id}/jobs: Deprecated in favour of GET /jobs?link_token_id=. The token's finished jobs, oldest first, as a bare array in the legacy job shape."""
         return self._call("GET", "/link_tokens/{token_id}/jobs", {"token_id": token_id}, {}, None, "json", "api")
+
+    def link_order_qr_code(self, code: str, *, format: Literal['png', 'svg'] | None = None) -> bytes:
+        """GET /o/{code}/qr: The order's short link as a QR code (error correction M), a 512-pixel PNG or, with format=svg, an SVG."""
+        return self._call("GET", "/o/{code}/qr", {"code": code}, {"format": format}, None, "bytes", "root")
 
     def list_api_keys(self, *, limit: int | None = None, cursor: str | None = None) -> ListAPIKeysResponse:
         """GET /admin/api_keys: The workspace's API keys in this server's mode, newest first (never their secrets). Every role may list."""
@@ -2181,6 +2337,10 @@ class Operations:
         """GET /jobs: Jobs started through Link that have an outcome, newest first; monitoring refreshes are not listed."""
         return self._call("GET", "/jobs", {}, {"job_types": job_types, "link_token_id": link_token_id, "account_id": account_id, "outcome": outcome, "from_timestamp": from_timestamp, "to_timestamp": to_timestamp, "cursor": cursor, "limit": limit}, None, "json", "api")
 
+    def list_link_orders(self, *, end_user_id: str | None = None, status: LinkOrderStatus | None = None, cursor: str | None = None, limit: int | None = None) -> ListLinkOrdersResponse:
+        """GET /link_orders: The customer's Link orders in this mode, newest first."""
+        return self._call("GET", "/link_orders", {}, {"end_user_id": end_user_id, "status": status, "cursor": cursor, "limit": limit}, None, "json", "api")
+
     def list_members(self) -> ListMembersResponse:
         """GET /admin/members: The workspace's members by e-mail, in one page (never their passwords). Every role may list."""
         return self._call("GET", "/admin/members", {}, {}, None, "json", "api")
@@ -2213,6 +2373,10 @@ class Operations:
         """GET /employers/lookup: Look an employer up by EIN."""
         return self._call("GET", "/employers/lookup", {}, {"ein": ein}, None, "json", "api")
 
+    def open_link_order(self, code: str) -> bytes:
+        """GET /o/{code}: A Link order's short link, as the person follows it."""
+        return self._call("GET", "/o/{code}", {"code": code}, {}, None, "bytes", "root")
+
     def open_webhook_listener(self, *, enabled_events: str | None = None, version: str | None = None) -> None:
         """GET /webhook_listeners: Sandbox and development only. A websocket that receives this key's webhook deliveries (payline webhooks listen)."""
         return self._call("GET", "/webhook_listeners", {}, {"enabled_events": enabled_events, "version": version}, None, "none", "api")
@@ -2220,6 +2384,10 @@ class Operations:
     def receive_upstream_webhook(self, body: ReceiveUpstreamWebhookBody) -> ReceiveUpstreamWebhookResponse:
         """POST /upstream/webhooks: Development and production with --upstream-url only. Receives the upstream's webhook deliveries (docs/upstreams.md)."""
         return self._call("POST", "/upstream/webhooks", {}, {}, body, "json", "api")
+
+    def resend_link_order(self, link_order_id: str) -> OneLinkOrder:
+        """POST /link_orders/{link_order_id}/resend: Send the order's link again on every channel now (or when the quiet hours end); 400 LINK_ORDER_CLOSED once the order is closed."""
+        return self._call("POST", "/link_orders/{link_order_id}/resend", {"link_order_id": link_order_id}, {}, None, "json", "api")
 
     def review_document(self, end_user_id: str, document_id: str, body: ReviewDocumentBody) -> ReviewDocumentResponse:
         """POST /end_users/{end_user_id}/documents/{document_id}/review: A workspace member accepts (with any corrections) or rejects a document under review."""
