@@ -78,6 +78,9 @@ func TestOutboxInDashboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	until("signed in", `!document.querySelector('#app').hidden`)
+	// The overview the sign-in opens first is drawn before the hash moves:
+	// a page still loading would replace the outbox when it finished.
+	until("the overview drawn", `!!document.querySelector('#stat-accounts')`)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash = '#/outbox'`)); err != nil {
 		t.Fatal(err)
 	}
