@@ -83,7 +83,7 @@ func New(cfg Config) (*Sender, error) {
 			// Nothing crosses a network to a relay on this machine.
 			policy = mail.TLSOpportunistic
 		}
-		opts = append(opts, mail.WithTLSPortPolicy(policy))
+		opts = append(opts, mail.WithTLSPolicy(policy)) // not WithTLSPortPolicy, which falls back to port 25
 	case "smtps":
 		port = 465
 		opts = append(opts, mail.WithSSL())
