@@ -6,6 +6,7 @@
 
 import { reviewPages } from '/dashboard/assets/review.js';
 import { outboxPages } from '/dashboard/assets/outbox.js';
+import { orderPages } from '/dashboard/assets/orders.js';
 
 const version = document.querySelector('meta[name="service-version"]').content;
 const page = document.getElementById('page');
@@ -212,6 +213,7 @@ async function showDirectoryStatus() {
 
 const review = reviewPages({ h, gql, mutate, admin, flash, fmtTime, page, errorBox, version, session: () => session });
 const outbox = outboxPages({ h, gql, fmtTime, page, session: () => session });
+const orders = orderPages({ h, gql, mutate, flash, fmtTime, page, errorBox, pill, canWrite, route: () => route() });
 
 const pages = {
   'overview': overviewPage,
@@ -222,6 +224,7 @@ const pages = {
   'keys': keysPage,
   'link': linkPage,
   'outbox': outbox.outboxPage,
+  'orders': orders.ordersPage,
 };
 
 async function route() {
