@@ -173,7 +173,13 @@ func (s *Sender) message(m domain.OutboundMessage) (*mail.Msg, error) {
 		return nil, fmt.Errorf("%w: the recipient is not a valid e-mail address", domain.ErrDeliveryRefused)
 	}
 	msg.Subject(m.Subject)
-	msg.SetMessageID()
+	// The Message-ID names the sending domain, not this machine.
+	_, fromDomain, _ := strings.Cut(s.from, "@")
+	id, err := domain.RandomHex(16)
+	if err != nil {
+		return nil, err
+	}
+	msg.SetMessageIDWithValue(id + "@" + fromDomain)
 	msg.SetDate()
 	msg.SetBodyString(mail.TypeTextPlain, m.Text)
 	msg.AddAlternativeString(mail.TypeTextHTML, html)

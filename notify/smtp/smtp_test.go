@@ -187,7 +187,7 @@ func TestSMTPDeliversBothBodies(t *testing.T) {
 	if subject != order().Subject {
 		t.Errorf("Subject %q", subject)
 	}
-	if id := msg.Header.Get("Message-Id"); id == "" || !strings.Contains(id, strings.Trim(sent.ProviderID, "<>")) {
+	if id := msg.Header.Get("Message-Id"); !strings.HasSuffix(id, "@payline.example>") || !strings.Contains(id, strings.Trim(sent.ProviderID, "<>")) {
 		t.Errorf("Message-ID %q, Send said %q", id, sent.ProviderID)
 	}
 	if msg.Header.Get("Date") == "" {
