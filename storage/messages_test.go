@@ -127,3 +127,29 @@ func TestOptOutsByKeyedHash(t *testing.T) {
 		check(domain.ModeProduction, false)
 	})
 }
+
+func TestOutboxPrunedWithDeliveries(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Empty, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		store := storage.NewMessageStore(db)
+		sc := domain.Scope{CustomerID: "c1", Mode: domain.ModeSandbox}
+		now := time.Date(2026, 11, 28, 21, 0, 0, 0, time.UTC)
+		for _, age := range []time.Duration{31 * 24 * time.Hour, time.Hour} {
+			m := domain.OutboxMessage{ID: domain.NewID(), Channel: domain.ChannelSMS, To: "+15555550123", ToMasked: "+1•••••0123",
+				Text: "t", CreatedAt: now.Add(-age)}
+			if err := store.AddOutboxMessage(ctx, sc, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := storage.NewRetentionStore(db).Prune(ctx, time.Time{}, now.Add(-domain.DefaultRetention.Deliveries), time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		page, err := store.OutboxMessages(ctx, sc, domain.PageRequest{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Items) != 1 || !page.Items[0].CreatedAt.Equal(now.Add(-time.Hour)) {
+			t.Errorf("after pruning: %+v, want the hour-old message only", page.Items)
+		}
+	})
+}

@@ -17,7 +17,8 @@ func NewRetentionStore(db *DB) *RetentionStore { return &RetentionStore{db: db} 
 // large backlog holds no lock for long.
 const pruneBatch = 1000
 
-// Prune implements domain.RetentionStore. Superseded report PDFs are the
+// Prune implements domain.RetentionStore. The sandbox outbox goes with the
+// delivery attempts. Superseded report PDFs are the
 // voie and voe files no stored report names; document PDFs (W-2s, forms,
 // uploads) are never pruned here.
 func (s *RetentionStore) Prune(ctx context.Context, eventsBefore, deliveriesBefore, reportsBefore time.Time) (domain.Pruned, error) {
@@ -25,6 +26,11 @@ func (s *RetentionStore) Prune(ctx context.Context, eventsBefore, deliveriesBefo
 	var err error
 	if !deliveriesBefore.IsZero() {
 		if p.Deliveries, err = s.deleteBatches(ctx, `webhook_deliveries`, `created_at < ?`, deliveriesBefore); err != nil {
+			return p, err
+		}
+		// The sandbox outbox is a log of what would have been sent, kept
+		// as long as the log of what was.
+		if _, err = s.deleteBatches(ctx, `outbox_messages`, `created_at < ?`, deliveriesBefore); err != nil {
 			return p, err
 		}
 	}
