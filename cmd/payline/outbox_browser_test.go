@@ -85,7 +85,8 @@ func TestOutboxInDashboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	until("two messages", `document.querySelectorAll('#outbox article').length === 2`)
-	until("the text as a text", `document.querySelector('#outbox article[data-channel="sms"] .sms-bubble').textContent.includes('Reply STOP to opt out.')`)
+	until("the text as a text, its link a link", `(() => { const b = document.querySelector('#outbox article[data-channel="sms"] .sms-bubble');
+		return b.textContent.includes('Reply STOP to opt out.') && b.querySelector('a').href === 'https://payline.test/l/7Xq2mK9pL4'; })()`)
 	until("the e-mail drawn from its HTML", `(() => { const host = document.querySelector('#outbox article[data-channel="email"] .mail-html');
 		const a = host && host.shadowRoot.querySelector('a');
 		return !!a && a.href === 'https://payline.test/l/7Xq2mK9pL4' && host.shadowRoot.textContent.includes('Acme Lending') &&

@@ -47,6 +47,20 @@ function mailView(html) {
   return host;
 }
 
+// linkedText is a text message's words with its web addresses as links,
+// as a phone shows them; all of it stays text.
+function linkedText(h, text) {
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(/https?:\/\/[^\s<>"]+/g)) {
+    const url = m[0].replace(/[.,;:!?)]+$/, '');
+    out.push(text.slice(last, m.index), h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url));
+    last = m.index + url.length;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
 export function outboxPages({ h, gql, fmtTime, page, session }) {
   function message(m) {
     const head = h('div', { className: 'mail-head' },
@@ -61,7 +75,7 @@ export function outboxPages({ h, gql, fmtTime, page, session }) {
         h('details', {}, h('summary', {}, 'Plain-text part'), h('pre', { className: 'mail-text' }, m.text)));
     }
     return h('article', { className: 'card outbox-message', dataset: { channel: 'sms' } }, head,
-      h('p', { className: 'sms-bubble' }, m.text));
+      h('p', { className: 'sms-bubble' }, linkedText(h, m.text)));
   }
 
   async function outboxPage() {
