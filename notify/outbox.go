@@ -38,6 +38,8 @@ func (o Outbox) Send(ctx context.Context, m domain.OutboundMessage) (domain.Sent
 		html = m.HTML
 		if html == "" {
 			html = smtp.HTMLFromText(m.FromName, m.Text)
+		} else if what := smtp.RemoteContent(html); what != "" {
+			return domain.SentMessage{}, fmt.Errorf("%w: the message's HTML has %s, and Payline's mail carries no remote content or tracking", domain.ErrDeliveryRefused, what)
 		}
 	case domain.ChannelSMS:
 		if !sms.ValidNumber(m.To) {

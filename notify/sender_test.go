@@ -69,6 +69,11 @@ func TestSandboxOutbox(t *testing.T) {
 			t.Errorf("the text as kept: %+v", s)
 		}
 		// The sandbox refuses what a real channel would.
+		tracked := email("c-mine", domain.ModeSandbox)
+		tracked.HTML = `<p>Hi</p><img src="https://tracker.example/p.gif">`
+		if _, err := send.Send(ctx, tracked); !errors.Is(err, domain.ErrDeliveryRefused) || !strings.Contains(err.Error(), "img") {
+			t.Errorf("HTML with an image: err = %v", err)
+		}
 		bad := text("c-mine", domain.ModeSandbox)
 		bad.To = "555-0123"
 		if _, err := send.Send(ctx, bad); !errors.Is(err, domain.ErrDeliveryRefused) {

@@ -49,10 +49,10 @@ func linked(line string) string {
 	return b.String()
 }
 
-// remoteContent names what in an HTML body would load something when the
+// RemoteContent names what in an HTML body would load something when the
 // mail is opened (an image, a style sheet, a frame: a tracking pixel's
-// ways), or "" when there is none.
-func remoteContent(body string) string {
+// ways), or "" when there is none. Such a body is never sent.
+func RemoteContent(body string) string {
 	lower := strings.ToLower(body)
 	for _, tag := range []string{"<img", "<link", "<script", "<iframe", "<object", "<embed", "<video", "<audio", "<source", "<picture"} {
 		if strings.Contains(lower, tag) {

@@ -156,7 +156,7 @@ func (s *Sender) message(m domain.OutboundMessage) (*mail.Msg, error) {
 	html := m.HTML
 	if html == "" {
 		html = HTMLFromText(m.FromName, m.Text)
-	} else if what := remoteContent(html); what != "" {
+	} else if what := RemoteContent(html); what != "" {
 		return nil, fmt.Errorf("%w: the message's HTML has %s, and Payline's mail carries no remote content or tracking", domain.ErrDeliveryRefused, what)
 	}
 	msg := mail.NewMsg()
