@@ -35,10 +35,12 @@ type limitsRow struct {
 const limitsColumns = `supported_jobs, amount_supported, fractional_amount_supported, min_amount, max_amount,
 	percentage_supported, min_percentage, max_percentage`
 
-func (r limitsRow) domain() ([]domain.JobType, domain.SwitchLimits, error) {
+func (r limitsRow) domain(decodeJobs bool) ([]domain.JobType, domain.SwitchLimits, error) {
 	var jobs []domain.JobType
-	if err := json.Unmarshal([]byte(r.SupportedJobs), &jobs); err != nil {
-		return nil, domain.SwitchLimits{}, fmt.Errorf("supported_jobs column: %w", err)
+	if decodeJobs {
+		if err := json.Unmarshal([]byte(r.SupportedJobs), &jobs); err != nil {
+			return nil, domain.SwitchLimits{}, fmt.Errorf("supported_jobs column: %w", err)
+		}
 	}
 	return jobs, domain.SwitchLimits{
 		AmountSupported: r.AmountSupported, FractionalAmountSupported: r.FractionalAmountSupported,
@@ -68,8 +70,12 @@ type employerRow struct {
 
 const employerColumns = `id, name, ein, platform_id, last_updated, logo_url, ` + limitsColumns
 
-func (r employerRow) domain() (domain.Employer, error) {
-	jobs, lim, err := r.limitsRow.domain()
+func (r employerRow) domain() (domain.Employer, error) { return r.toDomain(true) }
+
+// toDomain converts the row; without decodeJobs it leaves SupportedJobs
+// for the caller, who has them already (employersSnapshot).
+func (r employerRow) toDomain(decodeJobs bool) (domain.Employer, error) {
+	jobs, lim, err := r.limitsRow.domain(decodeJobs)
 	e := domain.Employer{
 		ID: r.ID, Name: r.Name, EIN: deref(r.EIN), PlatformID: deref(r.PlatformID), LastUpdated: r.LastUpdated.UTC(),
 		LogoURL: deref(r.LogoURL), SupportedJobs: jobs, SwitchLimits: lim,
@@ -95,7 +101,7 @@ const platformColumns = `id, name, display_name, type, esp, partnership, last_up
 	merchant_categories, merchant_category, ` + limitsColumns
 
 func (r platformRow) domain() (domain.Platform, error) {
-	jobs, lim, err := r.limitsRow.domain()
+	jobs, lim, err := r.limitsRow.domain(true)
 	if err != nil {
 		return domain.Platform{}, err
 	}
@@ -213,16 +219,58 @@ func (s *DirectoryStore) Snapshot(ctx context.Context) ([]domain.Employer, []dom
 	if err := s.db.SelectContext(ctx, &prow, `SELECT `+platformColumns+` FROM platforms ORDER BY id`); err != nil {
 		return nil, nil, translate(err)
 	}
-	var erow []employerRow
-	if err := s.db.SelectContext(ctx, &erow, `SELECT `+employerColumns+` FROM employers ORDER BY id`); err != nil {
-		return nil, nil, translate(err)
-	}
 	platforms, err := convertAll(prow, platformRow.domain)
 	if err != nil {
 		return nil, nil, err
 	}
-	employers, err := convertAll(erow, employerRow.domain)
+	employers, err := s.employersSnapshot(ctx)
 	return employers, platforms, err
+}
+
+// employersSnapshot reads every employer a row at a time into a slice
+// sized by a count first, so the rows are never all held twice (as rows,
+// then as employers), and shares what many employers have alike: one
+// slice per distinct set of supported jobs and one string per platform
+// id. With 50,000 employers this keeps a start's peak heap near what the
+// index keeps. The shared slices are clipped (an append copies) and
+// nothing changes an employer's jobs in place.
+func (s *DirectoryStore) employersSnapshot(ctx context.Context) ([]domain.Employer, error) {
+	var n int
+	if err := s.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM employers`); err != nil {
+		return nil, translate(err)
+	}
+	rows, err := s.db.QueryxContext(ctx, `SELECT `+employerColumns+` FROM employers ORDER BY id`)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	out := make([]domain.Employer, 0, n)
+	jobSets := map[string][]domain.JobType{}
+	platformIDs := map[string]string{}
+	for rows.Next() {
+		var r employerRow
+		if err := rows.StructScan(&r); err != nil {
+			return nil, translate(err)
+		}
+		jobs, ok := jobSets[r.SupportedJobs]
+		e, err := r.toDomain(!ok)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			e.SupportedJobs = jobs
+		} else {
+			e.SupportedJobs = slices.Clip(e.SupportedJobs)
+			jobSets[r.SupportedJobs] = e.SupportedJobs
+		}
+		if id, ok := platformIDs[e.PlatformID]; ok {
+			e.PlatformID = id
+		} else {
+			platformIDs[e.PlatformID] = e.PlatformID
+		}
+		out = append(out, e)
+	}
+	return out, translate(rows.Err())
 }
 
 // Revision reads the directory revision.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"net"
 	"net/http"
 	"time"
@@ -211,7 +212,15 @@ func (m *Main) prepareDirectory(ctx context.Context, s *starting) error {
 	if err := m.addConnectorsPlatforms(ctx, s); err != nil {
 		return err
 	}
-	return m.directory.RefreshSearchIndex(ctx)
+	if err := m.directory.RefreshSearchIndex(ctx); err != nil {
+		return err
+	}
+	// Reading the directory and indexing it leaves garbage about as large
+	// as what it keeps (rows decoded, then copied into the index); hand
+	// those pages back now rather than as the scavenger finds them, so a
+	// relay with 50,000 employers starts well under 100 MB resident.
+	debug.FreeOSMemory()
+	return nil
 }
 
 // listenInvalidations hears what other processes on the same database
