@@ -30,7 +30,8 @@ type Config struct {
 	// replied STOP. Both are required.
 	Outbox  domain.OutboxStore
 	OptOuts domain.MessageOptOuts
-	// Now dates outbox messages and opt-outs (time.Now when nil).
+	// Now dates what is sent, outbox messages and opt-outs (time.Now
+	// when nil): the service's clock.
 	Now func() time.Time
 }
 
@@ -69,7 +70,7 @@ func NewSender(cfg Config) (domain.MessageSender, error) {
 	var r Router
 	switch {
 	case cfg.SMTPURL != "":
-		c := smtp.Config{URL: cfg.SMTPURL, From: cfg.SMTPFrom}
+		c := smtp.Config{URL: cfg.SMTPURL, From: cfg.SMTPFrom, Now: cfg.Now}
 		if cfg.SMTPCAFile != "" {
 			pool, err := readPool(cfg.SMTPCAFile)
 			if err != nil {
@@ -89,7 +90,11 @@ func NewSender(cfg Config) (domain.MessageSender, error) {
 	}
 	switch {
 	case cfg.Twilio.AccountSID != "":
-		c, err := twilio.New(cfg.Twilio)
+		tc := cfg.Twilio
+		if tc.Now == nil {
+			tc.Now = cfg.Now
+		}
+		c, err := twilio.New(tc)
 		if err != nil {
 			return nil, err
 		}

@@ -128,14 +128,15 @@ func TestConfiguredProviderIsUsed(t *testing.T) {
 		_, _ = w.Write([]byte(`{"sid": "SM0123456789abcdef0123456789abcdef", "status": "queued"}`))
 	}))
 	defer api.Close()
-	cfg := notify.Config{Mode: domain.ModeSandbox, Outbox: store, OptOuts: store,
+	at := time.Date(2026, 11, 28, 21, 30, 0, 0, time.UTC)
+	cfg := notify.Config{Mode: domain.ModeSandbox, Outbox: store, OptOuts: store, Now: func() time.Time { return at },
 		Twilio: twilio.Config{AccountSID: "AC0123456789abcdef0123456789abcdef", AuthToken: "t", From: "+15005550006", BaseURL: api.URL}}
 	send, err := notify.NewSender(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sent, err := send.Send(context.Background(), text("c1", domain.ModeSandbox))
-	if err != nil || sent.ProviderID != "SM0123456789abcdef0123456789abcdef" {
+	if err != nil || sent.ProviderID != "SM0123456789abcdef0123456789abcdef" || !sent.SentAt.Equal(at) {
 		t.Fatalf("sent %+v, err %v", sent, err)
 	}
 	if to := <-calls; to != "+15558675310" {

@@ -41,6 +41,8 @@ type Config struct {
 	RootCAs *x509.CertPool
 	// Timeout bounds connecting and greeting (DefaultTimeout when zero).
 	Timeout time.Duration
+	// Now dates what was sent (time.Now when nil).
+	Now func() time.Time
 }
 
 // Sender sends e-mail through one SMTP server. It is safe for concurrent
@@ -49,6 +51,7 @@ type Sender struct {
 	from string
 	opts []mail.Option
 	host string
+	now  func() time.Time
 }
 
 // New checks the configuration and returns the sender; it does not
@@ -108,7 +111,11 @@ func New(cfg Config) (*Sender, error) {
 		}
 		opts = append(opts, mail.WithSMTPAuth(auth), mail.WithUsername(user), mail.WithPassword(pass))
 	}
-	return &Sender{from: cfg.From, opts: opts, host: host}, nil
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Sender{from: cfg.From, opts: opts, host: host, now: now}, nil
 }
 
 func loopback(host string) bool {
@@ -147,7 +154,7 @@ func (s *Sender) Send(ctx context.Context, m domain.OutboundMessage) (domain.Sen
 	if err != nil {
 		return domain.SentMessage{}, classify(err, m.To)
 	}
-	return domain.SentMessage{ProviderID: msg.GetMessageID(), SentAt: time.Now().UTC()}, nil
+	return domain.SentMessage{ProviderID: msg.GetMessageID(), SentAt: s.now().UTC()}, nil
 }
 
 // message builds the MIME message: From with the customer's name, the

@@ -42,6 +42,8 @@ type Config struct {
 	// HTTPClient sends the requests (a 15 s timeout, no redirects, when
 	// nil).
 	HTTPClient *http.Client
+	// Now dates what was sent (time.Now when nil).
+	Now func() time.Time
 }
 
 // Client sends texts through Twilio.
@@ -81,6 +83,9 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	endpoint := strings.TrimRight(base, "/") + "/2010-04-01/Accounts/" + cfg.AccountSID + "/Messages.json"
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &Client{cfg: cfg, endpoint: endpoint, http: hc}, nil
 }
 
@@ -138,7 +143,7 @@ func (c *Client) SendText(ctx context.Context, t sms.Text) (domain.SentMessage, 
 		if err := json.Unmarshal(body, &m); err != nil || m.SID == "" {
 			return domain.SentMessage{}, fmt.Errorf("twilio: %d with no message sid", resp.StatusCode)
 		}
-		return domain.SentMessage{ProviderID: m.SID, SentAt: time.Now().UTC()}, nil
+		return domain.SentMessage{ProviderID: m.SID, SentAt: c.cfg.Now().UTC()}, nil
 	}
 	return domain.SentMessage{}, refusal(resp.StatusCode, body, t.To)
 }
