@@ -154,3 +154,55 @@ func (q *queueDepth) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(n), state)
 	}
 }
+
+// UpstreamBudget is one upstream's request budget as the metrics report
+// it: requests let go, 429s answered, requests queued now and the rate
+// allowed now and as configured.
+type UpstreamBudget struct {
+	Upstream              string
+	Spent, Limited, Waits int64
+	Waiting               int
+	Rate, MaxRate         float64
+}
+
+type upstreamBudgets struct {
+	spent, limited, waits, waiting, rate, maxRate *prometheus.Desc
+	read                                          func() []UpstreamBudget
+}
+
+// NewUpstreamBudgetCollector reports each upstream's budget (issue 47):
+// payline_upstream_requests_total, payline_upstream_rate_limited_total
+// (429s), payline_upstream_queued_total (requests that had to wait),
+// payline_upstream_waiting, payline_upstream_rate and
+// payline_upstream_max_rate (requests a second), each by upstream.
+func NewUpstreamBudgetCollector(read func() []UpstreamBudget) prometheus.Collector {
+	d := func(name, help string) *prometheus.Desc {
+		return prometheus.NewDesc(name, help, []string{"upstream"}, nil)
+	}
+	return &upstreamBudgets{
+		spent:   d("payline_upstream_requests_total", "Requests the upstream's budget let go."),
+		limited: d("payline_upstream_rate_limited_total", "429 answers from the upstream."),
+		waits:   d("payline_upstream_queued_total", "Requests that waited in the upstream's budget for a slot."),
+		waiting: d("payline_upstream_waiting", "Requests waiting in the upstream's budget now."),
+		rate:    d("payline_upstream_rate", "Requests a second the upstream's budget allows now (lowered after 429s)."),
+		maxRate: d("payline_upstream_max_rate", "Requests a second the upstream's budget is configured for."),
+		read:    read,
+	}
+}
+
+func (u *upstreamBudgets) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{u.spent, u.limited, u.waits, u.waiting, u.rate, u.maxRate} {
+		ch <- d
+	}
+}
+
+func (u *upstreamBudgets) Collect(ch chan<- prometheus.Metric) {
+	for _, b := range u.read() {
+		ch <- prometheus.MustNewConstMetric(u.spent, prometheus.CounterValue, float64(b.Spent), b.Upstream)
+		ch <- prometheus.MustNewConstMetric(u.limited, prometheus.CounterValue, float64(b.Limited), b.Upstream)
+		ch <- prometheus.MustNewConstMetric(u.waits, prometheus.CounterValue, float64(b.Waits), b.Upstream)
+		ch <- prometheus.MustNewConstMetric(u.waiting, prometheus.GaugeValue, float64(b.Waiting), b.Upstream)
+		ch <- prometheus.MustNewConstMetric(u.rate, prometheus.GaugeValue, b.Rate, b.Upstream)
+		ch <- prometheus.MustNewConstMetric(u.maxRate, prometheus.GaugeValue, b.MaxRate, b.Upstream)
+	}
+}

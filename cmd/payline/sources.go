@@ -18,6 +18,7 @@ import (
 	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/domain/sandbox"
+	"payline/rest"
 )
 
 // sourcesFile is --connectors: the mode's payroll sources, in preference
@@ -297,6 +298,17 @@ func (m *Main) startRelays(_ context.Context, s *starting) error {
 		m.relays = append(m.relays, domain.NewRelayService(s.tx, up.name, up.client, m.directory, s.clock, m.Logger))
 	}
 	return nil
+}
+
+// upstreamBudgets reads each upstream's request budget for /metrics.
+func (s *starting) upstreamBudgets() []rest.UpstreamBudget {
+	out := make([]rest.UpstreamBudget, 0, len(s.upstreams))
+	for _, up := range s.upstreams {
+		st := up.client.Stats()
+		out = append(out, rest.UpstreamBudget{Upstream: up.name, Spent: st.Spent, Limited: st.Limited, Waits: st.Waits,
+			Waiting: st.Waiting, Rate: st.Rate, MaxRate: st.MaxRate})
+	}
+	return out
 }
 
 // linkOrigins are the origins of the upstreams' Link SDKs, which the

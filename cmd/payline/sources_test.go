@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"payline/connectors/upstream"
 	"payline/domain"
 	"payline/internal/testwait"
 )
@@ -232,7 +233,7 @@ func TestRelayStartsWithAnUpstreamDown(t *testing.T) {
 		addr := freeAddr(t)
 		p.relayBase = "https://" + addr
 		relay := &Main{Config: ServeConfig{Addr: addr, DatabaseURL: dbURL, Mode: domain.ModeDevelopment, PublicURL: p.relayBase,
-			TLSCert: certFile, TLSKey: keyFile, ConnectorsFile: file, ReconcileInterval: time.Hour},
+			TLSCert: certFile, TLSKey: keyFile, ConnectorsFile: file, ReconcileInterval: time.Hour, MetricsAddr: "127.0.0.1:0", InstanceID: "relay-1"},
 			Stdout: io.Discard, Logger: slog.New(slog.NewTextHandler(logs, nil)).With("instance", "relay"),
 			Getenv: env("PAYLINE_MASTER_KEY", testMasterKey, "ALPHA_SECRET", "alpha secret", "GAMMA_SECRET", "gamma secret", "BETA_SECRET", beta.secret)}
 		if err := relay.Start(context.Background()); err != nil {
@@ -255,6 +256,20 @@ func TestRelayStartsWithAnUpstreamDown(t *testing.T) {
 		upstreamToken := p.lastUpstreamToken
 		account := p.completeUpstream(t, upstreamToken, platform)
 		p.waitJobs(t, account, 2, 30*time.Second)
+
+		// Each upstream's budget is in /metrics: beta's requests counted,
+		// every upstream's configured and current rate.
+		if v := scrape(t, relay.MetricsAddr(), `payline_upstream_requests_total\{instance_id="relay-1",upstream="beta"\}`); v < 4 {
+			t.Errorf("beta's budget let %v requests go; want the tokens' and the session's at least", v)
+		}
+		for _, name := range []string{"alpha", "gamma", "beta"} {
+			if v := scrape(t, relay.MetricsAddr(), `payline_upstream_max_rate\{instance_id="relay-1",upstream="`+name+`"\}`); v != upstream.DefaultRate {
+				t.Errorf("%s's configured rate reads %v, want the default %v", name, v, upstream.DefaultRate)
+			}
+			if v := scrape(t, relay.MetricsAddr(), `payline_upstream_rate\{instance_id="relay-1",upstream="`+name+`"\}`); v <= 0 || v > upstream.DefaultRate {
+				t.Errorf("%s's current rate reads %v", name, v)
+			}
+		}
 	})
 }
 

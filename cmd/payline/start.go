@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime/debug"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	"payline/connectors/protocol"
@@ -329,7 +329,8 @@ func (m *Main) buildServices(ctx context.Context, s *starting) error {
 	if s.metricsLn != nil {
 		reg := prometheus.WrapRegistererWith(prometheus.Labels{"instance_id": m.Config.InstanceID}, s.registry)
 		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-			collectors.NewDBStatsCollector(m.db.DB.DB, "payline"), rest.NewQueueDepthCollector(m.queue.Depth))
+			collectors.NewDBStatsCollector(m.db.DB.DB, "payline"), rest.NewQueueDepthCollector(m.queue.Depth),
+			rest.NewUpstreamBudgetCollector(s.upstreamBudgets))
 		s.metrics = rest.NewMetrics(reg)
 		s.jobs.Observe(s.metrics)
 		s.webhooks.Observe(s.metrics)

@@ -47,8 +47,8 @@ type budget struct {
 	raised time.Time // when the rate was last raised or cut
 
 	// limited counts the 429s the upstream answered; waits the requests
-	// that had to queue for a slot.
-	limited, waits int64
+	// that had to queue for a slot; spent the slots handed out.
+	limited, waits, spent int64
 }
 
 // burstWindow is how long after a cut further 429s count as the same
@@ -84,6 +84,7 @@ func (b *budget) wait(ctx context.Context, p domain.UpstreamPriority) error {
 	b.refill(now)
 	if !b.queuedAtOrAbove(p) && !now.Before(b.paused) && b.tokens >= 1 {
 		b.tokens--
+		b.spent++
 		b.mu.Unlock()
 		return nil
 	}
@@ -100,6 +101,7 @@ func (b *budget) wait(ctx context.Context, p domain.UpstreamPriority) error {
 		defer b.mu.Unlock()
 		if w.granted { // granted as the context ended: give the slot back
 			b.tokens = min(b.burst, b.tokens+1)
+			b.spent--
 			b.dispatch(b.now())
 		} else {
 			for i, q := range b.queues[p] {
@@ -155,6 +157,7 @@ func (b *budget) dispatch(now time.Time) {
 		w := b.queues[p][0]
 		b.queues[p] = b.queues[p][1:]
 		b.tokens--
+		b.spent++
 		w.granted = true
 		close(w.ready)
 	}
@@ -259,12 +262,21 @@ func (b *budget) estimate(p domain.UpstreamPriority) time.Duration {
 // BudgetStats is what the budget has seen: the upstream's 429s, the
 // requests that queued for a slot, and the rate now.
 type BudgetStats struct {
-	Limited, Waits int64
-	Rate           float64
+	// Spent counts the requests the budget let go; Limited the 429s the
+	// upstream answered; Waits the requests that had to queue.
+	Spent, Limited, Waits int64
+	// Waiting is the requests queued now; Rate the requests a second the
+	// budget allows now (lowered after 429s), MaxRate as configured.
+	Waiting       int
+	Rate, MaxRate float64
 }
 
 func (b *budget) stats() BudgetStats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return BudgetStats{Limited: b.limited, Waits: b.waits, Rate: b.rate}
+	waiting := 0
+	for _, q := range b.queues {
+		waiting += len(q)
+	}
+	return BudgetStats{Spent: b.spent, Limited: b.limited, Waits: b.waits, Waiting: waiting, Rate: b.rate, MaxRate: b.max}
 }
