@@ -60,7 +60,8 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("GET /link/v1/modal", func(w http.ResponseWriter, r *http.Request) {
 		// The modal is framed by integrators' pages, so framing is allowed;
 		// everything it loads and calls is this origin.
-		csp := "default-src 'self'; img-src 'self' data:; frame-ancestors *"
+		// blob: shows the pictures a person takes before they are sent.
+		csp := "default-src 'self'; img-src 'self' data: blob:; frame-ancestors *"
 		if h.upstreams != "" {
 			// A relayed mode opens the upstream's Link inside the modal.
 			csp += "; script-src 'self' " + h.upstreams + "; frame-src " + h.upstreams

@@ -32,7 +32,8 @@
     if (!frame || event.source !== frame.contentWindow || event.origin !== origin) return;
     var msg = event.data || {};
     if (msg.type === 'payline:ready') {
-      frame.contentWindow.postMessage({ type: 'payline:init', linkToken: options.linkToken, sdkVersion: options.sdkVersion || 3 }, origin);
+      frame.contentWindow.postMessage({ type: 'payline:init', linkToken: options.linkToken, handoffCode: options.handoffCode,
+        sdkVersion: options.sdkVersion || 3 }, origin);
       return;
     }
     if (msg.type !== 'payline:event') return;
@@ -70,7 +71,10 @@
   }
 
   function open(opts) {
-    if (!opts || typeof opts.linkToken !== 'string' || opts.linkToken === '') {
+    // handoffCode is Payline's own continue page's: the code of a
+    // hand-off's QR code, which the modal exchanges for the session.
+    var code = opts && typeof opts.handoffCode === 'string' && opts.handoffCode !== '';
+    if (!opts || (!code && (typeof opts.linkToken !== 'string' || opts.linkToken === ''))) {
       throw new Error('PaylineLink.open needs {linkToken}');
     }
     if (opts.sdkVersion != null && opts.sdkVersion !== 2 && opts.sdkVersion !== 3) {
