@@ -36,6 +36,9 @@ func NewLinkOrderService(tx Transactor, link *LinkService, sender MessageSender,
 // OrderLinkPath is the path of the short links: /o/<code>.
 const OrderLinkPath = "/o/"
 
+// Now is the service's time, which decides every due time.
+func (s *LinkOrderService) Now() time.Time { return s.clock.Now() }
+
 // URL is the order's short link.
 func (s *LinkOrderService) URL(o LinkOrder) string { return s.base + OrderLinkPath + o.Code }
 
@@ -499,10 +502,11 @@ func (s *LinkOrderService) SendMessage(ctx context.Context, r LinkOrderMessageRu
 	if end, quiet := quietEnd(now, o.Location()); quiet {
 		return max(end.Sub(now), time.Second), nil
 	}
-	if s.sender == nil {
-		return 0, fmt.Errorf("no message sender is configured: %w", ErrDeliveryRefused)
+	var sent SentMessage
+	sendErr := fmt.Errorf("no message sender is configured: %w", ErrDeliveryRefused)
+	if s.sender != nil {
+		sent, sendErr = s.sender.Send(ctx, s.message(o, *d, r.Reminder))
 	}
-	sent, sendErr := s.sender.Send(ctx, s.message(o, *d, r.Reminder))
 	_, err = s.update(ctx, r.Scope, r.OrderID, func(ctx context.Context, tx Tx, o *LinkOrder, now time.Time) error {
 		d := o.Delivery(r.Channel)
 		if d == nil {

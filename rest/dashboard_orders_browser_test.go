@@ -16,7 +16,8 @@ import (
 // Chromium and sends Link from the Link orders page: a text without the
 // person's consent is refused in the server's words, then an order by
 // e-mail and text is sent, shows its messages sent, its link and its QR
-// code, and is canceled. Photographed at 1280 and 375 px
+// code; the link followed in the browser opens Link by itself; the order
+// is canceled. Photographed at 1280 and 375 px
 // (docs/dashboard/*-orders.png), on both databases.
 func TestBrowserLinkOrders(t *testing.T) {
 	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
@@ -48,7 +49,10 @@ func TestBrowserLinkOrders(t *testing.T) {
 		p.click("#order-send")
 		p.until("the order in the list", `!!document.querySelector('#orders tbody tr')`)
 		waitFor(t, "both messages", func() bool { return len(sender.messages()) == 2 })
+		// Away and back to read the order again (the overview drawn first:
+		// a page still loading would draw over the next one).
 		p.goTo(f.http.URL + "/dashboard/#/overview")
+		p.until("the overview", `!!document.getElementById('stat-accounts')`)
 		p.goTo(f.http.URL + "/dashboard/#/orders")
 		p.until("the order sent", `document.querySelector('#orders tbody tr .pill')?.textContent === 'sent'`)
 		row := p.text("#orders tbody tr")
@@ -60,6 +64,16 @@ func TestBrowserLinkOrders(t *testing.T) {
 		p.until("the QR code drawn", `(() => { const img = document.querySelector('#orders .order-link img'); return img && img.complete && img.naturalWidth > 0; })()`)
 		p.shoot("orders", `document.querySelector('#orders .order-link img')?.complete`)
 
+		// The link, followed in the browser, opens Link by itself (the
+		// page's script posts back) and the order is opened.
+		link := f.get("/v1/link_orders").list(t)[0]["url"].(string)
+		p.goTo(link)
+		p.until("Link's hosted page", `location.pathname === '/link/v1/site' && location.hash === ''`)
+		if got := f.get("/v1/link_orders").list(t)[0]["status"]; got != "opened" {
+			t.Errorf("status %v after the browser followed the link", got)
+		}
+		p.goTo(f.http.URL + "/dashboard/#/orders")
+		p.until("the order opened", `document.querySelector('#orders tbody tr .pill')?.textContent === 'opened'`)
 		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`(window.confirm = () => true, true)`)); err != nil {
 			t.Fatal(err)
 		}

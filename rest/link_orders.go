@@ -107,8 +107,17 @@ func (s *Server) linkOrderRoutes() {
 	s.handle("POST /v1/link_orders/{link_order_id}/cancel", s.cancelLinkOrder)
 	// The short links people follow, and their QR codes: no secret, the
 	// code is the credential.
-	s.mux.Handle("GET "+domain.OrderLinkPath+"{code}", s.unvouched(http.HandlerFunc(s.openLinkOrder)))
+	// GET changes nothing (a mail scanner or a link preview that fetches
+	// the link neither opens the order nor mints a token); the page posts
+	// to the same address, by its script at once or by its button.
+	s.mux.Handle("GET "+domain.OrderLinkPath+"{code}", s.unvouched(http.HandlerFunc(s.showLinkOrder)))
+	s.mux.Handle("POST "+domain.OrderLinkPath+"{code}", s.unvouched(http.HandlerFunc(s.openLinkOrder)))
 	s.mux.Handle("GET "+domain.OrderLinkPath+"{code}/qr", s.unvouched(http.HandlerFunc(s.linkOrderQR)))
+	s.mux.HandleFunc("GET "+domain.OrderLinkPath+"open.js", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_, _ = w.Write([]byte(orderOpenScript)) // a failed write is a client gone: no one left to tell
+	})
 }
 
 func (s *Server) createLinkOrder(r *http.Request) (response, error) {
@@ -169,6 +178,49 @@ func (s *Server) cancelLinkOrder(r *http.Request) (response, error) {
 	return object(resLinkOrder, s.newLinkOrderJSON(o)), nil
 }
 
+// orderOpenScript submits the page's form as soon as it loads, so a
+// person who followed the link is in Link without a tap; the button
+// stays for a browser without scripts.
+const orderOpenScript = `document.addEventListener('DOMContentLoaded', function () {
+  var f = document.getElementById('open-form');
+  if (f) { document.getElementById('open-status').textContent = 'Opening…'; f.submit(); }
+});
+`
+
+// showLinkOrder answers GET on an order's short link without changing
+// anything: an open order's page posts back to open it (its script at
+// once, its button without one); a closed order's, or one past its
+// expiry, says so.
+func (s *Server) showLinkOrder(w http.ResponseWriter, r *http.Request) {
+	o, err := s.linkOrders.ByCode(r.Context(), r.PathValue("code"))
+	if err != nil {
+		s.orderFailure(w, r, err)
+		return
+	}
+	if o.Status.Terminal() || !s.linkOrders.Now().Before(o.ExpiresAt) {
+		if !o.Status.Terminal() {
+			o.Status = domain.OrderExpired // the sweep closes it within a minute
+		}
+		s.closedOrderPage(w, o)
+		return
+	}
+	s.orderPage(w, http.StatusOK, orderPageData{Title: o.OrgName + " asks you to connect your payroll account",
+		Body: "Link opens in a moment. It takes a few minutes: you sign in to your payroll provider, or upload your pay documents.",
+		Open: true})
+}
+
+// orderFailure answers a link that no order has, or a failure to read it.
+func (s *Server) orderFailure(w http.ResponseWriter, r *http.Request, err error) {
+	if domain.IsKind(err, domain.KindNotFound) {
+		s.orderPage(w, http.StatusNotFound, orderPageData{Title: "This link is not valid",
+			Body: "Check that the whole link was copied from the message you received. If it still does not open, ask the company that sent it for a new one."})
+		return
+	}
+	s.log.ErrorContext(r.Context(), "open link order", "request_id", domain.RequestID(r.Context()), "error", err)
+	s.orderPage(w, http.StatusServiceUnavailable, orderPageData{Title: "We could not open this link right now",
+		Body: "Something went wrong on our side. Please try the link again in a few minutes."})
+}
+
 // openLinkOrder follows an order's short link: an open order's page is
 // Link, full-page, on the order's link token (a 303 to the hosted site
 // page with the token in the fragment, which no server sees and which
@@ -177,14 +229,7 @@ func (s *Server) cancelLinkOrder(r *http.Request) (response, error) {
 func (s *Server) openLinkOrder(w http.ResponseWriter, r *http.Request) {
 	l, err := s.linkOrders.Open(r.Context(), r.PathValue("code"))
 	if err != nil {
-		if domain.IsKind(err, domain.KindNotFound) {
-			s.orderPage(w, http.StatusNotFound, orderPageData{Title: "This link is not valid",
-				Body: "Check that the whole link was copied from the message you received. If it still does not open, ask the company that sent it for a new one."})
-			return
-		}
-		s.log.ErrorContext(r.Context(), "open link order", "request_id", domain.RequestID(r.Context()), "error", err)
-		s.orderPage(w, http.StatusServiceUnavailable, orderPageData{Title: "We could not open this link right now",
-			Body: "Something went wrong on our side. Please try the link again in a few minutes."})
+		s.orderFailure(w, r, err)
 		return
 	}
 	if l.LinkToken != "" {
@@ -192,7 +237,12 @@ func (s *Server) openLinkOrder(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/link/v1/site#token="+url.QueryEscape(l.LinkToken), http.StatusSeeOther)
 		return
 	}
-	o := l.Order
+	s.closedOrderPage(w, l.Order)
+}
+
+// closedOrderPage says plainly whether the order was completed, expired
+// or canceled.
+func (s *Server) closedOrderPage(w http.ResponseWriter, o domain.LinkOrder) {
 	org := o.OrgName
 	switch o.Status {
 	case domain.OrderCompleted:
@@ -210,6 +260,8 @@ func (s *Server) openLinkOrder(w http.ResponseWriter, r *http.Request) {
 
 type orderPageData struct {
 	Title, Body, Status string
+	// Open shows the form that opens Link (an open order's page).
+	Open bool
 }
 
 // orderPageTemplate is the page of a link that no longer opens Link, in
@@ -222,11 +274,19 @@ var orderPageTemplate = template.Must(template.New("order").Parse(`<!doctype htm
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{{.Title}}</title>
   <link rel="stylesheet" href="/link/v1/assets/demo.css">
+{{- if .Open}}
+  <script src="/o/open.js"></script>
+{{- end}}
 </head>
 <body>
   <main>
     <h1>{{.Title}}</h1>
     <p{{if .Status}} data-status="{{.Status}}"{{end}}>{{.Body}}</p>
+{{- if .Open}}
+    <form id="open-form" method="post">
+      <button type="submit">Continue</button> <span id="open-status" class="muted" role="status"></span>
+    </form>
+{{- end}}
     <p class="muted">Payline connects payroll accounts for the companies that ask you to.</p>
   </main>
 </body>
@@ -235,7 +295,7 @@ var orderPageTemplate = template.Must(template.New("order").Parse(`<!doctype htm
 
 func (s *Server) orderPage(w http.ResponseWriter, status int, d orderPageData) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = orderPageTemplate.Execute(w, d) // a failed write is a client gone: no one left to tell

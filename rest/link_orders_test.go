@@ -122,10 +122,27 @@ func sorted(s []string) []string { slices.Sort(s); return s }
 var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // follow opens an order's short link as a person's browser would (no
-// API secret) and returns the status, the Location and the page.
+// API secret): the page, and when it is an open order's, the post its
+// script makes at once. It returns the last status, Location and page.
 func follow(t *testing.T, link string) (int, string, string) {
 	t.Helper()
-	resp, err := noRedirects.Get(link)
+	status, _, page := fetchLink(t, http.MethodGet, link)
+	if status != http.StatusOK || !strings.Contains(page, `id="open-form"`) {
+		return status, "", page
+	}
+	return fetchLink(t, http.MethodPost, link)
+}
+
+func fetchLink(t *testing.T, method, link string) (int, string, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, link, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := noRedirects.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,6 +270,15 @@ func TestLinkOrderLifecycle(t *testing.T) {
 		}
 		waitFor(t, "the resend", func() bool { return len(sender.messages()) == 4 })
 
+		// Fetched (a mail scanner, a link preview): the page, and nothing
+		// changes until it posts back.
+		if st, _, page := fetchLink(t, http.MethodGet, link); st != 200 || !strings.Contains(page, `id="open-form"`) ||
+			!strings.Contains(page, `src="/o/open.js"`) || strings.Contains(page, "lt_") {
+			t.Errorf("the link's page: %d %s", st, page)
+		}
+		if got := f.order(id)["status"]; got != "sent" {
+			t.Errorf("status %v after a fetch of the link", got)
+		}
 		// Opened twice (two devices): the same Link session's token.
 		status, loc, _ := follow(t, link)
 		if status != http.StatusSeeOther {

@@ -4387,15 +4387,24 @@ type ClientInterface interface {
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyTokenJobs(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// OpenLinkOrder A Link order's short link, as the person follows it.
+	// ShowLinkOrder A Link order's short link, as the person follows it; changes nothing.
 	//
-	// Needs no API secret: the code is the credential. While the order is open it answers 303
-	// to Link's hosted page on the order's link token (in the URL's fragment, which no server
-	// sees), the same order on any device until it completes; the first opening makes the
-	// order opened. A completed order answers 200, an expired or canceled one 410, and an
-	// unknown code 404, each with a short page that says so plainly.
+	// Needs no API secret: the code is the credential. An open order answers 200 with a page
+	// whose script posts back to the same address at once (its Continue button without a
+	// script), so a mail scanner or a link preview that fetches the link neither opens the
+	// order nor mints a token. A completed order answers 200, an expired or canceled one 410,
+	// and an unknown code 404, each with a short page that says so plainly.
 	//
-	// Corresponds with GET /o/{code} (the `OpenLinkOrder` operationId).
+	// Corresponds with GET /o/{code} (the `ShowLinkOrder` operationId).
+	ShowLinkOrder(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OpenLinkOrder Opens the order's Link session (the link's page posts here).
+	//
+	// While the order is open it answers 303 to Link's hosted page on the order's link token
+	// (in the URL's fragment, which no server sees): the same order on any device until it
+	// completes; the first opening makes the order opened. A closed order answers as GET does.
+	//
+	// Corresponds with POST /o/{code} (the `OpenLinkOrder` operationId).
 	OpenLinkOrder(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// LinkOrderQRCode The order's short link as a QR code (error correction M), a 512-pixel PNG or, with format=svg, an SVG.
@@ -5404,15 +5413,34 @@ func (c *Client) LegacyTokenJobs(ctx context.Context, tokenId openapi_types.UUID
 	return c.Client.Do(req)
 }
 
-// OpenLinkOrder A Link order's short link, as the person follows it.
+// ShowLinkOrder A Link order's short link, as the person follows it; changes nothing.
 //
-// Needs no API secret: the code is the credential. While the order is open it answers 303
-// to Link's hosted page on the order's link token (in the URL's fragment, which no server
-// sees), the same order on any device until it completes; the first opening makes the
-// order opened. A completed order answers 200, an expired or canceled one 410, and an
-// unknown code 404, each with a short page that says so plainly.
+// Needs no API secret: the code is the credential. An open order answers 200 with a page
+// whose script posts back to the same address at once (its Continue button without a
+// script), so a mail scanner or a link preview that fetches the link neither opens the
+// order nor mints a token. A completed order answers 200, an expired or canceled one 410,
+// and an unknown code 404, each with a short page that says so plainly.
 //
-// Corresponds with GET /o/{code} (the `OpenLinkOrder` operationId).
+// Corresponds with GET /o/{code} (the `ShowLinkOrder` operationId).
+func (c *Client) ShowLinkOrder(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewShowLinkOrderRequest(c.Server, code)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OpenLinkOrder Opens the order's Link session (the link's page posts here).
+//
+// While the order is open it answers 303 to Link's hosted page on the order's link token
+// (in the URL's fragment, which no server sees): the same order on any device until it
+// completes; the first opening makes the order opened. A closed order answers as GET does.
+//
+// Corresponds with POST /o/{code} (the `OpenLinkOrder` operationId).
 func (c *Client) OpenLinkOrder(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewOpenLinkOrderRequest(c.Server, code)
 	if err != nil {
@@ -8122,6 +8150,40 @@ func NewLegacyTokenJobsRequest(server string, tokenId openapi_types.UUID) (*http
 	return req, nil
 }
 
+// NewShowLinkOrderRequest constructs an http.Request for the ShowLinkOrder method
+func NewShowLinkOrderRequest(server string, code string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/o/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewOpenLinkOrderRequest constructs an http.Request for the OpenLinkOrder method
 func NewOpenLinkOrderRequest(server string, code string) (*http.Request, error) {
 	var err error
@@ -8148,7 +8210,7 @@ func NewOpenLinkOrderRequest(server string, code string) (*http.Request, error) 
 		return nil, err
 	}
 
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -9516,17 +9578,28 @@ type ClientWithResponsesInterface interface {
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
 	LegacyTokenJobsWithResponse(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*LegacyTokenJobsResponse, error)
 
-	// OpenLinkOrderWithResponse A Link order's short link, as the person follows it.
+	// ShowLinkOrderWithResponse A Link order's short link, as the person follows it; changes nothing.
 	//
-	// Needs no API secret: the code is the credential. While the order is open it answers 303
-	// to Link's hosted page on the order's link token (in the URL's fragment, which no server
-	// sees), the same order on any device until it completes; the first opening makes the
-	// order opened. A completed order answers 200, an expired or canceled one 410, and an
-	// unknown code 404, each with a short page that says so plainly.
+	// Needs no API secret: the code is the credential. An open order answers 200 with a page
+	// whose script posts back to the same address at once (its Continue button without a
+	// script), so a mail scanner or a link preview that fetches the link neither opens the
+	// order nor mints a token. A completed order answers 200, an expired or canceled one 410,
+	// and an unknown code 404, each with a short page that says so plainly.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with GET /o/{code} (the `OpenLinkOrder` operationId).
+	// Corresponds with GET /o/{code} (the `ShowLinkOrder` operationId).
+	ShowLinkOrderWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*ShowLinkOrderResponse, error)
+
+	// OpenLinkOrderWithResponse Opens the order's Link session (the link's page posts here).
+	//
+	// While the order is open it answers 303 to Link's hosted page on the order's link token
+	// (in the URL's fragment, which no server sees): the same order on any device until it
+	// completes; the first opening makes the order opened. A closed order answers as GET does.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /o/{code} (the `OpenLinkOrder` operationId).
 	OpenLinkOrderWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*OpenLinkOrderResponse, error)
 
 	// LinkOrderQRCodeWithResponse The order's short link as a QR code (error correction M), a 512-pixel PNG or, with format=svg, an SVG.
@@ -11867,6 +11940,40 @@ func (r LegacyTokenJobsResponse) ContentType() string {
 	return ""
 }
 
+type ShowLinkOrderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r ShowLinkOrderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ShowLinkOrderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ShowLinkOrderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ShowLinkOrderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type OpenLinkOrderResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -13462,17 +13569,34 @@ func (c *ClientWithResponses) LegacyTokenJobsWithResponse(ctx context.Context, t
 	return ParseLegacyTokenJobsResponse(rsp)
 }
 
-// OpenLinkOrderWithResponse A Link order's short link, as the person follows it.
+// ShowLinkOrderWithResponse A Link order's short link, as the person follows it; changes nothing.
 //
-// Needs no API secret: the code is the credential. While the order is open it answers 303
-// to Link's hosted page on the order's link token (in the URL's fragment, which no server
-// sees), the same order on any device until it completes; the first opening makes the
-// order opened. A completed order answers 200, an expired or canceled one 410, and an
-// unknown code 404, each with a short page that says so plainly.
+// Needs no API secret: the code is the credential. An open order answers 200 with a page
+// whose script posts back to the same address at once (its Continue button without a
+// script), so a mail scanner or a link preview that fetches the link neither opens the
+// order nor mints a token. A completed order answers 200, an expired or canceled one 410,
+// and an unknown code 404, each with a short page that says so plainly.
 //
 // Returns a wrapper object for the known response body format(s).
 //
-// Corresponds with GET /o/{code} (the `OpenLinkOrder` operationId).
+// Corresponds with GET /o/{code} (the `ShowLinkOrder` operationId).
+func (c *ClientWithResponses) ShowLinkOrderWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*ShowLinkOrderResponse, error) {
+	rsp, err := c.ShowLinkOrder(ctx, code, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseShowLinkOrderResponse(rsp)
+}
+
+// OpenLinkOrderWithResponse Opens the order's Link session (the link's page posts here).
+//
+// While the order is open it answers 303 to Link's hosted page on the order's link token
+// (in the URL's fragment, which no server sees): the same order on any device until it
+// completes; the first opening makes the order opened. A closed order answers as GET does.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /o/{code} (the `OpenLinkOrder` operationId).
 func (c *ClientWithResponses) OpenLinkOrderWithResponse(ctx context.Context, code string, reqEditors ...RequestEditorFn) (*OpenLinkOrderResponse, error) {
 	rsp, err := c.OpenLinkOrder(ctx, code, reqEditors...)
 	if err != nil {
@@ -15265,6 +15389,22 @@ func ParseLegacyTokenJobsResponse(rsp *http.Response) (*LegacyTokenJobsResponse,
 			headers.Link = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseShowLinkOrderResponse parses an HTTP response from a ShowLinkOrderWithResponse call
+func ParseShowLinkOrderResponse(rsp *http.Response) (*ShowLinkOrderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ShowLinkOrderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
 	}
 
 	return response, nil

@@ -985,16 +985,22 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A Link order's short link, as the person follows it.
-         * @description Needs no API secret: the code is the credential. While the order is open it answers 303
-         *     to Link's hosted page on the order's link token (in the URL's fragment, which no server
-         *     sees), the same order on any device until it completes; the first opening makes the
-         *     order opened. A completed order answers 200, an expired or canceled one 410, and an
-         *     unknown code 404, each with a short page that says so plainly.
+         * A Link order's short link, as the person follows it; changes nothing.
+         * @description Needs no API secret: the code is the credential. An open order answers 200 with a page
+         *     whose script posts back to the same address at once (its Continue button without a
+         *     script), so a mail scanner or a link preview that fetches the link neither opens the
+         *     order nor mints a token. A completed order answers 200, an expired or canceled one 410,
+         *     and an unknown code 404, each with a short page that says so plainly.
          */
-        get: operations["openLinkOrder"];
+        get: operations["showLinkOrder"];
         put?: never;
-        post?: never;
+        /**
+         * Opens the order's Link session (the link's page posts here).
+         * @description While the order is open it answers 303 to Link's hosted page on the order's link token
+         *     (in the URL's fragment, which no server sees): the same order on any device until it
+         *     completes; the first opening makes the order opened. A closed order answers as GET does.
+         */
+        post: operations["openLinkOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3828,6 +3834,46 @@ export interface operations {
         responses: {
             200: components["responses"]["OneLinkOrder"];
             default: components["responses"]["Error"];
+        };
+    };
+    showLinkOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open order's page, or the completed order's. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No order has this link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The order expired or was canceled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     openLinkOrder: {

@@ -2374,8 +2374,8 @@ class Operations:
         return self._call("GET", "/employers/lookup", {}, {"ein": ein}, None, "json", "api")
 
     def open_link_order(self, code: str) -> bytes:
-        """GET /o/{code}: A Link order's short link, as the person follows it."""
-        return self._call("GET", "/o/{code}", {"code": code}, {}, None, "bytes", "root")
+        """POST /o/{code}: Opens the order's Link session (the link's page posts here)."""
+        return self._call("POST", "/o/{code}", {"code": code}, {}, None, "bytes", "root")
 
     def open_webhook_listener(self, *, enabled_events: str | None = None, version: str | None = None) -> None:
         """GET /webhook_listeners: Sandbox and development only. A websocket that receives this key's webhook deliveries (payline webhooks listen)."""
@@ -2416,6 +2416,10 @@ class Operations:
     def set_bill_navigator_status(self, end_user_id: str, body: SetBillNavigatorStatusBody) -> None:
         """PUT /end_users/{end_user_id}/bill_navigator/status: """
         return self._call("PUT", "/end_users/{end_user_id}/bill_navigator/status", {"end_user_id": end_user_id}, {}, body, "none", "api")
+
+    def show_link_order(self, code: str) -> bytes:
+        """GET /o/{code}: A Link order's short link, as the person follows it; changes nothing."""
+        return self._call("GET", "/o/{code}", {"code": code}, {}, None, "bytes", "root")
 
     def update_webhook(self, webhook_id: str, body: UpdateWebhookBody) -> OneWebhook:
         """PUT /webhooks/{webhook_id}: Change url, enabled_events or status (active resumes a paused webhook). The version cannot change."""
