@@ -2,9 +2,7 @@ package domain
 
 import (
 	"context"
-	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // The ports beside MessageSender that delivery needs: the sandbox outbox
@@ -14,7 +12,7 @@ import (
 // OutboxMessage is a message the sandbox kept instead of sending it: the
 // developer sees in the dashboard exactly what the person would receive.
 // To is the recipient in full (sealed at rest); ToMasked is how lists
-// show it.
+// show it (MaskAddress).
 type OutboxMessage struct {
 	ID        string
 	Channel   MessageChannel
@@ -94,25 +92,4 @@ type InboundMessageHook interface {
 	// INVALID_REQUEST_PARAMETERS for a body that is not a form; otherwise
 	// the store's.
 	ReceiveInbound(ctx context.Context, url string, header func(string) string, body []byte) error
-}
-
-// MaskRecipient shows enough of an e-mail address or phone number for a
-// developer to recognize it and no more: "j•••@example.com",
-// "+1••••••4567".
-func MaskRecipient(ch MessageChannel, to string) string {
-	const dot = "•"
-	if ch == ChannelEmail {
-		local, host, ok := strings.Cut(to, "@")
-		if !ok || local == "" {
-			return strings.Repeat(dot, 3)
-		}
-		first, _ := utf8.DecodeRuneInString(local)
-		return string(first) + strings.Repeat(dot, 3) + "@" + host
-	}
-	n := utf8.RuneCountInString(to)
-	if n <= 6 {
-		return strings.Repeat(dot, n)
-	}
-	r := []rune(to)
-	return string(r[:2]) + strings.Repeat(dot, n-6) + string(r[n-4:])
 }

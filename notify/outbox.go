@@ -49,7 +49,7 @@ func (o Outbox) Send(ctx context.Context, m domain.OutboundMessage) (domain.Sent
 		return domain.SentMessage{}, fmt.Errorf("%w: Payline sends no %q messages", domain.ErrDeliveryRefused, m.Channel)
 	}
 	now := o.Now().UTC()
-	kept := domain.OutboxMessage{ID: domain.NewID(), Channel: m.Channel, To: m.To, ToMasked: domain.MaskRecipient(m.Channel, m.To),
+	kept := domain.OutboxMessage{ID: domain.NewID(), Channel: m.Channel, To: m.To, ToMasked: domain.MaskAddress(m.Channel, m.To),
 		FromName: m.FromName, Subject: m.Subject, Text: m.Text, HTML: html, Ref: m.Ref, CreatedAt: now}
 	if err := o.Store.AddOutboxMessage(ctx, domain.Scope{CustomerID: m.CustomerID, Mode: m.Mode}, kept); err != nil {
 		return domain.SentMessage{}, fmt.Errorf("notify: keep the message in the outbox: %w", err)

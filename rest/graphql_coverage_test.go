@@ -463,7 +463,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			{Channel: domain.ChannelEmail, To: "every@example.com", FromName: "Acme Bank", Subject: "Connect your payroll",
 				Text: "Open https://payline.test/o/x", HTML: "<p>Open https://payline.test/o/x</p>", Ref: "every-order"},
 		} {
-			m.ID, m.ToMasked, m.CreatedAt = domain.NewID(), domain.MaskRecipient(m.Channel, m.To), f.clock.Now() // the later id is the newer
+			m.ID, m.ToMasked, m.CreatedAt = domain.NewID(), domain.MaskAddress(m.Channel, m.To), f.clock.Now() // the later id is the newer
 			if err := outbox.AddOutboxMessage(t.Context(), domain.Scope{CustomerID: f.key.CustomerID, Mode: domain.ModeSandbox}, m); err != nil {
 				t.Fatal(err)
 			}

@@ -27,7 +27,7 @@ func TestOutboxSealedAndScoped(t *testing.T) {
 			if to[0] == '+' {
 				ch = domain.ChannelSMS
 			}
-			m := domain.OutboxMessage{ID: domain.NewID(), Channel: ch, To: to, ToMasked: domain.MaskRecipient(ch, to), FromName: "Acme",
+			m := domain.OutboxMessage{ID: domain.NewID(), Channel: ch, To: to, ToMasked: domain.MaskAddress(ch, to), FromName: "Acme",
 				Subject: "Connect your payroll", Text: "Open https://p.example/l/secret" + to, HTML: "<p>Open</p>", Ref: "lo_1",
 				CreatedAt: at.Add(time.Duration(i) * time.Minute)}
 			if err := store.AddOutboxMessage(ctx, mine, m); err != nil {
@@ -35,7 +35,7 @@ func TestOutboxSealedAndScoped(t *testing.T) {
 			}
 			want = append([]domain.OutboxMessage{m}, want...) // newest first
 		}
-		other := domain.OutboxMessage{ID: domain.NewID(), Channel: domain.ChannelEmail, To: "x@example.com", ToMasked: "x•••@example.com",
+		other := domain.OutboxMessage{ID: domain.NewID(), Channel: domain.ChannelEmail, To: "x@example.com", ToMasked: "x***@example.com",
 			Subject: "theirs", Text: "t", CreatedAt: at}
 		if err := store.AddOutboxMessage(ctx, theirs, other); err != nil {
 			t.Fatal(err)
@@ -135,7 +135,7 @@ func TestOutboxPrunedWithDeliveries(t *testing.T) {
 		sc := domain.Scope{CustomerID: "c1", Mode: domain.ModeSandbox}
 		now := time.Date(2026, 11, 28, 21, 0, 0, 0, time.UTC)
 		for _, age := range []time.Duration{31 * 24 * time.Hour, time.Hour} {
-			m := domain.OutboxMessage{ID: domain.NewID(), Channel: domain.ChannelSMS, To: "+15555550123", ToMasked: "+1•••••0123",
+			m := domain.OutboxMessage{ID: domain.NewID(), Channel: domain.ChannelSMS, To: "+15555550123", ToMasked: "***-***-0123",
 				Text: "t", CreatedAt: now.Add(-age)}
 			if err := store.AddOutboxMessage(ctx, sc, m); err != nil {
 				t.Fatal(err)

@@ -166,10 +166,10 @@ func TestSandboxOutboxThroughGraphQL(t *testing.T) {
 			t.Fatalf("the outbox shows %d messages, want this customer's 2: %+v", len(nodes), nodes)
 		}
 		text, mail := nodes[0], nodes[1] // newest first
-		if text.Channel != "sms" || text.Recipient != "+1••••••5310" || text.Subject != nil || text.HTML != nil {
+		if text.Channel != "sms" || text.Recipient != "***-***-5310" || text.Subject != nil || text.HTML != nil {
 			t.Errorf("the text: %+v", text)
 		}
-		if mail.Channel != "email" || mail.Recipient != "j•••@example.com" || mail.Subject == nil || *mail.Subject != "Connect your payroll" ||
+		if mail.Channel != "email" || mail.Recipient != "j***@example.com" || mail.Subject == nil || *mail.Subject != "Connect your payroll" ||
 			mail.HTML == nil || !strings.Contains(*mail.HTML, `href="https://payline.test/l/AbC"`) || mail.Ref != "order-1" {
 			t.Errorf("the e-mail: %+v", mail)
 		}

@@ -48,7 +48,7 @@ func TestOutboxInDashboard(t *testing.T) {
 				"Open https://payline.test/l/7Xq2mK9pL4 to start. It takes about five minutes.\n\nThis link works until Dec 1, 2026.",
 			CustomerID: customer, Mode: domain.ModeSandbox, Ref: "0194c1d2-link-order"},
 		{Channel: domain.ChannelSMS, To: "+15558675310", FromName: "Acme Lending",
-			Text: "Acme Lending asks you to connect your payroll: https://payline.test/l/7Xq2mK9pL4 Reply STOP to opt out.",
+			Text:       "Acme Lending asks you to connect your payroll: https://payline.test/l/7Xq2mK9pL4 Reply STOP to opt out.",
 			CustomerID: customer, Mode: domain.ModeSandbox, Ref: "0194c1d2-link-order"},
 	} {
 		if _, err := d.Sender.Send(bg, msg); err != nil {
@@ -91,8 +91,8 @@ func TestOutboxInDashboard(t *testing.T) {
 		const a = host && host.shadowRoot.querySelector('a');
 		return !!a && a.href === 'https://payline.test/l/7Xq2mK9pL4' && host.shadowRoot.textContent.includes('Acme Lending') &&
 			getComputedStyle(host.shadowRoot.querySelector('p')).marginBottom === '16px'; })()`)
-	until("masked recipients only", `!document.body.textContent.includes('jordan.rivera@') && document.body.textContent.includes('j•••@example.com') &&
-		document.body.textContent.includes('+1••••••5310')`)
+	until("masked recipients only", `!document.body.textContent.includes('jordan.rivera@') && document.body.textContent.includes('j***@example.com') &&
+		document.body.textContent.includes('***-***-5310')`)
 	until("no other workspace's message", `!document.body.textContent.includes("Another workspace's message")`)
 	for _, width := range []int64{1280, 375} {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900)); err != nil {

@@ -6767,7 +6767,7 @@ type OutboxMessage {
   id: ID!
   "email or sms."
   channel: String!
-  "The recipient, masked (j•••@example.com, +1••••••4567)."
+  "The recipient, masked as REST's Link order deliveries mask it (j***@example.com, ***-***-4567)."
   recipient: String!
   "The customer's name, as the message is signed and an e-mail's From shows it."
   fromName: String!

@@ -199,7 +199,7 @@ func (s *Sender) message(m domain.OutboundMessage) (*mail.Msg, error) {
 func classify(err error, to string) error {
 	clean := func(s string) string {
 		if to != "" {
-			s = strings.ReplaceAll(s, to, domain.MaskRecipient(domain.ChannelEmail, to))
+			s = strings.ReplaceAll(s, to, domain.MaskAddress(domain.ChannelEmail, to))
 		}
 		return s
 	}

@@ -154,7 +154,7 @@ func (c *Client) SendText(ctx context.Context, t sms.Text) (domain.SentMessage, 
 func refusal(status int, body []byte, to string) error {
 	var e apiError
 	_ = json.Unmarshal(body, &e) // a body that is not Twilio's error leaves e empty
-	words := strings.TrimRight(strings.ReplaceAll(e.Message, to, domain.MaskRecipient(domain.ChannelSMS, to)), ". ")
+	words := strings.TrimRight(strings.ReplaceAll(e.Message, to, domain.MaskAddress(domain.ChannelSMS, to)), ". ")
 	switch {
 	case e.Code == codeUnsubscribed:
 		return fmt.Errorf("%w (Twilio error %d)", sms.ErrOptedOut, e.Code)
