@@ -628,3 +628,49 @@ func TestLinkOrdersGraphQL(t *testing.T) {
 		}
 	})
 }
+
+// TestLinkOrderReminderOnceUnderConcurrentSweeps: sweeps racing each
+// other (as on several instances, or a sweep retried after a crash) queue
+// a due reminder once: the order's version admits one writer, and the
+// message job's arguments are unique.
+func TestLinkOrderReminderOnceUnderConcurrentSweeps(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		sender := &recordingSender{}
+		f := newFixture(t, db, func(s *fixtureSetup) { s.sender = sender }) // the queue's own sweep: once a minute
+		tz := zoneAt(f.clock.Now(), 10, 15)
+		id := f.post("/v1/link_orders", orderBody("raced-user", tz, bothChannels)).data(t)["id"].(string)
+		waitFor(t, "the link", func() bool { return len(sender.messages()) == 2 })
+		f.clock.advance(24*time.Hour + time.Second)
+		var wg sync.WaitGroup
+		errs := make(chan error, 6)
+		for range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := f.orders.Sweep(context.Background()); err != nil {
+					errs <- err
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("sweep: %v", err)
+		}
+		var jobs int
+		if err := db.Get(&jobs, `SELECT COUNT(*) FROM river_job WHERE kind = 'link_order_message'`); err != nil {
+			t.Fatal(err)
+		}
+		if jobs != 4 {
+			t.Errorf("%d message jobs, want the link and one reminder on each of two channels", jobs)
+		}
+		waitFor(t, "the reminders", func() bool { return len(sender.messages()) == 4 })
+		time.Sleep(300 * time.Millisecond)
+		if n := len(sender.messages()); n != 4 {
+			t.Errorf("%d messages", n)
+		}
+		if got := f.order(id)["reminders_left"]; got != float64(1) {
+			t.Errorf("reminders_left %v", got)
+		}
+	})
+}
