@@ -19,6 +19,7 @@ import (
 	"payline/domain"
 	"payline/domain/sandbox"
 	"payline/rest"
+	"payline/storage"
 )
 
 // sourcesFile is --connectors: the mode's payroll sources, in preference
@@ -211,7 +212,7 @@ func (m *Main) upstreamRoute(ctx context.Context, spec sourceSpec, secret string
 	if secret == "" {
 		return routing.Route{}, fmt.Errorf("%s is not set: the relay needs upstream %q's API secret", spec.SecretEnv, spec.Name)
 	}
-	up, err := upstream.New(upstream.Config{URL: spec.Upstream, Secret: secret, Version: cmp.Or(spec.Version, m.Config.UpstreamVersion),
+	up, err := upstream.New(upstream.Config{URL: spec.Upstream, BudgetName: spec.Name + "@" + spec.Upstream, Secret: secret, Version: cmp.Or(spec.Version, m.Config.UpstreamVersion),
 		LinkJS: spec.LinkJS, CAFile: spec.CAFile, Rate: cmp.Or(spec.Rate, m.Config.UpstreamRate), DocumentOrigins: spec.DocumentOrigins})
 	if err != nil {
 		return routing.Route{}, fmt.Errorf("upstream %q: %w", spec.Name, err)
@@ -294,6 +295,22 @@ func (m *Main) addConnectorsPlatforms(ctx context.Context, s *starting) error {
 // startRelays makes the relay use cases of each upstream (ingest,
 // reconciliation, directory sync), once the queue they write to exists.
 func (m *Main) startRelays(_ context.Context, s *starting) error {
+	// One budget per upstream across every instance: in Redis when they
+	// share one, else in PostgreSQL; on SQLite (one instance, as a rule)
+	// each process keeps its own, and a transaction a request would only
+	// slow the one writer down.
+	var shared domain.UpstreamBudgets
+	switch {
+	case m.redis != nil:
+		shared = storage.NewRedisUpstreamBudgets(m.redis)
+	case m.db.Dialect == storage.Postgres:
+		shared = storage.NewSQLUpstreamBudgets(m.db)
+	}
+	for _, up := range s.upstreams {
+		if shared != nil {
+			up.client.ShareBudget(shared)
+		}
+	}
 	for _, up := range s.upstreams {
 		m.relays = append(m.relays, domain.NewRelayService(s.tx, up.name, up.client, m.directory, s.clock, m.Logger))
 	}

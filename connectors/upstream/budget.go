@@ -49,6 +49,42 @@ type budget struct {
 	// limited counts the 429s the upstream answered; waits the requests
 	// that had to queue for a slot; spent the slots handed out.
 	limited, waits, spent int64
+
+	// shared, when set, holds the slots every instance relaying to this
+	// upstream (name) draws from, and the pauses its 429s ask of all of
+	// them; this process's queue still orders its own requests by
+	// priority. A shared store that fails is passed over: the local
+	// tokens serve meanwhile (sharedFailures counts those times).
+	shared         domain.UpstreamBudgets
+	name           string
+	sharedFailures int64
+}
+
+// sharedTimeout bounds one call to the shared budget's store.
+const sharedTimeout = 500 * time.Millisecond
+
+// take spends a slot at now, or says how long until one may be: from the
+// shared bucket when instances share one, else (or when its store fails)
+// from this process's tokens. Called with mu held.
+func (b *budget) take(now time.Time) time.Duration {
+	b.refill(now)
+	if b.shared != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		wait, err := b.shared.Take(ctx, b.name, now, b.max, b.burst)
+		cancel()
+		if err == nil {
+			if wait == 0 {
+				b.tokens = max(0, b.tokens-1) // the local count follows, for a fallback
+			}
+			return wait
+		}
+		b.sharedFailures++
+	}
+	if b.tokens >= 1 {
+		b.tokens--
+		return 0
+	}
+	return time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
 }
 
 // burstWindow is how long after a cut further 429s count as the same
@@ -82,8 +118,7 @@ func (b *budget) wait(ctx context.Context, p domain.UpstreamPriority) error {
 	b.mu.Lock()
 	now := b.now()
 	b.refill(now)
-	if !b.queuedAtOrAbove(p) && !now.Before(b.paused) && b.tokens >= 1 {
-		b.tokens--
+	if !b.queuedAtOrAbove(p) && !now.Before(b.paused) && (b.shared != nil || b.tokens >= 1) && b.take(now) == 0 {
 		b.spent++
 		b.mu.Unlock()
 		return nil
@@ -99,7 +134,7 @@ func (b *budget) wait(ctx context.Context, p domain.UpstreamPriority) error {
 	case <-ctx.Done():
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		if w.granted { // granted as the context ended: give the slot back
+		if w.granted { // granted as the context ended: give the slot back (a shared one is spent)
 			b.tokens = min(b.burst, b.tokens+1)
 			b.spent--
 			b.dispatch(b.now())
@@ -144,11 +179,10 @@ func (b *budget) dispatch(now time.Time) {
 			return
 		}
 		var after time.Duration
-		switch {
-		case now.Before(b.paused):
+		if now.Before(b.paused) {
 			after = b.paused.Sub(now)
-		case b.tokens < 1:
-			after = time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
+		} else {
+			after = b.take(now)
 		}
 		if after > 0 {
 			b.arm(max(after, time.Millisecond))
@@ -156,7 +190,6 @@ func (b *budget) dispatch(now time.Time) {
 		}
 		w := b.queues[p][0]
 		b.queues[p] = b.queues[p][1:]
-		b.tokens--
 		b.spent++
 		w.granted = true
 		close(w.ready)
@@ -211,6 +244,13 @@ func (b *budget) answered(status int, h http.Header) {
 		return
 	}
 	b.limited++
+	if b.shared != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		if err := b.shared.Limited(ctx, b.name, now, now.Add(pause), b.max); err != nil {
+			b.sharedFailures++
+		}
+		cancel()
+	}
 	if b.cutAt.IsZero() || now.Sub(b.cutAt) >= burstWindow {
 		b.rate, b.cutAt = max(minRate, b.rate/2), now
 	}

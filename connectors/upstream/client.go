@@ -54,6 +54,9 @@ type Config struct {
 	Rate float64
 	// Now is the budget's clock (time.Now when nil).
 	Now func() time.Time
+	// BudgetName names this upstream's budget where instances share it
+	// (ShareBudget); its URL when empty.
+	BudgetName string
 	// BreakAfter requests in a row that find the upstream unreachable
 	// open its circuit for Cooldown, during which requests fail at once
 	// with UPSTREAM_UNAVAILABLE (5 and 2 s when zero: short, since an
@@ -126,6 +129,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("--upstream-rate %v: must be a positive number of requests a second", cfg.Rate)
 	}
 	c.budget = newBudget(cmp.Or(cfg.Rate, DefaultRate), cfg.Now)
+	c.budget.name = cmp.Or(cfg.BudgetName, u.String())
 	c.learned = newJobCache(learnedJobs)
 	return c, nil
 }
@@ -158,6 +162,17 @@ func (c *Client) Verify(ctx context.Context) error {
 // defaultCooldown is how long the upstream's open circuit fails requests
 // at once (Config.Cooldown).
 const defaultCooldown = 2 * time.Second
+
+// ShareBudget makes the client's request budget one that every instance
+// relaying to this upstream draws from (issue 47): shared keeps its slots
+// and 429 pauses (Redis or the database the instances share), so N
+// instances send the upstream what one would; this process still orders
+// its own requests by priority. Called once, before the client serves.
+func (c *Client) ShareBudget(shared domain.UpstreamBudgets) {
+	c.budget.mu.Lock()
+	defer c.budget.mu.Unlock()
+	c.budget.shared = shared
+}
 
 // Stats is what the client's request budget has seen.
 func (c *Client) Stats() BudgetStats { return c.budget.stats() }
