@@ -49,14 +49,25 @@ function errorBox(err) {
   return h('p', { className: 'error', role: 'alert' }, err.message || String(err));
 }
 
+// navigation counts the pages route() has opened. A query answered after
+// the member moved on to another page belongs to a page no longer shown:
+// it never resolves, so a slow page cannot draw over the one that
+// replaced it (mutations always resolve: their effect happened).
+let navigation = 0;
+
 // gql runs a query or mutation as the signed-in member. A GraphQL error
 // throws with the server's message.
 async function gql(query, variables) {
+  const opened = navigation;
   const res = await fetch('/graphql', {
     method: 'POST', credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
     body: JSON.stringify({ query, variables: variables || {} }),
   });
+  if (opened !== navigation && !/^\s*mutation\b/.test(query)) {
+    window.dispatchEvent(new CustomEvent('payline-stale-answer'));
+    return new Promise(() => {});
+  }
   const body = await res.json().catch(() => ({}));
   if (res.status === 401) { showSignIn(); throw new Error('Your session ended; sign in again.'); }
   if (body.errors && body.errors.length) throw new Error(body.errors.map((e) => e.message).join('; '));
@@ -229,6 +240,7 @@ const pages = {
 
 async function route() {
   if (!session) return;
+  navigation++;
   if (stopLive) { stopLive(); stopLive = null; }
   document.getElementById('flash').hidden = true;
   const [name, arg] = location.hash.replace(/^#\//, '').split('/');
