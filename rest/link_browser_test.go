@@ -301,6 +301,8 @@ func TestBrowserConnectorAway(t *testing.T) {
 	if got := m.text("#message"); !strings.Contains(got, "is not responding right now") {
 		t.Errorf("the user reads %q", got)
 	}
+	// The provider down: the upload is offered in the same session too.
+	m.until("the upload offered", fmt.Sprintf(`(() => { const d = %s; const b = d.getElementById('upload-after-failure'); return !!b && b.getClientRects().length > 0 && !b.closest('[hidden]'); })()`, frameDoc))
 	m.click("#login-submit")
 	m.waitScreen("JOB_SUCCESS")
 	var sawError bool

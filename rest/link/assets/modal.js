@@ -450,7 +450,13 @@
             stayHere(from, back)]);
         }
         pollHandoff(id, from, back);
-      }, function () { pollHandoff(id, from, back); });
+      }, function (err) {
+        if (state.screen !== 'HANDOFF') return;
+        if (err.type !== 'INVALID_LINK_TOKEN') return pollHandoff(id, from, back); // the network: look again
+        var e = fail(err);
+        state.screen = 'JOB_ERROR';
+        screen('This link has ended', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
+      });
     }, 1500);
   }
 
@@ -467,7 +473,13 @@
         if (state.screen !== 'HANDOFF_DONE') return;
         api('GET', 'session').then(watch, function (err) {
           if (state.screen !== 'HANDOFF_DONE') return;
-          if (err.code !== 'LINK_TOKEN_USED') return watch();
+          if (err.code !== 'LINK_TOKEN_USED' && err.type === 'INVALID_LINK_TOKEN') {
+            // the session expired before the phone finished: say so and stop
+            var e = fail(err);
+            state.screen = 'JOB_ERROR';
+            return screen('This link has ended', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
+          }
+          if (err.code !== 'LINK_TOKEN_USED') return watch(); // the network: look again
           state.screen = 'HANDOFF_FINISHED';
           screen('All done on your phone', 'You can close this window.', [checkIcon(),
             h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit })]);
