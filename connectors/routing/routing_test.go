@@ -161,3 +161,122 @@ func TestHungUpstreamFailsOver(t *testing.T) {
 		t.Fatal("the only upstream was given up on before the caller's deadline: the failover bound applies only when another upstream could answer")
 	}
 }
+
+// recording is an upstream that records what it is asked and answers
+// directory lookups only for what it holds.
+type recording struct {
+	domain.Upstream // the methods this test does not call
+	named
+	employers map[string]domain.Employer // by id and by EIN
+	results   []domain.SearchResult
+}
+
+func (u recording) Act(_ context.Context, accountID, action string) error {
+	*u.calls = append(*u.calls, u.name+" "+action+" "+accountID)
+	return nil
+}
+
+func (u recording) SetBillNavigatorStatus(_ context.Context, endUser, action, _ string) error {
+	*u.calls = append(*u.calls, u.name+" bill navigator "+action+" "+endUser)
+	if u.name == "b" {
+		return domain.ErrNoRows // b does not know the end user: nothing to change there
+	}
+	return nil
+}
+
+func (u recording) Employer(_ context.Context, id string) (domain.Employer, error) {
+	if e, ok := u.employers[id]; ok {
+		return e, nil
+	}
+	return domain.Employer{}, domain.ErrNoRows
+}
+
+func (u recording) EmployerByEIN(ctx context.Context, ein string) (domain.Employer, error) {
+	return u.Employer(ctx, ein)
+}
+
+func (u recording) Search(_ context.Context, q domain.SearchQuery) ([]domain.SearchResult, error) {
+	*u.calls = append(*u.calls, u.name+" search "+q.Q)
+	return u.results, nil
+}
+
+// TestRelayActsWhereTheAccountLives: account actions go to the upstream
+// that holds the account (the first upstream for accounts made before
+// sources had names, an error for one no longer configured); bill
+// navigator changes go to every upstream, one that does not know the end
+// user being no failure; directory lookups ask each upstream in order
+// until one has it; searches ask the upstreams only while a directory is
+// still syncing, until the limit is met; and a relayed account's jobs run
+// at its upstream whatever its platform's preferred source.
+func TestRelayActsWhereTheAccountLives(t *testing.T) {
+	var calls []string
+	acme := domain.Employer{ID: "e1", Name: "Acme", EIN: "12-3456789"}
+	a := recording{named: named{"a", &calls}}
+	b := recording{named: named{"b", &calls}, employers: map[string]domain.Employer{"e1": acme, "12-3456789": acme},
+		results: []domain.SearchResult{{ResponseType: domain.ResponseEmployer, Employer: &acme}}}
+	syncing := true
+	sources := map[string]string{"acct-b": "b", "acct-old": "", "acct-gone": "c"}
+	r, err := routing.New([]routing.Route{
+		{Name: "a", Connector: a, Upstream: a, PlatformIDs: []string{"p1"}},
+		{Name: "b", Connector: b, Upstream: b, PlatformIDs: []string{"p1"}},
+	}, named{"builtin", &calls}, routing.Options{
+		SourceOf: func(_ context.Context, acct domain.Account) (string, bool, error) {
+			s, ok := sources[acct.ID]
+			return s, ok, nil
+		},
+		Syncing: func(context.Context) bool { return syncing },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	relay := r.Relay()
+	for _, c := range []struct{ source, account string }{{"b", "acct-b"}, {"", "acct-old"}} {
+		if err := relay.Act(ctx, c.source, c.account, "disconnect"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := relay.Act(ctx, "c", "acct-gone", "disconnect"); err == nil {
+		t.Error("an action at an upstream no longer configured succeeded")
+	}
+	if err := relay.SetBillNavigatorStatus(ctx, "erin", "pause", "moving"); err != nil {
+		t.Errorf("bill navigator: %v", err)
+	}
+	if e, err := relay.EmployerByEIN(ctx, "12-3456789"); err != nil || e.ID != "e1" {
+		t.Errorf("employer by EIN: %+v, %v; want b's", e, err)
+	}
+	if e, err := relay.Employer(ctx, "e1"); err != nil || e.ID != "e1" {
+		t.Errorf("employer: %+v, %v; want b's", e, err)
+	}
+	if _, err := relay.Employer(ctx, "nobody"); !errors.Is(err, domain.ErrNoRows) {
+		t.Errorf("an employer no upstream has: %v; want ErrNoRows", err)
+	}
+	res, err := relay.Search(ctx, domain.SearchQuery{Q: "acme", Limit: 1})
+	if err != nil || len(res) != 1 {
+		t.Errorf("search while syncing: %v, %v; want b's one result", res, err)
+	}
+	syncing = false
+	if res, err := relay.Search(ctx, domain.SearchQuery{Q: "later", Limit: 5}); err != nil || len(res) != 0 {
+		t.Errorf("search once synced asked the upstreams: %v, %v", res, err)
+	}
+	// Jobs: a relayed account runs at its upstream, an old one at the
+	// first, one no longer configured is an error, and an account that is
+	// not relayed at its platform's preferred source.
+	for _, acct := range []domain.Account{{ID: "acct-b", PlatformID: "p1"}, {ID: "acct-old", PlatformID: "p1"}, {ID: "local", PlatformID: "p1"}} {
+		if _, err := r.Run(ctx, domain.Job{}, acct, time.Time{}, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.Run(ctx, domain.Job{}, domain.Account{ID: "acct-gone", PlatformID: "p1"}, time.Time{}, time.Time{}); err == nil {
+		t.Error("a job of an account at an upstream no longer configured ran")
+	}
+	want := []string{
+		"b disconnect acct-b", "a disconnect acct-old",
+		"a bill navigator pause erin", "b bill navigator pause erin",
+		"a search acme", "b search acme",
+		"b run p1", "a run p1", "a run p1",
+	}
+	if !slices.Equal(calls, want) {
+		t.Errorf("calls:\n%q\nwant\n%q", calls, want)
+	}
+}
