@@ -13,6 +13,10 @@
     allocation: null, lastError: null, screen: null, history: [], username: ''
   };
   var $ = function (id) { return document.getElementById(id); };
+  // parts joins the modal's files: this one's helpers for the screens kept
+  // in files of their own (upload.js, handoff.js), and their screens for
+  // this one. Only Link's own page has it.
+  var parts = window.PaylineModal = {};
 
   // --- events -------------------------------------------------------------
 
@@ -59,7 +63,7 @@
 
   function updateBack() {
     $('back').hidden = !canGoBack();
-    updateHandoff();
+    parts.updateHandoff();
   }
 
   function goBack() {
@@ -210,14 +214,15 @@
     state.sdkVersion = event.data.sdkVersion || 3;
     state.parentOrigin = event.origin;
     // A phone opening a hand-off's QR code has its code, not a token.
-    if (event.data.handoffCode) return claim(event.data.handoffCode);
+    if (event.data.handoffCode) return parts.claim(event.data.handoffCode);
     state.token = event.data.linkToken;
     start();
   });
-  window.parent.postMessage({ type: 'payline:ready' }, '*');
+  // Ready once every part of the modal has loaded (upload.js, handoff.js).
+  document.addEventListener('DOMContentLoaded', function () { window.parent.postMessage({ type: 'payline:ready' }, '*'); });
 
   $('back').onclick = goBack;
-  $('handoff').onclick = function () { startHandoff(state.screen, state.history[state.history.length - 1]); };
+  $('handoff').onclick = function () { parts.startHandoff(state.screen, state.history[state.history.length - 1]); };
   $('close').onclick = function () {
     if (state.screen === 'JOB_SUCCESS' || state.screen === 'JOB_ERROR' || !state.session) return exit();
     transition('EXIT_CONFIRMATION', renderExitConfirmation);
@@ -237,7 +242,7 @@
       }
       if (s.upstream) return openUpstream(s.upstream);
       emit('open', {});
-      if (state.resume) return resume();
+      if (state.resume) return parts.resume();
       if (s.skip_intro_screen) return begin();
       renderConsent();
     }, function (err) {
@@ -365,154 +370,6 @@
   function categoryName(c) {
     var t = c.replace(/_/g, ' ');
     return t.charAt(0).toUpperCase() + t.slice(1);
-  }
-
-  // --- continuing on a phone ---------------------------------------------------
-
-  // The screens Link may be handed to a phone from, and the step the phone
-  // continues at: always before anything is submitted, so nothing typed
-  // here (a password) goes with it.
-  var HANDOFF_FROM = {
-    CONSENT: 'SEARCH_DEFAULT', SEARCH_DEFAULT: 'SEARCH_DEFAULT', SEARCH_RESULTS: 'SEARCH_DEFAULT', SEARCH_PLATFORM_ONLY: 'SEARCH_DEFAULT',
-    PROVIDER_CONFIRMATION: 'PROVIDER_CONFIRMATION', LOGIN: 'LOGIN', DOC_UPLOAD: 'DOC_UPLOAD'
-  };
-
-  // onComputer: a wide screen with a fine pointer; a phone is not offered
-  // to continue on a phone.
-  function onComputer() {
-    return !state.onPhone && window.innerWidth >= 600 && !(window.matchMedia && window.matchMedia('(pointer: coarse)').matches);
-  }
-
-  function updateHandoff() {
-    $('handoff').hidden = !(state.session && !state.session.upstream && HANDOFF_FROM[state.screen] && !state.mfa && onComputer());
-  }
-
-  // startHandoff asks for a hand-off of this session at the step Link is
-  // at and shows its QR code; back is the screen to return to.
-  function startHandoff(from, back) {
-    var s = state.session, step = HANDOFF_FROM[from];
-    var platform = state.platform, employer = state.employer;
-    if (step === 'SEARCH_DEFAULT' && s.platform) {
-      step = 'LOGIN'; // the token names the provider: the phone signs in
-      platform = s.platform; employer = s.employer || null;
-    }
-    var body = { screen: step, platform_id: '', employer_id: '' };
-    if (step !== 'SEARCH_DEFAULT' && platform) {
-      body.platform_id = platform.id;
-      body.employer_id = employer ? employer.id : '';
-    }
-    $('handoff').disabled = true;
-    api('POST', 'handoff', body).then(function (hf) {
-      $('handoff').disabled = false;
-      showHandoff(hf, from, back);
-    }, function (err) {
-      $('handoff').disabled = false;
-      showMessage(userMessage(fail(err)));
-    });
-  }
-
-  // returnTo shows again the screen Link was handed off from.
-  function returnTo(from, back) {
-    clearTimeout(state.handoffTimer);
-    if (from === 'CONSENT' || !back) return renderConsent();
-    state.screen = back.name; // the same screen again: no new event
-    transition(back.name, back.render);
-  }
-
-  function stayHere(from, back) {
-    return h('button', { id: 'handoff-cancel', 'class': 'secondary', text: 'Continue on this computer instead', onclick: function () { returnTo(from, back); } });
-  }
-
-  // showHandoff shows the QR code and waits for the phone to open it. The
-  // hand-off's screens send no screen_transition: the spec's screens and
-  // events are unchanged.
-  function showHandoff(hf, from, back) {
-    state.screen = 'HANDOFF';
-    updateBack();
-    var minutes = Math.max(1, Math.round((Date.parse(hf.expires_at) - Date.now()) / 60000));
-    screen('Continue on your phone', "Scan this code with your phone's camera. Link opens there at this step, without starting over.", [
-      h('img', { id: 'handoff-qr', 'class': 'qr', src: hf.qr_code_png, width: '200', height: '200', alt: 'QR code that opens this Link on your phone' }),
-      h('p', { 'class': 'muted', id: 'handoff-note', text: 'The code works once, for ' + minutes + ' minutes. Nothing you typed here goes to your phone.' }),
-      stayHere(from, back)]);
-    pollHandoff(hf.id, from, back);
-  }
-
-  function pollHandoff(id, from, back) {
-    clearTimeout(state.handoffTimer);
-    state.handoffTimer = setTimeout(function () {
-      if (state.screen !== 'HANDOFF') return;
-      api('GET', 'handoff/' + id).then(function (hf) {
-        if (state.screen !== 'HANDOFF') return;
-        if (hf.status === 'claimed') return showMoved(from, back);
-        if (hf.status === 'expired') {
-          return screen('This code expired', 'Show a new code to continue on your phone, or continue here.', [
-            h('button', { id: 'handoff-again', 'class': 'primary', text: 'Show a new code', onclick: function () { startHandoff(from, back); } }),
-            stayHere(from, back)]);
-        }
-        pollHandoff(id, from, back);
-      }, function (err) {
-        if (state.screen !== 'HANDOFF') return;
-        if (err.type !== 'INVALID_LINK_TOKEN') return pollHandoff(id, from, back); // the network: look again
-        var e = fail(err);
-        state.screen = 'JOB_ERROR';
-        screen('This link has ended', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
-      });
-    }, 1500);
-  }
-
-  // showMoved says the session went to the phone, and watches it there:
-  // once the phone is done, the session answers that its token was used.
-  function showMoved(from, back) {
-    state.screen = 'HANDOFF_DONE';
-    updateBack();
-    screen('You are continuing on your phone', 'Finish there. This window will say when you are done.', [
-      h('p', { 'class': 'summary', id: 'handoff-moved', text: 'Link opened on your phone at the same step. You do not need to start over.' }),
-      stayHere(from, back)]);
-    (function watch() {
-      state.handoffTimer = setTimeout(function () {
-        if (state.screen !== 'HANDOFF_DONE') return;
-        api('GET', 'session').then(watch, function (err) {
-          if (state.screen !== 'HANDOFF_DONE') return;
-          if (err.code !== 'LINK_TOKEN_USED' && err.type === 'INVALID_LINK_TOKEN') {
-            // the session expired before the phone finished: say so and stop
-            var e = fail(err);
-            state.screen = 'JOB_ERROR';
-            return screen('This link has ended', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
-          }
-          if (err.code !== 'LINK_TOKEN_USED') return watch(); // the network: look again
-          state.screen = 'HANDOFF_FINISHED';
-          screen('All done on your phone', 'You can close this window.', [checkIcon(),
-            h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit })]);
-        });
-      }, 2000);
-    })();
-  }
-
-  // claim takes the code of a hand-off's QR code, on the phone: the
-  // session's key for this phone, and the step to continue at.
-  function claim(code) {
-    state.claiming = true;
-    api('POST', 'handoff/claim', { code: code }).then(function (res) {
-      state.token = res.link_key;
-      state.resume = res;
-      state.onPhone = true;
-      start();
-    }, function (err) {
-      var e = fail(err);
-      state.screen = 'JOB_ERROR';
-      screen('Link cannot continue', userMessage(e), [h('button', { id: 'done', 'class': 'primary', text: 'Close', onclick: exit })]);
-    });
-  }
-
-  // resume continues a handed-off session at its step.
-  function resume() {
-    var r = state.resume, s = state.session;
-    state.platform = r.platform || s.platform || null;
-    state.employer = r.employer || s.employer || null;
-    if (r.screen === 'LOGIN' && state.platform) return transition('LOGIN', renderLogin);
-    if (r.screen === 'PROVIDER_CONFIRMATION' && state.platform) return transition('PROVIDER_CONFIRMATION', renderProviderConfirmation);
-    if (r.screen === 'DOC_UPLOAD' && s.uploads) return transition('DOC_UPLOAD', renderUpload);
-    begin();
   }
 
   // --- search -------------------------------------------------------------
@@ -659,7 +516,7 @@
       h('button', {
         id: 'upload-after-failure', 'class': 'secondary', text: 'Upload paystubs instead', onclick: function () {
           emit('doc_uploads_begin', {});
-          transition('DOC_UPLOAD', renderUpload);
+          transition('DOC_UPLOAD', parts.renderUpload);
         }
       })]);
     function offerUpload(e) {
@@ -673,7 +530,7 @@
       id: 'upload-instead', 'class': 'link', text: 'I cannot sign in: upload my documents instead',
       onclick: function () {
         emit('doc_uploads_begin', {});
-        transition('DOC_UPLOAD', renderUpload);
+        transition('DOC_UPLOAD', parts.renderUpload);
       }
     }) : null;
     screen(mfaPrompt ? 'Verify it is you' : 'Sign in to ' + state.platform.name, hint,
@@ -708,242 +565,6 @@
       return transition('DD_CONFIRMATION', renderConfirmation);
     }
     transition('DD_AMOUNT_SELECTION', renderAmountSelection);
-  }
-
-  // --- document uploads ------------------------------------------------------
-
-  var MAX_FILES = 10, MAX_BYTES = 10 * 1024 * 1024;
-
-  // renderUpload takes paystubs or W-2s from a user who cannot sign in.
-  // On a phone the camera takes each page of a document (a paystub of two
-  // pages is one document of two pictures, sent as one); any device may
-  // choose files, each file a document (a PDF holds its own pages). Each
-  // picture is shown before it is sent, and one measured too dark or
-  // blurred (pictures.js) is asked again. Sizes and counts are checked
-  // here for a quick answer; types are checked by the server, by content.
-  function renderUpload() {
-    var kinds = [['paystub', 'Paystubs'], ['w2', 'W-2 forms']].map(function (k, i) {
-      return h('label', { 'class': 'choice' }, [
-        h('input', { type: 'radio', name: 'doc-type', id: 'doc-type-' + k[0], value: k[0], checked: i === 0 ? 'checked' : null }),
-        document.createTextNode(k[1])]);
-    });
-    // docs: [{pages: [{file, url, quality, kept}], pdf}]; current is the
-    // document the camera's next picture joins (null: a new one).
-    var docs = [], current = null, retake = null, previewed = false, pending = 0, previewTimer = null;
-    // seq numbers the previews: an answer about documents since changed is
-    // dropped, and its reading stopped (reading costs the server seconds).
-    var seq = 0, reading = null;
-    // read keeps what was read of each set of documents (by their pages),
-    // so undoing a change (a page moved back, a bad picture removed) shows
-    // its reading again without reading it again.
-    var read = {}, pageIDs = 0;
-    function key() { return docType() + ':' + docs.map(function (d) { return d.pages.map(function (p) { return p.id; }).join(','); }).join('|'); }
-    var camera = h('input', { id: 'upload-camera', type: 'file', accept: 'image/*,application/pdf', capture: 'environment', multiple: 'multiple' });
-    var input = h('input', { id: 'upload-files', type: 'file', multiple: 'multiple', accept: 'application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg' });
-    var cameraPick = h('label', { 'class': 'pick secondary', id: 'upload-camera-label' }, [
-      h('span', { id: 'upload-camera-text', text: 'Take a picture of a page' }), camera]);
-    var filesPick = h('label', { 'class': 'pick secondary', id: 'upload-files-label' }, [h('span', { text: 'Choose files (PDF or pictures)' }), input]);
-    var newDoc = h('button', { id: 'upload-new-doc', 'class': 'secondary', text: 'Start another document', hidden: 'hidden' });
-    var list = h('ul', { 'class': 'files', id: 'upload-list' });
-    var holder = h('div', { 'class': 'docs', id: 'upload-docs' });
-    var submit = h('button', { id: 'upload-submit', 'class': 'primary', text: 'Send documents', disabled: 'disabled' });
-    function docType() { return document.querySelector('input[name="doc-type"]:checked').value; }
-    function isPDF(f) { return f.type === 'application/pdf' || /\.pdf$/i.test(f.name); }
-    function parts() { return docs.reduce(function (n, d) { return n + d.pages.length; }, 0); }
-    function unresolved() {
-      return docs.some(function (d) { return d.pages.some(function (p) { return p.quality && (p.quality.tooDark || p.quality.blurred) && !p.kept; }); });
-    }
-    function chosen() {
-      if (!docs.length) return showMessage('Choose at least one file, or take a picture.');
-      if (parts() > MAX_FILES) return showMessage('You can send up to 10 files and pages at a time.');
-      var form = new FormData();
-      form.append('document_type', docType());
-      docs.forEach(function (d) {
-        d.pages.forEach(function (p, j) { form.append(j === 0 ? 'files' : 'pages', p.file, p.file.name); });
-      });
-      return form;
-    }
-    // add takes files from either input: pictures from the camera join
-    // the current document (or replace the page asked again), everything
-    // else is a document of its own. A file too large is refused at once.
-    function add(files, fromCamera) {
-      showMessage('');
-      var big = files.filter(function (f) { return f.size > MAX_BYTES; })[0];
-      if (big) return showMessage(big.name + ' is ' + size(big.size) + '. Each file can be at most 10 MB.');
-      files.forEach(function (f) {
-        var page = { id: ++pageIDs, file: f, url: null, quality: null, kept: false };
-        if (isPDF(f)) {
-          docs.push({ pages: [page], pdf: true });
-          return;
-        }
-        if (retake) {
-          var old = docs[retake.doc].pages[retake.page];
-          if (old.url) URL.revokeObjectURL(old.url);
-          docs[retake.doc].pages[retake.page] = page;
-          retake = null;
-        } else if (fromCamera && current !== null && docs[current]) {
-          docs[current].pages.push(page);
-        } else {
-          docs.push({ pages: [page], pdf: false });
-          if (fromCamera) current = docs.length - 1;
-        }
-        pending++;
-        window.PaylinePictures.shrink(f).then(function (small) {
-          page.file = small;
-          page.url = URL.createObjectURL(small);
-          return window.PaylinePictures.measure(small);
-        }).then(function (q) { page.quality = q; }, function () { page.quality = null; }).then(function () {
-          pending--;
-          changed();
-        });
-      });
-      changed();
-    }
-    function changed() {
-      previewed = false;
-      seq++;
-      if (reading) reading.abort();
-      reading = null;
-      draw();
-      clearTimeout(previewTimer);
-      list.innerHTML = '';
-      // Nothing is read while a picture waits to be taken again.
-      if (pending || !docs.length || unresolved()) return;
-      if (read[key()]) return showRead(read[key()]);
-      previewTimer = setTimeout(preview, 200);
-    }
-    function showRead(files) {
-      list.innerHTML = '';
-      files.forEach(function (f, i) {
-        var what = f.read ? [f.employer_name, f.pay_date ? 'paid ' + payDay(f.pay_date) : '', f.net_pay ? 'net pay ' + f.net_pay : ''].filter(Boolean).join(' · ') : '';
-        list.appendChild(h('li', { 'class': f.read ? 'read' : 'unread', id: 'upload-file-' + i }, [
-          h('strong', { text: (f.read ? '✓ ' : '✗ ') + f.name }),
-          what ? h('span', { 'class': 'what', text: what }) : null,
-          h('span', { 'class': 'note', text: f.note })]));
-      });
-      previewed = true;
-      draw();
-    }
-    function move(d, j, by) {
-      var pages = docs[d].pages, k = j + by;
-      if (k < 0 || k >= pages.length) return;
-      var t = pages[j]; pages[j] = pages[k]; pages[k] = t;
-      changed();
-    }
-    function remove(d, j) {
-      var p = docs[d].pages.splice(j, 1)[0];
-      if (p.url) URL.revokeObjectURL(p.url);
-      if (!docs[d].pages.length) {
-        docs.splice(d, 1);
-        if (current === d) current = null;
-        else if (current !== null && current > d) current--;
-      }
-      changed();
-    }
-    function warning(q) {
-      if (q.tooDark) return 'This picture looks too dark to read. Take it again in better light.';
-      return 'This picture looks blurred. Hold your phone still, let it focus, and take it again.';
-    }
-    // draw shows every document and its pages, each picture as it will be
-    // sent, with what can be done to it.
-    function draw() {
-      holder.innerHTML = '';
-      docs.forEach(function (d, i) {
-        var pages = h('ol', { 'class': 'pages' }, d.pages.map(function (p, j) {
-          var label = d.pdf ? p.file.name : 'Page ' + (j + 1);
-          var tools = [];
-          if (!d.pdf && d.pages.length > 1) {
-            tools.push(h('button', { 'class': 'tool', 'aria-label': 'Move page ' + (j + 1) + ' up', text: '↑', disabled: j === 0 ? 'disabled' : null, onclick: function () { move(i, j, -1); } }));
-            tools.push(h('button', { 'class': 'tool', 'aria-label': 'Move page ' + (j + 1) + ' down', text: '↓', disabled: j === d.pages.length - 1 ? 'disabled' : null, onclick: function () { move(i, j, 1); } }));
-          }
-          tools.push(h('button', { 'class': 'tool remove', id: 'upload-remove-' + i + '-' + j, 'aria-label': 'Remove ' + label, text: 'Remove', onclick: function () { remove(i, j); } }));
-          var q = p.quality;
-          var ask = q && (q.tooDark || q.blurred) && !p.kept ? h('div', { 'class': 'warn', id: 'upload-warning-' + i + '-' + j, role: 'alert' }, [
-            h('p', { text: warning(q) }),
-            h('div', { 'class': 'row' }, [
-              h('button', { 'class': 'primary', id: 'upload-retake-' + i + '-' + j, text: 'Take it again', onclick: function () { retake = { doc: i, page: j }; camera.click(); } }),
-              h('button', { 'class': 'secondary', id: 'upload-keep-' + i + '-' + j, text: 'Keep it', onclick: function () { p.kept = true; changed(); } })])]) : null;
-          return h('li', { 'class': 'page', id: 'upload-page-' + i + '-' + j }, [
-            p.url ? h('img', { 'class': 'thumb', src: p.url, alt: 'Picture of ' + label.toLowerCase() + ' of document ' + (i + 1) }) : h('span', { 'class': 'thumb doc-icon', 'aria-hidden': 'true', text: d.pdf ? 'PDF' : '…' }),
-            h('div', { 'class': 'page-main' }, [h('span', { 'class': 'page-name', text: label }), h('div', { 'class': 'tools' }, tools)]),
-            ask]);
-        }));
-        holder.appendChild(h('section', { 'class': 'doc', id: 'upload-doc-' + i, 'aria-label': 'Document ' + (i + 1) }, [
-          h('h2', { text: 'Document ' + (i + 1) + (d.pdf ? '' : ' · ' + d.pages.length + (d.pages.length === 1 ? ' page' : ' pages')) }), pages]));
-      });
-      var building = current !== null && docs[current];
-      $('upload-camera-text').textContent = building ? 'Take a picture of the next page' : 'Take a picture of a page';
-      newDoc.hidden = !building;
-      var n = docs.length;
-      submit.textContent = n ? 'Send ' + n + (n === 1 ? ' document' : ' documents') : 'Send documents';
-      submit.disabled = !previewed || pending > 0 || unresolved() || !n;
-    }
-    // preview reads the chosen documents without sending them to anyone
-    // and shows, before the user submits, which were read and which not.
-    function preview() {
-      showMessage('');
-      list.innerHTML = '';
-      var form = chosen();
-      if (!form) return;
-      list.appendChild(h('li', { text: 'Reading your documents…' }));
-      var mine = seq, k = key();
-      reading = window.AbortController ? new AbortController() : null;
-      api('POST', 'uploads/preview', form, reading && reading.signal).then(function (res) {
-        if (mine !== seq) return;
-        read[k] = res.files;
-        showRead(res.files);
-      }, function (err) {
-        if (mine !== seq) return;
-        list.innerHTML = '';
-        showMessage(userMessage(fail(err)));
-        list.appendChild(h('li', {}, [h('button', { id: 'upload-read-again', 'class': 'secondary', text: 'Read my documents again', onclick: preview })]));
-      });
-    }
-    function take(el, fromCamera) {
-      el.onchange = function () {
-        var files = Array.prototype.slice.call(el.files || []);
-        el.value = '';
-        if (files.length) add(files, fromCamera);
-      };
-    }
-    take(camera, true);
-    take(input, false);
-    newDoc.onclick = function () { current = null; draw(); };
-    kinds.forEach(function (k) { k.querySelector('input').onchange = function () { if (docs.length) changed(); }; });
-    submit.onclick = function () {
-      var form = chosen();
-      if (!form) return;
-      submit.disabled = true;
-      api('POST', 'uploads', form).then(function (res) {
-        state.uploaded = res.submitted;
-        emit('doc_uploads_submitted', { uploadedDocumentSubmittedCount: res.submitted });
-        transition('DOC_UPLOAD_SUCCESS', renderUploadSuccess);
-      }, function (err) {
-        submit.disabled = false;
-        showMessage(userMessage(fail(err)));
-      });
-    };
-    screen('Upload your documents', 'Send recent paystubs or W-2s instead. Take a picture of each page, or choose PDF, PNG or JPEG files of up to 10 MB.', [
-      h('div', { 'class': 'choices', role: 'radiogroup', 'aria-label': 'Document type' }, kinds),
-      holder, cameraPick, newDoc, filesPick, list, submit]);
-    draw();
-  }
-
-  // payDay writes a YYYY-MM-DD date as people read it: "Nov 13, 2026".
-  function payDay(date) {
-    var d = new Date(date + 'T00:00:00Z');
-    return isNaN(d) ? date : d.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
-  }
-
-  function size(bytes) {
-    return bytes < 1048576 ? Math.max(1, Math.round(bytes / 1024)) + ' KB' : (bytes / 1048576).toFixed(1) + ' MB';
-  }
-
-  function renderUploadSuccess() {
-    var n = state.uploaded;
-    screen('We received your documents', '', [checkIcon(),
-      h('p', { 'class': 'outcome', id: 'outcome', text: n + (n === 1 ? ' document was' : ' documents were') + ' sent to ' + state.session.org_name + '.' }),
-      h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit })]);
   }
 
   // --- bills ---------------------------------------------------------------
@@ -1216,4 +837,10 @@
       })
     ]);
   }
+
+  parts.state = state; parts.$ = $; parts.h = h; parts.api = api; parts.screen = screen;
+  parts.showMessage = showMessage; parts.userMessage = userMessage; parts.fail = fail; parts.emit = emit;
+  parts.transition = transition; parts.updateBack = updateBack; parts.exit = exit; parts.checkIcon = checkIcon;
+  parts.start = start; parts.begin = begin; parts.renderConsent = renderConsent; parts.renderLogin = renderLogin;
+  parts.renderProviderConfirmation = renderProviderConfirmation;
 })();
