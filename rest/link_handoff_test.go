@@ -92,6 +92,12 @@ func TestLinkHandoff(t *testing.T) {
 			res["error"].(map[string]any)["type"] != "INVALID_LINK_TOKEN" {
 			t.Errorf("an unknown code: %d %v", status, res)
 		}
+		// The upload screen hands off too, for a session that offers uploads.
+		_, res = f.linkAPI("POST", "handoff", token2, `{"screen": "DOC_UPLOAD"}`)
+		upload := strings.TrimPrefix(res["url"].(string), prefix)
+		if status, res := f.linkAPI("POST", "handoff/claim", "", `{"code": "`+upload+`"}`); status != 200 || res["screen"] != "DOC_UPLOAD" || res["platform"] != nil {
+			t.Errorf("a hand-off of the upload: %d %v", status, res)
+		}
 		// Steps Link cannot continue at are refused.
 		if status, res := f.linkAPI("POST", "handoff", token2, `{"screen": "DD_CONFIRMATION"}`); status != 400 || errCode(res) != domain.CodeInvalidFields {
 			t.Errorf("a hand-off at a confirmation: %d %v", status, res)
