@@ -58,7 +58,7 @@ func ByEmployer(stubs []SeriesStub) [][]SeriesStub {
 	var keys []string
 	groups := map[string][]SeriesStub{}
 	for _, s := range stubs {
-		if _, err := time.Parse(time.DateOnly, s.Stub.PayDate); err != nil {
+		if _, err := Date(s.Stub.PayDate).Parse(); err != nil {
 			continue
 		}
 		key := EmployerKey(s.Stub.EmployerName, s.Stub.EmployerEIN)
@@ -180,8 +180,8 @@ func risesTooMuch(prev, cur SeriesStub, freq string) string {
 	if freq == "" || p.GrossPayYTD == nil || q.GrossPayYTD == nil || q.GrossPayAmount == nil || p.PayDate[:4] != q.PayDate[:4] {
 		return ""
 	}
-	a, err1 := time.Parse(time.DateOnly, p.PayDate)
-	b, err2 := time.Parse(time.DateOnly, q.PayDate)
+	a, err1 := Date(p.PayDate).Parse()
+	b, err2 := Date(q.PayDate).Parse()
 	if err1 != nil || err2 != nil {
 		return ""
 	}
@@ -324,7 +324,7 @@ const maxPayLagDays = 15
 func checkSchedule(group []SeriesStub, mark markFunc) {
 	var dates []time.Time
 	for _, s := range group {
-		d, _ := time.Parse(time.DateOnly, s.Stub.PayDate)
+		d, _ := Date(s.Stub.PayDate).Parse()
 		if len(dates) == 0 || !d.Equal(dates[len(dates)-1]) {
 			dates = append(dates, d)
 		}
@@ -367,7 +367,7 @@ func checkSchedule(group []SeriesStub, mark markFunc) {
 		}
 	}
 	for _, s := range group {
-		d, _ := time.Parse(time.DateOnly, s.Stub.PayDate)
+		d, _ := Date(s.Stub.PayDate).Parse()
 		i := slices.IndexFunc(dates, d.Equal)
 		if !best[i] && !offCycle(s.Stub) {
 			mark(s, FraudPayDateOffSchedule, "the pay date %s is not on the %s schedule of this employer's other pay dates (%s)",
@@ -416,8 +416,8 @@ func offCycle(p ReadPaystub) bool {
 // scheduleToleranceDays before the period's end, or more than
 // maxPayLagDays after it.
 func payDateOutsidePeriod(p ReadPaystub) string {
-	pay, err1 := time.Parse(time.DateOnly, p.PayDate)
-	end, err2 := time.Parse(time.DateOnly, p.PayPeriodEnd)
+	pay, err1 := Date(p.PayDate).Parse()
+	end, err2 := Date(p.PayPeriodEnd).Parse()
 	if err1 != nil || err2 != nil {
 		return ""
 	}
@@ -446,8 +446,8 @@ func count(fit []bool) int {
 func statedFrequency(group []SeriesStub) string {
 	var f string
 	for _, s := range group {
-		start, err1 := time.Parse(time.DateOnly, s.Stub.PayPeriodStart)
-		end, err2 := time.Parse(time.DateOnly, s.Stub.PayPeriodEnd)
+		start, err1 := Date(s.Stub.PayPeriodStart).Parse()
+		end, err2 := Date(s.Stub.PayPeriodEnd).Parse()
 		if err1 != nil || err2 != nil {
 			return ""
 		}

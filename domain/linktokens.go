@@ -328,7 +328,7 @@ func checkPlatformMatching(p *Problems, m *PlatformMatching) {
 		}
 	}
 	if m.DateOfBirth != "" {
-		if _, err := time.Parse(time.DateOnly, m.DateOfBirth); err != nil || !dateOnly.MatchString(m.DateOfBirth) {
+		if _, err := Date(m.DateOfBirth).Parse(); err != nil || !dateOnly.MatchString(m.DateOfBirth) {
 			p.Invalid(pre+"date_of_birth", "must be a date in YYYY-MM-DD form, got %q", m.DateOfBirth)
 		}
 	}

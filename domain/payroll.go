@@ -163,11 +163,19 @@ type Date string
 
 // ParseDate reads a YYYY-MM-DD date.
 func ParseDate(s string) (Date, error) {
-	if _, err := time.Parse(time.DateOnly, s); err != nil {
+	if _, err := Date(s).Parse(); err != nil {
 		return "", fmt.Errorf("%q is not a date (YYYY-MM-DD)", s)
 	}
 	return Date(s), nil
 }
+
+// Parse is the date at midnight UTC, or the error of text that is not a
+// YYYY-MM-DD date: the one place a date's text is read.
+func (d Date) Parse() (time.Time, error) { return time.Parse(time.DateOnly, string(d)) }
+
+// ParseTimestamp reads an RFC 3339 date-time (fractions of a second
+// allowed): the one place a timestamp's text is read.
+func ParseTimestamp(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
 
 // DateOf is the calendar date of t in its own zone.
 func DateOf(t time.Time) Date { return Date(t.Format(time.DateOnly)) }
@@ -175,13 +183,13 @@ func DateOf(t time.Time) Date { return Date(t.Format(time.DateOnly)) }
 // Time is the date at midnight UTC; the zero time for a date that does
 // not parse (which Validate keeps out of the store).
 func (d Date) Time() time.Time {
-	t, _ := time.Parse(time.DateOnly, string(d))
+	t, _ := d.Parse()
 	return t
 }
 
 // Valid says whether the date parses.
 func (d Date) Valid() bool {
-	_, err := time.Parse(time.DateOnly, string(d))
+	_, err := d.Parse()
 	return err == nil
 }
 

@@ -253,7 +253,7 @@ func (s DatedShift) validate(n int) []FieldProblem {
 	c.currency("currency", s.Currency)
 	for i, t := range s.Timestamps {
 		for _, f := range []struct{ name, v string }{{"from", t.From}, {"to", t.To}} {
-			if _, err := time.Parse(time.RFC3339Nano, f.v); err != nil {
+			if _, err := ParseTimestamp(f.v); err != nil {
 				c.bad(fmt.Sprintf("timestamps[%d].%s", i, f.name), f.v, "is not an RFC 3339 time")
 			}
 		}

@@ -2,7 +2,6 @@ package domain
 
 import (
 	"slices"
-	"time"
 )
 
 // Rules and helpers the services' reads share: the filters' checks, the
@@ -83,7 +82,7 @@ func checkFromPayDate(from string) error {
 	if from == "" {
 		return nil
 	}
-	if _, err := time.Parse(time.DateOnly, from); err != nil || !dateOnly.MatchString(from) {
+	if _, err := Date(from).Parse(); err != nil || !dateOnly.MatchString(from) {
 		return Errorf(KindInvalid, CodeInvalidFields, "from_pay_date: must be a date in YYYY-MM-DD form, got %q", from)
 	}
 	return nil

@@ -39,7 +39,7 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	v, err := time.Parse(time.RFC3339Nano, s)
+	v, err := ParseTimestamp(s)
 	*t = Timestamp(v.UTC())
 	return err
 }

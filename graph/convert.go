@@ -200,10 +200,10 @@ func shiftOf(rec domain.Record) (*model.Shift, error) {
 	out := &model.Shift{ID: rec.ID, StartDate: s.StartDate.String(), EndDate: s.EndDate.String(), Timezone: s.Timezone}
 	if n := len(s.Timestamps); n > 0 {
 		var err error
-		if out.StartedAt, err = time.Parse(time.RFC3339Nano, s.Timestamps[0].From); err != nil {
+		if out.StartedAt, err = domain.ParseTimestamp(s.Timestamps[0].From); err != nil {
 			return nil, err
 		}
-		if out.EndedAt, err = time.Parse(time.RFC3339Nano, s.Timestamps[n-1].To); err != nil {
+		if out.EndedAt, err = domain.ParseTimestamp(s.Timestamps[n-1].To); err != nil {
 			return nil, err
 		}
 	}

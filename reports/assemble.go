@@ -225,10 +225,10 @@ func employment(s Source, reportType string, i int, built time.Time, c *domain.R
 		// (and said to be missing) rather than counted from year 1.
 		end, endOK := built, true
 		if emp.TerminationDate != nil {
-			t, err := time.Parse(time.DateOnly, emp.TerminationDate.String())
+			t, err := emp.TerminationDate.Parse()
 			end, endOK = t, err == nil
 		}
-		if start, err := time.Parse(time.DateOnly, emp.StartDate.String()); err == nil && endOK && !end.Before(start) {
+		if start, err := emp.StartDate.Parse(); err == nil && endOK && !end.Before(start) {
 			months := monthsBetween(start, end)
 			e.EmploymentDurationMonths = &months
 			c.Derived = append(c.Derived, at("employment_duration_months"))
@@ -436,7 +436,7 @@ const unknownYear = "unknown"
 
 // payYear is the calendar year of a pay date, or unknownYear.
 func payYear(date string) string {
-	t, err := time.Parse(time.DateOnly, date)
+	t, err := domain.Date(date).Parse()
 	if err != nil {
 		return unknownYear
 	}
@@ -445,7 +445,7 @@ func payYear(date string) string {
 
 // isDate reports whether s is a date (2006-01-02) that exists.
 func isDate(s string) bool {
-	_, err := time.Parse(time.DateOnly, s)
+	_, err := domain.Date(s).Parse()
 	return err == nil
 }
 

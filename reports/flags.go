@@ -194,13 +194,13 @@ func employerLabel(e domain.ReportEmployment) string {
 
 // span is an employment's start and end (the build for a current one).
 func span(e domain.ReportEmployment, built time.Time) (time.Time, time.Time, bool) {
-	start, err := time.Parse(time.DateOnly, e.StartDate)
+	start, err := domain.Date(e.StartDate).Parse()
 	if err != nil {
 		return time.Time{}, time.Time{}, false
 	}
 	end := built
 	if e.TerminationDate != nil {
-		if end, err = time.Parse(time.DateOnly, *e.TerminationDate); err != nil {
+		if end, err = domain.Date(*e.TerminationDate).Parse(); err != nil {
 			return time.Time{}, time.Time{}, false
 		}
 	}
@@ -215,7 +215,7 @@ func overlaps(a, b domain.ReportEmployment, built time.Time) bool {
 
 // stint says when an employment ran, in words.
 func stint(e domain.ReportEmployment) string {
-	t, err := time.Parse(time.DateOnly, e.StartDate)
+	t, err := domain.Date(e.StartDate).Parse()
 	from := e.StartDate
 	if err == nil {
 		from = longDate(t)
@@ -224,7 +224,7 @@ func stint(e domain.ReportEmployment) string {
 		return "from " + from + " (current)"
 	}
 	to := *e.TerminationDate
-	if t, err := time.Parse(time.DateOnly, to); err == nil {
+	if t, err := domain.Date(to).Parse(); err == nil {
 		to = longDate(t)
 	}
 	return "from " + from + " to " + to
@@ -247,7 +247,7 @@ type gap struct {
 func payGaps(stubs []domain.Paystub, frequency string, terminated *string, built time.Time) []gap {
 	end := built
 	if terminated != nil {
-		if t, err := time.Parse(time.DateOnly, *terminated); err == nil && t.Before(end) {
+		if t, err := domain.Date(*terminated).Parse(); err == nil && t.Before(end) {
 			end = t
 		}
 	}
@@ -279,7 +279,7 @@ func missingFinalPay(stubs []domain.Paystub, terminated *string, built time.Time
 	if terminated == nil {
 		return ""
 	}
-	t, err := time.Parse(time.DateOnly, *terminated)
+	t, err := domain.Date(*terminated).Parse()
 	if err != nil || t.Before(built.Add(-domain.PaystubHistory)) {
 		return ""
 	}

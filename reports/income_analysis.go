@@ -24,7 +24,7 @@ type dated struct {
 func datedStubs(stubs []domain.Paystub) []dated {
 	var out []dated
 	for _, p := range newestFirst(stubs) {
-		if t, err := time.Parse(time.DateOnly, p.PayDate.String()); err == nil {
+		if t, err := p.PayDate.Parse(); err == nil {
 			out = append([]dated{{t, p}}, out...)
 		}
 	}

@@ -32,7 +32,7 @@ func RenderPaystub(p domain.Paystub) ([]byte, error) {
 		// The PDF's creation date; a pay date that does not parse leaves
 		// the Unix epoch, never year 1.
 		var err error
-		if created, err = time.Parse(time.DateOnly, p.PayDate.String()); err != nil {
+		if created, err = p.PayDate.Parse(); err != nil {
 			created = time.Unix(0, 0).UTC()
 		}
 	}

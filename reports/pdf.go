@@ -553,7 +553,7 @@ func day(s string) string { return dateAs(s, "Jan 2, 2006") }
 // and one that does not parse as "unknown" (a dash would read as none: an
 // employment with a garbled end date has still ended).
 func dateAs(s, layout string) string {
-	t, err := time.Parse(time.DateOnly, s)
+	t, err := domain.Date(s).Parse()
 	switch {
 	case s == "":
 		return "—"

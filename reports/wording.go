@@ -34,7 +34,7 @@ func formatPhone(s string) string {
 // birthYear is a date of birth's year, "—" without one, "unknown" when
 // it does not parse.
 func birthYear(dob string) string {
-	t, err := time.Parse(time.DateOnly, dob)
+	t, err := domain.Date(dob).Parse()
 	switch {
 	case dob == "":
 		return "—"

@@ -103,7 +103,7 @@ func (q *query) timestamp(name string) *time.Time {
 	if !ok {
 		return nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, v)
+	t, err := domain.ParseTimestamp(v)
 	if err != nil {
 		q.p.Invalid(name, "must be an RFC 3339 date-time such as 2025-01-31T12:00:00+00:00, got %q", v)
 		return nil

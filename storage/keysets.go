@@ -57,7 +57,7 @@ func (k keyset[T]) from(q *sqlBuilder, p domain.PageRequest) error {
 	}
 	var v any = c.Key
 	if k.byTime {
-		at, err := time.Parse(time.RFC3339Nano, c.Key)
+		at, err := domain.ParseTimestamp(c.Key)
 		if err != nil {
 			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidFields, "cursor: not a cursor issued by this list")
 		}

@@ -81,7 +81,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if d, err := time.Parse(time.RFC3339Nano, r.Header.Get(HeaderDeadline)); err == nil {
+	if d, err := domain.ParseTimestamp(r.Header.Get(HeaderDeadline)); err == nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, d)
 		defer cancel()
