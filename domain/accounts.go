@@ -39,6 +39,9 @@ type Account struct {
 	// Connection is what the connector needs to act for the user again
 	// (for the sandbox, the credential scenario); it is sealed at rest.
 	Connection string
+	// DisconnectedBy says who ended the connection: DisconnectedByEndUser
+	// when the person took consent back, "" otherwise.
+	DisconnectedBy string
 }
 
 // Scope is the account's tenant.

@@ -170,6 +170,18 @@ const (
 	CodeLinkHandoffExpired = "LINK_HANDOFF_EXPIRED"
 )
 
+// The person's own page (portal.go): a portal link that is unknown or
+// used, or expired; a page asked for without a live session (401); a
+// fresh link asked for with no address on file to send it to; a receipt
+// asked for before Link connected or uploaded anything.
+const (
+	CodePortalLinkInvalid    = "PORTAL_LINK_INVALID"
+	CodePortalLinkExpired    = "PORTAL_LINK_EXPIRED"
+	CodePortalSessionInvalid = "PORTAL_SESSION_INVALID"
+	CodePortalNoAddress      = "PORTAL_NO_ADDRESS"
+	CodeLinkNotCompleted     = "LINK_NOT_COMPLETED"
+)
+
 // Link: logins, tokens and platforms.
 const (
 	CodeInvalidCredentials  = "INVALID_CREDENTIALS"

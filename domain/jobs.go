@@ -298,6 +298,9 @@ type Tx interface {
 	Upstream() UpstreamStore
 	// LinkOrders holds the orders that send Link to people.
 	LinkOrders() LinkOrderStore
+	// Portal keeps portal links and sessions, the address a person gave,
+	// and consent taken back (the person's own page).
+	Portal() PortalStore
 	// EnqueueLinkOrderMessage queues one message of a Link order, once
 	// per order, channel and sequence, visible once the transaction
 	// commits.

@@ -394,3 +394,46 @@ func TestBrowserLinkPhoneSwitch(t *testing.T) {
 	m.click("#done")
 	m.until("the modal to close", `!document.querySelector('#payline-link-frame')`)
 }
+
+// TestBrowserLinkHandoffUpload: the upload screen on a computer hands off
+// to the phone, whose camera is the point: the phone opens at the upload,
+// the same session, its camera input ready, and the computer says so.
+func TestBrowserLinkHandoffUpload(t *testing.T) {
+	db := storagetest.Open(t, storage.SQLite, storagetest.Seeded)
+	f := newFixture(t, db)
+	_, token := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "phone-upload", "required_jobs": ["paystubs"]}`)
+	pc := modal{t: t, ctx: newBrowser(t)}
+	if err := chromedp.Do(pc.ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(f.http.URL+"/link/v1/demo#token="+token), chromedp.Click("#open")); err != nil {
+		t.Fatal(err)
+	}
+	pc.click("#consent-continue")
+	pc.typeInto("#search-input", "summit payroll")
+	pc.click(`.result[data-kind="platform"]`)
+	pc.click("#confirm-provider")
+	pc.click("#upload-instead")
+	pc.waitScreen("DOC_UPLOAD")
+	pc.click("#handoff")
+	pc.until("the QR code", `(() => { const d = `+frameDoc+`; const img = d && d.querySelector('#handoff-qr'); return !!img && img.complete && img.naturalWidth > 0; })()`)
+	src, err := chromedp.Run(pc.ctx, chromedp.Evaluate[string](frameDoc+`.querySelector('#handoff-qr').src`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	phone := modal{t: t, ctx: newBrowser(t)}
+	onPhone(phone)
+	if err := chromedp.Do(phone.ctx, chromedp.Navigate(decodeQR(t, src))); err != nil {
+		t.Fatal(err)
+	}
+	phone.waitScreen("DOC_UPLOAD")
+	phone.visible("#upload-camera-label")
+	if c := phone.attr("#upload-camera", "capture"); c != "environment" {
+		t.Errorf("the phone's camera input: capture %q", c)
+	}
+	phoneFit(phone, "the upload handed off")
+	pc.visible("#handoff-moved")
+	// Back on the computer, the step is there again, nothing started over.
+	pc.click("#handoff-cancel")
+	pc.visible("#upload-files-label")
+	if got := pc.text("#title"); got != "Upload your documents" {
+		t.Errorf("the computer returned to %q", got)
+	}
+}

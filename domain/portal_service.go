@@ -1,0 +1,639 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// PortalService implements the person's own page: portal links (made by
+// the customer, or sent in a receipt or again on request), the sessions
+// they start, what the page shows, and consent taken back.
+type PortalService struct {
+	tx     Transactor
+	link   *LinkService
+	relay  Relay
+	sender MessageSender
+	names  CustomerNames
+	files  FileLinker
+	clock  Clock
+	// base is where people reach this server (--public-url), without a
+	// trailing slash: a portal link is base + PortalLinkPath + code.
+	base string
+}
+
+// CustomerNames gives a customer's name as its people know it.
+type CustomerNames interface {
+	// CustomerName is a customer's name; ErrNoRows for an unknown id.
+	CustomerName(ctx context.Context, id string) (string, error)
+}
+
+// FileLinker signs a fresh, expiring download link to a rendered file.
+type FileLinker interface {
+	Link(docID string) DocumentLink
+}
+
+// NewPortalService wires the person's page: link opens the link tokens a
+// receipt is asked with; relay tells an upstream that holds an account
+// that consent was taken back; sender carries receipts and fresh links;
+// names says who the customer is; files signs report downloads;
+// publicURL is the server's address as people reach it.
+func NewPortalService(tx Transactor, link *LinkService, relay Relay, sender MessageSender, names CustomerNames, files FileLinker,
+	clock Clock, publicURL string) *PortalService {
+	return &PortalService{tx: tx, link: link, relay: relay, sender: sender, names: names, files: files, clock: clock,
+		base: strings.TrimRight(publicURL, "/")}
+}
+
+// URL is a portal link's address for its code.
+func (s *PortalService) URL(code string) string { return s.base + PortalLinkPath + code }
+
+func portalSessionInvalid() error {
+	return Errorf(KindUnauthorized, CodePortalSessionInvalid, "you are signed out of this page; open a new link to your page")
+}
+
+// CreateLink makes a portal link for one of the scope's end users, to
+// hand to the person: the link and its code (shown once, in its URL).
+// Errors: INVALID_FIELDS for a malformed id, END_USER_NOT_FOUND when the
+// scope has no end user with it.
+func (s *PortalService) CreateLink(ctx context.Context, sc Scope, endUserID string) (PortalLink, string, error) {
+	if err := checkEndUserID(endUserID); err != nil {
+		return PortalLink{}, "", err
+	}
+	found, err := s.tx.Accounts().EndUsersByID(ctx, sc, []string{endUserID})
+	if err != nil {
+		return PortalLink{}, "", err
+	}
+	if len(found) == 0 {
+		return PortalLink{}, "", Errorf(KindNotFound, CodeEndUserNotFound, "no end user with id %s", endUserID)
+	}
+	var l PortalLink
+	var code string
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		l, code, err = newPortalLink(ctx, tx, sc, endUserID, s.clock.Now())
+		return err
+	})
+	return l, code, err
+}
+
+// newPortalLink stores a fresh link to the end user's page, in tx.
+func newPortalLink(ctx context.Context, tx Tx, sc Scope, endUserID string, now time.Time) (PortalLink, string, error) {
+	code, err := randomSecret()
+	if err != nil {
+		return PortalLink{}, "", err
+	}
+	l := PortalLink{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, EndUserID: endUserID, CodeHash: hashSecret(code),
+		CreatedAt: now, Expires: now.Add(PortalLinkTTL)}
+	return l, code, tx.Portal().CreatePortalLink(ctx, l)
+}
+
+// LinkState says what a portal link's code is, without using it: "open",
+// "used" or "expired". Errors: PORTAL_LINK_INVALID for a code never made.
+func (s *PortalService) LinkState(ctx context.Context, code string) (string, error) {
+	l, err := s.tx.Portal().PortalLinkByCode(ctx, hashSecret(code))
+	if errors.Is(err, ErrNoRows) || code == "" {
+		return "", Errorf(KindInvalid, CodePortalLinkInvalid, "this link to your page is not one we made")
+	}
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case l.UsedAt != nil:
+		return "used", nil
+	case !s.clock.Now().Before(l.Expires):
+		return "expired", nil
+	}
+	return "open", nil
+}
+
+// SignIn uses a portal link: the link is spent and a session starts for
+// its end user, whose token (the cookie's value) is returned once.
+// Errors: PORTAL_LINK_INVALID for an unknown or used code,
+// PORTAL_LINK_EXPIRED for one past its time.
+func (s *PortalService) SignIn(ctx context.Context, code string) (PortalSession, string, error) {
+	now := s.clock.Now()
+	token, err := randomSecret()
+	if err != nil {
+		return PortalSession{}, "", err
+	}
+	var sess PortalSession
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		l, err := tx.Portal().ClaimPortalLink(ctx, hashSecret(code), now)
+		if errors.Is(err, ErrNoRows) {
+			return s.refuseLink(ctx, tx, code, now)
+		}
+		if err != nil {
+			return err
+		}
+		sess = PortalSession{ID: NewID(), CustomerID: l.CustomerID, Mode: l.Mode, EndUserID: l.EndUserID,
+			TokenHash: hashSecret(token), CreatedAt: now, Expires: now.Add(PortalSessionTTL)}
+		return tx.Portal().CreatePortalSession(ctx, sess)
+	})
+	if err != nil {
+		return PortalSession{}, "", err
+	}
+	return sess, token, nil
+}
+
+// refuseLink says why a code did not sign in.
+func (s *PortalService) refuseLink(ctx context.Context, tx Tx, code string, now time.Time) error {
+	l, err := tx.Portal().PortalLinkByCode(ctx, hashSecret(code))
+	if err == nil && l.UsedAt == nil && !now.Before(l.Expires) {
+		return Errorf(KindInvalid, CodePortalLinkExpired, "this link to your page has expired; ask for a new one")
+	}
+	if err != nil && !errors.Is(err, ErrNoRows) {
+		return err
+	}
+	return Errorf(KindInvalid, CodePortalLinkInvalid, "this link to your page was already used or is not one we made; ask for a new one")
+}
+
+// Authenticate returns the session of a cookie's token. Errors:
+// PORTAL_SESSION_INVALID (401) for an unknown, ended or expired one.
+func (s *PortalService) Authenticate(ctx context.Context, token string) (PortalSession, error) {
+	if token == "" {
+		return PortalSession{}, portalSessionInvalid()
+	}
+	sess, err := s.tx.Portal().PortalSessionByHash(ctx, hashSecret(token))
+	if errors.Is(err, ErrNoRows) {
+		return PortalSession{}, portalSessionInvalid()
+	}
+	if err != nil {
+		return PortalSession{}, err
+	}
+	if sess.RevokedAt != nil || !s.clock.Now().Before(sess.Expires) {
+		return PortalSession{}, portalSessionInvalid()
+	}
+	return sess, nil
+}
+
+// SignOut ends the session of a token; an unknown one changes nothing.
+func (s *PortalService) SignOut(ctx context.Context, token string) error {
+	return s.tx.Portal().EndPortalSession(ctx, hashSecret(token), s.clock.Now())
+}
+
+// PortalSent says where a message went, masked.
+type PortalSent struct {
+	To string // masked (j***@example.com)
+}
+
+// SendFreshLink sends a new link to the page, by e-mail, to the address
+// on file for the end user a used or expired code was made for: the one
+// they gave for their receipt, else the one a Link order was sent to.
+// Errors: PORTAL_LINK_INVALID for a code never made; PORTAL_NO_ADDRESS
+// when no address is on file; the channel's refusal.
+func (s *PortalService) SendFreshLink(ctx context.Context, code string) (PortalSent, error) {
+	old, err := s.tx.Portal().PortalLinkByCode(ctx, hashSecret(code))
+	if errors.Is(err, ErrNoRows) || code == "" {
+		return PortalSent{}, Errorf(KindInvalid, CodePortalLinkInvalid, "this link to your page is not one we made")
+	}
+	if err != nil {
+		return PortalSent{}, err
+	}
+	sc := old.Scope()
+	to, err := s.addressOnFile(ctx, sc, old.EndUserID)
+	if err != nil {
+		return PortalSent{}, err
+	}
+	who, err := s.customerName(ctx, sc, "")
+	if err != nil {
+		return PortalSent{}, err
+	}
+	var fresh string
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		_, fresh, err = newPortalLink(ctx, tx, sc, old.EndUserID, s.clock.Now())
+		return err
+	})
+	if err != nil {
+		return PortalSent{}, err
+	}
+	url := s.URL(fresh)
+	text := fmt.Sprintf("Here is a new link to the page that shows what you shared with %s through Payline:\n\n%s\n\n"+
+		"It works once, for %d minutes. If you did not ask for it, you can ignore this message.\n", who, url, int(PortalLinkTTL.Minutes()))
+	m := OutboundMessage{Channel: ChannelEmail, To: to, Subject: "Your link to what you shared with " + who, Text: text,
+		HTML: paragraphsHTML(text, url), FromName: who, CustomerID: sc.CustomerID, Mode: sc.Mode, Ref: old.ID}
+	if _, err := s.sender.Send(ctx, m); err != nil {
+		return PortalSent{}, err
+	}
+	return PortalSent{To: MaskAddress(ChannelEmail, to)}, nil
+}
+
+// addressOnFile is the address the person gave for a receipt, else the
+// address of the newest Link order sent to them by e-mail. Errors:
+// PORTAL_NO_ADDRESS.
+func (s *PortalService) addressOnFile(ctx context.Context, sc Scope, endUserID string) (string, error) {
+	to, err := s.tx.Portal().PortalAddress(ctx, sc, endUserID)
+	if err == nil {
+		return to, nil
+	}
+	if !errors.Is(err, ErrNoRows) {
+		return "", err
+	}
+	orders, err := s.tx.LinkOrders().FindLinkOrders(ctx, sc, LinkOrderFilter{EndUserID: endUserID}, PageRequest{Limit: 25})
+	if err != nil {
+		return "", err
+	}
+	for _, o := range orders.Items {
+		for _, d := range o.Deliveries {
+			if d.Channel == ChannelEmail && d.To != "" {
+				return d.To, nil
+			}
+		}
+	}
+	return "", Errorf(KindInvalid, CodePortalNoAddress, "there is no e-mail address on file to send a new link to; ask the company that sent you here for one")
+}
+
+// customerName is the name the person knows the customer by: the name
+// Link showed them (orgName) when there is one, else the customer's.
+func (s *PortalService) customerName(ctx context.Context, sc Scope, orgName string) (string, error) {
+	if orgName != "" {
+		return orgName, nil
+	}
+	name, err := s.names.CustomerName(ctx, sc.CustomerID)
+	if err != nil {
+		return "", fmt.Errorf("customer name: %w", err)
+	}
+	return name, nil
+}
+
+// paragraphsHTML is text as HTML paragraphs, with url a link: no remote
+// content, nothing the text did not say.
+func paragraphsHTML(text, url string) string {
+	var b strings.Builder
+	for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		e := html.EscapeString(p)
+		if p == url {
+			e = `<a href="` + html.EscapeString(url) + `">` + e + `</a>`
+		}
+		b.WriteString("<p>" + strings.ReplaceAll(e, "\n", "<br>") + "</p>\n")
+	}
+	return b.String()
+}
+
+// jobWords says in plain words what a job lets the customer read.
+var jobWords = map[JobType]string{
+	JobIdentity: "your identity (name, address, date of birth)", JobEmployment: "your employment (employer, title, dates)",
+	JobIncome: "your income (pay rate and frequency)", JobPaystubs: "your paystubs", JobShifts: "your shifts",
+	JobTaxForms: "your tax forms (W-2s)", JobDirectDepositAllocations: "where your pay is deposited",
+	JobDirectDepositSwitch: "a change to where your pay is deposited", JobDirectDepositPayment: "a payment from your pay",
+	JobBillSwitch: "a change to how a bill is paid", JobBillCancellation: "a bill cancellation",
+}
+
+func jobsInWords(jobs []JobType) []string {
+	out := make([]string, 0, len(jobs))
+	for _, j := range jobs {
+		if w, ok := jobWords[j]; ok {
+			out = append(out, w)
+		} else {
+			out = append(out, strings.ReplaceAll(string(j), "_", " "))
+		}
+	}
+	return out
+}
+
+// Receipt is what a receipt told the person, masked where it names them.
+type Receipt struct {
+	To       string // masked
+	Customer string
+	Data     []string
+}
+
+// SendReceipt sends the person who finished Link with the token value a
+// receipt at the address they gave: who asked, for what, which data,
+// when, and a link to their page. The address is kept (sealed) as the
+// one a fresh link is sent to. Errors: those of Open; INVALID_FIELDS for
+// a missing or malformed address; LINK_TOKEN_USED's opposite,
+// LINK_NOT_COMPLETED, when the session has not logged in or uploaded;
+// the channel's refusal.
+func (s *PortalService) SendReceipt(ctx context.Context, value, email string) (Receipt, error) {
+	email = strings.TrimSpace(email)
+	if email == "" {
+		return Receipt{}, Errorf(KindInvalid, CodeMissingFields, "email: give the address the receipt goes to")
+	}
+	if !ValidEmail(email) {
+		return Receipt{}, Errorf(KindInvalid, CodeInvalidFields, "email: not an e-mail address")
+	}
+	sess, err := s.link.Open(ctx, value)
+	if err != nil {
+		return Receipt{}, err
+	}
+	t := sess.Token
+	if t.UsedAt == nil {
+		return Receipt{}, Errorf(KindInvalid, CodeLinkNotCompleted, "a receipt is sent once you have connected an account or uploaded documents")
+	}
+	sc := t.Scope()
+	who, err := s.customerName(ctx, sc, t.OrgName)
+	if err != nil {
+		return Receipt{}, err
+	}
+	now := s.clock.Now()
+	var code string
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.Portal().PutPortalAddress(ctx, sc, t.EndUserID, email, now); err != nil {
+			return err
+		}
+		_, code, err = newPortalLink(ctx, tx, sc, t.EndUserID, now)
+		return err
+	})
+	if err != nil {
+		return Receipt{}, err
+	}
+	data := jobsInWords(t.Jobs())
+	source := "your payroll account"
+	if sess.Account != nil && sess.Account.EmployerName != "" {
+		source = "your payroll account at " + sess.Account.EmployerName
+	} else if sess.Account == nil {
+		source = "the documents you uploaded"
+	}
+	url := s.URL(code)
+	text := fmt.Sprintf("You shared %s with %s through Payline on %s UTC.\n\n"+
+		"Who asked: %s\nWhat for: %s\nWhich data: %s\n\n"+
+		"See what you shared, download the reports made about you, or take your consent back on your page:\n\n%s\n\n"+
+		"This link works once, for %d minutes; from the page that opens when it has expired, you can ask for a new one.\n",
+		source, who, t.UsedAt.UTC().Format("January 2, 2006 at 15:04"), who, purposeWords(t), strings.Join(data, "; "), url,
+		int(PortalLinkTTL.Minutes()))
+	m := OutboundMessage{Channel: ChannelEmail, To: email, Subject: "Your receipt: what you shared with " + who, Text: text,
+		HTML: paragraphsHTML(text, url), FromName: who, CustomerID: sc.CustomerID, Mode: sc.Mode, Ref: t.ID}
+	if _, err := s.sender.Send(ctx, m); err != nil {
+		return Receipt{}, err
+	}
+	return Receipt{To: MaskAddress(ChannelEmail, email), Customer: who, Data: data}, nil
+}
+
+// purposeWords is what the customer asked for, in the words of Link's
+// solution.
+func purposeWords(t LinkToken) string {
+	jobs := t.Jobs()
+	switch {
+	case slices.Contains(jobs, JobDirectDepositSwitch) || slices.Contains(jobs, JobDirectDepositPayment):
+		return "to change where your pay is deposited"
+	case slices.Contains(jobs, JobBillSwitch) || slices.Contains(jobs, JobBillCancellation):
+		return "to manage your bills"
+	}
+	return "to verify your income and employment"
+}
+
+// PersonView is what a person's page shows: their connections and
+// uploads at one customer, the reports built about them, and the consent
+// they took back.
+type PersonView struct {
+	Customer    string
+	Connections []PersonConnection
+	Reports     []PersonReport
+	Revocations []ConsentRevocation
+}
+
+// PersonConnection is one account the person connected or documents
+// they uploaded, as the page shows it.
+type PersonConnection struct {
+	AccountID    string
+	EmployerName string
+	PlatformID   string
+	ConsentedAt  *time.Time
+	// Readable lists the data the customer holds from it, in words.
+	Readable      []string
+	LastRefreshed *time.Time
+	Connected     bool
+	// DisconnectedBy is DisconnectedByEndUser when the person took
+	// consent back.
+	DisconnectedBy string
+}
+
+// PersonReport is one report built about the person.
+type PersonReport struct {
+	Type       string
+	Version    int
+	BuiltAt    time.Time
+	Requester  string
+	Purpose    string
+	DocumentID string
+}
+
+// productWords says in words what a stored product holds.
+var productWords = map[string]string{
+	ProductIdentity: "identity", ProductEmployment: "employment", ProductIncome: "income", ProductAllocations: "deposit accounts",
+	"paystubs": "paystubs", "shifts": "shifts", "tax_forms": "tax forms", "documents": "documents",
+}
+
+// View is what the session's person may see: only their own data at
+// their customer, in their mode.
+func (s *PortalService) View(ctx context.Context, sess PortalSession) (PersonView, error) {
+	sc := sess.Scope()
+	who, err := s.customerName(ctx, sc, "")
+	if err != nil {
+		return PersonView{}, err
+	}
+	v := PersonView{Customer: who}
+	accounts, err := s.accountsOf(ctx, sc, sess.EndUserID)
+	if err != nil {
+		return PersonView{}, err
+	}
+	ids := make([]string, len(accounts))
+	for i, a := range accounts {
+		ids[i] = a.ID
+	}
+	consents, err := s.tx.Accounts().Consents(ctx, sc, ids)
+	if err != nil {
+		return PersonView{}, err
+	}
+	for _, a := range accounts {
+		c := PersonConnection{AccountID: a.ID, EmployerName: a.EmployerName, PlatformID: a.PlatformID, Connected: a.Connected,
+			DisconnectedBy: a.DisconnectedBy}
+		if k, ok := consents[a.ID]; ok {
+			t := k.GivenAt
+			c.ConsentedAt = &t
+		}
+		for p, at := range a.DataRefreshedAt {
+			if w, ok := productWords[p]; ok {
+				c.Readable = append(c.Readable, w)
+			}
+			if c.LastRefreshed == nil || at.After(*c.LastRefreshed) {
+				t := at
+				c.LastRefreshed = &t
+			}
+		}
+		sort.Strings(c.Readable)
+		v.Connections = append(v.Connections, c)
+	}
+	for _, typ := range []string{ReportVOIE, ReportVOE} {
+		got, err := s.tx.Reports().ReportsOf(ctx, sc, []string{sess.EndUserID}, typ)
+		if err != nil {
+			return PersonView{}, err
+		}
+		if r, ok := got[sess.EndUserID]; ok {
+			v.Reports = append(v.Reports, PersonReport{Type: typ, Version: r.Version, BuiltAt: r.RefreshedAt,
+				Requester: r.Report.Requester, Purpose: r.Report.Purpose, DocumentID: r.DocumentID})
+		}
+	}
+	if v.Revocations, err = s.tx.Portal().ConsentRevocations(ctx, sc, sess.EndUserID); err != nil {
+		return PersonView{}, err
+	}
+	return v, nil
+}
+
+// accountsOf lists every account of the end user in the scope.
+func (s *PortalService) accountsOf(ctx context.Context, sc Scope, endUserID string) ([]Account, error) {
+	var out []Account
+	p := PageRequest{Limit: 100}
+	for {
+		page, err := s.tx.Accounts().FindAccounts(ctx, sc, AccountFilter{EndUserID: endUserID}, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		if page.Next == nil {
+			return out, nil
+		}
+		p.Cursor = page.Next
+	}
+}
+
+// ReportLink is a fresh download link to the session's person's report
+// of a type. Errors: PRODUCT_NOT_FOUND when none was built about them.
+func (s *PortalService) ReportLink(ctx context.Context, sess PortalSession, reportType string) (DocumentLink, error) {
+	if reportType != ReportVOIE && reportType != ReportVOE {
+		return DocumentLink{}, Errorf(KindNotFound, CodeProductNotFound, "no report of type %s", reportType)
+	}
+	r, err := s.tx.Reports().Report(ctx, sess.Scope(), sess.EndUserID, reportType)
+	if errors.Is(err, ErrNoRows) || (err == nil && r.DocumentID == "") {
+		return DocumentLink{}, Errorf(KindNotFound, CodeProductNotFound, "no %s report was built about you", reportType)
+	}
+	if err != nil {
+		return DocumentLink{}, err
+	}
+	return s.files.Link(r.DocumentID), nil
+}
+
+// reportsKeptReason is why reports built before a revocation stay: the
+// law's reason, recorded with each revocation.
+const reportsKeptReason = "consumer reports already furnished to the customer are kept for the report retention period " +
+	"(25 months by default), as the Fair Credit Reporting Act requires a consumer reporting agency to be able to " +
+	"reinvestigate a disputed report and to account for what it furnished"
+
+// Revoke takes back the session's person's consent to one account
+// (accountID) or to every account at the customer (accountID ""): for
+// each account still connected, the source is told through the route
+// that made the connection (an upstream's disconnect; for the sandbox
+// and connectors, Payline holds the connection and deletes it), then in
+// one transaction the account is disconnected by end_user (refreshes
+// stop: monitoring serves connected accounts only), its data is deleted,
+// the revocation recorded with what was kept and why, and the customer
+// sent consent.revoked. Errors: ACCOUNT_NOT_FOUND for an account that is
+// not the person's; an upstream's refusal (nothing changes).
+func (s *PortalService) Revoke(ctx context.Context, sess PortalSession, accountID string) ([]ConsentRevocation, error) {
+	sc := sess.Scope()
+	var targets []Account
+	if accountID != "" {
+		if err := CheckID("account_id", accountID); err != nil {
+			return nil, err
+		}
+		a, err := s.tx.Accounts().Account(ctx, sc, accountID)
+		if errors.Is(err, ErrNoRows) || (err == nil && a.EndUserID != sess.EndUserID) {
+			return nil, Errorf(KindNotFound, CodeAccountNotFound, "no account with id %s", accountID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		targets = []Account{a}
+	} else {
+		all, err := s.accountsOf(ctx, sc, sess.EndUserID)
+		if err != nil {
+			return nil, err
+		}
+		targets = all
+	}
+	var out []ConsentRevocation
+	for _, a := range targets {
+		if a.DisconnectedBy == DisconnectedByEndUser {
+			continue
+		}
+		r, err := s.revokeOne(ctx, sc, a)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// revokeOne tells an account's source and then, in one transaction,
+// disconnects it, deletes its data and records the revocation.
+func (s *PortalService) revokeOne(ctx context.Context, sc Scope, a Account) (ConsentRevocation, error) {
+	told := "Payline held the connection to your payroll account itself and deleted it"
+	l, err := s.tx.Upstream().UpstreamLink(ctx, sc, a.LinkTokenID)
+	switch {
+	case err == nil:
+		if a.Connected {
+			if err := s.relay.Act(ctx, l.Source, a.ID, ActionDisconnect); err != nil {
+				return ConsentRevocation{}, err
+			}
+		}
+		told = "the payroll data service that made the connection (" + l.Source + ") was told to disconnect it"
+	case !errors.Is(err, ErrNoRows):
+		return ConsentRevocation{}, err
+	}
+	now := s.clock.Now()
+	r := ConsentRevocation{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, EndUserID: a.EndUserID, AccountID: a.ID,
+		RevokedAt: now, SourceTold: told, KeptReason: reportsKeptReason}
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		a, err := tx.Accounts().AccountForUpdate(ctx, sc, a.ID)
+		if err != nil {
+			return err
+		}
+		before := a.MonitoringStatus
+		a.Connected, a.MonitoringStatus, a.DisconnectedBy, a.Connection = false, MonitoringUnavailable, DisconnectedByEndUser, ""
+		if err := tx.Accounts().UpdateAccount(ctx, sc, a); err != nil {
+			return err
+		}
+		d, err := tx.Portal().DeleteAccountData(ctx, sc, a.ID)
+		if err != nil {
+			return err
+		}
+		r.Deleted = fmt.Sprintf("%d data products, %d paystubs and %d tax forms, shifts or documents read from this account",
+			d.Products, d.Paystubs, d.Records)
+		kept, err := s.keptReports(ctx, tx, sc, a.EndUserID)
+		if err != nil {
+			return err
+		}
+		r.Kept = kept
+		if kept == "" {
+			r.Kept, r.KeptReason = "nothing", ""
+		}
+		if err := tx.Portal().PutConsentRevocation(ctx, sc, r); err != nil {
+			return err
+		}
+		if err := tx.Audit().AppendAudit(ctx, NewAudit(ctx, sc, "end_user", AuditConsentRevoked, a.ID, now)); err != nil {
+			return err
+		}
+		if before != a.MonitoringStatus {
+			if err := PublishEvent(ctx, tx, sc, "account.monitoring_status.updated", now, map[string]any{
+				"account_id": a.ID, "end_user_id": a.EndUserID, "monitoring_status": a.MonitoringStatus, "previous_monitoring_status": before,
+			}); err != nil {
+				return err
+			}
+		}
+		return PublishEvent(ctx, tx, sc, EventConsentRevoked, now, map[string]any{
+			"account_id": a.ID, "end_user_id": a.EndUserID, "revoked_at": Timestamp(now), "disconnected_by": DisconnectedByEndUser,
+			"data_deleted": r.Deleted, "kept": r.Kept, "kept_reason": r.KeptReason,
+		})
+	})
+	return r, err
+}
+
+// keptReports names the reports built about the end user that stay.
+func (s *PortalService) keptReports(ctx context.Context, tx Tx, sc Scope, endUserID string) (string, error) {
+	var kept []string
+	for _, typ := range []string{ReportVOIE, ReportVOE} {
+		got, err := tx.Reports().ReportsOf(ctx, sc, []string{endUserID}, typ)
+		if err != nil {
+			return "", err
+		}
+		if r, ok := got[endUserID]; ok {
+			kept = append(kept, fmt.Sprintf("the %s report built %s", strings.ToUpper(typ), r.RefreshedAt.UTC().Format("January 2, 2006")))
+		}
+	}
+	return strings.Join(kept, " and "), nil
+}
