@@ -1,0 +1,143 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Consent taken back on the person's page (issue 50): the account is
+// disconnected by end_user at its source and here, its data deleted, and
+// what the law keeps recorded with the reason.
+
+// reportsKeptReason is why reports built before a revocation stay: the
+// law's reason, recorded with each revocation.
+const reportsKeptReason = "consumer reports already furnished to the customer are kept for the report retention period " +
+	"(25 months by default), as the Fair Credit Reporting Act requires a consumer reporting agency to be able to " +
+	"reinvestigate a disputed report and to account for what it furnished"
+
+// Revoke takes back the session's person's consent to one account
+// (accountID) or to every account at the customer (accountID ""): for
+// each account still connected, the source is told through the route
+// that made the connection (an upstream's disconnect; for the sandbox
+// and connectors, Payline holds the connection and deletes it), then in
+// one transaction the account is disconnected by end_user (refreshes
+// stop: monitoring serves connected accounts only), its data is deleted,
+// the revocation recorded with what was kept and why, and the customer
+// sent consent.revoked. Errors: ACCOUNT_NOT_FOUND for an account that is
+// not the person's; an upstream's refusal (nothing changes).
+func (s *PortalService) Revoke(ctx context.Context, sess PortalSession, accountID string) ([]ConsentRevocation, error) {
+	sc := sess.Scope()
+	var targets []Account
+	if accountID != "" {
+		if err := CheckID("account_id", accountID); err != nil {
+			return nil, err
+		}
+		a, err := s.tx.Accounts().Account(ctx, sc, accountID)
+		if errors.Is(err, ErrNoRows) || (err == nil && a.EndUserID != sess.EndUserID) {
+			return nil, Errorf(KindNotFound, CodeAccountNotFound, "no account with id %s", accountID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		targets = []Account{a}
+	} else {
+		all, err := s.accountsOf(ctx, sc, sess.EndUserID)
+		if err != nil {
+			return nil, err
+		}
+		targets = all
+	}
+	var out []ConsentRevocation
+	for _, a := range targets {
+		if a.DisconnectedBy == DisconnectedByEndUser {
+			continue
+		}
+		r, err := s.revokeOne(ctx, sc, a)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// revokeOne tells an account's source and then, in one transaction,
+// disconnects it, deletes its data and records the revocation.
+func (s *PortalService) revokeOne(ctx context.Context, sc Scope, a Account) (ConsentRevocation, error) {
+	told := "Payline held the connection to your payroll account itself and deleted it"
+	l, err := s.tx.Upstream().UpstreamLink(ctx, sc, a.LinkTokenID)
+	switch {
+	case err == nil:
+		if a.Connected {
+			if err := s.relay.Act(ctx, l.Source, a.ID, ActionDisconnect); err != nil {
+				return ConsentRevocation{}, err
+			}
+		}
+		told = "the payroll data service that made the connection (" + l.Source + ") was told to disconnect it"
+	case !errors.Is(err, ErrNoRows):
+		return ConsentRevocation{}, err
+	}
+	now := s.clock.Now()
+	r := ConsentRevocation{ID: NewID(), CustomerID: sc.CustomerID, Mode: sc.Mode, EndUserID: a.EndUserID, AccountID: a.ID,
+		RevokedAt: now, SourceTold: told, KeptReason: reportsKeptReason}
+	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		a, err := tx.Accounts().AccountForUpdate(ctx, sc, a.ID)
+		if err != nil {
+			return err
+		}
+		before := a.MonitoringStatus
+		a.Connected, a.MonitoringStatus, a.DisconnectedBy, a.Connection = false, MonitoringUnavailable, DisconnectedByEndUser, ""
+		if err := tx.Accounts().UpdateAccount(ctx, sc, a); err != nil {
+			return err
+		}
+		d, err := tx.Portal().DeleteAccountData(ctx, sc, a.ID)
+		if err != nil {
+			return err
+		}
+		r.Deleted = fmt.Sprintf("%d data products, %d paystubs and %d tax forms, shifts or documents read from this account",
+			d.Products, d.Paystubs, d.Records)
+		kept, err := s.keptReports(ctx, tx, sc, a.EndUserID)
+		if err != nil {
+			return err
+		}
+		r.Kept = kept
+		if kept == "" {
+			r.Kept, r.KeptReason = "nothing", ""
+		}
+		if err := tx.Portal().PutConsentRevocation(ctx, sc, r); err != nil {
+			return err
+		}
+		if err := tx.Audit().AppendAudit(ctx, NewAudit(ctx, sc, "end_user", AuditConsentRevoked, a.ID, now)); err != nil {
+			return err
+		}
+		if before != a.MonitoringStatus {
+			if err := PublishEvent(ctx, tx, sc, "account.monitoring_status.updated", now, map[string]any{
+				"account_id": a.ID, "end_user_id": a.EndUserID, "monitoring_status": a.MonitoringStatus, "previous_monitoring_status": before,
+			}); err != nil {
+				return err
+			}
+		}
+		return PublishEvent(ctx, tx, sc, EventConsentRevoked, now, map[string]any{
+			"account_id": a.ID, "end_user_id": a.EndUserID, "revoked_at": Timestamp(now), "disconnected_by": DisconnectedByEndUser,
+			"data_deleted": r.Deleted, "kept": r.Kept, "kept_reason": r.KeptReason,
+		})
+	})
+	return r, err
+}
+
+// keptReports names the reports built about the end user that stay.
+func (s *PortalService) keptReports(ctx context.Context, tx Tx, sc Scope, endUserID string) (string, error) {
+	var kept []string
+	for _, typ := range []string{ReportVOIE, ReportVOE} {
+		got, err := tx.Reports().ReportsOf(ctx, sc, []string{endUserID}, typ)
+		if err != nil {
+			return "", err
+		}
+		if r, ok := got[endUserID]; ok {
+			kept = append(kept, fmt.Sprintf("the %s report built %s", strings.ToUpper(typ), r.RefreshedAt.UTC().Format("January 2, 2006")))
+		}
+	}
+	return strings.Join(kept, " and "), nil
+}
