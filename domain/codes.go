@@ -156,6 +156,22 @@ const (
 	CodeLinkOrderClosed = "LINK_ORDER_CLOSED"
 )
 
+// Disputes (docs/disputes.md).
+const (
+	// CodeDisputeNotFound answers a dispute id the caller has no dispute
+	// with (another customer's included).
+	CodeDisputeNotFound = "DISPUTE_NOT_FOUND"
+	// CodeDisputeItemNotFound refuses a dispute of an item the end user
+	// does not have at this customer.
+	CodeDisputeItemNotFound = "DISPUTE_ITEM_NOT_FOUND"
+	// CodeDisputeStatusConflict refuses a move the dispute's state machine
+	// does not allow (resolving an open dispute before investigating it,
+	// investigating twice).
+	CodeDisputeStatusConflict = "DISPUTE_STATUS_CONFLICT"
+	// CodeDisputeResolved refuses a change to a resolved dispute.
+	CodeDisputeResolved = "DISPUTE_RESOLVED"
+)
+
 // Download links.
 const (
 	// CodeDownloadLinkInvalid answers an expired, altered or foreign

@@ -42,10 +42,14 @@ type Queue struct {
 	// and queues their reminders.
 	orderMessages *linkOrderMessageWorker
 	orderSweep    *linkOrderSweepWorker
-	monitoring    time.Duration
-	db            *DB
-	running       atomic.Bool
-	rescuer       *rescuer
+	// disputeNotices tell disputed items' sources; disputeSweep raises
+	// dispute.overdue.
+	disputeNotices *disputeNoticeWorker
+	disputeSweep   *disputeSweepWorker
+	monitoring     time.Duration
+	db             *DB
+	running        atomic.Bool
+	rescuer        *rescuer
 	// stopRescuer ends the heartbeat goroutine, which closes rescuerDone.
 	stopRescuer context.CancelFunc
 	rescuerDone chan struct{}
@@ -103,6 +107,11 @@ type QueueConfig struct {
 	// MessageRetry is the wait before a failed Link order message is tried
 	// again, doubling each time (30 s when zero; tests shorten it).
 	MessageRetry time.Duration
+	// DisputeSweep is how often the leader looks for overdue disputes
+	// (DefaultDisputeSweep when zero; tests shorten it); NoticeRetry is
+	// the wait before a failed dispute notice is tried again, doubling
+	// each time (a minute when zero).
+	DisputeSweep, NoticeRetry time.Duration
 	// PollOnly keeps PostgreSQL's workers polling every PollInterval
 	// instead of listening for inserts (the baseline of the webhook
 	// benchmark).
@@ -141,6 +150,13 @@ type Runners struct {
 	// a process that has them.
 	LinkOrderMessage LinkOrderMessageFunc
 	LinkOrderSweep   PassFunc
+	// DisputeNotice tells a disputed item's source
+	// (domain.DisputeService.NotifyFurnisher); DisputeSweep raises
+	// dispute.overdue (domain.DisputeService.SweepOverdue), on the leader
+	// every QueueConfig.DisputeSweep. Nil leaves them queued for a process
+	// that has them.
+	DisputeNotice DisputeNoticeFunc
+	DisputeSweep  PassFunc
 }
 
 // NewQueue builds the client; runs start with Start.
@@ -180,6 +196,10 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	river.AddWorker(workers, q.orderMessages)
 	q.orderSweep = &linkOrderSweepWorker{}
 	river.AddWorker(workers, q.orderSweep)
+	q.disputeNotices = &disputeNoticeWorker{retry: cmp.Or(cfg.NoticeRetry, time.Minute)}
+	river.AddWorker(workers, q.disputeNotices)
+	q.disputeSweep = &disputeSweepWorker{}
+	river.AddWorker(workers, q.disputeSweep)
 	if cfg.HeartbeatEvery <= 0 {
 		cfg.HeartbeatEvery = DefaultHeartbeatEvery
 	}
@@ -209,6 +229,11 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 	periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
 		func() (river.JobArgs, *river.InsertOpts) {
 			return linkOrderSweepArgs{}, &river.InsertOpts{MaxAttempts: passAttempts, UniqueOpts: river.UniqueOpts{ByState: liveStates}}
+		}, &river.PeriodicJobOpts{RunOnStart: true}))
+	disputesEvery := cmp.Or(cfg.DisputeSweep, DefaultDisputeSweep)
+	periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(disputesEvery),
+		func() (river.JobArgs, *river.InsertOpts) {
+			return disputeSweepArgs{}, &river.InsertOpts{MaxAttempts: passAttempts, UniqueOpts: river.UniqueOpts{ByState: liveStates}}
 		}, &river.PeriodicJobOpts{RunOnStart: true}))
 	if cfg.ReconcileInterval > 0 {
 		passOpts := &river.InsertOpts{MaxAttempts: passAttempts, UniqueOpts: river.UniqueOpts{ByState: liveStates}}
@@ -327,6 +352,8 @@ func (q *Queue) Start(ctx context.Context, r Runners) error {
 	q.directorySync.sync = r.SyncDirectory
 	q.orderMessages.send = r.LinkOrderMessage
 	q.orderSweep.sweep = r.LinkOrderSweep
+	q.disputeNotices.notify = r.DisputeNotice
+	q.disputeSweep.sweep = r.DisputeSweep
 	// The first heartbeat is part of starting: it answers within the
 	// caller's context and a deadline. The clients then run until Stop,
 	// whatever becomes of the caller's context (a start's context ends

@@ -94,6 +94,7 @@ var sealedColumns = []sealedColumn{
 	{"link_orders", "sealed_request", []string{"id"}, func(k []string) []byte { return orderRequestAD(k[0]) }, false},
 	{"link_orders", "sealed_contacts", []string{"id"}, func(k []string) []byte { return orderContactsAD(k[0]) }, false},
 	{"link_orders", "sealed_link_token", []string{"id"}, func(k []string) []byte { return orderTokenAD(k[0]) }, false},
+	{"disputes", "sealed_detail", []string{"id"}, func(k []string) []byte { return disputeDetailAD(k[0]) }, false},
 	{"portal_addresses", "sealed_email", []string{"customer_id", "mode", "end_user_id"}, storageAD("portal_addresses"), false},
 }
 
