@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -250,11 +251,11 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	changed, payoutsMoved := false, false
 	switch product {
 	case ProductIdentity:
-		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Identity: f.Identity}, now)
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Identity: f.Identity, Origin: f.Origin}, now)
 	case ProductEmployment:
-		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Employment: f.Employment}, now)
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Employment: f.Employment, Origin: f.Origin}, now)
 	case ProductIncome:
-		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Income: f.Income}, now)
+		changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Income: f.Income, Origin: f.Origin}, now)
 	case ProductAllocations:
 		// Reads race with switches: one computed before a switch succeeded
 		// must not overwrite one that includes it, whatever commits last.
@@ -263,7 +264,7 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 			return ferr
 		}
 		if len(done) <= f.switches {
-			changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Allocations: &Allocations{Allocations: f.Allocations}}, now)
+			changed, err = tx.Data().PutProduct(ctx, sc, accountID, product, ProductData{Allocations: &Allocations{Allocations: f.Allocations}, Origin: f.Origin}, now)
 		}
 	case ProductPaystubs:
 		changed, payoutsMoved, err = putPaystubs(ctx, tx, sc, a, f.Paystubs)
@@ -281,9 +282,11 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	if err != nil {
 		return err
 	}
-	a.DataRefreshedAt[product] = now
+	// The source's own times where it keeps the record (an upstream): the
+	// relay answers as its upstream does.
+	a.DataRefreshedAt[product] = cmp.Or(f.Origin.RefreshedAt, now)
 	if changed || a.DataUpdatedAt[product].IsZero() {
-		a.DataUpdatedAt[product] = now
+		a.DataUpdatedAt[product] = cmp.Or(f.Origin.UpdatedAt, now)
 	}
 	if err := tx.Accounts().UpdateAccount(ctx, sc, a); err != nil {
 		return err

@@ -48,11 +48,24 @@ type StoredProduct struct {
 
 // ProductData is one single-object product: the field its product names
 // is set (identity, employment, income or direct_deposit_allocations).
+// Origin, when its source keeps the record too (an upstream relayed to),
+// is the source's id and times for it, which the record keeps so the
+// relay answers as its upstream does (issue 47); it is not the product's
+// data.
 type ProductData struct {
 	Identity    *Identity
 	Employment  *Employment
 	Income      *Income
 	Allocations *Allocations
+	Origin      RecordOrigin
+}
+
+// RecordOrigin is what a source said of a record it keeps: its id, when
+// it was created and last changed there, and when the source last read it
+// from the platform; each empty where the source said nothing.
+type RecordOrigin struct {
+	ID                                string
+	CreatedAt, UpdatedAt, RefreshedAt time.Time
 }
 
 // Of is the object d holds for product (a *Identity, *Employment, *Income
@@ -148,6 +161,10 @@ type FetchRequest struct {
 
 // Fetched is a product read from a payroll platform.
 type Fetched struct {
+	// Origin is the source's id and times of the single-object product
+	// fetched (identity, employment, income, allocations), when it keeps
+	// them.
+	Origin      RecordOrigin
 	Identity    *Identity
 	Employment  *Employment
 	Income      *Income

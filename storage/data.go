@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,13 +29,17 @@ func (s stores) PutProduct(ctx context.Context, sc domain.Scope, accountID, prod
 	if serr != nil {
 		return false, serr
 	}
+	// A source that keeps the record (an upstream) gave its id and times:
+	// they are the record's, so a relay answers as its upstream does.
+	o := data.Origin
+	updated := cmp.Or(o.UpdatedAt, now)
 	if err != nil { // no such row yet
 		_, err = s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO account_products (account_id, product, customer_id, mode, id, created_at, updated_at, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), accountID, product, sc.CustomerID, string(sc.Mode), domain.NewID(), now, now, sealed)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), accountID, product, sc.CustomerID, string(sc.Mode), cmp.Or(o.ID, domain.NewID()), cmp.Or(o.CreatedAt, now).UTC(), updated.UTC(), sealed)
 		return true, translate(err)
 	}
 	_, err = s.q.ExecContext(ctx, s.q.Rebind(`UPDATE account_products SET body = ?, updated_at = ?
-		WHERE account_id = ? AND product = ? AND customer_id = ? AND mode = ?`), sealed, now, accountID, product, sc.CustomerID, string(sc.Mode))
+		WHERE account_id = ? AND product = ? AND customer_id = ? AND mode = ?`), sealed, updated.UTC(), accountID, product, sc.CustomerID, string(sc.Mode))
 	return true, translate(err)
 }
 

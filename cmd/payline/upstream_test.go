@@ -132,17 +132,21 @@ func TestRelayEndToEnd(t *testing.T) {
 				t.Fatalf("paystub %d differs:\nrelay    %v\nupstream %v", i, got, want)
 			}
 		}
-		// Identity and employment, equal.
-		for _, product := range []string{"identity", "employment", "income"} {
-			_, r := p.call(t, "GET", p.relayBase+"/v1/accounts/"+accountID+"/"+product, p.relaySecret, "")
-			_, u := p.call(t, "GET", p.upstreamBase+"/v1/accounts/"+accountID+"/"+product, p.upstreamSecret, "")
-			rd, ud := r["data"].(map[string]any), u["data"].(map[string]any)
-			for _, k := range []string{"id", "created_at", "updated_at"} {
-				delete(rd, k)
-				delete(ud, k)
+		// Identity, employment, income and allocations, equal to the
+		// upstream's, their ids and times (and when the data was last
+		// read) included: the relay answers as its upstream does (issue 47).
+		for _, product := range []string{"identity", "employment", "income", "direct_deposit_allocations"} {
+			rs, r := p.call(t, "GET", p.relayBase+"/v1/accounts/"+accountID+"/"+product, p.relaySecret, "")
+			us, u := p.call(t, "GET", p.upstreamBase+"/v1/accounts/"+accountID+"/"+product, p.upstreamSecret, "")
+			if rs != 200 || us != 200 {
+				t.Errorf("%s: %d on the relay, %d upstream", product, rs, us)
+				continue
 			}
-			if !reflect.DeepEqual(rd, ud) {
+			if rd, ud := r["data"], u["data"]; !reflect.DeepEqual(rd, ud) {
 				t.Errorf("%s differs:\nrelay    %v\nupstream %v", product, rd, ud)
+			}
+			if rm, um := at(r, "meta", "refreshed_at"), at(u, "meta", "refreshed_at"); rm != um {
+				t.Errorf("%s refreshed at %v on the relay, %v upstream", product, rm, um)
 			}
 		}
 		// A VOIE report of the relayed data.

@@ -237,7 +237,8 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, out
 	var env struct {
 		Data json.RawMessage `json:"data"`
 		Meta struct {
-			NextCursor *string `json:"next_cursor"`
+			NextCursor  *string   `json:"next_cursor"`
+			RefreshedAt time.Time `json:"refreshed_at"`
 		} `json:"meta"`
 	}
 	if err := json.Unmarshal(resp.Body, &env); err != nil {
@@ -251,10 +252,29 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, out
 		}
 		return nil
 	}
+	if p, ok := out.(*kept); ok {
+		var o struct {
+			ID        string    `json:"id"`
+			CreatedAt time.Time `json:"created_at"`
+			UpdatedAt time.Time `json:"updated_at"`
+		}
+		if err := json.Unmarshal(env.Data, &o); err != nil {
+			return fmt.Errorf("%s %s: unexpected response: %w", method, path, err)
+		}
+		p.origin = domain.RecordOrigin{ID: o.ID, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, RefreshedAt: env.Meta.RefreshedAt}
+		out = p.v
+	}
 	if err := json.Unmarshal(env.Data, out); err != nil {
 		return fmt.Errorf("%s %s: unexpected response: %w", method, path, err)
 	}
 	return nil
+}
+
+// kept reads a single-object product the upstream keeps: its data into
+// v, and the upstream's id and times for it into origin.
+type kept struct {
+	v      any
+	origin domain.RecordOrigin
 }
 
 // request is one request to the upstream, with its secret and version.

@@ -12,6 +12,15 @@ import (
 	"payline/domain"
 )
 
+// doKept reads a single-object product the upstream keeps into v, and
+// its id and times there into origin.
+func (c *Client) doKept(ctx context.Context, path string, v any, origin *domain.RecordOrigin) error {
+	k := &kept{v: v}
+	err := c.do(ctx, "GET", path, nil, k)
+	*origin = k.origin
+	return err
+}
+
 // Fetch implements domain.Connector: a data product of a connected
 // account, read from the upstream's REST API (every page of a list). The
 // upstream's product bodies are the spec's shapes, which the domain's
@@ -23,18 +32,18 @@ func (c *Client) Fetch(ctx context.Context, r domain.FetchRequest) (domain.Fetch
 	switch r.Product {
 	case domain.ProductIdentity:
 		f.Identity = new(domain.Identity)
-		err = c.do(ctx, "GET", base+"/identity", nil, f.Identity)
+		err = c.doKept(ctx, base+"/identity", f.Identity, &f.Origin)
 	case domain.ProductEmployment:
 		f.Employment = new(domain.Employment)
-		err = c.do(ctx, "GET", base+"/employment", nil, f.Employment)
+		err = c.doKept(ctx, base+"/employment", f.Employment, &f.Origin)
 	case domain.ProductIncome:
 		f.Income = new(domain.Income)
-		err = c.do(ctx, "GET", base+"/income", nil, f.Income)
+		err = c.doKept(ctx, base+"/income", f.Income, &f.Origin)
 	case domain.ProductAllocations:
 		var body struct {
 			Allocations []domain.DepositAllocation `json:"allocations"`
 		}
-		err = c.do(ctx, "GET", base+"/direct_deposit_allocations", nil, &body)
+		err = c.doKept(ctx, base+"/direct_deposit_allocations", &body, &f.Origin)
 		f.Allocations = body.Allocations
 	case domain.ProductPaystubs:
 		q := url.Values{}
