@@ -65,6 +65,9 @@ func NewServer(name string, c domain.Connector, platforms []domain.Platform, sec
 		}
 		caps.Platforms = append(caps.Platforms, pc)
 	}
+	if _, ok := c.(domain.FurnisherNotifier); ok {
+		caps.DisputeNoticeVersions = DisputeNoticeVersions
+	}
 	return &Server{connector: c, caps: caps, secret: secret, clock: clock, logger: logger, runs: map[string]RunResponse{}}
 }
 
@@ -98,8 +101,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out, err = s.run(ctx, body)
 	case r.Method == http.MethodPost && r.URL.Path == PathFetch:
 		out, err = s.fetch(ctx, body)
+	case r.Method == http.MethodPost && r.URL.Path == PathDispute:
+		out, err = s.dispute(ctx, body)
 	default:
 		writeError(w, http.StatusNotFound, "NOT_FOUND", "OPERATION_NOT_FOUND", "no operation "+r.Method+" "+r.URL.Path+" in connector protocol v"+Version)
+		return
+	}
+	if errors.Is(err, errNoOperation) {
+		writeError(w, http.StatusNotFound, "NOT_FOUND", "OPERATION_NOT_FOUND", "this connector takes no "+r.Method+" "+r.URL.Path)
 		return
 	}
 	if ctx.Err() != nil {

@@ -80,6 +80,9 @@ type Capabilities struct {
 	ProtocolVersion string               `json:"protocol_version"`
 	Name            string               `json:"name"`
 	Platforms       []PlatformCapability `json:"platforms"`
+	// DisputeNoticeVersions are the dispute notice versions the connector
+	// takes (POST /connector/v1/disputes/notify); none: it takes none.
+	DisputeNoticeVersions []string `json:"dispute_notice_versions,omitempty"`
 }
 
 // PlatformCapability is one platform a connector serves: the jobs it runs

@@ -124,6 +124,7 @@ func (k *kit) run(ctx context.Context) {
 		good := at.logins(ctx)
 		at.jobs(ctx, good)
 		at.products(ctx, good)
+		at.disputes(ctx, good)
 	}
 	k.deadline(ctx)
 	k.unknownOperation(ctx)
