@@ -20,6 +20,8 @@ type accountJSON struct {
 	MonitoringStatus domain.MonitoringStatus `json:"monitoring_status"`
 	DataUpdatedAt    map[string]wire.Time    `json:"data_updated_at"`
 	DataRefreshedAt  map[string]wire.Time    `json:"data_refreshed_at"`
+	// DisconnectedBy is end_user when the person took consent back.
+	DisconnectedBy string `json:"disconnected_by,omitempty"`
 }
 
 func apiTimes(m map[string]time.Time) map[string]wire.Time {
@@ -33,7 +35,8 @@ func apiTimes(m map[string]time.Time) map[string]wire.Time {
 func newAccountJSON(a domain.Account) accountJSON {
 	return accountJSON{ID: a.ID, CreatedAt: wire.Time(a.CreatedAt), LinkTokenID: a.LinkTokenID, PlatformID: a.PlatformID,
 		EndUserID: a.EndUserID, Connected: a.Connected, MonitoringStatus: a.MonitoringStatus,
-		DataUpdatedAt: apiTimes(a.DataUpdatedAt), DataRefreshedAt: apiTimes(a.DataRefreshedAt)}
+		DataUpdatedAt: apiTimes(a.DataUpdatedAt), DataRefreshedAt: apiTimes(a.DataRefreshedAt),
+		DisconnectedBy: a.DisconnectedBy}
 }
 
 func (s *Server) listAccounts(r *http.Request) (response, error) {

@@ -74,6 +74,9 @@ type Config struct {
 	// LinkOrders sends Link to people and serves the orders' short links
 	// (nil: no order routes).
 	LinkOrders *domain.LinkOrderService
+	// Portal serves the person's own page and its links (nil: not
+	// served).
+	Portal *domain.PortalService
 	// InboundMessages receives the SMS provider's webhook at
 	// POST /v1/hooks/twilio/inbound (nil: the route is not served).
 	InboundMessages domain.InboundMessageHook

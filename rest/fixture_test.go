@@ -189,6 +189,11 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	}
 	orders := domain.NewLinkOrderService(tx, cfg.Link, setup.sender, clock, "http://"+srv.Listener.Addr().String())
 	cfg.LinkOrders = orders
+	var portalSender domain.MessageSender = &recordingSender{}
+	if setup.sender != nil {
+		portalSender = setup.sender
+	}
+	cfg.Portal = domain.NewPortalService(tx, cfg.Link, domain.NoRelay{}, portalSender, keys, signer, clock, "http://"+srv.Listener.Addr().String())
 	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount,
 		LinkOrderMessage: orders.SendMessage, LinkOrderSweep: orders.Sweep}); err != nil {
 		t.Fatal(err)

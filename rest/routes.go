@@ -24,6 +24,7 @@ func (s *Server) routes() {
 	if s.link != nil && s.accounts != nil {
 		lh := link.NewHandler(s.link, s.directory, s.log, s.privacyURL, s.upstreamLinkOrigins)
 		lh.SetPublicURL(s.publicURL) // the phone hand-off's QR code
+		lh.SetPortal(s.portal)       // the receipt
 		s.mux.Handle("/link/", lh)
 		// Link's API is guarded by the link token: checked before a body
 		// is read (an upload is up to 100 MB), which then comes in whole
@@ -75,6 +76,7 @@ func (s *Server) routes() {
 	s.adminRoutes()
 	s.reviewRoutes()
 	s.linkOrderRoutes()
+	s.portalRoutes()
 	s.dashboardRoutes()
 	s.messageHookRoutes()
 	s.handle("/v1/", s.noRoute)

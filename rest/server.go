@@ -56,6 +56,9 @@ type Server struct {
 
 	// inboundMessages: see Config.InboundMessages.
 	inboundMessages domain.InboundMessageHook
+
+	// portal: see Config.Portal.
+	portal *domain.PortalService
 }
 
 // NewServer builds the server and its routes.
@@ -77,6 +80,7 @@ func NewServer(cfg Config) *Server {
 		mux:         http.NewServeMux(),
 	}
 	s.inboundMessages = cfg.InboundMessages
+	s.portal = cfg.Portal
 	if cfg.Redis != nil {
 		s.limiter = newRedisLimiter(cfg.Redis, limitFor(cfg.Mode, cfg.RateLimit), s.log)
 	}

@@ -370,6 +370,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	m.limitUploads(s, link)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
 	s.orders = domain.NewLinkOrderService(s.tx, link, s.delivery.Sender, s.clock, m.Config.PublicURL)
+	portal := domain.NewPortalService(s.tx, link, s.relay, s.delivery.Sender, keys, signer, s.clock, m.Config.PublicURL)
 	// The reader draws the pages of the documents it read for the person
 	// who reviews them.
 	reviews := domain.NewDocumentReviewService(s.tx, s.tx, s.tx.Reports(), reader, reporter, s.clock)
@@ -391,7 +392,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		MaxConcurrent: m.Config.MaxConcurrent, MaxConcurrentPerKey: m.Config.MaxConcurrentPerKey,
 		MaxConcurrentPerAddress: m.Config.MaxConcurrentPerAddress, FloodDelay: m.Config.FloodDelay, BodyTimeout: m.readTimeout(),
 		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: s.tls != nil,
-		InboundMessages: s.delivery.Inbound, LinkOrders: s.orders,
+		InboundMessages: s.delivery.Inbound, LinkOrders: s.orders, Portal: portal,
 	})
 	return nil
 }

@@ -35,6 +35,8 @@ type Handler struct {
 	upstreams string
 	// publicURL is where browsers reach this server (SetPublicURL).
 	publicURL string
+	// portal sends receipts (SetPortal).
+	portal *domain.PortalService
 }
 
 // DefaultPrivacyURL is Payline's own privacy notice, linked from Link's
@@ -110,6 +112,7 @@ func NewHandler(link *domain.LinkService, directory *domain.DirectoryService, lo
 	h.mux.HandleFunc("POST /link/v1/api/handoff", h.api(h.startHandoff))
 	h.mux.HandleFunc("GET /link/v1/api/handoff/{handoff_id}", h.api(h.handoff))
 	h.mux.HandleFunc("POST "+claimPath, h.api(h.claimHandoff))
+	h.mux.HandleFunc("POST "+receiptPath, h.api(h.receipt))
 	// Anything else under the API, a wrong method included, is answered in
 	// Link's error shape rather than net/http's plain text.
 	h.mux.HandleFunc("/link/v1/api/", h.api(h.noRoute))
