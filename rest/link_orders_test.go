@@ -674,3 +674,27 @@ func TestLinkOrderReminderOnceUnderConcurrentSweeps(t *testing.T) {
 		}
 	})
 }
+
+// TestLinkOrderCompletesWithDocuments: documents submitted in Link for
+// the order's end user complete it too, with no account.
+func TestLinkOrderCompletesWithDocuments(t *testing.T) {
+	pdf, _ := testPaystubPDF(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f, _, rcv := orderFixture(t, db)
+		o := f.post("/v1/link_orders", orderBody("uploader", "America/New_York", `, "delivery": {"email": "u@example.com"}`)).data(t)
+		id, link := o["id"].(string), o["url"].(string)
+		_, loc, _ := follow(t, link)
+		token := tokenOf(t, loc)
+		if status, out := f.upload(token, "paystub", uploadFile{"march.pdf", pdf}); status != 200 {
+			t.Fatalf("upload: %d %v", status, out)
+		}
+		done := f.order(id)
+		if done["status"] != "completed" || done["account_id"] != nil {
+			t.Errorf("after the upload: %v", done)
+		}
+		waitFor(t, "the completed webhook", func() bool { return slices.Contains(orderEvents(t, rcv, id), "link_order.completed") })
+		if st, _, page := follow(t, link); st != 200 || !strings.Contains(page, "all set") {
+			t.Errorf("the completed link: %d %s", st, page)
+		}
+	})
+}
