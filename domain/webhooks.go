@@ -37,7 +37,8 @@ func EventNames() []string {
 	names = append(names, "documents.added", EventDocumentsParsed, EventDocumentsReviewRequired, EventDocumentsReviewed,
 		"voie_report.refreshed", "voe_report.refreshed",
 		"earnings_stream.payouts.refreshed", "account.monitoring_status.updated")
-	return append(names, LinkOrderEvents...)
+	names = append(names, LinkOrderEvents...)
+	return append(names, EventConsentRevoked)
 }
 
 // Webhook is a customer's endpoint for events. APIKeyID is the key that

@@ -6106,6 +6106,8 @@ enum WebhookEvent {
   link_order_expired
   "REST's link_order.canceled: the customer canceled a Link order."
   link_order_canceled
+  "REST's consent.revoked: the person took back their consent to an account on their own page; the account is disconnected by end_user and its data deleted (the payload says what was kept and why)."
+  consent_revoked
 }
 
 """

@@ -1341,6 +1341,8 @@ const (
 	WebhookEventLinkOrderExpired WebhookEvent = "link_order_expired"
 	// REST's link_order.canceled: the customer canceled a Link order.
 	WebhookEventLinkOrderCanceled WebhookEvent = "link_order_canceled"
+	// REST's consent.revoked: the person took back their consent to an account on their own page; the account is disconnected by end_user and its data deleted (the payload says what was kept and why).
+	WebhookEventConsentRevoked WebhookEvent = "consent_revoked"
 )
 
 var AllWebhookEvent = []WebhookEvent{
@@ -1369,11 +1371,12 @@ var AllWebhookEvent = []WebhookEvent{
 	WebhookEventLinkOrderCompleted,
 	WebhookEventLinkOrderExpired,
 	WebhookEventLinkOrderCanceled,
+	WebhookEventConsentRevoked,
 }
 
 func (e WebhookEvent) IsValid() bool {
 	switch e {
-	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventDocumentsReviewRequired, WebhookEventDocumentsReviewed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated, WebhookEventLinkOrderSent, WebhookEventLinkOrderOpened, WebhookEventLinkOrderCompleted, WebhookEventLinkOrderExpired, WebhookEventLinkOrderCanceled:
+	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventDocumentsReviewRequired, WebhookEventDocumentsReviewed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated, WebhookEventLinkOrderSent, WebhookEventLinkOrderOpened, WebhookEventLinkOrderCompleted, WebhookEventLinkOrderExpired, WebhookEventLinkOrderCanceled, WebhookEventConsentRevoked:
 		return true
 	}
 	return false
