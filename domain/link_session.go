@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -150,6 +151,26 @@ func (s *LinkService) Login(ctx context.Context, value string, r LoginRequest) (
 	return s.login(ctx, sess, r, nil, nil)
 }
 
+// upstreamLogin logs a relayed link token in at its upstream, for a
+// custom Link UI that calls Link's API as it would on the sandbox (the
+// hosted modal opens the upstream's own Link instead): the answer is the
+// upstream's account, whose id is the one this service gives it when the
+// upstream's delivery brings it here moments later.
+func (s *LinkService) upstreamLogin(ctx context.Context, sess LinkSession, r LoginRequest) (Account, error) {
+	if err := checkConsentVersion(r.ConsentTextVersion); err != nil {
+		return Account{}, err
+	}
+	if r.PlatformID == "" && r.EmployerID == "" {
+		r.PlatformID, r.EmployerID = sess.Token.PlatformID, sess.Token.EmployerID
+	}
+	id, platformID, err := s.relay.LinkLogin(ctx, *sess.Upstream, r)
+	if err != nil {
+		return Account{}, err
+	}
+	return Account{ID: id, CustomerID: sess.Token.CustomerID, Mode: sess.Token.Mode, LinkTokenID: sess.Token.ID,
+		PlatformID: cmp.Or(platformID, r.PlatformID), EndUserID: sess.Token.EndUserID}, nil
+}
+
 // login checks the token and the platform, logs in through the connector
 // and connects. With a switch, the switch is checked before the login and
 // queued in the login's transaction: a bad allocation leaves nothing.
@@ -157,6 +178,9 @@ func (s *LinkService) login(ctx context.Context, sess LinkSession, r LoginReques
 	t := sess.Token
 	if sess.Account != nil {
 		return Account{}, Errorf(KindInvalid, CodeLinkTokenUsed, "this link token already logged in to account %s; create a new one", sess.Account.ID)
+	}
+	if sess.Upstream != nil && sw == nil && bill == nil {
+		return s.upstreamLogin(ctx, sess, r)
 	}
 	p, employerID, err := s.Target(ctx, t, r.PlatformID, r.EmployerID)
 	if err != nil {

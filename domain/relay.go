@@ -30,6 +30,11 @@ type Relay interface {
 	// SetBillNavigatorStatus relays a bill navigator action for the
 	// upstream end user to every upstream.
 	SetBillNavigatorStatus(ctx context.Context, endUser, action, reason string) error
+	// LinkLogin logs in at the upstream holding t, with t, for a custom
+	// Link UI (UpstreamLinkLogin): the upstream's account and platform.
+	// Errors: PLATFORM_UNAVAILABLE where the upstream takes no login
+	// through its API, and the upstream's own.
+	LinkLogin(ctx context.Context, t UpstreamToken, r LoginRequest) (accountID, platformID string, err error)
 }
 
 // DirectoryFallback looks an employer up elsewhere, by EIN or by id, and
@@ -61,6 +66,11 @@ func (NoRelay) CreateLinkToken(context.Context, LinkTokenRequest, string) (Upstr
 // Act implements Relay: no upstream holds an account.
 func (NoRelay) Act(_ context.Context, source, _, _ string) error {
 	return fmt.Errorf("no upstream %q to relay to", source)
+}
+
+// LinkLogin implements Relay: no upstream to log in at.
+func (NoRelay) LinkLogin(context.Context, UpstreamToken, LoginRequest) (string, string, error) {
+	return "", "", Errorf(KindInvalid, CodePlatformUnavailable, "this server relays to no upstream")
 }
 
 // SetBillNavigatorStatus implements Relay: nothing to relay.

@@ -134,6 +134,18 @@ type UpstreamToken struct {
 	Source string
 }
 
+// UpstreamLinkLogin is an upstream whose Link takes a login through its
+// API (a Payline upstream's POST /link/v1/api/login with its link token),
+// so a custom Link UI on a relay logs in as it does on the sandbox. An
+// upstream without one (the vendor's Link is its SDK only) does not
+// implement it.
+type UpstreamLinkLogin interface {
+	// LinkLogin logs in with the upstream's link token: the upstream's
+	// account and its platform. Errors: *MFARequiredError, and the
+	// upstream's refusals (INVALID_CREDENTIALS, ...) as its own codes.
+	LinkLogin(ctx context.Context, token string, r LoginRequest) (accountID, platformID string, err error)
+}
+
 // UpstreamLink ties one of this service's link tokens to the upstream's.
 type UpstreamLink struct {
 	LinkTokenID string

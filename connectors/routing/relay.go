@@ -100,6 +100,24 @@ func (rl Relay) Act(ctx context.Context, source, accountID, action string) error
 	return rt.Upstream.Act(ctx, accountID, action)
 }
 
+// LinkLogin implements domain.Relay: at the upstream that holds t, when
+// its Link takes a login through its API.
+func (rl Relay) LinkLogin(ctx context.Context, t domain.UpstreamToken, r domain.LoginRequest) (string, string, error) {
+	rt, ok := rl.r.byName[t.Source]
+	if !ok && t.Source == "" && len(rl.r.upstreams()) > 0 {
+		rt, ok = rl.r.upstreams()[0], true
+	}
+	if !ok || rt.Upstream == nil {
+		return domain.NoRelay{}.LinkLogin(ctx, t, r)
+	}
+	ll, ok := rt.Upstream.(domain.UpstreamLinkLogin)
+	if !ok {
+		return "", "", domain.Errorf(domain.KindInvalid, domain.CodePlatformUnavailable,
+			"upstream %s takes logins only in its own Link, which the modal opens", rt.Name)
+	}
+	return ll.LinkLogin(ctx, t.Token, r)
+}
+
 // SetBillNavigatorStatus implements domain.Relay: at every upstream (the
 // end user may hold accounts at each); an upstream that does not know
 // the end user has nothing to change.

@@ -226,13 +226,29 @@ var errRateLimited = errors.New("429 Too Many Requests")
 // the circuit breaker) and reads its answer; a 429 is UPSTREAM_UNAVAILABLE
 // wrapping errRateLimited.
 func (c *Client) send(ctx context.Context, method, path string, body []byte, out any) error {
-	resp, err := c.out.Do(ctx, func(ctx context.Context) (*http.Request, error) { return c.request(ctx, method, path, body) },
+	lc, linkCall := out.(*linkAPI)
+	resp, err := c.out.Do(ctx, func(ctx context.Context) (*http.Request, error) {
+		req, err := c.request(ctx, method, path, body)
+		if err == nil && linkCall {
+			// Link's API is the end user's: their link token, not this
+			// relay's API secret.
+			req.Header.Del("x-api-secret")
+			req.Header.Set("Authorization", "Bearer "+lc.token)
+		}
+		return req, err
+	},
 		func(r outbound.Response) error {
 			c.budget.answered(r.Status, r.Header)
 			return judge(r, method, path)
 		})
 	if err != nil || out == nil {
 		return err
+	}
+	if linkCall { // Link's API answers its object bare, not in data
+		if err := json.Unmarshal(resp.Body, lc.v); err != nil {
+			return fmt.Errorf("%s %s: unexpected response: %w", method, path, err)
+		}
+		return nil
 	}
 	var env struct {
 		Data json.RawMessage `json:"data"`
@@ -268,6 +284,13 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte, out
 		return fmt.Errorf("%s %s: unexpected response: %w", method, path, err)
 	}
 	return nil
+}
+
+// linkAPI is a call to the upstream's Link API with an end user's link
+// token, its bare answer read into v.
+type linkAPI struct {
+	token string
+	v     any
 }
 
 // kept reads a single-object product the upstream keeps: its data into

@@ -208,6 +208,37 @@ func (c *Client) Login(context.Context, domain.Platform, domain.Credentials) (st
 		"this server relays to an upstream: log in through the upstream's Link, which the modal opens")
 }
 
+// LinkLogin implements domain.UpstreamLinkLogin: a login through the
+// upstream's Link API (POST /link/v1/api/login, as a Payline upstream
+// serves it) with the end user's upstream link token, so a custom Link
+// UI on the relay logs in as it would on the sandbox. An upstream that
+// has no such API (404) takes logins only in its Link SDK.
+func (c *Client) LinkLogin(ctx context.Context, token string, r domain.LoginRequest) (string, string, error) {
+	body := map[string]string{"platform_id": r.PlatformID, "employer_id": r.EmployerID, "username": r.Credentials.Username,
+		"password": r.Credentials.Password, "mfa_code": r.Credentials.MFACode, "consent_text_version": r.ConsentTextVersion}
+	var answer struct {
+		AccountID   string `json:"account_id"`
+		MFARequired bool   `json:"mfa_required"`
+		Prompt      string `json:"prompt"`
+		Platform    struct {
+			ID string `json:"id"`
+		} `json:"platform"`
+	}
+	err := c.do(domain.WithUpstreamPriority(ctx, domain.PriorityEndUser), "POST", "/link/v1/api/login", body, &linkAPI{token: token, v: &answer})
+	switch {
+	case errors.Is(err, domain.ErrNoRows):
+		return "", "", domain.Errorf(domain.KindInvalid, domain.CodePlatformUnavailable,
+			"the upstream takes logins only in its own Link, which the modal opens")
+	case err != nil:
+		return "", "", err
+	case answer.MFARequired:
+		return "", "", &domain.MFARequiredError{Prompt: answer.Prompt}
+	case answer.AccountID == "":
+		return "", "", fmt.Errorf("POST /link/v1/api/login: the upstream answered no account")
+	}
+	return answer.AccountID, answer.Platform.ID, nil
+}
+
 // Match implements domain.Connector: the upstream's Link matches
 // platforms itself.
 func (c *Client) Match(context.Context, domain.PlatformMatching, []domain.Platform) []domain.Platform {
