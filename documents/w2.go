@@ -670,21 +670,6 @@ func gluedCodeAmount(t string) (string, int64, bool) {
 	return t[:i], abs64(v), true
 }
 
-// extends says whether entries holds every one of known, in order, and
-// more: box 12's place read more than its captions did.
-func extends(entries, known []domain.W2Code) bool {
-	if len(entries) <= len(known) {
-		return false
-	}
-	k := 0
-	for _, e := range entries {
-		if k < len(known) && e == known[k] {
-			k++
-		}
-	}
-	return k == len(known)
-}
-
 func parseCodeAmount(words []string) (string, int64, bool) {
 	code := ""
 	for _, w := range words {
