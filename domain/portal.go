@@ -19,6 +19,10 @@ import (
 const (
 	PortalLinkTTL    = 15 * time.Minute
 	PortalSessionTTL = 30 * time.Minute
+	// PortalResendEvery is how often a fresh link may be sent to one
+	// person: anyone holding a spent link can ask, so asking again and
+	// again must not fill the person's inbox.
+	PortalResendEvery = 2 * time.Minute
 )
 
 // PortalLinkPath is the path of portal links: /p/<code>.
@@ -91,6 +95,9 @@ type AccountDataDeleted struct {
 // and revocations.
 type PortalStore interface {
 	CreatePortalLink(ctx context.Context, l PortalLink) error
+	// LatestPortalLinkAt is when the end user's newest link was made;
+	// ErrNoRows if none was.
+	LatestPortalLinkAt(ctx context.Context, s Scope, endUserID string) (time.Time, error)
 	// ClaimPortalLink marks the link with the code hash used at at, only
 	// if it is unused and expires after at: two browsers racing for one
 	// link, one wins. ErrNoRows when none was claimed.

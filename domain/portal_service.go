@@ -184,7 +184,8 @@ type PortalSent struct {
 // on file for the end user a used or expired code was made for: the one
 // they gave for their receipt, else the one a Link order was sent to.
 // Errors: PORTAL_LINK_INVALID for a code never made; PORTAL_NO_ADDRESS
-// when no address is on file; the channel's refusal.
+// when no address is on file; RATE_LIMIT_EXCEEDED when a link was made
+// for the person less than PortalResendEvery ago; the channel's refusal.
 func (s *PortalService) SendFreshLink(ctx context.Context, code string) (PortalSent, error) {
 	old, err := s.tx.Portal().PortalLinkByCode(ctx, hashSecret(code))
 	if errors.Is(err, ErrNoRows) || code == "" {
@@ -196,6 +197,12 @@ func (s *PortalService) SendFreshLink(ctx context.Context, code string) (PortalS
 	sc := old.Scope()
 	to, err := s.addressOnFile(ctx, sc, old.EndUserID)
 	if err != nil {
+		return PortalSent{}, err
+	}
+	if last, err := s.tx.Portal().LatestPortalLinkAt(ctx, sc, old.EndUserID); err == nil && s.clock.Now().Before(last.Add(PortalResendEvery)) {
+		return PortalSent{}, &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: last.Add(PortalResendEvery).Sub(s.clock.Now()),
+			Message: "a new link was sent a moment ago: check your e-mail, or ask again in two minutes"}
+	} else if err != nil && !errors.Is(err, ErrNoRows) {
 		return PortalSent{}, err
 	}
 	who, err := s.customerName(ctx, sc, "")

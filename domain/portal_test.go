@@ -164,6 +164,8 @@ func TestPortal(t *testing.T) {
 			if err != nil || sent.To != "e***@example.com" {
 				t.Fatalf("fresh link: %+v, %v", sent, err)
 			}
+			_, err = portal.SendFreshLink(w.ctx, late)
+			wantCode(t, err, domain.CodeRateLimitExceeded)
 			fresh := codeIn(t, outbox.last(t).Text)
 			if outbox.last(t).To != "erin@example.com" || fresh == late {
 				t.Fatalf("fresh link sent to %q", outbox.last(t).To)

@@ -239,8 +239,11 @@ func (s *Server) personFailure(w http.ResponseWriter, r *http.Request, err error
 	var de *domain.Error
 	if errors.As(err, &de) && de.Kind != domain.KindInternal && de.Kind != domain.KindUnavailable {
 		status := http.StatusBadRequest
-		if de.Kind == domain.KindNotFound {
+		switch de.Kind {
+		case domain.KindNotFound:
 			status = http.StatusNotFound
+		case domain.KindRateLimited:
+			status = http.StatusTooManyRequests
 		}
 		title := "This did not work"
 		if de.Code == domain.CodePortalLinkInvalid {

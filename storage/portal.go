@@ -46,6 +46,19 @@ func (s stores) CreatePortalLink(ctx context.Context, l domain.PortalLink) error
 	return translate(err)
 }
 
+func (s stores) LatestPortalLinkAt(ctx context.Context, sc domain.Scope, endUserID string) (time.Time, error) {
+	var at []time.Time
+	if err := sqlx.SelectContext(ctx, s.q, &at, s.q.Rebind(`SELECT created_at FROM portal_links
+		WHERE customer_id = ? AND mode = ? AND end_user_id = ? ORDER BY created_at DESC LIMIT 1`),
+		sc.CustomerID, string(sc.Mode), endUserID); err != nil {
+		return time.Time{}, translate(err)
+	}
+	if len(at) == 0 {
+		return time.Time{}, domain.ErrNoRows
+	}
+	return at[0].UTC(), nil
+}
+
 func (s stores) PortalLinkByCode(ctx context.Context, codeHash []byte) (domain.PortalLink, error) {
 	var r portalLinkRow
 	if err := sqlx.GetContext(ctx, s.q, &r, s.q.Rebind(`SELECT `+portalLinkColumns+` FROM portal_links WHERE code_hash = ?`),
