@@ -41,6 +41,21 @@ func (e APIKeyMode) Valid() bool {
 	}
 }
 
+// Defines values for AccountDisconnectedBy.
+const (
+	EndUser AccountDisconnectedBy = "end_user"
+)
+
+// Valid indicates whether the value is a known member of the AccountDisconnectedBy enum.
+func (e AccountDisconnectedBy) Valid() bool {
+	switch e {
+	case EndUser:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DirectDepositAllocationsAllocationsAccountType.
 const (
 	DirectDepositAllocationsAllocationsAccountTypeChecking DirectDepositAllocationsAllocationsAccountType = "checking"
@@ -1989,16 +2004,22 @@ type APIKeyMode string
 
 // Account defines model for Account.
 type Account struct {
-	Connected        bool                 `json:"connected"`
-	CreatedAt        Timestamp            `json:"created_at"`
-	DataRefreshedAt  map[string]Timestamp `json:"data_refreshed_at"`
-	DataUpdatedAt    map[string]Timestamp `json:"data_updated_at"`
-	EndUserId        string               `json:"end_user_id"`
-	Id               openapi_types.UUID   `json:"id"`
-	LinkTokenId      openapi_types.UUID   `json:"link_token_id"`
-	MonitoringStatus MonitoringStatus     `json:"monitoring_status"`
-	PlatformId       openapi_types.UUID   `json:"platform_id"`
+	Connected       bool                 `json:"connected"`
+	CreatedAt       Timestamp            `json:"created_at"`
+	DataRefreshedAt map[string]Timestamp `json:"data_refreshed_at"`
+	DataUpdatedAt   map[string]Timestamp `json:"data_updated_at"`
+
+	// DisconnectedBy Present when the person took their consent back on their own page (docs/person.md): connected is false, monitoring_status unavailable, and the data read from the account was deleted (webhook consent.revoked). Absent otherwise.
+	DisconnectedBy   *AccountDisconnectedBy `json:"disconnected_by,omitempty"`
+	EndUserId        string                 `json:"end_user_id"`
+	Id               openapi_types.UUID     `json:"id"`
+	LinkTokenId      openapi_types.UUID     `json:"link_token_id"`
+	MonitoringStatus MonitoringStatus       `json:"monitoring_status"`
+	PlatformId       openapi_types.UUID     `json:"platform_id"`
 }
+
+// AccountDisconnectedBy Present when the person took their consent back on their own page (docs/person.md): connected is false, monitoring_status unavailable, and the data read from the account was deleted (webhook consent.revoked). Absent otherwise.
+type AccountDisconnectedBy string
 
 // Address defines model for Address.
 type Address struct {
@@ -2745,6 +2766,17 @@ type Platform struct {
 
 // PlatformType defines model for PlatformType.
 type PlatformType string
+
+// PortalLink defines model for PortalLink.
+type PortalLink struct {
+	CreatedAt Timestamp          `json:"created_at"`
+	EndUserId string             `json:"end_user_id"`
+	ExpiresAt Timestamp          `json:"expires_at"`
+	Id        openapi_types.UUID `json:"id"`
+
+	// Url The link (…/p/{code}): opening it shows a button that signs the person in; once used or expired, the page offers to send a fresh link to the address on file.
+	Url string `json:"url"`
+}
 
 // ProductCommon defines model for ProductCommon.
 type ProductCommon struct {
@@ -4288,6 +4320,11 @@ type ClientInterface interface {
 	// Corresponds with GET /end_users/{end_user_id}/earnings_stream/payouts (the `ListEarningsStreamPayouts` operationId).
 	ListEarningsStreamPayouts(ctx context.Context, endUserId string, params *ListEarningsStreamPayoutsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreatePortalLink A link to the person's own page (docs/person.md), to hand to them in your own app: single-use, it expires in 15 minutes and signs them in to a page that shows only their data at your company, where they can download their reports and take consent back. It holds no API key and no link token. 404 END_USER_NOT_FOUND for an end user with neither accounts nor documents.
+	//
+	// Corresponds with POST /end_users/{end_user_id}/portal_links (the `CreatePortalLink` operationId).
+	CreatePortalLink(ctx context.Context, endUserId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetVOE Verification of employment from every payroll account of the end user.
 	//
 	// Corresponds with GET /end_users/{end_user_id}/verification_reports/voe (the `GetVOE` operationId).
@@ -5175,6 +5212,21 @@ func (c *Client) ReviewDocument(ctx context.Context, endUserId string, documentI
 // Corresponds with GET /end_users/{end_user_id}/earnings_stream/payouts (the `ListEarningsStreamPayouts` operationId).
 func (c *Client) ListEarningsStreamPayouts(ctx context.Context, endUserId string, params *ListEarningsStreamPayoutsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListEarningsStreamPayoutsRequest(c.Server, endUserId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePortalLink A link to the person's own page (docs/person.md), to hand to them in your own app: single-use, it expires in 15 minutes and signs them in to a page that shows only their data at your company, where they can download their reports and take consent back. It holds no API key and no link token. 404 END_USER_NOT_FOUND for an end user with neither accounts nor documents.
+//
+// Corresponds with POST /end_users/{end_user_id}/portal_links (the `CreatePortalLink` operationId).
+func (c *Client) CreatePortalLink(ctx context.Context, endUserId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePortalLinkRequest(c.Server, endUserId)
 	if err != nil {
 		return nil, err
 	}
@@ -7495,6 +7547,40 @@ func NewListEarningsStreamPayoutsRequest(server string, endUserId string, params
 	return req, nil
 }
 
+// NewCreatePortalLinkRequest constructs an http.Request for the CreatePortalLink method
+func NewCreatePortalLinkRequest(server string, endUserId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "end_user_id", endUserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/end_users/%s/portal_links", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetVOERequest constructs an http.Request for the GetVOE method
 func NewGetVOERequest(server string, endUserId string, params *GetVOEParams) (*http.Request, error) {
 	var err error
@@ -9461,6 +9547,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /end_users/{end_user_id}/earnings_stream/payouts (the `ListEarningsStreamPayouts` operationId).
 	ListEarningsStreamPayoutsWithResponse(ctx context.Context, endUserId string, params *ListEarningsStreamPayoutsParams, reqEditors ...RequestEditorFn) (*ListEarningsStreamPayoutsResponse, error)
 
+	// CreatePortalLinkWithResponse A link to the person's own page (docs/person.md), to hand to them in your own app: single-use, it expires in 15 minutes and signs them in to a page that shows only their data at your company, where they can download their reports and take consent back. It holds no API key and no link token. 404 END_USER_NOT_FOUND for an end user with neither accounts nor documents.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /end_users/{end_user_id}/portal_links (the `CreatePortalLink` operationId).
+	CreatePortalLinkWithResponse(ctx context.Context, endUserId string, reqEditors ...RequestEditorFn) (*CreatePortalLinkResponse, error)
+
 	// GetVOEWithResponse Verification of employment from every payroll account of the end user.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -11389,6 +11482,58 @@ func (r ListEarningsStreamPayoutsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListEarningsStreamPayoutsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreatePortalLinkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *struct {
+		Data PortalLink `json:"data"`
+	}
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreatePortalLinkResponse) GetJSON201() *struct {
+	Data PortalLink `json:"data"`
+} {
+	return r.JSON201
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CreatePortalLinkResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePortalLinkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePortalLinkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePortalLinkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePortalLinkResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13374,6 +13519,19 @@ func (c *ClientWithResponses) ListEarningsStreamPayoutsWithResponse(ctx context.
 	return ParseListEarningsStreamPayoutsResponse(rsp)
 }
 
+// CreatePortalLinkWithResponse A link to the person's own page (docs/person.md), to hand to them in your own app: single-use, it expires in 15 minutes and signs them in to a page that shows only their data at your company, where they can download their reports and take consent back. It holds no API key and no link token. 404 END_USER_NOT_FOUND for an end user with neither accounts nor documents.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /end_users/{end_user_id}/portal_links (the `CreatePortalLink` operationId).
+func (c *ClientWithResponses) CreatePortalLinkWithResponse(ctx context.Context, endUserId string, reqEditors ...RequestEditorFn) (*CreatePortalLinkResponse, error) {
+	rsp, err := c.CreatePortalLink(ctx, endUserId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePortalLinkResponse(rsp)
+}
+
 // GetVOEWithResponse Verification of employment from every payroll account of the end user.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -14997,6 +15155,41 @@ func ParseListEarningsStreamPayoutsResponse(rsp *http.Response) (*ListEarningsSt
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreatePortalLinkResponse parses an HTTP response from a CreatePortalLinkWithResponse call
+func ParseCreatePortalLinkResponse(rsp *http.Response) (*CreatePortalLinkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePortalLinkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest struct {
+			Data PortalLink `json:"data"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

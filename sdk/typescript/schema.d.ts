@@ -347,6 +347,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/end_users/{end_user_id}/portal_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A link to the person's own page (docs/person.md), to hand to them in your own app: single-use, it expires in 15 minutes and signs them in to a page that shows only their data at your company, where they can download their reports and take consent back. It holds no API key and no link token. 404 END_USER_NOT_FOUND for an end user with neither accounts nor documents. */
+        post: operations["createPortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/link_sessions": {
         parameters: {
             query?: never;
@@ -1900,6 +1917,18 @@ export interface components {
              */
             time_zone: string;
         };
+        PortalLink: {
+            /** Format: uuid */
+            id: string;
+            end_user_id: string;
+            /**
+             * Format: uri
+             * @description The link (…/p/{code}): opening it shows a button that signs the person in; once used or expired, the page offers to send a fresh link to the address on file.
+             */
+            url: string;
+            created_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"];
+        };
         LinkOrder: {
             /** Format: uuid */
             id: string;
@@ -2063,6 +2092,11 @@ export interface components {
             data_refreshed_at: {
                 [key: string]: components["schemas"]["Timestamp"];
             };
+            /**
+             * @description Present when the person took their consent back on their own page (docs/person.md): connected is false, monitoring_status unavailable, and the data read from the account was deleted (webhook consent.revoked). Absent otherwise.
+             * @enum {string}
+             */
+            disconnected_by?: "end_user";
         };
         Job: {
             /** Format: uuid */
@@ -2862,6 +2896,31 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AccountPage"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createPortalLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                end_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portal link. Its url is shown only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PortalLink"];
+                    };
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -27,6 +27,7 @@ Account = TypedDict("Account", {
     "created_at": "Timestamp",
     "data_refreshed_at": "dict[str, Timestamp]",
     "data_updated_at": "dict[str, Timestamp]",
+    "disconnected_by": NotRequired["Literal['end_user']"],
     "end_user_id": "str",
     "id": "str",
     "link_token_id": "str",
@@ -659,6 +660,14 @@ Platform = TypedDict("Platform", {
     "type": "PlatformType",
 })
 
+PortalLink = TypedDict("PortalLink", {
+    "created_at": "Timestamp",
+    "end_user_id": "str",
+    "expires_at": "Timestamp",
+    "id": "str",
+    "url": "str",
+})
+
 ProductCommon = TypedDict("ProductCommon", {
     "account_id": "str",
     "created_at": "Timestamp",
@@ -1277,6 +1286,18 @@ CreateLinkTokenResponse = TypedDict("CreateLinkTokenResponse", {
     "data": "LinkToken",
 })
 
+CreatePortalLinkResponseData = TypedDict("CreatePortalLinkResponseData", {
+    "created_at": "Timestamp",
+    "end_user_id": "str",
+    "expires_at": "Timestamp",
+    "id": "str",
+    "url": "str",
+})
+
+CreatePortalLinkResponse = TypedDict("CreatePortalLinkResponse", {
+    "data": "PortalLink",
+})
+
 CreateSiteBody = TypedDict("CreateSiteBody", {
     "account_name": NotRequired["str"],
     "account_number": "str",
@@ -1338,6 +1359,7 @@ OneAccountData = TypedDict("OneAccountData", {
     "created_at": "Timestamp",
     "data_refreshed_at": "dict[str, Timestamp]",
     "data_updated_at": "dict[str, Timestamp]",
+    "disconnected_by": NotRequired["Literal['end_user']"],
     "end_user_id": "str",
     "id": "str",
     "link_token_id": "str",
@@ -2200,6 +2222,10 @@ class Operations:
     def create_link_token(self, body: LinkTokenCreate) -> CreateLinkTokenResponse:
         """POST /link_tokens: Create a link token that starts Link; it expires after one hour and is single-use."""
         return self._call("POST", "/link_tokens", {}, {}, body, "json", "api")
+
+    def create_portal_link(self, end_user_id: str) -> CreatePortalLinkResponse:
+        """POST /end_users/{end_user_id}/portal_links: A link to the person's own page (docs/person.md), to hand to them in your own app: single-use, it expires in 15 minutes and signs them in to a page that shows only their data at your company, where they can download their reports and take consent back. It holds no API key and no link token. 404 END_USER_NOT_FOUND for an end user with neither accounts nor documents."""
+        return self._call("POST", "/end_users/{end_user_id}/portal_links", {"end_user_id": end_user_id}, {}, None, "json", "api")
 
     def create_site(self, body: CreateSiteBody) -> CreateSiteResponse:
         """POST /sites: Legacy. A hosted Link page (no SDK needed) for a legacy switch or payment token, which sends the browser to redirect_url when Link ends."""
