@@ -404,3 +404,27 @@ func (s *DisputeService) SweepOverdue(ctx context.Context) (bool, error) {
 	}
 	return len(due) == overdueBatch, nil
 }
+
+// ActorEndUser names the person as the actor of their own dispute's steps.
+const ActorEndUser = "end_user"
+
+// MaxPersonDisputes bounds the disputes the person's page lists at once.
+const MaxPersonDisputes = 100
+
+// OpenPersonDispute is OpenDispute from the person's own page: the
+// session names the customer, mode and end user, and the person files it.
+func (s *DisputeService) OpenPersonDispute(ctx context.Context, sess PortalSession, r DisputeRequest) (Dispute, error) {
+	return s.OpenDispute(ctx, sess.Scope(), sess.EndUserID, r, ActorEndUser)
+}
+
+// PersonDisputes lists the person's disputes at the session's customer,
+// newest first, each with every step, for their page.
+func (s *DisputeService) PersonDisputes(ctx context.Context, sess PortalSession) ([]Dispute, error) {
+	pg, err := s.disputes.FindDisputes(ctx, sess.Scope(), DisputeFilter{EndUserID: sess.EndUserID}, PageRequest{Limit: MaxPersonDisputes})
+	return pg.Items, err
+}
+
+// AddPersonInformation is AddInformation from the person's own page.
+func (s *DisputeService) AddPersonInformation(ctx context.Context, sess PortalSession, id, note, documentID string) (Dispute, error) {
+	return s.AddInformation(ctx, sess.Scope(), sess.EndUserID, id, note, documentID)
+}

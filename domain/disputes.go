@@ -311,6 +311,9 @@ const (
 	EventDisputeOverdue  = "dispute.overdue"
 )
 
+// DisputeEvents are the dispute events a webhook can enable.
+var DisputeEvents = []string{EventDisputeOpened, EventDisputeResolved, EventDisputeOverdue}
+
 // Audit actions of disputes.
 const (
 	AuditDisputeOpened        = "dispute.opened"
@@ -433,4 +436,10 @@ func joinStatusList(ss []DisputeStatus) string {
 		out[i] = string(s)
 	}
 	return strings.Join(out, " or ")
+}
+
+// NotifyDispute implements FurnisherNotifier: without a payroll source
+// there is no route to tell.
+func (NoConnector) NotifyDispute(context.Context, Account, DisputeNotice) (DisputeAck, error) {
+	return DisputeAck{}, &NoDisputeChannelError{Route: "none", Reason: "this server has no payroll source in this mode, so no route to the furnisher"}
 }

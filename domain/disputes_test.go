@@ -69,7 +69,7 @@ func TestDisputeClocks(t *testing.T) {
 		s := w.disputes(&fakeNotifier{})
 
 		w.moveTo(time.Date(2026, 4, 30, 16, 30, 0, 0, time.UTC)) // a Thursday, the month's last day
-		monthEnd, err := s.OpenDispute(w.ctx, w.sc, "erin", netPay(stub), "end_user")
+		monthEnd, err := s.OpenPersonDispute(w.ctx, domain.PortalSession{CustomerID: w.sc.CustomerID, Mode: w.sc.Mode, EndUserID: "erin"}, netPay(stub))
 		if err != nil {
 			t.Fatal(err)
 		}

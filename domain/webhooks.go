@@ -38,6 +38,7 @@ func EventNames() []string {
 		"voie_report.refreshed", "voe_report.refreshed",
 		"earnings_stream.payouts.refreshed", "account.monitoring_status.updated")
 	names = append(names, LinkOrderEvents...)
+	names = append(names, DisputeEvents...)
 	return append(names, EventConsentRevoked)
 }
 

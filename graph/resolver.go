@@ -46,6 +46,9 @@ type Resolver struct {
 	// LinkOrderService sends Link to people (nil: the link order fields
 	// answer that this server sends none).
 	LinkOrderService *domain.LinkOrderService
+	// DisputeService keeps people's disputes (nil: the dispute fields
+	// answer that this server keeps none).
+	DisputeService *domain.DisputeService
 }
 
 // signingKey is the key a new webhook is signed with; KeyService decides.

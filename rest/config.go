@@ -77,6 +77,8 @@ type Config struct {
 	// Portal serves the person's own page and its links (nil: not
 	// served).
 	Portal *domain.PortalService
+	// Disputes keeps people's disputes (nil: no dispute routes).
+	Disputes *domain.DisputeService
 	// InboundMessages receives the SMS provider's webhook at
 	// POST /v1/hooks/twilio/inbound (nil: the route is not served).
 	InboundMessages domain.InboundMessageHook

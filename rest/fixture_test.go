@@ -54,6 +54,7 @@ type fixture struct {
 	jobs       *domain.JobService
 	members    *domain.MemberService
 	orders     *domain.LinkOrderService
+	disputes   *domain.DisputeService
 	// requestStatements counts the statements the server's requests run
 	// (storage.CountStatements), not those of background work.
 	requestStatements *atomic.Int64
@@ -103,6 +104,9 @@ type fixtureSetup struct {
 	// orderSweep is how often Link orders are swept (the default minute
 	// when zero: tests of orders shorten it, others need none).
 	orderSweep time.Duration
+	// disputeSweep is how often overdue disputes are looked for (the
+	// default when zero).
+	disputeSweep time.Duration
 }
 
 // offsetClock is the real clock moved by a settable offset, so tests can
@@ -146,7 +150,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		c(&setup)
 	}
 	queue, err := storage.NewQueue(db, storage.QueueConfig{PollInterval: cmp.Or(setup.pollInterval, 50*time.Millisecond), PollOnly: setup.pollOnly, Retry: setup.retry,
-		LinkOrderSweep: setup.orderSweep, MessageRetry: 50 * time.Millisecond,
+		LinkOrderSweep: setup.orderSweep, MessageRetry: 50 * time.Millisecond, DisputeSweep: setup.disputeSweep, NoticeRetry: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))})
 	if err != nil {
 		t.Fatal(err)
@@ -194,8 +198,15 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 		portalSender = setup.sender
 	}
 	cfg.Portal = domain.NewPortalService(tx, cfg.Link, domain.NoRelay{}, portalSender, keys, signer, clock, "http://"+srv.Listener.Addr().String())
+	notifier, ok := connector.(domain.FurnisherNotifier)
+	if !ok {
+		notifier = domain.NoConnector{}
+	}
+	disputes := domain.NewDisputeService(tx, tx, tx, notifier, clock)
+	cfg.Disputes = disputes
 	if err := queue.Start(context.Background(), storage.Runners{Job: jobs.Run, Delivery: webhooks.Deliver, Schedule: monitoring.Schedule, Refresh: monitoring.RefreshAccount,
-		LinkOrderMessage: orders.SendMessage, LinkOrderSweep: orders.Sweep}); err != nil {
+		LinkOrderMessage: orders.SendMessage, LinkOrderSweep: orders.Sweep,
+		DisputeNotice: disputes.NotifyFurnisher, DisputeSweep: disputes.SweepOverdue}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -214,7 +225,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 			DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
 			OverviewService: accounts.OverviewService, WatchService: accounts.WatchService,
 			WebhookService: webhooks, DocumentReviewService: cfg.Reviews, Reporter: reporter, Logger: cfg.Logger, Keys: keys, LinkOrderService: orders,
-			BatchWait: setup.batchWait, OutboxService: domain.NewOutboxService(storage.NewMessageStore(db))},
+			BatchWait: setup.batchWait, OutboxService: domain.NewOutboxService(storage.NewMessageStore(db)), DisputeService: disputes},
 			graph.Options{Keys: keys, Mode: setup.rest.Mode, Console: true, InitTimeout: setup.wsInitTimeout,
 				RecheckEvery: setup.wsRecheck, WriteTimeout: setup.wsWriteTimeout,
 				// Production's 10 s, under the race detector on a busy
@@ -233,7 +244,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, db: db, server: s, http: srv, keys: keys, secret: created.Secret, key: created.Key,
 		router: openAPIRouter(t, srv.URL), clock: clock, queue: queue, webhooks: webhooks, monitoring: monitoring, jobs: jobs,
-		members: members, orders: orders, requestStatements: requestStatements}
+		members: members, orders: orders, disputes: disputes, requestStatements: requestStatements}
 }
 
 // refreshMonitored refreshes every monitored account now, in this

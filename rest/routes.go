@@ -76,6 +76,8 @@ func (s *Server) routes() {
 	s.adminRoutes()
 	s.reviewRoutes()
 	s.linkOrderRoutes()
+	s.disputeRoutes()
+	s.personDisputeRoutes()
 	s.portalRoutes()
 	s.dashboardRoutes()
 	s.messageHookRoutes()

@@ -44,6 +44,7 @@ type Server struct {
 	members       *domain.MemberService
 	reviews       *domain.DocumentReviewService
 	linkOrders    *domain.LinkOrderService
+	disputes      *domain.DisputeService
 	secureCookies bool
 	trustProxy    bool
 	crossOrigin   *http.CrossOriginProtection
@@ -74,7 +75,7 @@ func NewServer(cfg Config) *Server {
 		jobs: cfg.Jobs, products: cfg.Products, documents: cfg.Documents, endUsers: cfg.EndUsers,
 		reports: cfg.Reports, relays: cfg.Relays, upstreamLinkOrigins: cfg.UpstreamLinkOrigins, log: cfg.Logger, graphQLPublic: cfg.GraphQLPublic, privacyURL: cfg.PrivacyURL,
 		publicURL: cfg.PublicURL, metrics: cfg.Metrics, ready: cfg.Ready,
-		members: cfg.Members, reviews: cfg.Reviews, linkOrders: cfg.LinkOrders, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"), trustProxy: cfg.TrustProxy,
+		members: cfg.Members, reviews: cfg.Reviews, linkOrders: cfg.LinkOrders, disputes: cfg.Disputes, secureCookies: cfg.SecureCookies || strings.HasPrefix(cfg.PublicURL, "https://"), trustProxy: cfg.TrustProxy,
 		crossOrigin: http.NewCrossOriginProtection(),
 		limiter:     newKeyLimiter(limitFor(cfg.Mode, cfg.RateLimit), cfg.RateLimitClock),
 		mux:         http.NewServeMux(),

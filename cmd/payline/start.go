@@ -93,6 +93,9 @@ type starting struct {
 	// orders sends Link to people through delivery's sender; the queue
 	// sends their messages and sweeps them (buildAPI, startWorkers).
 	orders *domain.LinkOrderService
+	// disputes keeps people's disputes; the queue tells sources and
+	// raises dispute.overdue (buildAPI, startWorkers).
+	disputes *domain.DisputeService
 }
 
 // onFailure registers how to undo a step just taken, should it or a later
@@ -374,12 +377,13 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	// The reader draws the pages of the documents it read for the person
 	// who reviews them.
 	reviews := domain.NewDocumentReviewService(s.tx, s.tx, s.tx.Reports(), reader, reporter, s.clock)
+	s.disputes = domain.NewDisputeService(s.tx, s.tx, s.tx, furnisherRoute(s.connector), s.clock)
 	gql := graph.NewHandler(&graph.Resolver{Directory: m.directory, AccountService: accounts, LinkService: link,
 		AccountJobService: accounts.AccountJobService, ProductService: accounts.ProductService,
 		DocumentService: accounts.DocumentService, EndUserService: accounts.EndUserService,
 		OverviewService: accounts.OverviewService, WatchService: accounts.WatchService,
 		WebhookService: s.webhooks, DocumentReviewService: reviews, Reporter: reporter, Logger: m.Logger, Keys: keys,
-		OutboxService: s.delivery.Outbox, LinkOrderService: s.orders},
+		OutboxService: s.delivery.Outbox, LinkOrderService: s.orders, DisputeService: s.disputes},
 		graph.Options{Keys: keys, Mode: m.Config.Mode, Console: m.Config.Console, NoIntrospection: m.Config.NoIntrospection,
 			RecheckEvery: m.Config.SocketRecheck})
 	s.api = rest.NewServer(rest.Config{
@@ -393,6 +397,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 		MaxConcurrentPerAddress: m.Config.MaxConcurrentPerAddress, FloodDelay: m.Config.FloodDelay, BodyTimeout: m.readTimeout(),
 		TrustProxy: m.Config.TrustProxy && m.Config.Mode != domain.ModeSandbox, SecureCookies: s.tls != nil,
 		InboundMessages: s.delivery.Inbound, LinkOrders: s.orders, Portal: portal,
+		Disputes: s.disputes,
 	})
 	return nil
 }
@@ -405,7 +410,8 @@ func (m *Main) startWorkers(ctx context.Context, s *starting) error {
 	}
 	runners := storage.Runners{Job: s.jobs.Run, Delivery: s.webhooks.Deliver, Schedule: s.monitoring.Schedule,
 		Refresh: s.monitoring.RefreshAccount, Prune: m.pruner(storage.NewRetentionStore(m.db), s.clock),
-		LinkOrderMessage: s.orders.SendMessage, LinkOrderSweep: s.orders.Sweep}
+		LinkOrderMessage: s.orders.SendMessage, LinkOrderSweep: s.orders.Sweep,
+		DisputeNotice: s.disputes.NotifyFurnisher, DisputeSweep: s.disputes.SweepOverdue}
 	if len(m.relays) > 0 {
 		runners.Reconcile, runners.Ingest, runners.SyncDirectory = m.reconciler(m.relays), m.relays.FollowUp, m.syncDirectory(m.relays)
 	}

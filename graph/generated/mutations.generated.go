@@ -25,6 +25,8 @@ type MutationResolver interface {
 	DisconnectAccount(ctx context.Context, id string) (*domain.Account, error)
 	DisableMonitoring(ctx context.Context, id string) (*domain.Account, error)
 	RefreshVerificationReport(ctx context.Context, endUserID string, typeArg string, trackingID *string, purpose *string) (*domain.VerificationReport, error)
+	DisputeInvestigate(ctx context.Context, input model.DisputeInvestigateInput) (*model.DisputeInvestigatePayload, error)
+	DisputeResolve(ctx context.Context, input model.DisputeResolveInput) (*model.DisputeResolvePayload, error)
 	LinkOrderCreate(ctx context.Context, input model.LinkOrderCreateInput) (*model.LinkOrderCreatePayload, error)
 	LinkOrderCancel(ctx context.Context, input model.LinkOrderCancelInput) (*model.LinkOrderCancelPayload, error)
 	LinkTokenCreate(ctx context.Context, input model.LinkTokenCreateInput) (*model.LinkTokenCreatePayload, error)
@@ -138,6 +140,34 @@ func (ec *executionContext) field_Mutation_disconnectAccount_args(ctx context.Co
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_disputeInvestigate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DisputeInvestigateInput, error) {
+			return ec.unmarshalNDisputeInvestigateInput2paylineᚋgraphᚋmodelᚐDisputeInvestigateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_disputeResolve_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DisputeResolveInput, error) {
+			return ec.unmarshalNDisputeResolveInput2paylineᚋgraphᚋmodelᚐDisputeResolveInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -986,6 +1016,94 @@ func (ec *executionContext) fieldContext_Mutation_refreshVerificationReport(ctx 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_refreshVerificationReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_disputeInvestigate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_disputeInvestigate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DisputeInvestigate(ctx, fc.Args["input"].(model.DisputeInvestigateInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DisputeInvestigatePayload) graphql.Marshaler {
+			return ec.marshalNDisputeInvestigatePayload2ᚖpaylineᚋgraphᚋmodelᚐDisputeInvestigatePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_disputeInvestigate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DisputeInvestigatePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_disputeInvestigate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_disputeResolve(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_disputeResolve(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DisputeResolve(ctx, fc.Args["input"].(model.DisputeResolveInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DisputeResolvePayload) graphql.Marshaler {
+			return ec.marshalNDisputeResolvePayload2ᚖpaylineᚋgraphᚋmodelᚐDisputeResolvePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_disputeResolve(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DisputeResolvePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_disputeResolve_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -3110,6 +3228,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "refreshVerificationReport":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_refreshVerificationReport(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "disputeInvestigate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_disputeInvestigate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "disputeResolve":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_disputeResolve(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

@@ -28,10 +28,14 @@ type ResolverRoot interface {
 	AnnualIncome() AnnualIncomeResolver
 	AnnualW2() AnnualW2Resolver
 	Delivery() DeliveryResolver
+	Dispute() DisputeResolver
+	DisputeItem() DisputeItemResolver
+	DisputeStep() DisputeStepResolver
 	EarningsByType() EarningsByTypeResolver
 	EarningsTotal() EarningsTotalResolver
 	Employer() EmployerResolver
 	EndUser() EndUserResolver
+	FurnisherNotice() FurnisherNoticeResolver
 	IncomeTrend() IncomeTrendResolver
 	Job() JobResolver
 	JobAllocation() JobAllocationResolver
@@ -182,6 +186,64 @@ type ComplexityRoot struct {
 		Percentage          func(childComplexity int) int
 		Priority            func(childComplexity int) int
 		RoutingNumber       func(childComplexity int) int
+	}
+
+	Dispute struct {
+		DocumentID          func(childComplexity int) int
+		DueAt               func(childComplexity int) int
+		EndUserID           func(childComplexity int) int
+		ExtendedAt          func(childComplexity int) int
+		FurnisherNotice     func(childComplexity int) int
+		FurnisherNotifiedAt func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Item                func(childComplexity int) int
+		Note                func(childComplexity int) int
+		Outcome             func(childComplexity int) int
+		Overdue             func(childComplexity int) int
+		Reason              func(childComplexity int) int
+		ReceivedAt          func(childComplexity int) int
+		ResolvedAt          func(childComplexity int) int
+		Status              func(childComplexity int) int
+		Steps               func(childComplexity int) int
+	}
+
+	DisputeConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	DisputeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	DisputeInvestigatePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Dispute          func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	DisputeItem struct {
+		AccountID  func(childComplexity int) int
+		Field      func(childComplexity int) int
+		ID         func(childComplexity int) int
+		ReportType func(childComplexity int) int
+		Type       func(childComplexity int) int
+	}
+
+	DisputeResolvePayload struct {
+		ClientMutationID func(childComplexity int) int
+		Dispute          func(childComplexity int) int
+		UserErrors       func(childComplexity int) int
+	}
+
+	DisputeStep struct {
+		At      func(childComplexity int) int
+		By      func(childComplexity int) int
+		Outcome func(childComplexity int) int
+		Reason  func(childComplexity int) int
+		Status  func(childComplexity int) int
 	}
 
 	Document struct {
@@ -343,6 +405,15 @@ type ComplexityRoot struct {
 	FraudReason struct {
 		Code    func(childComplexity int) int
 		Message func(childComplexity int) int
+	}
+
+	FurnisherNotice struct {
+		DueAt      func(childComplexity int) int
+		NotifiedAt func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		Reference  func(childComplexity int) int
+		Route      func(childComplexity int) int
+		Status     func(childComplexity int) int
 	}
 
 	Identity struct {
@@ -516,6 +587,8 @@ type ComplexityRoot struct {
 		DeleteWebhook             func(childComplexity int, id string) int
 		DisableMonitoring         func(childComplexity int, id string) int
 		DisconnectAccount         func(childComplexity int, id string) int
+		DisputeInvestigate        func(childComplexity int, input model.DisputeInvestigateInput) int
+		DisputeResolve            func(childComplexity int, input model.DisputeResolveInput) int
 		DocumentReviewSubmit      func(childComplexity int, input model.DocumentReviewSubmitInput) int
 		LinkOrderCancel           func(childComplexity int, input model.LinkOrderCancelInput) int
 		LinkOrderCreate           func(childComplexity int, input model.LinkOrderCreateInput) int
@@ -693,6 +766,8 @@ type ComplexityRoot struct {
 	Query struct {
 		Account         func(childComplexity int, id string) int
 		Accounts        func(childComplexity int, filter *model.AccountFilter, first *int, after *string, last *int, before *string) int
+		Dispute         func(childComplexity int, id string) int
+		Disputes        func(childComplexity int, first *int, after *string, last *int, before *string, endUserID *string, status *domain.DisputeStatus, overdue *bool) int
 		DocumentReviews func(childComplexity int, filter *model.DocumentReviewFilter, first *int, after *string, last *int, before *string) int
 		Employer        func(childComplexity int, id string) int
 		EmployerByEin   func(childComplexity int, ein string) int
@@ -1510,6 +1585,235 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DepositAllocation.RoutingNumber(childComplexity), true
 
+	case "Dispute.documentId":
+		if e.ComplexityRoot.Dispute.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.DocumentID(childComplexity), true
+	case "Dispute.dueAt":
+		if e.ComplexityRoot.Dispute.DueAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.DueAt(childComplexity), true
+	case "Dispute.endUserId":
+		if e.ComplexityRoot.Dispute.EndUserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.EndUserID(childComplexity), true
+	case "Dispute.extendedAt":
+		if e.ComplexityRoot.Dispute.ExtendedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.ExtendedAt(childComplexity), true
+	case "Dispute.furnisherNotice":
+		if e.ComplexityRoot.Dispute.FurnisherNotice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.FurnisherNotice(childComplexity), true
+	case "Dispute.furnisherNotifiedAt":
+		if e.ComplexityRoot.Dispute.FurnisherNotifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.FurnisherNotifiedAt(childComplexity), true
+	case "Dispute.id":
+		if e.ComplexityRoot.Dispute.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.ID(childComplexity), true
+	case "Dispute.item":
+		if e.ComplexityRoot.Dispute.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Item(childComplexity), true
+	case "Dispute.note":
+		if e.ComplexityRoot.Dispute.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Note(childComplexity), true
+	case "Dispute.outcome":
+		if e.ComplexityRoot.Dispute.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Outcome(childComplexity), true
+	case "Dispute.overdue":
+		if e.ComplexityRoot.Dispute.Overdue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Overdue(childComplexity), true
+	case "Dispute.reason":
+		if e.ComplexityRoot.Dispute.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Reason(childComplexity), true
+	case "Dispute.receivedAt":
+		if e.ComplexityRoot.Dispute.ReceivedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.ReceivedAt(childComplexity), true
+	case "Dispute.resolvedAt":
+		if e.ComplexityRoot.Dispute.ResolvedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.ResolvedAt(childComplexity), true
+	case "Dispute.status":
+		if e.ComplexityRoot.Dispute.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Status(childComplexity), true
+	case "Dispute.steps":
+		if e.ComplexityRoot.Dispute.Steps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Steps(childComplexity), true
+
+	case "DisputeConnection.edges":
+		if e.ComplexityRoot.DisputeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeConnection.Edges(childComplexity), true
+	case "DisputeConnection.nodes":
+		if e.ComplexityRoot.DisputeConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeConnection.Nodes(childComplexity), true
+	case "DisputeConnection.pageInfo":
+		if e.ComplexityRoot.DisputeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeConnection.PageInfo(childComplexity), true
+
+	case "DisputeEdge.cursor":
+		if e.ComplexityRoot.DisputeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeEdge.Cursor(childComplexity), true
+	case "DisputeEdge.node":
+		if e.ComplexityRoot.DisputeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeEdge.Node(childComplexity), true
+
+	case "DisputeInvestigatePayload.clientMutationId":
+		if e.ComplexityRoot.DisputeInvestigatePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeInvestigatePayload.ClientMutationID(childComplexity), true
+	case "DisputeInvestigatePayload.dispute":
+		if e.ComplexityRoot.DisputeInvestigatePayload.Dispute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeInvestigatePayload.Dispute(childComplexity), true
+	case "DisputeInvestigatePayload.userErrors":
+		if e.ComplexityRoot.DisputeInvestigatePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeInvestigatePayload.UserErrors(childComplexity), true
+
+	case "DisputeItem.accountId":
+		if e.ComplexityRoot.DisputeItem.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeItem.AccountID(childComplexity), true
+	case "DisputeItem.field":
+		if e.ComplexityRoot.DisputeItem.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeItem.Field(childComplexity), true
+	case "DisputeItem.id":
+		if e.ComplexityRoot.DisputeItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeItem.ID(childComplexity), true
+	case "DisputeItem.reportType":
+		if e.ComplexityRoot.DisputeItem.ReportType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeItem.ReportType(childComplexity), true
+	case "DisputeItem.type":
+		if e.ComplexityRoot.DisputeItem.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeItem.Type(childComplexity), true
+
+	case "DisputeResolvePayload.clientMutationId":
+		if e.ComplexityRoot.DisputeResolvePayload.ClientMutationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeResolvePayload.ClientMutationID(childComplexity), true
+	case "DisputeResolvePayload.dispute":
+		if e.ComplexityRoot.DisputeResolvePayload.Dispute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeResolvePayload.Dispute(childComplexity), true
+	case "DisputeResolvePayload.userErrors":
+		if e.ComplexityRoot.DisputeResolvePayload.UserErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeResolvePayload.UserErrors(childComplexity), true
+
+	case "DisputeStep.at":
+		if e.ComplexityRoot.DisputeStep.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStep.At(childComplexity), true
+	case "DisputeStep.by":
+		if e.ComplexityRoot.DisputeStep.By == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStep.By(childComplexity), true
+	case "DisputeStep.outcome":
+		if e.ComplexityRoot.DisputeStep.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStep.Outcome(childComplexity), true
+	case "DisputeStep.reason":
+		if e.ComplexityRoot.DisputeStep.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStep.Reason(childComplexity), true
+	case "DisputeStep.status":
+		if e.ComplexityRoot.DisputeStep.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStep.Status(childComplexity), true
+
 	case "Document.accountId":
 		if e.ComplexityRoot.Document.AccountID == nil {
 			break
@@ -2128,6 +2432,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FraudReason.Message(childComplexity), true
+
+	case "FurnisherNotice.dueAt":
+		if e.ComplexityRoot.FurnisherNotice.DueAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FurnisherNotice.DueAt(childComplexity), true
+	case "FurnisherNotice.notifiedAt":
+		if e.ComplexityRoot.FurnisherNotice.NotifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FurnisherNotice.NotifiedAt(childComplexity), true
+	case "FurnisherNotice.reason":
+		if e.ComplexityRoot.FurnisherNotice.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FurnisherNotice.Reason(childComplexity), true
+	case "FurnisherNotice.reference":
+		if e.ComplexityRoot.FurnisherNotice.Reference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FurnisherNotice.Reference(childComplexity), true
+	case "FurnisherNotice.route":
+		if e.ComplexityRoot.FurnisherNotice.Route == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FurnisherNotice.Route(childComplexity), true
+	case "FurnisherNotice.status":
+		if e.ComplexityRoot.FurnisherNotice.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FurnisherNotice.Status(childComplexity), true
 
 	case "Identity.address":
 		if e.ComplexityRoot.Identity.Address == nil {
@@ -2827,6 +3168,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DisconnectAccount(childComplexity, args["id"].(string)), true
+	case "Mutation.disputeInvestigate":
+		if e.ComplexityRoot.Mutation.DisputeInvestigate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_disputeInvestigate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DisputeInvestigate(childComplexity, args["input"].(model.DisputeInvestigateInput)), true
+	case "Mutation.disputeResolve":
+		if e.ComplexityRoot.Mutation.DisputeResolve == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_disputeResolve_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DisputeResolve(childComplexity, args["input"].(model.DisputeResolveInput)), true
 	case "Mutation.documentReviewSubmit":
 		if e.ComplexityRoot.Mutation.DocumentReviewSubmit == nil {
 			break
@@ -3619,6 +3982,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Accounts(childComplexity, args["filter"].(*model.AccountFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+	case "Query.dispute":
+		if e.ComplexityRoot.Query.Dispute == nil {
+			break
+		}
+
+		args, err := ec.field_Query_dispute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Dispute(childComplexity, args["id"].(string)), true
+	case "Query.disputes":
+		if e.ComplexityRoot.Query.Disputes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_disputes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Disputes(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["endUserId"].(*string), args["status"].(*domain.DisputeStatus), args["overdue"].(*bool)), true
 	case "Query.documentReviews":
 		if e.ComplexityRoot.Query.DocumentReviews == nil {
 			break
@@ -4853,6 +5238,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAllocationTargetInput,
 		ec.unmarshalInputCreateLinkTokenInput,
 		ec.unmarshalInputCreateWebhookInput,
+		ec.unmarshalInputDisputeInvestigateInput,
+		ec.unmarshalInputDisputeResolveInput,
 		ec.unmarshalInputDocumentFieldCorrectionInput,
 		ec.unmarshalInputDocumentReviewFilter,
 		ec.unmarshalInputDocumentReviewSubmitInput,
@@ -6047,6 +6434,208 @@ type Query {
   ): [SearchResult!]!
 }
 `, BuiltIn: false},
+	{Name: "../schema/disputes.graphqls", Input: `# Disputes (issue 50): a person disputes an item Payline holds about them,
+# with the law's clocks, as REST's /v1/disputes (docs/disputes.md).
+
+"""
+Where a dispute stands: open (received), investigating (the customer is reinvestigating), resolved.
+Enums may gain values: treat one you do not know as "other".
+"""
+enum DisputeStatus {
+  "REST's open: received, not yet under reinvestigation."
+  open
+  "REST's investigating: the customer started the reinvestigation."
+  investigating
+  "REST's resolved: the reinvestigation ended with an outcome and its reason."
+  resolved
+}
+
+"How a reinvestigation ended. Enums may gain values: treat one you do not know as \"other\"."
+enum DisputeOutcome {
+  "The item was corrected."
+  corrected
+  "The item was verified as it stands."
+  verified
+  "The item was deleted."
+  deleted
+}
+
+"What a dispute is about."
+type DisputeItem {
+  "paystub, employment, report_field or document."
+  type: String!
+  "The paystub's, account's or document's id; for a report field, the account it came from; null when none was named."
+  id: String
+  "The disputed figure (net_pay_amount); null when the whole item is disputed."
+  field: String
+  "voie or voe, for a report field; null otherwise."
+  reportType: String
+  "The connection the item came from; null for an uploaded document or a figure Payline computed."
+  accountId: ID
+}
+
+"What the dispute records of telling the item's source (the furnisher)."
+type FurnisherNotice {
+  "pending (queued or retrying), acknowledged, not_sent (the route has no dispute channel, or never answered) or no_furnisher (an uploaded document, or a figure Payline computed)."
+  status: String!
+  "The route the notice goes through: sandbox, a connector's or an upstream's name, end_user, payline; null before it is known."
+  route: String
+  "5 business days after receipt, US federal holidays observed."
+  dueAt: Time!
+  "When the source acknowledged; null before."
+  notifiedAt: Time
+  "The source's own reference of the notice; null before."
+  reference: String
+  "Why no notice was or will be sent, or why it is being retried; null otherwise."
+  reason: String
+}
+
+"One change of a dispute: who made it and when."
+type DisputeStep {
+  "The status it moved to."
+  status: DisputeStatus!
+  "The outcome, on the step that resolved it; null otherwise."
+  outcome: DisputeOutcome
+  "Who: end_user, key:<id> or member:<email>."
+  by: String!
+  "When."
+  at: Time!
+  "The resolution's reason, on the step that resolved it; null otherwise."
+  reason: String
+}
+
+"A person's dispute of an item, as GET /v1/disputes/{id} shows it."
+type Dispute {
+  "The dispute's UUID, REST's id."
+  id: ID!
+  "The customer's own id for the person (REST's end_user_id)."
+  endUserId: String!
+  "Where the dispute stands."
+  status: DisputeStatus!
+  "How it ended; null until it is resolved."
+  outcome: DisputeOutcome
+  "The resolution's reason; null until it is resolved."
+  reason: String
+  "What is disputed."
+  item: DisputeItem!
+  "The person's own words."
+  note: String!
+  "An uploaded document the person sent with it; null when none."
+  documentId: String
+  "When Payline received it: the clocks run from here."
+  receivedAt: Time!
+  "When the reinvestigation is due: 30 days after receipt, 45 once extendedAt is set."
+  dueAt: Time!
+  "When new information during the period extended dueAt; null when it was not."
+  extendedAt: Time
+  "Unresolved past dueAt (dispute.overdue was or will be sent)."
+  overdue: Boolean!
+  "When the item's source acknowledged the notice; null before, or when none is sent (furnisherNotice says why)."
+  furnisherNotifiedAt: Time
+  "The notice to the item's source."
+  furnisherNotice: FurnisherNotice!
+  "When it was resolved; null before."
+  resolvedAt: Time
+  "Every change, oldest first."
+  steps: [DisputeStep!]!
+}
+
+"One edge of a dispute list."
+type DisputeEdge {
+  "This dispute's cursor: after takes it to start after it, before to end before it."
+  cursor: String!
+  "The dispute."
+  node: Dispute!
+}
+
+"A page of disputes."
+type DisputeConnection {
+  "The page's disputes with their cursors."
+  edges: [DisputeEdge!]!
+  "The page's disputes, in the same order as edges, for when their cursors are not needed."
+  nodes: [Dispute!]!
+  "Whether more follow, and the cursor to read them."
+  pageInfo: PageInfo!
+}
+
+extend type Query {
+  "One of this customer's disputes by id; null when it has none with it."
+  dispute(
+    "The dispute's UUID."
+    id: ID!
+  ): Dispute
+  "Newest receipt first, as GET /v1/disputes."
+  disputes(
+    "Reads forward: the first this many items, 1 to 100; 25 when neither first nor last is given. Not with last or before."
+    first: Int
+    "A previous page's endCursor: the page after it. Only with first (or neither)."
+    after: String
+    "Reads backward: the last this many items (those just before before, or the list's last ones), 1 to 100, in the list's order. Not with first or after."
+    last: Int
+    "A page's startCursor (or any edge's cursor): the page before it. Only with last (or neither: then 25 backward)."
+    before: String
+    "Only this end user's disputes (REST's end_user_id)."
+    endUserId: String
+    "Only disputes with this status."
+    status: DisputeStatus
+    "true: only unresolved disputes past their dueAt."
+    overdue: Boolean
+  ): DisputeConnection!
+}
+
+"Which dispute to start reinvestigating."
+input DisputeInvestigateInput {
+  "The dispute's UUID."
+  id: ID!
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What disputeInvestigate did."
+type DisputeInvestigatePayload {
+  "The dispute, investigating; null when userErrors is not empty."
+  dispute: Dispute
+  "Why it could not move (DISPUTE_NOT_FOUND, DISPUTE_STATUS_CONFLICT, DISPUTE_RESOLVED); empty when it did."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+"A dispute's resolution, as POST /v1/disputes/{id}/resolve takes it."
+input DisputeResolveInput {
+  "The dispute's UUID."
+  id: ID!
+  "How the reinvestigation ended."
+  outcome: DisputeOutcome!
+  "What it found, at most 4000 characters; the person sees it."
+  reason: String!
+  "Any string of the caller's, returned unchanged in the payload; null for none."
+  clientMutationId: String
+}
+
+"What disputeResolve did."
+type DisputeResolvePayload {
+  "The dispute, resolved; null when userErrors is not empty."
+  dispute: Dispute
+  "Why it could not be resolved (MISSING_FIELDS, INVALID_FIELDS, DISPUTE_NOT_FOUND, DISPUTE_STATUS_CONFLICT, DISPUTE_RESOLVED); empty when it was."
+  userErrors: [UserError!]!
+  "The input's clientMutationId."
+  clientMutationId: String
+}
+
+extend type Mutation {
+  "Starts the reinvestigation of an open dispute, as POST /v1/disputes/{id}/investigate."
+  disputeInvestigate(
+    "The dispute."
+    input: DisputeInvestigateInput!
+  ): DisputeInvestigatePayload!
+  "Resolves a dispute under reinvestigation with its outcome and reason, as POST /v1/disputes/{id}/resolve; sends dispute.resolved."
+  disputeResolve(
+    "The resolution."
+    input: DisputeResolveInput!
+  ): DisputeResolvePayload!
+}
+`, BuiltIn: false},
 	{Name: "../schema/enums.graphqls", Input: `# Closed sets the API spells as strings in REST, as enums. Each value's
 # description gives its REST spelling; enums may gain values as the spec
 # grows (treat an unknown one as "other"), and none is ever removed.
@@ -6106,6 +6695,12 @@ enum WebhookEvent {
   link_order_expired
   "REST's link_order.canceled: the customer canceled a Link order."
   link_order_canceled
+  "REST's dispute.opened: a person disputed an item (on their page, or the customer on their behalf); the payload carries the clocks."
+  dispute_opened
+  "REST's dispute.resolved: a dispute was resolved with its outcome."
+  dispute_resolved
+  "REST's dispute.overdue: a dispute passed its due time unresolved (sent once)."
+  dispute_overdue
   "REST's consent.revoked: the person took back their consent to an account on their own page; the account is disconnected by end_user and its data deleted (the payload says what was kept and why)."
   consent_revoked
 }
@@ -7754,6 +8349,122 @@ func (ec *executionContext) childFields_DepositAllocation(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type DepositAllocation", field.Name)
 }
 
+func (ec *executionContext) childFields_Dispute(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Dispute_id(ctx, field)
+	case "endUserId":
+		return ec.fieldContext_Dispute_endUserId(ctx, field)
+	case "status":
+		return ec.fieldContext_Dispute_status(ctx, field)
+	case "outcome":
+		return ec.fieldContext_Dispute_outcome(ctx, field)
+	case "reason":
+		return ec.fieldContext_Dispute_reason(ctx, field)
+	case "item":
+		return ec.fieldContext_Dispute_item(ctx, field)
+	case "note":
+		return ec.fieldContext_Dispute_note(ctx, field)
+	case "documentId":
+		return ec.fieldContext_Dispute_documentId(ctx, field)
+	case "receivedAt":
+		return ec.fieldContext_Dispute_receivedAt(ctx, field)
+	case "dueAt":
+		return ec.fieldContext_Dispute_dueAt(ctx, field)
+	case "extendedAt":
+		return ec.fieldContext_Dispute_extendedAt(ctx, field)
+	case "overdue":
+		return ec.fieldContext_Dispute_overdue(ctx, field)
+	case "furnisherNotifiedAt":
+		return ec.fieldContext_Dispute_furnisherNotifiedAt(ctx, field)
+	case "furnisherNotice":
+		return ec.fieldContext_Dispute_furnisherNotice(ctx, field)
+	case "resolvedAt":
+		return ec.fieldContext_Dispute_resolvedAt(ctx, field)
+	case "steps":
+		return ec.fieldContext_Dispute_steps(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Dispute", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DisputeConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_DisputeConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DisputeConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DisputeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DisputeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeInvestigatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "dispute":
+		return ec.fieldContext_DisputeInvestigatePayload_dispute(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DisputeInvestigatePayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DisputeInvestigatePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeInvestigatePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_DisputeItem_type(ctx, field)
+	case "id":
+		return ec.fieldContext_DisputeItem_id(ctx, field)
+	case "field":
+		return ec.fieldContext_DisputeItem_field(ctx, field)
+	case "reportType":
+		return ec.fieldContext_DisputeItem_reportType(ctx, field)
+	case "accountId":
+		return ec.fieldContext_DisputeItem_accountId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeItem", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeResolvePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "dispute":
+		return ec.fieldContext_DisputeResolvePayload_dispute(ctx, field)
+	case "userErrors":
+		return ec.fieldContext_DisputeResolvePayload_userErrors(ctx, field)
+	case "clientMutationId":
+		return ec.fieldContext_DisputeResolvePayload_clientMutationId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeResolvePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeStep(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_DisputeStep_status(ctx, field)
+	case "outcome":
+		return ec.fieldContext_DisputeStep_outcome(ctx, field)
+	case "by":
+		return ec.fieldContext_DisputeStep_by(ctx, field)
+	case "at":
+		return ec.fieldContext_DisputeStep_at(ctx, field)
+	case "reason":
+		return ec.fieldContext_DisputeStep_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeStep", field.Name)
+}
+
 func (ec *executionContext) childFields_Document(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -8074,6 +8785,24 @@ func (ec *executionContext) childFields_FraudReason(ctx context.Context, field g
 		return ec.fieldContext_FraudReason_message(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FraudReason", field.Name)
+}
+
+func (ec *executionContext) childFields_FurnisherNotice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_FurnisherNotice_status(ctx, field)
+	case "route":
+		return ec.fieldContext_FurnisherNotice_route(ctx, field)
+	case "dueAt":
+		return ec.fieldContext_FurnisherNotice_dueAt(ctx, field)
+	case "notifiedAt":
+		return ec.fieldContext_FurnisherNotice_notifiedAt(ctx, field)
+	case "reference":
+		return ec.fieldContext_FurnisherNotice_reference(ctx, field)
+	case "reason":
+		return ec.fieldContext_FurnisherNotice_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FurnisherNotice", field.Name)
 }
 
 func (ec *executionContext) childFields_Identity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -169,6 +169,64 @@ type DeliveryEdge struct {
 	Node *domain.Delivery `json:"node"`
 }
 
+// A page of disputes.
+type DisputeConnection struct {
+	// The page's disputes with their cursors.
+	Edges []*DisputeEdge `json:"edges"`
+	// The page's disputes, in the same order as edges, for when their cursors are not needed.
+	Nodes []*domain.Dispute `json:"nodes"`
+	// Whether more follow, and the cursor to read them.
+	PageInfo *PageInfo `json:"pageInfo"`
+}
+
+// One edge of a dispute list.
+type DisputeEdge struct {
+	// This dispute's cursor: after takes it to start after it, before to end before it.
+	Cursor string `json:"cursor"`
+	// The dispute.
+	Node *domain.Dispute `json:"node"`
+}
+
+// Which dispute to start reinvestigating.
+type DisputeInvestigateInput struct {
+	// The dispute's UUID.
+	ID string `json:"id"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What disputeInvestigate did.
+type DisputeInvestigatePayload struct {
+	// The dispute, investigating; null when userErrors is not empty.
+	Dispute *domain.Dispute `json:"dispute,omitempty"`
+	// Why it could not move (DISPUTE_NOT_FOUND, DISPUTE_STATUS_CONFLICT, DISPUTE_RESOLVED); empty when it did.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// A dispute's resolution, as POST /v1/disputes/{id}/resolve takes it.
+type DisputeResolveInput struct {
+	// The dispute's UUID.
+	ID string `json:"id"`
+	// How the reinvestigation ended.
+	Outcome domain.DisputeOutcome `json:"outcome"`
+	// What it found, at most 4000 characters; the person sees it.
+	Reason string `json:"reason"`
+	// Any string of the caller's, returned unchanged in the payload; null for none.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
+// What disputeResolve did.
+type DisputeResolvePayload struct {
+	// The dispute, resolved; null when userErrors is not empty.
+	Dispute *domain.Dispute `json:"dispute,omitempty"`
+	// Why it could not be resolved (MISSING_FIELDS, INVALID_FIELDS, DISPUTE_NOT_FOUND, DISPUTE_STATUS_CONFLICT, DISPUTE_RESOLVED); empty when it was.
+	UserErrors []*UserError `json:"userErrors"`
+	// The input's clientMutationId.
+	ClientMutationID *string `json:"clientMutationId,omitempty"`
+}
+
 // A document of an end user, with a fresh signed link to its PDF.
 type Document struct {
 	// The document's UUID, REST's id.
@@ -1341,6 +1399,12 @@ const (
 	WebhookEventLinkOrderExpired WebhookEvent = "link_order_expired"
 	// REST's link_order.canceled: the customer canceled a Link order.
 	WebhookEventLinkOrderCanceled WebhookEvent = "link_order_canceled"
+	// REST's dispute.opened: a person disputed an item (on their page, or the customer on their behalf); the payload carries the clocks.
+	WebhookEventDisputeOpened WebhookEvent = "dispute_opened"
+	// REST's dispute.resolved: a dispute was resolved with its outcome.
+	WebhookEventDisputeResolved WebhookEvent = "dispute_resolved"
+	// REST's dispute.overdue: a dispute passed its due time unresolved (sent once).
+	WebhookEventDisputeOverdue WebhookEvent = "dispute_overdue"
 	// REST's consent.revoked: the person took back their consent to an account on their own page; the account is disconnected by end_user and its data deleted (the payload says what was kept and why).
 	WebhookEventConsentRevoked WebhookEvent = "consent_revoked"
 )
@@ -1371,12 +1435,15 @@ var AllWebhookEvent = []WebhookEvent{
 	WebhookEventLinkOrderCompleted,
 	WebhookEventLinkOrderExpired,
 	WebhookEventLinkOrderCanceled,
+	WebhookEventDisputeOpened,
+	WebhookEventDisputeResolved,
+	WebhookEventDisputeOverdue,
 	WebhookEventConsentRevoked,
 }
 
 func (e WebhookEvent) IsValid() bool {
 	switch e {
-	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventDocumentsReviewRequired, WebhookEventDocumentsReviewed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated, WebhookEventLinkOrderSent, WebhookEventLinkOrderOpened, WebhookEventLinkOrderCompleted, WebhookEventLinkOrderExpired, WebhookEventLinkOrderCanceled, WebhookEventConsentRevoked:
+	case WebhookEventAccountAdded, WebhookEventIdentityAdded, WebhookEventPaystubsAdded, WebhookEventIncomeAdded, WebhookEventDirectDepositSwitchAdded, WebhookEventBillCancellationAdded, WebhookEventEmploymentAdded, WebhookEventShiftsAdded, WebhookEventDirectDepositPaymentAdded, WebhookEventTaxFormsAdded, WebhookEventBillSwitchAdded, WebhookEventDirectDepositAllocationsAdded, WebhookEventDocumentsAdded, WebhookEventDocumentsParsed, WebhookEventDocumentsReviewRequired, WebhookEventDocumentsReviewed, WebhookEventVoieReportRefreshed, WebhookEventVoeReportRefreshed, WebhookEventEarningsStreamPayoutsRefreshed, WebhookEventAccountMonitoringStatusUpdated, WebhookEventLinkOrderSent, WebhookEventLinkOrderOpened, WebhookEventLinkOrderCompleted, WebhookEventLinkOrderExpired, WebhookEventLinkOrderCanceled, WebhookEventDisputeOpened, WebhookEventDisputeResolved, WebhookEventDisputeOverdue, WebhookEventConsentRevoked:
 		return true
 	}
 	return false

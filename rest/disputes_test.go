@@ -1,0 +1,204 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"payline/domain"
+	"payline/storage"
+	"payline/storage/storagetest"
+)
+
+// disputeEvents are the dispute events the receiver got, in order, with
+// their dispute ids.
+func disputeEvents(t *testing.T, rcv *receiver) []string {
+	t.Helper()
+	var out []string
+	for _, d := range rcv.deliveries() {
+		var body struct {
+			Event   string         `json:"event"`
+			Payload map[string]any `json:"payload"`
+		}
+		if err := json.Unmarshal(d.body, &body); err != nil {
+			t.Fatal(err)
+		}
+		if d.header.Get("x-service-signature") == "" {
+			t.Errorf("%s delivered unsigned", body.Event)
+		}
+		out = append(out, fmt.Sprintf("%s %v", body.Event, body.Payload["dispute_id"]))
+	}
+	return out
+}
+
+func hasEvent(events []string, want string) bool {
+	for _, e := range events {
+		if e == want {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDisputesAPI goes through the customer's dispute API on both
+// databases, against the OpenAPI document: a dispute filed on the
+// person's behalf is received now and due in 30 days; the sandbox, the
+// source of the paystub, acknowledges the River job's notice
+// (furnisher_notified_at); dispute.opened arrives signed; the list
+// filters by end user and status; resolving before investigating is
+// refused; investigate then resolve with a reason sends
+// dispute.resolved; another customer's key answers 404 for the id; a
+// dispute left past its due time is listed as overdue and the periodic
+// sweep sends dispute.overdue once.
+func TestDisputesAPI(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		rcv := newReceiver(t, always(200))
+		f := newFixture(t, db, func(s *fixtureSetup) { s.caFile, s.disputeSweep = rcv.caFile, 100*time.Millisecond })
+		f.createWebhook(rcv.srv.URL+"/hooks", `"dispute.opened", "dispute.resolved", "dispute.overdue"`)
+		acct, _ := f.connectWithJobs("dispute-user", "paystubs")
+		stubs := f.get("/v1/accounts/" + acct + "/paystubs?limit=1").list(t)
+		if len(stubs) != 1 {
+			t.Fatalf("paystubs: %v", stubs)
+		}
+		stubID := stubs[0]["id"].(string)
+
+		res := f.post("/v1/end_users/dispute-user/disputes", fmt.Sprintf(`{"item": {"type": "paystub", "id": %q, "field": "net_pay_amount"},
+			"note": "My net pay was $1,912.40."}`, stubID))
+		if res.status != http.StatusCreated {
+			t.Fatalf("open: %d %s", res.status, res.raw)
+		}
+		d := res.data(t)
+		id := d["id"].(string)
+		received, _ := time.Parse(time.RFC3339, d["received_at"].(string))
+		due, _ := time.Parse(time.RFC3339, d["due_at"].(string))
+		if d["status"] != "open" || !due.Equal(received.AddDate(0, 0, 30)) || d["item"].(map[string]any)["account_id"] != acct ||
+			d["steps"].([]any)[0].(map[string]any)["by"] != "key:"+f.key.ID {
+			t.Errorf("opened: %s", res.raw)
+		}
+		waitFor(t, "the sandbox to acknowledge the notice", func() bool {
+			return f.get("/v1/disputes/" + id).data(t)["furnisher_notified_at"] != nil
+		})
+		notice := f.get("/v1/disputes/" + id).data(t)["furnisher_notice"].(map[string]any)
+		if notice["status"] != "acknowledged" || notice["reference"] != "sandbox-dispute-"+id || notice["route"] != "sandbox" {
+			t.Errorf("notice: %v", notice)
+		}
+		waitFor(t, "dispute.opened", func() bool { return hasEvent(disputeEvents(t, rcv), "dispute.opened "+id) })
+
+		if list := f.get("/v1/disputes?end_user_id=dispute-user&status=open").list(t); len(list) != 1 || list[0]["id"] != id {
+			t.Errorf("open disputes of the end user: %v", list)
+		}
+		if list := f.get("/v1/disputes?status=resolved").list(t); len(list) != 0 {
+			t.Errorf("resolved disputes: %v", list)
+		}
+		f.post("/v1/disputes/"+id+"/resolve", `{"outcome": "corrected", "reason": "fixed"}`).wantError(t, 400, "INVALID_REQUEST_PARAMETERS", domain.CodeDisputeStatusConflict)
+		f.post("/v1/disputes/"+id+"/resolve", `{"outcome": "fixed", "reason": "x"}`).wantError(t, 400, "INVALID_REQUEST_PARAMETERS", domain.CodeInvalidFields)
+
+		other, err := f.keys.CreateKey(context.Background(), "globex", domain.ModeSandbox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.get("/v1/disputes/"+id, "x-api-secret", other.Secret).wantError(t, 404, "RECORD_NOT_FOUND", domain.CodeDisputeNotFound)
+		f.post("/v1/disputes/"+id+"/investigate", `{}`, "x-api-secret", other.Secret).wantError(t, 404, "RECORD_NOT_FOUND", domain.CodeDisputeNotFound)
+		if list := f.get("/v1/disputes", "x-api-secret", other.Secret).list(t); len(list) != 0 {
+			t.Errorf("another customer lists %d disputes", len(list))
+		}
+		f.post("/v1/end_users/dispute-user/disputes", fmt.Sprintf(`{"item": {"type": "paystub", "id": %q}, "note": "x"}`, stubID),
+			"x-api-secret", other.Secret).wantError(t, 404, "RECORD_NOT_FOUND", domain.CodeDisputeItemNotFound)
+		f.get("/v1/disputes/"+domain.NewID()).wantError(t, 404, "RECORD_NOT_FOUND", domain.CodeDisputeNotFound)
+
+		if inv := f.post("/v1/disputes/"+id+"/investigate", `{}`); inv.status != 200 || inv.data(t)["status"] != "investigating" {
+			t.Fatalf("investigate: %d %s", inv.status, inv.raw)
+		}
+		resolved := f.post("/v1/disputes/"+id+"/resolve", `{"outcome": "corrected", "reason": "The employer sent a corrected stub."}`)
+		if resolved.status != 200 {
+			t.Fatalf("resolve: %d %s", resolved.status, resolved.raw)
+		}
+		r := resolved.data(t)
+		if r["status"] != "resolved" || r["outcome"] != "corrected" || r["resolved_at"] == nil || len(r["steps"].([]any)) != 3 {
+			t.Errorf("resolved: %s", resolved.raw)
+		}
+		waitFor(t, "dispute.resolved", func() bool { return hasEvent(disputeEvents(t, rcv), "dispute.resolved "+id) })
+
+		// A second dispute left unresolved past its 30 days.
+		late := f.post("/v1/end_users/dispute-user/disputes", fmt.Sprintf(`{"item": {"type": "employment", "id": %q}, "note": "I left in May."}`, acct)).data(t)
+		lateID := late["id"].(string)
+		if list := f.get("/v1/disputes?overdue=true").list(t); len(list) != 0 {
+			t.Errorf("overdue before the due time: %v", list)
+		}
+		f.clock.advance(30*24*time.Hour + time.Minute)
+		waitFor(t, "dispute.overdue", func() bool { return hasEvent(disputeEvents(t, rcv), "dispute.overdue "+lateID) })
+		over := f.get("/v1/disputes?overdue=true").list(t)
+		if len(over) != 1 || over[0]["id"] != lateID || over[0]["overdue"] != true {
+			t.Errorf("overdue list: %v", over)
+		}
+		n := 0
+		for _, e := range disputeEvents(t, rcv) {
+			if e == "dispute.overdue "+lateID {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d dispute.overdue deliveries, want 1", n)
+		}
+	})
+}
+
+// TestGraphQLDisputes: the disputes connection and the mutations are
+// thin over the same service, on both databases: the list filters by
+// status and end user with the clocks and the notice; resolving an open
+// dispute is a user error naming the conflict; investigate then resolve;
+// another customer reads null for the id and an empty list.
+func TestGraphQLDisputes(t *testing.T) {
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		acct, _ := f.connectWithJobs("gql-dispute-user", "employment")
+		id := f.post("/v1/end_users/gql-dispute-user/disputes", fmt.Sprintf(`{"item": {"type": "employment", "id": %q}, "note": "I never worked there."}`, acct)).data(t)["id"].(string)
+
+		const list = `query($user: String) { disputes(first: 10, endUserId: $user, status: open) {
+			nodes { id endUserId status receivedAt dueAt overdue item { type id accountId field } furnisherNotice { status dueAt } steps { status by at } }
+			pageInfo { hasNextPage } } }`
+		nodes := f.gql(list, map[string]any{"user": "gql-dispute-user"}).ok(t)["disputes"].(map[string]any)["nodes"].([]any)
+		if len(nodes) != 1 {
+			t.Fatalf("disputes: %v", nodes)
+		}
+		n := nodes[0].(map[string]any)
+		item := n["item"].(map[string]any)
+		if n["id"] != id || n["status"] != "open" || n["overdue"] != false || item["accountId"] != acct || item["field"] != nil {
+			t.Errorf("node: %v", n)
+		}
+		if other := f.gql(list, map[string]any{"user": "someone-else"}).ok(t)["disputes"].(map[string]any)["nodes"].([]any); len(other) != 0 {
+			t.Errorf("another end user's disputes: %v", other)
+		}
+
+		const resolve = `mutation($id: ID!) { disputeResolve(input: {id: $id, outcome: verified, reason: "The employer confirmed the dates."}) {
+			dispute { status outcome reason resolvedAt steps { status outcome by reason } } userErrors { code field message } } }`
+		refused := f.gql(resolve, map[string]any{"id": id}).ok(t)["disputeResolve"].(map[string]any)
+		if errs := refused["userErrors"].([]any); len(errs) != 1 || errs[0].(map[string]any)["code"] != domain.CodeDisputeStatusConflict || refused["dispute"] != nil {
+			t.Errorf("resolving an open dispute: %v", refused)
+		}
+		inv := f.gql(`mutation($id: ID!) { disputeInvestigate(input: {id: $id}) { dispute { status } userErrors { code } } }`, map[string]any{"id": id}).ok(t)
+		if inv["disputeInvestigate"].(map[string]any)["dispute"].(map[string]any)["status"] != "investigating" {
+			t.Fatalf("investigate: %v", inv)
+		}
+		done := f.gql(resolve, map[string]any{"id": id}).ok(t)["disputeResolve"].(map[string]any)
+		d := done["dispute"].(map[string]any)
+		if d["status"] != "resolved" || d["outcome"] != "verified" || d["reason"] != "The employer confirmed the dates." || d["resolvedAt"] == nil ||
+			len(d["steps"].([]any)) != 3 {
+			t.Errorf("resolved: %v", done)
+		}
+
+		other, err := f.keys.CreateKey(context.Background(), "globex", domain.ModeSandbox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.gql(`query($id: ID!) { dispute(id: $id) { id } }`, map[string]any{"id": id}, "x-api-secret", other.Secret).ok(t); got["dispute"] != nil {
+			t.Errorf("another customer reads %v", got)
+		}
+		if got := f.gql(`{ disputes { nodes { id } } }`, nil, "x-api-secret", other.Secret).ok(t)["disputes"].(map[string]any)["nodes"].([]any); len(got) != 0 {
+			t.Errorf("another customer lists %v", got)
+		}
+	})
+}
