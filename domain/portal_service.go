@@ -399,6 +399,9 @@ type PersonConnection struct {
 	AccountID    string
 	EmployerName string
 	PlatformID   string
+	// PlatformName is the payroll platform's name ("" when the directory
+	// no longer has it).
+	PlatformName string
 	ConsentedAt  *time.Time
 	// Readable lists the data the customer holds from it, in words.
 	Readable      []string
@@ -429,15 +432,25 @@ var productWords = map[string]string{
 // their customer, in their mode.
 func (s *PortalService) View(ctx context.Context, sess PortalSession) (PersonView, error) {
 	sc := sess.Scope()
-	who, err := s.customerName(ctx, sc, "")
-	if err != nil {
-		return PersonView{}, err
-	}
-	v := PersonView{Customer: who}
 	accounts, err := s.accountsOf(ctx, sc, sess.EndUserID)
 	if err != nil {
 		return PersonView{}, err
 	}
+	// The customer as the person met it: the name Link showed them on
+	// their newest connection, else the customer's own.
+	var orgName string
+	if len(accounts) > 0 {
+		t, err := s.tx.LinkTokens().LinkToken(ctx, sc, accounts[0].LinkTokenID)
+		if err != nil && !errors.Is(err, ErrNoRows) {
+			return PersonView{}, err
+		}
+		orgName = t.OrgName
+	}
+	who, err := s.customerName(ctx, sc, orgName)
+	if err != nil {
+		return PersonView{}, err
+	}
+	v := PersonView{Customer: who}
 	ids := make([]string, len(accounts))
 	for i, a := range accounts {
 		ids[i] = a.ID
@@ -449,6 +462,9 @@ func (s *PortalService) View(ctx context.Context, sess PortalSession) (PersonVie
 	for _, a := range accounts {
 		c := PersonConnection{AccountID: a.ID, EmployerName: a.EmployerName, PlatformID: a.PlatformID, Connected: a.Connected,
 			DisconnectedBy: a.DisconnectedBy}
+		if p, err := s.link.directory.Platform(ctx, a.PlatformID); err == nil {
+			c.PlatformName = p.Name
+		}
 		if k, ok := consents[a.ID]; ok {
 			t := k.GivenAt
 			c.ConsentedAt = &t

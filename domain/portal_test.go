@@ -140,7 +140,7 @@ func TestPortal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if v.Customer != "Acme" || len(v.Connections) != 1 || v.Connections[0].AccountID != erin.ID {
+			if v.Customer != "Acme Lending" || len(v.Connections) != 1 || v.Connections[0].AccountID != erin.ID {
 				t.Fatalf("view %+v", v)
 			}
 			c := v.Connections[0]

@@ -293,11 +293,14 @@ const personDate = "January 2, 2006, 15:04 UTC"
 func newPersonView(v domain.PersonView) *personViewData {
 	out := &personViewData{}
 	for _, c := range v.Connections {
-		d := personConnectionData{AccountID: c.AccountID, Name: c.EmployerName, Platform: c.PlatformID, Connected: c.Connected,
+		d := personConnectionData{AccountID: c.AccountID, Name: c.EmployerName, Platform: c.PlatformName, Connected: c.Connected,
 			ByYou: c.DisconnectedBy == domain.DisconnectedByEndUser, Readable: strings.Join(c.Readable, ", "),
 			Consented: "not recorded", Refreshed: "not yet"}
 		if d.Name == "" {
 			d.Name = "Payroll account"
+		}
+		if d.Platform == "" {
+			d.Platform = "a payroll platform"
 		}
 		if d.Readable == "" {
 			d.Readable = "nothing yet"
@@ -366,7 +369,7 @@ var personPageTemplate = template.Must(template.New("person").Parse(`<!doctype h
       <dl>
         <dt>Through</dt><dd>{{.Platform}}</dd>
         <dt>You agreed</dt><dd>{{.Consented}}</dd>
-        <dt>{{"They can read"}}</dt><dd>{{.Readable}}</dd>
+        <dt>{{if .Connected}}They can read{{else}}They could read{{end}}</dt><dd>{{.Readable}}</dd>
         <dt>Last updated</dt><dd>{{.Refreshed}}</dd>
       </dl>
 {{- if .Connected}}

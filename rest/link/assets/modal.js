@@ -792,6 +792,7 @@
   function renderSuccess() {
     var children = [checkIcon(), h('p', { 'class': 'outcome', id: 'outcome', text: successText() })];
     if (state.session.wants_switch) children.push(depositFormButton());
+    if (!state.session.bill_job) children.push(receiptForm());
     children.push(h('button', { id: 'done', 'class': 'primary', text: 'Done', onclick: exit }));
     var bill = state.session.bill_job;
     screen(bill === 'bill_switch' ? 'Your bill is switched' : bill === 'bill_cancellation' ? 'Your subscription is cancelled'
@@ -799,6 +800,25 @@
   }
 
   // The direct deposit form of the switch: some employers want it on paper.
+  // receiptForm asks, optionally, where to e-mail a receipt: who asked,
+  // for what, which data, when, and a link to the person's own page
+  // (docs/person.md). Nothing is sent without an address.
+  function receiptForm() {
+    var input = h('input', { id: 'receipt-email', type: 'email', autocomplete: 'email', inputmode: 'email' });
+    var status = h('p', { id: 'receipt-status', 'class': 'muted', role: 'status' });
+    var send = h('button', { id: 'receipt-send', type: 'submit', 'class': 'secondary', text: 'Send me a receipt' });
+    var form = h('form', { 'class': 'stack', id: 'receipt-form', onsubmit: function (e) {
+      e.preventDefault();
+      if (!input.value.trim()) { status.textContent = 'Type your e-mail address first.'; return; }
+      send.disabled = true;
+      status.textContent = 'Sending…';
+      api('POST', 'receipt', { email: input.value.trim() }).then(function (r) {
+        status.textContent = 'Sent to ' + r.sent_to + '. It has a link to your own page.';
+      }, function (err) { send.disabled = false; status.textContent = userMessage(linkError(err)); });
+    } }, [h('label', { 'for': 'receipt-email', text: 'E-mail me a receipt (optional)' }), input, send, status]);
+    return form;
+  }
+
   function depositFormButton() {
     var holder = h('div', { 'class': 'dd-form' });
     var button = h('button', {
