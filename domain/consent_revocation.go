@@ -66,17 +66,8 @@ func (s *PortalService) Revoke(ctx context.Context, sess PortalSession, accountI
 // revokeOne tells an account's source and then, in one transaction,
 // disconnects it, deletes its data and records the revocation.
 func (s *PortalService) revokeOne(ctx context.Context, sc Scope, a Account) (ConsentRevocation, error) {
-	told := "Payline held the connection to your payroll account itself and deleted it"
-	l, err := s.tx.Upstream().UpstreamLink(ctx, sc, a.LinkTokenID)
-	switch {
-	case err == nil:
-		if a.Connected {
-			if err := s.relay.Act(ctx, l.Source, a.ID, ActionDisconnect); err != nil {
-				return ConsentRevocation{}, err
-			}
-		}
-		told = "the payroll data service that made the connection (" + l.Source + ") was told to disconnect it"
-	case !errors.Is(err, ErrNoRows):
+	told, err := s.tellSource(ctx, sc, a)
+	if err != nil {
 		return ConsentRevocation{}, err
 	}
 	now := s.clock.Now()
@@ -125,6 +116,38 @@ func (s *PortalService) revokeOne(ctx context.Context, sc Scope, a Account) (Con
 		})
 	})
 	return r, err
+}
+
+// tellSource tells the route that made the account's connection, in
+// the words the record keeps: an upstream through the relay, any other
+// source through its route (a connector's disconnect, the sandbox). A
+// route without a disconnect is recorded as such; Payline deletes the
+// connection state it holds either way. An account already disconnected
+// is not told again.
+func (s *PortalService) tellSource(ctx context.Context, sc Scope, a Account) (string, error) {
+	if !a.Connected {
+		return "the connection had already ended", nil
+	}
+	l, err := s.tx.Upstream().UpstreamLink(ctx, sc, a.LinkTokenID)
+	switch {
+	case err == nil:
+		if err := s.relay.Act(ctx, l.Source, a.ID, ActionDisconnect); err != nil {
+			return "", err
+		}
+		return "the payroll data service that made the connection (" + l.Source + ") was told to disconnect it", nil
+	case !errors.Is(err, ErrNoRows):
+		return "", err
+	}
+	said, err := s.sources.DisconnectSource(ctx, a)
+	var none *NoDisconnectChannelError
+	switch {
+	case errors.As(err, &none):
+		return "the source that made the connection (" + none.Route + ") could not be told (" + none.Reason +
+			"); Payline deleted the connection it held", nil
+	case err != nil:
+		return "", err
+	}
+	return said + "; Payline deleted the connection it held", nil
 }
 
 // keptReports names the reports built about the end user that stay.

@@ -15,13 +15,16 @@ import (
 // the customer, or sent in a receipt or again on request), the sessions
 // they start, what the page shows, and consent taken back.
 type PortalService struct {
-	tx     Transactor
-	link   *LinkService
-	relay  Relay
-	sender MessageSender
-	names  CustomerNames
-	files  FileLinker
-	clock  Clock
+	tx    Transactor
+	link  *LinkService
+	relay Relay
+	// sources tells the route that made a connection (not a relayed
+	// one: relay does) that consent was taken back.
+	sources SourceDisconnecter
+	sender  MessageSender
+	names   CustomerNames
+	files   FileLinker
+	clock   Clock
 	// base is where people reach this server (--public-url), without a
 	// trailing slash: a portal link is base + PortalLinkPath + code.
 	base string
@@ -40,12 +43,13 @@ type FileLinker interface {
 
 // NewPortalService wires the person's page: link opens the link tokens a
 // receipt is asked with; relay tells an upstream that holds an account
-// that consent was taken back; sender carries receipts and fresh links;
+// that consent was taken back, and sources the connector or sandbox that
+// made any other; sender carries receipts and fresh links;
 // names says who the customer is; files signs report downloads;
 // publicURL is the server's address as people reach it.
-func NewPortalService(tx Transactor, link *LinkService, relay Relay, sender MessageSender, names CustomerNames, files FileLinker,
-	clock Clock, publicURL string) *PortalService {
-	return &PortalService{tx: tx, link: link, relay: relay, sender: sender, names: names, files: files, clock: clock,
+func NewPortalService(tx Transactor, link *LinkService, relay Relay, sources SourceDisconnecter, sender MessageSender, names CustomerNames,
+	files FileLinker, clock Clock, publicURL string) *PortalService {
+	return &PortalService{tx: tx, link: link, relay: relay, sources: sources, sender: sender, names: names, files: files, clock: clock,
 		base: strings.TrimRight(publicURL, "/")}
 }
 

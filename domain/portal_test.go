@@ -48,6 +48,26 @@ func codeIn(t *testing.T, text string) string {
 	return m[1]
 }
 
+// toldSources records the accounts whose source was told of a
+// revocation.
+type toldSources struct {
+	mu   sync.Mutex
+	told []string
+}
+
+func (s *toldSources) DisconnectSource(_ context.Context, a domain.Account) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.told = append(s.told, a.ID)
+	return "the source was told", nil
+}
+
+func (s *toldSources) accounts() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.told...)
+}
+
 type names map[string]string
 
 func (n names) CustomerName(_ context.Context, id string) (string, error) { return n[id], nil }
@@ -75,7 +95,8 @@ func TestPortal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			portal := domain.NewPortalService(w.tx, w.link, domain.NoRelay{}, outbox,
+			sources := &toldSources{}
+			portal := domain.NewPortalService(w.tx, w.link, domain.NoRelay{}, sources, outbox,
 				names{w.sc.CustomerID: "Acme", other.Key.CustomerID: "Globex"}, fileLinks{}, w.clock, "https://payline.example/")
 
 			erin, value := w.mustLogin(sandbox.UserGood, "paystubs", "identity")
@@ -199,6 +220,9 @@ func TestPortal(t *testing.T) {
 			}
 			if a.Connected || a.DisconnectedBy != domain.DisconnectedByEndUser || a.MonitoringStatus != domain.MonitoringUnavailable || a.Connection != "" {
 				t.Errorf("account after revocation %+v", a)
+			}
+			if got := sources.accounts(); len(got) != 1 || got[0] != erin.ID || !strings.HasPrefix(revoked[0].SourceTold, "the source was told") {
+				t.Errorf("the source was told of %v, recorded %q", got, revoked[0].SourceTold)
 			}
 			if !strings.HasPrefix(revoked[0].Deleted, "1 data products") && !strings.Contains(revoked[0].Deleted, "paystubs") {
 				t.Errorf("deleted %q", revoked[0].Deleted)

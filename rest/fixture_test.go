@@ -197,7 +197,8 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	if setup.sender != nil {
 		portalSender = setup.sender
 	}
-	cfg.Portal = domain.NewPortalService(tx, cfg.Link, domain.NoRelay{}, portalSender, keys, signer, clock, "http://"+srv.Listener.Addr().String())
+	cfg.Portal = domain.NewPortalService(tx, cfg.Link, domain.NoRelay{}, disconnectRoute(connector), portalSender, keys, signer, clock,
+		"http://"+srv.Listener.Addr().String())
 	notifier, ok := connector.(domain.FurnisherNotifier)
 	if !ok {
 		notifier = domain.NoConnector{}

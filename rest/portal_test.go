@@ -221,3 +221,12 @@ func mustURL(t *testing.T, s string) *url.URL {
 	}
 	return u
 }
+
+// disconnectRoute is cmd/payline's: the connector tells a connection's
+// source of a revocation when it can.
+func disconnectRoute(c domain.Connector) domain.SourceDisconnecter {
+	if d, ok := c.(domain.SourceDisconnecter); ok {
+		return d
+	}
+	return domain.NoConnector{}
+}

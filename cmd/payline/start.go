@@ -373,7 +373,8 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	m.limitUploads(s, link)
 	accounts := domain.NewAccountService(s.tx, s.clock, reporter, s.relay)
 	s.orders = domain.NewLinkOrderService(s.tx, link, s.delivery.Sender, s.clock, m.Config.PublicURL)
-	portal := domain.NewPortalService(s.tx, link, s.relay, s.delivery.Sender, keys, signer, s.clock, m.Config.PublicURL)
+	portal := domain.NewPortalService(s.tx, link, s.relay, disconnectRoute(s.connector), s.delivery.Sender, keys, signer, s.clock,
+		m.Config.PublicURL)
 	// The reader draws the pages of the documents it read for the person
 	// who reviews them.
 	reviews := domain.NewDocumentReviewService(s.tx, s.tx, s.tx.Reports(), reader, reporter, s.clock)

@@ -169,8 +169,19 @@ func errorFrom(err error) error {
 	case "INVALID_SIGNATURE":
 		return fmt.Errorf("the connector refused this server's signature: PAYLINE_CONNECTOR_SECRET is not the connector's secret, or the clocks differ by over %s", ReplayWindow)
 	}
-	return fmt.Errorf("the connector refused the request (%s): %s", r.Code, r.Message)
+	return &refusalError{r}
 }
+
+// refusalError is a refusal errorFrom does not map onto the domain's: its
+// text names the connector's code, and it keeps the refusal for the
+// callers that act on one (an unknown operation: errors.As a *refused).
+type refusalError struct{ r *refused }
+
+func (e *refusalError) Error() string {
+	return fmt.Sprintf("the connector refused the request (%s): %s", e.r.Code, e.r.Message)
+}
+
+func (e *refusalError) Unwrap() error { return e.r }
 
 // Capabilities asks the connector what it serves: serve calls it at start
 // to check the URL and secret.

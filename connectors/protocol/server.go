@@ -103,6 +103,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out, err = s.fetch(ctx, body)
 	case r.Method == http.MethodPost && r.URL.Path == PathDispute:
 		out, err = s.dispute(ctx, body)
+	case r.Method == http.MethodPost && r.URL.Path == PathDisconnect:
+		out, err = s.disconnect(ctx, body)
 	default:
 		writeError(w, http.StatusNotFound, "NOT_FOUND", "OPERATION_NOT_FOUND", "no operation "+r.Method+" "+r.URL.Path+" in connector protocol v"+Version)
 		return
