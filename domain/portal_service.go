@@ -393,6 +393,9 @@ func purposeWords(t LinkToken) string {
 type PersonView struct {
 	Customer    string
 	Connections []PersonConnection
+	// Uploads are the documents the person uploaded in Link (not those
+	// read from a connected account), newest first.
+	Uploads     []PersonUpload
 	Reports     []PersonReport
 	Revocations []ConsentRevocation
 }
@@ -414,6 +417,14 @@ type PersonConnection struct {
 	// DisconnectedBy is DisconnectedByEndUser when the person took
 	// consent back.
 	DisconnectedBy string
+}
+
+// PersonUpload is one document the person uploaded.
+type PersonUpload struct {
+	DocumentID   string
+	DocumentType string
+	FileName     string
+	UploadedAt   time.Time
 }
 
 // PersonReport is one report built about the person.
@@ -495,10 +506,51 @@ func (s *PortalService) View(ctx context.Context, sess PortalSession) (PersonVie
 				Requester: r.Report.Requester, Purpose: r.Report.Purpose, DocumentID: r.DocumentID})
 		}
 	}
+	if v.Uploads, err = s.uploadsOf(ctx, sc, sess.EndUserID); err != nil {
+		return PersonView{}, err
+	}
 	if v.Revocations, err = s.tx.Portal().ConsentRevocations(ctx, sc, sess.EndUserID); err != nil {
 		return PersonView{}, err
 	}
 	return v, nil
+}
+
+// uploadsOf lists the documents the end user uploaded in Link.
+func (s *PortalService) uploadsOf(ctx context.Context, sc Scope, endUserID string) ([]PersonUpload, error) {
+	var out []PersonUpload
+	p := PageRequest{Limit: 100}
+	for {
+		page, err := s.tx.Records().FindRecords(ctx, sc, RecordFilter{Kind: RecordDocument, EndUserID: endUserID}, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range page.Items {
+			if r.Document == nil || r.Document.AccountID != nil {
+				continue
+			}
+			out = append(out, PersonUpload{DocumentID: r.ID, DocumentType: r.DocumentType, FileName: r.Document.FileName, UploadedAt: r.CreatedAt})
+		}
+		if page.Next == nil {
+			return out, nil
+		}
+		p.Cursor = page.Next
+	}
+}
+
+// DocumentLink is a fresh download link to one of the session's person's
+// documents. Errors: DOCUMENT_NOT_FOUND for a document that is not theirs.
+func (s *PortalService) DocumentLink(ctx context.Context, sess PortalSession, id string) (DocumentLink, error) {
+	if err := CheckID("document_id", id); err != nil {
+		return DocumentLink{}, err
+	}
+	r, err := s.tx.Records().Record(ctx, sess.Scope(), RecordDocument, id)
+	if errors.Is(err, ErrNoRows) || (err == nil && r.EndUserID != sess.EndUserID) {
+		return DocumentLink{}, Errorf(KindNotFound, CodeDocumentNotFound, "you have no document %s", id)
+	}
+	if err != nil {
+		return DocumentLink{}, err
+	}
+	return s.files.Link(r.ID), nil
 }
 
 // accountsOf lists every account of the end user in the scope.

@@ -105,6 +105,9 @@ func TestPortal(t *testing.T) {
 			// erin at another customer: the same end_user_id, another tenant.
 			elsewhere := w.loginIn(other.Key.Scope(), "erin")
 
+			// erin also uploaded a document in Link.
+			doc := w.upload(domain.DocumentW2, domain.UploadFile{Name: "w2.pdf", Data: []byte("%PDF-1.4 W-2")})["w2.pdf"]
+
 			// The receipt.
 			if _, err := portal.SendReceipt(w.ctx, value, "not an address"); err == nil {
 				t.Fatal("a receipt went to a malformed address")
@@ -171,6 +174,23 @@ func TestPortal(t *testing.T) {
 			for _, id := range []string{frank.ID, elsewhere.ID} {
 				_, err := portal.Revoke(w.ctx, sess, id)
 				wantCode(t, err, domain.CodeAccountNotFound)
+			}
+			if len(v.Uploads) != 1 || v.Uploads[0].DocumentID != doc.ID || v.Uploads[0].FileName != "w2.pdf" {
+				t.Errorf("uploads %+v", v.Uploads)
+			}
+			if l, err := portal.DocumentLink(w.ctx, sess, doc.ID); err != nil || !strings.HasSuffix(l.DownloadURL, doc.ID) {
+				t.Errorf("document link %+v, %v", l, err)
+			}
+			// frank's session cannot reach erin's document.
+			_, fc, _ := portal.CreateLink(w.ctx, w.sc, "frank")
+			frankSess, _, err := portal.SignIn(w.ctx, fc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = portal.DocumentLink(w.ctx, frankSess, doc.ID)
+			wantCode(t, err, domain.CodeDocumentNotFound)
+			if fv, err := portal.View(w.ctx, frankSess); err != nil || len(fv.Uploads) != 0 || len(fv.Connections) != 1 || fv.Connections[0].AccountID != frank.ID {
+				t.Errorf("frank's view %+v, %v", fv, err)
 			}
 
 			// An expired link offers a fresh one, sent to the address on file.

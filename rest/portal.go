@@ -53,6 +53,7 @@ func (s *Server) portalRoutes() {
 	s.mux.Handle("POST "+personPath+"/revoke", page(s.revokeConsent))
 	s.mux.Handle("POST "+personPath+"/sign_out", page(s.signOutPerson))
 	s.mux.Handle("GET "+personPath+"/reports/{report_type}", page(s.personReport))
+	s.mux.Handle("GET "+personPath+"/documents/{document_id}", page(s.personDocument))
 	s.mux.HandleFunc("GET "+personPath+"/person.css", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")
 		w.Header().Set("Cache-Control", "public, max-age=300")
@@ -234,6 +235,22 @@ func hasCode(err error, code string) bool {
 	return errors.As(err, &de) && de.Code == code
 }
 
+// personDocument sends the person to a fresh download link of a
+// document they uploaded.
+func (s *Server) personDocument(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.personSession(w, r)
+	if !ok {
+		return
+	}
+	l, err := s.portal.DocumentLink(r.Context(), sess, r.PathValue("document_id"))
+	if err != nil {
+		s.personFailure(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, l.DownloadURL, http.StatusSeeOther)
+}
+
 // personFailure answers an error on the person's pages in words.
 func (s *Server) personFailure(w http.ResponseWriter, r *http.Request, err error) {
 	var de *domain.Error
@@ -281,8 +298,13 @@ type personRevocationData struct {
 	When, Told, Deleted, Kept, Reason string
 }
 
+type personUploadData struct {
+	ID, Title, When string
+}
+
 type personViewData struct {
 	Connections []personConnectionData
+	Uploads     []personUploadData
 	Reports     []personReportData
 	Revocations []personRevocationData
 	AnyOpen     bool
@@ -313,6 +335,13 @@ func newPersonView(v domain.PersonView) *personViewData {
 		}
 		out.AnyOpen = out.AnyOpen || c.Connected
 		out.Connections = append(out.Connections, d)
+	}
+	for _, u := range v.Uploads {
+		title := strings.ReplaceAll(u.DocumentType, "_", " ")
+		if u.FileName != "" {
+			title += " (" + u.FileName + ")"
+		}
+		out.Uploads = append(out.Uploads, personUploadData{ID: u.DocumentID, Title: title, When: u.UploadedAt.UTC().Format(personDate)})
 	}
 	for _, r := range v.Reports {
 		d := personReportData{Type: r.Type, Title: reportTitle(r.Type), Built: r.BuiltAt.UTC().Format(personDate),
@@ -381,6 +410,16 @@ var personPageTemplate = template.Must(template.New("person").Parse(`<!doctype h
     </section>
 {{- else}}
     <p>You have not shared a payroll account.</p>
+{{- end}}
+{{- if .View.Uploads}}
+    <h2 id="uploads">Documents you uploaded</h2>
+{{- range .View.Uploads}}
+    <section class="card" data-document="{{.ID}}">
+      <h3>{{.Title}}</h3>
+      <p class="muted">Uploaded {{.When}}</p>
+      <a class="button quiet" href="/me/documents/{{.ID}}">Download</a>
+    </section>
+{{- end}}
 {{- end}}
 {{- if .View.AnyOpen}}
     <form method="post" action="/me/revoke">
