@@ -232,6 +232,9 @@ type DisputeStore interface {
 	// OpenDisputesOf lists an end user's unresolved disputes (reports
 	// note them).
 	OpenDisputesOf(ctx context.Context, s Scope, endUserID string) ([]Dispute, error)
+	// OpenDisputesOfEndUsers lists end users' unresolved disputes in one
+	// query, by end user, oldest receipt first.
+	OpenDisputesOfEndUsers(ctx context.Context, s Scope, endUserIDs []string) (map[string][]Dispute, error)
 	// DueOverdue lists up to limit unresolved disputes of any tenant due
 	// by now whose dispute.overdue was not raised.
 	DueOverdue(ctx context.Context, now time.Time, limit int) ([]DisputeRef, error)
@@ -310,6 +313,10 @@ const (
 	EventDisputeResolved = "dispute.resolved"
 	EventDisputeOverdue  = "dispute.overdue"
 )
+
+// FlagItemDisputed is the point to review a report raises for each of
+// the person's open disputes, next to the disputed item.
+const FlagItemDisputed = "ITEM_DISPUTED"
 
 // DisputeEvents are the dispute events a webhook can enable.
 var DisputeEvents = []string{EventDisputeOpened, EventDisputeResolved, EventDisputeOverdue}

@@ -39,6 +39,9 @@ type Service struct {
 	// disputeContact is whom a report's FCRA notice names ("" for the
 	// default).
 	disputeContact string
+	// disputes reads the end user's open disputes, which a report notes
+	// (nil: none are read).
+	disputes OpenDisputes
 }
 
 // WithDisputeContact sets whom a report's Fair Credit Reporting Act notice
@@ -116,7 +119,11 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 	if err != nil {
 		return domain.VerificationReport{}, err
 	}
-	version := dataVersion(reportType, accounts, docs)
+	open, err := s.openDisputes(ctx, sc, endUserID)
+	if err != nil {
+		return domain.VerificationReport{}, err
+	}
+	version := withDisputes(dataVersion(reportType, accounts, docs), open[endUserID])
 	for attempt := 0; ; attempt++ {
 		stored, err := s.tx.Reports().Report(ctx, sc, endUserID, reportType)
 		switch {
@@ -140,7 +147,7 @@ func (s *Service) VerificationReport(ctx context.Context, sc domain.Scope, endUs
 		key := strings.Join([]string{sc.CustomerID, string(sc.Mode), endUserID, reportType, version, req.TrackingID, req.Purpose}, "\x00")
 		r, err, _ := s.builds.Do(key, func() (any, error) {
 			// The build outlives a caller that goes away: others share it.
-			return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, stored.Version+1, req, accounts, docs)
+			return s.build(context.WithoutCancel(ctx), sc, endUserID, reportType, id, version, stored.Version+1, req, accounts, docs, open[endUserID])
 		})
 		if errors.Is(err, errBuildRaced) && attempt < 3 {
 			continue // another instance built a version meanwhile: build the next
@@ -202,6 +209,10 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 	if err != nil {
 		return nil, err
 	}
+	open, err := s.openDisputes(ctx, sc, endUserIDs...)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]domain.VerificationReport{}
 	for _, id := range endUserIDs {
 		page, docs := pages[id], docPages[id]
@@ -209,7 +220,7 @@ func (s *Service) VerificationReports(ctx context.Context, sc domain.Scope, endU
 		if len(page.Items) == 0 && len(uploads) == 0 {
 			continue // no accounts and no uploads: no end user to report on
 		}
-		if st, ok := stored[id]; ok && page.Next == nil && docs.Next == nil && st.DataVersion == dataVersion(reportType, page.Items, uploads) {
+		if st, ok := stored[id]; ok && page.Next == nil && docs.Next == nil && st.DataVersion == withDisputes(dataVersion(reportType, page.Items, uploads), open[id]) {
 			r, err := s.linked(sc, st)
 			if err != nil {
 				return nil, err
@@ -266,7 +277,11 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
 	}
-	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, 0, domain.ReportRequest{}, accounts, docs)
+	open, err := s.openDisputes(ctx, sc, endUserID)
+	if err != nil {
+		return domain.VerificationReport{}, nil, err
+	}
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, NotStored, 0, domain.ReportRequest{}, accounts, docs, open[endUserID])
 	if err != nil {
 		return r, nil, err
 	}
@@ -276,7 +291,7 @@ func (s *Service) Render(ctx context.Context, sc domain.Scope, endUserID, report
 	return r, pdf, err
 }
 
-func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, build int, req domain.ReportRequest, accounts []domain.Account, docs []domain.Record) (domain.VerificationReport, []byte, error) {
+func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, reportType, id string, build int, req domain.ReportRequest, accounts []domain.Account, docs []domain.Record, open []domain.Dispute) (domain.VerificationReport, []byte, error) {
 	sources, updated, err := s.sources(ctx, sc, accounts)
 	if err != nil {
 		return domain.VerificationReport{}, nil, err
@@ -290,6 +305,7 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 	r := Assemble(reportType, id, sources, updated, s.clock.Now(), setAside...)
 	r.Version, r.TrackingID, r.Purpose = build, req.TrackingID, req.Purpose
 	r.FCRANotice = NewFCRANotice(s.disputeContact, sources)
+	r.Flags = append(r.Flags, disputeFlags(sources, open)...)
 	if s.customers != nil {
 		name, err := s.customers.CustomerName(ctx, sc.CustomerID)
 		if err != nil && !errors.Is(err, domain.ErrNoRows) {
@@ -297,7 +313,7 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 		}
 		r.Requester = name
 	}
-	pdf, err := RenderVerification(r, sources)
+	pdf, err := RenderVerification(r, sources, open...)
 	if err != nil {
 		return domain.VerificationReport{}, nil, fmt.Errorf("render %s report: %w", reportType, err)
 	}
@@ -308,8 +324,8 @@ func (s *Service) render(ctx context.Context, sc domain.Scope, endUserID, report
 // meanwhile (with other data): it is made again under the next number.
 var errBuildRaced = errors.New("another build of the report took this version")
 
-func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, build int, req domain.ReportRequest, accounts []domain.Account, docs []domain.Record) (domain.VerificationReport, error) {
-	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, build, req, accounts, docs)
+func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportType, id, version string, build int, req domain.ReportRequest, accounts []domain.Account, docs []domain.Record, open []domain.Dispute) (domain.VerificationReport, error) {
+	r, pdf, err := s.render(ctx, sc, endUserID, reportType, id, build, req, accounts, docs, open)
 	if err != nil {
 		return domain.VerificationReport{}, err
 	}
@@ -330,7 +346,7 @@ func (s *Service) build(ctx context.Context, sc domain.Scope, endUserID, reportT
 			return err
 		}
 		cur, err := tx.Reports().Report(ctx, sc, endUserID, reportType)
-		if err == nil && cur.DataVersion == dataVersion(reportType, accounts, docs) && cur.Version >= build {
+		if err == nil && cur.DataVersion == withDisputes(dataVersion(reportType, accounts, docs), open) && cur.Version >= build {
 			current = &cur // another build of this data got there first
 			return nil
 		}

@@ -19,8 +19,11 @@ var reportTitles = map[string]string{
 
 // RenderVerification renders a report to PDF. sources give every paystub
 // the annual figures were summed from, which a VOIE lists in full so an
-// analyst can check them. The same report and sources give the same bytes.
-func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, error) {
+// analyst can check them. open are the person's disputes not yet
+// resolved: each is noted next to its item (a paystub's row, an
+// employment) as well as under Points to review. The same report, sources
+// and disputes give the same bytes.
+func RenderVerification(r domain.VerificationReport, sources []Source, open ...domain.Dispute) ([]byte, error) {
 	title := reportTitles[r.ReportType]
 	built := time.Time(r.RefreshedAt)
 	meta := pdfMeta{Title: title, Subject: title + " of " + r.Employee.Name.FullName,
@@ -62,7 +65,7 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 		d.sectionTable("Employment", []column{{"Employer", 44, "L"}, {"Title", 38, "L"}, {"Status", 20, "L"}, {"Hired", 23, "L"}, {"End", 23, "L"},
 			{"Months", 14, "R"}, {"Last paid", 23.9, "L"}}, rows, "")
 		renderFlags(d, r)
-		renderEmployers(d, r, sources)
+		renderEmployers(d, r, sources, open)
 
 		if r.ReportType == domain.ReportVOIE {
 			sorted := sortSources(sources) // in the order of r.Employments
@@ -71,7 +74,7 @@ func RenderVerification(r domain.VerificationReport, sources []Source) ([]byte, 
 				if i < len(sorted) {
 					stubs = newestFirst(sorted[i].Paystubs)
 				}
-				renderIncome(d, em, stubs, i)
+				renderIncome(d, em, stubs, i, disputedPaystubs(open))
 			}
 		}
 		renderCompleteness(d, r, sources)
@@ -111,7 +114,7 @@ func employmentRow(em domain.ReportEmployment) []string {
 	return []string{em.EmployerName, orDash(em.Title), status, hired, end, months, last}
 }
 
-func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub, i int) {
+func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub, i int, disputed map[string]domain.Dispute) {
 	in := em.Income
 	label := employmentLabel(em)
 	d.section("Income · "+label, 60)
@@ -226,20 +229,30 @@ func renderIncome(d *pdfDoc, em domain.ReportEmployment, stubs []domain.Paystub,
 	drawPayChart(d, oldest, margin, d.GetY()+2, d.width, 62)
 
 	rows = rows[:0]
+	var disputes []string
 	// Each paystub split by type, with its regular and overtime hours and
 	// its rate, so regular hours × rate = base, and the overtime trend,
 	// can be checked paystub by paystub.
 	for _, p := range stubs {
 		e := domain.EarningsOf(p)
 		t := e.ByType
-		rows = append(rows, []string{day(p.PayDate.String()), shortDay(p.PayPeriodStart.String()) + " – " + shortDay(p.PayPeriodEnd.String()),
+		// A disputed paystub's row carries the mark, after its period (the
+		// pay date's column has no room), and the note under the table
+		// says what is disputed and the dispute's clock.
+		paid, period := day(p.PayDate.String()), shortDay(p.PayPeriodStart.String())+" – "+shortDay(p.PayPeriodEnd.String())
+		if dp, ok := disputed[p.ID]; ok {
+			disputes = append(disputes, fmt.Sprintf("Disputed: the person disputes the %s of the paystub paid %s (%s).",
+				orDefault(disputedFieldWords(dp.Item.Field), "figures"), paid, disputeClock(dp)))
+			period += " †"
+		}
+		rows = append(rows, []string{paid, period,
 			hoursOf(e.RegularHours), hoursOf(e.OvertimeHours), baseRate(p), money(t.Base), money(t.Overtime), money(t.Bonus),
 			money(t.Commission + t.Other), money(p.GrossPayAmount.Amount), money(p.GrossPayYTD.Amount)})
 	}
 	d.sectionTable(fmt.Sprintf("Paystubs · %s (%d)", label, len(stubs)), []column{{"Pay date", 21, "L"}, {"Period", 26, "L"}, {"Reg hrs", 11, "R"}, {"OT hrs", 10, "R"}, {"Rate", 14, "R"},
 		{"Base", 17, "R"}, {"Overtime", 17, "R"}, {"Bonus", 17, "R"}, {"Other", 14, "R"}, {"Gross", 18, "R"}, {"Gross YTD", 20.9, "R"}},
-		rows, "Base, Overtime, Bonus and Other (commission and any other earnings) add up to Gross. Hours are those the paystub's "+
-			"regular and overtime lines report, and Rate the regular line's: regular hours × rate is the base pay. Net pay is in the chart above.",
+		rows, strings.Join(append(disputeMarks(disputes), "Base, Overtime, Bonus and Other (commission and any other earnings) add up to Gross. Hours are those the paystub's "+
+			"regular and overtime lines report, and Rate the regular line's: regular hours × rate is the base pay. Net pay is in the chart above."), "\n"),
 		"Paystubs · "+label)
 }
 
@@ -352,6 +365,7 @@ var flagTitles = map[string]string{
 	domain.FlagDecliningIncome: "Declining income", domain.FlagW2Mismatch: "W-2 mismatch",
 	domain.FlagDocumentSetAside: "Upload set aside", domain.FlagHoursOver80: "Over 80 hours a week",
 	domain.FlagPayPeriodInverted: "Pay period ends before it starts", domain.FlagOnePaystubAnnualized: "Annualized from one paystub",
+	domain.FlagItemDisputed: "Disputed by the person",
 }
 
 // renderFlags prints the points to review, or says there are none.
@@ -419,7 +433,7 @@ func renderCompleteness(d *pdfDoc, r domain.VerificationReport, sources []Source
 // renderEmployers says who each employer is and where its figures came
 // from: address, phone and EIN, the payroll platform read, and when its
 // data last changed.
-func renderEmployers(d *pdfDoc, r domain.VerificationReport, sources []Source) {
+func renderEmployers(d *pdfDoc, r domain.VerificationReport, sources []Source, open []domain.Dispute) {
 	d.section("Employers and sources", 30)
 	sorted := sortSources(sources) // in the order of r.Employments
 	for i, em := range r.Employments {
@@ -461,6 +475,9 @@ func renderEmployers(d *pdfDoc, r domain.VerificationReport, sources []Source) {
 				words += "; " + reviewedWords(src)
 			}
 			fields = append(fields, [2]string{"Uploaded W-2s", words})
+		}
+		if dp, ok := disputedEmployment(open, src.Account.ID); ok && src.Account.ID != "" {
+			fields = append(fields, [2]string{"Disputed", "the person disputes this employment (" + disputeClock(dp) + ")"})
 		}
 		d.fields(fields)
 	}

@@ -1,14 +1,18 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
 	"payline/domain"
+	"payline/domain/sandbox"
 	"payline/storage"
 	"payline/storage/storagetest"
 )
@@ -201,4 +205,95 @@ func TestGraphQLDisputes(t *testing.T) {
 			t.Errorf("another customer lists %v", got)
 		}
 	})
+}
+
+// TestReportNotesOpenDisputes, on both databases: a VOIE built while the
+// person disputes a paystub's net pay and their employment says so next
+// to each item (the paystub's row marked †, with the dispute's clock
+// under the table; the employer's "Disputed" line) and under Points to
+// review, read back from the PDF with pdftotext, and its JSON carries
+// ITEM_DISPUTED flags; once the disputes are resolved the next report
+// is rebuilt without them.
+func TestReportNotesOpenDisputes(t *testing.T) {
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext is not installed (poppler-utils): the report cannot be read back")
+	}
+	p := switchPlatform(t)
+	storagetest.Dialects(t, storagetest.Seeded, func(t *testing.T, db *storage.DB) {
+		f := newFixture(t, db)
+		acct := f.connectAs("disputing-borrower", p, sandbox.UserGood, reportJobs...)
+		before := f.get("/v1/end_users/disputing-borrower/verification_reports/voie").data(t)
+		stub := f.get("/v1/accounts/" + acct + "/paystubs?limit=1").list(t)[0]
+		paid, err := time.Parse(time.DateOnly, stub["pay_date"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := f.post("/v1/end_users/disputing-borrower/disputes", fmt.Sprintf(`{"item": {"type": "paystub", "id": %q, "field": "net_pay_amount"},
+			"note": "My net pay was higher."}`, stub["id"])).data(t)
+		emp := f.post("/v1/end_users/disputing-borrower/disputes", fmt.Sprintf(`{"item": {"type": "employment", "id": %q}, "note": "I left in May."}`, acct)).data(t)
+
+		voie := f.get("/v1/end_users/disputing-borrower/verification_reports/voie").data(t)
+		if voie["version"] == before["version"] {
+			t.Fatalf("a dispute opened did not rebuild the report (version %v)", voie["version"])
+		}
+		var flags int
+		for _, fl := range voie["flags"].([]any) {
+			if fl := fl.(map[string]any); fl["code"] == domain.FlagItemDisputed && fl["employment"] == acct {
+				flags++
+			}
+		}
+		if flags != 2 {
+			t.Errorf("%d ITEM_DISPUTED flags, want 2: %v", flags, voie["flags"])
+		}
+		received, _ := time.Parse(time.RFC3339, net["received_at"].(string))
+		due, _ := time.Parse(time.RFC3339, emp["due_at"].(string))
+		clock := fmt.Sprintf("received %s, reinvestigation due %s", received.Format("Jan 2, 2006"), due.Format("Jan 2, 2006"))
+		_, pdf := fetch(t, "GET", voie["document"].(map[string]any)["download_url"].(string))
+		checkReportPDF(t, pdf, "Points to review", "Disputed by the person",
+			"The person disputes the net pay of the paystub paid "+paid.Format("Jan 2, 2006")+" ("+clock+")",
+			"The person disputes this employment ("+clock+")",
+			paid.Format("Jan 2, 2006")+" "+stubPeriod(t, stub)+" †",
+			"† Disputed: the person disputes the net pay of the paystub paid "+paid.Format("Jan 2, 2006")+" ("+clock+").",
+			"Disputed the person disputes this employment ("+clock+")")
+
+		for _, id := range []string{net["id"].(string), emp["id"].(string)} {
+			f.post("/v1/disputes/"+id+"/investigate", `{}`)
+			if res := f.post("/v1/disputes/"+id+"/resolve", `{"outcome": "verified", "reason": "The employer confirmed it."}`); res.status != 200 {
+				t.Fatalf("resolve: %d %s", res.status, res.raw)
+			}
+		}
+		after := f.get("/v1/end_users/disputing-borrower/verification_reports/voie").data(t)
+		for _, fl := range after["flags"].([]any) {
+			if fl.(map[string]any)["code"] == domain.FlagItemDisputed {
+				t.Errorf("a resolved dispute still flagged: %v", fl)
+			}
+		}
+		_, pdf = fetch(t, "GET", after["document"].(map[string]any)["download_url"].(string))
+		out, err := pdfText(pdf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out, "Disputed") || strings.Contains(out, "†") {
+			t.Errorf("the report built after the disputes were resolved still notes them")
+		}
+	})
+}
+
+// stubPeriod is a paystub's period as the report's table prints it.
+func stubPeriod(t *testing.T, stub map[string]any) string {
+	t.Helper()
+	from, err1 := time.Parse(time.DateOnly, stub["pay_period_start"].(string))
+	to, err2 := time.Parse(time.DateOnly, stub["pay_period_end"].(string))
+	if err1 != nil || err2 != nil {
+		t.Fatalf("the paystub's period: %v %v", err1, err2)
+	}
+	return from.Format("Jan 2") + " – " + to.Format("Jan 2")
+}
+
+// pdfText is a PDF's text through pdftotext, its spacing collapsed.
+func pdfText(pdf []byte) (string, error) {
+	cmd := exec.Command("pdftotext", "-layout", "-", "-")
+	cmd.Stdin = bytes.NewReader(pdf)
+	out, err := cmd.Output()
+	return strings.Join(strings.Fields(string(out)), " "), err
 }

@@ -180,7 +180,7 @@ func newFixture(t testing.TB, db *storage.DB, configure ...func(*fixtureSetup)) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	reporter := reports.NewService(tx, dir, keys, signer, clock)
+	reporter := reports.NewService(tx, dir, keys, signer, clock).WithDisputes(tx)
 	accounts := domain.NewAccountService(tx, clock, reporter, domain.NoRelay{})
 	cfg.Keys, cfg.Directory, cfg.Accounts, cfg.Webhooks = keys, dir, accounts, webhooks
 	cfg.Jobs, cfg.Products, cfg.Documents, cfg.EndUsers = accounts.AccountJobService, accounts.ProductService, accounts.DocumentService, accounts.EndUserService

@@ -193,6 +193,31 @@ func (s stores) OpenDisputesOf(ctx context.Context, sc domain.Scope, endUserID s
 	return out, nil
 }
 
+// OpenDisputesOfEndUsers implements domain.DisputeStore.
+func (s stores) OpenDisputesOfEndUsers(ctx context.Context, sc domain.Scope, endUserIDs []string) (map[string][]domain.Dispute, error) {
+	out := map[string][]domain.Dispute{}
+	if len(endUserIDs) == 0 {
+		return out, nil
+	}
+	in, args, err := sqlx.In(`SELECT `+disputeColumns+` FROM disputes WHERE customer_id = ? AND mode = ? AND status <> ?
+		AND end_user_id IN (?) ORDER BY received_at, id`, sc.CustomerID, string(sc.Mode), string(domain.DisputeResolved), endUserIDs)
+	if err != nil {
+		return nil, err
+	}
+	var rows []disputeRow
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(in), args...); err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		d, err := s.dispute(r)
+		if err != nil {
+			return nil, err
+		}
+		out[d.EndUserID] = append(out[d.EndUserID], d)
+	}
+	return out, nil
+}
+
 // DueOverdue implements domain.DisputeStore.
 func (s stores) DueOverdue(ctx context.Context, now time.Time, limit int) ([]domain.DisputeRef, error) {
 	var rows []struct {

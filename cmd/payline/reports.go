@@ -46,8 +46,9 @@ func (e environment) reports(ctx context.Context, args []string) error {
 		return err
 	}
 	// No signer is needed to render; no queue, since nothing is written.
-	svc := reports.NewService(storage.NewTransactor(db, nil), domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build), keys, nil, domain.SystemClock{}).
-		WithDisputeContact(*dispute)
+	tx := storage.NewTransactor(db, nil)
+	svc := reports.NewService(tx, domain.NewDirectoryService(storage.NewDirectoryStore(db), domain.NoRelay{}, search.Build), keys, nil, domain.SystemClock{}).
+		WithDisputeContact(*dispute).WithDisputes(tx)
 	r, pdf, err := svc.Render(ctx, domain.Scope{CustomerID: c.ID, Mode: m}, *endUser, *typ)
 	if err != nil {
 		return err

@@ -355,7 +355,7 @@ func (m *Main) buildAPI(_ context.Context, s *starting) error {
 	if err != nil {
 		return err
 	}
-	reporter := reports.NewService(s.tx, m.directory, s.stores.keys, signer, s.clock).WithDisputeContact(m.Config.DisputeContact)
+	reporter := reports.NewService(s.tx, m.directory, s.stores.keys, signer, s.clock).WithDisputeContact(m.Config.DisputeContact).WithDisputes(s.tx)
 	// Failed sign-ins are counted where the rate limit is: in Redis when
 	// the instances share one, else in the database they share anyway.
 	var throttle domain.SignInThrottle = storage.NewSignInThrottle(m.db)

@@ -7626,7 +7626,7 @@ type IncomeTrend {
 
 "A point a verification report raises for an underwriter to review."
 type ReportFlag {
-  "OVERLAPPING_EMPLOYMENT, PAY_GAP, MISSING_FINAL_PAY, EMPLOYER_ADDRESS_CONFLICT, DECLINING_INCOME, W2_MISMATCH, DOCUMENT_SET_ASIDE (an uploaded paystub or W-2 the report leaves out, and why, without accusing), HOURS_OVER_80, PAY_PERIOD_INVERTED or ANNUALIZED_FROM_ONE_PAYSTUB."
+  "OVERLAPPING_EMPLOYMENT, PAY_GAP, MISSING_FINAL_PAY, EMPLOYER_ADDRESS_CONFLICT, DECLINING_INCOME, W2_MISMATCH, DOCUMENT_SET_ASIDE (an uploaded paystub or W-2 the report leaves out, and why, without accusing), HOURS_OVER_80, PAY_PERIOD_INVERTED, ANNUALIZED_FROM_ONE_PAYSTUB or ITEM_DISPUTED (a dispute of the person's open when the report was built)."
   code: String!
   "What the data shows, in a sentence."
   message: String!
