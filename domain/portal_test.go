@@ -329,3 +329,45 @@ func (w *world) loginIn(sc domain.Scope, endUser string) domain.Account {
 	}
 	return a
 }
+
+// TestPortalRevokesRelayed: consent taken back to an account an upstream
+// holds tells that upstream through the relay (its disconnect), not the
+// connector route, and records which upstream was told.
+func TestPortalRevokesRelayed(t *testing.T) {
+	rw := newRelayWorld(t)
+	ua := rw.upstreamAccount()
+	if err := rw.relay.Ingest(rw.ctx, ua.ID); err != nil {
+		t.Fatal(err)
+	}
+	sources := &toldSources{}
+	portal := domain.NewPortalService(rw.tx, rw.link, upstreamRelay{up: rw.up}, sources, &outboxSender{}, names{rw.sc.CustomerID: "Acme"},
+		fileLinks{}, rw.clock, "https://payline.example")
+	here, err := rw.accounts.Account(rw.ctx, rw.sc, ua.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, code, err := portal.CreateLink(rw.ctx, rw.sc, here.EndUserID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, _, err := portal.SignIn(rw.ctx, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	revoked, err := portal.Revoke(rw.ctx, sess, "")
+	if err != nil || len(revoked) != 1 {
+		t.Fatalf("Revoke: %v, %v", revoked, err)
+	}
+	if len(rw.up.acts) != 1 || rw.up.acts[0] != domain.ActionDisconnect+" "+ua.ID {
+		t.Errorf("upstream actions %v", rw.up.acts)
+	}
+	if got := sources.accounts(); len(got) != 0 {
+		t.Errorf("the connector route was told too: %v", got)
+	}
+	if !strings.Contains(revoked[0].SourceTold, "(up)") {
+		t.Errorf("recorded %q", revoked[0].SourceTold)
+	}
+	if a, err := rw.accounts.Account(rw.ctx, rw.sc, ua.ID); err != nil || a.Connected || a.DisconnectedBy != domain.DisconnectedByEndUser {
+		t.Errorf("account %+v, %v", a, err)
+	}
+}
