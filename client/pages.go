@@ -272,6 +272,22 @@ func (c *Client) LinkOrders(ctx context.Context, params *api.ListLinkOrdersParam
 	})
 }
 
+// Disputes iterates over ListDisputes's items.
+func (c *Client) Disputes(ctx context.Context, params *api.ListDisputesParams) iter.Seq2[api.Dispute, error] {
+	p := copyOf(params)
+	return each(func(cursor *string) ([]api.Dispute, *string, error) {
+		p.Cursor = cursor
+		r, err := c.ListDisputesWithResponse(ctx, &p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if r.JSON200 == nil {
+			return nil, nil, unexpected(r.HTTPResponse)
+		}
+		return r.JSON200.Data, r.JSON200.Meta.NextCursor, nil
+	})
+}
+
 // WebhookDeliveries iterates over ListWebhookDeliveries's items.
 func (c *Client) WebhookDeliveries(ctx context.Context, webhookID string, params *api.ListWebhookDeliveriesParams) iter.Seq2[api.WebhookDelivery, error] {
 	p := copyOf(params)

@@ -128,6 +128,156 @@ func (e DirectDepositFormDataDocumentType) Valid() bool {
 	}
 }
 
+// Defines values for DisputeFurnisherNoticeStatus.
+const (
+	DisputeFurnisherNoticeStatusAcknowledged DisputeFurnisherNoticeStatus = "acknowledged"
+	DisputeFurnisherNoticeStatusNoFurnisher  DisputeFurnisherNoticeStatus = "no_furnisher"
+	DisputeFurnisherNoticeStatusNotSent      DisputeFurnisherNoticeStatus = "not_sent"
+	DisputeFurnisherNoticeStatusPending      DisputeFurnisherNoticeStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the DisputeFurnisherNoticeStatus enum.
+func (e DisputeFurnisherNoticeStatus) Valid() bool {
+	switch e {
+	case DisputeFurnisherNoticeStatusAcknowledged:
+		return true
+	case DisputeFurnisherNoticeStatusNoFurnisher:
+		return true
+	case DisputeFurnisherNoticeStatusNotSent:
+		return true
+	case DisputeFurnisherNoticeStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DisputeItemReportType.
+const (
+	DisputeItemReportTypeVoe  DisputeItemReportType = "voe"
+	DisputeItemReportTypeVoie DisputeItemReportType = "voie"
+)
+
+// Valid indicates whether the value is a known member of the DisputeItemReportType enum.
+func (e DisputeItemReportType) Valid() bool {
+	switch e {
+	case DisputeItemReportTypeVoe:
+		return true
+	case DisputeItemReportTypeVoie:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DisputeItemType.
+const (
+	DisputeItemTypeDocument    DisputeItemType = "document"
+	DisputeItemTypeEmployment  DisputeItemType = "employment"
+	DisputeItemTypePaystub     DisputeItemType = "paystub"
+	DisputeItemTypeReportField DisputeItemType = "report_field"
+)
+
+// Valid indicates whether the value is a known member of the DisputeItemType enum.
+func (e DisputeItemType) Valid() bool {
+	switch e {
+	case DisputeItemTypeDocument:
+		return true
+	case DisputeItemTypeEmployment:
+		return true
+	case DisputeItemTypePaystub:
+		return true
+	case DisputeItemTypeReportField:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DisputeCreateItemReportType.
+const (
+	DisputeCreateItemReportTypeVoe  DisputeCreateItemReportType = "voe"
+	DisputeCreateItemReportTypeVoie DisputeCreateItemReportType = "voie"
+)
+
+// Valid indicates whether the value is a known member of the DisputeCreateItemReportType enum.
+func (e DisputeCreateItemReportType) Valid() bool {
+	switch e {
+	case DisputeCreateItemReportTypeVoe:
+		return true
+	case DisputeCreateItemReportTypeVoie:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DisputeCreateItemType.
+const (
+	DisputeCreateItemTypeDocument    DisputeCreateItemType = "document"
+	DisputeCreateItemTypeEmployment  DisputeCreateItemType = "employment"
+	DisputeCreateItemTypePaystub     DisputeCreateItemType = "paystub"
+	DisputeCreateItemTypeReportField DisputeCreateItemType = "report_field"
+)
+
+// Valid indicates whether the value is a known member of the DisputeCreateItemType enum.
+func (e DisputeCreateItemType) Valid() bool {
+	switch e {
+	case DisputeCreateItemTypeDocument:
+		return true
+	case DisputeCreateItemTypeEmployment:
+		return true
+	case DisputeCreateItemTypePaystub:
+		return true
+	case DisputeCreateItemTypeReportField:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DisputeOutcome.
+const (
+	Corrected DisputeOutcome = "corrected"
+	Deleted   DisputeOutcome = "deleted"
+	Verified  DisputeOutcome = "verified"
+)
+
+// Valid indicates whether the value is a known member of the DisputeOutcome enum.
+func (e DisputeOutcome) Valid() bool {
+	switch e {
+	case Corrected:
+		return true
+	case Deleted:
+		return true
+	case Verified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DisputeStatus.
+const (
+	Investigating DisputeStatus = "investigating"
+	Open          DisputeStatus = "open"
+	Resolved      DisputeStatus = "resolved"
+)
+
+// Valid indicates whether the value is a known member of the DisputeStatus enum.
+func (e DisputeStatus) Valid() bool {
+	switch e {
+	case Investigating:
+		return true
+	case Open:
+		return true
+	case Resolved:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DocumentDocumentType.
 const (
 	DocumentDocumentTypeDirectDepositForm DocumentDocumentType = "direct_deposit_form"
@@ -1440,6 +1590,7 @@ const (
 	DOCUMENTSETASIDE         VerificationReportFlagsCode = "DOCUMENT_SET_ASIDE"
 	EMPLOYERADDRESSCONFLICT  VerificationReportFlagsCode = "EMPLOYER_ADDRESS_CONFLICT"
 	HOURSOVER80              VerificationReportFlagsCode = "HOURS_OVER_80"
+	ITEMDISPUTED             VerificationReportFlagsCode = "ITEM_DISPUTED"
 	MISSINGFINALPAY          VerificationReportFlagsCode = "MISSING_FINAL_PAY"
 	OVERLAPPINGEMPLOYMENT    VerificationReportFlagsCode = "OVERLAPPING_EMPLOYMENT"
 	PAYGAP                   VerificationReportFlagsCode = "PAY_GAP"
@@ -1459,6 +1610,8 @@ func (e VerificationReportFlagsCode) Valid() bool {
 	case EMPLOYERADDRESSCONFLICT:
 		return true
 	case HOURSOVER80:
+		return true
+	case ITEMDISPUTED:
 		return true
 	case MISSINGFINALPAY:
 		return true
@@ -1513,16 +1666,16 @@ func (e VerificationReportPurpose) Valid() bool {
 
 // Defines values for VerificationReportReportType.
 const (
-	Voe  VerificationReportReportType = "voe"
-	Voie VerificationReportReportType = "voie"
+	VerificationReportReportTypeVoe  VerificationReportReportType = "voe"
+	VerificationReportReportTypeVoie VerificationReportReportType = "voie"
 )
 
 // Valid indicates whether the value is a known member of the VerificationReportReportType enum.
 func (e VerificationReportReportType) Valid() bool {
 	switch e {
-	case Voe:
+	case VerificationReportReportTypeVoe:
 		return true
-	case Voie:
+	case VerificationReportReportTypeVoie:
 		return true
 	default:
 		return false
@@ -2079,6 +2232,117 @@ type DirectDepositFormDataAccountType string
 
 // DirectDepositFormDataDocumentType defines model for DirectDepositFormData.DocumentType.
 type DirectDepositFormDataDocumentType string
+
+// Dispute defines model for Dispute.
+type Dispute struct {
+	DocumentId *string `json:"document_id"`
+
+	// DueAt 30 days after received_at; 45 once extended_at is set.
+	DueAt     Timestamp `json:"due_at"`
+	EndUserId string    `json:"end_user_id"`
+
+	// ExtendedAt When new information during the period extended the due time.
+	ExtendedAt      *Timestamp `json:"extended_at"`
+	FurnisherNotice struct {
+		// DueAt 5 business days after received_at (US federal holidays observed).
+		DueAt      Timestamp  `json:"due_at"`
+		NotifiedAt *Timestamp `json:"notified_at"`
+		Reason     *string    `json:"reason"`
+
+		// Reference The source's own reference of the notice.
+		Reference *string `json:"reference"`
+
+		// Route The source it goes through: sandbox, a connector's or an upstream's name, end_user, payline.
+		Route *string `json:"route"`
+
+		// Status pending (queued or retrying), acknowledged, not_sent (the route has no dispute channel, or never answered: reason says which), no_furnisher (an uploaded document, or a figure Payline computed: reason says which).
+		Status DisputeFurnisherNoticeStatus `json:"status"`
+	} `json:"furnisher_notice"`
+
+	// FurnisherNotifiedAt When the source acknowledged the notice.
+	FurnisherNotifiedAt *Timestamp         `json:"furnisher_notified_at"`
+	Id                  openapi_types.UUID `json:"id"`
+	Information         []struct {
+		At         Timestamp `json:"at"`
+		DocumentId *string   `json:"document_id"`
+		Note       string    `json:"note"`
+	} `json:"information"`
+	Item struct {
+		// AccountId The connection the item came from (null for a document or a report field about none).
+		AccountId  *string                `json:"account_id"`
+		Field      *string                `json:"field"`
+		Id         *string                `json:"id"`
+		ReportType *DisputeItemReportType `json:"report_type,omitempty"`
+		Type       DisputeItemType        `json:"type"`
+	} `json:"item"`
+	Note    string          `json:"note"`
+	Outcome *DisputeOutcome `json:"outcome"`
+
+	// Overdue Unresolved past due_at (dispute.overdue was or will be sent).
+	Overdue bool `json:"overdue"`
+
+	// Reason The resolution's reason.
+	Reason     *string       `json:"reason"`
+	ReceivedAt Timestamp     `json:"received_at"`
+	ResolvedAt *Timestamp    `json:"resolved_at"`
+	Status     DisputeStatus `json:"status"`
+
+	// Steps Every change, oldest first, with who made it (end_user, key:<id>, member:<email>) and when.
+	Steps []struct {
+		At      Timestamp       `json:"at"`
+		By      string          `json:"by"`
+		Outcome *DisputeOutcome `json:"outcome,omitempty"`
+		Reason  *string         `json:"reason,omitempty"`
+		Status  DisputeStatus   `json:"status"`
+	} `json:"steps"`
+}
+
+// DisputeFurnisherNoticeStatus pending (queued or retrying), acknowledged, not_sent (the route has no dispute channel, or never answered: reason says which), no_furnisher (an uploaded document, or a figure Payline computed: reason says which).
+type DisputeFurnisherNoticeStatus string
+
+// DisputeItemReportType defines model for Dispute.Item.ReportType.
+type DisputeItemReportType string
+
+// DisputeItemType defines model for Dispute.Item.Type.
+type DisputeItemType string
+
+// DisputeCreate defines model for DisputeCreate.
+type DisputeCreate struct {
+	// DocumentId An uploaded document of the end user's sent with the dispute.
+	DocumentId *string `json:"document_id,omitempty"`
+	Item       struct {
+		// Field The disputed figure: net_pay_amount, gross_pay_amount, start_date...
+		Field *string `json:"field,omitempty"`
+
+		// Id The paystub's, account's or document's id; for a report field, the account it came from (optional).
+		Id *string `json:"id,omitempty"`
+
+		// ReportType For a report field.
+		ReportType *DisputeCreateItemReportType `json:"report_type,omitempty"`
+		Type       DisputeCreateItemType        `json:"type"`
+	} `json:"item"`
+
+	// Note The person's own words.
+	Note string `json:"note"`
+}
+
+// DisputeCreateItemReportType For a report field.
+type DisputeCreateItemReportType string
+
+// DisputeCreateItemType defines model for DisputeCreate.Item.Type.
+type DisputeCreateItemType string
+
+// DisputeInformationCreate defines model for DisputeInformationCreate.
+type DisputeInformationCreate struct {
+	DocumentId *string `json:"document_id,omitempty"`
+	Note       string  `json:"note"`
+}
+
+// DisputeOutcome defines model for DisputeOutcome.
+type DisputeOutcome string
+
+// DisputeStatus defines model for DisputeStatus.
+type DisputeStatus string
 
 // Document defines model for Document.
 type Document struct {
@@ -3181,8 +3445,9 @@ type VerificationReport struct {
 	// the report leaves out, one per excluded_documents entry, said without accusing: what the file shows, the
 	// fields a person has not yet checked, a reviewer's rejection, what could not be read), HOURS_OVER_80 (paystubs
 	// reporting more than 80 hours a week on average), PAY_PERIOD_INVERTED (a pay period that ends before it starts)
-	// and ANNUALIZED_FROM_ONE_PAYSTUB (a projected income resting on a single paystub). The report raises them and
-	// decides nothing.
+	// ANNUALIZED_FROM_ONE_PAYSTUB (a projected income resting on a single paystub) and ITEM_DISPUTED (one per dispute
+	// of the person's still open when the report was built: what they dispute, when it was received and when it is
+	// due; employment names the account; docs/disputes.md). The report raises them and decides nothing.
 	Flags []struct {
 		Code VerificationReportFlagsCode `json:"code"`
 
@@ -3432,6 +3697,11 @@ type OneAccount struct {
 	Data Account `json:"data"`
 }
 
+// OneDispute defines model for OneDispute.
+type OneDispute struct {
+	Data Dispute `json:"data"`
+}
+
 // OneLinkOrder defines model for OneLinkOrder.
 type OneLinkOrder struct {
 	Data LinkOrder `json:"data"`
@@ -3510,6 +3780,30 @@ type AdminToken200JSONResponseBodyDataMode string
 
 // AdminToken200JSONResponseBodyDataUserRole defines parameters for AdminToken.
 type AdminToken200JSONResponseBodyDataUserRole string
+
+// ListDisputesParams defines parameters for ListDisputes.
+type ListDisputesParams struct {
+	// EndUserId Only this end user's disputes.
+	EndUserId *string `form:"end_user_id,omitempty" json:"end_user_id,omitempty"`
+
+	// Status Only disputes with this status.
+	Status *DisputeStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Overdue true: only unresolved disputes past their due_at.
+	Overdue *bool `form:"overdue,omitempty" json:"overdue,omitempty"`
+
+	// Cursor meta.next_cursor of the previous page, unchanged.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *Limit  `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ResolveDisputeJSONBody defines parameters for ResolveDispute.
+type ResolveDisputeJSONBody struct {
+	Outcome DisputeOutcome `json:"outcome"`
+
+	// Reason What the reinvestigation found; the person sees it.
+	Reason string `json:"reason"`
+}
 
 // ListDocumentReviewsParams defines parameters for ListDocumentReviews.
 type ListDocumentReviewsParams struct {
@@ -3818,8 +4112,17 @@ type CreateAPIKeyJSONRequestBody CreateAPIKeyJSONBody
 // AdminTokenJSONRequestBody defines body for AdminToken for application/json ContentType.
 type AdminTokenJSONRequestBody AdminTokenJSONBody
 
+// ResolveDisputeJSONRequestBody defines body for ResolveDispute for application/json ContentType.
+type ResolveDisputeJSONRequestBody ResolveDisputeJSONBody
+
 // SetBillNavigatorStatusJSONRequestBody defines body for SetBillNavigatorStatus for application/json ContentType.
 type SetBillNavigatorStatusJSONRequestBody SetBillNavigatorStatusJSONBody
+
+// OpenDisputeJSONRequestBody defines body for OpenDispute for application/json ContentType.
+type OpenDisputeJSONRequestBody = DisputeCreate
+
+// AddDisputeInformationJSONRequestBody defines body for AddDisputeInformation for application/json ContentType.
+type AddDisputeInformationJSONRequestBody = DisputeInformationCreate
 
 // ReviewDocumentJSONRequestBody defines body for ReviewDocument for application/json ContentType.
 type ReviewDocumentJSONRequestBody ReviewDocumentJSONBody
@@ -4220,6 +4523,35 @@ type ClientInterface interface {
 	// Corresponds with GET /connector-protocol.yaml (the `GetConnectorProtocol` operationId).
 	GetConnectorProtocol(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListDisputes People's disputes in this mode, newest receipt first (docs/disputes.md).
+	//
+	// Corresponds with GET /disputes (the `ListDisputes` operationId).
+	ListDisputes(ctx context.Context, params *ListDisputesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetDispute One dispute with its clocks, the furnisher notice and every step; 404 DISPUTE_NOT_FOUND for another customer's.
+	//
+	// Corresponds with GET /disputes/{dispute_id} (the `GetDispute` operationId).
+	GetDispute(ctx context.Context, disputeId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// InvestigateDispute Start the reinvestigation of an open dispute (open → investigating), recorded with your key and the time; 400 DISPUTE_STATUS_CONFLICT otherwise.
+	//
+	// Corresponds with POST /disputes/{dispute_id}/investigate (the `InvestigateDispute` operationId).
+	InvestigateDispute(ctx context.Context, disputeId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResolveDisputeWithBody End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /disputes/{dispute_id}/resolve (the `ResolveDispute` operationId).
+	ResolveDisputeWithBody(ctx context.Context, disputeId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResolveDispute End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /disputes/{dispute_id}/resolve (the `ResolveDispute` operationId).
+	ResolveDispute(ctx context.Context, disputeId string, body ResolveDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListDocumentReviews The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
 	//
 	// Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
@@ -4255,6 +4587,46 @@ type ClientInterface interface {
 	// SetBillNavigatorStatus performs a PUT /end_users/{end_user_id}/bill_navigator/status (the `SetBillNavigatorStatus` operationId) request.
 	// Takes a body of the `application/json` content type.
 	SetBillNavigatorStatus(ctx context.Context, endUserId string, body SetBillNavigatorStatusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OpenDisputeWithBody File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+	//
+	// The item must be the end user's here: a paystub (a figure of it in field), an employment
+	// (the account's id), a report's field (report_type and field; id, the account the figure
+	// came from, to have its source told) or an uploaded document (the person is its source:
+	// no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+	// The steps name your API key as who opened it. See docs/disputes.md.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /end_users/{end_user_id}/disputes (the `OpenDispute` operationId).
+	OpenDisputeWithBody(ctx context.Context, endUserId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OpenDispute File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+	//
+	// The item must be the end user's here: a paystub (a figure of it in field), an employment
+	// (the account's id), a report's field (report_type and field; id, the account the figure
+	// came from, to have its source told) or an uploaded document (the person is its source:
+	// no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+	// The steps name your API key as who opened it. See docs/disputes.md.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /end_users/{end_user_id}/disputes (the `OpenDispute` operationId).
+	OpenDispute(ctx context.Context, endUserId string, body OpenDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddDisputeInformationWithBody New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /end_users/{end_user_id}/disputes/{dispute_id}/information (the `AddDisputeInformation` operationId).
+	AddDisputeInformationWithBody(ctx context.Context, endUserId string, disputeId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddDisputeInformation New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /end_users/{end_user_id}/disputes/{dispute_id}/information (the `AddDisputeInformation` operationId).
+	AddDisputeInformation(ctx context.Context, endUserId string, disputeId string, body AddDisputeInformationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListDocuments Documents of the end user.
 	//
@@ -4992,6 +5364,85 @@ func (c *Client) GetConnectorProtocol(ctx context.Context, reqEditors ...Request
 	return c.Client.Do(req)
 }
 
+// ListDisputes People's disputes in this mode, newest receipt first (docs/disputes.md).
+//
+// Corresponds with GET /disputes (the `ListDisputes` operationId).
+func (c *Client) ListDisputes(ctx context.Context, params *ListDisputesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDisputesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDispute One dispute with its clocks, the furnisher notice and every step; 404 DISPUTE_NOT_FOUND for another customer's.
+//
+// Corresponds with GET /disputes/{dispute_id} (the `GetDispute` operationId).
+func (c *Client) GetDispute(ctx context.Context, disputeId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDisputeRequest(c.Server, disputeId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// InvestigateDispute Start the reinvestigation of an open dispute (open → investigating), recorded with your key and the time; 400 DISPUTE_STATUS_CONFLICT otherwise.
+//
+// Corresponds with POST /disputes/{dispute_id}/investigate (the `InvestigateDispute` operationId).
+func (c *Client) InvestigateDispute(ctx context.Context, disputeId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewInvestigateDisputeRequest(c.Server, disputeId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResolveDisputeWithBody End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /disputes/{dispute_id}/resolve (the `ResolveDispute` operationId).
+func (c *Client) ResolveDisputeWithBody(ctx context.Context, disputeId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResolveDisputeRequestWithBody(c.Server, disputeId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResolveDispute End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /disputes/{dispute_id}/resolve (the `ResolveDispute` operationId).
+func (c *Client) ResolveDispute(ctx context.Context, disputeId string, body ResolveDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResolveDisputeRequest(c.Server, disputeId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListDocumentReviews The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
 //
 // Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
@@ -5088,6 +5539,86 @@ func (c *Client) SetBillNavigatorStatusWithBody(ctx context.Context, endUserId s
 // Takes a body of the `application/json` content type.
 func (c *Client) SetBillNavigatorStatus(ctx context.Context, endUserId string, body SetBillNavigatorStatusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSetBillNavigatorStatusRequest(c.Server, endUserId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OpenDisputeWithBody File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+//
+// The item must be the end user's here: a paystub (a figure of it in field), an employment
+// (the account's id), a report's field (report_type and field; id, the account the figure
+// came from, to have its source told) or an uploaded document (the person is its source:
+// no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+// The steps name your API key as who opened it. See docs/disputes.md.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /end_users/{end_user_id}/disputes (the `OpenDispute` operationId).
+func (c *Client) OpenDisputeWithBody(ctx context.Context, endUserId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenDisputeRequestWithBody(c.Server, endUserId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OpenDispute File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+//
+// The item must be the end user's here: a paystub (a figure of it in field), an employment
+// (the account's id), a report's field (report_type and field; id, the account the figure
+// came from, to have its source told) or an uploaded document (the person is its source:
+// no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+// The steps name your API key as who opened it. See docs/disputes.md.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /end_users/{end_user_id}/disputes (the `OpenDispute` operationId).
+func (c *Client) OpenDispute(ctx context.Context, endUserId string, body OpenDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenDisputeRequest(c.Server, endUserId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddDisputeInformationWithBody New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /end_users/{end_user_id}/disputes/{dispute_id}/information (the `AddDisputeInformation` operationId).
+func (c *Client) AddDisputeInformationWithBody(ctx context.Context, endUserId string, disputeId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddDisputeInformationRequestWithBody(c.Server, endUserId, disputeId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddDisputeInformation New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /end_users/{end_user_id}/disputes/{dispute_id}/information (the `AddDisputeInformation` operationId).
+func (c *Client) AddDisputeInformation(ctx context.Context, endUserId string, disputeId string, body AddDisputeInformationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddDisputeInformationRequest(c.Server, endUserId, disputeId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6850,6 +7381,223 @@ func NewGetConnectorProtocolRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListDisputesRequest constructs an http.Request for the ListDisputes method
+func NewListDisputesRequest(server string, params *ListDisputesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/disputes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.EndUserId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end_user_id", *params.EndUserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Overdue != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "overdue", *params.Overdue, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetDisputeRequest constructs an http.Request for the GetDispute method
+func NewGetDisputeRequest(server string, disputeId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "dispute_id", disputeId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/disputes/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewInvestigateDisputeRequest constructs an http.Request for the InvestigateDispute method
+func NewInvestigateDisputeRequest(server string, disputeId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "dispute_id", disputeId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/disputes/%s/investigate", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResolveDisputeRequest calls the generic ResolveDispute builder with application/json body
+func NewResolveDisputeRequest(server string, disputeId string, body ResolveDisputeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewResolveDisputeRequestWithBody(server, disputeId, "application/json", bodyReader)
+}
+
+// NewResolveDisputeRequestWithBody constructs an http.Request for the ResolveDispute method, with any body, and a specified content type
+func NewResolveDisputeRequestWithBody(server string, disputeId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "dispute_id", disputeId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/disputes/%s/resolve", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListDocumentReviewsRequest constructs an http.Request for the ListDocumentReviews method
 func NewListDocumentReviewsRequest(server string, params *ListDocumentReviewsParams) (*http.Request, error) {
 	var err error
@@ -7237,6 +7985,107 @@ func NewSetBillNavigatorStatusRequestWithBody(server string, endUserId string, c
 	}
 
 	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewOpenDisputeRequest calls the generic OpenDispute builder with application/json body
+func NewOpenDisputeRequest(server string, endUserId string, body OpenDisputeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOpenDisputeRequestWithBody(server, endUserId, "application/json", bodyReader)
+}
+
+// NewOpenDisputeRequestWithBody constructs an http.Request for the OpenDispute method, with any body, and a specified content type
+func NewOpenDisputeRequestWithBody(server string, endUserId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "end_user_id", endUserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/end_users/%s/disputes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewAddDisputeInformationRequest calls the generic AddDisputeInformation builder with application/json body
+func NewAddDisputeInformationRequest(server string, endUserId string, disputeId string, body AddDisputeInformationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddDisputeInformationRequestWithBody(server, endUserId, disputeId, "application/json", bodyReader)
+}
+
+// NewAddDisputeInformationRequestWithBody constructs an http.Request for the AddDisputeInformation method, with any body, and a specified content type
+func NewAddDisputeInformationRequestWithBody(server string, endUserId string, disputeId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "end_user_id", endUserId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "dispute_id", disputeId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/end_users/%s/disputes/%s/information", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -9427,6 +10276,41 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /connector-protocol.yaml (the `GetConnectorProtocol` operationId).
 	GetConnectorProtocolWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetConnectorProtocolResponse, error)
 
+	// ListDisputesWithResponse People's disputes in this mode, newest receipt first (docs/disputes.md).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /disputes (the `ListDisputes` operationId).
+	ListDisputesWithResponse(ctx context.Context, params *ListDisputesParams, reqEditors ...RequestEditorFn) (*ListDisputesResponse, error)
+
+	// GetDisputeWithResponse One dispute with its clocks, the furnisher notice and every step; 404 DISPUTE_NOT_FOUND for another customer's.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /disputes/{dispute_id} (the `GetDispute` operationId).
+	GetDisputeWithResponse(ctx context.Context, disputeId string, reqEditors ...RequestEditorFn) (*GetDisputeResponse, error)
+
+	// InvestigateDisputeWithResponse Start the reinvestigation of an open dispute (open → investigating), recorded with your key and the time; 400 DISPUTE_STATUS_CONFLICT otherwise.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /disputes/{dispute_id}/investigate (the `InvestigateDispute` operationId).
+	InvestigateDisputeWithResponse(ctx context.Context, disputeId string, reqEditors ...RequestEditorFn) (*InvestigateDisputeResponse, error)
+
+	// ResolveDisputeWithBodyWithResponse End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /disputes/{dispute_id}/resolve (the `ResolveDispute` operationId).
+	ResolveDisputeWithBodyWithResponse(ctx context.Context, disputeId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResolveDisputeResponse, error)
+
+	// ResolveDisputeWithResponse End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /disputes/{dispute_id}/resolve (the `ResolveDispute` operationId).
+	ResolveDisputeWithResponse(ctx context.Context, disputeId string, body ResolveDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*ResolveDisputeResponse, error)
+
 	// ListDocumentReviewsWithResponse The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
 	//
 	// Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
@@ -9474,6 +10358,46 @@ type ClientWithResponsesInterface interface {
 	// SetBillNavigatorStatusWithResponse performs a PUT /end_users/{end_user_id}/bill_navigator/status (the `SetBillNavigatorStatus` operationId) request.
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	SetBillNavigatorStatusWithResponse(ctx context.Context, endUserId string, body SetBillNavigatorStatusJSONRequestBody, reqEditors ...RequestEditorFn) (*SetBillNavigatorStatusResponse, error)
+
+	// OpenDisputeWithBodyWithResponse File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+	//
+	// The item must be the end user's here: a paystub (a figure of it in field), an employment
+	// (the account's id), a report's field (report_type and field; id, the account the figure
+	// came from, to have its source told) or an uploaded document (the person is its source:
+	// no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+	// The steps name your API key as who opened it. See docs/disputes.md.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /end_users/{end_user_id}/disputes (the `OpenDispute` operationId).
+	OpenDisputeWithBodyWithResponse(ctx context.Context, endUserId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenDisputeResponse, error)
+
+	// OpenDisputeWithResponse File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+	//
+	// The item must be the end user's here: a paystub (a figure of it in field), an employment
+	// (the account's id), a report's field (report_type and field; id, the account the figure
+	// came from, to have its source told) or an uploaded document (the person is its source:
+	// no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+	// The steps name your API key as who opened it. See docs/disputes.md.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /end_users/{end_user_id}/disputes (the `OpenDispute` operationId).
+	OpenDisputeWithResponse(ctx context.Context, endUserId string, body OpenDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenDisputeResponse, error)
+
+	// AddDisputeInformationWithBodyWithResponse New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /end_users/{end_user_id}/disputes/{dispute_id}/information (the `AddDisputeInformation` operationId).
+	AddDisputeInformationWithBodyWithResponse(ctx context.Context, endUserId string, disputeId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddDisputeInformationResponse, error)
+
+	// AddDisputeInformationWithResponse New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /end_users/{end_user_id}/disputes/{dispute_id}/information (the `AddDisputeInformation` operationId).
+	AddDisputeInformationWithResponse(ctx context.Context, endUserId string, disputeId string, body AddDisputeInformationJSONRequestBody, reqEditors ...RequestEditorFn) (*AddDisputeInformationResponse, error)
 
 	// ListDocumentsWithResponse Documents of the end user.
 	//
@@ -10934,6 +11858,204 @@ func (r GetConnectorProtocolResponse) ContentType() string {
 	return ""
 }
 
+type ListDisputesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data []Dispute      `json:"data"`
+		Meta PaginationMeta `json:"meta"`
+	}
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDisputesResponse) GetJSON200() *struct {
+	Data []Dispute      `json:"data"`
+	Meta PaginationMeta `json:"meta"`
+} {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListDisputesResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDisputesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDisputesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDisputesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDisputesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetDisputeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OneDispute
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetDisputeResponse) GetJSON200() *OneDispute {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetDisputeResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDisputeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDisputeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDisputeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDisputeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type InvestigateDisputeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OneDispute
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r InvestigateDisputeResponse) GetJSON200() *OneDispute {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r InvestigateDisputeResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r InvestigateDisputeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r InvestigateDisputeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r InvestigateDisputeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r InvestigateDisputeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ResolveDisputeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OneDispute
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResolveDisputeResponse) GetJSON200() *OneDispute {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ResolveDisputeResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ResolveDisputeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResolveDisputeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResolveDisputeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResolveDisputeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListDocumentReviewsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11229,6 +12351,102 @@ func (r SetBillNavigatorStatusResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SetBillNavigatorStatusResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type OpenDisputeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *OneDispute
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r OpenDisputeResponse) GetJSON201() *OneDispute {
+	return r.JSON201
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r OpenDisputeResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r OpenDisputeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OpenDisputeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OpenDisputeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OpenDisputeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AddDisputeInformationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OneDispute
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AddDisputeInformationResponse) GetJSON200() *OneDispute {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r AddDisputeInformationResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r AddDisputeInformationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddDisputeInformationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddDisputeInformationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddDisputeInformationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13321,6 +14539,71 @@ func (c *ClientWithResponses) GetConnectorProtocolWithResponse(ctx context.Conte
 	return ParseGetConnectorProtocolResponse(rsp)
 }
 
+// ListDisputesWithResponse People's disputes in this mode, newest receipt first (docs/disputes.md).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /disputes (the `ListDisputes` operationId).
+func (c *ClientWithResponses) ListDisputesWithResponse(ctx context.Context, params *ListDisputesParams, reqEditors ...RequestEditorFn) (*ListDisputesResponse, error) {
+	rsp, err := c.ListDisputes(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDisputesResponse(rsp)
+}
+
+// GetDisputeWithResponse One dispute with its clocks, the furnisher notice and every step; 404 DISPUTE_NOT_FOUND for another customer's.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /disputes/{dispute_id} (the `GetDispute` operationId).
+func (c *ClientWithResponses) GetDisputeWithResponse(ctx context.Context, disputeId string, reqEditors ...RequestEditorFn) (*GetDisputeResponse, error) {
+	rsp, err := c.GetDispute(ctx, disputeId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDisputeResponse(rsp)
+}
+
+// InvestigateDisputeWithResponse Start the reinvestigation of an open dispute (open → investigating), recorded with your key and the time; 400 DISPUTE_STATUS_CONFLICT otherwise.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /disputes/{dispute_id}/investigate (the `InvestigateDispute` operationId).
+func (c *ClientWithResponses) InvestigateDisputeWithResponse(ctx context.Context, disputeId string, reqEditors ...RequestEditorFn) (*InvestigateDisputeResponse, error) {
+	rsp, err := c.InvestigateDispute(ctx, disputeId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseInvestigateDisputeResponse(rsp)
+}
+
+// ResolveDisputeWithBodyWithResponse End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /disputes/{dispute_id}/resolve (the `ResolveDispute` operationId).
+func (c *ClientWithResponses) ResolveDisputeWithBodyWithResponse(ctx context.Context, disputeId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResolveDisputeResponse, error) {
+	rsp, err := c.ResolveDisputeWithBody(ctx, disputeId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResolveDisputeResponse(rsp)
+}
+
+// ResolveDisputeWithResponse End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /disputes/{dispute_id}/resolve (the `ResolveDispute` operationId).
+func (c *ClientWithResponses) ResolveDisputeWithResponse(ctx context.Context, disputeId string, body ResolveDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*ResolveDisputeResponse, error) {
+	rsp, err := c.ResolveDispute(ctx, disputeId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResolveDisputeResponse(rsp)
+}
+
 // ListDocumentReviewsWithResponse The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first.
 //
 // Documents whose `fraud.status` is `needs_review` (or `suspected`) carry a `review`: `required`
@@ -13409,6 +14692,70 @@ func (c *ClientWithResponses) SetBillNavigatorStatusWithResponse(ctx context.Con
 		return nil, err
 	}
 	return ParseSetBillNavigatorStatusResponse(rsp)
+}
+
+// OpenDisputeWithBodyWithResponse File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+//
+// The item must be the end user's here: a paystub (a figure of it in field), an employment
+// (the account's id), a report's field (report_type and field; id, the account the figure
+// came from, to have its source told) or an uploaded document (the person is its source:
+// no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+// The steps name your API key as who opened it. See docs/disputes.md.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /end_users/{end_user_id}/disputes (the `OpenDispute` operationId).
+func (c *ClientWithResponses) OpenDisputeWithBodyWithResponse(ctx context.Context, endUserId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenDisputeResponse, error) {
+	rsp, err := c.OpenDisputeWithBody(ctx, endUserId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOpenDisputeResponse(rsp)
+}
+
+// OpenDisputeWithResponse File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+//
+// The item must be the end user's here: a paystub (a figure of it in field), an employment
+// (the account's id), a report's field (report_type and field; id, the account the figure
+// came from, to have its source told) or an uploaded document (the person is its source:
+// no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+// The steps name your API key as who opened it. See docs/disputes.md.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /end_users/{end_user_id}/disputes (the `OpenDispute` operationId).
+func (c *ClientWithResponses) OpenDisputeWithResponse(ctx context.Context, endUserId string, body OpenDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenDisputeResponse, error) {
+	rsp, err := c.OpenDispute(ctx, endUserId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOpenDisputeResponse(rsp)
+}
+
+// AddDisputeInformationWithBodyWithResponse New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /end_users/{end_user_id}/disputes/{dispute_id}/information (the `AddDisputeInformation` operationId).
+func (c *ClientWithResponses) AddDisputeInformationWithBodyWithResponse(ctx context.Context, endUserId string, disputeId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddDisputeInformationResponse, error) {
+	rsp, err := c.AddDisputeInformationWithBody(ctx, endUserId, disputeId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddDisputeInformationResponse(rsp)
+}
+
+// AddDisputeInformationWithResponse New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /end_users/{end_user_id}/disputes/{dispute_id}/information (the `AddDisputeInformation` operationId).
+func (c *ClientWithResponses) AddDisputeInformationWithResponse(ctx context.Context, endUserId string, disputeId string, body AddDisputeInformationJSONRequestBody, reqEditors ...RequestEditorFn) (*AddDisputeInformationResponse, error) {
+	rsp, err := c.AddDisputeInformation(ctx, endUserId, disputeId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddDisputeInformationResponse(rsp)
 }
 
 // ListDocumentsWithResponse Documents of the end user.
@@ -14796,6 +16143,141 @@ func ParseGetConnectorProtocolResponse(rsp *http.Response) (*GetConnectorProtoco
 	return response, nil
 }
 
+// ParseListDisputesResponse parses an HTTP response from a ListDisputesWithResponse call
+func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDisputesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data []Dispute      `json:"data"`
+			Meta PaginationMeta `json:"meta"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetDisputeResponse parses an HTTP response from a GetDisputeWithResponse call
+func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDisputeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OneDispute
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseInvestigateDisputeResponse parses an HTTP response from a InvestigateDisputeWithResponse call
+func ParseInvestigateDisputeResponse(rsp *http.Response) (*InvestigateDisputeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &InvestigateDisputeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OneDispute
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseResolveDisputeResponse parses an HTTP response from a ResolveDisputeWithResponse call
+func ParseResolveDisputeResponse(rsp *http.Response) (*ResolveDisputeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResolveDisputeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OneDispute
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseListDocumentReviewsResponse parses an HTTP response from a ListDocumentReviewsWithResponse call
 func ParseListDocumentReviewsResponse(rsp *http.Response) (*ListDocumentReviewsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -14987,6 +16469,72 @@ func ParseSetBillNavigatorStatusResponse(rsp *http.Response) (*SetBillNavigatorS
 	switch {
 	case rsp.StatusCode == 204:
 		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOpenDisputeResponse parses an HTTP response from a OpenDisputeWithResponse call
+func ParseOpenDisputeResponse(rsp *http.Response) (*OpenDisputeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OpenDisputeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest OneDispute
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAddDisputeInformationResponse parses an HTTP response from a AddDisputeInformationWithResponse call
+func ParseAddDisputeInformationResponse(rsp *http.Response) (*AddDisputeInformationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddDisputeInformationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OneDispute
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

@@ -994,6 +994,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** People's disputes in this mode, newest receipt first (docs/disputes.md). */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dispute with its clocks, the furnisher notice and every step; 404 DISPUTE_NOT_FOUND for another customer's. */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}/investigate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start the reinvestigation of an open dispute (open → investigating), recorded with your key and the time; 400 DISPUTE_STATUS_CONFLICT otherwise. */
+        post: operations["investigateDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one. */
+        post: operations["resolveDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened.
+         * @description The item must be the end user's here: a paystub (a figure of it in field), an employment
+         *     (the account's id), a report's field (report_type and field; id, the account the figure
+         *     came from, to have its source told) or an uploaded document (the person is its source:
+         *     no furnisher is told, and the dispute says so). 404 DISPUTE_ITEM_NOT_FOUND otherwise.
+         *     The steps name your API key as who opened it. See docs/disputes.md.
+         */
+        post: operations["openDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end_users/{end_user_id}/disputes/{dispute_id}/information": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when). */
+        post: operations["addDisputeInformation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/o/{code}": {
         parameters: {
             query?: never;
@@ -1531,12 +1640,13 @@ export interface components {
              *     the report leaves out, one per excluded_documents entry, said without accusing: what the file shows, the
              *     fields a person has not yet checked, a reviewer's rejection, what could not be read), HOURS_OVER_80 (paystubs
              *     reporting more than 80 hours a week on average), PAY_PERIOD_INVERTED (a pay period that ends before it starts)
-             *     and ANNUALIZED_FROM_ONE_PAYSTUB (a projected income resting on a single paystub). The report raises them and
-             *     decides nothing.
+             *     ANNUALIZED_FROM_ONE_PAYSTUB (a projected income resting on a single paystub) and ITEM_DISPUTED (one per dispute
+             *     of the person's still open when the report was built: what they dispute, when it was received and when it is
+             *     due; employment names the account; docs/disputes.md). The report raises them and decides nothing.
              */
             flags: {
                 /** @enum {string} */
-                code: "OVERLAPPING_EMPLOYMENT" | "PAY_GAP" | "MISSING_FINAL_PAY" | "EMPLOYER_ADDRESS_CONFLICT" | "DECLINING_INCOME" | "W2_MISMATCH" | "DOCUMENT_SET_ASIDE" | "HOURS_OVER_80" | "PAY_PERIOD_INVERTED" | "ANNUALIZED_FROM_ONE_PAYSTUB";
+                code: "OVERLAPPING_EMPLOYMENT" | "PAY_GAP" | "MISSING_FINAL_PAY" | "EMPLOYER_ADDRESS_CONFLICT" | "DECLINING_INCOME" | "W2_MISMATCH" | "DOCUMENT_SET_ASIDE" | "HOURS_OVER_80" | "PAY_PERIOD_INVERTED" | "ANNUALIZED_FROM_ONE_PAYSTUB" | "ITEM_DISPUTED";
                 /** @description What the data shows, in a sentence. */
                 message: string;
                 /** @description The account id of the employment it concerns; empty for none, and for an employment read from uploaded documents. */
@@ -1929,6 +2039,92 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             expires_at: components["schemas"]["Timestamp"];
         };
+        /** @enum {string} */
+        DisputeStatus: "open" | "investigating" | "resolved";
+        /** @enum {string} */
+        DisputeOutcome: "corrected" | "verified" | "deleted";
+        DisputeCreate: {
+            item: {
+                /** @enum {string} */
+                type: "paystub" | "employment" | "report_field" | "document";
+                /** @description The paystub's, account's or document's id; for a report field, the account it came from (optional). */
+                id?: string;
+                /** @description The disputed figure: net_pay_amount, gross_pay_amount, start_date... */
+                field?: string;
+                /**
+                 * @description For a report field.
+                 * @enum {string}
+                 */
+                report_type?: "voie" | "voe";
+            };
+            /** @description The person's own words. */
+            note: string;
+            /** @description An uploaded document of the end user's sent with the dispute. */
+            document_id?: string;
+        };
+        DisputeInformationCreate: {
+            note: string;
+            document_id?: string;
+        };
+        Dispute: {
+            /** Format: uuid */
+            id: string;
+            end_user_id: string;
+            status: components["schemas"]["DisputeStatus"];
+            outcome: components["schemas"]["DisputeOutcome"] | null;
+            /** @description The resolution's reason. */
+            reason: string | null;
+            item: {
+                /** @enum {string} */
+                type: "paystub" | "employment" | "report_field" | "document";
+                id: string | null;
+                field: string | null;
+                /** @enum {string} */
+                report_type?: "voie" | "voe";
+                /** @description The connection the item came from (null for a document or a report field about none). */
+                account_id: string | null;
+            };
+            note: string;
+            document_id: string | null;
+            received_at: components["schemas"]["Timestamp"];
+            /** @description 30 days after received_at; 45 once extended_at is set. */
+            due_at: components["schemas"]["Timestamp"];
+            /** @description When new information during the period extended the due time. */
+            extended_at: components["schemas"]["Timestamp"] | null;
+            /** @description Unresolved past due_at (dispute.overdue was or will be sent). */
+            overdue: boolean;
+            /** @description When the source acknowledged the notice. */
+            furnisher_notified_at: components["schemas"]["Timestamp"] | null;
+            furnisher_notice: {
+                /**
+                 * @description pending (queued or retrying), acknowledged, not_sent (the route has no dispute channel, or never answered: reason says which), no_furnisher (an uploaded document, or a figure Payline computed: reason says which).
+                 * @enum {string}
+                 */
+                status: "pending" | "acknowledged" | "not_sent" | "no_furnisher";
+                /** @description The source it goes through: sandbox, a connector's or an upstream's name, end_user, payline. */
+                route: string | null;
+                /** @description 5 business days after received_at (US federal holidays observed). */
+                due_at: components["schemas"]["Timestamp"];
+                notified_at: components["schemas"]["Timestamp"] | null;
+                /** @description The source's own reference of the notice. */
+                reference: string | null;
+                reason: string | null;
+            };
+            resolved_at: components["schemas"]["Timestamp"] | null;
+            /** @description Every change, oldest first, with who made it (end_user, key:<id>, member:<email>) and when. */
+            steps: {
+                status: components["schemas"]["DisputeStatus"];
+                outcome?: components["schemas"]["DisputeOutcome"];
+                by: string;
+                at: components["schemas"]["Timestamp"];
+                reason?: string;
+            }[];
+            information: {
+                note: string;
+                document_id: string | null;
+                at: components["schemas"]["Timestamp"];
+            }[];
+        };
         LinkOrder: {
             /** Format: uuid */
             id: string;
@@ -2271,6 +2467,17 @@ export interface components {
             content: {
                 "application/json": {
                     data: components["schemas"]["Webhook"];
+                };
+            };
+        };
+        /** @description The dispute. */
+        OneDispute: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["Dispute"];
                 };
             };
         };
@@ -3892,6 +4099,132 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["OneLinkOrder"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @description Only this end user's disputes. */
+                end_user_id?: string;
+                /** @description Only disputes with this status. */
+                status?: components["schemas"]["DisputeStatus"];
+                /** @description true: only unresolved disputes past their due_at. */
+                overdue?: boolean;
+                /** @description meta.next_cursor of the previous page, unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of disputes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PaginationMeta"];
+                        data: components["schemas"]["Dispute"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneDispute"];
+            default: components["responses"]["Error"];
+        };
+    };
+    investigateDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneDispute"];
+            default: components["responses"]["Error"];
+        };
+    };
+    resolveDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    outcome: components["schemas"]["DisputeOutcome"];
+                    /** @description What the reinvestigation found; the person sees it. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["OneDispute"];
+            default: components["responses"]["Error"];
+        };
+    };
+    openDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                end_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["OneDispute"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addDisputeInformation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                end_user_id: string;
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeInformationCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["OneDispute"];
             default: components["responses"]["Error"];
         };
     };

@@ -77,6 +77,79 @@ DirectDepositFormData = TypedDict("DirectDepositFormData", {
     "routing_number": "str",
 })
 
+DisputeFurnisherNotice = TypedDict("DisputeFurnisherNotice", {
+    "due_at": "Timestamp",
+    "notified_at": "Timestamp | None",
+    "reason": "str | None",
+    "reference": "str | None",
+    "route": "str | None",
+    "status": "Literal['pending', 'acknowledged', 'not_sent', 'no_furnisher']",
+})
+
+DisputeInformationItem = TypedDict("DisputeInformationItem", {
+    "at": "Timestamp",
+    "document_id": "str | None",
+    "note": "str",
+})
+
+DisputeItem = TypedDict("DisputeItem", {
+    "account_id": "str | None",
+    "field": "str | None",
+    "id": "str | None",
+    "report_type": NotRequired["Literal['voie', 'voe']"],
+    "type": "Literal['paystub', 'employment', 'report_field', 'document']",
+})
+
+DisputeOutcome: TypeAlias = Literal['corrected', 'verified', 'deleted']
+
+DisputeStatus: TypeAlias = Literal['open', 'investigating', 'resolved']
+
+DisputeStepsItem = TypedDict("DisputeStepsItem", {
+    "at": "Timestamp",
+    "by": "str",
+    "outcome": NotRequired["DisputeOutcome"],
+    "reason": NotRequired["str"],
+    "status": "DisputeStatus",
+})
+
+Dispute = TypedDict("Dispute", {
+    "document_id": "str | None",
+    "due_at": "Timestamp",
+    "end_user_id": "str",
+    "extended_at": "Timestamp | None",
+    "furnisher_notice": "DisputeFurnisherNotice",
+    "furnisher_notified_at": "Timestamp | None",
+    "id": "str",
+    "information": "list[DisputeInformationItem]",
+    "item": "DisputeItem",
+    "note": "str",
+    "outcome": "DisputeOutcome | None",
+    "overdue": "bool",
+    "reason": "str | None",
+    "received_at": "Timestamp",
+    "resolved_at": "Timestamp | None",
+    "status": "DisputeStatus",
+    "steps": "list[DisputeStepsItem]",
+})
+
+DisputeCreateItem = TypedDict("DisputeCreateItem", {
+    "field": NotRequired["str"],
+    "id": NotRequired["str"],
+    "report_type": NotRequired["Literal['voie', 'voe']"],
+    "type": "Literal['paystub', 'employment', 'report_field', 'document']",
+})
+
+DisputeCreate = TypedDict("DisputeCreate", {
+    "document_id": NotRequired["str"],
+    "item": "DisputeCreateItem",
+    "note": "str",
+})
+
+DisputeInformationCreate = TypedDict("DisputeInformationCreate", {
+    "document_id": NotRequired["str"],
+    "note": "str",
+})
+
 DocumentDocument = TypedDict("DocumentDocument", {
     "download_url": "str",
     "download_url_expiration": "Timestamp",
@@ -1057,7 +1130,7 @@ VerificationReportFcraNotice = TypedDict("VerificationReportFcraNotice", {
 })
 
 VerificationReportFlagsItem = TypedDict("VerificationReportFlagsItem", {
-    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH', 'DOCUMENT_SET_ASIDE', 'HOURS_OVER_80', 'PAY_PERIOD_INVERTED', 'ANNUALIZED_FROM_ONE_PAYSTUB']",
+    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH', 'DOCUMENT_SET_ASIDE', 'HOURS_OVER_80', 'PAY_PERIOD_INVERTED', 'ANNUALIZED_FROM_ONE_PAYSTUB', 'ITEM_DISPUTED']",
     "document_ids": NotRequired["list[str]"],
     "employment": "str",
     "message": "str",
@@ -1117,6 +1190,66 @@ WebhookDelivery = TypedDict("WebhookDelivery", {
     "outcome": "Literal['delivered', 'retrying', 'failed', 'skipped']",
     "response_excerpt": "str | None",
     "status_code": "int | None",
+})
+
+AddDisputeInformationBody = TypedDict("AddDisputeInformationBody", {
+    "document_id": NotRequired["str"],
+    "note": "str",
+})
+
+OneDisputeDataFurnisherNotice = TypedDict("OneDisputeDataFurnisherNotice", {
+    "due_at": "Timestamp",
+    "notified_at": "Timestamp | None",
+    "reason": "str | None",
+    "reference": "str | None",
+    "route": "str | None",
+    "status": "Literal['pending', 'acknowledged', 'not_sent', 'no_furnisher']",
+})
+
+OneDisputeDataInformationItem = TypedDict("OneDisputeDataInformationItem", {
+    "at": "Timestamp",
+    "document_id": "str | None",
+    "note": "str",
+})
+
+OneDisputeDataItem = TypedDict("OneDisputeDataItem", {
+    "account_id": "str | None",
+    "field": "str | None",
+    "id": "str | None",
+    "report_type": NotRequired["Literal['voie', 'voe']"],
+    "type": "Literal['paystub', 'employment', 'report_field', 'document']",
+})
+
+OneDisputeDataStepsItem = TypedDict("OneDisputeDataStepsItem", {
+    "at": "Timestamp",
+    "by": "str",
+    "outcome": NotRequired["DisputeOutcome"],
+    "reason": NotRequired["str"],
+    "status": "DisputeStatus",
+})
+
+OneDisputeData = TypedDict("OneDisputeData", {
+    "document_id": "str | None",
+    "due_at": "Timestamp",
+    "end_user_id": "str",
+    "extended_at": "Timestamp | None",
+    "furnisher_notice": "OneDisputeDataFurnisherNotice",
+    "furnisher_notified_at": "Timestamp | None",
+    "id": "str",
+    "information": "list[OneDisputeDataInformationItem]",
+    "item": "OneDisputeDataItem",
+    "note": "str",
+    "outcome": "DisputeOutcome | None",
+    "overdue": "bool",
+    "reason": "str | None",
+    "received_at": "Timestamp",
+    "resolved_at": "Timestamp | None",
+    "status": "DisputeStatus",
+    "steps": "list[OneDisputeDataStepsItem]",
+})
+
+OneDispute = TypedDict("OneDispute", {
+    "data": "Dispute",
 })
 
 AdminTokenBody = TypedDict("AdminTokenBody", {
@@ -1814,7 +1947,7 @@ OneReportDataFcraNotice = TypedDict("OneReportDataFcraNotice", {
 })
 
 OneReportDataFlagsItem = TypedDict("OneReportDataFlagsItem", {
-    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH', 'DOCUMENT_SET_ASIDE', 'HOURS_OVER_80', 'PAY_PERIOD_INVERTED', 'ANNUALIZED_FROM_ONE_PAYSTUB']",
+    "code": "Literal['OVERLAPPING_EMPLOYMENT', 'PAY_GAP', 'MISSING_FINAL_PAY', 'EMPLOYER_ADDRESS_CONFLICT', 'DECLINING_INCOME', 'W2_MISMATCH', 'DOCUMENT_SET_ASIDE', 'HOURS_OVER_80', 'PAY_PERIOD_INVERTED', 'ANNUALIZED_FROM_ONE_PAYSTUB', 'ITEM_DISPUTED']",
     "document_ids": NotRequired["list[str]"],
     "employment": "str",
     "message": "str",
@@ -1873,6 +2006,16 @@ AccountPageMeta = TypedDict("AccountPageMeta", {
 
 AccountPage = TypedDict("AccountPage", {
     "data": "list[Account]",
+    "meta": "PaginationMeta",
+})
+
+ListDisputesResponseMeta = TypedDict("ListDisputesResponseMeta", {
+    "count": "int",
+    "next_cursor": "str | None",
+})
+
+ListDisputesResponse = TypedDict("ListDisputesResponse", {
+    "data": "list[Dispute]",
     "meta": "PaginationMeta",
 })
 
@@ -2030,6 +2173,19 @@ LookupEmployerResponse = TypedDict("LookupEmployerResponse", {
     "data": "Employer",
 })
 
+OpenDisputeBodyItem = TypedDict("OpenDisputeBodyItem", {
+    "field": NotRequired["str"],
+    "id": NotRequired["str"],
+    "report_type": NotRequired["Literal['voie', 'voe']"],
+    "type": "Literal['paystub', 'employment', 'report_field', 'document']",
+})
+
+OpenDisputeBody = TypedDict("OpenDisputeBody", {
+    "document_id": NotRequired["str"],
+    "item": "OpenDisputeBodyItem",
+    "note": "str",
+})
+
 ReceiveUpstreamWebhookBody = TypedDict("ReceiveUpstreamWebhookBody", {
     "event": "str",
     "event_id": "str",
@@ -2038,6 +2194,11 @@ ReceiveUpstreamWebhookBody = TypedDict("ReceiveUpstreamWebhookBody", {
 
 ReceiveUpstreamWebhookResponse = TypedDict("ReceiveUpstreamWebhookResponse", {
     "received": NotRequired["bool"],
+})
+
+ResolveDisputeBody = TypedDict("ResolveDisputeBody", {
+    "outcome": "DisputeOutcome",
+    "reason": "str",
 })
 
 ReviewDocumentBody = TypedDict("ReviewDocumentBody", {
@@ -2203,6 +2364,10 @@ class Operations:
               body: Any, result: str, base: str) -> Any:
         raise NotImplementedError
 
+    def add_dispute_information(self, end_user_id: str, dispute_id: str, body: DisputeInformationCreate) -> OneDispute:
+        """POST /end_users/{end_user_id}/disputes/{dispute_id}/information: New information the person brought to an unresolved dispute; the first during the period extends due_at to 45 days from receipt, once (extended_at records when)."""
+        return self._call("POST", "/end_users/{end_user_id}/disputes/{dispute_id}/information", {"end_user_id": end_user_id, "dispute_id": dispute_id}, {}, body, "json", "api")
+
     def admin_token(self, body: AdminTokenBody) -> AdminTokenResponse:
         """POST /admin/token: Sign a workspace member in to the admin API; the token lasts one hour."""
         return self._call("POST", "/admin/token", {}, {}, body, "json", "api")
@@ -2267,6 +2432,10 @@ class Operations:
         """GET /accounts/{account_id}/direct_deposit_allocations: The account's direct deposit allocations; 404 PRODUCT_NOT_FOUND (naming the job that produces it) until a job has."""
         return self._call("GET", "/accounts/{account_id}/direct_deposit_allocations", {"account_id": account_id}, {}, None, "json", "api")
 
+    def get_dispute(self, dispute_id: str) -> OneDispute:
+        """GET /disputes/{dispute_id}: One dispute with its clocks, the furnisher notice and every step; 404 DISPUTE_NOT_FOUND for another customer's."""
+        return self._call("GET", "/disputes/{dispute_id}", {"dispute_id": dispute_id}, {}, None, "json", "api")
+
     def get_document(self, end_user_id: str, document_id: str) -> GetDocumentResponse:
         """GET /end_users/{end_user_id}/documents/{document_id}: """
         return self._call("GET", "/end_users/{end_user_id}/documents/{document_id}", {"end_user_id": end_user_id, "document_id": document_id}, {}, None, "json", "api")
@@ -2323,6 +2492,10 @@ class Operations:
         """GET /webhooks/{webhook_id}: """
         return self._call("GET", "/webhooks/{webhook_id}", {"webhook_id": webhook_id}, {}, None, "json", "api")
 
+    def investigate_dispute(self, dispute_id: str) -> OneDispute:
+        """POST /disputes/{dispute_id}/investigate: Start the reinvestigation of an open dispute (open → investigating), recorded with your key and the time; 400 DISPUTE_STATUS_CONFLICT otherwise."""
+        return self._call("POST", "/disputes/{dispute_id}/investigate", {"dispute_id": dispute_id}, {}, None, "json", "api")
+
     def legacy_token_jobs(self, token_id: str) -> list[Job]:
         """GET /link_tokens/{token_id}/jobs: Deprecated in favour of GET /jobs?link_token_id=. The token's finished jobs, oldest first, as a bare array in the legacy job shape."""
         return self._call("GET", "/link_tokens/{token_id}/jobs", {"token_id": token_id}, {}, None, "json", "api")
@@ -2338,6 +2511,10 @@ class Operations:
     def list_accounts(self, *, connected: bool | None = None, monitoring_status: MonitoringStatus | None = None, cursor: str | None = None, limit: int | None = None) -> AccountPage:
         """GET /accounts: Payroll accounts, newest first."""
         return self._call("GET", "/accounts", {}, {"connected": connected, "monitoring_status": monitoring_status, "cursor": cursor, "limit": limit}, None, "json", "api")
+
+    def list_disputes(self, *, end_user_id: str | None = None, status: DisputeStatus | None = None, overdue: bool | None = None, cursor: str | None = None, limit: int | None = None) -> ListDisputesResponse:
+        """GET /disputes: People's disputes in this mode, newest receipt first (docs/disputes.md)."""
+        return self._call("GET", "/disputes", {}, {"end_user_id": end_user_id, "status": status, "overdue": overdue, "cursor": cursor, "limit": limit}, None, "json", "api")
 
     def list_document_reviews(self, *, status: Literal['required', 'completed', 'all'] | None = None, end_user_id: str | None = None, cursor: str | None = None, limit: int | None = None) -> ListDocumentReviewsResponse:
         """GET /document_reviews: The review queue: uploaded paystubs and W-2s the checks left in doubt, newest upload first."""
@@ -2399,6 +2576,10 @@ class Operations:
         """GET /employers/lookup: Look an employer up by EIN."""
         return self._call("GET", "/employers/lookup", {}, {"ein": ein}, None, "json", "api")
 
+    def open_dispute(self, end_user_id: str, body: DisputeCreate) -> OneDispute:
+        """POST /end_users/{end_user_id}/disputes: File a person's dispute on their behalf (they can also file it on their own page); received now, due in 30 days, the furnisher told within 5 business days; sends dispute.opened."""
+        return self._call("POST", "/end_users/{end_user_id}/disputes", {"end_user_id": end_user_id}, {}, body, "json", "api")
+
     def open_link_order(self, code: str) -> bytes:
         """POST /o/{code}: Opens the order's Link session (the link's page posts here)."""
         return self._call("POST", "/o/{code}", {"code": code}, {}, None, "bytes", "root")
@@ -2414,6 +2595,10 @@ class Operations:
     def resend_link_order(self, link_order_id: str) -> OneLinkOrder:
         """POST /link_orders/{link_order_id}/resend: Send the order's link again on every channel now (or when the quiet hours end); 400 LINK_ORDER_CLOSED once the order is closed."""
         return self._call("POST", "/link_orders/{link_order_id}/resend", {"link_order_id": link_order_id}, {}, None, "json", "api")
+
+    def resolve_dispute(self, dispute_id: str, body: ResolveDisputeBody) -> OneDispute:
+        """POST /disputes/{dispute_id}/resolve: End the reinvestigation (investigating → resolved) with its outcome and the reason; sends dispute.resolved. 400 DISPUTE_STATUS_CONFLICT for an open dispute (investigate it first), DISPUTE_RESOLVED for a resolved one."""
+        return self._call("POST", "/disputes/{dispute_id}/resolve", {"dispute_id": dispute_id}, {}, body, "json", "api")
 
     def review_document(self, end_user_id: str, document_id: str, body: ReviewDocumentBody) -> ReviewDocumentResponse:
         """POST /end_users/{end_user_id}/documents/{document_id}/review: A workspace member accepts (with any corrections) or rejects a document under review."""
