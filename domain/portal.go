@@ -114,8 +114,9 @@ type PortalStore interface {
 	// PutPortalAddress keeps (sealed) the e-mail address the end user gave,
 	// replacing any.
 	PutPortalAddress(ctx context.Context, s Scope, endUserID, email string, at time.Time) error
-	// PortalAddress is the address kept for the end user; ErrNoRows if none.
-	PortalAddress(ctx context.Context, s Scope, endUserID string) (string, error)
+	// PortalAddress is the address kept for the end user and when it was
+	// last given; ErrNoRows if none.
+	PortalAddress(ctx context.Context, s Scope, endUserID string) (string, time.Time, error)
 	PutConsentRevocation(ctx context.Context, s Scope, r ConsentRevocation) error
 	// ConsentRevocations lists the end user's revocations, newest first.
 	ConsentRevocations(ctx context.Context, s Scope, endUserID string) ([]ConsentRevocation, error)

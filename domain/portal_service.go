@@ -189,7 +189,8 @@ type PortalSent struct {
 // they gave for their receipt, else the one a Link order was sent to.
 // Errors: PORTAL_LINK_INVALID for a code never made; PORTAL_NO_ADDRESS
 // when no address is on file; RATE_LIMIT_EXCEEDED when a link was made
-// for the person less than PortalResendEvery ago; the channel's refusal.
+// for the person less than PortalResendEvery ago; INVALID_FIELDS or
+// SERVICE_UNAVAILABLE when the channel did not take it (sendFailure).
 func (s *PortalService) SendFreshLink(ctx context.Context, code string) (PortalSent, error) {
 	old, err := s.tx.Portal().PortalLinkByCode(ctx, hashSecret(code))
 	if errors.Is(err, ErrNoRows) || code == "" {
@@ -227,7 +228,7 @@ func (s *PortalService) SendFreshLink(ctx context.Context, code string) (PortalS
 	m := OutboundMessage{Channel: ChannelEmail, To: to, Subject: "Your link to what you shared with " + who, Text: text,
 		HTML: paragraphsHTML(text, url), FromName: who, CustomerID: sc.CustomerID, Mode: sc.Mode, Ref: old.ID}
 	if _, err := s.sender.Send(ctx, m); err != nil {
-		return PortalSent{}, err
+		return PortalSent{}, sendFailure(err)
 	}
 	return PortalSent{To: MaskAddress(ChannelEmail, to)}, nil
 }
@@ -236,7 +237,7 @@ func (s *PortalService) SendFreshLink(ctx context.Context, code string) (PortalS
 // address of the newest Link order sent to them by e-mail. Errors:
 // PORTAL_NO_ADDRESS.
 func (s *PortalService) addressOnFile(ctx context.Context, sc Scope, endUserID string) (string, error) {
-	to, err := s.tx.Portal().PortalAddress(ctx, sc, endUserID)
+	to, _, err := s.tx.Portal().PortalAddress(ctx, sc, endUserID)
 	if err == nil {
 		return to, nil
 	}
@@ -255,6 +256,17 @@ func (s *PortalService) addressOnFile(ctx context.Context, sc Scope, endUserID s
 		}
 	}
 	return "", Errorf(KindInvalid, CodePortalNoAddress, "there is no e-mail address on file to send a new link to; ask the company that sent you here for one")
+}
+
+// sendFailure answers a message the channel did not take, in words that
+// hold neither the address nor the channel's own text (which may quote
+// it): these answers and their logs must not copy people's addresses.
+func sendFailure(err error) error {
+	if errors.Is(err, ErrDeliveryRefused) {
+		return Errorf(KindInvalid, CodeInvalidFields, "email: the mail server refused this address; check it, or use another")
+	}
+	return &Error{Kind: KindUnavailable, Code: CodeServiceUnavailable, RetryAfter: time.Minute,
+		Message: "the e-mail could not be sent just now; try again in a minute"}
 }
 
 // customerName is the name the person knows the customer by: the name
@@ -316,9 +328,11 @@ type Receipt struct {
 // receipt at the address they gave: who asked, for what, which data,
 // when, and a link to their page. The address is kept (sealed) as the
 // one a fresh link is sent to. Errors: those of Open; INVALID_FIELDS for
-// a missing or malformed address; LINK_TOKEN_USED's opposite,
-// LINK_NOT_COMPLETED, when the session has not logged in or uploaded;
-// the channel's refusal.
+// a missing or malformed address (MISSING_FIELDS when empty);
+// LINK_NOT_COMPLETED when the session has not logged in or uploaded;
+// RATE_LIMIT_EXCEEDED when a receipt went to the person less than
+// PortalResendEvery ago; INVALID_FIELDS when the mail server refused the
+// address, SERVICE_UNAVAILABLE when the channel failed otherwise.
 func (s *PortalService) SendReceipt(ctx context.Context, value, email string) (Receipt, error) {
 	email = strings.TrimSpace(email)
 	if email == "" {
@@ -336,11 +350,20 @@ func (s *PortalService) SendReceipt(ctx context.Context, value, email string) (R
 		return Receipt{}, Errorf(KindInvalid, CodeLinkNotCompleted, "a receipt is sent once you have connected an account or uploaded documents")
 	}
 	sc := t.Scope()
+	now := s.clock.Now()
+	// Whoever holds the token may ask, so a person gets a receipt at most
+	// every PortalResendEvery: the token cannot be used to mail strangers
+	// again and again.
+	if _, at, err := s.tx.Portal().PortalAddress(ctx, sc, t.EndUserID); err == nil && now.Before(at.Add(PortalResendEvery)) {
+		return Receipt{}, &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: at.Add(PortalResendEvery).Sub(now),
+			Message: "a receipt was sent a moment ago; ask again in two minutes"}
+	} else if err != nil && !errors.Is(err, ErrNoRows) {
+		return Receipt{}, err
+	}
 	who, err := s.customerName(ctx, sc, t.OrgName)
 	if err != nil {
 		return Receipt{}, err
 	}
-	now := s.clock.Now()
 	var code string
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		if err := tx.Portal().PutPortalAddress(ctx, sc, t.EndUserID, email, now); err != nil {
@@ -369,7 +392,7 @@ func (s *PortalService) SendReceipt(ctx context.Context, value, email string) (R
 	m := OutboundMessage{Channel: ChannelEmail, To: email, Subject: "Your receipt: what you shared with " + who, Text: text,
 		HTML: paragraphsHTML(text, url), FromName: who, CustomerID: sc.CustomerID, Mode: sc.Mode, Ref: t.ID}
 	if _, err := s.sender.Send(ctx, m); err != nil {
-		return Receipt{}, err
+		return Receipt{}, sendFailure(err)
 	}
 	return Receipt{To: MaskAddress(ChannelEmail, email), Customer: who, Data: data}, nil
 }

@@ -116,6 +116,8 @@ func TestPortal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			_, err = portal.SendReceipt(w.ctx, value, "someone.else@example.com")
+			wantCode(t, err, domain.CodeRateLimitExceeded)
 			m := outbox.last(t)
 			if r.To != "e***@example.com" || m.To != "erin@example.com" || m.Channel != domain.ChannelEmail {
 				t.Fatalf("receipt to %q (%q)", m.To, r.To)

@@ -143,14 +143,17 @@ func (s stores) PutPortalAddress(ctx context.Context, sc domain.Scope, endUserID
 	return translate(err)
 }
 
-func (s stores) PortalAddress(ctx context.Context, sc domain.Scope, endUserID string) (string, error) {
-	var sealed []byte
-	if err := sqlx.GetContext(ctx, s.q, &sealed, s.q.Rebind(`SELECT sealed_email FROM portal_addresses
-		WHERE customer_id = ? AND mode = ? AND end_user_id = ?`), sc.CustomerID, string(sc.Mode), endUserID); err != nil {
-		return "", translate(err)
+func (s stores) PortalAddress(ctx context.Context, sc domain.Scope, endUserID string) (string, time.Time, error) {
+	var row struct {
+		Sealed    []byte    `db:"sealed_email"`
+		UpdatedAt time.Time `db:"updated_at"`
 	}
-	b, err := s.seal.open(sealed, "portal_addresses", portalAddressKey(sc, endUserID)...)
-	return string(b), err
+	if err := sqlx.GetContext(ctx, s.q, &row, s.q.Rebind(`SELECT sealed_email, updated_at FROM portal_addresses
+		WHERE customer_id = ? AND mode = ? AND end_user_id = ?`), sc.CustomerID, string(sc.Mode), endUserID); err != nil {
+		return "", time.Time{}, translate(err)
+	}
+	b, err := s.seal.open(row.Sealed, "portal_addresses", portalAddressKey(sc, endUserID)...)
+	return string(b), row.UpdatedAt.UTC(), err
 }
 
 type consentRevocationRow struct {
