@@ -39,7 +39,7 @@ func (s *Server) dashboardRoutes() {
 	})
 	s.mux.HandleFunc("GET /dashboard/assets/{name}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name")
-		if name != "app.js" && name != "review.js" && name != "outbox.js" && name != "orders.js" && name != "app.css" {
+		if name != "app.js" && name != "review.js" && name != "outbox.js" && name != "orders.js" && name != "disputes.js" && name != "app.css" {
 			http.NotFound(w, r)
 			return
 		}
@@ -49,7 +49,8 @@ func (s *Server) dashboardRoutes() {
 			return
 		}
 		w.Header().Set("Content-Type", map[string]string{"app.js": "text/javascript; charset=utf-8", "review.js": "text/javascript; charset=utf-8",
-			"outbox.js": "text/javascript; charset=utf-8", "orders.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}[name])
+			"outbox.js": "text/javascript; charset=utf-8", "orders.js": "text/javascript; charset=utf-8",
+			"disputes.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}[name])
 		w.Header().Set("Cache-Control", "no-cache")
 		_, _ = w.Write(b) // a failed write is a client gone: no one left to tell
 	})

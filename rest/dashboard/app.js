@@ -5,6 +5,7 @@
 // put in the page as text (h() below), never as HTML.
 
 import { reviewPages } from '/dashboard/assets/review.js';
+import { disputePages } from '/dashboard/assets/disputes.js';
 import { outboxPages } from '/dashboard/assets/outbox.js';
 import { orderPages } from '/dashboard/assets/orders.js';
 
@@ -225,6 +226,7 @@ async function showDirectoryStatus() {
 const review = reviewPages({ h, gql, mutate, admin, flash, fmtTime, page, errorBox, version, session: () => session });
 const outbox = outboxPages({ h, gql, fmtTime, page, session: () => session });
 const orders = orderPages({ h, gql, mutate, flash, fmtTime, page, errorBox, pill, canWrite, route: () => route() });
+const disputes = disputePages({ h, gql, mutate, flash, fmtTime, page, errorBox, pill, canWrite, route: () => route() });
 
 const pages = {
   'overview': overviewPage,
@@ -236,6 +238,7 @@ const pages = {
   'link': linkPage,
   'outbox': outbox.outboxPage,
   'orders': orders.ordersPage,
+  'disputes': disputes.disputesPage,
 };
 
 async function route() {
