@@ -63,7 +63,7 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		return 0, fmt.Errorf("account of job %s: %w", j.ID, err)
 	}
 	now := s.clock.Now()
-	res, err := s.connector.Run(ctx, j, a, j.CreatedAt, now)
+	res, err := s.attempt(ctx, j, a, now)
 	if wait, ok := waitOutUpstream(err, j.CreatedAt, now); ok {
 		return wait, nil
 	}
@@ -134,6 +134,16 @@ func (s *JobService) Run(ctx context.Context, r JobRun) (time.Duration, error) {
 		observerOr(s.observer).JobFinished(j.Name, res.Outcome)
 	}
 	return wait, err
+}
+
+// attempt asks the connector to do the job, unless the person took back
+// their consent to the account: then the job ends in error without the
+// source being asked, and nothing more is read for the customer.
+func (s *JobService) attempt(ctx context.Context, j Job, a Account, now time.Time) (JobResult, error) {
+	if a.DisconnectedBy == DisconnectedByEndUser {
+		return JobResult{Outcome: OutcomeError, ErrorType: ErrorTypePlatform, ErrorCode: CodeAccountDisconnected}, nil
+	}
+	return s.connector.Run(ctx, j, a, j.CreatedAt, now)
 }
 
 // waitOutUpstream says how long to wait before the next attempt when err
@@ -247,6 +257,11 @@ func storeFetched(ctx context.Context, tx Tx, sc Scope, accountID, product strin
 	a, err := tx.Accounts().AccountForUpdate(ctx, sc, accountID)
 	if err != nil {
 		return err
+	}
+	if a.DisconnectedBy == DisconnectedByEndUser {
+		// The person took back their consent while this was read: what
+		// was read after the revocation's deletion is not kept.
+		return nil
 	}
 	changed, payoutsMoved := false, false
 	switch product {

@@ -303,6 +303,27 @@ func TestPortal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// frank takes back everything before his jobs ran: they end in
+			// error without the source being asked, and nothing is stored.
+			frankSess2, err := portal.Authenticate(w.ctx, frankToken)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if revoked, err := portal.Revoke(w.ctx, frankSess2, ""); err != nil || len(revoked) != 1 || revoked[0].AccountID != frank.ID {
+				t.Fatalf("frank revokes everything: %v, %v", revoked, err)
+			}
+			frankJobs := w.runJobs(frank.ID)
+			if len(frankJobs) == 0 {
+				t.Fatal("frank has no jobs to run")
+			}
+			for _, j := range frankJobs {
+				if j.Outcome != domain.OutcomeError || j.ErrorCode != domain.CodeAccountDisconnected {
+					t.Errorf("frank's %s job after revocation: %s %s", j.Name, j.Outcome, j.ErrorCode)
+				}
+			}
+			if err := w.db.GetContext(w.ctx, &stubs, w.db.Rebind(`SELECT COUNT(*) FROM paystubs WHERE account_id = ?`), frank.ID); err != nil || stubs != 0 {
+				t.Errorf("%d of frank's paystubs stored after revocation, %v", stubs, err)
+			}
 			w.clock.Advance(domain.PortalSessionTTL)
 			_, err = portal.Authenticate(w.ctx, frankToken)
 			wantCode(t, err, domain.CodePortalSessionInvalid)
