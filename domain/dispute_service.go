@@ -200,7 +200,7 @@ func (s *DisputeService) Now() time.Time { return s.clock.Now() }
 
 // update changes one dispute in one transaction under its version: fn
 // applies the change to d and says which event and audit action record it
-// ("" for none).
+// ("" for none), or answers errUnchanged (link_order_service.go's) to write nothing.
 func (s *DisputeService) update(ctx context.Context, sc Scope, id, endUserID string,
 	fn func(d *Dispute, now time.Time) (event, action string, err error)) (Dispute, error) {
 	if err := CheckID("dispute_id", id); err != nil {
@@ -217,6 +217,10 @@ func (s *DisputeService) update(ctx context.Context, sc Scope, id, endUserID str
 		}
 		now := s.clock.Now()
 		event, action, err := fn(&d, now)
+		if errors.Is(err, errUnchanged) {
+			out = d
+			return nil // nothing to write: no version spent
+		}
 		if err != nil {
 			return err
 		}
@@ -368,7 +372,7 @@ func (s *DisputeService) NotifyFurnisher(ctx context.Context, r DisputeNoticeRun
 func (s *DisputeService) recordNotice(ctx context.Context, d Dispute, fn func(n *FurnisherNotice, now time.Time)) error {
 	_, err := s.update(ctx, d.Scope, d.ID, "", func(d *Dispute, now time.Time) (string, string, error) {
 		if d.Notice.Status != NoticePending {
-			return "", "", nil
+			return "", "", errUnchanged
 		}
 		fn(&d.Notice, now)
 		return "", "", nil
@@ -393,7 +397,7 @@ func (s *DisputeService) SweepOverdue(ctx context.Context) (bool, error) {
 		}
 		_, err := s.update(ctx, ref.Scope, ref.ID, "", func(d *Dispute, now time.Time) (string, string, error) {
 			if d.OverdueAt != nil || !d.Overdue(now) {
-				return "", "", nil
+				return "", "", errUnchanged
 			}
 			d.OverdueAt = &now
 			return EventDisputeOverdue, "", nil
