@@ -13,6 +13,14 @@ import (
 	"time"
 )
 
+// DisconnectedBy is the resolver for the disconnectedBy field.
+func (r *accountResolver) DisconnectedBy(ctx context.Context, obj *domain.Account) (*string, error) {
+	if obj.DisconnectedBy == "" {
+		return nil, nil
+	}
+	return &obj.DisconnectedBy, nil
+}
+
 // DataUpdatedAt is the resolver for the dataUpdatedAt field.
 func (r *accountResolver) DataUpdatedAt(ctx context.Context, obj *domain.Account) ([]*model.ProductTime, error) {
 	return productTimes(obj.DataUpdatedAt), nil

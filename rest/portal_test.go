@@ -198,6 +198,13 @@ func TestPortalLinks(t *testing.T) {
 		if a := f.get("/v1/accounts/" + frank).data(t); a["connected"] != true || a["disconnected_by"] != nil {
 			t.Errorf("frank's account %v", a)
 		}
+		// GraphQL answers the same.
+		d := f.gql(`query($a: ID!, $b: ID!) { a: account(id: $a) { connected disconnectedBy } b: account(id: $b) { connected disconnectedBy } }`,
+			map[string]any{"a": erin, "b": frank}).ok(t)
+		if a, b := d["a"].(map[string]any), d["b"].(map[string]any); a["disconnectedBy"] != "end_user" || a["connected"] != false ||
+			b["disconnectedBy"] != nil || b["connected"] != true {
+			t.Errorf("GraphQL answers %v", d)
+		}
 		if a := f.get("/v1/accounts/"+elsewhere, "x-api-secret", other.Secret).data(t); a["connected"] != true {
 			t.Errorf("erin's account at globex %v", a)
 		}

@@ -19,6 +19,7 @@ import (
 // region    ************************** generated!.gotpl **************************
 
 type AccountResolver interface {
+	DisconnectedBy(ctx context.Context, obj *domain.Account) (*string, error)
 	DataUpdatedAt(ctx context.Context, obj *domain.Account) ([]*model.ProductTime, error)
 	DataRefreshedAt(ctx context.Context, obj *domain.Account) ([]*model.ProductTime, error)
 	Platform(ctx context.Context, obj *domain.Account) (*domain.Platform, error)
@@ -429,6 +430,29 @@ func (ec *executionContext) _Account_monitoringStatus(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_Account_monitoringStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type MonitoringStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Account_disconnectedBy(ctx context.Context, field graphql.CollectedField, obj *domain.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_disconnectedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Account().DisconnectedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_disconnectedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Account_dataUpdatedAt(ctx context.Context, field graphql.CollectedField, obj *domain.Account) (ret graphql.Marshaler) {
@@ -6105,6 +6129,44 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "disconnectedBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_disconnectedBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "dataUpdatedAt":
 			field := field
 

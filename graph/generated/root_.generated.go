@@ -71,6 +71,7 @@ type ComplexityRoot struct {
 		DataRefreshedAt          func(childComplexity int) int
 		DataUpdatedAt            func(childComplexity int) int
 		DirectDepositAllocations func(childComplexity int) int
+		DisconnectedBy           func(childComplexity int) int
 		Employment               func(childComplexity int) int
 		EndUser                  func(childComplexity int) int
 		ID                       func(childComplexity int) int
@@ -1078,6 +1079,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.DirectDepositAllocations(childComplexity), true
+	case "Account.disconnectedBy":
+		if e.ComplexityRoot.Account.DisconnectedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.DisconnectedBy(childComplexity), true
 	case "Account.employment":
 		if e.ComplexityRoot.Account.Employment == nil {
 			break
@@ -5451,6 +5458,8 @@ type Account implements Node {
   connected: Boolean!
   "Whether refreshes run."
   monitoringStatus: MonitoringStatus!
+  "Who ended the connection: end_user when the person took back their consent on their own page (docs/person.md; its data was deleted, webhook consent.revoked); null otherwise. REST's disconnected_by."
+  disconnectedBy: String
   "When each product last changed."
   dataUpdatedAt: [ProductTime!]!
   "When each product was last read from the platform."
@@ -8113,6 +8122,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_connected(ctx, field)
 	case "monitoringStatus":
 		return ec.fieldContext_Account_monitoringStatus(ctx, field)
+	case "disconnectedBy":
+		return ec.fieldContext_Account_disconnectedBy(ctx, field)
 	case "dataUpdatedAt":
 		return ec.fieldContext_Account_dataUpdatedAt(ctx, field)
 	case "dataRefreshedAt":
