@@ -13,9 +13,9 @@ import (
 
 // reportsKeptReason is why reports built before a revocation stay: the
 // law's reason, recorded with each revocation.
-const reportsKeptReason = "consumer reports already furnished to the customer are kept for the report retention period " +
-	"(25 months by default), as the Fair Credit Reporting Act requires a consumer reporting agency to be able to " +
-	"reinvestigate a disputed report and to account for what it furnished"
+const reportsKeptReason = "consumer reports already furnished to the customer are kept, as the Fair Credit Reporting Act " +
+	"requires a consumer reporting agency to be able to reinvestigate a disputed report and to account for what it " +
+	"furnished; their earlier versions are deleted after the report retention period (25 months by default)"
 
 // Revoke takes back the session's person's consent to one account
 // (accountID) or to every account at the customer (accountID ""): for
