@@ -59,8 +59,8 @@ func netPay(p domain.Paystub) domain.DisputeRequest {
 // TestDisputeClocks opens disputes on a moved clock and checks the law's
 // clocks, on both databases: received at a month end before a weekend,
 // due 30 calendar days on (across February) and the source to be told 5
-// business days on; received before Washington's Birthday, the notice
-// skips it; new information during the period extends the due time to
+// business days on; received before an observed Independence Day and
+// before Washington's Birthday, the notice skips them; new information during the period extends the due time to
 // 45 days once, recorded; information after the due time extends
 // nothing.
 func TestDisputeClocks(t *testing.T) {
@@ -78,6 +78,18 @@ func TestDisputeClocks(t *testing.T) {
 		}
 		if want := time.Date(2026, 5, 7, 16, 30, 0, 0, time.UTC); !monthEnd.Notice.DueAt.Equal(want) {
 			t.Errorf("notice due = %s, want %s (5 business days over a weekend and a month end)", monthEnd.Notice.DueAt, want)
+		}
+
+		w.moveTo(time.Date(2026, 7, 1, 11, 0, 0, 0, time.UTC)) // a Wednesday; Independence Day (a Saturday) is observed Friday July 3
+		observed, err := s.OpenDispute(w.ctx, w.sc, "erin", netPay(stub), "end_user")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := time.Date(2026, 7, 9, 11, 0, 0, 0, time.UTC); !observed.Notice.DueAt.Equal(want) {
+			t.Errorf("notice due = %s, want %s (the observed holiday and the weekend skipped)", observed.Notice.DueAt, want)
+		}
+		if want := time.Date(2026, 7, 31, 11, 0, 0, 0, time.UTC); !observed.DueAt.Equal(want) {
+			t.Errorf("due_at = %s, want %s", observed.DueAt, want)
 		}
 
 		w.moveTo(time.Date(2027, 2, 12, 9, 0, 0, 0, time.UTC)) // the Friday before Washington's Birthday 2027 (Feb 15)
