@@ -47,11 +47,14 @@ func (s *Server) portalRoutes() {
 	// session's cookie are the credentials.
 	page := func(h http.HandlerFunc) http.Handler { return s.unvouched(h) }
 	s.mux.Handle("GET "+domain.PortalLinkPath+"{code}", page(s.showPortalLink))
-	s.mux.Handle("POST "+domain.PortalLinkPath+"{code}", page(s.signInPortal))
-	s.mux.Handle("POST "+domain.PortalLinkPath+"{code}/resend", page(s.resendPortalLink))
+	// Every post comes from these pages: another site can neither sign a
+	// browser in to someone's page, nor ask for links, nor revoke.
+	post := func(h http.HandlerFunc) http.Handler { return page(s.sameSitePost(h)) }
+	s.mux.Handle("POST "+domain.PortalLinkPath+"{code}", post(s.signInPortal))
+	s.mux.Handle("POST "+domain.PortalLinkPath+"{code}/resend", post(s.resendPortalLink))
 	s.mux.Handle("GET "+personPath, page(s.personPage))
-	s.mux.Handle("POST "+personPath+"/revoke", page(s.revokeConsent))
-	s.mux.Handle("POST "+personPath+"/sign_out", page(s.signOutPerson))
+	s.mux.Handle("POST "+personPath+"/revoke", post(s.revokeConsent))
+	s.mux.Handle("POST "+personPath+"/sign_out", post(s.signOutPerson))
 	s.mux.Handle("GET "+personPath+"/reports/{report_type}", page(s.personReport))
 	s.mux.Handle("GET "+personPath+"/documents/{document_id}", page(s.personDocument))
 	s.mux.HandleFunc("GET "+personPath+"/person.css", func(w http.ResponseWriter, _ *http.Request) {
@@ -177,15 +180,22 @@ func (s *Server) personPage(w http.ResponseWriter, r *http.Request) {
 	s.personPageOf(w, http.StatusOK, d)
 }
 
-// revokeConsent takes consent back to the account named by the form's
-// account_id, or to every account when it is "all". The cookie is
-// SameSite=Strict and the request must come from this site.
-func (s *Server) revokeConsent(w http.ResponseWriter, r *http.Request) {
-	if err := s.crossOrigin.Check(r); err != nil {
-		s.personPageOf(w, http.StatusForbidden, personPageData{Title: "This request came from another site",
-			Body: "Take your consent back from your own page."})
-		return
+// sameSitePost refuses a post made from another site (the cookie is
+// SameSite=Strict too).
+func (s *Server) sameSitePost(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := s.crossOrigin.Check(r); err != nil {
+			s.personPageOf(w, http.StatusForbidden, personPageData{Title: "This request came from another site",
+				Body: "Use the buttons on your own page."})
+			return
+		}
+		h(w, r)
 	}
+}
+
+// revokeConsent takes consent back to the account named by the form's
+// account_id, or to every account when it is "all".
+func (s *Server) revokeConsent(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.personSession(w, r)
 	if !ok {
 		return

@@ -128,6 +128,14 @@ func TestPortalLinks(t *testing.T) {
 				t.Errorf("erin revoked another's account %s: %d", id, status)
 			}
 		}
+		// Another site cannot sign a browser in with a link it holds.
+		req0, _ := http.NewRequest("POST", link, strings.NewReader(""))
+		req0.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req0.Header.Set("Origin", "https://evil.example")
+		req0.Header.Set("Sec-Fetch-Site", "cross-site")
+		if resp, err := http.DefaultClient.Do(req0); err != nil || resp.StatusCode != 403 {
+			t.Fatalf("a cross-site sign-in: %v %v", resp.StatusCode, err)
+		}
 		// A second browser with the spent link gets a page offering a new one.
 		stranger := newPersonBrowser(t, f.http.URL)
 		if status, _, page := stranger.do("POST", link, url.Values{}); status != 410 || !strings.Contains(page, "Send me a new link") {
