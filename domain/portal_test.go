@@ -221,6 +221,33 @@ func TestPortal(t *testing.T) {
 				t.Fatal(err)
 			}
 
+			// Two browsers racing for one link: one session.
+			_, raced, err := portal.CreateLink(w.ctx, w.sc, "erin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			errs := make([]error, 4)
+			for i := range errs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, _, errs[i] = portal.SignIn(w.ctx, raced)
+				}()
+			}
+			wg.Wait()
+			won := 0
+			for _, err := range errs {
+				if err == nil {
+					won++
+				} else {
+					wantCode(t, err, domain.CodePortalLinkInvalid)
+				}
+			}
+			if won != 1 {
+				t.Errorf("%d of 4 racing sign-ins with one link won", won)
+			}
+
 			// No address on file for frank: no fresh link.
 			_, frankCode, err := portal.CreateLink(w.ctx, w.sc, "frank")
 			if err != nil {
