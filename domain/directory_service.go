@@ -218,6 +218,26 @@ func (s *DirectoryService) RefreshSearchIndex(ctx context.Context) error {
 	return nil
 }
 
+// LearnEmployerPlatform records the platform an employer's staff log in
+// to, learnt from an account connected at that employer, where the
+// directory does not say (a relayed upstream's employers carry no
+// platform): the employer's platform then answers as the sandbox's does.
+// An employer that names a platform already keeps it.
+func (s *DirectoryService) LearnEmployerPlatform(ctx context.Context, employerID, platformID string) error {
+	if employerID == "" || platformID == "" {
+		return nil
+	}
+	e, err := s.store.Employer(ctx, employerID)
+	if errors.Is(err, ErrNoRows) || (err == nil && e.PlatformID != "") {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	e.PlatformID = platformID
+	return s.Put(ctx, nil, []Employer{e})
+}
+
 // Put writes platforms and employers (new ones added, known ones
 // updated) without rebuilding the search index: a sync that writes page
 // after page rebuilds it now and then with RefreshSearchIndex.

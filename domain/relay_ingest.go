@@ -331,7 +331,7 @@ func (s *RelayService) ingest(ctx context.Context, t LinkToken, ua UpstreamAccou
 		return fmt.Errorf("platform %s of upstream account %s: %w", ua.PlatformID, ua.ID, err)
 	}
 	sc := t.Scope()
-	return s.retryDuplicate(ctx, func(ctx context.Context, tx Tx) error {
+	err = s.retryDuplicate(ctx, func(ctx context.Context, tx Tx) error {
 		now := s.clock.Now()
 		a, err := tx.Accounts().AccountForUpdate(ctx, sc, ua.ID)
 		switch {
@@ -356,6 +356,15 @@ func (s *RelayService) ingest(ctx context.Context, t LinkToken, ua UpstreamAccou
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// An account at the token's employer says which platform that
+	// employer's staff log in to, which the upstream's directory does not.
+	if lerr := s.directory.LearnEmployerPlatform(ctx, t.EmployerID, p.ID); lerr != nil {
+		s.log.Warn("record an employer's platform", slog.String("employer_id", t.EmployerID), slog.Any("error", lerr))
+	}
+	return nil
 }
 
 // retryDuplicate runs fn in a transaction, and once more when a

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
 	"payline/domain/sandbox"
+	"payline/internal/testwait"
 )
 
 // TestRelayCustomLinkUI (issue 47, item 6): a custom Link UI calls Link's
@@ -65,5 +68,60 @@ func TestRelayCustomLinkUI(t *testing.T) {
 		if status, again := login(token, sandbox.UserGood, ""); status == 200 {
 			t.Errorf("a second login with a used token: %d %v", status, again)
 		}
+	})
+}
+
+// TestRelayLearnsEmployerPlatform (issue 47, item 6): the upstream's
+// directory says no employer's platform, so GraphQL's Employer.platform
+// on the relay was null where the sandbox names it; an account connected
+// at the employer (its token naming the employer) teaches the relay, and
+// the relay then answers the sandbox upstream's own platform.
+func TestRelayLearnsEmployerPlatform(t *testing.T) {
+	t.Parallel()
+	eachDatabase(t, func(t *testing.T, dbURL string) {
+		var logs bytes.Buffer
+		p := startRelayPair(t, dbURL, &logs)
+		defer func() {
+			if t.Failed() {
+				t.Log(logs.String())
+			}
+		}()
+		employers := p.all(t, p.relayBase, p.relaySecret, "/v1/employers?limit=5")
+		if len(employers) == 0 {
+			t.Fatal("the relay lists no employer")
+		}
+		employer := at(employers[0], "id").(string)
+		platformOf := func(base, secret string) any {
+			status, r := p.call(t, "POST", base+"/graphql", secret, `{"query": "{ employer(id: \"`+employer+`\") { platform { id } } }"}`)
+			if status != 200 {
+				t.Fatalf("GraphQL at %s: %d %v", base, status, r)
+			}
+			return at(r, "data", "employer", "platform")
+		}
+		want := platformOf(p.upstreamBase, p.upstreamSecret)
+		if want == nil {
+			t.Fatalf("the sandbox upstream names no platform for employer %s", employer)
+		}
+		if got := platformOf(p.relayBase, p.relaySecret); got != nil {
+			t.Fatalf("the relay names platform %v before any account at the employer; the upstream's directory does not say it", got)
+		}
+		status, tok := p.call(t, "POST", p.relayBase+"/v1/link_tokens", p.relaySecret,
+			`{"org_name": "Acme Lending", "end_user_id": "dana", "employer_id": "`+employer+`", "required_jobs": ["paystubs"]}`)
+		if status != 200 {
+			t.Fatalf("link token naming the employer: %d %v", status, tok)
+		}
+		_, sess := p.call(t, "GET", p.relayBase+"/link/v1/api/session", "", "", "Authorization", "Bearer "+at(tok, "data", "token").(string))
+		upstreamToken, _ := at(sess, "upstream", "link_token").(string)
+		if upstreamToken == "" {
+			t.Fatalf("the relay session opens no upstream Link: %v", sess)
+		}
+		account := p.completeUpstream(t, upstreamToken, at(want, "id").(string))
+		p.waitJobs(t, account, 1, 30*time.Second)
+		testwait.Every(100*time.Millisecond).Until(t, 10*time.Second, func() error {
+			if got := platformOf(p.relayBase, p.relaySecret); !reflect.DeepEqual(got, want) {
+				return fmt.Errorf("the relay names platform %v for employer %s, the upstream %v", got, employer, want)
+			}
+			return nil
+		})
 	})
 }

@@ -277,10 +277,17 @@ func (h *Handler) session(r *http.Request, token string) (any, error) {
 	}
 	if t.PlatformID != "" || t.EmployerID != "" {
 		p, employerID, err := h.link.Target(r.Context(), t, "", "")
-		if err != nil {
+		switch {
+		case err == nil:
+			out["platform"] = newPlatformJSON(p)
+		case sess.Upstream != nil && t.PlatformID == "":
+			// A relayed token naming an employer whose platform the
+			// upstream's directory does not say: the upstream's Link finds
+			// it; the session names the employer alone.
+			employerID = t.EmployerID
+		default:
 			return nil, err
 		}
-		out["platform"] = newPlatformJSON(p)
 		if employerID != "" {
 			e, err := h.directory.Employer(r.Context(), employerID)
 			if err != nil {
