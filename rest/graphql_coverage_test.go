@@ -229,7 +229,7 @@ func TestGraphQLEveryField(t *testing.T) {
 			endUser(id: $id) {
 				id endUserId firstConnectedAt
 				accounts(first: 5) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
-					id createdAt connected monitoringStatus
+					id createdAt connected monitoringStatus disconnectedBy
 					dataUpdatedAt { product at } dataRefreshedAt { product at }
 					platform { id } endUser { id }
 					linkToken { id createdAt expires used orgName endUserId requiredJobs features accountId }
@@ -513,6 +513,7 @@ func TestGraphQLEveryField(t *testing.T) {
 
 		c.check(t, map[string]string{
 			"LinkOrder.accountId":                         "the order is not completed here (TestLinkOrderLifecycle completes one)",
+			"Account.disconnectedBy":                      "no person takes consent back here (TestPortalLinks reads it valued)",
 			"LinkOrderDelivery.failureReason":             "both messages were delivered",
 			"LinkOrderCreatePayload.userErrors":           "the input is valid (TestLinkOrdersGraphQL has refusals)",
 			"LinkOrderCancelPayload.userErrors":           "the cancel succeeds (TestLinkOrdersGraphQL has refusals)",
