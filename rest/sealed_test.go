@@ -59,6 +59,17 @@ func TestPeopleDataSealedAtRest(t *testing.T) {
 		if res, pdf := fetch(t, "GET", voie["document"].(map[string]any)["download_url"].(string)); res.StatusCode != 200 || !bytes.HasPrefix(pdf, []byte("%PDF")) {
 			t.Fatalf("the report's PDF: %d %.20q", res.StatusCode, pdf)
 		}
+		// A receipt asked for on Link's last screen: the address is kept,
+		// sealed, as where a fresh link to the person's page goes.
+		req, _ := http.NewRequest("POST", f.http.URL+"/link/v1/api/receipt", strings.NewReader(`{"email": "ada.receipt@example.com"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
+			t.Fatalf("receipt: %v %v", res, err)
+		} else {
+			res.Body.Close()
+		}
+		known = append(known, "ada.receipt@example.com")
 		billID, billToken := f.createToken(`{"org_name": "Acme Bank", "end_user_id": "sealed", "required_jobs": ["bill_switch"],
 			"allocation": {"targets": [{"type": "checking", "account_number": "` + account + `", "routing_number": "` + goodRouting + `"}]}}`)
 		f.linkSession(sessionBody(billToken, billing.ID, sandbox.UserGood,
