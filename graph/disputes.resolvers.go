@@ -46,6 +46,11 @@ func (r *disputeResolver) FurnisherNotice(ctx context.Context, obj *domain.Dispu
 	return &obj.Notice, nil
 }
 
+// DocumentID is the resolver for the documentId field.
+func (r *disputeInformationResolver) DocumentID(ctx context.Context, obj *domain.DisputeInformation) (*string, error) {
+	return optional(obj.DocumentID), nil
+}
+
 // ID is the resolver for the id field.
 func (r *disputeItemResolver) ID(ctx context.Context, obj *domain.DisputeItem) (*string, error) {
 	return optional(obj.ID), nil
@@ -161,6 +166,11 @@ func (r *queryResolver) Disputes(ctx context.Context, first *int, after *string,
 // Dispute returns generated.DisputeResolver implementation.
 func (r *Resolver) Dispute() generated.DisputeResolver { return &disputeResolver{r} }
 
+// DisputeInformation returns generated.DisputeInformationResolver implementation.
+func (r *Resolver) DisputeInformation() generated.DisputeInformationResolver {
+	return &disputeInformationResolver{r}
+}
+
 // DisputeItem returns generated.DisputeItemResolver implementation.
 func (r *Resolver) DisputeItem() generated.DisputeItemResolver { return &disputeItemResolver{r} }
 
@@ -173,8 +183,9 @@ func (r *Resolver) FurnisherNotice() generated.FurnisherNoticeResolver {
 }
 
 type (
-	disputeResolver         struct{ *Resolver }
-	disputeItemResolver     struct{ *Resolver }
-	disputeStepResolver     struct{ *Resolver }
-	furnisherNoticeResolver struct{ *Resolver }
+	disputeResolver            struct{ *Resolver }
+	disputeInformationResolver struct{ *Resolver }
+	disputeItemResolver        struct{ *Resolver }
+	disputeStepResolver        struct{ *Resolver }
+	furnisherNoticeResolver    struct{ *Resolver }
 )

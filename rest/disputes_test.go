@@ -162,7 +162,8 @@ func TestGraphQLDisputes(t *testing.T) {
 		id := f.post("/v1/end_users/gql-dispute-user/disputes", fmt.Sprintf(`{"item": {"type": "employment", "id": %q}, "note": "I never worked there."}`, acct)).data(t)["id"].(string)
 
 		const list = `query($user: String) { disputes(first: 10, endUserId: $user, status: open) {
-			nodes { id endUserId status receivedAt dueAt overdue item { type id accountId field } furnisherNotice { status dueAt } steps { status by at } }
+			nodes { id endUserId status receivedAt dueAt overdue note information { note documentId at }
+				item { type id accountId field } furnisherNotice { status dueAt } steps { status by at } }
 			pageInfo { hasNextPage } } }`
 		nodes := f.gql(list, map[string]any{"user": "gql-dispute-user"}).ok(t)["disputes"].(map[string]any)["nodes"].([]any)
 		if len(nodes) != 1 {
@@ -170,7 +171,8 @@ func TestGraphQLDisputes(t *testing.T) {
 		}
 		n := nodes[0].(map[string]any)
 		item := n["item"].(map[string]any)
-		if n["id"] != id || n["status"] != "open" || n["overdue"] != false || item["accountId"] != acct || item["field"] != nil {
+		if n["id"] != id || n["status"] != "open" || n["overdue"] != false || item["accountId"] != acct || item["field"] != nil ||
+			n["note"] != "I never worked there." || len(n["information"].([]any)) != 0 {
 			t.Errorf("node: %v", n)
 		}
 		if other := f.gql(list, map[string]any{"user": "someone-else"}).ok(t)["disputes"].(map[string]any)["nodes"].([]any); len(other) != 0 {

@@ -511,12 +511,37 @@ func TestGraphQLEveryField(t *testing.T) {
 				deliveriesDelivered deliveriesRetrying deliveriesFailed deliverySuccessRate } }`,
 			map[string]any{"days": 3}, "x-api-secret", "", "Cookie", f.dashboardCookie("every@acme.test"))
 
+		// Disputes: one of a paystub's figure (new information extends it;
+		// the sandbox acknowledges its notice; investigated and resolved)
+		// and one of a report's field (no furnisher, and why).
+		stubID := f.get("/v1/accounts/" + acct + "/paystubs?limit=1").list(t)[0]["id"].(string)
+		d1 := f.post("/v1/end_users/every/disputes", `{"item": {"type": "paystub", "id": "`+stubID+`", "field": "net_pay_amount"}, "note": "Net pay is wrong."}`).data(t)["id"].(string)
+		f.post("/v1/end_users/every/disputes/"+d1+"/information", `{"note": "Here is my bank statement."}`)
+		f.post("/v1/end_users/every/disputes", `{"item": {"type": "report_field", "report_type": "voie", "field": "projected_annual_income"}, "note": "Too low."}`)
+		waitFor(t, "the dispute's notice acknowledged", func() bool { return f.get("/v1/disputes/" + d1).data(t)["furnisher_notified_at"] != nil })
+		c.run(t, f, `mutation ($id: ID!) { disputeInvestigate(input: {id: $id, clientMutationId: "di"}) { dispute { id status }
+			userErrors { field code } clientMutationId } }`, map[string]any{"id": d1})
+		c.run(t, f, `mutation ($id: ID!) { disputeResolve(input: {id: $id, outcome: corrected, reason: "Corrected at the source.", clientMutationId: "dr"}) {
+			dispute { id status } userErrors { field code } clientMutationId } }`, map[string]any{"id": d1})
+		const disputeFields = `id endUserId status outcome reason note documentId receivedAt dueAt extendedAt overdue furnisherNotifiedAt resolvedAt
+			item { type id field reportType accountId } furnisherNotice { status route dueAt notifiedAt reference reason }
+			steps { status outcome by at reason } information { note documentId at }`
+		dq := c.run(t, f, `query ($id: ID!) { dispute(id: $id) { `+disputeFields+` }
+			disputes(first: 1, endUserId: "every", overdue: false) { edges { cursor node { `+disputeFields+` } } nodes { id } pageInfo { endCursor } }
+			open: disputes(first: 1, status: open) { nodes { id } } }`, map[string]any{"id": d1})
+		c.run(t, f, `query ($c: String!) { a: disputes(first: 1, after: $c) { nodes { id } } b: disputes(last: 1, before: $c) { nodes { id } } }`,
+			map[string]any{"c": at(dq, "disputes", "pageInfo", "endCursor")})
+
 		c.check(t, map[string]string{
 			"LinkOrder.accountId":                         "the order is not completed here (TestLinkOrderLifecycle completes one)",
 			"Account.disconnectedBy":                      "no person takes consent back here (TestPortalLinks reads it valued)",
 			"LinkOrderDelivery.failureReason":             "both messages were delivered",
 			"LinkOrderCreatePayload.userErrors":           "the input is valid (TestLinkOrdersGraphQL has refusals)",
 			"LinkOrderCancelPayload.userErrors":           "the cancel succeeds (TestLinkOrdersGraphQL has refusals)",
+			"Dispute.documentId":                          "no document is sent with the disputes here",
+			"DisputeInformation.documentId":               "the new information here is a note only",
+			"DisputeInvestigatePayload.userErrors":        "the move is allowed (TestGraphQLDisputes has a refusal)",
+			"DisputeResolvePayload.userErrors":            "the move is allowed (TestGraphQLDisputes has a refusal)",
 			"Address.line2":                               "the sandbox writes one-line street addresses",
 			"Employment.terminationDate":                  "user_good is employed",
 			"ReportEmployment.terminationDate":            "user_good is employed",

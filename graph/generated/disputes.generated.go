@@ -28,6 +28,9 @@ type DisputeResolver interface {
 	FurnisherNotifiedAt(ctx context.Context, obj *domain.Dispute) (*time.Time, error)
 	FurnisherNotice(ctx context.Context, obj *domain.Dispute) (*domain.FurnisherNotice, error)
 }
+type DisputeInformationResolver interface {
+	DocumentID(ctx context.Context, obj *domain.DisputeInformation) (*string, error)
+}
 type DisputeItemResolver interface {
 	ID(ctx context.Context, obj *domain.DisputeItem) (*string, error)
 	Field(ctx context.Context, obj *domain.DisputeItem) (*string, error)
@@ -449,6 +452,38 @@ func (ec *executionContext) fieldContext_Dispute_steps(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Dispute_information(ctx context.Context, field graphql.CollectedField, obj *domain.Dispute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Dispute_information(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Information, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.DisputeInformation) graphql.Marshaler {
+			return ec.marshalNDisputeInformation2ᚕpaylineᚋdomainᚐDisputeInformationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Dispute_information(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Dispute",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DisputeInformation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DisputeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.DisputeConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -598,6 +633,75 @@ func (ec *executionContext) fieldContext_DisputeEdge_node(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _DisputeInformation_note(ctx context.Context, field graphql.CollectedField, obj *domain.DisputeInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeInformation_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeInformation_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputeInformation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DisputeInformation_documentId(ctx context.Context, field graphql.CollectedField, obj *domain.DisputeInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeInformation_documentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DisputeInformation().DocumentID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeInformation_documentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputeInformation", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DisputeInformation_at(ctx context.Context, field graphql.CollectedField, obj *domain.DisputeInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DisputeInformation_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DisputeInformation_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DisputeInformation", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DisputeInvestigatePayload_dispute(ctx context.Context, field graphql.CollectedField, obj *model.DisputeInvestigatePayload) (ret graphql.Marshaler) {
@@ -1532,6 +1636,11 @@ func (ec *executionContext) _Dispute(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "information":
+			out.Values[i] = ec._Dispute_information(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1622,6 +1731,87 @@ func (ec *executionContext) _DisputeEdge(ctx context.Context, sel ast.SelectionS
 			out.Values[i] = ec._DisputeEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var disputeInformationImplementors = []string{"DisputeInformation"}
+
+func (ec *executionContext) _DisputeInformation(ctx context.Context, sel ast.SelectionSet, obj *domain.DisputeInformation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, disputeInformationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DisputeInformation")
+		case "note":
+			out.Values[i] = ec._DisputeInformation_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "documentId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DisputeInformation_documentId(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "at":
+			out.Values[i] = ec._DisputeInformation_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -2280,6 +2470,26 @@ func (ec *executionContext) marshalNDisputeEdge2ᚖpaylineᚋgraphᚋmodelᚐDis
 		return graphql.Null
 	}
 	return ec._DisputeEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDisputeInformation2paylineᚋdomainᚐDisputeInformation(ctx context.Context, sel ast.SelectionSet, v domain.DisputeInformation) graphql.Marshaler {
+	return ec._DisputeInformation(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDisputeInformation2ᚕpaylineᚋdomainᚐDisputeInformationᚄ(ctx context.Context, sel ast.SelectionSet, v []domain.DisputeInformation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDisputeInformation2paylineᚋdomainᚐDisputeInformation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNDisputeInvestigateInput2paylineᚋgraphᚋmodelᚐDisputeInvestigateInput(ctx context.Context, v any) (model.DisputeInvestigateInput, error) {

@@ -29,6 +29,7 @@ type ResolverRoot interface {
 	AnnualW2() AnnualW2Resolver
 	Delivery() DeliveryResolver
 	Dispute() DisputeResolver
+	DisputeInformation() DisputeInformationResolver
 	DisputeItem() DisputeItemResolver
 	DisputeStep() DisputeStepResolver
 	EarningsByType() EarningsByTypeResolver
@@ -197,6 +198,7 @@ type ComplexityRoot struct {
 		FurnisherNotice     func(childComplexity int) int
 		FurnisherNotifiedAt func(childComplexity int) int
 		ID                  func(childComplexity int) int
+		Information         func(childComplexity int) int
 		Item                func(childComplexity int) int
 		Note                func(childComplexity int) int
 		Outcome             func(childComplexity int) int
@@ -217,6 +219,12 @@ type ComplexityRoot struct {
 	DisputeEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	DisputeInformation struct {
+		At         func(childComplexity int) int
+		DocumentID func(childComplexity int) int
+		Note       func(childComplexity int) int
 	}
 
 	DisputeInvestigatePayload struct {
@@ -1634,6 +1642,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Dispute.ID(childComplexity), true
+	case "Dispute.information":
+		if e.ComplexityRoot.Dispute.Information == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Information(childComplexity), true
 	case "Dispute.item":
 		if e.ComplexityRoot.Dispute.Item == nil {
 			break
@@ -1720,6 +1734,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DisputeEdge.Node(childComplexity), true
+
+	case "DisputeInformation.at":
+		if e.ComplexityRoot.DisputeInformation.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeInformation.At(childComplexity), true
+	case "DisputeInformation.documentId":
+		if e.ComplexityRoot.DisputeInformation.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeInformation.DocumentID(childComplexity), true
+	case "DisputeInformation.note":
+		if e.ComplexityRoot.DisputeInformation.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeInformation.Note(childComplexity), true
 
 	case "DisputeInvestigatePayload.clientMutationId":
 		if e.ComplexityRoot.DisputeInvestigatePayload.ClientMutationID == nil {
@@ -6513,6 +6546,16 @@ type DisputeStep {
   reason: String
 }
 
+"New information the person brought to a dispute."
+type DisputeInformation {
+  "The person's own words."
+  note: String!
+  "An uploaded document they sent with it; null when none."
+  documentId: String
+  "When it arrived."
+  at: Time!
+}
+
 "A person's dispute of an item, as GET /v1/disputes/{id} shows it."
 type Dispute {
   "The dispute's UUID, REST's id."
@@ -6547,6 +6590,8 @@ type Dispute {
   resolvedAt: Time
   "Every change, oldest first."
   steps: [DisputeStep!]!
+  "New information the person brought, oldest first; the first during the period extended dueAt."
+  information: [DisputeInformation!]!
 }
 
 "One edge of a dispute list."
@@ -8394,6 +8439,8 @@ func (ec *executionContext) childFields_Dispute(ctx context.Context, field graph
 		return ec.fieldContext_Dispute_resolvedAt(ctx, field)
 	case "steps":
 		return ec.fieldContext_Dispute_steps(ctx, field)
+	case "information":
+		return ec.fieldContext_Dispute_information(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Dispute", field.Name)
 }
@@ -8418,6 +8465,18 @@ func (ec *executionContext) childFields_DisputeEdge(ctx context.Context, field g
 		return ec.fieldContext_DisputeEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DisputeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeInformation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "note":
+		return ec.fieldContext_DisputeInformation_note(ctx, field)
+	case "documentId":
+		return ec.fieldContext_DisputeInformation_documentId(ctx, field)
+	case "at":
+		return ec.fieldContext_DisputeInformation_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeInformation", field.Name)
 }
 
 func (ec *executionContext) childFields_DisputeInvestigatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
