@@ -125,6 +125,7 @@ func (k *kit) run(ctx context.Context) {
 		at.jobs(ctx, good)
 		at.products(ctx, good)
 		at.disputes(ctx, good)
+		at.disconnect(ctx, good)
 	}
 	k.deadline(ctx)
 	k.unknownOperation(ctx)
