@@ -38,7 +38,7 @@ func TestDisputeStore(t *testing.T) {
 		newDispute := func(sc domain.Scope, endUser, note string, received time.Time) domain.Dispute {
 			due, noticeDue := domain.DisputeClocks(received)
 			d := domain.Dispute{ID: domain.NewID(), Scope: sc, EndUserID: endUser, Note: note, Status: domain.DisputeOpen,
-				Item: domain.DisputeItem{Type: domain.DisputedPaystub, ID: domain.NewID(), Field: "net_pay_amount", AccountID: domain.NewID()},
+				Item:       domain.DisputeItem{Type: domain.DisputedPaystub, ID: domain.NewID(), Field: "net_pay_amount", AccountID: domain.NewID()},
 				ReceivedAt: received, DueAt: due, Notice: domain.FurnisherNotice{Status: domain.NoticePending, DueAt: noticeDue},
 				Steps: []domain.DisputeStep{{Status: domain.DisputeOpen, By: "end_user", At: received}}, UpdatedAt: received, Version: 1}
 			if err := tx.InDisputeTx(ctx, func(ctx context.Context, t domain.DisputeTx) error { return t.Disputes().CreateDispute(ctx, d) }); err != nil {
