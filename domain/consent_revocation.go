@@ -20,13 +20,15 @@ const reportsKeptReason = "consumer reports already furnished to the customer ar
 // Revoke takes back the session's person's consent to one account
 // (accountID) or to every account at the customer (accountID ""): for
 // each account still connected, the source is told through the route
-// that made the connection (an upstream's disconnect; for the sandbox
-// and connectors, Payline holds the connection and deletes it), then in
-// one transaction the account is disconnected by end_user (refreshes
-// stop: monitoring serves connected accounts only), its data is deleted,
-// the revocation recorded with what was kept and why, and the customer
-// sent consent.revoked. Errors: ACCOUNT_NOT_FOUND for an account that is
-// not the person's; an upstream's refusal (nothing changes).
+// that made the connection (tellSource: an upstream through the relay, a
+// connector through the protocol's disconnect, the sandbox), then in one
+// transaction the account is disconnected by end_user (refreshes stop:
+// monitoring serves connected accounts only, and its jobs end without
+// asking the source), its data is deleted and the connection state Payline
+// held emptied, the revocation recorded with what was kept and why, and
+// the customer sent consent.revoked. Errors: ACCOUNT_NOT_FOUND for an
+// account that is not the person's; a source that is away or refuses
+// (nothing changes for that account and those after it).
 func (s *PortalService) Revoke(ctx context.Context, sess PortalSession, accountID string) ([]ConsentRevocation, error) {
 	sc := sess.Scope()
 	var targets []Account
