@@ -27,7 +27,8 @@ func (s *Server) personJSON(h func(r *http.Request, sess domain.PortalSession) (
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			if err := s.crossOrigin.Check(r); err != nil {
-				s.writeError(w, r, domain.Errorf(domain.KindForbidden, domain.CodePortalSessionInvalid, "this request came from another site"))
+				s.writeError(w, r, domain.Errorf(domain.KindForbidden, domain.CodeCrossOrigin,
+					"this request came from another site: write to your disputes from your own page"))
 				return
 			}
 		}

@@ -96,9 +96,9 @@ func TestPersonDisputes(t *testing.T) {
 		if status != 200 || body["data"].(map[string]any)["extended_at"] == nil {
 			t.Errorf("new information: %d %v", status, body)
 		}
-		if status, _ := b.personJSON("POST", "/me/disputes", `{"item": {"type": "employment", "id": "`+erin+`"}, "note": "x"}`,
-			"Origin", "https://elsewhere.example", "Sec-Fetch-Site", "cross-site"); status != 403 {
-			t.Errorf("a cross-site post: %d", status)
+		if status, body := b.personJSON("POST", "/me/disputes", `{"item": {"type": "employment", "id": "`+erin+`"}, "note": "x"}`,
+			"Origin", "https://elsewhere.example", "Sec-Fetch-Site", "cross-site"); status != 403 || errorCode(body) != domain.CodeCrossOrigin {
+			t.Errorf("a cross-site post: %d %v", status, body)
 		}
 	})
 }
