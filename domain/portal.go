@@ -95,9 +95,10 @@ type AccountDataDeleted struct {
 // and revocations.
 type PortalStore interface {
 	CreatePortalLink(ctx context.Context, l PortalLink) error
-	// LatestPortalLinkAt is when the end user's newest link was made;
-	// ErrNoRows if none was.
-	LatestPortalLinkAt(ctx context.Context, s Scope, endUserID string) (time.Time, error)
+	// TakeSendTurn records now as the last time a message of the kind
+	// went to the end user, unless one went less than every ago: false
+	// then. Two callers in the same instant get one turn.
+	TakeSendTurn(ctx context.Context, s Scope, endUserID, kind string, now time.Time, every time.Duration) (bool, error)
 	// ClaimPortalLink marks the link with the code hash used at at, only
 	// if it is unused and expires after at: two browsers racing for one
 	// link, one wins. ErrNoRows when none was claimed.

@@ -39,19 +39,18 @@ func (s *PortalService) SendFreshLink(ctx context.Context, code string) (PortalS
 	if err != nil {
 		return PortalSent{}, err
 	}
-	if last, err := s.tx.Portal().LatestPortalLinkAt(ctx, sc, old.EndUserID); err == nil && s.clock.Now().Before(last.Add(PortalResendEvery)) {
-		return PortalSent{}, &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: last.Add(PortalResendEvery).Sub(s.clock.Now()),
-			Message: "a new link was sent a moment ago: check your e-mail, or ask again in two minutes"}
-	} else if err != nil && !errors.Is(err, ErrNoRows) {
-		return PortalSent{}, err
-	}
 	who, err := s.customerName(ctx, sc, "")
 	if err != nil {
 		return PortalSent{}, err
 	}
 	var fresh string
+	now := s.clock.Now()
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
-		_, fresh, err = newPortalLink(ctx, tx, sc, old.EndUserID, s.clock.Now())
+		if err := takeSendTurn(ctx, tx, sc, old.EndUserID, sendFreshLink, now,
+			"a new link was sent a moment ago: check your e-mail, or ask again in two minutes"); err != nil {
+			return err
+		}
+		_, fresh, err = newPortalLink(ctx, tx, sc, old.EndUserID, now)
 		return err
 	})
 	if err != nil {
@@ -93,6 +92,25 @@ func (s *PortalService) addressOnFile(ctx context.Context, sc Scope, endUserID s
 	return "", Errorf(KindInvalid, CodePortalNoAddress, "there is no e-mail address on file to send a new link to; ask the company that sent you here for one")
 }
 
+// The kinds of message a person gets at most every PortalResendEvery.
+const (
+	sendReceipt   = "receipt"
+	sendFreshLink = "fresh_link"
+)
+
+// takeSendTurn takes, in tx, the end user's turn for a message of the
+// kind. Errors: RATE_LIMIT_EXCEEDED with refusal when it is not theirs.
+func takeSendTurn(ctx context.Context, tx Tx, sc Scope, endUserID, kind string, now time.Time, refusal string) error {
+	ok, err := tx.Portal().TakeSendTurn(ctx, sc, endUserID, kind, now, PortalResendEvery)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: PortalResendEvery, Message: refusal}
+	}
+	return nil
+}
+
 // sendFailure answers a message the channel did not take, in words that
 // hold neither the address nor the channel's own text (which may quote
 // it): these answers and their logs must not copy people's addresses.
@@ -100,8 +118,8 @@ func sendFailure(err error) error {
 	if errors.Is(err, ErrDeliveryRefused) {
 		return Errorf(KindInvalid, CodeInvalidFields, "email: the mail server refused this address; check it, or use another")
 	}
-	return &Error{Kind: KindUnavailable, Code: CodeServiceUnavailable, RetryAfter: time.Minute,
-		Message: "the e-mail could not be sent just now; try again in a minute"}
+	return &Error{Kind: KindUnavailable, Code: CodeServiceUnavailable, RetryAfter: PortalResendEvery,
+		Message: "the e-mail could not be sent just now; try again in a few minutes"}
 }
 
 // customerName is the name the person knows the customer by: the name
@@ -186,21 +204,18 @@ func (s *PortalService) SendReceipt(ctx context.Context, value, email string) (R
 	}
 	sc := t.Scope()
 	now := s.clock.Now()
-	// Whoever holds the token may ask, so a person gets a receipt at most
-	// every PortalResendEvery: the token cannot be used to mail strangers
-	// again and again.
-	if _, at, err := s.tx.Portal().PortalAddress(ctx, sc, t.EndUserID); err == nil && now.Before(at.Add(PortalResendEvery)) {
-		return Receipt{}, &Error{Kind: KindRateLimited, Code: CodeRateLimitExceeded, RetryAfter: at.Add(PortalResendEvery).Sub(now),
-			Message: "a receipt was sent a moment ago; ask again in two minutes"}
-	} else if err != nil && !errors.Is(err, ErrNoRows) {
-		return Receipt{}, err
-	}
 	who, err := s.customerName(ctx, sc, t.OrgName)
 	if err != nil {
 		return Receipt{}, err
 	}
 	var code string
 	err = s.tx.InTx(ctx, func(ctx context.Context, tx Tx) error {
+		// Whoever holds the token may ask, so a person gets a receipt at
+		// most every PortalResendEvery: the token cannot be used to mail
+		// strangers again and again.
+		if err := takeSendTurn(ctx, tx, sc, t.EndUserID, sendReceipt, now, "a receipt was sent a moment ago; ask again in two minutes"); err != nil {
+			return err
+		}
 		if err := tx.Portal().PutPortalAddress(ctx, sc, t.EndUserID, email, now); err != nil {
 			return err
 		}

@@ -210,6 +210,21 @@ func TestPortal(t *testing.T) {
 			_, err = portal.SendFreshLink(w.ctx, late)
 			wantCode(t, err, domain.CodeRateLimitExceeded)
 			fresh := codeIn(t, outbox.last(t).Text)
+			// Four asking in the same instant, two minutes on: one is sent.
+			w.clock.Advance(domain.PortalResendEvery)
+			before := len(outbox.sent)
+			var asked sync.WaitGroup
+			for range 4 {
+				asked.Add(1)
+				go func() {
+					defer asked.Done()
+					_, _ = portal.SendFreshLink(w.ctx, late)
+				}()
+			}
+			asked.Wait()
+			if n := len(outbox.sent) - before; n != 1 {
+				t.Errorf("four requests for a fresh link at once sent %d", n)
+			}
 			if outbox.last(t).To != "erin@example.com" || fresh == late {
 				t.Fatalf("fresh link sent to %q", outbox.last(t).To)
 			}

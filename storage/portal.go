@@ -46,17 +46,18 @@ func (s stores) CreatePortalLink(ctx context.Context, l domain.PortalLink) error
 	return translate(err)
 }
 
-func (s stores) LatestPortalLinkAt(ctx context.Context, sc domain.Scope, endUserID string) (time.Time, error) {
-	var at []time.Time
-	if err := sqlx.SelectContext(ctx, s.q, &at, s.q.Rebind(`SELECT created_at FROM portal_links
-		WHERE customer_id = ? AND mode = ? AND end_user_id = ? ORDER BY created_at DESC LIMIT 1`),
-		sc.CustomerID, string(sc.Mode), endUserID); err != nil {
-		return time.Time{}, translate(err)
+// TakeSendTurn is one conditional upsert: the row is written when it is
+// new or its last send is old enough, and not otherwise, so of two
+// requests in the same instant one changes it.
+func (s stores) TakeSendTurn(ctx context.Context, sc domain.Scope, endUserID, kind string, now time.Time, every time.Duration) (bool, error) {
+	res, err := s.q.ExecContext(ctx, s.q.Rebind(`INSERT INTO portal_send_turns (customer_id, mode, end_user_id, kind, sent_unix_ns)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (customer_id, mode, end_user_id, kind) DO UPDATE SET sent_unix_ns = excluded.sent_unix_ns
+		WHERE portal_send_turns.sent_unix_ns <= ?`), sc.CustomerID, string(sc.Mode), endUserID, kind, now.UnixNano(), now.Add(-every).UnixNano())
+	if err != nil {
+		return false, translate(err)
 	}
-	if len(at) == 0 {
-		return time.Time{}, domain.ErrNoRows
-	}
-	return at[0].UTC(), nil
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 func (s stores) PortalLinkByCode(ctx context.Context, codeHash []byte) (domain.PortalLink, error) {
