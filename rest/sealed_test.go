@@ -86,6 +86,13 @@ func TestPeopleDataSealedAtRest(t *testing.T) {
 		}
 		known = append(known, "jane.doe@example.com", "5552011234")
 
+		// A dispute of the account's employment, in the person's own words
+		// (with their name): the note is kept sealed.
+		if res := f.post("/v1/end_users/sealed/disputes", `{"item": {"type": "employment", "id": "`+accountID+`"},
+			"note": "I, `+identity["full_name"].(string)+`, started in March, not April."}`); res.status != 201 {
+			t.Fatalf("a dispute: %d %s", res.status, res.body)
+		}
+
 		// A webhook whose endpoint answers with the person's name: the
 		// delivery log keeps the start of that answer, sealed.
 		rcv.setReply(func(int) string { return "no such customer: " + identity["full_name"].(string) })
