@@ -206,7 +206,13 @@ type PersonConnection struct {
 	// DisconnectedBy is DisconnectedByEndUser when the person took
 	// consent back.
 	DisconnectedBy string
+	// Paystubs are the newest paystubs read from it (at most
+	// MaxPersonPaystubs), each of whose figures the person may dispute.
+	Paystubs []Paystub
 }
+
+// MaxPersonPaystubs bounds the paystubs the page shows of one account.
+const MaxPersonPaystubs = 6
 
 // PersonUpload is one document the person uploaded.
 type PersonUpload struct {
@@ -283,6 +289,11 @@ func (s *PortalService) View(ctx context.Context, sess PortalSession) (PersonVie
 			}
 		}
 		sort.Strings(c.Readable)
+		stubs, err := s.tx.Data().FindPaystubs(ctx, sc, a.ID, "", PageRequest{Limit: MaxPersonPaystubs})
+		if err != nil {
+			return PersonView{}, err
+		}
+		c.Paystubs = stubs.Items
 		v.Connections = append(v.Connections, c)
 	}
 	for _, typ := range []string{ReportVOIE, ReportVOE} {

@@ -173,9 +173,20 @@ func (s *Server) personPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := personPageData{Title: "What you shared with " + v.Customer, View: newPersonView(v), Customer: v.Customer}
+	if s.disputes != nil {
+		ds, err := s.disputes.PersonDisputes(r.Context(), sess)
+		if err != nil {
+			s.personFailure(w, r, err)
+			return
+		}
+		d.View.CanDispute = true
+		d.View.Disputes = personDisputes(ds, d.View.names, v.Customer, s.disputes.Now())
+	}
 	switch r.URL.Query().Get("done") {
 	case "revoked":
 		d.Notice = "Your consent was taken back. " + v.Customer + " can no longer read new data from it."
+	case "disputed":
+		d.Notice = "We received your dispute. Its steps are below, with the date we must answer by."
 	}
 	s.personPageOf(w, http.StatusOK, d)
 }
@@ -298,10 +309,13 @@ type personPageData struct {
 type personConnectionData struct {
 	AccountID, Name, Platform, Consented, Refreshed, Readable string
 	Connected, ByYou                                          bool
+	Paystubs                                                  []personPaystubData
+	Form                                                      disputeFormData
 }
 
 type personReportData struct {
 	Type, Title, Built, Requester, Purpose string
+	Form                                   disputeFormData
 }
 
 type personRevocationData struct {
@@ -317,13 +331,19 @@ type personViewData struct {
 	Uploads     []personUploadData
 	Reports     []personReportData
 	Revocations []personRevocationData
+	Disputes    []personDisputeData
 	AnyOpen     bool
+	// CanDispute is set when this server takes disputes.
+	CanDispute bool
+	// names are the page's paystubs and employments in words, by id,
+	// for the disputes that name them.
+	names map[string]string
 }
 
 const personDate = "January 2, 2006, 15:04 UTC"
 
 func newPersonView(v domain.PersonView) *personViewData {
-	out := &personViewData{}
+	out := &personViewData{names: map[string]string{}}
 	for _, c := range v.Connections {
 		d := personConnectionData{AccountID: c.AccountID, Name: c.EmployerName, Platform: c.PlatformName, Connected: c.Connected,
 			ByYou: c.DisconnectedBy == domain.DisconnectedByEndUser, Readable: strings.Join(c.Readable, ", "),
@@ -344,6 +364,20 @@ func newPersonView(v domain.PersonView) *personViewData {
 			d.Refreshed = c.LastRefreshed.UTC().Format(personDate)
 		}
 		out.AnyOpen = out.AnyOpen || c.Connected
+		d.Form = disputeFormData{Key: "employment-" + c.AccountID, Type: domain.DisputedEmployment, ID: c.AccountID,
+			What: "your employment at " + d.Name}
+		out.names[c.AccountID] = d.Form.What
+		for _, p := range c.Paystubs {
+			paid := day(p.PayDate)
+			what := "your paystub paid " + paid
+			out.names[p.ID] = what
+			form := func(field string) disputeFormData {
+				return disputeFormData{Key: "paystub-" + p.ID + "-" + field, Type: domain.DisputedPaystub, ID: p.ID, Field: field,
+					What: "the " + fieldWords(field) + " of " + what}
+			}
+			d.Paystubs = append(d.Paystubs, personPaystubData{ID: p.ID, Paid: paid, Net: p.NetPayAmount.Formatted(),
+				Gross: p.GrossPayAmount.Formatted(), NetForm: form("net_pay_amount"), GrossForm: form("gross_pay_amount")})
+		}
 		out.Connections = append(out.Connections, d)
 	}
 	for _, u := range v.Uploads {
@@ -359,6 +393,8 @@ func newPersonView(v domain.PersonView) *personViewData {
 		if d.Purpose == "" {
 			d.Purpose = "not given"
 		}
+		d.Form = disputeFormData{Key: "report-" + r.Type, Type: domain.DisputedReportField, Field: "contents", ReportType: r.Type,
+			What: "your " + strings.ToLower(d.Title) + " report"}
 		out.Reports = append(out.Reports, d)
 	}
 	for _, k := range v.Revocations {
@@ -411,6 +447,25 @@ var personPageTemplate = template.Must(template.New("person").Parse(`<!doctype h
         <dt>{{if .Connected}}They can read{{else}}They could read{{end}}</dt><dd>{{.Readable}}</dd>
         <dt>Last updated</dt><dd>{{.Refreshed}}</dd>
       </dl>
+{{- if $.View.CanDispute}}
+{{template "dispute" .Form}}
+{{- if .Paystubs}}
+      <h4>Your paystubs</h4>
+      <ul class="stubs">
+{{- range .Paystubs}}
+        <li data-paystub="{{.ID}}">
+          <p class="paid">Paid {{.Paid}}</p>
+          <div class="figure"><span>Net pay <strong>{{.Net}}</strong></span>
+{{template "dispute" .NetForm}}
+          </div>
+          <div class="figure"><span>Gross pay <strong>{{.Gross}}</strong></span>
+{{template "dispute" .GrossForm}}
+          </div>
+        </li>
+{{- end}}
+      </ul>
+{{- end}}
+{{- end}}
 {{- if .Connected}}
       <form method="post" action="/me/revoke">
         <input type="hidden" name="account_id" value="{{.AccountID}}">
@@ -448,9 +503,35 @@ var personPageTemplate = template.Must(template.New("person").Parse(`<!doctype h
         <dt>Purpose</dt><dd>{{.Purpose}}</dd>
       </dl>
       <a class="button quiet" href="/me/reports/{{.Type}}">Download the report (PDF)</a>
+{{- if $.View.CanDispute}}
+{{template "dispute" .Form}}
+{{- end}}
     </section>
 {{- else}}
     <p>No report has been made about you.</p>
+{{- end}}
+{{- if .View.CanDispute}}
+    <h2 id="disputes">Your disputes</h2>
+{{- range .View.Disputes}}
+    <section class="card" aria-labelledby="dispute-{{.ID}}" data-dispute="{{.ID}}">
+      <h3 id="dispute-{{.ID}}">You dispute {{.What}}</h3>
+      <span class="status {{if eq .StatusKey "resolved"}}on{{else}}wait{{end}}" data-status="{{.StatusKey}}">{{.Status}}</span>
+      <dl>
+        <dt>You wrote</dt><dd>{{.Note}}</dd>
+        <dt>We received it</dt><dd data-received>{{.Received}}</dd>
+        <dt>We must answer by</dt><dd data-due>{{.Due}}{{if .Overdue}} (late){{end}}</dd>
+        <dt>Told your provider</dt><dd data-told>{{.Told}}</dd>
+      </dl>
+      <h4>Steps</h4>
+      <ol class="steps">
+{{- range .Steps}}
+        <li>{{.}}</li>
+{{- end}}
+      </ol>
+    </section>
+{{- else}}
+    <p>You have not disputed anything. If something on this page is wrong, press "Dispute this" next to it and tell us what. The law gives us 30 days to look into it and answer you.</p>
+{{- end}}
 {{- end}}
 {{- if .View.Revocations}}
     <h2 id="revocations">Consent you took back</h2>
@@ -484,7 +565,25 @@ var personPageTemplate = template.Must(template.New("person").Parse(`<!doctype h
   </main>
 </body>
 </html>
-`))
+{{define "dispute"}}      <details class="dispute">
+        <summary aria-label="Dispute this: {{.What}}">Dispute this</summary>
+        <form method="post" action="/me/disputes">
+          <input type="hidden" name="item_type" value="{{.Type}}">
+{{- if .ID}}
+          <input type="hidden" name="item_id" value="{{.ID}}">
+{{- end}}
+{{- if .Field}}
+          <input type="hidden" name="field" value="{{.Field}}">
+{{- end}}
+{{- if .ReportType}}
+          <input type="hidden" name="report_type" value="{{.ReportType}}">
+{{- end}}
+          <label for="note-{{.Key}}">What is wrong with {{.What}}? Tell us in your own words.</label>
+          <textarea id="note-{{.Key}}" name="note" rows="4" maxlength="4000" required></textarea>
+          <button type="submit">Send my dispute</button>
+        </form>
+      </details>
+{{end}}`))
 
 func (s *Server) personPageOf(w http.ResponseWriter, status int, d personPageData) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
