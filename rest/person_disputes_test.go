@@ -100,5 +100,38 @@ func TestPersonDisputes(t *testing.T) {
 			"Origin", "https://elsewhere.example", "Sec-Fetch-Site", "cross-site"); status != 403 || errorCode(body) != domain.CodeCrossOrigin {
 			t.Errorf("a cross-site post: %d %v", status, body)
 		}
+
+		// The page's own form, without script: answered with the page.
+		form := func(note, item string) url.Values {
+			return url.Values{"item_type": {"employment"}, "item_id": {item}, "note": {note}}
+		}
+		if status, loc, _ := b.do("POST", "/me/disputes", form("My start date is wrong.", erin)); status != 303 || loc != "/me?done=disputed#disputes" {
+			t.Errorf("the page's form: %d to %q", status, loc)
+		}
+		if status, _, page := b.do("GET", "/me", nil); status != 200 || strings.Count(page, "data-dispute=") != 2 ||
+			!strings.Contains(page, "You dispute your employment at") || !strings.Contains(page, "My start date is wrong.") {
+			t.Errorf("the page after the form: %d\n%s", status, page)
+		}
+		if status, _, page := b.do("POST", "/me/disputes", form("x", frank)); status != 404 || strings.Contains(page, "Not my employer") {
+			t.Errorf("the form naming frank's account: %d", status)
+		}
+		if status, _, page := b.do("POST", "/me/disputes", form(" ", erin)); status != 400 || !strings.Contains(page, "note") {
+			t.Errorf("the form without words: %d\n%s", status, page)
+		}
+		req, err := http.NewRequest("POST", f.http.URL+"/me/disputes", strings.NewReader(form("x", erin).Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", "https://evil.example")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		if resp, err := b.client.Do(req); err != nil || resp.StatusCode != 403 {
+			t.Errorf("a cross-site form post: %v %v", resp, err)
+		} else {
+			resp.Body.Close()
+		}
+		if status, body := b.personJSON("GET", "/me/disputes", ""); status != 200 || len(body["data"].([]any)) != 2 {
+			t.Errorf("after the refused posts, erin has %v", body["data"])
+		}
 	})
 }
