@@ -19,20 +19,22 @@ import (
 )
 
 // personFit checks the person's page as a phone shows it: nothing wider
-// than 375 px, every button and link at least 44 px high and inside the
-// screen, every field with a label, text at least 13 px.
+// than 375 px, every button, link and "Dispute this" control shown at
+// least 44 px high and inside the screen, every field with a label, text
+// at least 13 px.
 func personFit(t *testing.T, ctx context.Context, step string) {
 	t.Helper()
 	js := `(() => {
 		const problems = [];
 		const w = document.scrollingElement.scrollWidth;
 		if (w > ` + fmt.Sprint(phoneWidth) + `) problems.push('scrolls sideways: ' + w);
-		document.querySelectorAll('button, a[href], input:not([type=hidden])').forEach(el => {
+		document.querySelectorAll('button, a[href], input:not([type=hidden]), summary, textarea').forEach(el => {
+			if (!el.checkVisibility()) return;
 			const r = el.getBoundingClientRect();
 			if (r.height < 44 && el.tagName !== 'A' || r.height < 20) problems.push(el.tagName + ' "' + el.textContent.trim() + '" is ' + Math.round(r.height) + ' px high');
 			if (el.tagName !== 'A' && r.width < 44) problems.push(el.tagName + ' "' + el.textContent.trim() + '" is ' + Math.round(r.width) + ' px wide');
 			if (r.right > ` + fmt.Sprint(phoneWidth) + ` + 0.5) problems.push(el.tagName + ' "' + el.textContent.trim() + '" is off the screen');
-			if (el.tagName === 'INPUT' && !(el.labels && el.labels.length)) problems.push('a field without a label');
+			if ((el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && !(el.labels && el.labels.length)) problems.push('a field without a label');
 		});
 		document.querySelectorAll('p, dt, dd, h1, h2, h3, button, a, span').forEach(el => {
 			if (el.textContent.trim() && parseFloat(getComputedStyle(el).fontSize) < 13) problems.push('text of ' + getComputedStyle(el).fontSize + ': "' + el.textContent.trim().slice(0, 30) + '"');
