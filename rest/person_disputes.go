@@ -254,3 +254,26 @@ func day(d domain.Date) string {
 	}
 	return t.Format("January 2, 2006")
 }
+
+// disputeFormTemplate is "Dispute this": a native <details> (the page has
+// no script) opening a form that asks only what is wrong, in the
+// person's words, and posts it to /me/disputes.
+const disputeFormTemplate = `{{define "dispute"}}      <details class="dispute">
+        <summary aria-label="Dispute this: {{.What}}">Dispute this</summary>
+        <form method="post" action="/me/disputes">
+          <input type="hidden" name="item_type" value="{{.Type}}">
+{{- if .ID}}
+          <input type="hidden" name="item_id" value="{{.ID}}">
+{{- end}}
+{{- if .Field}}
+          <input type="hidden" name="field" value="{{.Field}}">
+{{- end}}
+{{- if .ReportType}}
+          <input type="hidden" name="report_type" value="{{.ReportType}}">
+{{- end}}
+          <label for="note-{{.Key}}">What is wrong with {{.What}}? Tell us in your own words.</label>
+          <textarea id="note-{{.Key}}" name="note" rows="4" maxlength="4000" required></textarea>
+          <button type="submit">Send my dispute</button>
+        </form>
+      </details>
+{{end}}`

@@ -411,7 +411,7 @@ func reportTitle(t string) string {
 	return "Verification of income and employment"
 }
 
-var personPageTemplate = template.Must(template.New("person").Parse(`<!doctype html>
+var personPageTemplate = template.Must(template.Must(template.New("person").Parse(`<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -565,25 +565,7 @@ var personPageTemplate = template.Must(template.New("person").Parse(`<!doctype h
   </main>
 </body>
 </html>
-{{define "dispute"}}      <details class="dispute">
-        <summary aria-label="Dispute this: {{.What}}">Dispute this</summary>
-        <form method="post" action="/me/disputes">
-          <input type="hidden" name="item_type" value="{{.Type}}">
-{{- if .ID}}
-          <input type="hidden" name="item_id" value="{{.ID}}">
-{{- end}}
-{{- if .Field}}
-          <input type="hidden" name="field" value="{{.Field}}">
-{{- end}}
-{{- if .ReportType}}
-          <input type="hidden" name="report_type" value="{{.ReportType}}">
-{{- end}}
-          <label for="note-{{.Key}}">What is wrong with {{.What}}? Tell us in your own words.</label>
-          <textarea id="note-{{.Key}}" name="note" rows="4" maxlength="4000" required></textarea>
-          <button type="submit">Send my dispute</button>
-        </form>
-      </details>
-{{end}}`))
+`)).Parse(disputeFormTemplate))
 
 func (s *Server) personPageOf(w http.ResponseWriter, status int, d personPageData) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
