@@ -180,7 +180,9 @@
     // Focus the first field, else the main action, else the title, so a
     // keyboard or screen reader user starts where the screen does.
     var visible = function (el) { return el.offsetParent !== null && !el.disabled; };
-    var first = Array.prototype.filter.call(s.querySelectorAll('input, select'), visible)[0] ||
+    // (An optional field, such as the receipt's address on the last
+    // screen, is not where the screen starts: its main action is.)
+    var first = Array.prototype.filter.call(s.querySelectorAll('input:not([data-optional]), select'), visible)[0] ||
       Array.prototype.filter.call(s.querySelectorAll('button.primary'), visible)[0];
     (first || $('title')).focus();
   }
@@ -804,7 +806,7 @@
   // for what, which data, when, and a link to the person's own page
   // (docs/person.md). Nothing is sent without an address.
   function receiptForm() {
-    var input = h('input', { id: 'receipt-email', type: 'email', autocomplete: 'email', inputmode: 'email' });
+    var input = h('input', { id: 'receipt-email', type: 'email', autocomplete: 'email', inputmode: 'email', 'data-optional': '' });
     var status = h('p', { id: 'receipt-status', 'class': 'muted', role: 'status' });
     var send = h('button', { id: 'receipt-send', type: 'submit', 'class': 'secondary', text: 'Send me a receipt' });
     var form = h('form', { 'class': 'stack', id: 'receipt-form', onsubmit: function (e) {
