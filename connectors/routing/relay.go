@@ -73,7 +73,7 @@ func (rl Relay) createAt(ctx context.Context, c *Route, req domain.LinkTokenRequ
 	if !next {
 		return c.Upstream.CreateLinkToken(ctx, req, endUser)
 	}
-	actx, cancel := context.WithTimeout(ctx, rl.r.failoverAfter)
+	actx, cancel := rl.r.attempt(ctx, true)
 	defer cancel()
 	t, err := c.Upstream.CreateLinkToken(actx, req, endUser)
 	if err != nil && ctx.Err() == nil && actx.Err() != nil && !isUnavailable(err) {
@@ -161,10 +161,7 @@ func (rl Relay) Search(ctx context.Context, q domain.SearchQuery) ([]domain.Sear
 		if len(out) >= q.Limit {
 			break
 		}
-		actx, cancel := ctx, context.CancelFunc(func() {})
-		if i+1 < len(ups) {
-			actx, cancel = context.WithTimeout(ctx, rl.r.failoverAfter)
-		}
+		actx, cancel := rl.r.attempt(ctx, i+1 < len(ups))
 		res, err := rt.Upstream.Search(actx, q)
 		cancel()
 		if err != nil {
@@ -175,6 +172,16 @@ func (rl Relay) Search(ctx context.Context, q domain.SearchQuery) ([]domain.Sear
 	return out, nil
 }
 
+// attempt is the context of one ask of an upstream: while another could
+// answer (more), bounded by the failover bound, so one that hangs is
+// passed over; the last is waited on as long as the caller allows.
+func (r *Router) attempt(ctx context.Context, more bool) (context.Context, context.CancelFunc) {
+	if !more {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, r.failoverAfter)
+}
+
 // firstFound asks each upstream in order until one has it: ErrNoRows when
 // none does, an upstream's failure when no other had it either.
 func firstFound[T any](ctx context.Context, r *Router, get func(context.Context, domain.Upstream) (T, error)) (T, error) {
@@ -182,12 +189,7 @@ func firstFound[T any](ctx context.Context, r *Router, get func(context.Context,
 	err := domain.ErrNoRows
 	ups := r.upstreams()
 	for i, rt := range ups {
-		actx, cancel := ctx, context.CancelFunc(func() {})
-		if i+1 < len(ups) {
-			// Another upstream could answer: one that hangs is passed
-			// over after the failover bound, as for new tokens.
-			actx, cancel = context.WithTimeout(ctx, r.failoverAfter)
-		}
+		actx, cancel := r.attempt(ctx, i+1 < len(ups))
 		v, gerr := get(actx, rt.Upstream)
 		cancel()
 		if gerr == nil {
