@@ -28,17 +28,24 @@ var _ domain.UpstreamBudgets = (*SQLUpstreamBudgets)(nil)
 
 // Take implements domain.UpstreamBudgets.
 func (s *SQLUpstreamBudgets) Take(ctx context.Context, name string, now time.Time, maxRate, burst float64) (time.Duration, error) {
-	var wait time.Duration
-	err := s.update(ctx, name, func(b domain.BudgetBucket) domain.BudgetBucket {
-		b, wait = b.Take(now, maxRate, burst)
-		return b
-	})
-	return wait, err
+	return takeSlot(ctx, s.update, name, now, maxRate, burst)
 }
 
 // Limited implements domain.UpstreamBudgets.
 func (s *SQLUpstreamBudgets) Limited(ctx context.Context, name string, now, until time.Time, maxRate float64) error {
 	return s.update(ctx, name, func(b domain.BudgetBucket) domain.BudgetBucket { return b.Limited(now, until, maxRate) })
+}
+
+// takeSlot is Take over either store's update: the bucket's own rule,
+// its wait read out of the change.
+func takeSlot(ctx context.Context, update func(context.Context, string, func(domain.BudgetBucket) domain.BudgetBucket) error,
+	name string, now time.Time, maxRate, burst float64) (time.Duration, error) {
+	var wait time.Duration
+	err := update(ctx, name, func(b domain.BudgetBucket) domain.BudgetBucket {
+		b, wait = b.Take(now, maxRate, burst)
+		return b
+	})
+	return wait, err
 }
 
 func (s *SQLUpstreamBudgets) update(ctx context.Context, name string, change func(domain.BudgetBucket) domain.BudgetBucket) error {
@@ -89,12 +96,7 @@ const (
 
 // Take implements domain.UpstreamBudgets.
 func (r *RedisUpstreamBudgets) Take(ctx context.Context, name string, now time.Time, maxRate, burst float64) (time.Duration, error) {
-	var wait time.Duration
-	err := r.update(ctx, name, func(b domain.BudgetBucket) domain.BudgetBucket {
-		b, wait = b.Take(now, maxRate, burst)
-		return b
-	})
-	return wait, err
+	return takeSlot(ctx, r.update, name, now, maxRate, burst)
 }
 
 // Limited implements domain.UpstreamBudgets.
