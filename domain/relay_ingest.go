@@ -331,14 +331,17 @@ func (s *RelayService) ingest(ctx context.Context, t LinkToken, ua UpstreamAccou
 		return fmt.Errorf("platform %s of upstream account %s: %w", ua.PlatformID, ua.ID, err)
 	}
 	sc := t.Scope()
+	created := false
 	err = s.retryDuplicate(ctx, func(ctx context.Context, tx Tx) error {
 		now := s.clock.Now()
+		created = false
 		a, err := tx.Accounts().AccountForUpdate(ctx, sc, ua.ID)
 		switch {
 		case errors.Is(err, ErrNoRows):
 			if a, err = s.addAccount(ctx, tx, t, p, ua, now); err != nil {
 				return err
 			}
+			created = true
 		case err != nil:
 			return err
 		default:
@@ -356,10 +359,10 @@ func (s *RelayService) ingest(ctx context.Context, t LinkToken, ua UpstreamAccou
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil || !created {
 		return err
 	}
-	// An account at the token's employer says which platform that
+	// A new account at the token's employer says which platform that
 	// employer's staff log in to, which the upstream's directory does not.
 	if lerr := s.directory.LearnEmployerPlatform(ctx, t.EmployerID, p.ID); lerr != nil {
 		s.log.Warn("record an employer's platform", slog.String("employer_id", t.EmployerID), slog.Any("error", lerr))
